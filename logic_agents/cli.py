@@ -1,0 +1,401 @@
+"""The `logic-agents` command line.
+
+Verbs:
+- play MAP      run one agent on one map and watch it (or --json for one result object);
+- cnf MAP       write the knowledge base the SAT agent holds at its K-th satisfiability test;
+- inspect CNF   sizes, named clauses and (with --solve) a model of a DIMACS file;
+- maps          list the shipped maps;
+- replay TRACE  re-run a --trace file and check that every step agrees.
+Every user error prints one line on stderr and exits with code 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from logic_agents import __version__
+from logic_agents.errors import LogicAgentsError, UnknownName
+from logic_agents.logic.oracle import DEFAULT_SOLVER, SOLVERS
+from logic_agents.world.registry import GameSpec, games, get_game
+
+PROG = "logic-agents"
+MAPS_ROOT = Path(__file__).resolve().parent.parent / "maps"
+
+
+class UsageError(LogicAgentsError):
+    """A command-line mistake argparse itself cannot see."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but an error is one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        sys.exit(2)
+
+
+class _CnfCaptured(Exception):
+    """Raised from the query hook to stop the episode once the wanted KB is captured."""
+
+
+# -- helpers ------------------------------------------------------------------------------
+def resolve_map(text: str, spec: GameSpec) -> Path:
+    """A path as given, or the name of a shipped map (HARD1, 2018/HARD1)."""
+    path = Path(text)
+    if path.exists() or path.suffix:
+        return path
+    root = MAPS_ROOT / spec.maps_dir
+    if root.is_dir():
+        hits = sorted(p for p in root.rglob(f"{path.name}.txt") if str(p).endswith(f"{text}.txt"))
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise UsageError(f"map name {text!r} is ambiguous: {', '.join(map(str, hits))}")
+    return path
+
+
+def agent_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Only the agent options the user actually gave (so other agents can refuse them)."""
+    options = {}
+    for name in ("global_count", "encoding", "solver"):
+        value = getattr(args, name, None)
+        if value is not None:
+            options[name] = value
+    return options
+
+
+def build_agent(spec: GameSpec, name: str, options: dict[str, Any]) -> Any:
+    if name not in spec.agents:
+        raise UnknownName(f"unknown agent {name!r}; choose one of {', '.join(spec.agents)}")
+    try:
+        return spec.make_agent(name, **options)
+    except TypeError:
+        given = ", ".join("--" + k.replace("_", "-") for k in options)
+        raise UsageError(f"agent {name} does not take {given}") from None
+
+
+def add_agent_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--global-count", dest="global_count", action=argparse.BooleanOptionalAction,
+                   default=None, help="satx: also tell the total number of daggers "
+                   "(default: on, chosen by measurement; see docs/BENCHMARKS.md)")
+    p.add_argument("--encoding", choices=("tseitin", "sympy"), default=None,
+                   help="satx: tseitin = one incremental KB (default); sympy = the 2018 "
+                   "report's route, rebuilt through sympy.to_cnf at every test")
+    p.add_argument("--solver", choices=[s for s in SOLVERS if not s.startswith("kissat")],
+                   default=None, metavar="NAME",
+                   help=f"satx: PySAT solver for the incremental oracle (default {DEFAULT_SOLVER})")
+
+
+def world_for(spec: GameSpec, instance: Any, lives: int | None) -> Any:
+    options = {"lives": lives} if lives is not None else {}
+    return spec.make_world(instance, **options), options
+
+
+# -- verbs ----------------------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from logic_agents.world.runner import run_episode
+    from logic_agents.world.trace import Trace
+
+    spec = get_game(args.game)
+    map_path = resolve_map(args.map, spec)
+    instance = spec.load(map_path)
+    agent = build_agent(spec, args.agent, agent_options(args))
+    world, world_options = world_for(spec, instance, args.lives)
+    console = Console(highlight=False)
+    show = not (args.quiet or args.json)
+    render_markup = _markup_renderer(spec)
+
+    def on_step(obs: Any, action: Any, reward: float) -> None:
+        why = getattr(agent, "why", "")
+        console.print(f"\n[bold]{action}[/bold]" + (f"  [dim]({why})[/dim]" if why else ""))
+        console.print(render_markup(obs))
+
+    trace = Trace(args.trace, map_path=str(map_path), world_options=world_options) \
+        if args.trace else None
+    if show:
+        console.print(f"[bold]{spec.name}[/bold] {instance.name}  agent [bold]{agent.name}[/bold]"
+                      f"  seed {args.seed}")
+        first, _ = spec.make_world(instance, **world_options).reset(seed=args.seed)
+        console.print(render_markup(first))
+    try:
+        result = run_episode(world, agent, args.seed, trace, game=spec.name,
+                             map_name=instance.name, on_step=on_step if show else None)
+    finally:
+        if trace is not None:
+            trace.close()
+    if args.json:
+        out = {
+            "game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
+            "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
+            "guesses": result.guesses, "lives_left": result.extra.get("lives_left"),
+            "time_s": round(result.time_s, 6),
+        }
+        print(json.dumps(out))
+    else:
+        colour = "green" if result.won else "red"
+        console.print(
+            f"\n[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {instance.name} "
+            f"with {agent.name}: {result.steps} steps, {result.guesses} guesses, "
+            f"{result.extra.get('lives_left', '-')} lives left, {result.time_s:.3f}s"
+        )
+    return 0
+
+
+def _markup_renderer(spec: GameSpec):
+    import importlib
+
+    module = importlib.import_module(f"logic_agents.games.{spec.name}.render")
+    return getattr(module, "render_markup", spec.render)
+
+
+def cmd_cnf(args: argparse.Namespace) -> int:
+    from logic_agents.world.runner import run_episode
+
+    spec = get_game(args.game)
+    map_path = resolve_map(args.map, spec)
+    instance = spec.load(map_path)
+    if args.query < 1:
+        raise UsageError("--query counts from 1")
+    options = agent_options(args)
+    captured: dict[str, Any] = {}
+
+    def on_query(event: Any) -> None:
+        if event.index == args.query:
+            captured["event"] = event
+            raise _CnfCaptured
+
+    try:
+        agent = spec.make_agent(args.agent, on_query=on_query, **options)
+    except TypeError:
+        raise UsageError(f"agent {args.agent} does not hold a knowledge base; use satx") from None
+    world, _ = world_for(spec, instance, args.lives)
+    with contextlib.suppress(_CnfCaptured):
+        run_episode(world, agent, args.seed, game=spec.name, map_name=instance.name)
+    if "event" not in captured:
+        raise UsageError(
+            f"{args.agent} made only {agent.queries} satisfiability test(s) on {instance.name} "
+            f"with seed {args.seed}; ask for --query {max(agent.queries, 1)} or another --seed"
+        )
+    event = captured["event"]
+    kb = event.kb
+    comments = [
+        f"logic-agents {__version__} cnf",
+        f"game {spec.name}",
+        f"map {instance.name} ({map_path})",
+        f"agent {args.agent} encoding {getattr(agent, 'encoding', '-')} "
+        f"global-count {'on' if getattr(agent, 'global_count', False) else 'off'}",
+        f"seed {args.seed} query {event.index} step {event.observation.step}",
+        "variables D_r_c: cell [r][c] holds a dagger; _aux_N: auxiliary (Tseitin or counter)",
+    ]
+    comments += [f"kb {f}" for f in kb.formulas]
+    text = kb.to_dimacs(comments)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.output).write_text(text)
+        except OSError as e:
+            raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+        print(f"wrote {args.output}: {kb.num_vars} variables, {len(kb.clauses)} clauses, "
+              f"{len(kb.names())} named", file=sys.stderr)
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from pysat.solvers import Solver
+    from rich.console import Console
+    from rich.table import Table
+
+    from logic_agents.logic.dimacs import read_dimacs, stats
+    from logic_agents.logic.oracle import check_solver_name
+
+    cnf = read_dimacs(args.file)
+    info = stats(cnf)
+    model_names = None
+    status = None
+    if args.solve:
+        with Solver(name=check_solver_name(args.solver, incremental=False),
+                    bootstrap_with=cnf.clauses) as solver:
+            sat = solver.solve()
+            status = "SATISFIABLE" if sat else "UNSATISFIABLE"
+            if sat:
+                model = solver.get_model()
+                model_names = {cnf.names[abs(v)]: v > 0 for v in model if abs(v) in cnf.names}
+    if args.json:
+        out = {"file": str(args.file), **info}
+        if args.solve:
+            out["status"] = status
+            out["model"] = model_names
+        print(json.dumps(out))
+        return 0
+    console = Console(highlight=False)
+    table = Table(title=str(args.file), show_header=False)
+    for key in ("variables", "clauses", "named", "auxiliary", "unused", "literals"):
+        table.add_row(key, str(info[key]))
+    table.add_row("clause lengths",
+                  "  ".join(f"{k}:{v}" for k, v in info["clause_lengths"].items()))
+    console.print(table)
+    for line in cnf.comments[:6]:
+        console.print(f"[dim]c {line}[/dim]")
+    if args.limit:
+        console.print(f"[bold]first {min(args.limit, len(cnf.clauses))} clauses[/bold]")
+        for clause in cnf.clauses[: args.limit]:
+            console.print("  " + (" ∨ ".join(cnf.literal_name(lit) for lit in clause) or "⊥"))
+    if args.solve:
+        console.print(f"s {status}")
+        if model_names is not None:
+            true_names = [n for n, v in model_names.items() if v]
+            console.print(f"v true: {' '.join(true_names) or '(none)'}")
+            console.print(f"v false: {sum(not v for v in model_names.values())} named variables")
+    return 0
+
+
+def cmd_maps(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = []
+    for spec in games().values():
+        if args.game and spec.name != args.game:
+            continue
+        root = MAPS_ROOT / spec.maps_dir
+        for path in sorted(root.rglob("*.txt")) if root.is_dir() else []:
+            instance = spec.load(path)
+            row = {"game": spec.name, "name": instance.name,
+                   "path": str(path.relative_to(MAPS_ROOT.parent))}
+            if hasattr(instance, "height"):
+                row["size"] = f"{instance.height}x{instance.width}"
+            if hasattr(instance, "total_daggers"):
+                row["daggers"] = instance.total_daggers
+                row["lives"] = instance.lives
+            rows.append(row)
+    rows.sort(key=lambda r: (r["game"], _natural(r["path"])))
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    table = Table(title=f"shipped maps ({len(rows)})")
+    columns = list(rows[0]) if rows else ["game", "name", "path"]
+    for col in columns:
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*[str(row.get(col, "")) for col in columns])
+    Console().print(table)
+    return 0
+
+
+def _natural(text: str) -> list:
+    import re
+
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from logic_agents.world.trace import replay
+
+    report = replay(args.trace)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"trace agrees: {report['steps']} steps replayed, outcome {report['outcome']}, "
+              f"score {report['score']}")
+    return 0
+
+
+# -- parser --------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Agents that play and solve logic games by reasoning with SAT.",
+        epilog="Example: logic-agents play maps/daggers/2018/HARD1.txt --agent satx",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
+    sub.required = True
+
+    def game_flag(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--game", default="daggers", help="game of the map (default: daggers)")
+
+    p = sub.add_parser("play", help="run one agent on one map",
+                       description="Run one agent on one map and show the board after each move.")
+    p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name such as HARD1")
+    p.add_argument("--agent", default="satx", help="rpx, spx or satx (default: satx)")
+    p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
+    p.add_argument("--lives", type=_positive_int, default=None,
+                   help="starting lives (default: the map's, else 1)")
+    p.add_argument("--quiet", action="store_true", help="print only the outcome")
+    p.add_argument("--json", action="store_true", help="print one JSON result object only")
+    p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
+    game_flag(p)
+    add_agent_flags(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("cnf", help="write the SAT agent's knowledge base as DIMACS",
+                       description="Play the SAT agent until its K-th satisfiability test and "
+                       "write the knowledge base it holds then, with named-variable comments.")
+    p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name")
+    p.add_argument("--agent", default="satx", help="an agent with a knowledge base (satx)")
+    p.add_argument("--query", type=int, default=1, metavar="K",
+                   help="which satisfiability test, counting from 1 (default: 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
+    p.add_argument("--lives", type=_positive_int, default=None, help="starting lives")
+    p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
+    game_flag(p)
+    add_agent_flags(p)
+    p.set_defaults(func=cmd_cnf)
+
+    p = sub.add_parser("inspect", help="summarise, list and solve a DIMACS file",
+                       description="Print the sizes of a DIMACS file, its clauses by variable "
+                       "name, and optionally a model.")
+    p.add_argument("file", metavar="FILE.cnf")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="list the first N clauses by name (default: 20; 0 lists none)")
+    p.add_argument("--solve", action="store_true", help="solve it and print the model by name")
+    p.add_argument("--solver", default="cadical195", choices=SOLVERS, metavar="NAME",
+                   help="solver for --solve (default: cadical195)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
+    p.add_argument("--game", default=None, help="only this game's maps")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+    p.set_defaults(func=cmd_maps)
+
+    p = sub.add_parser("replay", help="re-run a trace and check it",
+                       description="Re-run a --trace file in a fresh world; exit 2 if any step "
+                       "differs.")
+    p.add_argument("trace", metavar="TRACE.jsonl")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except LogicAgentsError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

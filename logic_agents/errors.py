@@ -1,0 +1,48 @@
+"""One hierarchy for every error logic-agents raises on purpose.
+
+Concepts: LogicAgentsError (the root the CLI catches), FormatError (carries file:line:col),
+IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
+(a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
+solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing).
+"""
+
+from __future__ import annotations
+
+
+class LogicAgentsError(Exception):
+    """Root of every error the command line turns into one line and exit code 2."""
+
+
+class FormatError(LogicAgentsError):
+    """Malformed input, located as file:line:col (1-based; col 0 means the whole line)."""
+
+    def __init__(self, message: str, file: str = "<input>", line: int = 0, col: int = 0):
+        self.message = message
+        self.file = file
+        self.line = line
+        self.col = col
+        super().__init__(f"{file}:{line}:{col}: {message}")
+
+
+class IllegalAction(LogicAgentsError):
+    """A world refused an action: off the board, on a finished episode, or against the rules."""
+
+
+class UnknownName(LogicAgentsError):
+    """A name (game, agent, solver, map, encoding) that is not registered."""
+
+
+class EncodingError(LogicAgentsError):
+    """A formula the compiler will not turn into clauses (unsupported shape or too large)."""
+
+
+class SolverError(LogicAgentsError):
+    """A SAT solver asked to do what it cannot (Kissat incrementally, CaDiCaL with a time-out)."""
+
+
+class TraceMismatch(LogicAgentsError):
+    """Replaying a trace produced a different observation, reward or outcome."""
+
+
+class DependencyNotInstalled(LogicAgentsError):
+    """An optional extra is needed; the message names the `pip install` that provides it."""

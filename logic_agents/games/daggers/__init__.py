@@ -1,0 +1,55 @@
+"""Daggers and Gold: board, world, encode, agents, render; registered as game "daggers"."""
+
+from logic_agents.games.daggers.agents import AGENT_HELP, AGENTS, SatAgent, single_point_moves
+from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
+from logic_agents.games.daggers.render import render
+from logic_agents.games.daggers.world import (
+    DaggersAction,
+    DaggersObservation,
+    DaggersWorld,
+    flag,
+    probe,
+)
+from logic_agents.world.registry import GameSpec, register
+
+
+def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
+    """Actions the rules forbid in `obs` (for check_world)."""
+    out = [probe(-1, 0), probe(0, obs.width), flag(obs.height, 0)]
+    shown = [c for c in obs.cells() if obs.clue(c) is not None]
+    if shown:
+        out += [probe(*shown[0]), flag(*shown[0]), DaggersAction("unflag", shown[0])]
+    return out
+
+
+SPEC = register(
+    GameSpec(
+        name="daggers",
+        description="Daggers and Gold (2018 AI course): Minesweeper with gold and lives",
+        load=load,
+        make_world=DaggersWorld,
+        agents=AGENTS,
+        render=render,
+        action_from_json=DaggersAction.from_json,
+        illegal_actions=illegal_actions,
+        maps_dir="daggers",
+        default_agent="satx",
+        agent_help=AGENT_HELP,
+    )
+)
+
+__all__ = [
+    "AGENTS",
+    "DaggersAction",
+    "DaggersMap",
+    "DaggersObservation",
+    "DaggersWorld",
+    "SatAgent",
+    "flag",
+    "format_map",
+    "load",
+    "parse",
+    "probe",
+    "render",
+    "single_point_moves",
+]

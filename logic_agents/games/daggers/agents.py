@@ -1,0 +1,236 @@
+"""The 2018 report's three Daggers agents: rpx, spx and satx.
+
+Concepts:
+- RandomProbeAgent (rpx): probe a covered, unflagged cell chosen uniformly at random.
+- single_point_moves: the single-point strategy's sound deductions from one clue at a time.
+- SinglePointAgent (spx): play those deductions; probe at random when a pass finds none.
+- SatAgent (satx): single-point passes first; when they stall, the satisfiability test on one
+  incremental SatOracle that grows with every observation; a random probe only when no cell
+  is provable. `encoding="sympy"` rebuilds the report's naive KB at every test instead.
+- QueryEvent: what satx hands to `on_query` at each satisfiability test (used by `cnf`).
+Every agent sees observations only; proven moves are queued, since knowledge only grows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from logic_agents.errors import UnknownName
+from logic_agents.games.daggers.board import Cell, neighbours
+from logic_agents.games.daggers.encode import (
+    DaggersEncoder,
+    dagger_key,
+    encode_naive,
+    frontier,
+)
+from logic_agents.games.daggers.world import (
+    COVERED,
+    FLAGGED,
+    HIT,
+    DaggersAction,
+    DaggersObservation,
+)
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_solver_name
+
+ENCODINGS = ("tseitin", "sympy")
+# Chosen by measurement (scripts/bench_daggers.py, docs/BENCHMARKS.md).
+DEFAULT_GLOBAL_COUNT = True
+
+
+def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
+    """Every move one clue proves on its own.
+
+    A clue whose daggers are all marked (flagged or hit) makes its other covered neighbours
+    safe; a clue whose unmarked covered neighbours number exactly its missing daggers makes
+    them all daggers."""
+    table = neighbours(obs.height, obs.width)
+    probes: dict[Cell, None] = {}
+    flags: dict[Cell, None] = {}
+    for cell in obs.cells():
+        k = obs.clue(cell)
+        if k is None:
+            continue
+        unknown = []
+        marked = 0
+        for n in table[cell]:
+            shown = obs.at(n)
+            if shown == COVERED:
+                unknown.append(n)
+            elif shown in (FLAGGED, HIT):
+                marked += 1
+        if not unknown:
+            continue
+        if marked == k:
+            probes.update(dict.fromkeys(unknown))
+        elif len(unknown) == k - marked:
+            flags.update(dict.fromkeys(unknown))
+    return [DaggersAction("probe", c) for c in probes] + [
+        DaggersAction("flag", c) for c in flags if c not in probes
+    ]
+
+
+class DaggersAgent:
+    """Shared plumbing: the agent's RNG, its counters and a queue of proven moves."""
+
+    name = "agent"
+
+    def __init__(self) -> None:
+        self.rng = random.Random()
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.guesses = 0
+        self.why = ""  # how the last move was chosen, for people watching a game
+        self.pending: deque[tuple[DaggersAction, str]] = deque()
+
+    def stats(self) -> dict:
+        return {"guesses": self.guesses}
+
+    def _next_pending(self, obs: DaggersObservation) -> DaggersAction | None:
+        while self.pending:
+            move, why = self.pending.popleft()
+            if obs.at(move.cell) == COVERED:
+                self.why = why
+                return move
+        return None
+
+    def _random_probe(self, obs: DaggersObservation) -> DaggersAction | None:
+        cells = obs.unknown_cells()
+        if not cells:
+            return None
+        self.guesses += 1
+        self.why = "random guess"
+        return DaggersAction("probe", self.rng.choice(cells))
+
+
+class RandomProbeAgent(DaggersAgent):
+    """rpx: probe a covered, unflagged cell chosen uniformly at random."""
+
+    name = "rpx"
+
+    def act(self, obs: DaggersObservation) -> DaggersAction | None:
+        return self._random_probe(obs)
+
+
+class SinglePointAgent(DaggersAgent):
+    """spx: single-point strategy; a random probe when a full pass changes nothing."""
+
+    name = "spx"
+
+    def act(self, obs: DaggersObservation) -> DaggersAction | None:
+        move = self._next_pending(obs)
+        if move is None:
+            self.pending.extend((m, "single-point") for m in single_point_moves(obs))
+            move = self._next_pending(obs)
+        return move or self._random_probe(obs)
+
+
+@dataclass
+class QueryEvent:
+    """One satisfiability test: its number (1-based), what was known, what was decided."""
+
+    index: int
+    observation: DaggersObservation
+    kb: KnowledgeBase
+    verdicts: dict[Cell, Verdict] = field(default_factory=dict)
+
+
+class SatAgent(DaggersAgent):
+    """satx: single-point passes, then the satisfiability test, then a random probe."""
+
+    name = "satx"
+
+    def __init__(
+        self,
+        *,
+        global_count: bool = DEFAULT_GLOBAL_COUNT,
+        encoding: str = "tseitin",
+        solver: str = DEFAULT_SOLVER,
+        single_point: bool = True,
+        on_query: Callable[[QueryEvent], None] | None = None,
+    ):
+        if encoding not in ENCODINGS:
+            raise UnknownName(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+        self.global_count = global_count and encoding == "tseitin"
+        self.encoding = encoding
+        self.solver = check_solver_name(solver)
+        self.single_point = single_point
+        self.on_query = on_query
+        self.oracle: SatOracle | None = None
+        super().__init__()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if getattr(self, "oracle", None) is not None:
+            self.oracle.close()
+        self.kb = KnowledgeBase()
+        self.encoder = DaggersEncoder(self.kb, global_count=self.global_count)
+        self.oracle = None
+        self.queries = 0
+        self.proved_safe = 0
+        self.proved_dagger = 0
+        self.skipped_clues = 0
+
+    def stats(self) -> dict:
+        return {
+            "guesses": self.guesses,
+            "queries": self.queries,
+            "proved_safe": self.proved_safe,
+            "proved_dagger": self.proved_dagger,
+        }
+
+    def act(self, obs: DaggersObservation) -> DaggersAction | None:
+        move = self._next_pending(obs)
+        if move is None and self.single_point:
+            self.pending.extend((m, "single-point") for m in single_point_moves(obs))
+            move = self._next_pending(obs)
+        if move is None:
+            self.pending.extend(self.satisfiability_test(obs))
+            move = self._next_pending(obs)
+        return move or self._random_probe(obs)
+
+    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str]]:
+        """Decide every candidate cell the KB entails; returns the proven moves and why."""
+        self.queries += 1
+        if self.encoding == "sympy":
+            kb, skipped = encode_naive(obs)
+            self.skipped_clues += skipped
+            candidates = frontier(obs)
+            with SatOracle(kb, self.solver) as oracle:
+                verdicts = {c: oracle.verdict(dagger_key(c)) for c in candidates}
+        else:
+            self.encoder.update(obs)
+            if self.oracle is None:
+                self.oracle = SatOracle(self.kb, self.solver)
+            kb = self.kb
+            candidates = obs.unknown_cells() if self.global_count else frontier(obs)
+            by_key = self.oracle.backbone([dagger_key(c) for c in candidates])
+            verdicts = {c: by_key[dagger_key(c)] for c in candidates}
+        if self.on_query is not None:
+            self.on_query(QueryEvent(self.queries, obs, kb, verdicts))
+        moves = []
+        for cell, verdict in verdicts.items():
+            if verdict is Verdict.FALSE:
+                self.proved_safe += 1
+                moves.append((DaggersAction("probe", cell), f"SAT test {self.queries}: proved safe"))
+            elif verdict is Verdict.TRUE:
+                self.proved_dagger += 1
+                moves.append((DaggersAction("flag", cell), f"SAT test {self.queries}: proved dagger"))
+        return moves
+
+
+AGENTS: dict[str, Callable[..., DaggersAgent]] = {
+    "rpx": RandomProbeAgent,
+    "spx": SinglePointAgent,
+    "satx": SatAgent,
+}
+AGENT_HELP = {
+    "rpx": "random probe: a uniformly random covered, unflagged cell",
+    "spx": "single-point strategy, random probe when stuck",
+    "satx": "single-point, then SAT entailment on one incremental oracle, random when stuck",
+}

@@ -1,0 +1,211 @@
+"""Daggers and Gold maps: the file format, validation and the grid topology.
+
+Concepts:
+- Cell: (row, col), 0-based from the top-left.
+- Token: a map cell as written: a clue "0".."8", DAGGER "d" or GOLD "g" (and "." in input,
+  meaning "a safe cell; compute its clue").
+- DaggersMap: the instance (name, tokens, lives, start cell, where it came from).
+- parse / format_map: text <-> DaggersMap, round-trip; load(path) reads a file.
+  Every problem is a FormatError at file:line:col.
+- neighbours(height, width): the 8-neighbour table of the square grid.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+
+Cell = tuple[int, int]
+Token = str
+DAGGER: Token = "d"
+GOLD: Token = "g"
+SAFE: Token = "."
+CLUES = frozenset("012345678")
+HEADER_KEYS = ("name", "lives", "start", "game", "topology")
+_HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+
+
+@lru_cache(maxsize=64)
+def neighbours(height: int, width: int) -> dict[Cell, tuple[Cell, ...]]:
+    """The up-to-8 neighbours of every cell of a height x width square grid."""
+    table = {}
+    for r in range(height):
+        for c in range(width):
+            table[(r, c)] = tuple(
+                (r + dr, c + dc)
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < height and 0 <= c + dc < width
+            )
+    return table
+
+
+@dataclass(frozen=True)
+class DaggersMap:
+    """A Daggers and Gold board with its hidden contents. Only DaggersWorld reads `tokens`."""
+
+    name: str
+    tokens: tuple[tuple[Token, ...], ...]
+    lives: int = 1
+    start: Cell = (0, 0)
+    comments: tuple[str, ...] = ()
+    source: str = field(default="", compare=False)
+
+    @property
+    def height(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def width(self) -> int:
+        return len(self.tokens[0])
+
+    @property
+    def daggers(self) -> frozenset[Cell]:
+        return frozenset(
+            (r, c) for r, row in enumerate(self.tokens) for c, t in enumerate(row) if t == DAGGER
+        )
+
+    @property
+    def total_daggers(self) -> int:
+        return sum(row.count(DAGGER) for row in self.tokens)
+
+    def token(self, cell: Cell) -> Token:
+        return self.tokens[cell[0]][cell[1]]
+
+
+def _parse_cell(value: str) -> Cell | None:
+    parts = re.split(r"[,\s]+", value.strip().strip("()[]"))
+    if len(parts) == 2 and all(re.fullmatch(r"-?\d+", p) for p in parts):
+        return int(parts[0]), int(parts[1])
+    return None
+
+
+def parse(text: str, file: str = "<string>") -> DaggersMap:
+    """Parse a map; FormatError(file, line, col) on the first problem found."""
+    header: dict[str, tuple[str, int]] = {}
+    comments: list[str] = []
+    rows: list[list[str]] = []
+    where: list[list[tuple[int, int]]] = []  # (line, col) of every token
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("#"):
+            comments.append(stripped[1:].strip())
+            continue
+        match = _HEADER.match(stripped)
+        if match:
+            if rows:
+                raise FormatError("header line after the grid started", file, lineno, 1)
+            key = match.group(1).lower()
+            if key not in HEADER_KEYS:
+                raise FormatError(
+                    f"unknown header key {key!r} (known: {', '.join(HEADER_KEYS)})", file, lineno, 1
+                )
+            header[key] = (match.group(2), lineno)
+            continue
+        row, cols = [], []
+        for m in re.finditer(r"\S+", line):
+            token, col = m.group(0), m.start() + 1
+            if len(token) != 1 or token not in CLUES | {DAGGER, GOLD, SAFE}:
+                raise FormatError(
+                    f"bad cell {token!r}: expected a clue 0-8, 'd' (dagger), 'g' (gold) or '.'",
+                    file, lineno, col,
+                )
+            row.append(token)
+            cols.append((lineno, col))
+        if rows and len(row) != len(rows[0]):
+            col = cols[len(rows[0])][1] if len(row) > len(rows[0]) else len(line) + 1
+            raise FormatError(
+                f"row has {len(row)} cells, the first row has {len(rows[0])}", file, lineno, col
+            )
+        rows.append(row)
+        where.append(cols)
+    if not rows:
+        raise FormatError("no grid: a map needs at least one row of cells", file, 0, 0)
+
+    height, width = len(rows), len(rows[0])
+    table = neighbours(height, width)
+    tokens = [list(r) for r in rows]
+    for r in range(height):
+        for c in range(width):
+            t = rows[r][c]
+            if t == DAGGER:
+                continue
+            count = sum(rows[nr][nc] == DAGGER for nr, nc in table[(r, c)])
+            line, col = where[r][c]
+            if t == SAFE:
+                tokens[r][c] = str(count)
+            elif t == GOLD and count:
+                raise FormatError(f"gold at [{r}][{c}] touches {count} dagger(s)", file, line, col)
+            elif t in CLUES and int(t) != count:
+                raise FormatError(
+                    f"clue {t} at [{r}][{c}] but {count} dagger(s) around it", file, line, col
+                )
+
+    name = header.get("name", (Path(file).stem if file != "<string>" else "map", 0))[0]
+    lives = 1
+    if "lives" in header:
+        value, line = header["lives"]
+        if not value.isdigit() or int(value) < 1:
+            raise FormatError(f"lives must be a positive integer, got {value!r}", file, line, 1)
+        lives = int(value)
+    start: Cell = (0, 0)
+    if "start" in header:
+        value, line = header["start"]
+        cell = _parse_cell(value)
+        if cell is None:
+            raise FormatError(f"start must be 'row,col', got {value!r}", file, line, 1)
+        start = cell
+    line = header.get("start", ("", 0))[1]
+    if not (0 <= start[0] < height and 0 <= start[1] < width):
+        raise FormatError(f"start {list(start)} is off the {height}x{width} board", file, line, 1)
+    if tokens[start[0]][start[1]] == DAGGER:
+        sline, scol = where[start[0]][start[1]]
+        raise FormatError(f"start cell {list(start)} is a dagger", file, sline, scol)
+    for key in ("game", "topology"):
+        if key in header:
+            value, line = header[key]
+            expected = "daggers" if key == "game" else "square"
+            if value != expected:
+                raise FormatError(f"{key} {value!r} is not supported here (only {expected!r})",
+                                  file, line, 1)
+    return DaggersMap(
+        name=name,
+        tokens=tuple(tuple(r) for r in tokens),
+        lives=lives,
+        start=start,
+        comments=tuple(comments),
+        source=file,
+    )
+
+
+def format_map(instance: DaggersMap) -> str:
+    """The map as text; parse(format_map(m)) == m."""
+    lines = [f"# {c}".rstrip() for c in instance.comments]
+    lines.append(f"name: {instance.name}")
+    if instance.lives != 1:
+        lines.append(f"lives: {instance.lives}")
+    if instance.start != (0, 0):
+        lines.append(f"start: {instance.start[0]},{instance.start[1]}")
+    lines += [" ".join(row) for row in instance.tokens]
+    return "\n".join(lines) + "\n"
+
+
+def load(path: str | Path) -> DaggersMap:
+    """Read and parse a map file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise FormatError("no such map file", str(path), 0, 0) from None
+    except IsADirectoryError:
+        raise FormatError("is a directory, not a map file", str(path), 0, 0) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise FormatError(f"cannot read map: {e}", str(path), 0, 0) from None
+    return parse(text, str(path))

@@ -1,0 +1,129 @@
+"""What a Daggers agent knows, as a knowledge base.
+
+Concepts:
+- dagger(cell): the symbol D_r_c, "cell (r, c) holds a dagger".
+- clue_formula: clue k at a cell -> Exactly(k, D of every neighbour) (never "exactly one").
+- reduced_clue_formula: the same clue over the still-unknown neighbours only, with the known
+  daggers subtracted: the form the 2018 report wrote, used by the naive sympy route.
+- global_count_formula: Exactly(total daggers, D of every cell).
+- frontier: covered, unflagged cells next to a shown clue.
+- encode_naive: the 2018 report's route, rebuilt from scratch through sympy.to_cnf.
+- DaggersEncoder: tells a KnowledgeBase only what each new observation adds, so one solver
+  serves a whole episode. Flags are told as daggers: use it with agents that flag soundly.
+"""
+
+from __future__ import annotations
+
+from sympy import Not, Symbol
+
+from logic_agents.errors import EncodingError
+from logic_agents.games.daggers.board import Cell, neighbours
+from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
+from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.kb import KnowledgeBase
+
+
+def dagger_key(cell: Cell) -> tuple:
+    return ("D", cell[0], cell[1])
+
+
+def dagger(cell: Cell) -> Symbol:
+    return sym(dagger_key(cell))
+
+
+def clue_formula(obs: DaggersObservation, cell: Cell):
+    """Exactly(k, D of every neighbour) for the clue k shown at `cell`."""
+    k = obs.clue(cell)
+    nbrs = neighbours(obs.height, obs.width)[cell]
+    return Exactly(k, *[dagger(n) for n in nbrs])
+
+
+def reduced_clue_formula(obs: DaggersObservation, cell: Cell):
+    """The clue over unknown neighbours only, known daggers (hit or flagged) subtracted."""
+    k = obs.clue(cell)
+    unknown = []
+    for n in neighbours(obs.height, obs.width)[cell]:
+        shown = obs.at(n)
+        if shown in (HIT, FLAGGED):
+            k -= 1
+        elif shown == COVERED:
+            unknown.append(dagger(n))
+    return Exactly(k, *unknown)
+
+
+def global_count_formula(obs: DaggersObservation):
+    return Exactly(obs.total_daggers, *[dagger(cell) for cell in obs.cells()])
+
+
+def frontier(obs: DaggersObservation) -> list[Cell]:
+    """Covered, unflagged cells with at least one neighbour that shows a clue."""
+    table = neighbours(obs.height, obs.width)
+    return [
+        cell
+        for cell in obs.unknown_cells()
+        if any(obs.clue(n) is not None for n in table[cell])
+    ]
+
+
+class DaggersEncoder:
+    """Grows one KnowledgeBase with what each observation adds; nothing is told twice."""
+
+    def __init__(self, kb: KnowledgeBase, *, global_count: bool = False):
+        self.kb = kb
+        self.global_count = global_count
+        self._told: dict[Cell, str] = {}
+        self._counted = False
+
+    def update(self, obs: DaggersObservation) -> int:
+        """Tell the KB the facts `obs` adds; returns how many formulas were told."""
+        formulas = []
+        if self.global_count and not self._counted:
+            formulas.append(global_count_formula(obs))
+            self._counted = True
+        for r, row in enumerate(obs.grid):
+            for c, shown in enumerate(row):
+                cell = (r, c)
+                if shown == COVERED or self._told.get(cell) == shown:
+                    continue
+                self._told[cell] = shown
+                if shown in (HIT, FLAGGED):
+                    formulas.append(dagger(cell))
+                else:
+                    formulas.append(Not(dagger(cell)))
+                    formulas.append(clue_formula(obs, cell))
+        self.kb.tell(*formulas)
+        return len(formulas)
+
+
+def encode(obs: DaggersObservation, *, global_count: bool = False,
+           method: str = "tseitin") -> KnowledgeBase:
+    """A fresh KnowledgeBase for one observation (for `cnf`, tests and teaching)."""
+    if method == "sympy":
+        return encode_naive(obs)[0]
+    kb = KnowledgeBase(method=method)
+    DaggersEncoder(kb, global_count=global_count).update(obs)
+    return kb
+
+
+def encode_naive(obs: DaggersObservation) -> tuple[KnowledgeBase, int]:
+    """The 2018 report's KB: reduced clues through sympy.to_cnf, built from scratch.
+
+    A clue whose DNF would distribute past the compiler's size guard is left out (a weaker KB
+    is still sound); the second value counts those clues."""
+    kb = KnowledgeBase(method="sympy")
+    skipped = 0
+    for cell in _clue_cells_next_to_unknown(obs):
+        try:
+            kb.tell(reduced_clue_formula(obs, cell))
+        except EncodingError:
+            skipped += 1
+    return kb, skipped
+
+
+def _clue_cells_next_to_unknown(obs: DaggersObservation) -> list[Cell]:
+    table = neighbours(obs.height, obs.width)
+    return [
+        cell
+        for cell in obs.cells()
+        if obs.clue(cell) is not None and any(obs.at(n) == COVERED for n in table[cell])
+    ]

@@ -1,0 +1,220 @@
+"""DaggersWorld: the only code that knows where the daggers are.
+
+Concepts:
+- DaggersObservation: the grid as the agent knows it (COVERED, FLAGGED, a clue digit, GOLD, or
+  HIT for a dagger it stepped on), lives, the total number of daggers, the step count.
+- DaggersAction: probe / flag / unflag a cell; `probe(r, c)` and `flag(r, c)` build them.
+- DaggersWorld: reset opens the start cell; step applies one action (RULES.md section 1).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.games.daggers.board import DAGGER, GOLD, Cell, DaggersMap, neighbours
+
+COVERED = "?"
+FLAGGED = "F"
+HIT = "X"
+ActionKind = Literal["probe", "flag", "unflag"]
+ACTION_KINDS = ("probe", "flag", "unflag")
+
+
+@dataclass(frozen=True)
+class DaggersObservation:
+    """What the agent sees. Cells: COVERED, FLAGGED, "0"-"8", GOLD ("g", reads as 0) or HIT."""
+
+    grid: tuple[tuple[str, ...], ...]
+    lives: int
+    total_daggers: int
+    step: int
+
+    @property
+    def height(self) -> int:
+        return len(self.grid)
+
+    @property
+    def width(self) -> int:
+        return len(self.grid[0])
+
+    def at(self, cell: Cell) -> str:
+        return self.grid[cell[0]][cell[1]]
+
+    def cells(self) -> list[Cell]:
+        return [(r, c) for r in range(self.height) for c in range(self.width)]
+
+    def unknown_cells(self) -> list[Cell]:
+        """Covered and not flagged: the cells a probe may choose."""
+        return [cell for cell in self.cells() if self.at(cell) == COVERED]
+
+    def clue(self, cell: Cell) -> int | None:
+        """The dagger count a cell shows (gold reads as 0), or None if it shows none."""
+        v = self.at(cell)
+        if v.isdigit():
+            return int(v)
+        return 0 if v == GOLD else None
+
+    def to_json(self) -> dict:
+        return {
+            "grid": ["".join(row) for row in self.grid],
+            "lives": self.lives,
+            "total_daggers": self.total_daggers,
+            "step": self.step,
+        }
+
+
+@dataclass(frozen=True)
+class DaggersAction:
+    kind: ActionKind
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.cell[0]} {self.cell[1]}"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> DaggersAction:
+        parts = str(text).split()
+        if len(parts) != 3 or parts[0] not in ACTION_KINDS or not all(
+            p.lstrip("-").isdigit() for p in parts[1:]
+        ):
+            raise FormatError(f"not a daggers action: {text!r} (expected 'probe R C')")
+        return cls(parts[0], (int(parts[1]), int(parts[2])))  # type: ignore[arg-type]
+
+
+def probe(r: int, c: int) -> DaggersAction:
+    return DaggersAction("probe", (r, c))
+
+
+def flag(r: int, c: int) -> DaggersAction:
+    return DaggersAction("flag", (r, c))
+
+
+class DaggersWorld:
+    """Daggers and Gold, a Minesweeper variant (2018 university AI course).
+
+    ## Description
+    An N x N (or H x W) grid hides daggers and gold. Clues count the daggers among a cell's 8
+    neighbours. The world opens the start cell on reset, as the rules require.
+
+    ## Actions
+    `probe (r, c)` uncovers a covered, unflagged cell; `flag (r, c)` marks a covered cell;
+    `unflag (r, c)` removes a mark. Anything else raises IllegalAction.
+
+    ## Observation
+    DaggersObservation: the known grid, lives, total daggers, step count. Never the map.
+
+    ## Rewards
+    -1 for each dagger hit, +1 on winning, 0 otherwise.
+
+    ## Episode end
+    Terminated when every covered cell is a dagger (won) or lives reach 0 (lost). Truncated
+    after `max_steps` actions (default 4 per cell).
+    """
+
+    def __init__(self, instance: DaggersMap, *, lives: int | None = None,
+                 max_steps: int | None = None):
+        if lives is not None and lives < 1:
+            raise IllegalAction(f"lives must be at least 1, got {lives}")
+        self.instance = instance
+        self.start_lives = lives if lives is not None else instance.lives
+        self.max_steps = max_steps or 4 * instance.height * instance.width
+        self._neighbours = neighbours(instance.height, instance.width)
+        self._safe_total = instance.height * instance.width - instance.total_daggers
+        self.rng = random.Random()
+        self._done = True
+
+    def hidden_state(self) -> DaggersMap:
+        return self.instance
+
+    # -- Gymnasium-shaped API ------------------------------------------------------------
+    def reset(self, *, seed: int | None = None) -> tuple[DaggersObservation, dict]:
+        self.rng = random.Random(seed)  # owned for API symmetry; the rules are deterministic
+        h, w = self.instance.height, self.instance.width
+        self._grid = [[COVERED] * w for _ in range(h)]
+        self._lives = self.start_lives
+        self._steps = 0
+        self._uncovered_safe = 0
+        self._done = False
+        self._uncover(self.instance.start)
+        won = self._uncovered_safe == self._safe_total
+        self._done = won
+        return self._observe(), {"start": self.instance.start, "terminated": won, "won": won}
+
+    def step(self, action: DaggersAction) -> tuple[DaggersObservation, float, bool, bool, dict]:
+        if self._done:
+            raise IllegalAction("the episode has ended; call reset()")
+        if not isinstance(action, DaggersAction) or action.kind not in ACTION_KINDS:
+            raise IllegalAction(f"not a daggers action: {action!r}")
+        r, c = action.cell
+        if not (0 <= r < self.instance.height and 0 <= c < self.instance.width):
+            raise IllegalAction(f"{action}: off the {self.instance.height}x{self.instance.width} board")
+        shown = self._grid[r][c]
+        reward = 0.0
+        if action.kind == "flag":
+            if shown != COVERED:
+                raise IllegalAction(f"{action}: only a covered, unflagged cell can be flagged")
+            self._grid[r][c] = FLAGGED
+            event = "flag"
+        elif action.kind == "unflag":
+            if shown != FLAGGED:
+                raise IllegalAction(f"{action}: the cell is not flagged")
+            self._grid[r][c] = COVERED
+            event = "unflag"
+        else:
+            if shown == FLAGGED:
+                raise IllegalAction(f"{action}: the cell is flagged; unflag it first")
+            if shown != COVERED:
+                raise IllegalAction(f"{action}: the cell is already uncovered")
+            if self.instance.token((r, c)) == DAGGER:
+                self._grid[r][c] = HIT
+                self._lives -= 1
+                reward -= 1.0
+                event = "dagger"
+            else:
+                event = "gold" if self.instance.token((r, c)) == GOLD else "clue"
+                self._uncover((r, c))
+        self._steps += 1
+        won = self._uncovered_safe == self._safe_total
+        lost = self._lives <= 0
+        terminated = won or lost
+        if won:
+            reward += 1.0
+        truncated = not terminated and self._steps >= self.max_steps
+        self._done = terminated or truncated
+        info = {"event": event, "won": won, "lives": self._lives}
+        return self._observe(), reward, terminated, truncated, info
+
+    def summary(self) -> dict:
+        return {"lives_left": self._lives}
+
+    # -- rules ------------------------------------------------------------------------------
+    def _uncover(self, cell: Cell) -> None:
+        """Uncover a safe cell; zeros and golds open their neighbours, cascading."""
+        stack = [cell]
+        while stack:
+            r, c = stack.pop()
+            if self._grid[r][c] not in (COVERED, FLAGGED):
+                continue
+            token = self.instance.token((r, c))
+            if token == DAGGER:  # a cascade never reaches a dagger; kept as a guard
+                continue
+            self._grid[r][c] = token
+            self._uncovered_safe += 1
+            if token == GOLD:
+                self._lives += 1
+            if token in ("0", GOLD):
+                stack.extend(self._neighbours[(r, c)])
+
+    def _observe(self) -> DaggersObservation:
+        return DaggersObservation(
+            grid=tuple(tuple(row) for row in self._grid),
+            lives=self._lives,
+            total_daggers=self.instance.total_daggers,
+            step=self._steps,
+        )

@@ -1,0 +1,217 @@
+"""The sympy vocabulary of knowledge bases: named symbols and cardinality nodes.
+
+Concepts:
+- key: a structured variable name, a tuple such as ("D", 3, 4); its symbol prints as D_3_4.
+- sym(key) / key_of(symbol): the two directions of that naming.
+- Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes.
+  They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
+  `expand()`) spells them out as a plain And/Or formula for tiny cases and tests.
+
+sympy is the language for writing and showing formulas; it never runs on a hot path.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+from sympy import And, Integer, Not, Or, Symbol
+from sympy.core.basic import Basic
+from sympy.logic.boolalg import BooleanFunction, false, true
+
+from logic_agents.errors import EncodingError
+
+Key = tuple
+AUX_PREFIX = "_aux"
+
+
+def name_of(key: Hashable) -> str:
+    """The printable name of a key: ("D", 3, 4) -> "D_3_4"; a plain string stays as it is."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, tuple) and key:
+        return "_".join(str(part) for part in key)
+    raise EncodingError(f"variable key must be a string or a non-empty tuple, got {key!r}")
+
+
+def sym(key: Hashable) -> Symbol:
+    """The sympy symbol for a structured key."""
+    return Symbol(name_of(key))
+
+
+def key_of(symbol: Symbol | str) -> Key:
+    """Invert `sym`: "D_3_4" -> ("D", 3, 4). Parts that look like integers become ints."""
+    name = symbol if isinstance(symbol, str) else symbol.name
+    if name.startswith(AUX_PREFIX + "_"):
+        return (AUX_PREFIX, int(name[len(AUX_PREFIX) + 1 :]))
+    parts: list[Any] = []
+    for part in name.split("_"):
+        try:
+            parts.append(int(part))
+        except ValueError:
+            parts.append(part)
+    return tuple(parts)
+
+
+def literal_parts(expr: Any) -> tuple[Symbol, bool]:
+    """(symbol, positive) for a literal `x` or `~x`; EncodingError for anything else."""
+    if isinstance(expr, Symbol):
+        return expr, True
+    if isinstance(expr, Not) and isinstance(expr.args[0], Symbol):
+        return expr.args[0], False
+    raise EncodingError(f"not a literal: {expr}")
+
+
+def _is_true(x: Any) -> bool:
+    return x is True or x == true
+
+
+def _is_false(x: Any) -> bool:
+    return x is False or x == false
+
+
+class _Cardinality(BooleanFunction):
+    """Shared machinery of Exactly/AtMost/AtLeast: args are (Integer(k), *literals)."""
+
+    @classmethod
+    def _decide(cls, k: int, n: int) -> bool | None:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def __new__(cls, k: int, *lits: Any, evaluate: bool = True):
+        if len(lits) == 1 and isinstance(lits[0], (list, tuple, set, frozenset)):
+            lits = tuple(lits[0])
+        try:
+            bound = int(k)
+        except (TypeError, ValueError) as e:
+            raise EncodingError(f"{cls.__name__}: bound must be an integer, got {k!r}") from e
+        kept = []
+        for lit in lits:
+            if _is_true(lit):
+                bound -= 1
+            elif _is_false(lit):
+                continue
+            else:
+                literal_parts(lit)  # validates
+                kept.append(lit)
+        if evaluate:
+            decided = cls._decide(bound, len(kept))
+            if decided is not None:
+                return true if decided else false
+        return Basic.__new__(cls, Integer(bound), *kept)
+
+    @property
+    def k(self) -> int:
+        return int(self.args[0])
+
+    @property
+    def lits(self) -> tuple:
+        return self.args[1:]
+
+    def _sympystr(self, printer) -> str:
+        inner = ", ".join(printer._print(lit) for lit in self.lits)
+        return f"{type(self).__name__}({self.k}, {inner})"
+
+    def _pretty(self, printer):
+        from sympy.printing.pretty.stringpict import prettyForm
+
+        inner = ", ".join(str(printer._print(lit)) for lit in self.lits)
+        return prettyForm(f"{type(self).__name__}({self.k}, {inner})")
+
+    def _latex(self, printer) -> str:
+        inner = ", ".join(printer._print(lit) for lit in self.lits)
+        return rf"\operatorname{{{type(self).__name__}}}_{{{self.k}}}({inner})"
+
+    def to_plain(self):
+        """The same constraint as a plain sympy And/Or formula (exponential: tiny cases only)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    expand = to_plain
+
+
+def _at_most_plain(k: int, lits: tuple) -> Any:
+    return And(*[Or(*[Not(x) for x in group]) for group in itertools.combinations(lits, k + 1)])
+
+
+def _at_least_plain(k: int, lits: tuple) -> Any:
+    n = len(lits)
+    return And(*[Or(*group) for group in itertools.combinations(lits, n - k + 1)])
+
+
+class AtMost(_Cardinality):
+    """At most k of the literals are true."""
+
+    @classmethod
+    def _decide(cls, k: int, n: int) -> bool | None:
+        if k < 0:
+            return False
+        if k >= n:
+            return True
+        return None
+
+    def to_plain(self):
+        return _at_most_plain(self.k, self.lits)
+
+    expand = to_plain
+
+
+class AtLeast(_Cardinality):
+    """At least k of the literals are true."""
+
+    @classmethod
+    def _decide(cls, k: int, n: int) -> bool | None:
+        if k <= 0:
+            return True
+        if k > n:
+            return False
+        return None
+
+    def to_plain(self):
+        return _at_least_plain(self.k, self.lits)
+
+    expand = to_plain
+
+
+class Exactly(_Cardinality):
+    """Exactly k of the literals are true."""
+
+    @classmethod
+    def _decide(cls, k: int, n: int) -> bool | None:
+        if k < 0 or k > n:
+            return False
+        if n == 0:
+            return True
+        return None
+
+    def to_plain(self):
+        """The DNF a person would write first: one conjunction per choice of k true literals.
+
+        This is the form whose `to_cnf` blows up; it is kept because the naive route uses it.
+        """
+        lits = self.lits
+        terms = []
+        for chosen in itertools.combinations(range(len(lits)), self.k):
+            picked = set(chosen)
+            terms.append(And(*[x if i in picked else Not(x) for i, x in enumerate(lits)]))
+        return Or(*terms)
+
+    expand = to_plain
+
+
+CARDINALITY_NODES = (Exactly, AtMost, AtLeast)
+
+
+def evaluate(formula: Any, assignment: dict[Symbol, bool]) -> bool:
+    """Truth value of a formula under a complete assignment of its symbols (for tests)."""
+    value = formula.xreplace({s: (true if assignment[s] else false) for s in formula.free_symbols})
+    if value not in (true, false):
+        raise EncodingError(f"assignment leaves {value} undecided")
+    return bool(value == true)
+
+
+def symbols_of(formulas: Iterable[Any]) -> set[Symbol]:
+    """All symbols that occur in the formulas."""
+    out: set[Symbol] = set()
+    for f in formulas:
+        out |= f.free_symbols
+    return out

@@ -1,0 +1,121 @@
+"""KnowledgeBase: what an agent knows, as readable formulas and as integer clauses.
+
+Concepts:
+- tell(*items): sympy formulas, Exactly/AtMost/AtLeast nodes, or raw int clauses; each item is
+  compiled once (tseitin route by default) and its clauses appended;
+- one IDPool maps structured keys ("D", 3, 4) to DIMACS ids; var(key) and name(id);
+- clauses: the growing CNF, read by SatOracle.sync() so that nothing is rebuilt;
+- pretty(): the formulas as a person would write them; to_dimacs(): the file `cnf` writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+from pysat.formula import IDPool
+from sympy import Not, Symbol
+from sympy.logic.boolalg import Boolean
+
+from logic_agents.errors import EncodingError
+from logic_agents.logic.compile import Compiler
+from logic_agents.logic.dimacs import format_dimacs
+from logic_agents.logic.formula import AUX_PREFIX, key_of, name_of, sym
+
+
+class KnowledgeBase:
+    """A monotonically growing set of formulas and the clauses compiled from them."""
+
+    def __init__(self, *, method: str = "tseitin", card_encoding: str = "seqcounter"):
+        self.method = method
+        self.pool = IDPool()
+        self.formulas: list[Any] = []
+        self.clauses: list[list[int]] = []
+        self._symbol_ids: dict[Symbol, int] = {}
+        self._compiler = Compiler(self.pool, self.literal, card_encoding=card_encoding)
+
+    # -- names and ids -------------------------------------------------------------------
+    def var(self, key: Hashable) -> int:
+        """The DIMACS id of a key, allocating it on first use. ("D",3,4) and "D_3_4" agree."""
+        return self._symbol_id(sym(key))
+
+    def _symbol_id(self, symbol: Symbol) -> int:
+        vid = self._symbol_ids.get(symbol)
+        if vid is None:
+            vid = self.pool.id(key_of(symbol))
+            self._symbol_ids[symbol] = vid
+        return vid
+
+    def literal(self, lit: Any) -> int:
+        """An int literal for a sympy literal (x or ~x), a key, or an int (passed through)."""
+        if isinstance(lit, int):
+            return lit
+        if isinstance(lit, Symbol):
+            return self._symbol_id(lit)
+        if isinstance(lit, Not) and isinstance(lit.args[0], Symbol):
+            return -self._symbol_id(lit.args[0])
+        if isinstance(lit, (tuple, str)):
+            return self.var(lit)
+        raise EncodingError(f"not a literal: {lit!r}")
+
+    def key(self, var: int) -> Hashable | None:
+        """The key of an id, or None for an auxiliary variable."""
+        obj = self.pool.obj(abs(var))
+        if obj is None or (isinstance(obj, tuple) and obj and obj[0] == AUX_PREFIX):
+            return None
+        return obj
+
+    def name(self, var: int) -> str:
+        key = self.key(var)
+        return name_of(key) if key is not None else f"{AUX_PREFIX}_{abs(var)}"
+
+    def names(self) -> dict[int, str]:
+        """{id: name} for every named (non-auxiliary) variable."""
+        out = {}
+        for obj, vid in self.pool.obj2id.items():
+            if not (isinstance(obj, tuple) and obj and obj[0] == AUX_PREFIX):
+                out[vid] = name_of(obj)
+        return out
+
+    @property
+    def num_vars(self) -> int:
+        return self.pool.top
+
+    # -- telling ---------------------------------------------------------------------------
+    def tell(self, *items: Any) -> list[list[int]]:
+        """Add formulas or int clauses; returns the clauses this call appended."""
+        new: list[list[int]] = []
+        for item in items:
+            if isinstance(item, (bool, Boolean)):
+                self.formulas.append(item)
+                new += self._compiler.compile(item, self.method)
+            elif isinstance(item, (list, tuple)) and all(isinstance(x, int) for x in item):
+                for lit in item:
+                    if lit == 0:
+                        raise EncodingError("0 is not a literal (DIMACS uses it as terminator)")
+                    if abs(lit) > self.pool.top:
+                        raise EncodingError(f"literal {lit} names no allocated variable")
+                new.append(list(item))
+            elif isinstance(item, (list, tuple)):
+                new += self.tell(*item)
+                continue
+            else:
+                raise EncodingError(f"cannot tell {type(item).__name__}: {item!r}")
+        self.clauses.extend(new)
+        return new
+
+    def __len__(self) -> int:
+        return len(self.clauses)
+
+    # -- showing ---------------------------------------------------------------------------
+    def pretty(self, limit: int | None = None) -> str:
+        """The told formulas, one per line, as sympy prints them."""
+        shown = self.formulas if limit is None else self.formulas[:limit]
+        lines = [str(f) for f in shown]
+        if limit is not None and len(self.formulas) > limit:
+            lines.append(f"... and {len(self.formulas) - limit} more")
+        return "\n".join(lines)
+
+    def to_dimacs(self, comments: Iterable[str] = ()) -> str:
+        """A DIMACS text with `c var <id> <name>` for every named variable."""
+        return format_dimacs(self.num_vars, self.clauses, self.names(), comments)

@@ -1,0 +1,207 @@
+"""SatOracle: one incremental PySAT solver that answers questions about a KnowledgeBase.
+
+Concepts:
+- Verdict: TRUE (entailed), FALSE (its negation is entailed), UNKNOWN (neither, or time-out;
+  `last_reason` says which). Three values, never a truthy dict.
+- entails(lit): KB |= lit  <=>  solve(assumptions=[-lit]) is UNSAT. Questions go through
+  assumptions, so the solver and its learnt clauses live for the whole episode.
+- sync(): pull the clauses the KB gained since the last question; nothing is rebuilt.
+- backbone(keys): verdicts for many variables, skipping every query a known model refutes.
+- models(limit): enumeration under a selector literal that is retired afterwards, so the live
+  solver keeps no blocking clause.
+- time_budget: solve_limited plus interrupt (solvers that support it); a time-out is UNKNOWN.
+Kissat is refused: it ignores assumptions, so it cannot answer incremental questions.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable, Iterable
+from enum import Enum
+from typing import Any
+
+from pysat.solvers import Solver, SolverNames
+
+from logic_agents.errors import SolverError, UnknownName
+from logic_agents.logic.kb import KnowledgeBase
+
+# Chosen by scripts/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
+DEFAULT_SOLVER = "glucose4"
+SOLVERS = tuple(sorted(k for k in vars(SolverNames) if not k.startswith("_")))
+NOT_INTERRUPTIBLE = ("cadical", "kissat")
+
+
+class Verdict(Enum):
+    TRUE = "true"
+    FALSE = "false"
+    UNKNOWN = "unknown"
+
+    def __bool__(self) -> bool:  # a verdict is not a truth value; ask `is Verdict.TRUE`
+        raise TypeError("use `verdict is Verdict.TRUE`, not truthiness")
+
+
+def check_solver_name(name: str, *, incremental: bool = True) -> str:
+    """Validate a solver name; refuse Kissat for incremental use."""
+    if name not in SOLVERS:
+        raise UnknownName(f"unknown solver {name!r}; choose one of {', '.join(SOLVERS)}")
+    if incremental and name.startswith("kissat"):
+        raise SolverError(
+            f"{name} ignores assumptions, so it cannot be used incrementally; "
+            "choose cadical195 or glucose4"
+        )
+    return name
+
+
+class SatOracle:
+    """`with SatOracle(kb) as oracle: oracle.verdict(("D", 3, 4))`."""
+
+    def __init__(
+        self,
+        kb: KnowledgeBase | None = None,
+        solver: str = DEFAULT_SOLVER,
+        *,
+        time_budget: float | None = None,
+    ):
+        self.solver_name = check_solver_name(solver)
+        if time_budget is not None and solver.startswith(NOT_INTERRUPTIBLE):
+            raise SolverError(
+                f"{solver} cannot be interrupted, so it cannot honour a time budget; "
+                "use glucose4 or minisat22"
+            )
+        self.kb = kb if kb is not None else KnowledgeBase()
+        self.time_budget = time_budget
+        self.last_reason: str | None = None
+        self.calls = 0
+        self._synced = 0
+        self._solver = Solver(name=self.solver_name)
+        self.sync()
+
+    # -- lifetime ------------------------------------------------------------------------
+    def __enter__(self) -> SatOracle:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None
+
+    # -- clauses ---------------------------------------------------------------------------
+    def sync(self) -> int:
+        """Add the KB's clauses not yet in the solver; returns how many were added."""
+        new = self.kb.clauses[self._synced :]
+        for clause in new:
+            self._solver.add_clause(clause)
+        self._synced = len(self.kb.clauses)
+        return len(new)
+
+    def add(self, clauses: Iterable[list[int]]) -> None:
+        """Tell the KB raw clauses and pass them to the solver."""
+        self.kb.tell(*[list(c) for c in clauses])
+        self.sync()
+
+    # -- questions -------------------------------------------------------------------------
+    def _lit(self, lit: Any) -> int:
+        return self.kb.literal(lit)
+
+    def solve(self, assumptions: Iterable[Any] = ()) -> bool | None:
+        """SAT (True), UNSAT (False) or None on time-out, under assumptions."""
+        self.sync()
+        lits = [self._lit(a) for a in assumptions]
+        self.calls += 1
+        if self.time_budget is None:
+            return self._solver.solve(assumptions=lits)
+        timer = threading.Timer(self.time_budget, self._solver.interrupt)
+        timer.start()
+        try:
+            result = self._solver.solve_limited(assumptions=lits, expect_interrupt=True)
+        finally:
+            timer.cancel()
+            self._solver.clear_interrupt()
+        return result
+
+    def entails(self, lit: Any) -> bool:
+        """KB |= lit. False also when the budget ran out (then `last_reason` says so)."""
+        result = self.solve([-self._lit(lit)])
+        if result is None:
+            self.last_reason = f"time-out after {self.time_budget}s"
+            return False
+        self.last_reason = None
+        return result is False
+
+    def verdict(self, key: Any) -> Verdict:
+        """TRUE if the KB entails key, FALSE if it entails its negation, else UNKNOWN."""
+        var = self._lit(key)
+        if self.entails(var):
+            return Verdict.TRUE
+        reason = self.last_reason
+        if self.entails(-var):
+            return Verdict.FALSE
+        self.last_reason = reason or self.last_reason or "both values are consistent"
+        return Verdict.UNKNOWN
+
+    def satisfiable(self) -> bool:
+        return self.solve() is True
+
+    def model(self, assumptions: Iterable[Any] = ()) -> dict[str, bool] | None:
+        """A model by variable name (named variables only), or None if UNSAT / timed out."""
+        if self.solve(assumptions) is not True:
+            return None
+        return self._named(self._solver.get_model())
+
+    def _named(self, model: list[int]) -> dict[str, bool]:
+        names = self.kb.names()
+        return {names[abs(v)]: v > 0 for v in model if abs(v) in names}
+
+    def backbone(self, keys: Iterable[Hashable]) -> dict[Hashable, Verdict]:
+        """Verdicts for many keys. A model that sets x=v shows ~v is consistent, so only the
+        value the models agree on is ever asked; each refuting model prunes further queries."""
+        keys = list(keys)
+        ids = {k: self._lit(k) for k in keys}
+        if self.solve() is not True:
+            if self.last_reason is None and self.time_budget is None:
+                raise SolverError("the knowledge base is unsatisfiable")
+            return dict.fromkeys(keys, Verdict.UNKNOWN)
+        model = set(self._solver.get_model())
+        seen_true = {k for k in keys if ids[k] in model}
+        seen_false = {k for k in keys if -ids[k] in model}
+        out: dict[Hashable, Verdict] = {}
+        for k in keys:
+            if k in seen_true and k in seen_false:
+                out[k] = Verdict.UNKNOWN
+                continue
+            value = ids[k] if k in seen_true else -ids[k]
+            result = self.solve([-value])
+            if result is False:
+                out[k] = Verdict.TRUE if value > 0 else Verdict.FALSE
+            elif result is None:
+                out[k] = Verdict.UNKNOWN
+            else:
+                out[k] = Verdict.UNKNOWN
+                other = set(self._solver.get_model())
+                for j in keys:
+                    if ids[j] in other:
+                        seen_true.add(j)
+                    else:
+                        seen_false.add(j)
+        return out
+
+    def models(self, limit: int = 2, over: Iterable[Hashable] | None = None) -> list[dict[str, bool]]:
+        """Up to `limit` models differing on `over` (default: every named variable).
+
+        Blocking clauses carry a fresh selector literal that is assumed during enumeration and
+        falsified afterwards, so the oracle stays reusable."""
+        ids = [self._lit(k) for k in over] if over is not None else sorted(self.kb.names())
+        selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+        found: list[dict[str, bool]] = []
+        while len(found) < limit and self.solve([selector]) is True:
+            model = self._solver.get_model()
+            found.append(self._named(model))
+            values = {abs(v): v for v in model}
+            self._solver.add_clause([-selector] + [-values.get(i, i) for i in ids])
+        self._solver.add_clause([-selector])  # retire the blocking clauses
+        self.kb.clauses.append([-selector])
+        self._synced = len(self.kb.clauses)
+        return found

@@ -1,0 +1,76 @@
+"""The shapes every game shares, after Gymnasium.
+
+Concepts:
+- World: reset(*, seed) -> (obs, info); step(action) -> (obs, reward, terminated, truncated, info).
+  The world owns its RNG and is the only object that knows the hidden state.
+- Agent: reset(seed) and act(observation) -> action. It never holds the world.
+- StepResult: the 5-tuple of step, with names.
+- Outcome / EpisodeResult: how an episode ended, as a JSON-ready dataclass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+Obs = TypeVar("Obs")
+Act = TypeVar("Act")
+
+
+@runtime_checkable
+class World(Protocol[Obs, Act]):
+    def reset(self, *, seed: int | None = None) -> tuple[Obs, dict]: ...
+
+    def step(self, action: Act) -> tuple[Obs, float, bool, bool, dict]:
+        """(observation, reward, terminated, truncated, info), as in Gymnasium."""
+        ...
+
+
+@runtime_checkable
+class Agent(Protocol[Obs, Act]):
+    name: str
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def act(self, observation: Obs) -> Act: ...
+
+
+class StepResult(NamedTuple):
+    observation: Any
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: dict
+
+
+class Outcome(str, Enum):
+    WON = "won"
+    LOST = "lost"
+    TRUNCATED = "truncated"  # the world's step cap ended the episode
+    GAVE_UP = "gave_up"  # the agent returned None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class EpisodeResult:
+    """One finished episode. `extra` holds game-specific numbers such as lives_left."""
+
+    game: str
+    map: str
+    agent: str
+    seed: int | None
+    outcome: Outcome
+    won: bool
+    steps: int
+    guesses: int
+    score: float
+    time_s: float
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["outcome"] = self.outcome.value
+        return d

@@ -1,0 +1,69 @@
+"""Game registry: game name -> GameSpec, so the CLI, traces and batch runs treat games alike.
+
+Concepts: GameSpec bundles a game's loader, world factory, agent factories, renderer, action
+(de)serialisation and a sampler of illegal actions (for check_world). Games register
+themselves on import; `get_game` imports the built-in games lazily.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import UnknownName
+
+BUILTIN_GAMES = ("daggers",)
+
+
+@dataclass
+class GameSpec:
+    name: str
+    description: str
+    load: Callable[[str | Path], Any]
+    make_world: Callable[..., Any]
+    agents: dict[str, Callable[..., Any]]
+    render: Callable[[Any], str]
+    action_from_json: Callable[[Any], Any]
+    illegal_actions: Callable[[Any], Iterable[Any]]
+    maps_dir: str = ""
+    default_agent: str = ""
+    agent_help: dict[str, str] = field(default_factory=dict)
+
+    def make_agent(self, name: str, **options: Any) -> Any:
+        try:
+            factory = self.agents[name]
+        except KeyError:
+            raise UnknownName(
+                f"unknown agent {name!r} for {self.name}; choose one of {', '.join(self.agents)}"
+            ) from None
+        return factory(**options)
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def _load_builtins() -> None:
+    for name in BUILTIN_GAMES:
+        if name not in _GAMES:
+            importlib.import_module(f"logic_agents.games.{name}")
+
+
+def get_game(name: str) -> GameSpec:
+    _load_builtins()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise UnknownName(f"unknown game {name!r}; choose one of {', '.join(_GAMES)}") from None
+
+
+def games() -> dict[str, GameSpec]:
+    _load_builtins()
+    return dict(_GAMES)

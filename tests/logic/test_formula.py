@@ -1,0 +1,49 @@
+"""The sympy vocabulary: naming, printing, constant folding, expansion."""
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+from sympy import And, Not, pretty
+
+from logic_agents.logic.formula import AtLeast, AtMost, Exactly, evaluate, key_of, sym
+
+
+def test_keys_and_symbols_round_trip():
+    assert str(sym(("D", 3, 4))) == "D_3_4"
+    assert key_of(sym(("D", 3, 4))) == ("D", 3, 4)
+    assert key_of("_aux_17") == ("_aux", 17)
+    assert sym("x") == sym(("x",))
+
+
+def test_cardinality_prints_as_written():
+    a, b, c = sym("a"), sym("b"), sym("c")
+    node = Exactly(2, a, b, Not(c))
+    assert str(node) == "Exactly(2, a, b, ~c)"
+    assert "Exactly(2, a, b, ¬c)" in pretty(node)
+    assert str(And(node, a)) in ("a & Exactly(2, a, b, ~c)", "Exactly(2, a, b, ~c) & a")
+
+
+def test_constant_folding():
+    a, b = sym("a"), sym("b")
+    assert Exactly(1, a, b).xreplace({a: True}) == Exactly(0, b)
+    assert bool(Exactly(1, a, b).xreplace({a: True, b: True})) is False
+    assert bool(AtMost(3, a, b)) is True
+    assert bool(AtLeast(3, a, b)) is False
+    assert bool(Exactly(0)) is True
+
+
+@given(st.integers(1, 5), st.integers(-1, 6), st.sampled_from([Exactly, AtMost, AtLeast]))
+def test_expand_agrees_with_counting(n, k, kind):
+    xs = [sym(("x", i)) for i in range(n)]
+    node = kind(k, *xs)
+    expected = {Exactly: lambda t: t == k, AtMost: lambda t: t <= k, AtLeast: lambda t: t >= k}
+    for values in itertools.product([False, True], repeat=n):
+        assignment = dict(zip(xs, values))
+        want = expected[kind](sum(values))
+        if node in (True, False) or not hasattr(node, "to_plain"):
+            assert bool(node) == want
+            continue
+        assert evaluate(node, assignment) == want
+        assert evaluate(node.to_plain(), assignment) == want
+        assert evaluate(node.expand(), assignment) == want
