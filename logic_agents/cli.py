@@ -141,7 +141,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         colour = "green" if result.won else "red"
         console.print(
-            f"\n[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {instance.name} "
+            ("\n" if show else "")
+            + f"[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {instance.name} "
             f"with {agent.name}: {result.steps} steps, {result.guesses} guesses, "
             f"{result.extra.get('lives_left', '-')} lives left, {result.time_s:.3f}s"
         )

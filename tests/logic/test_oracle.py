@@ -1,0 +1,100 @@
+"""SatOracle agrees with brute force, stays reusable, and refuses what it cannot do."""
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.examples.genhard import PHP
+
+from logic_agents.errors import SolverError, UnknownName
+from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import SatOracle, Verdict
+
+N = 5
+clauses_strategy = st.lists(
+    st.lists(st.integers(1, N).flatmap(lambda v: st.sampled_from([v, -v])), min_size=1, max_size=3),
+    min_size=1,
+    max_size=10,
+)
+
+
+def brute_models(clauses):
+    return [
+        bits
+        for bits in itertools.product([False, True], repeat=N)
+        if all(any(bits[abs(lit) - 1] == (lit > 0) for lit in c) for c in clauses)
+    ]
+
+
+def fresh_kb():
+    kb = KnowledgeBase()
+    for i in range(1, N + 1):
+        kb.var(("v", i))
+    return kb
+
+
+@settings(max_examples=200, deadline=None)
+@given(clauses_strategy, st.sampled_from(["glucose4", "cadical195", "minisat22"]))
+def test_verdicts_and_backbone_match_brute_force(clauses, solver):
+    models = brute_models(clauses)
+    kb = fresh_kb()
+    kb.tell(*clauses)
+    with SatOracle(kb, solver) as oracle:
+        assert oracle.satisfiable() == bool(models)
+        if not models:
+            return
+        keys = [("v", i) for i in range(1, N + 1)]
+        backbone = oracle.backbone(keys)
+        for i, key in enumerate(keys):
+            values = {m[i] for m in models}
+            want = {frozenset({True}): Verdict.TRUE, frozenset({False}): Verdict.FALSE}.get(
+                frozenset(values), Verdict.UNKNOWN)
+            assert oracle.verdict(key) is want
+            assert backbone[key] is want
+            assert oracle.entails(kb.var(key)) == (values == {True})
+        found = oracle.models(limit=100)
+        assert len(found) == len(models)
+        # enumeration left nothing behind: the same questions get the same answers
+        assert oracle.satisfiable()
+        assert len(oracle.models(limit=100)) == len(models)
+
+
+def test_incremental_growth_through_kb():
+    kb = KnowledgeBase()
+    a, b, c = sym("a"), sym("b"), sym("c")
+    kb.tell(Exactly(1, a, b, c))
+    with SatOracle(kb) as oracle:
+        assert oracle.verdict("a") is Verdict.UNKNOWN
+        kb.tell(~b, ~c)
+        assert oracle.verdict("a") is Verdict.TRUE
+        assert oracle.model() == {"a": True, "b": False, "c": False}
+        assert oracle.calls > 0
+
+
+def test_verdict_is_not_truthy():
+    with pytest.raises(TypeError):
+        bool(Verdict.TRUE)
+
+
+def test_kissat_is_refused_and_unknown_solver_named():
+    with pytest.raises(SolverError, match="assumptions"):
+        SatOracle(KnowledgeBase(), "kissat404")
+    with pytest.raises(UnknownName, match="glucose4"):
+        SatOracle(KnowledgeBase(), "nosuchsolver")
+    with pytest.raises(SolverError, match="interrupt"):
+        SatOracle(KnowledgeBase(), "cadical195", time_budget=1.0)
+
+
+def test_time_budget_gives_unknown_with_reason():
+    kb = KnowledgeBase()
+    hard = PHP(9)
+    for v in range(1, hard.nv + 1):
+        kb.var(("p", v))
+    kb.tell(*hard.clauses)
+    with SatOracle(kb, "glucose4", time_budget=0.2) as oracle:
+        assert oracle.verdict(("p", 1)) is Verdict.UNKNOWN
+        assert "time-out" in oracle.last_reason
+        # the solver is still usable afterwards
+        assert oracle.solve([kb.var(("p", 1))]) in (None, False)

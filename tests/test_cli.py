@@ -1,0 +1,125 @@
+"""The command line: every verb, --json, and every error path (one line, exit code 2)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from logic_agents.cli import main
+from logic_agents.logic.dimacs import read_dimacs
+
+from .conftest import MAPS, ROOT
+
+HARD1 = str(ROOT / "maps" / "daggers" / "2018" / "HARD1.txt")
+PLAY_KEYS = {"game", "map", "agent", "seed", "outcome", "won", "steps", "guesses", "lives_left", "time_s"}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_json_is_one_object_with_the_promised_keys(capsys):
+    code, out, err = run(capsys, "play", HARD1, "--agent", "satx", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert set(data) == PLAY_KEYS
+    assert data["won"] is True and data["map"] == "HARD1" and data["outcome"] == "won"
+
+
+def test_play_shows_board_and_outcome(capsys):
+    code, out, _ = run(capsys, "play", "EASY1", "--agent", "spx", "--seed", "2")
+    assert code == 0
+    assert "step 0" in out and ("WON" in out or "LOST" in out)
+    code, out, _ = run(capsys, "play", "EASY1", "--quiet")
+    assert code == 0 and out.count("\n") == 1
+
+
+def test_play_options(capsys, tmp_path):
+    trace = tmp_path / "g.jsonl"
+    code, out, _ = run(capsys, "play", "HARD10", "--agent", "satx", "--lives", "3", "--seed", "1",
+                       "--no-global-count", "--solver", "cadical195", "--json", "--trace", str(trace))
+    assert code == 0 and json.loads(out)["lives_left"] >= 0
+    code, out, _ = run(capsys, "replay", str(trace), "--json")
+    assert code == 0 and json.loads(out)["steps"] >= 1
+    code, out, _ = run(capsys, "play", "EASY4", "--encoding", "sympy", "--json")
+    assert code == 0
+
+
+def test_cnf_writes_valid_named_dimacs(capsys, tmp_path):
+    out_file = tmp_path / "h.cnf"
+    code, _, err = run(capsys, "cnf", HARD1, "--query", "1", "-o", str(out_file))
+    assert code == 0 and "wrote" in err
+    cnf = read_dimacs(out_file)
+    assert cnf.clauses and "D_0_0" in cnf.names.values()
+    assert any(c.startswith("map HARD1") for c in cnf.comments)
+    assert any(c.startswith("kb Exactly(") for c in cnf.comments)
+    code, out, _ = run(capsys, "cnf", HARD1, "--encoding", "sympy")
+    assert code == 0 and "p cnf" in out
+    code, out, _ = run(capsys, "inspect", str(out_file), "--json", "--solve")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "SATISFIABLE" and data["named"] == 144
+    code, out, _ = run(capsys, "inspect", str(out_file), "--limit", "5", "--solve")
+    assert code == 0 and "D_" in out and "s SATISFIABLE" in out
+
+
+def test_maps_lists_the_thirty(capsys):
+    code, out, _ = run(capsys, "maps", "--json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == len(MAPS) == 30
+    code, out, _ = run(capsys, "maps")
+    assert "HARD10" in out
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["play", "nope.txt"], "no such map"),
+        (["play", "NOSUCHMAP"], "no such map"),
+        (["play", HARD1, "--agent", "bogus"], "unknown agent"),
+        (["play", HARD1, "--lives", "0"], "at least 1"),
+        (["play", HARD1, "--bogus"], "unrecognized"),
+        (["play", HARD1, "--agent", "rpx", "--encoding", "sympy"], "does not take --encoding"),
+        (["play", HARD1, "--game", "chess"], "unknown game"),
+        (["cnf", HARD1, "--query", "999"], "satisfiability test"),
+        (["cnf", HARD1, "--agent", "rpx"], "use satx"),
+        (["cnf", HARD1, "--query", "0"], "counts from 1"),
+        (["inspect", "missing.cnf"], "cannot read"),
+        (["replay", "missing.jsonl"], "cannot read"),
+        ([], "required"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse's own errors
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_malformed_map_is_located(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("name: bad\n0 1 d\n0 x 1\n")
+    code, _, err = run(capsys, "play", str(bad))
+    assert code == 2 and f"{bad}:3:3:" in err
+
+
+def test_bad_dimacs_is_located(capsys, tmp_path):
+    bad = tmp_path / "bad.cnf"
+    bad.write_text("p cnf 2 1\n1 -3 0\n")
+    code, _, err = run(capsys, "inspect", str(bad))
+    assert code == 2 and f"{bad}:2:3:" in err
+
+
+def test_module_entry_point_and_help():
+    done = subprocess.run([sys.executable, "-m", "logic_agents", "play", "--help"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and "--agent" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "logic_agents", "play", "nope.txt"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
