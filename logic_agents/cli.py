@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from logic_agents import __version__
 from logic_agents.errors import LogicAgentsError, UnknownName
+from logic_agents.logic.compile import CARD_ENCODINGS
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SOLVERS
 from logic_agents.world.registry import GameSpec, games, get_game
 
@@ -62,7 +63,7 @@ def resolve_map(text: str, spec: GameSpec) -> Path:
 def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
-    for name in ("global_count", "encoding", "solver"):
+    for name in ("global_count", "encoding", "solver", "incremental", "card_encoding"):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
@@ -86,6 +87,13 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--encoding", choices=("tseitin", "sympy"), default=None,
                    help="satx: tseitin = one incremental KB (default); sympy = the 2018 "
                    "report's route, rebuilt through sympy.to_cnf at every test")
+    p.add_argument("--incremental", action=argparse.BooleanOptionalAction, default=None,
+                   help="satx: keep one solver for the whole game (default) or rebuild the KB "
+                   "and solver at every satisfiability test")
+    p.add_argument("--card-encoding", dest="card_encoding", default=None, metavar="NAME",
+                   choices=sorted(CARD_ENCODINGS),
+                   help="satx: pysat.card encoding of large cardinality constraints such as the "
+                   "global count (default kmtotalizer, chosen by measurement)")
     p.add_argument("--solver", choices=[s for s in SOLVERS if not s.startswith("kissat")],
                    default=None, metavar="NAME",
                    help=f"satx: PySAT solver for the incremental oracle (default {DEFAULT_SOLVER})")

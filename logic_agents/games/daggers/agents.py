@@ -6,7 +6,8 @@ Concepts:
 - SinglePointAgent (spx): play those deductions; probe at random when a pass finds none.
 - SatAgent (satx): single-point passes first; when they stall, the satisfiability test on one
   incremental SatOracle that grows with every observation; a random probe only when no cell
-  is provable. `encoding="sympy"` rebuilds the report's naive KB at every test instead.
+  is provable. `incremental=False` rebuilds the same KB at every test (for comparison), and
+  `encoding="sympy"` rebuilds the report's naive KB through sympy.to_cnf instead.
 - QueryEvent: what satx hands to `on_query` at each satisfiability test (used by `cnf`).
 Every agent sees observations only; proven moves are queued, since knowledge only grows.
 """
@@ -14,6 +15,7 @@ Every agent sees observations only; proven moves are queued, since knowledge onl
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +41,7 @@ from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_
 ENCODINGS = ("tseitin", "sympy")
 # Chosen by measurement (scripts/bench_daggers.py, docs/BENCHMARKS.md).
 DEFAULT_GLOBAL_COUNT = True
+DEFAULT_CARD_ENCODING = "kmtotalizer"
 
 
 def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
@@ -152,6 +155,8 @@ class SatAgent(DaggersAgent):
         encoding: str = "tseitin",
         solver: str = DEFAULT_SOLVER,
         single_point: bool = True,
+        incremental: bool = True,
+        card_encoding: str = DEFAULT_CARD_ENCODING,
         on_query: Callable[[QueryEvent], None] | None = None,
     ):
         if encoding not in ENCODINGS:
@@ -160,6 +165,8 @@ class SatAgent(DaggersAgent):
         self.encoding = encoding
         self.solver = check_solver_name(solver)
         self.single_point = single_point
+        self.incremental = incremental
+        self.card_encoding = card_encoding
         self.on_query = on_query
         self.oracle: SatOracle | None = None
         super().__init__()
@@ -168,13 +175,14 @@ class SatAgent(DaggersAgent):
         super().reset(seed)
         if getattr(self, "oracle", None) is not None:
             self.oracle.close()
-        self.kb = KnowledgeBase()
+        self.kb = KnowledgeBase(card_encoding=self.card_encoding)
         self.encoder = DaggersEncoder(self.kb, global_count=self.global_count)
         self.oracle = None
         self.queries = 0
         self.proved_safe = 0
         self.proved_dagger = 0
         self.skipped_clues = 0
+        self.sat_seconds = 0.0
 
     def stats(self) -> dict:
         return {
@@ -182,6 +190,7 @@ class SatAgent(DaggersAgent):
             "queries": self.queries,
             "proved_safe": self.proved_safe,
             "proved_dagger": self.proved_dagger,
+            "sat_time_s": round(self.sat_seconds, 6),
         }
 
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
@@ -197,20 +206,25 @@ class SatAgent(DaggersAgent):
     def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str]]:
         """Decide every candidate cell the KB entails; returns the proven moves and why."""
         self.queries += 1
+        started = time.perf_counter()
         if self.encoding == "sympy":
+            # The 2018 report's route: rebuild from sympy at every test, two questions per cell.
             kb, skipped = encode_naive(obs)
             self.skipped_clues += skipped
-            candidates = frontier(obs)
             with SatOracle(kb, self.solver) as oracle:
-                verdicts = {c: oracle.verdict(dagger_key(c)) for c in candidates}
-        else:
+                verdicts = {c: oracle.verdict(dagger_key(c)) for c in frontier(obs)}
+        elif self.incremental:
             self.encoder.update(obs)
             if self.oracle is None:
                 self.oracle = SatOracle(self.kb, self.solver)
             kb = self.kb
-            candidates = obs.unknown_cells() if self.global_count else frontier(obs)
-            by_key = self.oracle.backbone([dagger_key(c) for c in candidates])
-            verdicts = {c: by_key[dagger_key(c)] for c in candidates}
+            verdicts = self._decide(self.oracle, obs)
+        else:
+            kb = KnowledgeBase(card_encoding=self.card_encoding)
+            DaggersEncoder(kb, global_count=self.global_count).update(obs)
+            with SatOracle(kb, self.solver) as oracle:
+                verdicts = self._decide(oracle, obs)
+        self.sat_seconds += time.perf_counter() - started
         if self.on_query is not None:
             self.on_query(QueryEvent(self.queries, obs, kb, verdicts))
         moves = []
@@ -222,6 +236,22 @@ class SatAgent(DaggersAgent):
                 self.proved_dagger += 1
                 moves.append((DaggersAction("flag", cell), f"SAT test {self.queries}: proved dagger"))
         return moves
+
+    def _decide(self, oracle: SatOracle, obs: DaggersObservation) -> dict[Cell, Verdict]:
+        """Verdicts for the frontier and, with the global count, for the interior."""
+        candidates = frontier(obs)
+        interior: list[Cell] = []
+        if self.global_count:
+            # Interior cells touch no shown clue: only the global count mentions them, so they
+            # are interchangeable and one representative decides them all.
+            edge = set(candidates)
+            interior = [c for c in obs.unknown_cells() if c not in edge]
+        asked = candidates + interior[:1]
+        by_key = oracle.backbone([dagger_key(c) for c in asked])
+        verdicts = {c: by_key[dagger_key(c)] for c in candidates}
+        if interior:
+            verdicts.update(dict.fromkeys(interior, by_key[dagger_key(interior[0])]))
+        return verdicts
 
 
 AGENTS: dict[str, Callable[..., DaggersAgent]] = {
