@@ -107,6 +107,7 @@ def world_for(spec: GameSpec, instance: Any, lives: int | None) -> Any:
 # -- verbs ----------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from logic_agents.world.runner import run_episode
     from logic_agents.world.trace import Trace
@@ -128,7 +129,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     trace = Trace(args.trace, map_path=str(map_path), world_options=world_options) \
         if args.trace else None
     if show:
-        console.print(f"[bold]{spec.name}[/bold] {instance.name}  agent [bold]{agent.name}[/bold]"
+        console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent [bold]{agent.name}[/bold]"
                       f"  seed {args.seed}")
         first, _ = spec.make_world(instance, **world_options).reset(seed=args.seed)
         console.print(render_markup(first))
@@ -150,7 +151,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         colour = "green" if result.won else "red"
         console.print(
             ("\n" if show else "")
-            + f"[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {instance.name} "
+            + f"[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {escape(instance.name)} "
             f"with {agent.name}: {result.steps} steps, {result.guesses} guesses, "
             f"{result.extra.get('lives_left', '-')} lives left, {result.time_s:.3f}s"
         )
@@ -220,6 +221,7 @@ def cmd_cnf(args: argparse.Namespace) -> int:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from pysat.solvers import Solver
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from logic_agents.logic.dimacs import read_dimacs, stats
@@ -252,11 +254,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                   "  ".join(f"{k}:{v}" for k, v in info["clause_lengths"].items()))
     console.print(table)
     for line in cnf.comments[:6]:
-        console.print(f"[dim]c {line}[/dim]")
+        console.print(f"[dim]c {escape(line)}[/dim]")
     if args.limit:
         console.print(f"[bold]first {min(args.limit, len(cnf.clauses))} clauses[/bold]")
         for clause in cnf.clauses[: args.limit]:
-            console.print("  " + (" ∨ ".join(cnf.literal_name(lit) for lit in clause) or "⊥"))
+            console.print("  " + escape(" ∨ ".join(cnf.literal_name(lit) for lit in clause) or "⊥"))
     if args.solve:
         console.print(f"s {status}")
         if model_names is not None:

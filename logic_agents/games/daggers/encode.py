@@ -77,9 +77,6 @@ class DaggersEncoder:
     def update(self, obs: DaggersObservation) -> int:
         """Tell the KB the facts `obs` adds; returns how many formulas were told."""
         formulas = []
-        if self.global_count and not self._counted:
-            formulas.append(global_count_formula(obs))
-            self._counted = True
         for r, row in enumerate(obs.grid):
             for c, shown in enumerate(row):
                 cell = (r, c)
@@ -91,6 +88,10 @@ class DaggersEncoder:
                 else:
                     formulas.append(Not(dagger(cell)))
                     formulas.append(clue_formula(obs, cell))
+        if self.global_count and not self._counted:
+            # told after the clues so that a DIMACS reader meets the clue clauses first
+            formulas.append(global_count_formula(obs))
+            self._counted = True
         self.kb.tell(*formulas)
         return len(formulas)
 
