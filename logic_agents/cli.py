@@ -330,35 +330,31 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     sub.required = True
 
-    def game_flag(p: argparse.ArgumentParser) -> None:
+    def episode_flags(p: argparse.ArgumentParser, agent_help: str) -> None:
+        """What every verb that plays an episode takes: map, agent, seed, lives, game, options."""
+        p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name such as HARD1")
+        p.add_argument("--agent", default="satx", help=agent_help)
+        p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
+        p.add_argument("--lives", type=_positive_int, default=None,
+                       help="starting lives (default: the map's, else 1)")
         p.add_argument("--game", default="daggers", help="game of the map (default: daggers)")
+        add_agent_flags(p)
 
     p = sub.add_parser("play", help="run one agent on one map",
                        description="Run one agent on one map and show the board after each move.")
-    p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name such as HARD1")
-    p.add_argument("--agent", default="satx", help="rpx, spx or satx (default: satx)")
-    p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
-    p.add_argument("--lives", type=_positive_int, default=None,
-                   help="starting lives (default: the map's, else 1)")
+    episode_flags(p, agent_help="rpx, spx or satx (default: satx)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
-    game_flag(p)
-    add_agent_flags(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("cnf", help="write the SAT agent's knowledge base as DIMACS",
                        description="Play the SAT agent until its K-th satisfiability test and "
                        "write the knowledge base it holds then, with named-variable comments.")
-    p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name")
-    p.add_argument("--agent", default="satx", help="an agent with a knowledge base (satx)")
+    episode_flags(p, agent_help="an agent with a knowledge base (default: satx)")
     p.add_argument("--query", type=int, default=1, metavar="K",
                    help="which satisfiability test, counting from 1 (default: 1)")
-    p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
-    p.add_argument("--lives", type=_positive_int, default=None, help="starting lives")
     p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
-    game_flag(p)
-    add_agent_flags(p)
     p.set_defaults(func=cmd_cnf)
 
     p = sub.add_parser("inspect", help="summarise, list and solve a DIMACS file",
