@@ -16,10 +16,7 @@ Usage: python scripts/bench_daggers.py [--runs 200] [--slow-runs 5] [--jobs 2] [
 from __future__ import annotations
 
 import argparse
-import datetime
-import math
 import os
-import platform
 import statistics
 import sys
 import time
@@ -32,6 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from logic_agents.games.daggers import AGENTS, DaggersWorld, SatAgent, load  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import provenance, wilson, write_section  # noqa: E402
 
 LEVELS = {"EASY": 0, "MEDIUM": 1, "HARD": 2}
 
@@ -76,15 +76,6 @@ def play(job: tuple[str, str, int]) -> tuple:
     queries = result.extra.get("queries", 0)
     sat_time = result.extra.get("sat_time_s", 0.0)
     return variant, instance.name, run, result.won, result.guesses, result.time_s, queries, sat_time
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def run_jobs(jobs: list, workers: int) -> list:
@@ -195,10 +186,10 @@ def main() -> int:
 
     solver_variants = [f"satx {solver} {card}" for solver in ("glucose4", "cadical195")
                        for card in ("seqcounter", "totalizer", "kmtotalizer")]
-    jobs = [(v, str(p), i) for v in solver_variants for p in hard for i in range(args.runs // 4)]
+    jobs = [(v, str(p), i) for v in solver_variants for p in hard for i in range(max(1, args.runs // 4))]
     results = run_jobs(jobs, 1)
     sections.append(("3. Oracle solver and cardinality encoding on the satx workload",
-                     f"{args.runs // 4} seeded runs per HARD map, one process, satx with the "
+                     f"{max(1, args.runs // 4)} seeded runs per HARD map, one process, satx with the "
                      f"global count; the encoding is that of the global count.\n\n"
                      f"{time_table(results, solver_variants)}"))
     print(sections[-1][1], flush=True)
@@ -228,26 +219,11 @@ def main() -> int:
     print(sections[0][1], flush=True)
 
     elapsed = time.perf_counter() - started
-    command = "python scripts/bench_daggers.py " + " ".join(sys.argv[1:])
-    machine = (f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
-               f"Python {platform.python_version()}")
     if args.out:
-        text = [
-            "# Benchmarks",
-            "",
-            "Numbers below are printed by the scripts in `scripts/`; every comparison is made in "
-            "one run, on the same inputs and seeds.",
-            "",
-            "## Daggers and Gold (`scripts/bench_daggers.py`)",
-            "",
-            f"- Command: `{command.strip()}`",
-            f"- Machine: {machine}",
-            f"- Date: {datetime.date.today().isoformat()}; wall time {elapsed:.0f} s",
-            "",
-        ]
+        text = ["## Daggers and Gold (`scripts/bench_daggers.py`)", "", provenance(elapsed)]
         for title, body in sections:
             text += [f"### {title}", "", body, ""]
-        args.out.write_text("\n".join(text))
+        write_section(args.out, "bench_daggers", "\n".join(text))
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
 

@@ -1,0 +1,50 @@
+"""Shared helpers of the benchmark scripts: Wilson intervals and writing one section of
+docs/BENCHMARKS.md between markers, so that each script owns its section and no other."""
+
+from __future__ import annotations
+
+import datetime
+import math
+import os
+import platform
+import sys
+from pathlib import Path
+
+HEADER = (
+    "# Benchmarks\n\n"
+    "Numbers below are printed by the scripts in `scripts/`; every comparison is made in one "
+    "run, on the same inputs and seeds. Each section names the command that wrote it.\n"
+)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def provenance(elapsed_s: float) -> str:
+    command = "python " + " ".join([Path(sys.argv[0]).as_posix().split("/work/main/")[-1]]
+                                   + sys.argv[1:])
+    machine = (f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+               f"Python {platform.python_version()}")
+    return (f"- Command: `{command}`\n- Machine: {machine}\n"
+            f"- Date: {datetime.date.today().isoformat()}; wall time {elapsed_s:.0f} s\n")
+
+
+def write_section(path: Path, key: str, body: str) -> None:
+    """Replace (or append) the section between <!-- key:begin --> and <!-- key:end -->."""
+    begin, end = f"<!-- {key}:begin -->", f"<!-- {key}:end -->"
+    text = path.read_text() if path.exists() else HEADER
+    block = f"{begin}\n{body.rstrip()}\n{end}"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + block + tail
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text)
