@@ -206,15 +206,24 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     ]
     comments += [f"kb {f}" for f in kb.formulas]
     text = kb.to_dimacs(comments)
-    if args.output in (None, "-"):
+    to_stdout = args.output in (None, "-")
+    if to_stdout and args.json:
+        raise UsageError("--json describes the file written with -o FILE.cnf; give -o")
+    if to_stdout:
         sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    summary = {"file": args.output, "map": instance.name, "agent": args.agent, "seed": args.seed,
+               "query": event.index, "step": event.observation.step, "variables": kb.num_vars,
+               "clauses": len(kb.clauses), "named": len(kb.names())}
+    if args.json:
+        print(json.dumps(summary))
     else:
-        try:
-            Path(args.output).write_text(text)
-        except OSError as e:
-            raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
         print(f"wrote {args.output}: {kb.num_vars} variables, {len(kb.clauses)} clauses, "
-              f"{len(kb.names())} named", file=sys.stderr)
+              f"{summary['named']} named", file=sys.stderr)
     return 0
 
 
@@ -355,6 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--query", type=int, default=1, metavar="K",
                    help="which satisfiability test, counting from 1 (default: 1)")
     p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
+    p.add_argument("--json", action="store_true", help="print one JSON object describing the file")
     p.set_defaults(func=cmd_cnf)
 
     p = sub.add_parser("inspect", help="summarise, list and solve a DIMACS file",
