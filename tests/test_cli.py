@@ -58,9 +58,9 @@ def test_cnf_writes_valid_named_dimacs(capsys, tmp_path):
     assert any(c.startswith("kb Exactly(") for c in cnf.comments)
     code, out, _ = run(capsys, "cnf", HARD1, "--encoding", "sympy")
     assert code == 0 and "p cnf" in out
-    code, out, _ = run(capsys, "cnf", HARD1, "--query", "2", "-o", str(out_file), "--json")
+    code, out, _ = run(capsys, "cnf", HARD1, "--query", "1", "-o", str(out_file), "--json")
     data = json.loads(out)
-    assert code == 0 and data["query"] == 2 and data["named"] == 144 and data["clauses"] > 0
+    assert code == 0 and data["query"] == 1 and data["named"] == 144 and data["clauses"] > 0
     code, out, _ = run(capsys, "inspect", str(out_file), "--json", "--solve")
     data = json.loads(out)
     assert code == 0 and data["status"] == "SATISFIABLE" and data["named"] == 144
