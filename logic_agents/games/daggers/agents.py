@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from logic_agents.errors import UnknownName
-from logic_agents.games.daggers.board import Cell, neighbours
+from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
     dagger_key,
@@ -50,7 +50,7 @@ def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
     A clue whose daggers are all marked (flagged or hit) makes its other covered neighbours
     safe; a clue whose unmarked covered neighbours number exactly its missing daggers makes
     them all daggers."""
-    table = neighbours(obs.height, obs.width)
+    table = obs.neighbours
     probes: dict[Cell, None] = {}
     flags: dict[Cell, None] = {}
     for cell in obs.cells():

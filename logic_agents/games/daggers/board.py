@@ -4,10 +4,13 @@ Concepts:
 - Cell: (row, col), 0-based from the top-left.
 - Token: a map cell as written: a clue "0".."8", DAGGER "d" or GOLD "g" (and "." in input,
   meaning "a safe cell; compute its clue").
-- DaggersMap: the instance (name, tokens, lives, start cell, where it came from).
+- Topology: "square" (8 neighbours, clues 0-8) or "hex" (Tornado Sweeper: hexagonal cells
+  stored as an N x N array; [r][c] touches [r-1][c-1], [r-1][c], [r][c-1], [r][c+1],
+  [r+1][c], [r+1][c+1], so clues run 0-6).
+- DaggersMap: the instance (name, tokens, lives, start hints, topology, preset, source).
 - parse / format_map: text <-> DaggersMap, round-trip; load(path) reads a file.
   Every problem is a FormatError at file:line:col.
-- neighbours(height, width): the 8-neighbour table of the square grid.
+- neighbours(height, width, topology): the neighbour table of a grid.
 """
 
 from __future__ import annotations
@@ -25,23 +28,26 @@ DAGGER: Token = "d"
 GOLD: Token = "g"
 SAFE: Token = "."
 CLUES = frozenset("012345678")
-HEADER_KEYS = ("name", "lives", "start", "game", "topology")
+HEADER_KEYS = ("name", "lives", "start", "gold", "game", "topology", "preset")
+TOPOLOGIES = ("square", "hex")
+_STEPS = {
+    "square": tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc),
+    "hex": ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)),
+}
 _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
 
 @lru_cache(maxsize=64)
-def neighbours(height: int, width: int) -> dict[Cell, tuple[Cell, ...]]:
-    """The up-to-8 neighbours of every cell of a height x width square grid."""
-    table = {}
-    for r in range(height):
-        for c in range(width):
-            table[(r, c)] = tuple(
-                (r + dr, c + dc)
-                for dr in (-1, 0, 1)
-                for dc in (-1, 0, 1)
-                if (dr or dc) and 0 <= r + dr < height and 0 <= c + dc < width
-            )
-    return table
+def neighbours(height: int, width: int, topology: str = "square") -> dict[Cell, tuple[Cell, ...]]:
+    """The neighbours of every cell of a height x width grid (8 on square, 6 on hex)."""
+    steps = _STEPS[topology]
+    return {
+        (r, c): tuple(
+            (r + dr, c + dc) for dr, dc in steps if 0 <= r + dr < height and 0 <= c + dc < width
+        )
+        for r in range(height)
+        for c in range(width)
+    }
 
 
 @dataclass(frozen=True)
@@ -51,9 +57,23 @@ class DaggersMap:
     name: str
     tokens: tuple[tuple[Token, ...], ...]
     lives: int = 1
-    start: Cell = (0, 0)
+    starts: tuple[Cell, ...] = ((0, 0),)
+    topology: str = "square"
+    preset: str = ""
     comments: tuple[str, ...] = ()
     source: str = field(default="", compare=False)
+
+    @property
+    def start(self) -> Cell:
+        return self.starts[0]
+
+    @property
+    def neighbours(self) -> dict[Cell, tuple[Cell, ...]]:
+        return neighbours(self.height, self.width, self.topology)
+
+    @property
+    def total_gold(self) -> int:
+        return sum(row.count(GOLD) for row in self.tokens)
 
     @property
     def height(self) -> int:
@@ -78,8 +98,8 @@ class DaggersMap:
 
 
 def _parse_cell(value: str) -> Cell | None:
-    parts = re.split(r"[,\s]+", value.strip().strip("()[]"))
-    if len(parts) == 2 and all(re.fullmatch(r"-?\d+", p) for p in parts):
+    parts = value.strip().strip("()[]").split(",")
+    if len(parts) == 2 and all(re.fullmatch(r"-?\d+", p.strip()) for p in parts):
         return int(parts[0]), int(parts[1])
     return None
 
@@ -129,8 +149,18 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
     if not rows:
         raise FormatError("no grid: a map needs at least one row of cells", file, 0, 0)
 
+    topology = "square"
+    if "topology" in header:
+        value, line = header["topology"]
+        if value not in TOPOLOGIES:
+            raise FormatError(f"topology must be one of {', '.join(TOPOLOGIES)}, got {value!r}",
+                              file, line, 1)
+        topology = value
+    if "game" in header and header["game"][0] != "daggers":
+        raise FormatError(f"game {header['game'][0]!r} is not a daggers map", file,
+                          header["game"][1], 1)
     height, width = len(rows), len(rows[0])
-    table = neighbours(height, width)
+    table = neighbours(height, width, topology)
     tokens = [list(r) for r in rows]
     for r in range(height):
         for c in range(width):
@@ -155,31 +185,37 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
         if not value.isdigit() or int(value) < 1:
             raise FormatError(f"lives must be a positive integer, got {value!r}", file, line, 1)
         lives = int(value)
-    start: Cell = (0, 0)
+    if "gold" in header:
+        value, line = header["gold"]
+        found = sum(row.count(GOLD) for row in tokens)
+        if not value.isdigit() or int(value) != found:
+            raise FormatError(f"header says gold {value!r}, the grid holds {found}", file, line, 1)
+    starts: list[Cell] = [(0, 0)]
     if "start" in header:
         value, line = header["start"]
-        cell = _parse_cell(value)
-        if cell is None:
-            raise FormatError(f"start must be 'row,col', got {value!r}", file, line, 1)
-        start = cell
-    line = header.get("start", ("", 0))[1]
-    if not (0 <= start[0] < height and 0 <= start[1] < width):
-        raise FormatError(f"start {list(start)} is off the {height}x{width} board", file, line, 1)
-    if tokens[start[0]][start[1]] == DAGGER:
-        sline, scol = where[start[0]][start[1]]
-        raise FormatError(f"start cell {list(start)} is a dagger", file, sline, scol)
-    for key in ("game", "topology"):
-        if key in header:
-            value, line = header[key]
-            expected = "daggers" if key == "game" else "square"
-            if value != expected:
-                raise FormatError(f"{key} {value!r} is not supported here (only {expected!r})",
+        starts = []
+        for part in value.split():
+            cell = _parse_cell(part)
+            if cell is None:
+                raise FormatError(f"start must be 'row,col [row,col ...]', got {value!r}",
                                   file, line, 1)
+            starts.append(cell)
+        if not starts:
+            raise FormatError("start names no cell", file, line, 1)
+    line = header.get("start", ("", 0))[1]
+    for start in starts:
+        if not (0 <= start[0] < height and 0 <= start[1] < width):
+            raise FormatError(f"start {list(start)} is off the {height}x{width} board", file, line, 1)
+        if tokens[start[0]][start[1]] == DAGGER:
+            sline, scol = where[start[0]][start[1]]
+            raise FormatError(f"start cell {list(start)} is a dagger", file, sline, scol)
     return DaggersMap(
         name=name,
         tokens=tuple(tuple(r) for r in tokens),
         lives=lives,
-        start=start,
+        starts=tuple(starts),
+        topology=topology,
+        preset=header.get("preset", ("", 0))[0],
         comments=tuple(comments),
         source=file,
     )
@@ -189,10 +225,14 @@ def format_map(instance: DaggersMap) -> str:
     """The map as text; parse(format_map(m)) == m."""
     lines = [f"# {c}".rstrip() for c in instance.comments]
     lines.append(f"name: {instance.name}")
+    if instance.preset:
+        lines.append(f"preset: {instance.preset}")
+    if instance.topology != "square":
+        lines.append(f"topology: {instance.topology}")
     if instance.lives != 1:
         lines.append(f"lives: {instance.lives}")
-    if instance.start != (0, 0):
-        lines.append(f"start: {instance.start[0]},{instance.start[1]}")
+    if instance.starts != ((0, 0),):
+        lines.append("start: " + " ".join(f"{r},{c}" for r, c in instance.starts))
     lines += [" ".join(row) for row in instance.tokens]
     return "\n".join(lines) + "\n"
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from sympy import Not, Symbol
 
 from logic_agents.errors import EncodingError
-from logic_agents.games.daggers.board import Cell, neighbours
+from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
 from logic_agents.logic.formula import Exactly, sym
 from logic_agents.logic.kb import KnowledgeBase
@@ -34,7 +34,7 @@ def dagger(cell: Cell) -> Symbol:
 def clue_formula(obs: DaggersObservation, cell: Cell):
     """Exactly(k, D of every neighbour) for the clue k shown at `cell`."""
     k = obs.clue(cell)
-    nbrs = neighbours(obs.height, obs.width)[cell]
+    nbrs = obs.neighbours[cell]
     return Exactly(k, *[dagger(n) for n in nbrs])
 
 
@@ -42,7 +42,7 @@ def reduced_clue_formula(obs: DaggersObservation, cell: Cell):
     """The clue over unknown neighbours only, known daggers (hit or flagged) subtracted."""
     k = obs.clue(cell)
     unknown = []
-    for n in neighbours(obs.height, obs.width)[cell]:
+    for n in obs.neighbours[cell]:
         shown = obs.at(n)
         if shown in (HIT, FLAGGED):
             k -= 1
@@ -57,7 +57,7 @@ def global_count_formula(obs: DaggersObservation):
 
 def frontier(obs: DaggersObservation) -> list[Cell]:
     """Covered, unflagged cells with at least one neighbour that shows a clue."""
-    table = neighbours(obs.height, obs.width)
+    table = obs.neighbours
     return [
         cell
         for cell in obs.unknown_cells()
@@ -122,7 +122,7 @@ def encode_naive(obs: DaggersObservation) -> tuple[KnowledgeBase, int]:
 
 
 def _clue_cells_next_to_unknown(obs: DaggersObservation) -> list[Cell]:
-    table = neighbours(obs.height, obs.width)
+    table = obs.neighbours
     return [
         cell
         for cell in obs.cells()

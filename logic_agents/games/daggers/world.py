@@ -31,6 +31,12 @@ class DaggersObservation:
     lives: int
     total_daggers: int
     step: int
+    topology: str = "square"
+
+    @property
+    def neighbours(self) -> dict[Cell, tuple[Cell, ...]]:
+        """The grid's neighbour table (public knowledge, like the board's size)."""
+        return neighbours(self.height, self.width, self.topology)
 
     @property
     def height(self) -> int:
@@ -63,6 +69,7 @@ class DaggersObservation:
             "lives": self.lives,
             "total_daggers": self.total_daggers,
             "step": self.step,
+            "topology": self.topology,
         }
 
 
@@ -99,8 +106,10 @@ class DaggersWorld:
     """Daggers and Gold, a Minesweeper variant (2018 university AI course).
 
     ## Description
-    An N x N (or H x W) grid hides daggers and gold. Clues count the daggers among a cell's 8
-    neighbours. The world opens the start cell on reset, as the rules require.
+    An H x W grid hides daggers and gold. Clues count the daggers among a cell's neighbours
+    (8 on the square grid, 6 on the hex grid of Tornado Sweeper). The world probes the start
+    hints on reset, as the rules require. Nettle, Tornado and classic Minesweeper are maps of
+    this world with other headers: no gold, hex topology, several hints.
 
     ## Actions
     `probe (r, c)` uncovers a covered, unflagged cell; `flag (r, c)` marks a covered cell;
@@ -124,7 +133,7 @@ class DaggersWorld:
         self.instance = instance
         self.start_lives = lives if lives is not None else instance.lives
         self.max_steps = max_steps or 4 * instance.height * instance.width
-        self._neighbours = neighbours(instance.height, instance.width)
+        self._neighbours = instance.neighbours
         self._safe_total = instance.height * instance.width - instance.total_daggers
         self.rng = random.Random()
         self._done = True
@@ -141,10 +150,11 @@ class DaggersWorld:
         self._steps = 0
         self._uncovered_safe = 0
         self._done = False
-        self._uncover(self.instance.start)
+        for hint in self.instance.starts:
+            self._uncover(hint)
         won = self._uncovered_safe == self._safe_total
         self._done = won
-        return self._observe(), {"start": self.instance.start, "terminated": won, "won": won}
+        return self._observe(), {"starts": self.instance.starts, "terminated": won, "won": won}
 
     def step(self, action: DaggersAction) -> tuple[DaggersObservation, float, bool, bool, dict]:
         if self._done:
@@ -217,4 +227,5 @@ class DaggersWorld:
             lives=self._lives,
             total_daggers=self.instance.total_daggers,
             step=self._steps,
+            topology=self.instance.topology,
         )

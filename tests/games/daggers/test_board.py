@@ -30,6 +30,21 @@ def test_safe_cells_get_computed_clues():
 def test_neighbours():
     table = neighbours(3, 4)
     assert len(table[(0, 0)]) == 3 and len(table[(1, 1)]) == 8 and len(table[(2, 3)]) == 3
+    hexes = neighbours(3, 3, "hex")
+    assert set(hexes[(1, 1)]) == {(0, 0), (0, 1), (1, 0), (1, 2), (2, 1), (2, 2)}
+    assert set(hexes[(0, 0)]) == {(0, 1), (1, 0), (1, 1)}
+
+
+def test_sweeper_family_headers_round_trip():
+    text = ("name: t\npreset: tornado-small\ntopology: hex\nstart: 0,0 2,2\ngold: 0\n"
+            ". . d\n. . .\nd . .\n")
+    m = parse(text)
+    assert m.topology == "hex" and m.starts == ((0, 0), (2, 2)) and m.preset == "tornado-small"
+    # hex: [1][1] touches neither [0][2] nor [2][0]; on a square grid it would show 2
+    assert m.tokens[1] == ("1", "0", "1")
+    assert parse(format_map(m)) == m
+    rect = parse(". . . . d\n. . . . .\n")
+    assert (rect.height, rect.width) == (2, 5)
 
 
 @pytest.mark.parametrize(
@@ -47,6 +62,10 @@ def test_neighbours():
         ("0 0\nname: late\n", ":2:1:", "after the grid"),
         ("# only a comment\n", ":0:0:", "no grid"),
         ("01 0\n", ":1:1:", "bad cell"),
+        ("topology: triangle\n0 0\n", ":1:1:", "topology"),
+        ("gold: 2\n0 0\n", ":1:1:", "gold"),
+        ("start: 0,0 x\n0 0\n", ":1:1:", "start"),
+        ("topology: hex\n7 d\n", ":2:1:", "clue 7"),
     ],
 )
 def test_bad_maps_are_located(text, where, words):

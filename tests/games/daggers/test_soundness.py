@@ -17,11 +17,12 @@ from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT
 from logic_agents.logic.oracle import Verdict
 
 
-def random_board(seed: int, height: int, width: int, density: float) -> DaggersMap:
+def random_board(seed: int, height: int, width: int, density: float,
+                 topology: str = "square") -> DaggersMap:
     rng = random.Random(seed)
     cells = [(r, c) for r in range(height) for c in range(width) if (r, c) != (0, 0)]
     daggers = {cell for cell in cells if rng.random() < density}
-    table = neighbours(height, width)
+    table = neighbours(height, width, topology)
     rows = []
     for r in range(height):
         row = []
@@ -32,12 +33,12 @@ def random_board(seed: int, height: int, width: int, density: float) -> DaggersM
             count = sum(n in daggers for n in table[(r, c)])
             row.append("g" if count == 0 and (r, c) != (0, 0) and rng.random() < 0.1 else str(count))
         rows.append(tuple(row))
-    return DaggersMap(name=f"rand{seed}", tokens=tuple(rows))
+    return DaggersMap(name=f"rand{seed}", tokens=tuple(rows), topology=topology)
 
 
 def brute_force_verdicts(obs, global_count: bool) -> dict:
     """Verdicts by enumerating every dagger placement of the covered cells consistent with obs."""
-    table = neighbours(obs.height, obs.width)
+    table = obs.neighbours
     unknown = obs.unknown_cells()
     clue_cells = [c for c in obs.cells() if obs.clue(c) is not None]
     known = {c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT)}
@@ -123,6 +124,7 @@ boards = st.builds(
     height=st.integers(3, 6),
     width=st.integers(3, 6),
     density=st.floats(0.1, 0.35),
+    topology=st.sampled_from(["square", "hex"]),
 )
 
 

@@ -21,7 +21,7 @@ TWO = parse("name: two\n0 1 d\n1 2 1\nd 1 0\n")
 
 def test_reset_opens_the_start_cell_and_cascades():
     obs, info = DaggersWorld(TINY).reset(seed=0)
-    assert info["start"] == (0, 0)
+    assert info["starts"] == ((0, 0),)
     # the 0 at [0][0] cascades through the other zeros and the gold; only the dagger stays covered
     assert obs.grid[0] == ("0", "1", COVERED)
     assert info["terminated"] and info["won"]
@@ -103,3 +103,20 @@ def test_observations_of_hidden_twins_are_equal():
 def test_check_world(official_maps, agent, map_name):
     instance = official_maps[map_name]
     check_world(lambda: DaggersWorld(instance), lambda: AGENTS[agent](), illegal_actions, seeds=(0, 1))
+
+
+HEX = parse("name: hex\ntopology: hex\nstart: 0,0 2,2\n"
+            ". . . d .\n. . . . .\nd . . . .\n. . . . d\n. d . . .\n")
+
+
+def test_hex_world_probes_every_hint_and_counts_six_neighbours():
+    obs, _ = DaggersWorld(HEX).reset(seed=0)
+    assert obs.topology == "hex"
+    assert obs.at((2, 2)) == "0" and obs.at((0, 0)) == "0"
+    assert len(obs.neighbours[(2, 2)]) == 6
+    assert max(int(t) for row in HEX.tokens for t in row if t.isdigit()) <= 6
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS), ids=lambda a: f"agent={a}")
+def test_check_world_on_hex(agent):
+    check_world(lambda: DaggersWorld(HEX), lambda: AGENTS[agent](), illegal_actions, seeds=(0, 1, 2))
