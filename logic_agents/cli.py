@@ -316,6 +316,52 @@ def _natural(text: str) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
 
 
+def preset_from_args(args: argparse.Namespace):
+    """The preset named by --preset, or a custom one from --width/--height/--daggers/--gold."""
+    from logic_agents.games.daggers.generate import custom_preset, get_preset
+
+    sizes = [args.width, args.height, args.daggers]
+    if args.preset:
+        if any(v is not None for v in sizes + [args.gold]):
+            raise UsageError("give either --preset or --width/--height/--daggers, not both")
+        preset = get_preset(args.preset)
+        if args.topology and args.topology != preset.topology:
+            raise UsageError(f"preset {preset.name} is {preset.topology}; drop --topology")
+        return preset
+    if any(v is None for v in sizes):
+        raise UsageError("give --preset P, or all of --width W --height H --daggers K")
+    return custom_preset(args.height, args.width, args.daggers, args.gold or 0,
+                         args.topology or "square", args.lives or 1)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from logic_agents.games.daggers.board import format_map
+    from logic_agents.games.daggers.generate import generate_maps
+
+    if args.game != "daggers":
+        raise UnknownName(f"no generator for game {args.game!r}; choose daggers")
+    if args.count < 1:
+        raise UsageError("--count must be at least 1")
+    preset = preset_from_args(args)
+    maps = generate_maps(preset, args.count, args.seed)
+    out = Path(args.output)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for instance in maps:
+            path = out / f"{instance.name}.txt"
+            path.write_text(format_map(instance))
+            written.append(str(path))
+    except OSError as e:
+        raise UsageError(f"cannot write to {out}: {e.strerror}") from None
+    if args.json:
+        print(json.dumps({"preset": preset.name, "seed": args.seed, "files": written}))
+    else:
+        print(f"wrote {len(written)} {preset.name} maps ({preset.height}x{preset.width}, "
+              f"{preset.daggers} daggers, {preset.topology}) to {out}")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from logic_agents.world.trace import replay
 
@@ -378,6 +424,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solver for --solve (default: cadical195)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_inspect)
+
+    from logic_agents.games.daggers.generate import PRESETS
+
+    p = sub.add_parser(
+        "generate", help="write random maps of a preset or size",
+        description="Write random maps in the standard format. Every start hint opens an area.",
+        epilog="Presets: " + "; ".join(f"{p.name} ({p.height}x{p.width}/{p.daggers}, {p.about})"
+                                       for p in PRESETS.values()))
+    p.add_argument("game", choices=["daggers"], help="the game (daggers: the sweeper family)")
+    p.add_argument("--preset", help="a preset name (see below)")
+    p.add_argument("--width", type=_positive_int)
+    p.add_argument("--height", type=_positive_int)
+    p.add_argument("--daggers", type=int, metavar="K")
+    p.add_argument("--gold", type=int, metavar="G", help="gold mines (default 0)")
+    p.add_argument("--topology", choices=["square", "hex"], help="default square")
+    p.add_argument("--lives", type=_positive_int, help="starting lives written in the header")
+    p.add_argument("--count", type=int, default=10, help="how many maps (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
+    p.add_argument("--json", action="store_true", help="print the written files as JSON")
+    p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
     p.add_argument("--game", default=None, help="only this game's maps")

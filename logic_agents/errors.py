@@ -46,3 +46,7 @@ class TraceMismatch(LogicAgentsError):
 
 class DependencyNotInstalled(LogicAgentsError):
     """An optional extra is needed; the message names the `pip install` that provides it."""
+
+
+class GenerationError(LogicAgentsError):
+    """A map generator asked for the impossible (more daggers than free cells, ...)."""

@@ -127,3 +127,31 @@ def test_module_entry_point_and_help():
     done = subprocess.run([sys.executable, "-m", "logic_agents", "play", "nope.txt"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_generate_writes_loadable_maps(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "daggers", "--preset", "tornado-small", "--count", "3",
+                       "--seed", "5", "-o", str(tmp_path), "--json")
+    files = json.loads(out)["files"]
+    assert code == 0 and len(files) == 3
+    code, out, _ = run(capsys, "play", files[0], "--json")
+    assert code == 0 and json.loads(out)["map"] == "tornado-small-s5-0000"
+    code, out, _ = run(capsys, "generate", "daggers", "--width", "6", "--height", "4",
+                       "--daggers", "3", "--topology", "hex", "-o", str(tmp_path / "c"))
+    assert code == 0 and len(list((tmp_path / "c").glob("*.txt"))) == 10
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["--preset", "nope"], "unknown preset"),
+        (["--preset", "beginner", "--width", "3"], "not both"),
+        (["--width", "3"], "all of"),
+        (["--width", "3", "--height", "3", "--daggers", "9"], "do not fit"),
+        (["--preset", "beginner", "--count", "0"], "at least 1"),
+        (["--preset", "beginner", "--topology", "hex"], "drop --topology"),
+    ],
+)
+def test_generate_errors(capsys, tmp_path, argv, words):
+    code, _, err = run(capsys, "generate", "daggers", *argv, "-o", str(tmp_path))
+    assert code == 2 and words in err and err.count("\n") == 1
