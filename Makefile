@@ -16,7 +16,7 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(STAMP_DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray]'
 	touch $@ $(STAMP_RUN)
 
 demo: $(STAMP_RUN)

@@ -5,7 +5,9 @@ Verbs:
 - cnf MAP       write the knowledge base the SAT agent holds at its K-th satisfiability test;
 - inspect CNF   sizes, named clauses and (with --solve) a model of a DIMACS file;
 - maps          list the shipped maps;
-- replay TRACE  re-run a --trace file and check that every step agrees.
+- replay TRACE  re-run a --trace file and check that every step agrees;
+- generate      write random maps of a preset (cs5011-*, nettle-*, tornado-*, classic sizes);
+- compare       paired win-rate study of several agents, streamed to CSV/JSONL, with a summary.
 Every user error prints one line on stderr and exits with code 2; never a traceback.
 """
 
@@ -362,6 +364,106 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from logic_agents import batch
+
+    spec = get_game(args.game)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if not agents:
+        raise UsageError("--agents names no agent")
+    for name in agents:
+        if name not in spec.agents:
+            raise UnknownName(f"unknown agent {name!r}; choose from {', '.join(spec.agents)}")
+    if args.runs < 1:
+        raise UsageError("--runs must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.resume and not args.out:
+        raise UsageError("--resume continues an --out file; give --out")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address goes with --backend ray")
+    entries = batch.entries_from_paths([resolve_map(m, spec) for m in args.maps], spec.load)
+    if args.generate:
+        from logic_agents.games.daggers.generate import generate_maps, get_preset
+
+        for name in args.generate.split(","):
+            preset = get_preset(name.strip())
+            entries += [batch.MapEntry(m, preset.name)
+                        for m in generate_maps(preset, args.count, args.seed)]
+    if not entries:
+        raise UsageError("no maps: give MAP_OR_DIR or --generate PRESET")
+    options = agent_options(args)
+    for name in agents:
+        build_agent(spec, name, options)  # refuse options an agent does not take, up front
+    world_options = {"lives": args.lives} if args.lives else {}
+    total = len(entries) * args.runs * len(agents)
+    err = Console(stderr=True, highlight=False)
+    wins = dict.fromkeys(agents, 0)
+    played = dict.fromkeys(agents, 0)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
+        task = progress.add_task("games", total=total)
+
+        def on_row(row: Any) -> None:
+            wins[row.agent] += row.won
+            played[row.agent] += 1
+            live = "  ".join(f"{a} {100 * wins[a] / played[a]:.1f}%" for a in agents if played[a])
+            progress.update(task, advance=1, description=live)
+
+        try:
+            rows = batch.compare(
+                agents, entries, runs=args.runs, seed=args.seed, jobs=args.jobs, game=spec.name,
+                out=args.out, resume=args.resume, backend=args.backend, address=args.address,
+                agent_options=dict.fromkeys(agents, options) if options else None,
+                world_options=world_options, on_row=on_row)
+        except KeyboardInterrupt:
+            saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
+            err.print(f"{PROG}: interrupted after {sum(played.values())} games{saved}")
+            return 130
+        progress.update(task, completed=total)
+    summary = batch.summarize(rows, agents)
+    if args.plot:
+        from logic_agents.plot import plot_win_rates
+
+        plot_win_rates(summary, args.plot)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    console = Console(highlight=False)
+    table = Table(title=f"{len(entries)} maps x {args.runs} runs, seed {args.seed} (paired)")
+    for col in ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
+                "time/game s"):
+        table.add_column(col, justify="left" if col in ("agent", "group") else "right")
+    for name, stats in summary["agents"].items():
+        rows_to_show = [("all", stats)]
+        if len(stats["groups"]) > 1:
+            rows_to_show += list(stats["groups"].items())
+        for group, st in rows_to_show:
+            lo, hi = st["ci95"]
+            table.add_row(name if group == "all" else "", escape(group), str(st["games"]),
+                          str(st["wins"]),
+                          f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+                          f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
+                          f"{st['mean_time_s']:.4f}")
+    console.print(table)
+    for pair in summary["pairs"]:
+        verdict = (f"{pair['better']} is better" if pair["significant"]
+                   else "no significant difference")
+        console.print(f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; only "
+                      f"{pair['a']} won {pair['only_a_won']}, only {pair['b']} won "
+                      f"{pair['only_b_won']}; exact McNemar p = {pair['p_value']:.3g}: {verdict}")
+    if args.out:
+        console.print(f"rows: {args.out}")
+    if args.plot:
+        console.print(f"plot: {args.plot}")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from logic_agents.world.trace import replay
 
@@ -445,6 +547,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--json", action="store_true", help="print the written files as JSON")
     p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser(
+        "compare", help="compare agents' win rates over many maps and seeds (paired)",
+        description="Every agent plays every map --runs times; run i on map m uses the same "
+        "seed for every agent. Rows stream to --out as games finish; Ctrl-C loses none.",
+        epilog="Example: logic-agents compare maps/daggers/2018 --agents rpx,spx,satx --runs 100 "
+        "--out runs.csv --plot winrate.png")
+    p.add_argument("maps", nargs="*", metavar="MAP_OR_DIR",
+                   help="map files, folders of maps, or shipped map names")
+    p.add_argument("--agents", default="rpx,spx,satx", help="comma-separated (default rpx,spx,satx)")
+    p.add_argument("--runs", type=int, default=10, help="runs per map and agent (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
+    p.add_argument("--resume", action="store_true", help="skip the runs already in --out")
+    p.add_argument("--plot", metavar="FILE.png", help="win rate per group with CI bars "
+                   "(extra 'plot')")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--backend", choices=["process", "ray"], default="process",
+                   help="process pool (default) or Ray (extra 'ray')")
+    p.add_argument("--address", help="with --backend ray: join this cluster (default: local Ray)")
+    p.add_argument("--generate", metavar="PRESET[,PRESET]",
+                   help="also play --count generated maps of each preset, made from --seed")
+    p.add_argument("--count", type=int, default=10, help="maps per --generate preset (default 10)")
+    p.add_argument("--lives", type=_positive_int, default=None, help="starting lives")
+    p.add_argument("--game", default="daggers", help="game of the maps (default: daggers)")
+    add_agent_flags(p)
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
     p.add_argument("--game", default=None, help="only this game's maps")

@@ -155,3 +155,47 @@ def test_generate_writes_loadable_maps(capsys, tmp_path):
 def test_generate_errors(capsys, tmp_path, argv, words):
     code, _, err = run(capsys, "generate", "daggers", *argv, "-o", str(tmp_path))
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def test_compare_json_csv_plot_and_resume(capsys, tmp_path):
+    out, png = tmp_path / "runs.csv", tmp_path / "win.png"
+    code, stdout, _ = run(capsys, "compare", "EASY1", "EASY2", "--agents", "spx,satx", "--runs",
+                          "5", "--jobs", "1", "--out", str(out), "--plot", str(png), "--json",
+                          "--generate", "nettle-easy", "--count", "2")
+    summary = json.loads(stdout)
+    assert code == 0 and set(summary) == {"agents", "pairs"}
+    satx = summary["agents"]["satx"]
+    assert satx["games"] == 20 and len(satx["ci95"]) == 2 and "mean_time_s" in satx
+    assert set(satx["groups"]) == {"2018", "nettle-easy"}
+    assert summary["pairs"][0]["a"] == "spx" and "p_value" in summary["pairs"][0]
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    code, stdout, _ = run(capsys, "compare", "EASY1", "EASY2", "--agents", "spx,satx", "--runs",
+                          "6", "--jobs", "1", "--out", str(out), "--resume", "--generate",
+                          "nettle-easy", "--count", "2")
+    assert code == 0 and "satx is better" in stdout or "no significant" in stdout
+    assert len(out.read_text().splitlines()) == 1 + 2 * 4 * 6
+
+
+def test_plot_names_its_extra(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, _, err = run(capsys, "compare", "EASY1", "--agents", "rpx", "--runs", "1", "--jobs", "1",
+                       "--plot", str(tmp_path / "p.png"))
+    assert code == 2 and "logic-agents[plot]" in err
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["EASY1", "--agents", "rpx,bogus"], "unknown agent"),
+        (["EASY1", "--resume"], "give --out"),
+        (["EASY1", "--address", "x:1"], "--backend ray"),
+        ([], "no maps"),
+        (["EASY1", "--out", "r.txt"], ".csv or .jsonl"),
+        (["EASY1", "--runs", "0"], "at least 1"),
+        (["EASY1", "--generate", "nope"], "unknown preset"),
+        (["EASY1", "--agents", "rpx", "--encoding", "sympy", "--jobs", "1"], "does not take"),
+    ],
+)
+def test_compare_errors(capsys, argv, words):
+    code, _, err = run(capsys, "compare", *argv)
+    assert code == 2 and words in err and err.count("\n") == 1

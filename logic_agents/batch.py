@@ -1,0 +1,385 @@
+"""Paired batch comparison of agents, with streamed results and summaries you can trust.
+
+Concepts:
+- MapEntry: an instance and its group (its preset, else its folder).
+- seed_for(seed, map, run): the seed of run `run` on `map`, the same for every agent (paired).
+- Job / Row: one game to play / its result; rows serialise to CSV or JSONL.
+- RowSink: appends each finished row to the --out file and flushes it at once, so an
+  interrupted study loses no finished game; read_rows + `resume` skip what is already there.
+- compare(): runs the jobs on a backend ("process": a process pool; "ray": a Ray cluster,
+  local by default) and returns the rows.
+- summarize(): per agent and per group, games, wins, win rate with a 95% Wilson interval,
+  means of steps, guesses and time; for every pair of agents an exact McNemar test on the
+  runs where exactly one of them won.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import signal
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError, UnknownName
+from logic_agents.world.registry import get_game
+from logic_agents.world.runner import run_episode
+
+BACKENDS = ("process", "ray")
+CHUNK = 8  # games per task: small enough to stream, large enough to amortise dispatch
+
+
+@dataclass(frozen=True)
+class MapEntry:
+    instance: Any
+    group: str
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    agent: str
+    agent_options: tuple[tuple[str, Any], ...]
+    entry: MapEntry
+    run: int
+    seed: int
+    world_options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass
+class Row:
+    agent: str
+    map: str
+    group: str
+    run: int
+    seed: int
+    outcome: str
+    won: bool
+    steps: int
+    guesses: int
+    lives_left: int | None
+    time_s: float
+
+    @property
+    def key(self) -> tuple:
+        return (self.agent, self.map, self.run, self.seed)
+
+
+ROW_FIELDS = [f.name for f in dataclasses.fields(Row)]
+
+
+def seed_for(seed: int, map_name: str, run: int) -> int:
+    """hash(S, m, i): stable across processes and Python versions (unlike hash())."""
+    digest = hashlib.blake2b(f"{seed}:{map_name}:{run}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big")
+
+
+def play_job(job: Job) -> Row:
+    spec = get_game(job.game)
+    agent = spec.make_agent(job.agent, **dict(job.agent_options))
+    world = spec.make_world(job.entry.instance, **dict(job.world_options))
+    name = job.entry.instance.name
+    result = run_episode(world, agent, job.seed, game=job.game, map_name=name)
+    return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
+               outcome=result.outcome.value, won=result.won, steps=result.steps,
+               guesses=result.guesses, lives_left=result.extra.get("lives_left"),
+               time_s=round(result.time_s, 6))
+
+
+def play_jobs(jobs: Sequence[Job]) -> list[Row]:
+    return [play_job(job) for job in jobs]
+
+
+def make_jobs(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int, seed: int,
+              agent_options: dict[str, dict] | None = None,
+              world_options: dict[str, Any] | None = None) -> list[Job]:
+    """Every agent x map x run; run i on map m gets seed_for(seed, m, i) whoever plays it."""
+    spec = get_game(game)
+    options = agent_options or {}
+    for name in agents:
+        if name not in spec.agents:
+            raise UnknownName(f"unknown agent {name!r}; choose from {', '.join(spec.agents)}")
+    names = [e.instance.name for e in entries]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise LogicAgentsError(f"two maps share the name {dup[0]!r}; give each map its own name")
+    world = tuple(sorted((world_options or {}).items()))
+    return [
+        Job(game, agent, tuple(sorted(options.get(agent, {}).items())), entry, run,
+            seed_for(seed, entry.instance.name, run), world)
+        for entry in entries
+        for run in range(runs)
+        for agent in agents
+    ]
+
+
+# -- streaming rows ----------------------------------------------------------------------
+def _row_from_dict(d: dict, where: str) -> Row:
+    try:
+        return Row(agent=d["agent"], map=d["map"], group=d["group"], run=int(d["run"]),
+                   seed=int(d["seed"]), outcome=d["outcome"],
+                   won=d["won"] in (True, "True", "true", "1"), steps=int(d["steps"]),
+                   guesses=int(d["guesses"]),
+                   lives_left=None if d["lives_left"] in (None, "") else int(d["lives_left"]),
+                   time_s=float(d["time_s"]))
+    except (KeyError, ValueError, TypeError) as e:
+        raise FormatError(f"not a result row ({e})", where) from None
+
+
+def _kind(path: Path) -> str:
+    if path.suffix == ".csv":
+        return "csv"
+    if path.suffix in (".jsonl", ".json"):
+        return "jsonl"
+    raise FormatError("results file must end in .csv or .jsonl", str(path), 0, 0)
+
+
+def read_rows(path: str | Path) -> list[Row]:
+    """Rows of a results file; a half-written last line (a crash mid-write) is ignored."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    kind = _kind(path)
+    text = path.read_text()
+    lines = text.splitlines()
+    if lines and not text.endswith("\n"):
+        lines = lines[:-1]  # the torn line of an interrupted write
+    rows = []
+    if kind == "csv":
+        for lineno, d in enumerate(csv.DictReader(lines), start=2):
+            rows.append(_row_from_dict(d, f"{path}:{lineno}"))
+    else:
+        for lineno, line in enumerate(lines, start=1):
+            if line.strip():
+                try:
+                    d = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise FormatError(f"not JSON: {e.msg}", str(path), lineno, e.colno) from None
+                rows.append(_row_from_dict(d, f"{path}:{lineno}"))
+    return rows
+
+
+class RowSink:
+    """Append rows to a .csv or .jsonl file, one flushed line per finished game."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.kind = _kind(self.path)
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if not fresh:
+            with self.path.open("rb+") as f:  # drop a torn last line before appending
+                data = f.read()
+                if data and not data.endswith(b"\n"):
+                    f.truncate(data.rfind(b"\n") + 1)
+        try:
+            self.file = self.path.open("a", newline="")
+        except OSError as e:
+            raise FormatError(f"cannot write results: {e.strerror}", str(self.path), 0, 0) from None
+        self.writer = csv.DictWriter(self.file, ROW_FIELDS) if self.kind == "csv" else None
+        if self.writer is not None and fresh:
+            self.writer.writeheader()
+            self.file.flush()
+
+    def write(self, row: Row) -> None:
+        if self.writer is not None:
+            self.writer.writerow(dataclasses.asdict(row))
+        else:
+            self.file.write(json.dumps(dataclasses.asdict(row)) + "\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self) -> None:
+        self.file.close()
+
+
+# -- backends ------------------------------------------------------------------------------
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and saves rows
+
+
+def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+def _run_process(jobs: Sequence[Job], workers: int, emit: Callable[[Row], None]) -> None:
+    if workers <= 1:
+        for job in jobs:
+            emit(play_job(job))
+        return
+    pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+    try:
+        pending = {pool.submit(play_jobs, chunk) for chunk in _chunks(jobs, CHUNK)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                for row in future.result():
+                    emit(row)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_ray(jobs: Sequence[Job], address: str | None, emit: Callable[[Row], None]) -> None:
+    try:
+        import ray
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            "the ray backend needs the 'ray' extra: pip install 'logic-agents[ray]'"
+        ) from e
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    try:
+        remote = ray.remote(play_jobs)
+        pending = [remote.remote(chunk) for chunk in _chunks(jobs, CHUNK)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                for row in ray.get(ref):
+                    emit(row)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def compare(
+    agents: Sequence[str],
+    entries: Sequence[MapEntry],
+    *,
+    runs: int = 10,
+    seed: int = 0,
+    jobs: int | None = None,
+    game: str = "daggers",
+    out: str | Path | None = None,
+    resume: bool = False,
+    backend: str = "process",
+    address: str | None = None,
+    agent_options: dict[str, dict] | None = None,
+    world_options: dict[str, Any] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+) -> list[Row]:
+    """Play every agent on every map `runs` times with paired seeds; returns all rows
+    (those read back from `out` when resuming, then the new ones)."""
+    if backend not in BACKENDS:
+        raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if runs < 1:
+        raise LogicAgentsError("runs must be at least 1")
+    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
+    rows: list[Row] = []
+    sink = None
+    if out is not None:
+        out = Path(out)
+        _kind(out)
+        if out.exists() and out.stat().st_size > 0 and not resume:
+            raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
+                                   "or choose another --out")
+        if resume:
+            rows = read_rows(out)
+        sink = RowSink(out)
+    done_keys = {r.key for r in rows}
+    todo = [j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys]
+
+    def emit(row: Row) -> None:
+        rows.append(row)
+        if sink is not None:
+            sink.write(row)
+        if on_row is not None:
+            on_row(row)
+
+    try:
+        if backend == "ray":
+            _run_ray(todo, address, emit)
+        else:
+            _run_process(todo, jobs or os.cpu_count() or 1, emit)
+    finally:
+        if sink is not None:
+            sink.close()
+    return rows
+
+
+# -- summaries -----------------------------------------------------------------------------
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value: a sign test on the discordant pairs."""
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def _stats(rows: list[Row]) -> dict:
+    n = len(rows)
+    wins = sum(r.won for r in rows)
+    lo, hi = wilson(wins, n)
+    return {
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi],
+        "mean_steps": sum(r.steps for r in rows) / n if n else 0.0,
+        "mean_guesses": sum(r.guesses for r in rows) / n if n else 0.0,
+        "mean_time_s": sum(r.time_s for r in rows) / n if n else 0.0,
+    }
+
+
+def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
+              alpha: float = 0.05) -> dict:
+    """{"agents": {name: stats + "groups"}, "pairs": [...]} as `compare --json` prints it."""
+    rows = list(rows)
+    names = list(agents) if agents else list(dict.fromkeys(r.agent for r in rows))
+    out: dict[str, Any] = {"agents": {}, "pairs": []}
+    for name in names:
+        mine = [r for r in rows if r.agent == name]
+        entry = _stats(mine)
+        groups: dict[str, list[Row]] = {}
+        for r in mine:
+            groups.setdefault(r.group, []).append(r)
+        entry["groups"] = {g: _stats(rs) for g, rs in sorted(groups.items())}
+        out["agents"][name] = entry
+    by_key = {(r.agent, r.map, r.run, r.seed): r.won for r in rows}
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            shared = [(m, run, s) for (ag, m, run, s) in by_key if ag == a and (b, m, run, s) in by_key]
+            only_a = sum(by_key[(a, *k)] and not by_key[(b, *k)] for k in shared)
+            only_b = sum(by_key[(b, *k)] and not by_key[(a, *k)] for k in shared)
+            p = mcnemar_exact(only_a, only_b)
+            significant = p < alpha
+            out["pairs"].append({
+                "a": a, "b": b, "paired_games": len(shared), "only_a_won": only_a,
+                "only_b_won": only_b, "test": "exact McNemar (sign test on discordant runs)",
+                "p_value": p, "significant": significant,
+                "better": (a if only_a > only_b else b) if significant else None,
+            })
+    return out
+
+
+def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any]) -> list[MapEntry]:
+    """Map files and folders (searched recursively for *.txt); group = preset, else folder."""
+    entries = []
+    for raw in paths:
+        path = Path(raw)
+        files = sorted(path.rglob("*.txt")) if path.is_dir() else [path]
+        if path.is_dir() and not files:
+            raise FormatError("folder holds no .txt maps", str(path), 0, 0)
+        for file in files:
+            instance = load(file)
+            group = getattr(instance, "preset", "") or file.parent.name or "."
+            entries.append(MapEntry(instance, group))
+    return entries

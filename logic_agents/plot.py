@@ -1,0 +1,53 @@
+"""Plots of comparison summaries (extra `plot`: matplotlib, imported only when asked for).
+
+Concepts: plot_win_rates draws, per map group, one bar per agent at its win rate with its 95%
+Wilson interval as an error bar, and writes a PNG.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from logic_agents.errors import DependencyNotInstalled, FormatError
+
+
+def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by map group") -> Path:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            "--plot needs the 'plot' extra: pip install 'logic-agents[plot]'"
+        ) from e
+    agents = list(summary["agents"])
+    groups = sorted({g for a in agents for g in summary["agents"][a]["groups"]})
+    width = 0.8 / max(1, len(agents))
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(groups) * len(agents) / 2 + 2), 3.2),
+                           dpi=100)
+    for i, agent in enumerate(agents):
+        xs, ys, lo, hi = [], [], [], []
+        for j, group in enumerate(groups):
+            stats = summary["agents"][agent]["groups"].get(group)
+            if stats is None:
+                continue
+            xs.append(j + (i - (len(agents) - 1) / 2) * width)
+            ys.append(100 * stats["win_rate"])
+            lo.append(100 * (stats["win_rate"] - stats["ci95"][0]))
+            hi.append(100 * (stats["ci95"][1] - stats["win_rate"]))
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=agent)
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("win rate, % (95% CI)")
+    ax.set_title(title)
+    ax.legend(loc="lower left", fontsize="small")
+    fig.tight_layout()
+    path = Path(path)
+    try:
+        fig.savefig(path)
+    except OSError as e:
+        raise FormatError(f"cannot write plot: {e.strerror}", str(path), 0, 0) from None
+    finally:
+        plt.close(fig)
+    return path

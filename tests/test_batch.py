@@ -1,0 +1,133 @@
+"""Batch comparison: paired seeds, identical rows across backends, streaming, resume, stats."""
+
+import dataclasses
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from logic_agents import batch
+from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError
+from logic_agents.games.daggers import load
+from logic_agents.games.daggers.generate import PRESETS, generate_maps
+
+from .conftest import MAPS, ROOT
+
+EASY = [batch.MapEntry(load(p), "2018") for p in MAPS if p.stem.startswith("EASY")][:4]
+
+
+def comparable(rows):
+    """Rows without their timings, in a fixed order (workers finish in any order)."""
+    return sorted(tuple(v for k, v in dataclasses.asdict(r).items() if k != "time_s") for r in rows)
+
+
+def test_seeds_are_paired_and_stable():
+    jobs = batch.make_jobs("daggers", ["rpx", "satx"], EASY, runs=3, seed=9)
+    assert len(jobs) == len(EASY) * 3 * 2
+    by_agent = {}
+    for job in jobs:
+        by_agent.setdefault(job.agent, []).append((job.entry.instance.name, job.run, job.seed))
+    assert by_agent["rpx"] == by_agent["satx"]
+    assert batch.seed_for(9, "EASY1", 0) == batch.seed_for(9, "EASY1", 0) != batch.seed_for(9, "EASY1", 1)
+
+
+def test_one_and_two_workers_give_the_same_rows():
+    one = batch.compare(["rpx", "spx", "satx"], EASY, runs=4, seed=1, jobs=1)
+    two = batch.compare(["rpx", "spx", "satx"], EASY, runs=4, seed=1, jobs=2)
+    assert comparable(one) == comparable(two)
+    assert len(one) == 4 * 3 * len(EASY)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_rows_stream_and_resume_skips_finished_runs(tmp_path, suffix):
+    out = tmp_path / f"runs{suffix}"
+    first = batch.compare(["spx", "satx"], EASY[:2], runs=2, seed=3, jobs=1, out=out)
+    assert comparable(batch.read_rows(out)) == comparable(first)
+    with pytest.raises(LogicAgentsError, match="--resume"):
+        batch.compare(["spx", "satx"], EASY[:2], runs=2, seed=3, jobs=1, out=out)
+    played = []
+    more = batch.compare(["spx", "satx"], EASY[:2], runs=3, seed=3, jobs=1, out=out, resume=True,
+                         on_row=played.append)
+    assert len(played) == 2 * 2  # only run 2 of each map and agent was new
+    assert len(batch.read_rows(out)) == len(more) == 2 * 2 * 3
+
+
+def test_torn_last_line_is_dropped(tmp_path):
+    out = tmp_path / "runs.jsonl"
+    batch.compare(["rpx"], EASY[:1], runs=2, seed=0, jobs=1, out=out)
+    with out.open("a") as f:
+        f.write('{"agent": "rpx", "map": "EA')  # a crash mid-write
+    assert len(batch.read_rows(out)) == 2
+    rows = batch.compare(["rpx"], EASY[:1], runs=3, seed=0, jobs=1, out=out, resume=True)
+    assert len(rows) == 3 and len(batch.read_rows(out)) == 3
+
+
+def test_bad_results_files(tmp_path):
+    bad = tmp_path / "x.jsonl"
+    bad.write_text("not json\n")
+    with pytest.raises(FormatError, match=":1:"):
+        batch.read_rows(bad)
+    with pytest.raises(FormatError, match=".csv or .jsonl"):
+        batch.compare(["rpx"], EASY[:1], runs=1, out=tmp_path / "x.txt")
+
+
+def test_summary_statistics():
+    lo, hi = batch.wilson(97, 100)
+    assert abs(lo - 0.9155) < 1e-3 and abs(hi - 0.9897) < 1e-3  # the textbook values
+    assert batch.wilson(0, 0) == (0.0, 0.0)
+    assert batch.mcnemar_exact(0, 0) == 1.0
+    assert abs(batch.mcnemar_exact(0, 5) - 2 / 32) < 1e-12
+    assert batch.mcnemar_exact(3, 3) == 1.0
+    rows = batch.compare(["rpx", "satx"], EASY, runs=10, seed=2, jobs=1)
+    summary = batch.summarize(rows, ["rpx", "satx"])
+    json.dumps(summary)
+    sat = summary["agents"]["satx"]
+    assert set(sat) >= {"games", "wins", "win_rate", "ci95", "mean_time_s", "mean_steps",
+                        "mean_guesses", "groups"}
+    assert sat["games"] == 40 and sat["groups"]["2018"]["games"] == 40
+    (pair,) = summary["pairs"]
+    assert pair["significant"] and pair["better"] == "satx"
+
+
+def test_generated_entries_group_by_preset():
+    entries = [batch.MapEntry(m, "tornado-small")
+               for m in generate_maps(PRESETS["tornado-small"], 3, seed=4)]
+    summary = batch.summarize(batch.compare(["satx"], entries, runs=2, seed=4, jobs=1))
+    assert list(summary["agents"]["satx"]["groups"]) == ["tornado-small"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="the 'ray' extra is not installed")
+def test_ray_rows_equal_process_pool_rows():
+    pool = batch.compare(["spx", "satx"], EASY[:2], runs=3, seed=5, jobs=2)
+    on_ray = batch.compare(["spx", "satx"], EASY[:2], runs=3, seed=5, backend="ray")
+    assert comparable(on_ray) == comparable(pool)
+
+
+def test_missing_ray_is_named(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(DependencyNotInstalled, match=r"logic-agents\[ray\]"):
+        batch.compare(["rpx"], EASY[:1], runs=1, backend="ray")
+
+
+def test_ctrl_c_loses_no_finished_row(tmp_path):
+    out = tmp_path / "runs.csv"
+    cmd = [sys.executable, "-m", "logic_agents", "compare", str(ROOT / "maps/daggers/2018"),
+           "--agents", "satx", "--runs", "400", "--jobs", "2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 20):
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "--resume" in err
+    saved = batch.read_rows(out)
+    assert 19 <= len(saved) < 12000
+    lines = out.read_text().splitlines()
+    assert len(lines) == len(saved) + 1  # header + rows, nothing torn
+    assert os.path.getsize(out) > 0
