@@ -15,6 +15,7 @@ Concepts:
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import hashlib
@@ -22,6 +23,7 @@ import json
 import math
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -208,24 +210,37 @@ def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
     return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
-def _run_process(jobs: Sequence[Job], workers: int, emit: Callable[[Row], None]) -> None:
+def _run_process(jobs: Sequence[Job], workers: int, emit: Callable[[Row], None],
+                 stop: threading.Event) -> None:
     if workers <= 1:
         for job in jobs:
+            if stop.is_set():
+                return
             emit(play_job(job))
         return
     pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
     try:
         pending = {pool.submit(play_jobs, chunk) for chunk in _chunks(jobs, CHUNK)}
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             for future in done:
                 for row in future.result():
                     emit(row)
+            if stop.is_set():
+                # keep the games already running: cancel the rest, then collect what finishes
+                for future in pending:
+                    future.cancel()
+                for future in wait(pending).done:
+                    if not future.cancelled():
+                        for row in future.result():
+                            emit(row)
+                return
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_ray(jobs: Sequence[Job], address: str | None, emit: Callable[[Row], None]) -> None:
+def _run_ray(jobs: Sequence[Job], address: str | None, emit: Callable[[Row], None],
+             stop: threading.Event) -> None:
     try:
         import ray
     except ImportError as e:
@@ -239,14 +254,33 @@ def _run_ray(jobs: Sequence[Job], address: str | None, emit: Callable[[Row], Non
     try:
         remote = ray.remote(play_jobs)
         pending = [remote.remote(chunk) for chunk in _chunks(jobs, CHUNK)]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+        while pending and not stop.is_set():
+            done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
             for ref in done:
                 for row in ray.get(ref):
                     emit(row)
+        for ref in pending:
+            ray.cancel(ref)
     finally:
         if started_here:
             ray.shutdown()
+
+
+@contextlib.contextmanager
+def _interruptible():
+    """Turn Ctrl-C into a flag the run loops check, so no lock or half-written row is left;
+    KeyboardInterrupt is raised once the finished games are saved."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if stop.is_set():
+        raise KeyboardInterrupt
 
 
 def compare(
@@ -294,10 +328,11 @@ def compare(
             on_row(row)
 
     try:
-        if backend == "ray":
-            _run_ray(todo, address, emit)
-        else:
-            _run_process(todo, jobs or os.cpu_count() or 1, emit)
+        with _interruptible() as stop:
+            if backend == "ray":
+                _run_ray(todo, address, emit, stop)
+            else:
+                _run_process(todo, jobs or os.cpu_count() or 1, emit, stop)
     finally:
         if sink is not None:
             sink.close()
