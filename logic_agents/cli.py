@@ -205,9 +205,11 @@ def cmd_cnf(args: argparse.Namespace) -> int:
         f"global-count {'on' if getattr(agent, 'global_count', False) else 'off'}",
         f"seed {args.seed} query {event.index} step {event.observation.step}",
         "variables D_r_c: cell [r][c] holds a dagger; _aux_N: auxiliary (Tseitin or counter)",
+        "SEL_n: selector of a formula that held for one test only (SEL_n >> formula); the "
+        "last unit clauses assume this test's selectors",
     ]
     comments += [f"kb {f}" for f in kb.formulas]
-    text = kb.to_dimacs(comments)
+    text = event.to_dimacs(comments)
     to_stdout = args.output in (None, "-")
     if to_stdout and args.json:
         raise UsageError("--json describes the file written with -o FILE.cnf; give -o")

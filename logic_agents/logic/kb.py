@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from pysat.formula import IDPool
-from sympy import Not, Symbol
+from sympy import Implies, Not, Symbol
 from sympy.logic.boolalg import Boolean
 
 from logic_agents.errors import EncodingError
@@ -101,6 +101,18 @@ class KnowledgeBase:
                 continue
             else:
                 raise EncodingError(f"cannot tell {type(item).__name__}: {item!r}")
+        self.clauses.extend(new)
+        return new
+
+    def tell_guarded(self, selector: int, *formulas: Any) -> list[list[int]]:
+        """Add formulas that hold only when `selector` is true (each clause gets ~selector)."""
+        new = []
+        for formula in formulas:
+            clauses = self._compiler.compile(formula, self.method)
+            new += [[-selector] + clause for clause in clauses]
+            if clauses:  # a formula that folded to True says nothing worth printing
+                self.formulas.append(Implies(sym(name_of(self.key(selector))), formula,
+                                             evaluate=False))
         self.clauses.extend(new)
         return new
 

@@ -9,14 +9,17 @@ Concepts:
 - backbone(keys): verdicts for many variables, skipping every query a known model refutes.
 - models(limit): enumeration under a selector literal that is retired afterwards, so the live
   solver keeps no blocking clause.
+- scoped(*formulas): a `with` block in which extra formulas hold (selector-guarded, retired
+  on exit): questions about a hypothetical on the same incremental solver.
 - time_budget: solve_limited plus interrupt (solvers that support it); a time-out is UNKNOWN.
 Kissat is refused: it ignores assumptions, so it cannot answer incremental questions.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from enum import Enum
 from typing import Any
 
@@ -73,6 +76,7 @@ class SatOracle:
         self.last_reason: str | None = None
         self.calls = 0
         self._synced = 0
+        self._scoped: list[int] = []  # selectors of the open scopes, assumed in every solve
         self._solver = Solver(name=self.solver_name)
         self.sync()
 
@@ -102,6 +106,29 @@ class SatOracle:
         self.kb.tell(*[list(c) for c in clauses])
         self.sync()
 
+    @contextlib.contextmanager
+    def scoped(self, *formulas: Any) -> Iterator[int]:
+        """Formulas that hold only inside the `with` block, on the same solver.
+
+        They are compiled once, guarded by a fresh selector SEL_n that every solve assumes
+        while the block is open, and retired on exit by the unit clause ~SEL_n, so the solver
+        and its learnt clauses stay valid. The KB records them as SEL_n >> formula."""
+        selector = self.kb.var(("SEL", self.kb.pool.top + 1))
+        self.kb.tell_guarded(selector, *formulas)
+        self.sync()
+        self._scoped.append(selector)
+        try:
+            yield selector
+        finally:
+            self._scoped.remove(selector)
+            self.kb.tell([-selector])
+            self.sync()
+
+    @property
+    def assumed(self) -> list[int]:
+        """The selectors of the open scopes: what every question currently assumes."""
+        return list(self._scoped)
+
     # -- questions -------------------------------------------------------------------------
     def _lit(self, lit: Any) -> int:
         return self.kb.literal(lit)
@@ -109,7 +136,7 @@ class SatOracle:
     def solve(self, assumptions: Iterable[Any] = ()) -> bool | None:
         """SAT (True), UNSAT (False) or None on time-out, under assumptions."""
         self.sync()
-        lits = [self._lit(a) for a in assumptions]
+        lits = self._scoped + [self._lit(a) for a in assumptions]
         self.calls += 1
         if self.time_budget is None:
             return self._solver.solve(assumptions=lits)

@@ -24,6 +24,7 @@ from logic_agents.errors import UnknownName
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
+    dagger,
     dagger_key,
     encode_naive,
     frontier,
@@ -35,6 +36,8 @@ from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
 )
+from logic_agents.logic.dimacs import format_dimacs
+from logic_agents.logic.formula import AtLeast, AtMost
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_solver_name
 
@@ -141,6 +144,18 @@ class QueryEvent:
     observation: DaggersObservation
     kb: KnowledgeBase
     verdicts: dict[Cell, Verdict] = field(default_factory=dict)
+    assumptions: list[int] = field(default_factory=list)  # literals assumed for this test
+
+    def __post_init__(self) -> None:
+        # the KB lives on (and retires this test's selectors); remember its size now
+        self.num_clauses = len(self.kb.clauses)
+        self.num_vars = self.kb.num_vars
+
+    def to_dimacs(self, comments: list[str]) -> str:
+        """The question of this test as one CNF: the KB plus its assumptions as unit clauses."""
+        clauses = self.kb.clauses[: self.num_clauses] + [[a] for a in self.assumptions]
+        names = {v: n for v, n in self.kb.names().items() if v <= self.num_vars}
+        return format_dimacs(self.num_vars, clauses, names, comments)
 
 
 class SatAgent(DaggersAgent):
@@ -176,7 +191,7 @@ class SatAgent(DaggersAgent):
         if getattr(self, "oracle", None) is not None:
             self.oracle.close()
         self.kb = KnowledgeBase(card_encoding=self.card_encoding)
-        self.encoder = DaggersEncoder(self.kb, global_count=self.global_count)
+        self.encoder = DaggersEncoder(self.kb)  # the total is asked per test, see _decide
         self.oracle = None
         self.queries = 0
         self.proved_safe = 0
@@ -213,20 +228,18 @@ class SatAgent(DaggersAgent):
             self.skipped_clues += skipped
             with SatOracle(kb, self.solver) as oracle:
                 verdicts = {c: oracle.verdict(dagger_key(c)) for c in frontier(obs)}
+                self._report(obs, oracle, verdicts)
         elif self.incremental:
             self.encoder.update(obs)
             if self.oracle is None:
                 self.oracle = SatOracle(self.kb, self.solver)
-            kb = self.kb
             verdicts = self._decide(self.oracle, obs)
         else:
             kb = KnowledgeBase(card_encoding=self.card_encoding)
-            DaggersEncoder(kb, global_count=self.global_count).update(obs)
+            DaggersEncoder(kb).update(obs)
             with SatOracle(kb, self.solver) as oracle:
                 verdicts = self._decide(oracle, obs)
         self.sat_seconds += time.perf_counter() - started
-        if self.on_query is not None:
-            self.on_query(QueryEvent(self.queries, obs, kb, verdicts))
         moves = []
         for cell, verdict in verdicts.items():
             if verdict is Verdict.FALSE:
@@ -237,20 +250,41 @@ class SatAgent(DaggersAgent):
                 moves.append((DaggersAction("flag", cell), f"SAT test {self.queries}: proved dagger"))
         return moves
 
+    def _report(self, obs: DaggersObservation, oracle: SatOracle, verdicts: dict) -> None:
+        """Hand the test to `on_query` while its assumptions are still open (for `cnf`)."""
+        if self.on_query is not None:
+            self.on_query(QueryEvent(self.queries, obs, oracle.kb, dict(verdicts), oracle.assumed))
+
     def _decide(self, oracle: SatOracle, obs: DaggersObservation) -> dict[Cell, Verdict]:
         """Verdicts for the frontier and, with the global count, for the interior."""
         candidates = frontier(obs)
-        interior: list[Cell] = []
-        if self.global_count:
-            # Interior cells touch no shown clue: only the global count mentions them, so they
-            # are interchangeable and one representative decides them all.
-            edge = set(candidates)
-            interior = [c for c in obs.unknown_cells() if c not in edge]
-        asked = candidates + interior[:1]
-        by_key = oracle.backbone([dagger_key(c) for c in asked])
-        verdicts = {c: by_key[dagger_key(c)] for c in candidates}
-        if interior:
-            verdicts.update(dict.fromkeys(interior, by_key[dagger_key(interior[0])]))
+        keys = [dagger_key(c) for c in candidates]
+        if not self.global_count:
+            by_key = oracle.backbone(keys)
+            verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
+            self._report(obs, oracle, verdicts)
+            return verdicts
+        # Interior cells touch no shown clue, so only the total mentions them and they are
+        # interchangeable. Projecting them out turns Exactly(total, every cell) into a window
+        # on the frontier alone: remaining - |interior| <= daggers(frontier) <= remaining.
+        # It is exact, and it stays small where the full count over H*W cells is not.
+        edge = set(candidates)
+        interior = [c for c in obs.unknown_cells() if c not in edge]
+        remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
+        front = [dagger(c) for c in candidates]
+        window = (AtLeast(remaining - len(interior), *front), AtMost(remaining, *front))
+        with oracle.scoped(*window):
+            by_key = oracle.backbone(keys)
+            verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
+            if interior:
+                with oracle.scoped(AtMost(remaining - 1, *front)):
+                    some_interior_dagger = oracle.satisfiable()
+                with oracle.scoped(AtLeast(remaining - len(interior) + 1, *front)):
+                    some_interior_safe = oracle.satisfiable()
+                shared = (Verdict.UNKNOWN if some_interior_dagger and some_interior_safe
+                          else Verdict.TRUE if some_interior_dagger else Verdict.FALSE)
+                verdicts.update(dict.fromkeys(interior, shared))
+            self._report(obs, oracle, verdicts)
         return verdicts
 
 
