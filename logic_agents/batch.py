@@ -375,18 +375,21 @@ def _stats(rows: list[Row]) -> dict:
 
 
 def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
-              alpha: float = 0.05) -> dict:
-    """{"agents": {name: stats + "groups"}, "pairs": [...]} as `compare --json` prints it."""
+              alpha: float = 0.05, groups: Sequence[str] | None = None) -> dict:
+    """{"agents": {name: stats + "groups"}, "pairs": [...]} as `compare --json` prints it.
+    Groups come in the order given (else sorted by name)."""
     rows = list(rows)
     names = list(agents) if agents else list(dict.fromkeys(r.agent for r in rows))
     out: dict[str, Any] = {"agents": {}, "pairs": []}
     for name in names:
         mine = [r for r in rows if r.agent == name]
         entry = _stats(mine)
-        groups: dict[str, list[Row]] = {}
+        by_group: dict[str, list[Row]] = {}
         for r in mine:
-            groups.setdefault(r.group, []).append(r)
-        entry["groups"] = {g: _stats(rs) for g, rs in sorted(groups.items())}
+            by_group.setdefault(r.group, []).append(r)
+        order = [g for g in (groups or []) if g in by_group]
+        order += sorted(g for g in by_group if g not in order)
+        entry["groups"] = {g: _stats(by_group[g]) for g in order}
         out["agents"][name] = entry
     by_key = {(r.agent, r.map, r.run, r.seed): r.won for r in rows}
     for i, a in enumerate(names):

@@ -95,7 +95,7 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--card-encoding", dest="card_encoding", default=None, metavar="NAME",
                    choices=sorted(CARD_ENCODINGS),
                    help="satx: pysat.card encoding of large cardinality constraints such as the "
-                   "global count (default kmtotalizer, chosen by measurement)")
+                   "global count window (default seqcounter, chosen by measurement)")
     p.add_argument("--solver", choices=[s for s in SOLVERS if not s.startswith("kissat")],
                    default=None, metavar="NAME",
                    help=f"satx: PySAT solver for the incremental oracle (default {DEFAULT_SOLVER})")
@@ -428,7 +428,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             err.print(f"{PROG}: interrupted after {sum(played.values())} games{saved}")
             return 130
         progress.update(task, completed=total)
-    summary = batch.summarize(rows, agents)
+    summary = batch.summarize(rows, agents, groups=list(dict.fromkeys(e.group for e in entries)))
     if args.plot:
         from logic_agents.plot import plot_win_rates
 

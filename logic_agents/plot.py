@@ -22,7 +22,7 @@ def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by ma
             "--plot needs the 'plot' extra: pip install 'logic-agents[plot]'"
         ) from e
     agents = list(summary["agents"])
-    groups = sorted({g for a in agents for g in summary["agents"][a]["groups"]})
+    groups = list(dict.fromkeys(g for a in agents for g in summary["agents"][a]["groups"]))
     width = 0.8 / max(1, len(agents))
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(groups) * len(agents) / 2 + 2), 3.2),
                            dpi=100)
@@ -41,7 +41,8 @@ def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by ma
     ax.set_ylim(0, 105)
     ax.set_ylabel("win rate, % (95% CI)")
     ax.set_title(title)
-    ax.legend(loc="lower left", fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=len(agents), fontsize="small",
+              frameon=False)
     fig.tight_layout()
     path = Path(path)
     try:

@@ -1,30 +1,21 @@
-"""Shared helpers of the benchmark scripts: Wilson intervals and writing one section of
+"""Shared helpers of the benchmark scripts: provenance lines and writing one section of
 docs/BENCHMARKS.md between markers, so that each script owns its section and no other."""
 
 from __future__ import annotations
 
 import datetime
-import math
 import os
 import platform
 import sys
 from pathlib import Path
+
+from logic_agents.batch import wilson  # noqa: F401  (re-exported for the bench scripts)
 
 HEADER = (
     "# Benchmarks\n\n"
     "Numbers below are printed by the scripts in `scripts/`; every comparison is made in one "
     "run, on the same inputs and seeds. Each section names the command that wrote it.\n"
 )
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def provenance(elapsed_s: float) -> str:

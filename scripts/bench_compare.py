@@ -2,7 +2,7 @@
 """Benchmark of `compare`: worker scaling, the cs5011 presets, and classic Minesweeper.
 
 Prints three markdown tables, each measured in this run:
-1. the same 1,000 games with --jobs 1 and --jobs 2 (wall time and speed-up);
+1. the same 1,000 satx games on cs5011-hard maps with --jobs 1 and --jobs 2 (speed-up);
 2. rpx, spx and satx on generated cs5011-easy/medium/hard maps, about 2,000 paired games per
    agent, win rates with 95% Wilson intervals per preset and exact McNemar tests; the plot of
    this table is docs/compare-cs5011.png;
@@ -68,20 +68,19 @@ def main() -> int:
     sections = []
 
     # 1. scaling: the same 1,000 games on one and two workers
-    n_maps = max(1, round(100 * args.scale))
-    scaling_entries = entries("cs5011-medium", n_maps, seed=1)
+    n_maps = max(1, round(200 * args.scale))
+    scaling_entries = entries("cs5011-hard", n_maps, seed=1)
     walls = {}
     rows_by_jobs = {}
     for jobs in (1, 2):
         t = time.perf_counter()
-        rows_by_jobs[jobs] = batch.compare(["spx", "satx"], scaling_entries, runs=5, seed=1,
-                                           jobs=jobs)
+        rows_by_jobs[jobs] = batch.compare(["satx"], scaling_entries, runs=5, seed=1, jobs=jobs)
         walls[jobs] = time.perf_counter() - t
     games = len(rows_by_jobs[1])
     same = (sorted((r.key, r.won, r.steps) for r in rows_by_jobs[1])
             == sorted((r.key, r.won, r.steps) for r in rows_by_jobs[2]))
     sections.append(("1. Worker scaling", (
-        f"{games} games (spx and satx, {n_maps} generated cs5011-medium maps x 5 runs), "
+        f"{games} satx games ({n_maps} generated cs5011-hard maps x 5 runs), "
         f"identical rows on both: {same}.\n\n| --jobs | wall s | games/s | speed-up |\n"
         f"|---|---|---|---|\n| 1 | {walls[1]:.2f} | {games / walls[1]:.0f} | 1.00 |\n"
         f"| 2 | {walls[2]:.2f} | {games / walls[2]:.0f} | {walls[1] / walls[2]:.2f} |")))
@@ -91,7 +90,8 @@ def main() -> int:
     count = max(1, round(20 * args.scale))
     study = [e for p in ("cs5011-easy", "cs5011-medium", "cs5011-hard") for e in entries(p, count, 2)]
     rows = batch.compare(["rpx", "spx", "satx"], study, runs=34, seed=2, jobs=2)
-    summary = batch.summarize(rows, ["rpx", "spx", "satx"])
+    presets = ["cs5011-easy", "cs5011-medium", "cs5011-hard"]
+    summary = batch.summarize(rows, ["rpx", "spx", "satx"], groups=presets)
     try:
         from logic_agents.plot import plot_win_rates
 
@@ -110,7 +110,7 @@ def main() -> int:
     t = time.perf_counter()
     rows = batch.compare(["satx"], classic, runs=1, seed=3, jobs=2)
     wall = time.perf_counter() - t
-    summary = batch.summarize(rows, ["satx"])
+    summary = batch.summarize(rows, ["satx"], groups=["beginner", "intermediate", "expert"])
     sections.append(("3. satx on classic Minesweeper", (
         f"{count} generated maps per size (seed 3), one game each, first probe at the [0,0] "
         f"corner, which the generator keeps clear so that it opens an area; wall time "

@@ -131,3 +131,10 @@ def test_ctrl_c_loses_no_finished_row(tmp_path):
     lines = out.read_text().splitlines()
     assert len(lines) == len(saved) + 1  # header + rows, nothing torn
     assert os.path.getsize(out) > 0
+
+
+def test_example_batch_script_runs(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "compare_agents.py"), "--runs", "1",
+                           "--out", str(tmp_path / "r.csv")], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "satx" in done.stdout and len(batch.read_rows(tmp_path / "r.csv")) == 150

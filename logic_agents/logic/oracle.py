@@ -29,7 +29,7 @@ from logic_agents.errors import SolverError, UnknownName
 from logic_agents.logic.kb import KnowledgeBase
 
 # Chosen by scripts/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
-DEFAULT_SOLVER = "cadical195"
+DEFAULT_SOLVER = "glucose4"
 SOLVERS = tuple(sorted(k for k in vars(SolverNames) if not k.startswith("_")))
 NOT_INTERRUPTIBLE = ("cadical", "kissat")
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 
 from logic_agents.errors import SolverError, UnknownName
-from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.formula import AtLeast, AtMost, Exactly, sym
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle, Verdict
 
@@ -98,3 +98,23 @@ def test_time_budget_gives_unknown_with_reason():
         assert "time-out" in oracle.last_reason
         # the solver is still usable afterwards
         assert oracle.solve([kb.var(("p", 1))]) in (None, False)
+
+
+def test_scoped_formulas_hold_only_inside_and_leave_the_solver_reusable():
+    kb = KnowledgeBase()
+    xs = [sym(("x", i)) for i in range(12)]
+    kb.tell(AtLeast(2, *xs))
+    with SatOracle(kb) as oracle:
+        assert oracle.verdict(("x", 0)) is Verdict.UNKNOWN
+        with oracle.scoped(AtMost(2, *xs), ~xs[1], ~xs[2]) as selector:
+            assert oracle.assumed == [selector]
+            assert oracle.verdict(("x", 3)) is Verdict.UNKNOWN
+            with oracle.scoped(*[~x for x in xs[3:]]):
+                assert oracle.verdict(("x", 0)) is Verdict.TRUE
+            assert oracle.verdict(("x", 0)) is Verdict.UNKNOWN
+        assert oracle.assumed == []
+        assert oracle.verdict(("x", 1)) is Verdict.UNKNOWN  # the scope is retired
+        with oracle.scoped(Exactly(0, *xs)):
+            assert not oracle.satisfiable()
+        assert oracle.satisfiable()
+        assert any(str(f).startswith("Implies(SEL_") for f in kb.formulas)

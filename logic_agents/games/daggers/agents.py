@@ -44,7 +44,7 @@ from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_
 ENCODINGS = ("tseitin", "sympy")
 # Chosen by measurement (scripts/bench_daggers.py, docs/BENCHMARKS.md).
 DEFAULT_GLOBAL_COUNT = True
-DEFAULT_CARD_ENCODING = "kmtotalizer"
+DEFAULT_CARD_ENCODING = "seqcounter"
 
 
 def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
