@@ -113,7 +113,9 @@ class DaggersWorld:
 
     ## Actions
     `probe (r, c)` uncovers a covered, unflagged cell; `flag (r, c)` marks a covered cell;
-    `unflag (r, c)` removes a mark. Anything else raises IllegalAction.
+    `unflag (r, c)` removes a mark. Anything else raises IllegalAction. A probed 0 or gold
+    uncovers its neighbours, cascading; every gold that is uncovered, by a probe or by a
+    cascade, gives +1 life.
 
     ## Observation
     DaggersObservation: the known grid, lives, total daggers, step count. Never the map.
