@@ -215,17 +215,24 @@ class SatOracle:
                         seen_false.add(j)
         return out
 
-    def models(self, limit: int = 2, over: Iterable[Hashable] | None = None) -> list[dict[str, bool]]:
+    def models(self, limit: int = 2, over: Iterable[Hashable] | None = None,
+               assumptions: Iterable[Any] = ()) -> list[dict[str, bool]]:
         """Up to `limit` models differing on `over` (default: every named variable).
 
         Blocking clauses carry a fresh selector literal that is assumed during enumeration and
         falsified afterwards, so the oracle stays reusable."""
+        return [self._named(m) for m in self.raw_models(limit, over, assumptions)]
+
+    def raw_models(self, limit: int = 2, over: Iterable[Hashable] | None = None,
+                   assumptions: Iterable[Any] = ()) -> list[list[int]]:
+        """As `models`, but each model as the solver's list of int literals (fast path)."""
         ids = [self._lit(k) for k in over] if over is not None else sorted(self.kb.names())
+        extra = [self._lit(a) for a in assumptions]
         selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
-        found: list[dict[str, bool]] = []
-        while len(found) < limit and self.solve([selector]) is True:
+        found: list[list[int]] = []
+        while len(found) < limit and self.solve([selector, *extra]) is True:
             model = self._solver.get_model()
-            found.append(self._named(model))
+            found.append(model)
             values = {abs(v): v for v in model}
             self._solver.add_clause([-selector] + [-values.get(i, i) for i in ids])
         self._solver.add_clause([-selector])  # retire the blocking clauses

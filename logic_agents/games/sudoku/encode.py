@@ -1,0 +1,117 @@
+"""The Sudoku encoding: stated once per size, asked with each puzzle's clues as assumptions.
+
+Concepts:
+- X_r{r}c{c}_v{v} (1-based in names): cell (r, c) holds value v.
+- rules(n): the extended encoding as 4*N*N Exactly(1, ...) nodes: every cell holds one value,
+  every row, column and box holds every value once. A person can print it (kb.pretty()).
+- SudokuSolver: one KB and one incremental SatOracle per size (cached by `solver_for`); a
+  puzzle's clues are assumptions, so nothing is rebuilt between puzzles.
+- solve / count_solutions: a solution; up to `limit` solutions (uniqueness: limit=2), the
+  blocking clauses under a selector that is retired afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
+from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle
+
+Status = Literal["unique", "multiple", "solved", "unsat"]
+
+
+def var_key(r: int, c: int, v: int) -> tuple:
+    """The key of "cell (r, c) holds v" (0-based r, c; value 1..N); its name is X_r1c1_v1."""
+    return ("X", f"r{r + 1}c{c + 1}", f"v{v}")
+
+
+def rules(n: int, kb: KnowledgeBase | None = None) -> KnowledgeBase:
+    """Tell a KB the rules of N x N Sudoku as Exactly(1, ...) nodes."""
+    kb = kb if kb is not None else KnowledgeBase()
+    x = {(r, c, v): sym(var_key(r, c, v))
+         for r in range(n) for c in range(n) for v in range(1, n + 1)}
+    for r in range(n):  # allocate ids in a fixed order: cell-major, then value
+        for c in range(n):
+            for v in range(1, n + 1):
+                kb.var(var_key(r, c, v))
+    formulas = [Exactly(1, *[x[r, c, v] for v in range(1, n + 1)])
+                for r in range(n) for c in range(n)]
+    for unit in units(n):
+        for v in range(1, n + 1):
+            formulas.append(Exactly(1, *[x[r, c, v] for r, c in unit]))
+    kb.tell(*formulas)
+    return kb
+
+
+@dataclass
+class SolveResult:
+    status: Status
+    solution: Grid | None = None
+    second: Grid | None = None  # a different solution: evidence that it is not unique
+
+
+class SudokuSolver:
+    """The rules of one size on one incremental solver; puzzles come as assumptions."""
+
+    def __init__(self, n: int, solver: str = DEFAULT_SOLVER):
+        self.n = n
+        self.kb = rules(n)
+        self.oracle = SatOracle(self.kb, solver)
+        self.ids = [[[self.kb.var(var_key(r, c, v)) for v in range(1, n + 1)]
+                     for c in range(n)] for r in range(n)]
+        self.cell_vars = [i for row in self.ids for cell in row for i in cell]
+
+    def assumptions(self, puzzle: SudokuPuzzle) -> list[int]:
+        n = self.n
+        return [self.ids[i // n][i % n][v - 1] for i, v in enumerate(puzzle.cells) if v]
+
+    def decode(self, model: list[int]) -> Grid:
+        n = self.n
+        grid = [0] * (n * n)
+        for r in range(n):
+            for c in range(n):
+                for v, var in enumerate(self.ids[r][c], start=1):
+                    if model[var - 1] > 0:
+                        grid[r * n + c] = v
+                        break
+        return tuple(grid)
+
+    def solve(self, puzzle: SudokuPuzzle) -> Grid | None:
+        if self.oracle.solve(self.assumptions(puzzle)) is not True:
+            return None
+        return self.decode(self.oracle._solver.get_model())
+
+    def count_solutions(self, puzzle: SudokuPuzzle, limit: int = 2) -> list[Grid]:
+        models = self.oracle.raw_models(limit, over=self.cell_vars,
+                                        assumptions=self.assumptions(puzzle))
+        return [self.decode(m) for m in models]
+
+    def check(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult:
+        """unique / multiple (with a second solution) / unsat; `solved` when unique=False."""
+        if not unique:
+            grid = self.solve(puzzle)
+            return SolveResult("solved", grid) if grid else SolveResult("unsat")
+        found = self.count_solutions(puzzle, 2)
+        if not found:
+            return SolveResult("unsat")
+        if len(found) == 1:
+            return SolveResult("unique", found[0])
+        return SolveResult("multiple", found[0], found[1])
+
+
+_SOLVERS: dict[tuple[int, str], SudokuSolver] = {}
+
+
+def solver_for(n: int, solver: str = DEFAULT_SOLVER) -> SudokuSolver:
+    """The cached solver of one size: the encoding is built once per N and solver name."""
+    key = (n, solver)
+    if key not in _SOLVERS:
+        _SOLVERS[key] = SudokuSolver(n, solver)
+    return _SOLVERS[key]
+
+
+def count_solutions(puzzle: SudokuPuzzle, limit: int = 2) -> int:
+    return len(solver_for(puzzle.n).count_solutions(puzzle, limit))

@@ -1,0 +1,132 @@
+"""Sudoku formats, the independent checker, and the encoding against brute force."""
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic_agents.errors import FormatError
+from logic_agents.games.sudoku.board import (
+    SudokuPuzzle,
+    format_grid,
+    format_line,
+    is_solution,
+    load_puzzles,
+    parse_puzzles,
+    units,
+)
+from logic_agents.games.sudoku.encode import rules, solver_for
+
+DATA = Path(__file__).resolve().parents[3] / "maps" / "sudoku"
+TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def all_4x4_grids() -> list[tuple[int, ...]]:
+    """Every complete 4x4 Sudoku, by brute force over permutations of rows."""
+    perms = list(itertools.permutations(range(1, 5)))
+    grids = []
+    for rows in itertools.product(perms, repeat=4):
+        grid = tuple(v for row in rows for v in row)
+        puzzle = SudokuPuzzle(4, (0,) * 16)
+        if is_solution(puzzle, grid):
+            grids.append(grid)
+    return grids
+
+
+GRIDS_4 = all_4x4_grids()
+
+
+def test_there_are_288_complete_4x4_grids():
+    assert len(GRIDS_4) == 288
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 287), st.integers(0, 10**6), st.integers(0, 10))
+def test_solution_counts_agree_with_brute_force(index, seed, clues):
+    rng = random.Random(seed)
+    full = GRIDS_4[index]
+    keep = set(rng.sample(range(16), clues))
+    cells = tuple(v if i in keep else 0 for i, v in enumerate(full))
+    if rng.random() < 0.2 and clues:  # sometimes a contradictory but well-formed puzzle
+        i = rng.choice(sorted(keep))
+        cells = cells[:i] + (cells[i] % 4 + 1,) + cells[i + 1:]
+    puzzle = SudokuPuzzle(4, cells)
+    expected = [g for g in GRIDS_4 if all(c == 0 or c == v for c, v in zip(cells, g))]
+    solver = solver_for(4)
+    found = solver.count_solutions(puzzle, limit=300)
+    assert sorted(found) == sorted(expected)
+    result = solver.check(puzzle)
+    assert result.status == {0: "unsat", 1: "unique"}.get(len(expected), "multiple")
+    for grid in (result.solution, result.second):
+        if grid is not None:
+            assert is_solution(puzzle, grid)
+
+
+def test_rules_print_as_exactly_one_nodes():
+    kb = rules(4)
+    assert len(kb.formulas) == 4 * 16
+    assert kb.pretty(1).startswith("Exactly(1, X_r1c1_v1, X_r1c1_v2, X_r1c1_v3, X_r1c1_v4)")
+
+
+@pytest.mark.parametrize("name", ["norvig_top95.txt", "norvig_hardest.txt", "norvig_easy50.txt"])
+def test_published_9x9_sets_solve_uniquely(name):
+    solver = solver_for(9)
+    for puzzle in load_puzzles(DATA / name):
+        result = solver.check(puzzle)
+        assert result.status == "unique" and is_solution(puzzle, result.solution)
+
+
+def test_16x16_and_a_removed_clue_gives_multiple():
+    puzzle = load_puzzles(DATA / "lloyd_amos" / "inst16x16_p050.txt")[0]
+    assert is_solution(puzzle, solver_for(16).solve(puzzle))
+    top = parse_puzzles(TOP95_FIRST)[0]
+    unique = solver_for(9).check(top)
+    fewer = SudokuPuzzle(9, (0,) + top.cells[1:])  # drop the first clue: 16 clues left
+    result = solver_for(9).check(fewer)
+    assert unique.status == "unique" and result.status == "multiple"
+    assert result.solution != result.second and is_solution(fewer, result.second)
+
+
+def test_formats_round_trip():
+    for puzzle in load_puzzles(DATA / "lloyd_amos" / "inst16x16_p040.txt")[:5] + [
+            parse_puzzles(TOP95_FIRST)[0]]:
+        assert parse_puzzles(format_line(puzzle))[0].cells == puzzle.cells
+        assert parse_puzzles(format_grid(puzzle))[0].cells == puzzle.cells
+    named = parse_puzzles(TOP95_FIRST + "  # first of top95\n")[0]
+    assert named.name == "first of top95"
+
+
+@pytest.mark.parametrize(
+    "text,where,words",
+    [
+        ("4....!8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+         ":1:6:", "bad symbol"),
+        ("4....x8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+         ":1:6:", "out of range"),
+        ("123", ":1:0:", "no Sudoku size"),
+        ("44..............", ":1:2:", "repeats"),
+        ("5...............", ":1:1:", "out of range"),
+        ("1234\n12\n", ":2:0:", "row has"),
+        ("# nothing\n", ":0:0:", "no puzzle"),
+    ],
+)
+def test_bad_puzzles_are_located(text, where, words):
+    with pytest.raises(FormatError) as err:
+        parse_puzzles(text, "p.txt")
+    assert str(err.value).startswith("p.txt" + where), str(err.value)
+    assert words in str(err.value)
+
+
+def test_is_solution_rejects_wrong_grids():
+    puzzle = parse_puzzles(TOP95_FIRST)[0]
+    grid = solver_for(9).solve(puzzle)
+    assert is_solution(puzzle, grid)
+    swapped = list(grid)
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    assert not is_solution(puzzle, tuple(swapped))
+    assert not is_solution(puzzle, None)
+    assert not is_solution(puzzle, grid[:-1])
+    assert len(units(9)) == 27
