@@ -409,7 +409,8 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
 
 
 def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any]) -> list[MapEntry]:
-    """Map files and folders (searched recursively for *.txt); group = preset, else folder."""
+    """Map files and folders (searched recursively for *.txt); group = preset, else folder.
+    `load` may return one instance or a list (a file of many puzzles, grouped by file)."""
     entries = []
     for raw in paths:
         path = Path(raw)
@@ -417,7 +418,9 @@ def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any])
         if path.is_dir() and not files:
             raise FormatError("folder holds no .txt maps", str(path), 0, 0)
         for file in files:
-            instance = load(file)
-            group = getattr(instance, "preset", "") or file.parent.name or "."
-            entries.append(MapEntry(instance, group))
+            loaded = load(file)
+            many = isinstance(loaded, list)
+            for instance in loaded if many else [loaded]:
+                group = getattr(instance, "preset", "") or (file.stem if many else file.parent.name)
+                entries.append(MapEntry(instance, group or "."))
     return entries

@@ -155,16 +155,19 @@ def cmd_play(args: argparse.Namespace) -> int:
             ("\n" if show else "")
             + f"[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {escape(instance.name)} "
             f"with {agent.name}: {result.steps} steps, {result.guesses} guesses, "
-            f"{result.extra.get('lives_left', '-')} lives left, {result.time_s:.3f}s"
+            + (f"{result.extra['lives_left']} lives left, " if "lives_left" in result.extra else "")
+            + f"{result.time_s:.3f}s"
         )
     return 0
 
 
 def _markup_renderer(spec: GameSpec):
-    import importlib
+    """The game's rich renderer, else its plain one with markup escaped."""
+    if spec.render_markup is not None:
+        return spec.render_markup
+    from rich.markup import escape
 
-    module = importlib.import_module(f"logic_agents.games.{spec.name}.render")
-    return getattr(module, "render_markup", spec.render)
+    return lambda obs: escape(spec.render(obs))
 
 
 def cmd_cnf(args: argparse.Namespace) -> int:
@@ -291,9 +294,15 @@ def cmd_maps(args: argparse.Namespace) -> int:
             continue
         root = MAPS_ROOT / spec.maps_dir
         for path in sorted(root.rglob("*.txt")) if root.is_dir() else []:
-            instance = spec.load(path)
-            row = {"game": spec.name, "name": instance.name,
-                   "path": str(path.relative_to(MAPS_ROOT.parent))}
+            row = {"game": spec.name, "path": str(path.relative_to(MAPS_ROOT.parent))}
+            if spec.load_all is not None:  # a file of many puzzles
+                instances = spec.load_all(path)
+                instance = instances[0]
+                row["name"] = path.stem
+                row["puzzles"] = len(instances)
+            else:
+                instance = spec.load(path)
+                row["name"] = instance.name
             if hasattr(instance, "height"):
                 row["size"] = f"{instance.height}x{instance.width}"
             if hasattr(instance, "total_daggers"):
@@ -305,7 +314,7 @@ def cmd_maps(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
         return 0
     table = Table(title=f"shipped maps ({len(rows)})")
-    columns = list(rows[0]) if rows else ["game", "name", "path"]
+    columns = list(dict.fromkeys(k for row in rows for k in row)) or ["game", "name", "path"]
     for col in columns:
         table.add_column(col)
     for row in rows:
@@ -389,8 +398,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError("--resume continues an --out file; give --out")
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
-    entries = batch.entries_from_paths([resolve_map(m, spec) for m in args.maps], spec.load)
+    entries = batch.entries_from_paths([resolve_map(m, spec) for m in args.maps],
+                                       spec.load_all or spec.load)
     if args.generate:
+        if spec.name != "daggers":
+            raise UsageError("--generate makes sweeper maps; it goes with --game daggers")
         from logic_agents.games.daggers.generate import generate_maps, get_preset
 
         for name in args.generate.split(","):

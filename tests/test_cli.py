@@ -70,9 +70,12 @@ def test_cnf_writes_valid_named_dimacs(capsys, tmp_path):
 
 
 def test_maps_lists_the_thirty(capsys):
-    code, out, _ = run(capsys, "maps", "--json")
+    code, out, _ = run(capsys, "maps", "--game", "daggers", "--json")
     rows = json.loads(out)
     assert code == 0 and len(rows) == len(MAPS) == 30
+    code, out, _ = run(capsys, "maps", "--json")
+    sudoku = [r for r in json.loads(out) if r["game"] == "sudoku"]
+    assert any(r["name"] == "norvig_top95" and r["puzzles"] == 95 for r in sudoku)
     code, out, _ = run(capsys, "maps")
     assert "HARD10" in out
 

@@ -182,12 +182,15 @@ class SatOracle:
         names = self.kb.names()
         return {names[abs(v)]: v > 0 for v in model if abs(v) in names}
 
-    def backbone(self, keys: Iterable[Hashable]) -> dict[Hashable, Verdict]:
-        """Verdicts for many keys. A model that sets x=v shows ~v is consistent, so only the
-        value the models agree on is ever asked; each refuting model prunes further queries."""
+    def backbone(self, keys: Iterable[Hashable],
+                 assumptions: Iterable[Any] = ()) -> dict[Hashable, Verdict]:
+        """Verdicts for many keys (under assumptions). A model that sets x=v shows ~v is
+        consistent, so only the value the models agree on is ever asked; each refuting model
+        prunes further queries."""
         keys = list(keys)
         ids = {k: self._lit(k) for k in keys}
-        if self.solve() is not True:
+        extra = [self._lit(a) for a in assumptions]
+        if self.solve(extra) is not True:
             if self.last_reason is None and self.time_budget is None:
                 raise SolverError("the knowledge base is unsatisfiable")
             return dict.fromkeys(keys, Verdict.UNKNOWN)
@@ -200,7 +203,7 @@ class SatOracle:
                 out[k] = Verdict.UNKNOWN
                 continue
             value = ids[k] if k in seen_true else -ids[k]
-            result = self.solve([-value])
+            result = self.solve([*extra, -value])
             if result is False:
                 out[k] = Verdict.TRUE if value > 0 else Verdict.FALSE
             elif result is None:

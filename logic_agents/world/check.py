@@ -87,7 +87,7 @@ def check_world(
                 _expect_illegal(world_a, action, "after the episode ended")
 
         world = make_world()
-        obs, _ = world.reset(seed=seed)
+        obs, info = world.reset(seed=seed)
         hidden = world.hidden_state() if hasattr(world, "hidden_state") else None
         forbidden = {id(world)} | ({id(hidden)} if hidden is not None else set())
         if hidden is not None and isinstance(hidden, (list, tuple, dict)):
@@ -105,6 +105,8 @@ def check_world(
         before = to_jsonable(obs)
         for action in illegal_actions(obs):
             _expect_illegal(world, action, "")
+        if info.get("terminated"):  # finished by reset alone: nothing more may be played
+            continue
         legal = make_agent_act(make_agent, seed, obs)
         twin = make_world()
         twin.reset(seed=seed)

@@ -15,7 +15,7 @@ from typing import Any
 
 from logic_agents.errors import UnknownName
 
-BUILTIN_GAMES = ("daggers",)
+BUILTIN_GAMES = ("daggers", "sudoku")
 
 
 @dataclass
@@ -31,6 +31,9 @@ class GameSpec:
     maps_dir: str = ""
     default_agent: str = ""
     agent_help: dict[str, str] = field(default_factory=dict)
+    load_all: Callable[[str | Path], list[Any]] | None = None  # files that hold many instances
+    example: Callable[[], Any] | None = None  # a small instance, for contract tests
+    render_markup: Callable[[Any], str] | None = None  # rich markup version of render
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

@@ -2,7 +2,7 @@
 
 from logic_agents.games.daggers.agents import AGENT_HELP, AGENTS, SatAgent, single_point_moves
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
-from logic_agents.games.daggers.render import render
+from logic_agents.games.daggers.render import render, render_markup
 from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
@@ -30,11 +30,13 @@ SPEC = register(
         make_world=DaggersWorld,
         agents=AGENTS,
         render=render,
+        render_markup=render_markup,
         action_from_json=DaggersAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="daggers",
         default_agent="satx",
         agent_help=AGENT_HELP,
+        example=lambda: parse("name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"),
     )
 )
 

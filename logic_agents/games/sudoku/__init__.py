@@ -1,1 +1,79 @@
-"""Sudoku N x N: board (formats, is_solution) and encode (rules, solver). World and agents follow."""
+"""Sudoku N x N: board, encode, world, agents, render; registered as game "sudoku"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+from logic_agents.games.sudoku.agents import AGENTS, norvig_solve
+from logic_agents.games.sudoku.board import (
+    SudokuPuzzle,
+    format_grid,
+    format_line,
+    is_solution,
+    load_puzzles,
+    parse_puzzles,
+)
+from logic_agents.games.sudoku.encode import count_solutions, solver_for
+from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
+from logic_agents.world.registry import GameSpec, register
+
+AGENT_HELP = {
+    "sat": "solve the whole encoding once, then write the answer",
+    "logic": "write only entailed values, one per step; give up when none is entailed",
+    "norvig": "constraint propagation and depth-first search (Norvig's essay)",
+}
+
+
+def load(path: str | Path) -> SudokuPuzzle:
+    """One puzzle: FILE (its first puzzle) or FILE:K (its K-th, counting from 1)."""
+    text = str(path)
+    base, _, index = text.rpartition(":")
+    if base and index.isdigit() and not Path(text).exists():
+        puzzles = load_puzzles(base)
+        k = int(index)
+        if not 1 <= k <= len(puzzles):
+            raise FormatError(f"puzzle {k} asked, the file holds {len(puzzles)}", base, 0, 0)
+        return puzzles[k - 1]
+    return load_puzzles(path)[0]
+
+
+def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
+    out = [place(-1, 0, 1), place(0, obs.n, 1)]
+    empty = [i for i, v in enumerate(obs.cells) if v == 0]
+    given = [i for i, g in enumerate(obs.givens) if g]
+    if empty:
+        out.append(place(empty[0] // obs.n, empty[0] % obs.n, obs.n + 1))
+        out.append(place(empty[0] // obs.n, empty[0] % obs.n, 0))
+    if given:
+        out.append(place(given[0] // obs.n, given[0] % obs.n, 1))
+    return out
+
+
+def render(obs: SudokuObservation) -> str:
+    return f"step {obs.step}\n" + format_grid(obs.cells)
+
+
+SPEC = register(
+    GameSpec(
+        name="sudoku",
+        description="Sudoku N x N (4, 9, 16, 25)",
+        load=load,
+        make_world=SudokuWorld,
+        agents=AGENTS,
+        render=render,
+        action_from_json=SudokuAction.from_json,
+        illegal_actions=illegal_actions,
+        maps_dir="sudoku",
+        default_agent="sat",
+        agent_help=AGENT_HELP,
+        load_all=load_puzzles,
+        example=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
+    )
+)
+
+__all__ = [
+    "AGENTS", "SudokuAction", "SudokuObservation", "SudokuPuzzle", "SudokuWorld",
+    "count_solutions", "format_grid", "format_line", "is_solution", "load", "load_puzzles",
+    "norvig_solve", "parse_puzzles", "place", "solver_for",
+]

@@ -1,0 +1,211 @@
+"""Sudoku agents: sat, logic and norvig.
+
+Concepts:
+- SatSudokuAgent (sat): solve the whole encoding once, then write the answer out.
+- LogicSudokuAgent (logic): each step writes one value the knowledge base entails: unit
+  propagation first, then failed literals, then a full entailment check (backbone). It gives up
+  when nothing is entailed, which only happens when the puzzle has several solutions; `deduced`
+  says how far pure deduction went.
+- norvig_solve / NorvigAgent (norvig): constraint propagation (eliminate, only place) and
+  depth-first search on the cell with the fewest candidates, after Norvig's essay; `nodes`
+  counts search nodes and a node cap turns a runaway search into a loss.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
+from logic_agents.games.sudoku.encode import solver_for
+from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
+from logic_agents.logic.oracle import DEFAULT_SOLVER, Verdict
+
+
+class SudokuAgent:
+    name = "agent"
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.pending: deque[SudokuAction] = deque()
+        self.guesses = 0
+
+    def stats(self) -> dict:
+        return {"guesses": self.guesses}
+
+    def _write_out(self, obs: SudokuObservation, grid: Grid) -> None:
+        n = obs.n
+        self.pending.extend(SudokuAction((i // n, i % n), v)
+                            for i, v in enumerate(grid) if obs.cells[i] != v)
+
+
+class SatSudokuAgent(SudokuAgent):
+    """sat: one SAT call on the size's cached encoding, then the answer, cell by cell."""
+
+    name = "sat"
+
+    def __init__(self, *, solver: str = DEFAULT_SOLVER):
+        self.solver = solver
+        super().__init__()
+
+    def act(self, obs: SudokuObservation) -> SudokuAction | None:
+        if not self.pending:
+            grid = solver_for(obs.n, self.solver).solve(SudokuPuzzle(obs.n, obs.cells))
+            if grid is None:
+                return None  # unsatisfiable from here: give up
+            self._write_out(obs, grid)
+        return self.pending.popleft() if self.pending else None
+
+
+class LogicSudokuAgent(SudokuAgent):
+    """logic: one entailed value per step; gives up when nothing is entailed."""
+
+    name = "logic"
+
+    def __init__(self, *, solver: str = DEFAULT_SOLVER):
+        self.solver = solver
+        super().__init__()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.deduced = 0
+        self.by = {"propagation": 0, "failed-literal": 0, "entailment": 0}
+
+    def stats(self) -> dict:
+        return {"guesses": 0, "deduced": self.deduced, **{f"by_{k}": v for k, v in self.by.items()}}
+
+    def act(self, obs: SudokuObservation) -> SudokuAction | None:
+        s = solver_for(obs.n, self.solver)
+        n = obs.n
+        known = s.assumptions(SudokuPuzzle(n, obs.cells))
+        empty = [i for i, v in enumerate(obs.cells) if v == 0]
+        if not empty:
+            return None
+        raw = s.oracle._solver
+        ok, implied = raw.propagate(assumptions=known)
+        if not ok:
+            return None  # the grid so far contradicts the rules
+        true = {lit for lit in implied if lit > 0}
+        for i in empty:
+            for v, var in enumerate(s.ids[i // n][i % n], start=1):
+                if var in true:
+                    return self._deduce(i, v, n, "propagation")
+        # failed literals: a candidate whose assumption propagates to a conflict is false
+        false = {-lit for lit in implied if lit < 0}
+        for i in empty:
+            candidates = [(v, var) for v, var in enumerate(s.ids[i // n][i % n], start=1)
+                          if var not in false]
+            alive = []
+            for v, var in candidates:
+                ok, _ = raw.propagate(assumptions=known + [var])
+                if ok:
+                    alive.append(v)
+            if len(alive) == 1:
+                return self._deduce(i, alive[0], n, "failed-literal")
+        # full entailment on the remaining candidates
+        keys = [var for i in empty for var in s.ids[i // n][i % n] if var not in false]
+        verdicts = s.oracle.backbone(keys, assumptions=known)
+        for var, verdict in verdicts.items():
+            if verdict is Verdict.TRUE:
+                cell_index, v = divmod(var - 1, n)
+                return self._deduce(cell_index, v + 1, n, "entailment")
+        return None  # several solutions remain: a guess would be needed
+
+    def _deduce(self, index: int, value: int, n: int, how: str) -> SudokuAction:
+        self.deduced += 1
+        self.by[how] += 1
+        return SudokuAction((index // n, index % n), value)
+
+
+@lru_cache(maxsize=8)
+def _peers(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """(units of each cell, peers of each cell) as cell indices."""
+    all_units = [tuple(r * n + c for r, c in unit) for unit in units(n)]
+    cell_units = tuple(tuple(u for u in all_units if i in u) for i in range(n * n))
+    peers = tuple(tuple(sorted({j for u in cell_units[i] for j in u} - {i})) for i in range(n * n))
+    return cell_units, peers
+
+
+def norvig_solve(puzzle: SudokuPuzzle, node_cap: int = 1_000_000) -> tuple[Grid | None, int]:
+    """Propagation and MRV depth-first search; (solution or None, search nodes)."""
+    n = puzzle.n
+    cell_units, peers = _peers(n)
+    full = set(range(1, n + 1))
+    nodes = 0
+
+    def assign(values: list[set[int]], i: int, d: int) -> bool:
+        return all(eliminate(values, i, d2) for d2 in list(values[i] - {d}))
+
+    def eliminate(values: list[set[int]], i: int, d: int) -> bool:
+        if d not in values[i]:
+            return True
+        values[i].discard(d)
+        if not values[i]:
+            return False
+        if len(values[i]) == 1:
+            d2 = next(iter(values[i]))
+            if not all(eliminate(values, j, d2) for j in peers[i]):
+                return False
+        for unit in cell_units[i]:
+            places = [j for j in unit if d in values[j]]
+            if not places:
+                return False
+            if len(places) == 1 and not assign(values, places[0], d):
+                return False
+        return True
+
+    def search(values: list[set[int]]) -> list[set[int]] | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_cap:
+            return None
+        if all(len(v) == 1 for v in values):
+            return values
+        _, i = min((len(v), i) for i, v in enumerate(values) if len(v) > 1)
+        for d in sorted(values[i]):
+            copy = [set(v) for v in values]
+            if assign(copy, i, d):
+                found = search(copy)
+                if found is not None:
+                    return found
+        return None
+
+    values = [set(full) for _ in range(n * n)]
+    for i, v in enumerate(puzzle.cells):
+        if v and not assign(values, i, v):
+            return None, nodes
+    result = search(values)
+    if result is None:
+        return None, nodes
+    return tuple(next(iter(v)) for v in result), nodes
+
+
+class NorvigAgent(SudokuAgent):
+    """norvig: propagation plus depth-first search, then the answer, cell by cell."""
+
+    name = "norvig"
+
+    def __init__(self, *, node_cap: int = 1_000_000):
+        self.node_cap = node_cap
+        super().__init__()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.nodes = 0
+
+    def stats(self) -> dict:
+        return {"guesses": 0, "nodes": self.nodes}
+
+    def act(self, obs: SudokuObservation) -> SudokuAction | None:
+        if not self.pending:
+            grid, nodes = norvig_solve(SudokuPuzzle(obs.n, obs.cells), self.node_cap)
+            self.nodes += nodes
+            if grid is None:
+                return None
+            self._write_out(obs, grid)
+        return self.pending.popleft() if self.pending else None
+
+
+AGENTS = {"sat": SatSudokuAgent, "logic": LogicSudokuAgent, "norvig": NorvigAgent}

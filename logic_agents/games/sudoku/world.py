@@ -1,0 +1,116 @@
+"""SudokuWorld: a static puzzle played as a world, one placed value per step.
+
+Concepts:
+- SudokuObservation: the grid so far (0 = empty) and which cells are givens; everything a
+  solver may know, since a Sudoku hides nothing but its solution.
+- SudokuAction: place value v in cell (r, c); `place(r, c, v)` builds one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.games.sudoku.board import Cell, Grid, SudokuPuzzle, is_solution, symbol, value_of
+
+
+@dataclass(frozen=True)
+class SudokuObservation:
+    n: int
+    cells: Grid
+    givens: tuple[bool, ...]
+    step: int
+
+    def at(self, cell: Cell) -> int:
+        return self.cells[cell[0] * self.n + cell[1]]
+
+    def to_json(self) -> dict:
+        return {"grid": "".join(symbol(v) for v in self.cells), "step": self.step}
+
+
+@dataclass(frozen=True)
+class SudokuAction:
+    cell: Cell
+    value: int
+
+    def __str__(self) -> str:
+        return f"place {self.cell[0]} {self.cell[1]} {symbol(self.value)}"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> SudokuAction:
+        parts = str(text).split()
+        if (len(parts) != 4 or parts[0] != "place" or not parts[1].isdigit()
+                or not parts[2].isdigit() or value_of(parts[3]) is None):
+            raise FormatError(f"not a sudoku action: {text!r} (expected 'place R C V')")
+        return cls((int(parts[1]), int(parts[2])), value_of(parts[3]) or 0)
+
+
+def place(r: int, c: int, v: int) -> SudokuAction:
+    return SudokuAction((r, c), v)
+
+
+class SudokuWorld:
+    """Sudoku N x N as a world.
+
+    ## Description
+    The puzzle's givens are fixed; the agent fills the other cells.
+
+    ## Actions
+    `place (r, c, v)`: write value v (1..N) in a cell that is not a given; a later placement
+    may overwrite an earlier one. Off the board, over a given, or out of range: IllegalAction.
+
+    ## Observation
+    SudokuObservation: the grid so far, the givens, the step count.
+
+    ## Rewards
+    +1 when the grid is complete and correct, 0 otherwise.
+
+    ## Episode end
+    Terminated (won) when the grid is complete and correct (checked by `is_solution`);
+    truncated after `max_steps` placements (default 4 per cell); the agent may give up.
+    """
+
+    def __init__(self, puzzle: SudokuPuzzle, *, max_steps: int | None = None):
+        self.puzzle = puzzle
+        self.max_steps = max_steps or 4 * puzzle.n * puzzle.n
+        self.rng = random.Random()
+        self._done = True
+
+    def hidden_state(self) -> None:
+        return None  # a puzzle hides only its solution, which the world never computes
+
+    def reset(self, *, seed: int | None = None) -> tuple[SudokuObservation, dict]:
+        self.rng = random.Random(seed)
+        self._cells = list(self.puzzle.cells)
+        self._steps = 0
+        won = is_solution(self.puzzle, tuple(self._cells))
+        self._done = won
+        return self._observe(), {"terminated": won, "won": won}
+
+    def step(self, action: SudokuAction) -> tuple[SudokuObservation, float, bool, bool, dict]:
+        if self._done:
+            raise IllegalAction("the episode has ended; call reset()")
+        if not isinstance(action, SudokuAction):
+            raise IllegalAction(f"not a sudoku action: {action!r}")
+        n = self.puzzle.n
+        r, c = action.cell
+        if not (0 <= r < n and 0 <= c < n):
+            raise IllegalAction(f"{action}: off the {n}x{n} board")
+        if not 1 <= action.value <= n:
+            raise IllegalAction(f"{action}: values run 1-{symbol(n)}")
+        if self.puzzle.cells[r * n + c]:
+            raise IllegalAction(f"{action}: r{r + 1}c{c + 1} is a given")
+        self._cells[r * n + c] = action.value
+        self._steps += 1
+        won = is_solution(self.puzzle, tuple(self._cells))
+        truncated = not won and self._steps >= self.max_steps
+        self._done = won or truncated
+        return self._observe(), 1.0 if won else 0.0, won, truncated, {"won": won}
+
+    def _observe(self) -> SudokuObservation:
+        return SudokuObservation(self.puzzle.n, tuple(self._cells),
+                                 tuple(v != 0 for v in self.puzzle.cells), self._steps)

@@ -1,0 +1,81 @@
+"""Sudoku as a world: rules, check_world, and every agent's solutions checked by is_solution."""
+
+from pathlib import Path
+
+import pytest
+
+from logic_agents.errors import IllegalAction
+from logic_agents.games.sudoku import (
+    AGENTS,
+    SudokuAction,
+    SudokuPuzzle,
+    SudokuWorld,
+    illegal_actions,
+    is_solution,
+    load,
+    load_puzzles,
+    norvig_solve,
+    parse_puzzles,
+    place,
+)
+from logic_agents.world.check import check_world
+from logic_agents.world.core import Outcome
+from logic_agents.world.runner import run_episode
+
+DATA = Path(__file__).resolve().parents[3] / "maps" / "sudoku"
+EXAMPLE = parse_puzzles("12..3..2.1.34..1")[0]
+
+
+def play(agent: str, puzzle: SudokuPuzzle):
+    grids = []
+    world = SudokuWorld(puzzle)
+    result = run_episode(world, AGENTS[agent](), seed=0,
+                         on_step=lambda obs, a, r: grids.append(obs.cells))
+    return result, (grids[-1] if grids else puzzle.cells)
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_agents_solve_top95_and_hardest_verified(agent):
+    puzzles = load_puzzles(DATA / "norvig_hardest.txt") + load_puzzles(DATA / "norvig_top95.txt")[:15]
+    for puzzle in puzzles:
+        result, grid = play(agent, puzzle)
+        assert result.won and is_solution(puzzle, grid), (agent, puzzle.name)
+
+
+def test_logic_agent_stops_where_a_guess_is_needed():
+    top = load_puzzles(DATA / "norvig_top95.txt")[0]
+    fewer = SudokuPuzzle(9, (0,) + top.cells[1:])  # several solutions
+    result, grid = play("logic", fewer)
+    assert result.outcome is Outcome.GAVE_UP and not result.won
+    assert result.extra["deduced"] == sum(v != 0 for v in grid) - fewer.clues
+    result, _ = play("sat", fewer)
+    assert result.won  # sat picks one of the solutions
+
+
+def test_norvig_counts_nodes_and_respects_its_cap():
+    hardest = load_puzzles(DATA / "norvig_hardest.txt")[0]
+    grid, nodes = norvig_solve(hardest)
+    assert is_solution(hardest, grid) and nodes >= 1
+    assert norvig_solve(hardest, node_cap=0)[0] is None
+
+
+def test_world_rules():
+    world = SudokuWorld(EXAMPLE)
+    obs, info = world.reset(seed=0)
+    assert not info["terminated"] and obs.givens[0] and not obs.givens[2]
+    with pytest.raises(IllegalAction, match="given"):
+        world.step(place(0, 0, 2))
+    with pytest.raises(IllegalAction, match="values run"):
+        world.step(place(0, 2, 5))
+    obs, reward, term, trunc, _ = world.step(place(0, 2, 4))
+    assert obs.at((0, 2)) == 4 and reward == 0 and not term
+    assert SudokuAction.from_json(str(place(3, 1, 2))) == place(3, 1, 2)
+
+
+def test_file_index_syntax():
+    assert load(f"{DATA / 'norvig_top95.txt'}:2") == load_puzzles(DATA / "norvig_top95.txt")[1]
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_check_world(agent):
+    check_world(lambda: SudokuWorld(EXAMPLE), lambda: AGENTS[agent](), illegal_actions, seeds=(0, 1))
