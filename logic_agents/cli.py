@@ -6,6 +6,7 @@ Verbs:
 - inspect CNF   sizes, named clauses and (with --solve) a model of a DIMACS file;
 - maps          list the shipped maps;
 - replay TRACE  re-run a --trace file and check that every step agrees;
+- solve         solve puzzles (Sudoku), prove uniqueness, print grids or JSON lines;
 - generate      write random maps of a preset (cs5011-*, nettle-*, tornado-*, classic sizes);
 - compare       paired win-rate study of several agents, streamed to CSV/JSONL, with a summary.
 Every user error prints one line on stderr and exits with code 2; never a traceback.
@@ -176,6 +177,16 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     map_path = resolve_map(args.map, spec)
     instance = spec.load(map_path)
+    if spec.encode is not None:  # a static puzzle: its whole encoding, clues as unit clauses
+        kb = spec.encode(instance)
+        comments = [f"logic-agents {__version__} cnf", f"game {spec.name}",
+                    f"puzzle {instance.name} ({map_path})"] + list(spec.cnf_legend)
+        comments += [f"kb {f}" for f in kb.formulas[:200]]
+        if len(kb.formulas) > 200:
+            comments.append(f"kb ... {len(kb.formulas) - 200} more formulas")
+        return _write_cnf(args, kb.to_dimacs(comments), {
+            "file": args.output, "map": instance.name, "variables": kb.num_vars,
+            "clauses": len(kb.clauses), "named": len(kb.names())})
     if args.query < 1:
         raise UsageError("--query counts from 1")
     options = agent_options(args)
@@ -213,6 +224,14 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     ]
     comments += [f"kb {f}" for f in kb.formulas]
     text = event.to_dimacs(comments)
+    return _write_cnf(args, text, {
+        "file": args.output, "map": instance.name, "agent": args.agent, "seed": args.seed,
+        "query": event.index, "step": event.observation.step, "variables": event.num_vars,
+        "clauses": event.num_clauses + len(event.assumptions), "named": len(kb.names())})
+
+
+def _write_cnf(args: argparse.Namespace, text: str, summary: dict) -> int:
+    """Write a DIMACS text to -o (or stdout) and report it, as one JSON object with --json."""
     to_stdout = args.output in (None, "-")
     if to_stdout and args.json:
         raise UsageError("--json describes the file written with -o FILE.cnf; give -o")
@@ -223,14 +242,11 @@ def cmd_cnf(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text)
     except OSError as e:
         raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
-    summary = {"file": args.output, "map": instance.name, "agent": args.agent, "seed": args.seed,
-               "query": event.index, "step": event.observation.step, "variables": kb.num_vars,
-               "clauses": len(kb.clauses), "named": len(kb.names())}
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"wrote {args.output}: {kb.num_vars} variables, {len(kb.clauses)} clauses, "
-              f"{summary['named']} named", file=sys.stderr)
+        print(f"wrote {args.output}: {summary['variables']} variables, {summary['clauses']} "
+              f"clauses, {summary['named']} named", file=sys.stderr)
     return 0
 
 
@@ -478,6 +494,68 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _puzzles_from(items: list[str], game: str) -> list[Any]:
+    """Puzzles from files (every puzzle in each) and from puzzles written on the command line."""
+    from logic_agents.games.sudoku.board import load_puzzles, parse_puzzles
+
+    if game != "sudoku":
+        raise UnknownName(f"solve knows sudoku only so far, not {game!r}")
+    import dataclasses
+
+    out = []
+    for k, item in enumerate(items, start=1):
+        path = Path(item)
+        if path.exists() or path.suffix == ".txt":
+            out += load_puzzles(path)
+        else:
+            out += [p if "#" in item else dataclasses.replace(p, name=f"puzzle {k}")
+                    for p in parse_puzzles(item, f"<argument {k}>")]
+    return out
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import time
+
+    from rich.console import Console
+
+    from logic_agents.games.sudoku.board import format_grid, format_line, is_solution
+    from logic_agents.games.sudoku.encode import solver_for
+    from logic_agents.logic.oracle import check_solver_name
+
+    game = args.game or "sudoku"  # the only puzzle game so far; detection grows with the games
+    check_solver_name(args.solver)
+    puzzles = _puzzles_from(args.puzzles, game)
+    console = Console(highlight=False)
+    for puzzle in puzzles:
+        solver = solver_for(puzzle.n, args.solver)
+        started = time.perf_counter()
+        result = solver.check(puzzle, unique=args.unique)
+        elapsed = time.perf_counter() - started
+        for grid in (result.solution, result.second):
+            if grid is not None and not is_solution(puzzle, grid):  # pragma: no cover - a bug
+                raise LogicAgentsError(f"internal error: {puzzle.name} got a wrong solution")
+        status = "unsat" if result.status == "unsat" else "solved"
+        unique = {"unique": True, "multiple": False}.get(result.status) if args.unique else None
+        if args.json:
+            out = {"game": game, "puzzle": puzzle.name, "status": status, "unique": unique,
+                   "solution": format_line(result.solution) if result.solution else None,
+                   "time_s": round(elapsed, 6)}
+            if result.second is not None:
+                out["second"] = format_line(result.second)
+            print(json.dumps(out), flush=True)
+            continue
+        console.print(f"[bold]{puzzle.name}[/bold] ({puzzle.n}x{puzzle.n}, {puzzle.clues} clues)")
+        if result.solution:
+            console.print(format_grid(result.solution))
+        verdict = {"unique": "solved, unique", "multiple": "solved, NOT unique",
+                   "solved": "solved", "unsat": "unsatisfiable: no solution"}[result.status]
+        console.print(f"{verdict} in {1000 * elapsed:.2f} ms")
+        if result.second is not None:
+            console.print("a second solution:\n" + format_grid(result.second))
+        console.print()
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from logic_agents.world.trace import replay
 
@@ -589,6 +667,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="daggers", help="game of the maps (default: daggers)")
     add_agent_flags(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser(
+        "solve", help="solve puzzles and say whether each solution is unique",
+        description="Solve every puzzle of the files (one per line) or given on the command line.",
+        epilog="Example: logic-agents solve maps/sudoku/norvig_top95.txt --unique --json")
+    p.add_argument("puzzles", nargs="+", metavar="FILE_OR_PUZZLE")
+    p.add_argument("--game", choices=["sudoku"], default=None,
+                   help="the puzzle's game (default: detected; sudoku)")
+    p.add_argument("--unique", action="store_true",
+                   help="also prove uniqueness (a second solution is shown if there is one)")
+    p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME",
+                   help=f"PySAT solver (default {DEFAULT_SOLVER})")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
+    p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
     p.add_argument("--game", default=None, help="only this game's maps")

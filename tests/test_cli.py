@@ -203,3 +203,43 @@ def test_plot_names_its_extra(capsys, tmp_path, monkeypatch):
 def test_compare_errors(capsys, argv, words):
     code, _, err = run(capsys, "compare", *argv)
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_solve_json_lines_and_uniqueness(capsys):
+    fewer = "." + TOP95_1[1:]
+    code, out, _ = run(capsys, "solve", TOP95_1, fewer, "--unique", "--json")
+    first, second = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert {"game", "puzzle", "status", "unique", "solution", "time_s"} <= set(first)
+    assert first["status"] == "solved" and first["unique"] is True and len(first["solution"]) == 81
+    assert second["unique"] is False and second["second"] != second["solution"]
+    code, out, _ = run(capsys, "solve", str(ROOT / "maps/sudoku/norvig_hardest.txt"), "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 11 and all(r["status"] == "solved" and r["unique"] is None for r in rows)
+    code, out, _ = run(capsys, "solve", "44" + "." * 14)
+    assert code == 2
+    code, out, _ = run(capsys, "solve", "12..3..2.1.34..1")
+    assert code == 0 and "solved" in out
+
+
+def test_solve_reports_unsat(capsys):
+    # box 2 holds 3 and 4 in row 2, but row 1 needs them there too: no solution, no format error
+    code, out, _ = run(capsys, "solve", "12....34.......1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "unsat" and data["solution"] is None
+
+
+def test_cnf_of_a_sudoku_puzzle(capsys, tmp_path):
+    out = tmp_path / "s.cnf"
+    code, stdout, _ = run(capsys, "cnf", str(ROOT / "maps/sudoku/norvig_top95.txt") + ":1",
+                          "--game", "sudoku", "-o", str(out), "--json")
+    assert code == 0 and json.loads(stdout)["named"] == 729
+    cnf = read_dimacs(out)
+    assert "X_r1c1_v4" in cnf.names.values() and [cnf.clauses[-1]] and any(
+        len(c) == 1 for c in cnf.clauses)
+    code, stdout, _ = run(capsys, "inspect", str(out), "--solve", "--json")
+    model = json.loads(stdout)["model"]
+    assert model["X_r1c1_v4"] is True

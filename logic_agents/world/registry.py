@@ -34,6 +34,8 @@ class GameSpec:
     load_all: Callable[[str | Path], list[Any]] | None = None  # files that hold many instances
     example: Callable[[], Any] | None = None  # a small instance, for contract tests
     render_markup: Callable[[Any], str] | None = None  # rich markup version of render
+    encode: Callable[[Any], Any] | None = None  # static puzzles: instance -> KnowledgeBase
+    cnf_legend: tuple[str, ...] = ()  # comment lines that explain the variable names
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

@@ -14,7 +14,7 @@ from logic_agents.games.sudoku.board import (
     load_puzzles,
     parse_puzzles,
 )
-from logic_agents.games.sudoku.encode import count_solutions, solver_for
+from logic_agents.games.sudoku.encode import count_solutions, decode, encode, solver_for
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.world.registry import GameSpec, register
 
@@ -69,11 +69,16 @@ SPEC = register(
         agent_help=AGENT_HELP,
         load_all=load_puzzles,
         example=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
+        encode=encode,
+        cnf_legend=("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
+                    "the rules: Exactly(1, ...) per cell, and per value in each row, column "
+                    "and box; the clues: unit clauses"),
     )
 )
 
 __all__ = [
     "AGENTS", "SudokuAction", "SudokuObservation", "SudokuPuzzle", "SudokuWorld",
-    "count_solutions", "format_grid", "format_line", "is_solution", "load", "load_puzzles",
+    "count_solutions", "decode", "encode",
+    "format_grid", "format_line", "is_solution", "load", "load_puzzles",
     "norvig_solve", "parse_puzzles", "place", "solver_for",
 ]

@@ -113,5 +113,25 @@ def solver_for(n: int, solver: str = DEFAULT_SOLVER) -> SudokuSolver:
     return _SOLVERS[key]
 
 
+def encode(puzzle: SudokuPuzzle) -> KnowledgeBase:
+    """A fresh KB: the rules of the puzzle's size and its clues as unit clauses (for `cnf`)."""
+    kb = rules(puzzle.n)
+    n = puzzle.n
+    kb.tell(*[sym(var_key(i // n, i % n, v)) for i, v in enumerate(puzzle.cells) if v])
+    return kb
+
+
+def decode(puzzle: SudokuPuzzle, model: dict[str, bool]) -> Grid:
+    """A grid from a model given by variable name (as SatOracle.model returns it)."""
+    n = puzzle.n
+    grid = [0] * (n * n)
+    for r in range(n):
+        for c in range(n):
+            for v in range(1, n + 1):
+                if model.get(f"X_r{r + 1}c{c + 1}_v{v}"):
+                    grid[r * n + c] = v
+    return tuple(grid)
+
+
 def count_solutions(puzzle: SudokuPuzzle, limit: int = 2) -> int:
     return len(solver_for(puzzle.n).count_solutions(puzzle, limit))
