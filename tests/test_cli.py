@@ -243,3 +243,16 @@ def test_cnf_of_a_sudoku_puzzle(capsys, tmp_path):
     code, stdout, _ = run(capsys, "inspect", str(out), "--solve", "--json")
     model = json.loads(stdout)["model"]
     assert model["X_r1c1_v4"] is True
+
+
+def test_generate_sudoku(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "sudoku", "--size", "9", "--count", "2", "--seed", "3",
+                       "-o", str(tmp_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["clues"]) == 2
+    code, out, _ = run(capsys, "solve", data["files"][0], "--unique", "--json")
+    assert all(json.loads(line)["unique"] for line in out.splitlines())
+    code, _, err = run(capsys, "generate", "sudoku", "-o", str(tmp_path))
+    assert code == 2 and "--size" in err
+    code, _, err = run(capsys, "generate", "sudoku", "--size", "7", "-o", str(tmp_path))
+    assert code == 2 and "size must be" in err

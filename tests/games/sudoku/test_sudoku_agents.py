@@ -79,3 +79,16 @@ def test_file_index_syntax():
 @pytest.mark.parametrize("agent", sorted(AGENTS))
 def test_check_world(agent):
     check_world(lambda: SudokuWorld(EXAMPLE), lambda: AGENTS[agent](), illegal_actions, seeds=(0, 1))
+
+
+def test_generated_puzzles_are_unique_and_reproducible():
+    from logic_agents.games.sudoku.encode import solver_for
+    from logic_agents.games.sudoku.generate import generate_puzzles
+
+    for n, clues in ((4, None), (9, None), (9, 40)):
+        puzzles = generate_puzzles(n, 3, seed=7, clues=clues)
+        assert puzzles == generate_puzzles(n, 3, seed=7, clues=clues)
+        for p in puzzles:
+            assert solver_for(n).check(p).status == "unique"
+            if clues is not None:
+                assert p.clues == clues
