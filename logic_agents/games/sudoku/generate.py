@@ -1,8 +1,8 @@
 """Random Sudoku puzzles with a unique solution.
 
 Concepts:
-- random_full_grid: the SAT oracle completes a random seed row (a shuffled 1..N) and a few
-  random values; the solver's answer is a complete grid.
+- random_full_grid: the SAT oracle completes a shuffled first row; Sudoku's symmetries
+  (row, band, column and stack swaps, transposition) then scatter it.
 - generate_puzzle: remove clues in a random order, keeping a removal only while the solution
   stays unique (count_solutions with limit 2), down to `clues` or until nothing more can go.
 - generate_puzzles: `count` puzzles from one seed; same seed, same puzzles.
@@ -10,6 +10,7 @@ Concepts:
 
 from __future__ import annotations
 
+import math
 import random
 
 from logic_agents.errors import GenerationError
@@ -17,21 +18,25 @@ from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
 from logic_agents.games.sudoku.encode import solver_for
 
 
-def random_full_grid(n: int, rng: random.Random, attempts: int = 50) -> Grid:
-    solver = solver_for(n)
-    for _ in range(attempts):
-        cells = [0] * (n * n)
-        cells[:n] = rng.sample(range(1, n + 1), n)  # a shuffled first row is always consistent
-        for _ in range(n):
-            i = rng.randrange(n, n * n)
-            cells[i] = rng.randint(1, n)
-        try:
-            grid = solver.solve(SudokuPuzzle(n, tuple(cells)))
-        except Exception:  # pragma: no cover - defensive
-            grid = None
-        if grid is not None:
-            return grid
-    raise GenerationError(f"no complete {n}x{n} grid found in {attempts} attempts")
+def random_full_grid(n: int, rng: random.Random) -> Grid:
+    """A random complete grid: the SAT oracle completes a shuffled first row, and the
+    validity-preserving symmetries (rows within a band, bands, columns within a stack,
+    stacks, transposition) scatter the rest."""
+    b = math.isqrt(n)
+    first = tuple(rng.sample(range(1, n + 1), n)) + (0,) * (n * n - n)
+    grid = solver_for(n).solve(SudokuPuzzle(n, first))
+    if grid is None:  # pragma: no cover - a shuffled row always extends
+        raise GenerationError(f"no complete {n}x{n} grid extends a shuffled first row")
+
+    def order() -> list[int]:
+        bands = rng.sample(range(b), b)
+        return [band * b + i for band in bands for i in rng.sample(range(b), b)]
+
+    rows, cols = order(), order()
+    cells = [grid[rows[r] * n + cols[c]] for r in range(n) for c in range(n)]
+    if rng.random() < 0.5:
+        cells = [cells[c * n + r] for r in range(n) for c in range(n)]
+    return tuple(cells)
 
 
 def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
