@@ -15,16 +15,18 @@ import random
 
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
-from logic_agents.games.sudoku.encode import solver_for
+from logic_agents.games.sudoku.encode import SudokuSolver, solver_for
 
 
-def random_full_grid(n: int, rng: random.Random) -> Grid:
+def random_full_grid(n: int, rng: random.Random, filler: SudokuSolver | None = None) -> Grid:
     """A random complete grid: the SAT oracle completes a shuffled first row, and the
     validity-preserving symmetries (rows within a band, bands, columns within a stack,
     stacks, transposition) scatter the rest."""
     b = math.isqrt(n)
     first = tuple(rng.sample(range(1, n + 1), n)) + (0,) * (n * n - n)
-    grid = solver_for(n).solve(SudokuPuzzle(n, first))
+    # A solver's answer depends on its history; a filler used only for fills, in the same
+    # order, keeps one seed's puzzles the same from run to run.
+    grid = (filler or SudokuSolver(n)).solve(SudokuPuzzle(n, first))
     if grid is None:  # pragma: no cover - a shuffled row always extends
         raise GenerationError(f"no complete {n}x{n} grid extends a shuffled first row")
 
@@ -40,13 +42,13 @@ def random_full_grid(n: int, rng: random.Random) -> Grid:
 
 
 def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
-                    name: str = "generated") -> SudokuPuzzle:
+                    name: str = "generated", filler: SudokuSolver | None = None) -> SudokuPuzzle:
     if n not in SIZES:
         raise GenerationError(f"size must be one of {', '.join(map(str, SIZES))}, got {n}")
     if clues is not None and not 0 <= clues <= n * n:
         raise GenerationError(f"clues must lie in 0..{n * n}, got {clues}")
     solver = solver_for(n)
-    cells = list(random_full_grid(n, rng))
+    cells = list(random_full_grid(n, rng, filler))
     order = list(range(n * n))
     rng.shuffle(order)
     for i in order:
@@ -60,5 +62,9 @@ def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
 
 
 def generate_puzzles(n: int, count: int, seed: int, clues: int | None = None) -> list[SudokuPuzzle]:
+    if n not in SIZES:
+        raise GenerationError(f"size must be one of {', '.join(map(str, SIZES))}, got {n}")
     rng = random.Random(seed)
-    return [generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}") for i in range(count)]
+    filler = SudokuSolver(n)
+    return [generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}", filler)
+            for i in range(count)]
