@@ -22,6 +22,8 @@ AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
     "logic": "write only entailed values, one per step; give up when none is entailed",
     "norvig": "constraint propagation and depth-first search (Norvig's essay)",
+    "ea-repair": "the report's hybrid repair evolutionary algorithm (generation cap)",
+    "ea-multi": "the report's multi-objective evolutionary algorithm (generation cap)",
 }
 
 

@@ -1,4 +1,4 @@
-"""Sudoku agents: sat, logic and norvig.
+"""Sudoku agents: sat, logic, norvig, and the report's evolutionary ea-repair and ea-multi.
 
 Concepts:
 - SatSudokuAgent (sat): solve the whole encoding once, then write the answer out.
@@ -9,15 +9,19 @@ Concepts:
 - norvig_solve / NorvigAgent (norvig): constraint propagation (eliminate, only place) and
   depth-first search on the cell with the fewest candidates, after Norvig's essay; `nodes`
   counts search nodes and a node cap turns a runaway search into a loss.
+- RepairEAAgent (ea-repair), MultiObjectiveEAAgent (ea-multi): the report's EAs (evolve.py),
+  seeded by the episode's seed; `generations` reports how many they used.
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from functools import lru_cache
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.games.sudoku.encode import solver_for
+from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import DEFAULT_SOLVER, Verdict
 
@@ -208,4 +212,47 @@ class NorvigAgent(SudokuAgent):
         return self.pending.popleft() if self.pending else None
 
 
-AGENTS = {"sat": SatSudokuAgent, "logic": LogicSudokuAgent, "norvig": NorvigAgent}
+class EvolutionaryAgent(SudokuAgent):
+    """ea-repair / ea-multi: run the report's EA once; reaching the cap is a loss."""
+
+    name = "ea"
+    method = staticmethod(ea_repair)
+
+    def __init__(self, *, population: int = 40, generations: int = 2000):
+        self.population = population
+        self.generations = generations
+        super().__init__()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.rng = random.Random(seed)
+        self.generations_used = 0
+
+    def stats(self) -> dict:
+        return {"guesses": 0, "generations": self.generations_used}
+
+    def act(self, obs: SudokuObservation) -> SudokuAction | None:
+        if not self.pending:
+            if self.generations_used:
+                return None
+            grid, used = self.method(SudokuPuzzle(obs.n, obs.cells), self.rng,
+                                     self.population, self.generations)
+            self.generations_used = max(used, 1)
+            if grid is None:
+                return None
+            self._write_out(obs, grid)
+        return self.pending.popleft() if self.pending else None
+
+
+class RepairEAAgent(EvolutionaryAgent):
+    name = "ea-repair"
+    method = staticmethod(ea_repair)
+
+
+class MultiObjectiveEAAgent(EvolutionaryAgent):
+    name = "ea-multi"
+    method = staticmethod(ea_multi)
+
+
+AGENTS = {"sat": SatSudokuAgent, "logic": LogicSudokuAgent, "norvig": NorvigAgent,
+          "ea-repair": RepairEAAgent, "ea-multi": MultiObjectiveEAAgent}

@@ -92,3 +92,30 @@ def test_generated_puzzles_are_unique_and_reproducible():
             assert solver_for(n).check(p).status == "unique"
             if clues is not None:
                 assert p.clues == clues
+
+
+@pytest.mark.parametrize("agent", ["ea-repair", "ea-multi"])
+def test_evolutionary_agents_verified_wins_and_capped_losses(agent):
+    from logic_agents.games.sudoku.generate import generate_puzzles
+
+    wins = 0
+    for puzzle in generate_puzzles(4, 8, seed=1):
+        result, grid = play(agent, puzzle)
+        assert 1 <= result.extra["generations"] <= 2000
+        if result.won:
+            wins += 1
+            assert is_solution(puzzle, grid)
+        else:
+            assert result.outcome is Outcome.GAVE_UP and result.extra["generations"] == 2000
+    assert wins >= 1
+    capped = AGENTS[agent](generations=1)
+    hard = load_puzzles(DATA / "norvig_top95.txt")[0]
+    lost = run_episode(SudokuWorld(hard), capped, seed=0)
+    assert not lost.won and lost.extra["generations"] == 1
+
+
+def test_conflicts():
+    from logic_agents.games.sudoku.evolve import conflicts
+
+    grid = [1, 1, 0, 0] + [0] * 12
+    assert conflicts(grid, 4) == {0, 1}
