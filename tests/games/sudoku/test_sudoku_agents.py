@@ -34,7 +34,7 @@ def play(agent: str, puzzle: SudokuPuzzle):
     return result, (grids[-1] if grids else puzzle.cells)
 
 
-@pytest.mark.parametrize("agent", sorted(AGENTS))
+@pytest.mark.parametrize("agent", ["sat", "logic", "norvig"])
 def test_agents_solve_top95_and_hardest_verified(agent):
     puzzles = load_puzzles(DATA / "norvig_hardest.txt") + load_puzzles(DATA / "norvig_top95.txt")[:15]
     for puzzle in puzzles:
