@@ -30,6 +30,8 @@ DIRECT_LIMIT = 8
 SYMPY_CLAUSE_LIMIT = 5000
 METHODS = ("tseitin", "sympy")
 CARD_ENCODINGS = {
+    "pairwise": EncType.pairwise,  # bound 1 only
+    "ladder": EncType.ladder,  # bound 1 only
     "seqcounter": EncType.seqcounter,
     "totalizer": EncType.totalizer,
     "sortnetwrk": EncType.sortnetwrk,

@@ -227,8 +227,11 @@ class SatOracle:
         return [self._named(m) for m in self.raw_models(limit, over, assumptions)]
 
     def raw_models(self, limit: int = 2, over: Iterable[Hashable] | None = None,
-                   assumptions: Iterable[Any] = ()) -> list[list[int]]:
-        """As `models`, but each model as the solver's list of int literals (fast path)."""
+                   assumptions: Iterable[Any] = (), true_only: bool = False) -> list[list[int]]:
+        """As `models`, but each model as the solver's list of int literals (fast path).
+
+        `true_only` blocks a model by its true literals on `over` alone: a shorter clause that
+        is enough when those determine the rest, as in one-hot (exactly-one) encodings."""
         ids = [self._lit(k) for k in over] if over is not None else sorted(self.kb.names())
         extra = [self._lit(a) for a in assumptions]
         selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
@@ -236,8 +239,12 @@ class SatOracle:
         while len(found) < limit and self.solve([selector, *extra]) is True:
             model = self._solver.get_model()
             found.append(model)
-            values = {abs(v): v for v in model}
-            self._solver.add_clause([-selector] + [-values.get(i, i) for i in ids])
+            if true_only:
+                block = [-i for i in ids if model[i - 1] > 0]
+            else:
+                values = {abs(v): v for v in model}
+                block = [-values.get(i, i) for i in ids]
+            self._solver.add_clause([-selector] + block)
         self._solver.add_clause([-selector])  # retire the blocking clauses
         self.kb.clauses.append([-selector])
         self._synced = len(self.kb.clauses)

@@ -21,6 +21,9 @@ from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
+# Exactly(1, N literals) as pairwise clauses beat the sequential counter at every size
+# (scripts/bench_sudoku.py, docs/BENCHMARKS.md).
+DEFAULT_CARD_ENCODING = "pairwise"
 
 
 def var_key(r: int, c: int, v: int) -> tuple:
@@ -56,9 +59,10 @@ class SolveResult:
 class SudokuSolver:
     """The rules of one size on one incremental solver; puzzles come as assumptions."""
 
-    def __init__(self, n: int, solver: str = DEFAULT_SOLVER):
+    def __init__(self, n: int, solver: str = DEFAULT_SOLVER,
+                 card_encoding: str = DEFAULT_CARD_ENCODING):
         self.n = n
-        self.kb = rules(n)
+        self.kb = rules(n, KnowledgeBase(card_encoding=card_encoding))
         self.oracle = SatOracle(self.kb, solver)
         self.ids = [[[self.kb.var(var_key(r, c, v)) for v in range(1, n + 1)]
                      for c in range(n)] for r in range(n)]
@@ -69,14 +73,13 @@ class SudokuSolver:
         return [self.ids[i // n][i % n][v - 1] for i, v in enumerate(puzzle.cells) if v]
 
     def decode(self, model: list[int]) -> Grid:
+        """The grid of a model: cell variables come first, cell-major, then value."""
         n = self.n
         grid = [0] * (n * n)
-        for r in range(n):
-            for c in range(n):
-                for v, var in enumerate(self.ids[r][c], start=1):
-                    if model[var - 1] > 0:
-                        grid[r * n + c] = v
-                        break
+        for lit in model[: n * n * n]:
+            if lit > 0:
+                cell, v = divmod(lit - 1, n)
+                grid[cell] = v + 1
         return tuple(grid)
 
     def solve(self, puzzle: SudokuPuzzle) -> Grid | None:
@@ -85,8 +88,12 @@ class SudokuSolver:
         return self.decode(self.oracle._solver.get_model())
 
     def count_solutions(self, puzzle: SudokuPuzzle, limit: int = 2) -> list[Grid]:
-        models = self.oracle.raw_models(limit, over=self.cell_vars,
-                                        assumptions=self.assumptions(puzzle))
+        """Up to `limit` solutions. A solution is blocked by the values of its empty cells
+        alone (one-hot cells make that enough), a short clause that keeps the search quick."""
+        n = self.n
+        free = [var for i, v in enumerate(puzzle.cells) if not v for var in self.ids[i // n][i % n]]
+        models = self.oracle.raw_models(limit, over=free, assumptions=self.assumptions(puzzle),
+                                        true_only=True)
         return [self.decode(m) for m in models]
 
     def check(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult:

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Benchmark of the Sudoku solvers: sat against norvig on the published sets, and the EAs.
+
+Prints markdown tables, every row measured in this run on the same puzzles:
+1. sat and norvig on top95, hardest, the first 10,000 17-clue puzzles, and the 16x16 and
+   25x25 sets at each fill level: puzzles solved and verified by is_solution, puzzles per
+   second, mean, median and max time;
+2. the cost of proving uniqueness against a plain solve (sat);
+3. the rules' cardinality encoding (pairwise against the sequential counter);
+4. ea-repair and ea-multi on generated 4x4 puzzles and on easy50: success rate, generations.
+With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
+
+Usage: python scripts/bench_sudoku.py [--quick] [--out docs/BENCHMARKS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _report import provenance, wilson, write_section  # noqa: E402
+
+from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
+from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E402
+from logic_agents.games.sudoku.encode import SudokuSolver  # noqa: E402
+from logic_agents.games.sudoku.evolve import ea_multi, ea_repair  # noqa: E402
+from logic_agents.games.sudoku.generate import generate_puzzles  # noqa: E402
+
+DATA = ROOT / "maps" / "sudoku"
+
+
+def timed(solve, puzzles) -> dict:
+    times, ok = [], 0
+    for p in puzzles:
+        t = time.perf_counter()
+        grid = solve(p)
+        times.append(time.perf_counter() - t)
+        ok += is_solution(p, grid)
+    return {"n": len(puzzles), "ok": ok, "rate": len(puzzles) / sum(times),
+            "mean": statistics.mean(times), "median": statistics.median(times), "max": max(times)}
+
+
+def row(set_name: str, solver: str, r: dict) -> str:
+    return (f"| {set_name} | {solver} | {r['n']} | {r['ok']} | {r['rate']:.0f} | "
+            f"{1000 * r['mean']:.2f} | {1000 * r['median']:.2f} | {1000 * r['max']:.1f} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small subsets, for a smoke run")
+    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    cut = 20 if args.quick else None
+    sections = []
+
+    solvers = {n: SudokuSolver(n) for n in (9, 16, 25)}
+    sets = [("top95", load_puzzles(DATA / "norvig_top95.txt")),
+            ("hardest", load_puzzles(DATA / "norvig_hardest.txt")),
+            ("17-clue (first 10,000)", load_puzzles(DATA / "royle17_first10000.txt"))]
+    for size in (16, 25):
+        for level in ("040", "045", "050"):
+            sets.append((f"{size}x{size} {int(level)}% given",
+                         load_puzzles(DATA / "lloyd_amos" / f"inst{size}x{size}_p{level}.txt")))
+    lines = ["| set | solver | puzzles | solved and verified | puzzles/s | mean ms | median ms | "
+             "max ms |", "|---|---|---|---|---|---|---|---|"]
+    ratios = {}
+    for name, puzzles in sets:
+        puzzles = puzzles[:cut] if cut else puzzles
+        solver = solvers[puzzles[0].n]
+        sat = timed(solver.solve, puzzles)
+        lines.append(row(name, "sat", sat))
+        # norvig copies N*N candidate sets per search node: cap it on the big boards
+        if puzzles[0].n == 25:
+            capped = puzzles[:10]
+            nv = timed(lambda p: norvig_solve(p, node_cap=2000)[0], capped)
+            lines.append(row(name, "norvig (first 10, 2,000-node cap)", nv))
+        else:
+            nv = timed(lambda p: norvig_solve(p)[0], puzzles)
+            lines.append(row(name, "norvig", nv))
+            ratios[name] = sat["rate"] / nv["rate"]
+        print(lines[-2], lines[-1], sep="\n", flush=True)
+    speedups = "; ".join(f"{k}: {v:.1f}x" for k, v in ratios.items())
+    sections.append(("1. sat against norvig", "Every answer is checked by `is_solution`. sat is "
+                     "the size's cached encoding on one incremental glucose4 solver, clues as "
+                     "assumptions.\n\n" + "\n".join(lines) + f"\n\nsat / norvig puzzles per "
+                     f"second: {speedups}."))
+
+    lines = ["| set | plain solve ms (mean) | solve + uniqueness ms (mean) | ratio |",
+             "|---|---|---|---|"]
+    for name, puzzles in sets[:3] + [sets[4], sets[7]]:
+        puzzles = (puzzles[:cut] if cut else puzzles)[:2000]
+        solver = solvers[puzzles[0].n]
+        plain = timed(solver.solve, puzzles)
+        unique = timed(lambda p, s=solver: s.check(p).solution, puzzles)
+        lines.append(f"| {name} | {1000 * plain['mean']:.2f} | {1000 * unique['mean']:.2f} | "
+                     f"{unique['mean'] / plain['mean']:.2f} |")
+        print(lines[-1], flush=True)
+    sections.append(("2. The cost of proving uniqueness", "`check` asks for two solutions under "
+                     "a retired selector; up to 2,000 puzzles per set.\n\n" + "\n".join(lines)))
+
+    lines = ["| set | encoding | build s | puzzles/s | max ms |", "|---|---|---|---|---|"]
+    for name, puzzles in (sets[0], sets[2], sets[7]):
+        puzzles = (puzzles[:cut] if cut else puzzles)[:2000 if puzzles[0].n == 9 else 30]
+        for enc in ("pairwise", "seqcounter"):
+            t = time.perf_counter()
+            solver = SudokuSolver(puzzles[0].n, card_encoding=enc)
+            build = time.perf_counter() - t
+            r = timed(solver.solve, puzzles)
+            lines.append(f"| {name} | {enc} | {build:.2f} | {r['rate']:.0f} | {1000 * r['max']:.1f} |")
+            print(lines[-1], flush=True)
+    sections.append(("3. Encoding of Exactly(1, ...)", "Up to 2,000 puzzles (30 for 25x25)."
+                     "\n\n" + "\n".join(lines)))
+
+    lines = ["| puzzles | EA | runs | solved | success % [95% CI] | mean generations (solved) | "
+             "s/run |", "|---|---|---|---|---|---|---|"]
+    ea_sets = [("generated 4x4 (seed 1)", generate_puzzles(4, 10 if args.quick else 50, 1)),
+               ("easy50", load_puzzles(DATA / "norvig_easy50.txt")[: 5 if args.quick else 50])]
+    for name, puzzles in ea_sets:
+        for label, method in (("ea-repair", ea_repair), ("ea-multi", ea_multi)):
+            rng = random.Random(1)
+            solved, gens, t = 0, [], time.perf_counter()
+            for p in puzzles:
+                grid, used = method(p, rng)
+                if grid is not None and is_solution(p, grid):
+                    solved += 1
+                    gens.append(used)
+            lo, hi = wilson(solved, len(puzzles))
+            lines.append(f"| {name} | {label} | {len(puzzles)} | {solved} | "
+                         f"{100 * solved / len(puzzles):.0f} [{100 * lo:.0f}, {100 * hi:.0f}] | "
+                         f"{statistics.mean(gens) if gens else float('nan'):.0f} | "
+                         f"{(time.perf_counter() - t) / len(puzzles):.2f} |")
+            print(lines[-1], flush=True)
+    sections.append(("4. The report's evolutionary algorithms", "Population 40, cap 2,000 "
+                     "generations; reaching the cap is a failure.\n\n" + "\n".join(lines)))
+
+    if args.out:
+        text = ["## Sudoku (`scripts/bench_sudoku.py`)", "", provenance(time.perf_counter() - started)]
+        for title, body in sections:
+            text += [f"### {title}", "", body, ""]
+        write_section(args.out, "bench_sudoku", "\n".join(text))
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
