@@ -525,7 +525,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from logic_agents.logic.oracle import check_solver_name
 
     game = args.game or "sudoku"  # the only puzzle game so far; detection grows with the games
-    check_solver_name(args.solver)
+    if args.solver is not None:
+        check_solver_name(args.solver)
     puzzles = _puzzles_from(args.puzzles, game)
     console = Console(highlight=False)
     for puzzle in puzzles:
@@ -711,8 +712,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the puzzle's game (default: detected; sudoku)")
     p.add_argument("--unique", action="store_true",
                    help="also prove uniqueness (a second solution is shown if there is one)")
-    p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="NAME",
-                   help=f"PySAT solver (default {DEFAULT_SOLVER})")
+    p.add_argument("--solver", default=None, metavar="NAME",
+                   help="PySAT solver (default: by size, as measured: cadical195 for 9x9, "
+                   "glucose4 otherwise)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
     p.set_defaults(func=cmd_solve)
 

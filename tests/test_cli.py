@@ -256,3 +256,17 @@ def test_generate_sudoku(capsys, tmp_path):
     assert code == 2 and "--size" in err
     code, _, err = run(capsys, "generate", "sudoku", "--size", "7", "-o", str(tmp_path))
     assert code == 2 and "size must be" in err
+
+
+def test_compare_and_play_on_sudoku_files(capsys):
+    hardest = str(ROOT / "maps/sudoku/norvig_hardest.txt")
+    code, out, _ = run(capsys, "compare", hardest, "--game", "sudoku", "--agents", "sat,norvig",
+                       "--runs", "1", "--jobs", "1", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["agents"]["sat"]["wins"] == 11
+    assert list(summary["agents"]["sat"]["groups"]) == ["norvig_hardest"]
+    code, out, _ = run(capsys, "play", hardest + ":2", "--game", "sudoku", "--agent", "logic",
+                       "--json")
+    assert code == 0 and json.loads(out)["won"] is True
+    code, _, err = run(capsys, "play", hardest + ":99", "--game", "sudoku")
+    assert code == 2 and "holds 11" in err

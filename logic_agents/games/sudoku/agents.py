@@ -23,7 +23,7 @@ from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.games.sudoku.encode import solver_for
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
-from logic_agents.logic.oracle import DEFAULT_SOLVER, Verdict
+from logic_agents.logic.oracle import Verdict
 
 
 class SudokuAgent:
@@ -50,7 +50,7 @@ class SatSudokuAgent(SudokuAgent):
 
     name = "sat"
 
-    def __init__(self, *, solver: str = DEFAULT_SOLVER):
+    def __init__(self, *, solver: str | None = None):
         self.solver = solver
         super().__init__()
 
@@ -68,7 +68,7 @@ class LogicSudokuAgent(SudokuAgent):
 
     name = "logic"
 
-    def __init__(self, *, solver: str = DEFAULT_SOLVER):
+    def __init__(self, *, solver: str | None = None):
         self.solver = solver
         super().__init__()
 

@@ -24,6 +24,13 @@ Status = Literal["unique", "multiple", "solved", "unsat"]
 # Exactly(1, N literals) as pairwise clauses beat the sequential counter at every size
 # (scripts/bench_sudoku.py, docs/BENCHMARKS.md).
 DEFAULT_CARD_ENCODING = "pairwise"
+# The solver per size, by the same benchmark: CaDiCaL is quicker on 9x9 (the 17-clue set
+# above all), glucose4 on the big boards, where CaDiCaL's worst cases run for seconds.
+DEFAULT_SOLVERS = {4: "glucose4", 9: "cadical195", 16: "glucose4", 25: "glucose4"}
+
+
+def default_solver(n: int) -> str:
+    return DEFAULT_SOLVERS.get(n, DEFAULT_SOLVER)
 
 
 def var_key(r: int, c: int, v: int) -> tuple:
@@ -59,9 +66,11 @@ class SolveResult:
 class SudokuSolver:
     """The rules of one size on one incremental solver; puzzles come as assumptions."""
 
-    def __init__(self, n: int, solver: str = DEFAULT_SOLVER,
+    def __init__(self, n: int, solver: str | None = None,
                  card_encoding: str = DEFAULT_CARD_ENCODING):
         self.n = n
+        solver = solver or default_solver(n)
+        self.solver_name = solver
         self.kb = rules(n, KnowledgeBase(card_encoding=card_encoding))
         self.oracle = SatOracle(self.kb, solver)
         self.ids = [[[self.kb.var(var_key(r, c, v)) for v in range(1, n + 1)]
@@ -112,8 +121,9 @@ class SudokuSolver:
 _SOLVERS: dict[tuple[int, str], SudokuSolver] = {}
 
 
-def solver_for(n: int, solver: str = DEFAULT_SOLVER) -> SudokuSolver:
+def solver_for(n: int, solver: str | None = None) -> SudokuSolver:
     """The cached solver of one size: the encoding is built once per N and solver name."""
+    solver = solver or default_solver(n)
     key = (n, solver)
     if key not in _SOLVERS:
         _SOLVERS[key] = SudokuSolver(n, solver)
