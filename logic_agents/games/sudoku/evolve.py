@@ -51,14 +51,20 @@ def _mutate(grid: list[int], free: list[int], n: int, rng: random.Random) -> lis
     return child
 
 
-def ea_repair(puzzle: SudokuPuzzle, rng: random.Random, population: int = 40,
-              generations: int = 2000) -> tuple[Grid | None, int]:
+def _first_population(puzzle: SudokuPuzzle, rng: random.Random, population: int):
+    """(N, the givens, the free cells, the first population: mutations of the puzzle)."""
     n = puzzle.n
     given = list(puzzle.cells)
     free = [i for i, v in enumerate(given) if not v]
+    pop = [_mutate(given, free, n, rng) for _ in range(population)] if free else []
+    return n, given, free, pop
+
+
+def ea_repair(puzzle: SudokuPuzzle, rng: random.Random, population: int = 40,
+              generations: int = 2000) -> tuple[Grid | None, int]:
+    n, given, free, pop = _first_population(puzzle, rng, population)
     if not free:
         return (tuple(given) if not conflicts(given, n) else None), 0
-    pop = [_mutate(given, free, n, rng) for _ in range(population)]
     for generation in range(1, generations + 1):
         for grid in pop:
             for i in conflicts(grid, n):
@@ -78,12 +84,9 @@ def _fitness(grid: list[int], n: int) -> tuple[int, int]:
 
 def ea_multi(puzzle: SudokuPuzzle, rng: random.Random, population: int = 40,
              generations: int = 2000) -> tuple[Grid | None, int]:
-    n = puzzle.n
-    given = list(puzzle.cells)
-    free = [i for i, v in enumerate(given) if not v]
+    n, given, free, pop = _first_population(puzzle, rng, population)
     if not free:
         return (tuple(given) if not conflicts(given, n) else None), 0
-    pop = [_mutate(given, free, n, rng) for _ in range(population)]
     scores = [_fitness(g, n) for g in pop]
     for generation in range(1, generations + 1):
         for k, parent in enumerate(pop):
