@@ -133,10 +133,14 @@ class SatOracle:
     def _lit(self, lit: Any) -> int:
         return self.kb.literal(lit)
 
+    def _lits(self, lits: Iterable[Any]) -> list[int]:
+        """Int literals; ints pass straight through (the hot path of puzzle solvers)."""
+        return [x if type(x) is int else self.kb.literal(x) for x in lits]
+
     def solve(self, assumptions: Iterable[Any] = ()) -> bool | None:
         """SAT (True), UNSAT (False) or None on time-out, under assumptions."""
         self.sync()
-        lits = self._scoped + [self._lit(a) for a in assumptions]
+        lits = self._scoped + self._lits(assumptions)
         self.calls += 1
         if self.time_budget is None:
             return self._solver.solve(assumptions=lits)
@@ -232,8 +236,8 @@ class SatOracle:
 
         `true_only` blocks a model by its true literals on `over` alone: a shorter clause that
         is enough when those determine the rest, as in one-hot (exactly-one) encodings."""
-        ids = [self._lit(k) for k in over] if over is not None else sorted(self.kb.names())
-        extra = [self._lit(a) for a in assumptions]
+        ids = self._lits(over) if over is not None else sorted(self.kb.names())
+        extra = self._lits(assumptions)
         selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
         found: list[list[int]] = []
         while len(found) < limit and self.solve([selector, *extra]) is True:
