@@ -3,14 +3,15 @@
 Concepts:
 - MapEntry: an instance and its group (its preset, else its folder).
 - seed_for(seed, map, run): the seed of run `run` on `map`, the same for every agent (paired).
-- Job / Row: one game to play / its result; rows serialise to CSV or JSONL.
+- Job / Row: one game to play / its result, with the agent's counters (SAT tests, search nodes,
+  EA generations); rows serialise to CSV (counters as one JSON cell) or JSONL.
 - RowSink: appends each finished row to the --out file and flushes it at once, so an
   interrupted study loses no finished game; read_rows + `resume` skip what is already there.
 - compare(): runs the jobs on a backend ("process": a process pool; "ray": a Ray cluster,
   local by default) and returns the rows.
 - summarize(): per agent and per group, games, wins, win rate with a 95% Wilson interval,
-  means of steps, guesses and time; for every pair of agents an exact McNemar test on the
-  runs where exactly one of them won.
+  means of steps, guesses, time and the agent's counters; for every pair of agents an exact
+  McNemar test on the runs where exactly one of them won.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,7 @@ class Row:
     guesses: int
     lives_left: int | None
     time_s: float
+    stats: dict = field(default_factory=dict)  # the agent's counters: generations, nodes, ...
 
     @property
     def key(self) -> tuple:
@@ -92,7 +94,13 @@ def play_job(job: Job) -> Row:
     return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
                outcome=result.outcome.value, won=result.won, steps=result.steps,
                guesses=result.guesses, lives_left=result.extra.get("lives_left"),
-               time_s=round(result.time_s, 6))
+               time_s=round(result.time_s, 6), stats=_counters(result.extra))
+
+
+def _counters(extra: dict) -> dict:
+    """The agent's whole-number counters (timings left out, so rows stay reproducible)."""
+    return {k: v for k, v in sorted(extra.items())
+            if k != "lives_left" and isinstance(v, int) and not isinstance(v, bool)}
 
 
 def play_jobs(jobs: Sequence[Job]) -> list[Row]:
@@ -123,6 +131,14 @@ def make_jobs(game: str, agents: Sequence[str], entries: Sequence[MapEntry], run
 
 
 # -- streaming rows ----------------------------------------------------------------------
+def _stats_field(value: Any) -> dict:
+    if value in (None, ""):
+        return {}
+    if isinstance(value, str):  # CSV keeps the counters as one JSON cell
+        value = json.loads(value)
+    return dict(value)
+
+
 def _row_from_dict(d: dict, where: str) -> Row:
     try:
         return Row(agent=d["agent"], map=d["map"], group=d["group"], run=int(d["run"]),
@@ -130,8 +146,8 @@ def _row_from_dict(d: dict, where: str) -> Row:
                    won=d["won"] in (True, "True", "true", "1"), steps=int(d["steps"]),
                    guesses=int(d["guesses"]),
                    lives_left=None if d["lives_left"] in (None, "") else int(d["lives_left"]),
-                   time_s=float(d["time_s"]))
-    except (KeyError, ValueError, TypeError) as e:
+                   time_s=float(d["time_s"]), stats=_stats_field(d.get("stats")))
+    except (KeyError, ValueError, TypeError) as e:  # JSONDecodeError is a ValueError
         raise FormatError(f"not a result row ({e})", where) from None
 
 
@@ -191,7 +207,9 @@ class RowSink:
 
     def write(self, row: Row) -> None:
         if self.writer is not None:
-            self.writer.writerow(dataclasses.asdict(row))
+            record = dataclasses.asdict(row)
+            record["stats"] = json.dumps(row.stats, sort_keys=True)
+            self.writer.writerow(record)
         else:
             self.file.write(json.dumps(dataclasses.asdict(row)) + "\n")
         self.file.flush()
@@ -371,6 +389,8 @@ def _stats(rows: list[Row]) -> dict:
         "mean_steps": sum(r.steps for r in rows) / n if n else 0.0,
         "mean_guesses": sum(r.guesses for r in rows) / n if n else 0.0,
         "mean_time_s": sum(r.time_s for r in rows) / n if n else 0.0,
+        "mean_stats": {k: sum(r.stats[k] for r in rows) / n
+                       for k in sorted(set.intersection(*[set(r.stats) for r in rows]))} if n else {},
     }
 
 

@@ -483,6 +483,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
                           f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
                           f"{st['mean_time_s']:.4f}")
     console.print(table)
+    for name, stats in summary["agents"].items():
+        counters = ", ".join(f"{k} {v:.1f}" for k, v in stats["mean_stats"].items())
+        if counters:
+            console.print(f"{name} means per game: {counters}")
     for pair in summary["pairs"]:
         verdict = (f"{pair['better']} is better" if pair["significant"]
                    else "no significant difference")

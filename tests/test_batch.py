@@ -23,7 +23,8 @@ EASY = [batch.MapEntry(load(p), "2018") for p in MAPS if p.stem.startswith("EASY
 
 def comparable(rows):
     """Rows without their timings, in a fixed order (workers finish in any order)."""
-    return sorted(tuple(v for k, v in dataclasses.asdict(r).items() if k != "time_s") for r in rows)
+    return sorted(tuple(json.dumps(v, sort_keys=True) if isinstance(v, dict) else v
+                        for k, v in dataclasses.asdict(r).items() if k != "time_s") for r in rows)
 
 
 def test_seeds_are_paired_and_stable():
@@ -48,6 +49,7 @@ def test_rows_stream_and_resume_skips_finished_runs(tmp_path, suffix):
     out = tmp_path / f"runs{suffix}"
     first = batch.compare(["spx", "satx"], EASY[:2], runs=2, seed=3, jobs=1, out=out)
     assert comparable(batch.read_rows(out)) == comparable(first)
+    assert any(r.stats.get("queries") is not None for r in batch.read_rows(out))
     with pytest.raises(LogicAgentsError, match="--resume"):
         batch.compare(["spx", "satx"], EASY[:2], runs=2, seed=3, jobs=1, out=out)
     played = []
@@ -90,6 +92,7 @@ def test_summary_statistics():
     assert set(sat) >= {"games", "wins", "win_rate", "ci95", "mean_time_s", "mean_steps",
                         "mean_guesses", "groups"}
     assert sat["games"] == 40 and sat["groups"]["2018"]["games"] == 40
+    assert "queries" in sat["mean_stats"] and "guesses" not in rows[0].stats
     (pair,) = summary["pairs"]
     assert pair["significant"] and pair["better"] == "satx"
 
