@@ -63,6 +63,26 @@ def resolve_map(text: str, spec: GameSpec) -> Path:
     return path
 
 
+def detect_game(items: list[str]) -> str:
+    """The game of some map or puzzle files: a folder named after a game (maps/sudoku/...), else
+    the content (a line of N*N Sudoku symbols), else daggers."""
+    from logic_agents.games.sudoku.board import parse_puzzles
+
+    names = set(games())
+    for item in items:
+        path = Path(item.rsplit(":", 1)[0] if ":" in item and not Path(item).exists() else item)
+        for part in path.resolve().parts if path.exists() else path.parts:
+            if part in names:
+                return part
+        if path.is_file():
+            try:
+                parse_puzzles(path.read_text(errors="replace"), str(path))
+                return "sudoku"
+            except LogicAgentsError:
+                pass
+    return "daggers"
+
+
 def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
@@ -115,7 +135,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     from logic_agents.world.runner import run_episode
     from logic_agents.world.trace import Trace
 
-    spec = get_game(args.game)
+    spec = get_game(args.game or detect_game([args.map]))
+    if args.agent is None:
+        args.agent = spec.default_agent
     map_path = resolve_map(args.map, spec)
     instance = spec.load(map_path)
     agent = build_agent(spec, args.agent, agent_options(args))
@@ -174,7 +196,9 @@ def _markup_renderer(spec: GameSpec):
 def cmd_cnf(args: argparse.Namespace) -> int:
     from logic_agents.world.runner import run_episode
 
-    spec = get_game(args.game)
+    spec = get_game(args.game or detect_game([args.map]))
+    if args.agent is None:
+        args.agent = spec.default_agent
     map_path = resolve_map(args.map, spec)
     instance = spec.load(map_path)
     if spec.encode is not None:  # a static puzzle: its whole encoding, clues as unit clauses
@@ -401,7 +425,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     from logic_agents import batch
 
-    spec = get_game(args.game)
+    spec = get_game(args.game or detect_game(args.maps))
+    if args.agents is None:
+        args.agents = ",".join(spec.agents)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not agents:
         raise UsageError("--agents names no agent")
@@ -616,16 +642,18 @@ def build_parser() -> argparse.ArgumentParser:
     def episode_flags(p: argparse.ArgumentParser, agent_help: str) -> None:
         """What every verb that plays an episode takes: map, agent, seed, lives, game, options."""
         p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name such as HARD1")
-        p.add_argument("--agent", default="satx", help=agent_help)
+        p.add_argument("--agent", default=None, help=agent_help)
         p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
         p.add_argument("--lives", type=_positive_int, default=None,
                        help="starting lives (default: the map's, else 1)")
-        p.add_argument("--game", default="daggers", help="game of the map (default: daggers)")
+        p.add_argument("--game", default=None,
+                       help="game of the map (default: detected from its folder or content)")
         add_agent_flags(p)
 
     p = sub.add_parser("play", help="run one agent on one map",
                        description="Run one agent on one map and show the board after each move.")
-    episode_flags(p, agent_help="rpx, spx or satx (default: satx)")
+    episode_flags(p, agent_help="daggers: rpx, spx, satx (default satx); sudoku: sat, logic, "
+                  "norvig, ea-repair, ea-multi (default sat)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
@@ -634,7 +662,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cnf", help="write the SAT agent's knowledge base as DIMACS",
                        description="Play the SAT agent until its K-th satisfiability test and "
                        "write the knowledge base it holds then, with named-variable comments.")
-    episode_flags(p, agent_help="an agent with a knowledge base (default: satx)")
+    episode_flags(p, agent_help="daggers: an agent with a knowledge base (default satx); "
+                  "puzzles: ignored, the whole encoding is written")
     p.add_argument("--query", type=int, default=1, metavar="K",
                    help="which satisfiability test, counting from 1 (default: 1)")
     p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
@@ -687,7 +716,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--out runs.csv --plot winrate.png")
     p.add_argument("maps", nargs="*", metavar="MAP_OR_DIR",
                    help="map files, folders of maps, or shipped map names")
-    p.add_argument("--agents", default="rpx,spx,satx", help="comma-separated (default rpx,spx,satx)")
+    p.add_argument("--agents", default=None,
+                   help="comma-separated (default: every agent of the game)")
     p.add_argument("--runs", type=int, default=10, help="runs per map and agent (default 10)")
     p.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
@@ -703,7 +733,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also play --count generated maps of each preset, made from --seed")
     p.add_argument("--count", type=int, default=10, help="maps per --generate preset (default 10)")
     p.add_argument("--lives", type=_positive_int, default=None, help="starting lives")
-    p.add_argument("--game", default="daggers", help="game of the maps (default: daggers)")
+    p.add_argument("--game", default=None,
+                   help="game of the maps (default: detected from their folder or content)")
     add_agent_flags(p)
     p.set_defaults(func=cmd_compare)
 

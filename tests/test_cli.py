@@ -270,3 +270,23 @@ def test_compare_and_play_on_sudoku_files(capsys):
     assert code == 0 and json.loads(out)["won"] is True
     code, _, err = run(capsys, "play", hardest + ":99", "--game", "sudoku")
     assert code == 2 and "holds 11" in err
+
+
+def test_the_game_is_detected_from_folder_or_content(capsys, tmp_path):
+    copied = tmp_path / "puzzles.txt"
+    copied.write_text((ROOT / "maps/sudoku/norvig_hardest.txt").read_text())
+    code, out, _ = run(capsys, "play", f"{copied}:2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "sudoku" and data["agent"] == "sat" and data["won"]
+    code, out, _ = run(capsys, "play", str(ROOT / "maps/sudoku/norvig_top95.txt"), "--agent",
+                       "norvig", "--json")
+    assert code == 0 and json.loads(out)["game"] == "sudoku"
+    code, out, _ = run(capsys, "cnf", str(copied), "-o", str(tmp_path / "p.cnf"), "--json")
+    assert code == 0 and json.loads(out)["named"] == 729
+    small = tmp_path / "small.txt"
+    small.write_text("12..3..2.1.34..1  # a\n1...3..2.1.3..21  # b\n")
+    code, out, _ = run(capsys, "compare", str(small), "--runs", "1", "--jobs", "1", "--json")
+    assert code == 0 and set(json.loads(out)["agents"]) == {"sat", "logic", "norvig", "ea-repair",
+                                                             "ea-multi"}
+    code, out, _ = run(capsys, "play", HARD1, "--json")
+    assert code == 0 and json.loads(out)["game"] == "daggers" and json.loads(out)["agent"] == "satx"

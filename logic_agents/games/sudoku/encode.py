@@ -132,7 +132,7 @@ def solver_for(n: int, solver: str | None = None) -> SudokuSolver:
 
 def encode(puzzle: SudokuPuzzle) -> KnowledgeBase:
     """A fresh KB: the rules of the puzzle's size and its clues as unit clauses (for `cnf`)."""
-    kb = rules(puzzle.n)
+    kb = rules(puzzle.n, KnowledgeBase(card_encoding=DEFAULT_CARD_ENCODING))
     n = puzzle.n
     kb.tell(*[sym(var_key(i // n, i % n, v)) for i, v in enumerate(puzzle.cells) if v])
     return kb
