@@ -3,7 +3,8 @@
 Concepts:
 - key: a structured variable name, a tuple such as ("D", 3, 4); its symbol prints as D_3_4.
 - sym(key) / key_of(symbol): the two directions of that naming.
-- Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes.
+- Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes;
+  IdCardinality is the same constraint over int literals, for hot paths.
   They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
   `expand()`) spells them out as a plain And/Or formula for tiny cases and tests.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sympy import And, Integer, Not, Or, Symbol
@@ -199,6 +201,18 @@ class Exactly(_Cardinality):
 
 
 CARDINALITY_NODES = (Exactly, AtMost, AtLeast)
+
+
+@dataclass(frozen=True)
+class IdCardinality:
+    """kind(k, literals) over DIMACS literals: the hot-path twin of Exactly/AtMost/AtLeast.
+
+    An agent that states a fresh constraint at every question (such as a count window) tells
+    this instead of building sympy objects; the KB prints it as the sympy node on request."""
+
+    kind: type
+    k: int
+    lits: tuple[int, ...]
 
 
 def evaluate(formula: Any, assignment: dict[Symbol, bool]) -> bool:

@@ -1,8 +1,9 @@
 """KnowledgeBase: what an agent knows, as readable formulas and as integer clauses.
 
 Concepts:
-- tell(*items): sympy formulas, Exactly/AtMost/AtLeast nodes, or raw int clauses; each item is
-  compiled once (tseitin route by default) and its clauses appended;
+- tell(*items): sympy formulas, Exactly/AtMost/AtLeast nodes, IdCardinality (the int twin, for
+  hot paths; printed as sympy on request), or raw int clauses; each item is compiled once
+  (tseitin route by default) and its clauses appended;
 - one IDPool maps structured keys ("D", 3, 4) to DIMACS ids; var(key) and name(id);
 - clauses: the growing CNF, read by SatOracle.sync() so that nothing is rebuilt;
 - pretty(): the formulas as a person would write them; to_dimacs(): the file `cnf` writes.
@@ -18,9 +19,27 @@ from sympy import Implies, Not, Symbol
 from sympy.logic.boolalg import Boolean
 
 from logic_agents.errors import EncodingError
-from logic_agents.logic.compile import Compiler
+from logic_agents.logic.compile import Compiler, cardinality_clauses
 from logic_agents.logic.dimacs import format_dimacs
-from logic_agents.logic.formula import AUX_PREFIX, key_of, name_of, sym
+from logic_agents.logic.formula import AUX_PREFIX, IdCardinality, key_of, name_of, sym
+
+
+class _Shown:
+    """A told item whose sympy form is built only when a person reads it (str)."""
+
+    def __init__(self, kb: KnowledgeBase, item: Any, selector: int | None = None):
+        self.kb, self.item, self.selector = kb, item, selector
+
+    def sympy(self) -> Any:
+        node = self.item
+        if isinstance(node, IdCardinality):
+            node = node.kind(node.k, *[self.kb.sympy_literal(x) for x in node.lits])
+        if self.selector is None:
+            return node
+        return Implies(Symbol(self.kb.name(self.selector)), node, evaluate=False)
+
+    def __str__(self) -> str:
+        return str(self.sympy())
 
 
 class KnowledgeBase:
@@ -32,12 +51,16 @@ class KnowledgeBase:
         self.formulas: list[Any] = []
         self.clauses: list[list[int]] = []
         self._symbol_ids: dict[Symbol, int] = {}
+        self._key_ids: dict[Hashable, int] = {}
         self._compiler = Compiler(self.pool, self.literal, card_encoding=card_encoding)
 
     # -- names and ids -------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
         """The DIMACS id of a key, allocating it on first use. ("D",3,4) and "D_3_4" agree."""
-        return self._symbol_id(sym(key))
+        vid = self._key_ids.get(key)
+        if vid is None:
+            vid = self._key_ids[key] = self._symbol_id(sym(key))
+        return vid
 
     def _symbol_id(self, symbol: Symbol) -> int:
         vid = self._symbol_ids.get(symbol)
@@ -86,7 +109,10 @@ class KnowledgeBase:
         """Add formulas or int clauses; returns the clauses this call appended."""
         new: list[list[int]] = []
         for item in items:
-            if isinstance(item, (bool, Boolean)):
+            if isinstance(item, IdCardinality):
+                self.formulas.append(_Shown(self, item))
+                new += self._card_clauses(item)
+            elif isinstance(item, (bool, Boolean)):
                 self.formulas.append(item)
                 new += self._compiler.compile(item, self.method)
             elif isinstance(item, (list, tuple)) and all(isinstance(x, int) for x in item):
@@ -108,13 +134,24 @@ class KnowledgeBase:
         """Add formulas that hold only when `selector` is true (each clause gets ~selector)."""
         new = []
         for formula in formulas:
-            clauses = self._compiler.compile(formula, self.method)
+            if isinstance(formula, IdCardinality):
+                clauses = self._card_clauses(formula)
+            else:
+                clauses = self._compiler.compile(formula, self.method)
             new += [[-selector] + clause for clause in clauses]
             if clauses:  # a formula that folded to True says nothing worth printing
-                self.formulas.append(Implies(sym(name_of(self.key(selector))), formula,
-                                             evaluate=False))
+                self.formulas.append(_Shown(self, formula, selector))
         self.clauses.extend(new)
         return new
+
+    def _card_clauses(self, item: IdCardinality) -> list[list[int]]:
+        return cardinality_clauses(item.kind, item.k, list(item.lits), self.pool,
+                                   self._compiler.card_encoding)
+
+    def sympy_literal(self, lit: int) -> Any:
+        """The sympy literal of an int literal (by the variable's name)."""
+        atom = Symbol(self.name(lit))
+        return atom if lit > 0 else Not(atom)
 
     def __len__(self) -> int:
         return len(self.clauses)

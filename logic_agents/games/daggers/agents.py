@@ -24,7 +24,6 @@ from logic_agents.errors import UnknownName
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
-    dagger,
     dagger_key,
     encode_naive,
     frontier,
@@ -37,7 +36,7 @@ from logic_agents.games.daggers.world import (
     DaggersObservation,
 )
 from logic_agents.logic.dimacs import format_dimacs
-from logic_agents.logic.formula import AtLeast, AtMost
+from logic_agents.logic.formula import AtLeast, AtMost, IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_solver_name
 
@@ -271,15 +270,17 @@ class SatAgent(DaggersAgent):
         edge = set(candidates)
         interior = [c for c in obs.unknown_cells() if c not in edge]
         remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
-        front = [dagger(c) for c in candidates]
-        window = (AtLeast(remaining - len(interior), *front), AtMost(remaining, *front))
+        # int literals, not sympy: this window is stated afresh at every test
+        front = tuple(oracle.kb.var(k) for k in keys)
+        window = (IdCardinality(AtLeast, remaining - len(interior), front),
+                  IdCardinality(AtMost, remaining, front))
         with oracle.scoped(*window):
             by_key = oracle.backbone(keys)
             verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
             if interior:
-                with oracle.scoped(AtMost(remaining - 1, *front)):
+                with oracle.scoped(IdCardinality(AtMost, remaining - 1, front)):
                     some_interior_dagger = oracle.satisfiable()
-                with oracle.scoped(AtLeast(remaining - len(interior) + 1, *front)):
+                with oracle.scoped(IdCardinality(AtLeast, remaining - len(interior) + 1, front)):
                     some_interior_safe = oracle.satisfiable()
                 shared = (Verdict.UNKNOWN if some_interior_dagger and some_interior_safe
                           else Verdict.TRUE if some_interior_dagger else Verdict.FALSE)

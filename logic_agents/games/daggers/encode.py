@@ -17,7 +17,7 @@ from __future__ import annotations
 from sympy import Not, Symbol
 
 from logic_agents.errors import EncodingError
-from logic_agents.games.daggers.board import Cell
+from logic_agents.games.daggers.board import GOLD, Cell
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
 from logic_agents.logic.formula import Exactly, sym
 from logic_agents.logic.kb import KnowledgeBase
@@ -58,11 +58,9 @@ def global_count_formula(obs: DaggersObservation):
 def frontier(obs: DaggersObservation) -> list[Cell]:
     """Covered, unflagged cells with at least one neighbour that shows a clue."""
     table = obs.neighbours
-    return [
-        cell
-        for cell in obs.unknown_cells()
-        if any(obs.clue(n) is not None for n in table[cell])
-    ]
+    shown = {(r, c) for r, row in enumerate(obs.grid) for c, v in enumerate(row)
+             if v.isdigit() or v == GOLD}
+    return [cell for cell in obs.unknown_cells() if any(n in shown for n in table[cell])]
 
 
 class DaggersEncoder:
