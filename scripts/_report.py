@@ -39,3 +39,13 @@ def write_section(path: Path, key: str, body: str) -> None:
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text)
+
+
+def write_report(path: Path, key: str, heading: str, elapsed_s: float,
+                 sections: list[tuple[str, str]]) -> None:
+    """Write a script's section: heading, provenance, then one `###` part per (title, body)."""
+    text = [f"## {heading}", "", provenance(elapsed_s)]
+    for title, body in sections:
+        text += [f"### {title}", "", body, ""]
+    write_section(path, key, "\n".join(text))
+    print(f"wrote {path}", file=sys.stderr)

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from _report import provenance, write_section  # noqa: E402
+from _report import write_report  # noqa: E402
 
 from logic_agents import batch  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
@@ -118,12 +118,8 @@ def main() -> int:
     print(sections[-1][1], flush=True)
 
     if args.out:
-        text = ["## compare and the sweeper family (`scripts/bench_compare.py`)", "",
-                provenance(time.perf_counter() - started)]
-        for title, body in sections:
-            text += [f"### {title}", "", body, ""]
-        write_section(args.out, "bench_compare", "\n".join(text))
-        print(f"wrote {args.out}", file=sys.stderr)
+        write_report(args.out, "bench_compare", "compare and the sweeper family (`scripts/bench_compare.py`)",
+                     time.perf_counter() - started, sections)
     return 0
 
 

@@ -31,7 +31,7 @@ from logic_agents.games.daggers import AGENTS, DaggersWorld, SatAgent, load  # n
 from logic_agents.world.runner import run_episode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import provenance, wilson, write_section  # noqa: E402
+from _report import wilson, write_report  # noqa: E402
 
 LEVELS = {"EASY": 0, "MEDIUM": 1, "HARD": 2}
 
@@ -220,11 +220,8 @@ def main() -> int:
 
     elapsed = time.perf_counter() - started
     if args.out:
-        text = ["## Daggers and Gold (`scripts/bench_daggers.py`)", "", provenance(elapsed)]
-        for title, body in sections:
-            text += [f"### {title}", "", body, ""]
-        write_section(args.out, "bench_daggers", "\n".join(text))
-        print(f"wrote {args.out}", file=sys.stderr)
+        write_report(args.out, "bench_daggers", "Daggers and Gold (`scripts/bench_daggers.py`)",
+                     elapsed, sections)
     return 0
 
 

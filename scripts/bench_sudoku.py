@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from _report import provenance, wilson, write_section  # noqa: E402
+from _report import wilson, write_report  # noqa: E402
 
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
 from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E402
@@ -159,11 +159,8 @@ def main() -> int:
                      "generations; reaching the cap is a failure.\n\n" + "\n".join(lines)))
 
     if args.out:
-        text = ["## Sudoku (`scripts/bench_sudoku.py`)", "", provenance(time.perf_counter() - started)]
-        for title, body in sections:
-            text += [f"### {title}", "", body, ""]
-        write_section(args.out, "bench_sudoku", "\n".join(text))
-        print(f"wrote {args.out}", file=sys.stderr)
+        write_report(args.out, "bench_sudoku", "Sudoku (`scripts/bench_sudoku.py`)",
+                     time.perf_counter() - started, sections)
     return 0
 
 
