@@ -49,13 +49,17 @@ class _CnfCaptured(Exception):
 
 # -- helpers ------------------------------------------------------------------------------
 def resolve_map(text: str, spec: GameSpec) -> Path:
-    """A path as given, or the name of a shipped map (HARD1, 2018/HARD1)."""
+    """A path as given, or the name of a shipped map (HARD1, 2018/HARD1, 7x7dn:3)."""
+    base, _, index = text.rpartition(":")
+    if base and index.isdigit() and not Path(text).exists():
+        return Path(f"{resolve_map(base, spec)}:{index}")
     path = Path(text)
     if path.exists() or path.suffix:
         return path
     root = MAPS_ROOT / spec.maps_dir
     if root.is_dir():
-        hits = sorted(p for p in root.rglob(f"{path.name}.txt") if str(p).endswith(f"{text}.txt"))
+        hits = sorted(p for suffix in (".txt", ".tsv") for p in root.rglob(f"{path.name}{suffix}")
+                      if str(p).endswith(f"{text}{suffix}"))
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
@@ -63,13 +67,24 @@ def resolve_map(text: str, spec: GameSpec) -> Path:
     return path
 
 
-def detect_game(items: list[str]) -> str:
-    """The game of some map or puzzle files: a folder named after a game (maps/sudoku/...), else
-    the content (a line of N*N Sudoku symbols), else daggers."""
+def detect_game(items: list[str], default: str = "daggers") -> str:
+    """The game of some map or puzzle files: an Undead game ID, a folder named after a game
+    (maps/sudoku/...), else the content (Sudoku lines, Undead IDs or pictures), else
+    `default`."""
     from logic_agents.games.sudoku.board import parse_puzzles
+    from logic_agents.games.undead.board import looks_like_game_id
+    from logic_agents.games.undead.board import parse_puzzles as parse_undead
 
     names = set(games())
     for item in items:
+        if looks_like_game_id(item) and not Path(item).exists():
+            return "undead"
+        base = item.rsplit(":", 1)[0] if ":" in item else item
+        if not Path(base).exists() and not Path(base).suffix:
+            shipped = [name for name, spec in games().items()
+                       if resolve_map(base, spec).exists()]
+            if len(shipped) == 1:
+                return shipped[0]
         path = Path(item.rsplit(":", 1)[0] if ":" in item and not Path(item).exists() else item)
         for part in path.resolve().parts if path.exists() else path.parts:
             if part in names:
@@ -80,13 +95,19 @@ def detect_game(items: list[str]) -> str:
                 return "sudoku"
             except LogicAgentsError:
                 pass
-    return "daggers"
+            try:
+                parse_undead(path.read_text(errors="replace"), str(path))
+                return "undead"
+            except LogicAgentsError:
+                pass
+    return default
 
 
 def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
-    for name in ("global_count", "encoding", "solver", "incremental", "card_encoding"):
+    for name in ("global_count", "encoding", "solver", "incremental", "card_encoding",
+                 "zero_fill", "node_cap", "time_cap"):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
@@ -119,7 +140,16 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    "global count window (default seqcounter, chosen by measurement)")
     p.add_argument("--solver", choices=[s for s in SOLVERS if not s.startswith("kissat")],
                    default=None, metavar="NAME",
-                   help=f"satx: PySAT solver for the incremental oracle (default {DEFAULT_SOLVER})")
+                   help=f"SAT agents: PySAT solver for the incremental oracle (default "
+                   f"{DEFAULT_SOLVER})")
+    p.add_argument("--zero-fill", dest="zero_fill", action=argparse.BooleanOptionalAction,
+                   default=None, help="undead search agents: fill the lines whose clue is 0 "
+                   "first (ghosts before the first mirror, vampires after; default: on)")
+    p.add_argument("--node-cap", dest="node_cap", type=_positive_int, default=None, metavar="N",
+                   help="undead search agents: stop after N search nodes (default 5000000)")
+    p.add_argument("--time-cap", dest="time_cap", type=_positive_float, default=None,
+                   metavar="SECONDS", help="undead search agents: stop after this long "
+                   "(default 10)")
 
 
 def world_for(spec: GameSpec, instance: Any, lives: int | None) -> Any:
@@ -333,7 +363,8 @@ def cmd_maps(args: argparse.Namespace) -> int:
         if args.game and spec.name != args.game:
             continue
         root = MAPS_ROOT / spec.maps_dir
-        for path in sorted(root.rglob("*.txt")) if root.is_dir() else []:
+        files = [p for suffix in ("*.txt", "*.tsv") for p in root.rglob(suffix)]
+        for path in sorted(files) if root.is_dir() else []:
             row = {"game": spec.name, "path": str(path.relative_to(MAPS_ROOT.parent))}
             if spec.load_all is not None:  # a file of many puzzles
                 instances = spec.load_all(path)
@@ -343,7 +374,9 @@ def cmd_maps(args: argparse.Namespace) -> int:
             else:
                 instance = spec.load(path)
                 row["name"] = instance.name
-            if hasattr(instance, "height"):
+            if isinstance(getattr(instance, "size", None), str):  # games that say WxH
+                row["size"] = instance.size
+            elif hasattr(instance, "height"):
                 row["size"] = f"{instance.height}x{instance.width}"
             if hasattr(instance, "total_daggers"):
                 row["daggers"] = instance.total_daggers
@@ -395,8 +428,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError("--count must be at least 1")
     if args.game == "sudoku":
         return _generate_sudoku(args)
+    if args.game == "undead":
+        return _generate_undead(args)
     if args.size is not None or args.clues is not None:
-        raise UsageError("--size and --clues are for sudoku")
+        raise UsageError("--size and --clues are for sudoku and undead")
+    if args.difficulty is not None:
+        raise UsageError("--difficulty is for undead")
     preset = preset_from_args(args)
     maps = generate_maps(preset, args.count, args.seed)
     out = Path(args.output)
@@ -526,65 +563,67 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _puzzles_from(items: list[str], game: str) -> list[Any]:
+def _puzzles_from(items: list[str], spec: GameSpec) -> list[Any]:
     """Puzzles from files (every puzzle in each) and from puzzles written on the command line."""
-    from logic_agents.games.sudoku.board import load_puzzles, parse_puzzles
-
-    if game != "sudoku":
-        raise UnknownName(f"solve knows sudoku only so far, not {game!r}")
     import dataclasses
 
     out = []
     for k, item in enumerate(items, start=1):
-        path = Path(item)
-        if path.exists() or path.suffix == ".txt":
-            out += load_puzzles(path)
-        else:
-            out += [p if "#" in item else dataclasses.replace(p, name=f"puzzle {k}")
-                    for p in parse_puzzles(item, f"<argument {k}>")]
+        path = resolve_map(item, spec)
+        if path.exists() or path.suffix in (".txt", ".tsv"):
+            out += (spec.load_all or (lambda p: [spec.load(p)]))(path)
+            continue
+        parsed = spec.parse_text(item, f"<argument {k}>")
+        named = "#" in item or "\t" in item
+        out += [p if named else dataclasses.replace(p, name=f"puzzle {k}") for p in parsed]
     return out
+
+
+def solve_games() -> list[str]:
+    return [name for name, spec in games().items() if spec.solve is not None]
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
     from rich.console import Console
+    from rich.markup import escape
 
-    from logic_agents.games.sudoku.board import format_grid, format_line, is_solution
-    from logic_agents.games.sudoku.encode import solver_for
     from logic_agents.logic.oracle import check_solver_name
 
-    game = args.game or "sudoku"  # the only puzzle game so far; detection grows with the games
+    spec = get_game(args.game or detect_game(args.puzzles, default="sudoku"))
+    if spec.solve is None:
+        raise UnknownName(f"solve knows {', '.join(solve_games())}, not {spec.name!r}")
     if args.solver is not None:
         check_solver_name(args.solver)
-    puzzles = _puzzles_from(args.puzzles, game)
+    puzzles = _puzzles_from(args.puzzles, spec)
     console = Console(highlight=False)
     for puzzle in puzzles:
-        solver = solver_for(puzzle.n, args.solver)
         started = time.perf_counter()
-        result = solver.check(puzzle, unique=args.unique)
+        result = spec.solve(puzzle, args.unique, args.solver)
         elapsed = time.perf_counter() - started
-        for grid in (result.solution, result.second):
-            if grid is not None and not is_solution(puzzle, grid):  # pragma: no cover - a bug
+        for found in (result.solution, result.second):
+            if found is not None and not spec.is_solution(puzzle, found):  # pragma: no cover
                 raise LogicAgentsError(f"internal error: {puzzle.name} got a wrong solution")
         status = "unsat" if result.status == "unsat" else "solved"
         unique = {"unique": True, "multiple": False}.get(result.status) if args.unique else None
         if args.json:
-            out = {"game": game, "puzzle": puzzle.name, "status": status, "unique": unique,
-                   "solution": format_line(result.solution) if result.solution else None,
+            out = {"game": spec.name, "puzzle": puzzle.name, "status": status, "unique": unique,
+                   "solution": (spec.solution_json(puzzle, result.solution)
+                                if result.solution is not None else None),
                    "time_s": round(elapsed, 6)}
             if result.second is not None:
-                out["second"] = format_line(result.second)
+                out["second"] = spec.solution_json(puzzle, result.second)
             print(json.dumps(out), flush=True)
             continue
-        console.print(f"[bold]{puzzle.name}[/bold] ({puzzle.n}x{puzzle.n}, {puzzle.clues} clues)")
-        if result.solution:
-            console.print(format_grid(result.solution))
+        console.print(f"[bold]{escape(puzzle.name)}[/bold] ({escape(spec.describe(puzzle))})")
+        if result.solution is not None:
+            console.print(escape(spec.show_solution(puzzle, result.solution)))
         verdict = {"unique": "solved, unique", "multiple": "solved, NOT unique",
                    "solved": "solved", "unsat": "unsatisfiable: no solution"}[result.status]
         console.print(f"{verdict} in {1000 * elapsed:.2f} ms")
         if result.second is not None:
-            console.print("a second solution:\n" + format_grid(result.second))
+            console.print("a second solution:\n" + escape(spec.show_solution(puzzle, result.second)))
         console.print()
     return 0
 
@@ -593,13 +632,15 @@ def _generate_sudoku(args: argparse.Namespace) -> int:
     from logic_agents.games.sudoku.board import format_line
     from logic_agents.games.sudoku.generate import generate_puzzles
 
-    if args.size is None:
+    if args.size is None or not args.size.isdigit():
         raise UsageError("give --size N (4, 9, 16 or 25)")
-    if any(v is not None for v in (args.preset, args.width, args.height, args.daggers, args.gold)):
-        raise UsageError("--preset/--width/--height/--daggers/--gold are for daggers")
-    puzzles = generate_puzzles(args.size, args.count, args.seed, args.clues)
+    _only_daggers_flags(args)
+    if args.difficulty is not None:
+        raise UsageError("--difficulty is for undead")
+    size = int(args.size)
+    puzzles = generate_puzzles(size, args.count, args.seed, args.clues)
     out = Path(args.output)
-    path = out / f"sudoku{args.size}-s{args.seed}.txt"
+    path = out / f"sudoku{size}-s{args.seed}.txt"
     try:
         out.mkdir(parents=True, exist_ok=True)
         path.write_text(f"# generated by logic-agents: {args.count} unique {args.size}x{args.size} "
@@ -613,6 +654,54 @@ def _generate_sudoku(args: argparse.Namespace) -> int:
     else:
         print(f"wrote {len(puzzles)} unique {args.size}x{args.size} puzzles "
               f"({min(p.clues for p in puzzles)}-{max(p.clues for p in puzzles)} clues) to {path}")
+    return 0
+
+
+def _only_daggers_flags(args: argparse.Namespace) -> None:
+    if any(v is not None for v in (args.preset, args.width, args.height, args.daggers, args.gold,
+                                   args.topology, args.lives)):
+        raise UsageError("--preset/--width/--height/--daggers/--gold/--topology/--lives are for "
+                         "daggers")
+
+
+def _generate_undead(args: argparse.Namespace) -> int:
+    import re
+
+    from logic_agents.games.undead.board import format_game_id
+    from logic_agents.games.undead.generate import generate_puzzles
+
+    _only_daggers_flags(args)
+    if args.clues is not None:
+        raise UsageError("--clues is for sudoku")
+    m = re.fullmatch(r"(\d+)x(\d+)", args.size or "")
+    if not m:
+        raise UsageError("give --size WxH, such as 7x7 or 20x20")
+    width, height = int(m.group(1)), int(m.group(2))
+    made = generate_puzzles(width, height, args.count, args.seed, args.difficulty)
+    out = Path(args.output)
+    tag = f"-{args.difficulty}" if args.difficulty else ""
+    path = out / f"undead{width}x{height}{tag}-s{args.seed}.tsv"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            f"# generated by logic-agents {__version__}: {args.count} unique {width}x{height} "
+            f"Undead puzzles, seed {args.seed}, difficulty {args.difficulty or 'any'}\n"
+            "# columns: game ID, name, solution\n"
+            + "".join(f"{format_game_id(g.puzzle)}\t{g.puzzle.name}\t{g.solution}\n"
+                      for g in made))
+    except OSError as e:
+        raise UsageError(f"cannot write to {out}: {e.strerror}") from None
+    seconds = [g.seconds for g in made]
+    if args.json:
+        print(json.dumps({"game": "undead", "seed": args.seed, "files": [str(path)],
+                          "puzzles": [{"name": g.puzzle.name, "id": format_game_id(g.puzzle),
+                                       "share_propagated": round(g.share, 4),
+                                       "redraws": g.rounds, "givens": g.givens,
+                                       "seconds": round(g.seconds, 4)} for g in made]}))
+    else:
+        print(f"wrote {len(made)} unique {width}x{height} Undead puzzles to {path} in "
+              f"{sum(seconds):.2f}s (max {max(seconds):.2f}s per puzzle; "
+              f"{sum(g.givens for g in made)} givens in all)")
     return 0
 
 
@@ -641,7 +730,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def episode_flags(p: argparse.ArgumentParser, agent_help: str) -> None:
         """What every verb that plays an episode takes: map, agent, seed, lives, game, options."""
-        p.add_argument("map", metavar="MAP", help="map file, or a shipped map's name such as HARD1")
+        p.add_argument("map", metavar="MAP", help="map file (FILE:K for the K-th puzzle of a file), "
+                       "a shipped map's name such as HARD1, or an Undead game ID")
         p.add_argument("--agent", default=None, help=agent_help)
         p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
         p.add_argument("--lives", type=_positive_int, default=None,
@@ -653,7 +743,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="run one agent on one map",
                        description="Run one agent on one map and show the board after each move.")
     episode_flags(p, agent_help="daggers: rpx, spx, satx (default satx); sudoku: sat, logic, "
-                  "norvig, ea-repair, ea-multi (default sat)")
+                  "norvig, ea-repair, ea-multi (default sat); undead: sat, logic, brute-force, "
+                  "dfs-square, dfs-path, dfs-path-tight (default sat)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
@@ -687,12 +778,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "generate", help="write random maps of a preset or size",
         description="Write random maps in the standard format (every start hint opens an "
-        "area), or unique Sudoku puzzles in line format.",
+        "area), unique Sudoku puzzles in line format, or unique Undead puzzles as TSV (game "
+        "ID, name, solution).",
         epilog="Presets: " + "; ".join(f"{p.name} ({p.height}x{p.width}/{p.daggers}, {p.about})"
                                        for p in PRESETS.values()))
-    p.add_argument("game", choices=["daggers", "sudoku"],
-                   help="daggers (the sweeper family) or sudoku")
-    p.add_argument("--size", type=int, help="sudoku: N (4, 9, 16, 25)")
+    p.add_argument("game", choices=["daggers", "sudoku", "undead"],
+                   help="daggers (the sweeper family), sudoku or undead")
+    p.add_argument("--size", help="sudoku: N (4, 9, 16, 25); undead: WxH (such as 7x7, 20x20)")
+    p.add_argument("--difficulty", choices=["easy", "normal", "tricky"],
+                   help="undead: the share of cells unit propagation fills (easy >= 97%%, "
+                   "normal 90-97%%, tricky < 90%%; see docs/FORMATS.md)")
     p.add_argument("--clues", type=int, help="sudoku: stop removing at this many clues "
                    "(default: remove while the solution stays unique)")
     p.add_argument("--preset", help="a preset name (see below)")
@@ -740,16 +835,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "solve", help="solve puzzles and say whether each solution is unique",
-        description="Solve every puzzle of the files (one per line) or given on the command line.",
-        epilog="Example: logic-agents solve maps/sudoku/norvig_top95.txt --unique --json")
+        description="Solve every puzzle of the files (one per line; Undead: TSV whose first "
+        "column is a game ID, or pictures) or given on the command line (a Sudoku line, an "
+        "Undead game ID).",
+        epilog="Examples: logic-agents solve maps/sudoku/norvig_top95.txt --unique --json; "
+        "logic-agents solve '4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3' --unique")
     p.add_argument("puzzles", nargs="+", metavar="FILE_OR_PUZZLE")
-    p.add_argument("--game", choices=["sudoku"], default=None,
-                   help="the puzzle's game (default: detected; sudoku)")
+    p.add_argument("--game", choices=["sudoku", "undead"], default=None,
+                   help="the puzzle's game (default: detected from the folder or content)")
     p.add_argument("--unique", action="store_true",
                    help="also prove uniqueness (a second solution is shown if there is one)")
     p.add_argument("--solver", default=None, metavar="NAME",
-                   help="PySAT solver (default: by size, as measured: cadical195 for 9x9, "
-                   "glucose4 otherwise)")
+                   help="PySAT solver (default: as measured: sudoku cadical195 for 9x9, "
+                   "glucose4 otherwise; undead glucose4)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
     p.set_defaults(func=cmd_solve)
 
@@ -774,6 +872,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
     return value
 
 

@@ -290,3 +290,70 @@ def test_the_game_is_detected_from_folder_or_content(capsys, tmp_path):
                                                              "ea-multi"}
     code, out, _ = run(capsys, "play", HARD1, "--json")
     assert code == 0 and json.loads(out)["game"] == "daggers" and json.loads(out)["agent"] == "satx"
+
+
+# -- undead ------------------------------------------------------------------------------------
+UNDEAD_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
+
+
+def test_solve_undead_ids_and_files(capsys):
+    code, out, _ = run(capsys, "solve", UNDEAD_ID, "--json", "--unique")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "undead" and data["unique"] is True
+    assert data["solution"] == "LVVRVLGZGRZRLVRG"
+    code, out, _ = run(capsys, "solve", UNDEAD_ID)
+    assert code == 0 and "\\ V V /" in out and "solved" in out
+    code, out, _ = run(capsys, "solve", str(ROOT / "maps/undead/7x7dn.tsv"), "--json", "--unique")
+    rows = [json.loads(line) for line in out.splitlines()]
+    references = [line.split("\t")[2] for line in
+                  (ROOT / "maps/undead/7x7dn.tsv").read_text().splitlines()]
+    assert [r["solution"] for r in rows] == references and all(r["unique"] for r in rows)
+    code, out, _ = run(capsys, "solve", "report-4x4", "--json")
+    assert code == 0 and json.loads(out)["solution"] == "LVVRVLGZGRZRLVRG"
+
+
+@pytest.mark.parametrize("bad", [UNDEAD_ID.replace("Lb", "L9"), UNDEAD_ID[:-2],
+                                 UNDEAD_ID.replace("3,4,2", "3,4,3")])
+def test_bad_undead_ids_are_one_line_errors(capsys, bad):
+    code, out, err = run(capsys, "solve", bad)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "<argument 1>:1:" in err
+
+
+def test_play_compare_and_cnf_on_undead(capsys, tmp_path):
+    code, out, _ = run(capsys, "play", UNDEAD_ID, "--agent", "logic", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "undead" and data["won"]
+    code, out, _ = run(capsys, "play", "5x5dt:3", "--agent", "dfs-path-tight", "--no-zero-fill",
+                       "--node-cap", "100000", "--json")
+    assert code == 0 and json.loads(out)["won"]
+    code, _, err = run(capsys, "play", UNDEAD_ID, "--agent", "sat", "--node-cap", "5")
+    assert code == 2 and "does not take --node-cap" in err
+    code, out, _ = run(capsys, "compare", str(ROOT / "maps/undead/4x4dt.tsv"), "--agents",
+                       "sat,dfs-square,brute-force", "--runs", "1", "--jobs", "1", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["agents"]["sat"]["wins"] == 30
+    assert summary["agents"]["brute-force"]["mean_stats"]["nodes"] > 0
+    cnf = tmp_path / "u.cnf"
+    code, out, _ = run(capsys, "cnf", UNDEAD_ID, "-o", str(cnf), "--json")
+    assert code == 0 and json.loads(out)["named"] == 27  # 9 monster cells x G, V, Z
+    assert "c var" in cnf.read_text() and "Exactly(3, ~G_r1c2" in cnf.read_text()
+    assert read_dimacs(cnf).num_vars == json.loads(out)["variables"]
+
+
+def test_generate_undead(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "undead", "--size", "6x5", "--difficulty", "normal",
+                       "--count", "2", "--seed", "4", "-o", str(tmp_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["puzzles"]) == 2
+    path = tmp_path / "undead6x5-normal-s4.tsv"
+    assert data["files"] == [str(path)]
+    code, out, _ = run(capsys, "solve", str(path), "--json", "--unique")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 2 and all(r["unique"] for r in rows)
+    solutions = [line.split("\t")[2] for line in path.read_text().splitlines()
+                 if not line.startswith("#")]
+    assert [r["solution"] for r in rows] == solutions
+    for argv, words in ((["--size", "7"], "--size WxH"), (["--size", "4x4", "--clues", "3"], "--clues"),
+                        (["--size", "4x4", "--preset", "beginner"], "for daggers")):
+        code, _, err = run(capsys, "generate", "undead", *argv, "-o", str(tmp_path))
+        assert code == 2 and words in err

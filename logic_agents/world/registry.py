@@ -15,7 +15,7 @@ from typing import Any
 
 from logic_agents.errors import UnknownName
 
-BUILTIN_GAMES = ("daggers", "sudoku")
+BUILTIN_GAMES = ("daggers", "sudoku", "undead")
 
 
 @dataclass
@@ -36,6 +36,14 @@ class GameSpec:
     render_markup: Callable[[Any], str] | None = None  # rich markup version of render
     encode: Callable[[Any], Any] | None = None  # static puzzles: instance -> KnowledgeBase
     cnf_legend: tuple[str, ...] = ()  # comment lines that explain the variable names
+    # static puzzles, for `solve`: (instance, unique, solver) -> SolveResult, the parser of
+    # puzzles written on the command line, and how a solution is shown, given as JSON, checked
+    solve: Callable[..., Any] | None = None
+    parse_text: Callable[[str, str], list[Any]] | None = None
+    show_solution: Callable[[Any, Any], str] | None = None
+    solution_json: Callable[[Any, Any], Any] | None = None
+    is_solution: Callable[[Any, Any], bool] | None = None
+    describe: Callable[[Any], str] | None = None
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

@@ -52,6 +52,10 @@ def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
     return out
 
 
+def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None):
+    return solver_for(puzzle.n, solver).check(puzzle, unique)
+
+
 def render(obs: SudokuObservation) -> str:
     return f"step {obs.step}\n" + format_grid(obs.cells)
 
@@ -75,6 +79,12 @@ SPEC = register(
         cnf_legend=("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
                     "the rules: Exactly(1, ...) per cell, and per value in each row, column "
                     "and box; the clues: unit clauses"),
+        solve=solve_puzzle,
+        parse_text=parse_puzzles,
+        show_solution=lambda puzzle, grid: format_grid(grid),
+        solution_json=lambda puzzle, grid: format_line(grid),
+        is_solution=is_solution,
+        describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues",
     )
 )
 

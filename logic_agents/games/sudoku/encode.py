@@ -12,15 +12,12 @@ Concepts:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.formula import Exactly, sym
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle
+from logic_agents.world.puzzle import SolveResult, result_of
 
-Status = Literal["unique", "multiple", "solved", "unsat"]
 # Exactly(1, N literals) as pairwise clauses beat the sequential counter at every size
 # (scripts/bench_sudoku.py, docs/BENCHMARKS.md).
 DEFAULT_CARD_ENCODING = "pairwise"
@@ -54,13 +51,6 @@ def rules(n: int, kb: KnowledgeBase | None = None) -> KnowledgeBase:
             formulas.append(Exactly(1, *[x[r, c, v] for r, c in unit]))
     kb.tell(*formulas)
     return kb
-
-
-@dataclass
-class SolveResult:
-    status: Status
-    solution: Grid | None = None
-    second: Grid | None = None  # a different solution: evidence that it is not unique
 
 
 class SudokuSolver:
@@ -109,13 +99,8 @@ class SudokuSolver:
         """unique / multiple (with a second solution) / unsat; `solved` when unique=False."""
         if not unique:
             grid = self.solve(puzzle)
-            return SolveResult("solved", grid) if grid else SolveResult("unsat")
-        found = self.count_solutions(puzzle, 2)
-        if not found:
-            return SolveResult("unsat")
-        if len(found) == 1:
-            return SolveResult("unique", found[0])
-        return SolveResult("multiple", found[0], found[1])
+            return result_of([grid] if grid else [], unique=False)
+        return result_of(self.count_solutions(puzzle, 2), unique=True)
 
 
 _SOLVERS: dict[tuple[int, str], SudokuSolver] = {}

@@ -1,0 +1,111 @@
+"""Undead (Simon Tatham's Portable Puzzle Collection): board, encode, world, agents, search,
+generate; registered as game "undead"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+from logic_agents.games.undead.agents import AGENTS
+from logic_agents.games.undead.board import (
+    UndeadPuzzle,
+    format_game_id,
+    format_picture,
+    is_solution,
+    load_entries,
+    load_puzzles,
+    looks_like_game_id,
+    parse_game_id,
+    parse_puzzles,
+    trace_sights,
+)
+from logic_agents.games.undead.encode import UndeadSolver, count_solutions, decode, encode, solve
+from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
+from logic_agents.world.puzzle import SolveResult
+from logic_agents.world.registry import GameSpec, register
+
+AGENT_HELP = {
+    "sat": "solve the whole encoding once, then write the answer",
+    "logic": "place only entailed monsters, one per step; give up when none is entailed",
+    "brute-force": "the report's random fill until every constraint holds (node/time cap)",
+    "dfs-square": "the report's depth-first search square by square with a constraint check",
+    "dfs-path": "the report's depth-first search line of sight by line of sight",
+    "dfs-path-tight": "dfs-path with each line once, its options valid from both ends",
+}
+WORKED_EXAMPLE = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
+
+
+def load(path: str | Path) -> UndeadPuzzle:
+    """One puzzle: a game ID, FILE (its first puzzle) or FILE:K (its K-th, from 1)."""
+    text = str(path)
+    if looks_like_game_id(text) and not Path(text).exists():
+        return parse_game_id(text.strip(), "<game id>")
+    base, _, index = text.rpartition(":")
+    if base and index.isdigit() and not Path(text).exists():
+        puzzles = load_puzzles(base)
+        k = int(index)
+        if not 1 <= k <= len(puzzles):
+            raise FormatError(f"puzzle {k} asked, the file holds {len(puzzles)}", base, 0, 0)
+        return puzzles[k - 1]
+    return load_puzzles(path)[0]
+
+
+def illegal_actions(obs: UndeadObservation) -> list[UndeadAction]:
+    p = obs.puzzle
+    out = [place(-1, 0, "G"), place(0, p.width, "G"), place(p.height, 0, "Z")]
+    mirrors = [i for i, ch in enumerate(p.grid) if ch in "LR"]
+    if mirrors:
+        out.append(place(*p.cell(mirrors[0]), "V"))
+    if p.givens:
+        out.append(place(*p.cell(next(iter(p.givens))), "Z"))
+    empty = [i for i in p.monster_cells if i not in p.givens]
+    if empty:
+        out.append(UndeadAction(p.cell(empty[0]), "X"))
+    return out
+
+
+def render(obs: UndeadObservation) -> str:
+    return f"step {obs.step}\n" + format_picture(obs.puzzle, obs.cells)
+
+
+def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+    return solve(puzzle, unique, solver)
+
+
+SPEC = register(
+    GameSpec(
+        name="undead",
+        description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
+        load=load,
+        make_world=UndeadWorld,
+        agents=AGENTS,
+        render=render,
+        action_from_json=UndeadAction.from_json,
+        illegal_actions=illegal_actions,
+        maps_dir="undead",
+        default_agent="sat",
+        agent_help=AGENT_HELP,
+        load_all=load_puzzles,
+        example=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
+        encode=encode,
+        cnf_legend=("variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, "
+                    "vampire or zombie",
+                    "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
+                    "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); "
+                    "givens: unit clauses"),
+        solve=solve_puzzle,
+        parse_text=parse_puzzles,
+        show_solution=format_picture,
+        solution_json=lambda puzzle, solution: solution,
+        is_solution=is_solution,
+        describe=lambda p: f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires "
+                           f"{p.counts[1]}, zombies {p.counts[2]}",
+    )
+)
+
+__all__ = [
+    "AGENTS", "UndeadAction", "UndeadObservation", "UndeadPuzzle", "UndeadSolver", "UndeadWorld",
+    "count_solutions", "decode", "encode", "format_game_id", "format_picture", "is_solution",
+    "load", "load_entries", "load_puzzles", "parse_game_id", "parse_puzzles", "place", "solve",
+    "trace_sights",
+]

@@ -1,0 +1,177 @@
+"""Undead agents: sat, logic, and the report's brute-force, dfs-square, dfs-path, dfs-path-tight.
+
+Concepts:
+- SatUndeadAgent (sat): solve the whole encoding once (search.py's methods get the same
+  grid), then write the answer out, one monster per step.
+- LogicUndeadAgent (logic): each step places one monster the knowledge base entails: unit
+  propagation first (on the layout's counter encoding, which only ever propagates), then a
+  full entailment check (backbone on the puzzle's encoding); gives up when nothing is
+  entailed (only when the puzzle has several solutions). `by_propagation` counts how many
+  were found by propagation alone: the difficulty proxy of the generator.
+- SearchUndeadAgent: one of the report's methods (search.py) with zero-fill on by default,
+  a node cap and a time cap; `nodes` reports the search effort.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
+from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS, Budget
+from logic_agents.games.undead.world import UndeadAction, UndeadObservation
+from logic_agents.logic.oracle import Verdict
+
+
+class UndeadAgent:
+    name = "agent"
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.pending: deque[UndeadAction] = deque()
+        self.rng = random.Random(seed)
+
+    def stats(self) -> dict:
+        return {"guesses": 0}
+
+    def _write_out(self, obs: UndeadObservation, solution: str) -> None:
+        w = obs.puzzle.width
+        self.pending.extend(UndeadAction(divmod(i, w), m) for i, m in enumerate(solution)
+                            if m in MONSTERS and obs.cells[i] != m)
+
+
+class _SolverCache:
+    """One UndeadSolver per puzzle, kept across the steps of an episode."""
+
+    def __init__(self, solver: str | None):
+        self.solver_name = solver
+        self.puzzle: UndeadPuzzle | None = None
+        self.solver: UndeadSolver | None = None
+
+    def get(self, puzzle: UndeadPuzzle) -> UndeadSolver:
+        if self.solver is None or self.puzzle != puzzle:
+            if self.solver is not None:
+                self.solver.close()
+            self.solver = UndeadSolver(puzzle, self.solver_name)
+            self.puzzle = puzzle
+        return self.solver
+
+
+def _layout_of(puzzle: UndeadPuzzle) -> str:
+    return "".join(ch if ch in "LR" else "." for ch in puzzle.grid)
+
+
+class SatUndeadAgent(UndeadAgent):
+    """sat: one SAT call on the puzzle's encoding, then the answer, cell by cell."""
+
+    name = "sat"
+
+    def __init__(self, *, solver: str | None = None):
+        self.cache = _SolverCache(solver)
+        super().__init__()
+
+    def act(self, obs: UndeadObservation) -> UndeadAction | None:
+        if not self.pending:
+            found = self.cache.get(obs.puzzle).solve(obs.placed)
+            if found is None:
+                return None  # unsatisfiable from here: give up
+            self._write_out(obs, found)
+        return self.pending.popleft() if self.pending else None
+
+
+class LogicUndeadAgent(UndeadAgent):
+    """logic: one entailed monster per step; gives up when nothing is entailed."""
+
+    name = "logic"
+
+    def __init__(self, *, solver: str | None = None):
+        self.cache = _SolverCache(solver)
+        super().__init__()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.by = {"propagation": 0, "entailment": 0}
+        self.layout: LayoutSolver | None = None
+
+    def stats(self) -> dict:
+        return {"guesses": 0, "deduced": sum(self.by.values()),
+                **{f"by_{k}": v for k, v in self.by.items()}}
+
+    def act(self, obs: UndeadObservation) -> UndeadAction | None:
+        s = self.cache.get(obs.puzzle)
+        placed = obs.placed
+        empty = [i for i in obs.puzzle.monster_cells if i not in placed]
+        if not empty:
+            return None
+        p = obs.puzzle
+        if self.layout is None or self.layout.grid != _layout_of(p):
+            # propagation asks a solver that only ever propagates, so what it finds does not
+            # depend on clauses learnt in earlier searches (and equals the generator's proxy)
+            self.layout = LayoutSolver(p.width, p.height, _layout_of(p))
+        fixed = self.layout.propagated(p, placed)
+        if fixed is None:
+            return None  # the grid so far contradicts the rules
+        w = p.width
+        for i in empty:
+            if i in fixed:
+                self.by["propagation"] += 1
+                return UndeadAction(divmod(i, w), fixed[i])
+        known = s.assumptions(placed)
+        keys = [s.literal(i, m) for i in empty for m in MONSTERS]
+        verdicts = s.oracle.backbone(keys, assumptions=known)
+        for i in empty:
+            for m in MONSTERS:
+                if verdicts[s.literal(i, m)] is Verdict.TRUE:
+                    self.by["entailment"] += 1
+                    return UndeadAction(divmod(i, w), m)
+        return None  # several solutions remain: a guess would be needed
+
+
+class SearchUndeadAgent(UndeadAgent):
+    """One of the report's search methods, run once, then its answer written out."""
+
+    def __init__(self, method: str, *, zero_fill: bool = True,
+                 node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP):
+        self.name = method
+        self.method = METHODS[method]
+        self.zero_fill = zero_fill
+        self.node_cap = node_cap
+        self.time_cap = time_cap
+        super().__init__()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.nodes = 0
+        self.stopped: str | None = None
+        self.searched = False
+
+    def stats(self) -> dict:
+        return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}
+
+    def act(self, obs: UndeadObservation) -> UndeadAction | None:
+        if not self.searched:
+            self.searched = True
+            budget = Budget(self.node_cap, self.time_cap)
+            options = {"rng": self.rng} if self.name == "brute-force" else {}
+            result = self.method(obs.puzzle, zero_fill=self.zero_fill, budget=budget, **options)
+            self.nodes, self.stopped = result.nodes, result.stopped
+            if result.solution is not None:
+                self._write_out(obs, result.solution)
+        return self.pending.popleft() if self.pending else None
+
+
+def _search(method: str):
+    def make(**options) -> SearchUndeadAgent:
+        return SearchUndeadAgent(method, **options)
+
+    return make
+
+
+AGENTS = {
+    "sat": SatUndeadAgent,
+    "logic": LogicUndeadAgent,
+    **{method: _search(method) for method in METHODS},
+}

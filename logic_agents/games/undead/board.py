@@ -1,0 +1,440 @@
+"""Undead puzzles: vocabulary, game IDs, the picture format, lines of sight, an independent checker.
+
+Concepts (RULES.md section 5):
+- UndeadPuzzle: a W x H grid of mirrors (`L` = `\\`, `R` = `/`), given monsters (G, V, Z) and
+  empty cells (`.`); the three monster totals; 2(W+H) border clues, clockwise from the
+  top-left corner (None = no clue, written `-`).
+- Game ID: `WxH:G,V,Z,GRID,c1,...,cK`, as Simon Tatham's Undead shows and accepts it; GRID runs
+  row by row, `a`..`z` being runs of 1..26 empty cells. parse_game_id / format_game_id.
+- Picture format: a `counts: G V Z` line, the top clues, each row between its left and right
+  clue, the bottom clues (the bottom row and left column read as a person reads them).
+  parse_puzzles reads files that mix game-ID lines (TSV: the ID first) and pictures.
+- Line of sight (Sight): the path from one clue into the grid, bouncing off mirrors until it
+  leaves; `visits` lists (cell, seen-after-a-bounce) and may hold a cell twice. trace_sights.
+- Solution: W*H characters over G V Z L R. is_solution re-walks every clue on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+
+MONSTERS = "GVZ"
+MIRRORS = "LR"
+EMPTY = "."
+GLYPH = {"L": "\\", "R": "/"}
+FROM_GLYPH = {"\\": "L", "/": "R"}
+NO_CLUE = "-"
+Direction = tuple[int, int]  # (d_row, d_col)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One line of sight: entered at clue `clue`, left at clue `exit`."""
+
+    clue: int
+    exit: int
+    visits: tuple[tuple[int, bool], ...]  # (cell index r*W+c, seen after a bounce)
+
+
+@dataclass(frozen=True)
+class UndeadPuzzle:
+    width: int
+    height: int
+    counts: tuple[int, int, int]  # ghosts, vampires, zombies
+    grid: str  # W*H over L R . G V Z (G V Z: monsters given in the puzzle)
+    clues: tuple[int | None, ...]  # 2(W+H), clockwise from the top-left corner
+    name: str = field(default="undead", compare=False)
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @cached_property
+    def monster_cells(self) -> tuple[int, ...]:
+        """Indices of the cells that hold a monster (every cell but the mirrors)."""
+        return tuple(i for i, ch in enumerate(self.grid) if ch not in MIRRORS)
+
+    @cached_property
+    def givens(self) -> dict[int, str]:
+        return {i: ch for i, ch in enumerate(self.grid) if ch in MONSTERS}
+
+    @cached_property
+    def sights(self) -> tuple[Sight, ...]:
+        return trace_sights(self.width, self.height, self.grid)
+
+    def cell(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.width)
+
+
+# -- lines of sight ---------------------------------------------------------------------
+def clue_entry(index: int, width: int, height: int) -> tuple[int, int, Direction]:
+    """The first cell (row, col) and the direction of the sight that enters at clue `index`."""
+    w, h = width, height
+    if index < w:
+        return 0, index, (1, 0)
+    if index < w + h:
+        return index - w, w - 1, (0, -1)
+    if index < 2 * w + h:
+        return h - 1, w - 1 - (index - w - h), (-1, 0)
+    return h - 1 - (index - 2 * w - h), 0, (0, 1)
+
+
+def clue_at_exit(r: int, c: int, width: int, height: int) -> int:
+    """The clue whose border square (r, c) is, just outside the grid."""
+    if r < 0:
+        return c
+    if c >= width:
+        return width + r
+    if r >= height:
+        return width + height + (width - 1 - c)
+    return 2 * width + height + (height - 1 - r)
+
+
+def bounce(mirror: str, direction: Direction) -> Direction:
+    dr, dc = direction
+    return (dc, dr) if mirror == "L" else (-dc, -dr)
+
+
+def trace_sight(width: int, height: int, grid: str, index: int) -> Sight:
+    """Follow the line of sight from clue `index` until it leaves the grid."""
+    r, c, direction = clue_entry(index, width, height)
+    bounced = False
+    visits = []
+    while 0 <= r < height and 0 <= c < width:
+        ch = grid[r * width + c]
+        if ch in MIRRORS:
+            direction = bounce(ch, direction)
+            bounced = True
+        else:
+            visits.append((r * width + c, bounced))
+        r, c = r + direction[0], c + direction[1]
+    return Sight(index, clue_at_exit(r, c, width, height), tuple(visits))
+
+
+def trace_sights(width: int, height: int, grid: str) -> tuple[Sight, ...]:
+    """Every clue's line of sight, in clue order."""
+    return tuple(trace_sight(width, height, grid, i) for i in range(2 * (width + height)))
+
+
+def seen(monster: str, bounced: bool) -> bool:
+    """Whether a monster passed by a line of sight is counted: G only in a mirror, V only
+    directly, Z always."""
+    return monster == "Z" or (monster == "G") == bounced
+
+
+# -- game IDs -----------------------------------------------------------------------------
+_ID_HEAD = re.compile(r"\s*(\d+)x(\d+):")
+
+
+def looks_like_game_id(text: str) -> bool:
+    return bool(_ID_HEAD.match(text))
+
+
+def parse_game_id(text: str, file: str = "<game id>", line: int = 1, offset: int = 0,
+                  name: str = "") -> UndeadPuzzle:
+    """A puzzle from `WxH:G,V,Z,GRID,c1,...,cK`; errors point at the offending character."""
+
+    def fail(message: str, pos: int) -> FormatError:
+        return FormatError(message, file, line, offset + pos + 1)
+
+    head = _ID_HEAD.match(text)
+    if not head:
+        raise fail("a game ID starts with WxH: (such as 4x4:)", 0)
+    width, height = int(head.group(1)), int(head.group(2))
+    if width < 1 or height < 1:
+        raise fail(f"the board {width}x{height} has no cells", 0)
+    if width * height > 10_000:
+        raise fail(f"the board {width}x{height} is too large (at most 10000 cells)", 0)
+    pos = head.end()
+    body = text.rstrip()
+    # fields: G, V, Z, GRID, clues...
+    fields = []
+    start = pos
+    for m in re.finditer(",", body[pos:] + ","):
+        end = pos + m.start()
+        fields.append((start, body[start:end]))
+        start = end + 1
+    if len(fields) < 4:
+        raise fail("expected G,V,Z,GRID,clues after the size", len(body))
+    counts = []
+    for k, (at, value) in enumerate(fields[:3]):
+        if not value.isdigit():
+            raise fail(f"the {('ghost', 'vampire', 'zombie')[k]} count must be a number, "
+                       f"got {value!r}", at)
+        counts.append(int(value))
+    at, grid_text = fields[3]
+    grid = []
+    for k, ch in enumerate(grid_text):
+        if ch in MIRRORS or ch in MONSTERS:
+            grid.append(ch)
+        elif "a" <= ch <= "z":
+            grid.extend(EMPTY * (ord(ch) - ord("a") + 1))
+        else:
+            raise fail(f"bad run letter {ch!r} in the grid (L, R, G, V, Z or a-z)", at + k)
+        if len(grid) > width * height:
+            raise fail(f"the grid runs past the {width * height} cells of {width}x{height}",
+                       at + k)
+    if len(grid) < width * height:
+        raise fail(f"the grid fills {len(grid)} of the {width * height} cells of "
+                   f"{width}x{height}", at + len(grid_text))
+    want = 2 * (width + height)
+    clue_fields = fields[4:]
+    if len(clue_fields) != want:
+        where = clue_fields[want][0] if len(clue_fields) > want else len(body)
+        raise fail(f"a {width}x{height} board has {want} clues, the ID gives {len(clue_fields)}",
+                   where)
+    clues: list[int | None] = []
+    for at, value in clue_fields:
+        if value == NO_CLUE:
+            clues.append(None)
+        elif value.isdigit():
+            clues.append(int(value))
+        else:
+            raise fail(f"a clue must be a number or '-', got {value!r}", at)
+    monsters = sum(ch not in MIRRORS for ch in grid)
+    if sum(counts) != monsters:
+        raise fail(f"the counts {counts[0]}+{counts[1]}+{counts[2]} = {sum(counts)} do not "
+                   f"add up to the {monsters} monster cells", head.end())
+    return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), "".join(grid),
+                        tuple(clues), name or f"{width}x{height}")
+
+
+def format_game_id(puzzle: UndeadPuzzle) -> str:
+    """The game ID, exactly as Simon Tatham's Undead writes one."""
+    out = []
+    run = 0
+    for ch in puzzle.grid:
+        if ch == EMPTY:
+            run += 1
+            if run == 26:
+                out.append("z")
+                run = 0
+            continue
+        if run:
+            out.append(chr(ord("a") + run - 1))
+            run = 0
+        out.append(ch)
+    if run:
+        out.append(chr(ord("a") + run - 1))
+    clues = ",".join(NO_CLUE if c is None else str(c) for c in puzzle.clues)
+    g, v, z = puzzle.counts
+    return f"{puzzle.width}x{puzzle.height}:{g},{v},{z},{''.join(out)},{clues}"
+
+
+# -- the picture format -------------------------------------------------------------------
+def _clue_text(value: int | None) -> str:
+    return NO_CLUE if value is None else str(value)
+
+
+def format_picture(puzzle: UndeadPuzzle, solution: str | None = None) -> str:
+    """The readable picture; with a solution, its monsters fill the empty cells."""
+    w, h = puzzle.width, puzzle.height
+    cells = solution if solution is not None else puzzle.grid
+    clue = [_clue_text(c) for c in puzzle.clues]
+    top = clue[:w]
+    right = clue[w:w + h]
+    bottom = list(reversed(clue[w + h:2 * w + h]))
+    left = list(reversed(clue[2 * w + h:]))
+    cw = max(1, *(len(c) for c in top + bottom))
+    lw = max(len(c) for c in left)
+    pad = " " * (lw + 3)
+    lines = [f"counts: {' '.join(map(str, puzzle.counts))}",
+             pad + " ".join(c.rjust(cw) for c in top)]
+    for r in range(h):
+        row = " ".join(GLYPH.get(ch, ch).rjust(cw) for ch in cells[r * w:(r + 1) * w])
+        lines.append(f"{left[r].rjust(lw)}   {row}  {right[r]}")
+    lines.append(pad + " ".join(c.rjust(cw) for c in bottom))
+    return "\n".join(lines) + "\n"
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _picture(lines: list[tuple[int, str]], k: int, file: str,
+             name: str) -> tuple[UndeadPuzzle, int]:
+    """Parse the picture whose `counts:` line is lines[k]; return it and the next index."""
+    lineno, text = lines[k]
+    tokens = _tokens(text.split(":", 1)[1])
+    offset = text.index(":") + 1
+    if len(tokens) != 3 or not all(t.isdigit() for _, t in tokens):
+        raise FormatError("expected 'counts: G V Z' with three numbers", file, lineno, 1)
+    counts = tuple(int(t) for _, t in tokens)
+
+    def clue_of(col: int, token: str, ln: int) -> int | None:
+        if token == NO_CLUE:
+            return None
+        if not token.isdigit():
+            raise FormatError(f"a clue must be a number or '-', got {token!r}", file, ln, col + 1)
+        return int(token)
+
+    if k + 1 >= len(lines):
+        raise FormatError("the picture ends after its counts line", file, lineno, 0)
+    top_no, top_text = lines[k + 1]
+    top_tokens = _tokens(top_text)
+    width = len(top_tokens)
+    rows: list[tuple[int, str]] = []
+    j = k + 2
+    while j < len(lines) and len(_tokens(lines[j][1])) == width + 2:
+        rows.append(lines[j])
+        j += 1
+    if not rows:
+        raise FormatError(f"expected grid rows of {width} cells between two clues", file,
+                          lines[j][0] if j < len(lines) else top_no, 0)
+    if j >= len(lines):
+        raise FormatError("the picture has no bottom clue row", file, rows[-1][0], 0)
+    bottom_no, bottom_text = lines[j]
+    bottom_tokens = _tokens(bottom_text)
+    if len(bottom_tokens) != width:
+        raise FormatError(f"the bottom clue row has {len(bottom_tokens)} clues, the top row "
+                          f"{width}", file, bottom_no, 0)
+    grid, left, right = [], [], []
+    for ln, text in rows:
+        tokens = _tokens(text)
+        left.append(clue_of(*tokens[0], ln))
+        right.append(clue_of(*tokens[-1], ln))
+        for col, token in tokens[1:-1]:
+            ch = FROM_GLYPH.get(token, token)
+            if len(ch) != 1 or ch not in MIRRORS + MONSTERS + EMPTY:
+                raise FormatError(f"a cell is \\, /, ., G, V or Z, got {token!r}", file, ln,
+                                  col + 1)
+            grid.append(ch)
+    clues = ([clue_of(c, t, top_no) for c, t in top_tokens] + right
+             + list(reversed([clue_of(c, t, bottom_no) for c, t in bottom_tokens]))
+             + list(reversed(left)))
+    monsters = sum(ch not in MIRRORS for ch in grid)
+    if sum(counts) != monsters:
+        raise FormatError(f"the counts add up to {sum(counts)}, the grid has {monsters} monster "
+                          "cells", file, lineno, offset + 1)
+    puzzle = UndeadPuzzle(width, len(rows), (counts[0], counts[1], counts[2]), "".join(grid),
+                          tuple(clues), name or f"{width}x{len(rows)}")
+    return puzzle, j + 1
+
+
+# -- files ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle of a file, with the reference solution the file gives (TSV third column)."""
+
+    puzzle: UndeadPuzzle
+    reference: str | None = None
+
+
+def parse_entries(text: str, file: str = "<input>") -> list[Entry]:
+    """Every puzzle of a text: game-ID lines (TSV: ID, seed or name, solution) and pictures.
+    A `# name` comment line names the picture below it."""
+    lines = [(n, line.rstrip("\n")) for n, line in enumerate(text.splitlines(), start=1)]
+    entries: list[Entry] = []
+    name = ""
+    k = 0
+    while k < len(lines):
+        lineno, line = lines[k]
+        stripped = line.strip()
+        if not stripped:
+            k += 1
+            continue
+        if stripped.startswith("#"):
+            name = stripped.lstrip("#").strip()
+            k += 1
+            continue
+        if stripped.startswith("counts:"):
+            puzzle, k = _picture(lines, k, file, name)
+            entries.append(Entry(puzzle))
+            name = ""
+            continue
+        columns = line.split("\t")
+        lead = len(columns[0]) - len(columns[0].lstrip())
+        label = columns[1].strip() if len(columns) > 1 and columns[1].strip() else ""
+        puzzle = parse_game_id(columns[0].strip(), file, lineno, lead,
+                               label or name or f"{Path(file).stem}:{lineno}")
+        reference = columns[2].strip() if len(columns) > 2 and columns[2].strip() else None
+        if reference is not None and (len(reference) != puzzle.width * puzzle.height
+                                      or set(reference) - set(MONSTERS + MIRRORS)):
+            col = len(columns[0]) + len(columns[1]) + 3
+            raise FormatError(f"the solution column must be {puzzle.width * puzzle.height} "
+                              "characters over G V Z L R", file, lineno, col)
+        entries.append(Entry(puzzle, reference))
+        name = ""
+        k += 1
+    if not entries:
+        raise FormatError("no Undead puzzle here (a game ID such as 4x4:... or a 'counts:' "
+                          "picture)", file, 0, 0)
+    return entries
+
+
+def parse_puzzles(text: str, file: str = "<input>") -> list[UndeadPuzzle]:
+    return [e.puzzle for e in parse_entries(text, file)]
+
+
+def read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text()
+    except FileNotFoundError:
+        raise FormatError("no such file", str(path), 0, 0) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise FormatError(f"cannot read: {e}", str(path), 0, 0) from None
+
+
+def load_entries(path: str | Path) -> list[Entry]:
+    return parse_entries(read_text(path), str(path))
+
+
+def load_puzzles(path: str | Path) -> list[UndeadPuzzle]:
+    return [e.puzzle for e in load_entries(path)]
+
+
+# -- the independent checker ---------------------------------------------------------------
+def is_solution(puzzle: UndeadPuzzle, solution: str) -> bool:
+    """True iff `solution` completes the puzzle: every cell filled, mirrors and givens kept,
+    the three totals right, and every clue equal to what its line of sight sees.
+
+    It walks each line of sight itself, square by square, sharing no code with the encoder."""
+    w, h = puzzle.width, puzzle.height
+    if len(solution) != w * h:
+        return False
+    for given, placed in zip(puzzle.grid, solution):
+        if given in MIRRORS or given in MONSTERS:
+            if placed != given:
+                return False
+        elif placed not in MONSTERS:
+            return False
+    if tuple(solution.count(m) for m in MONSTERS) != tuple(puzzle.counts):
+        return False
+    starts = ([(-1, c, 1, 0) for c in range(w)] + [(r, w, 0, -1) for r in range(h)]
+              + [(h, c, -1, 0) for c in reversed(range(w))] + [(r, -1, 0, 1) for r in reversed(range(h))])
+    for clue, (r, c, dr, dc) in zip(puzzle.clues, starts):
+        if clue is None:
+            continue
+        count, mirrored = 0, False
+        r, c = r + dr, c + dc
+        while 0 <= r < h and 0 <= c < w:
+            ch = solution[r * w + c]
+            if ch == "L":
+                dr, dc, mirrored = dc, dr, True
+            elif ch == "R":
+                dr, dc, mirrored = -dc, -dr, True
+            elif ch == "Z" or (ch == "G" and mirrored) or (ch == "V" and not mirrored):
+                count += 1
+            r, c = r + dr, c + dc
+        if count != clue:
+            return False
+    return True
+
+
+def clues_of(width: int, height: int, solution: str) -> tuple[int, ...]:
+    """The clues a complete grid (mirrors and monsters) shows."""
+    return tuple(sum(seen(solution[cell], bounced) for cell, bounced in sight.visits)
+                 for sight in trace_sights(width, height, solution))
+
+
+def puzzle_from_solution(width: int, height: int, solution: str, name: str = "") -> UndeadPuzzle:
+    """The puzzle (no givens) whose answer is `solution`: its counts and clues."""
+    grid = "".join(ch if ch in MIRRORS else EMPTY for ch in solution)
+    counts = tuple(solution.count(m) for m in MONSTERS)
+    return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), grid,
+                        clues_of(width, height, solution), name or f"{width}x{height}")

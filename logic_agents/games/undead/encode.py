@@ -1,0 +1,251 @@
+"""The Undead encoding: every rule as an Exactly node a person can read; solving and counting.
+
+Concepts:
+- G_r1c1, V_r1c1, Z_r1c1 (1-based in names): the cell holds a ghost, vampire or zombie.
+- rules(puzzle): Exactly(1, G, V, Z) per monster cell; Exactly(total, ...) per monster type;
+  one Exactly(clue, ...) per line of sight over its "seen" literals: ~G before a bounce (a
+  vampire or zombie is seen), ~V after it (a ghost or zombie). A cell the sight passes twice
+  is listed twice and counts twice. Givens are unit clauses.
+- UndeadSolver: that KB on one incremental oracle; solve, count_solutions(limit), check.
+- LayoutSolver: for a fixed mirror layout, the clues and totals become assumptions on unary
+  counters (logic/counter.py), so a generator that redraws monsters keeps one solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sympy import true
+
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.logic.counter import UnaryCounter
+from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import SatOracle
+from logic_agents.world.puzzle import SolveResult, result_of
+
+# By scripts/bench_undead.py (docs/BENCHMARKS.md): the encoding of the three large totals.
+DEFAULT_CARD_ENCODING = "seqcounter"
+DEFAULT_SOLVER = "glucose4"
+# encodings that count (pairwise, ladder and bitwise only say "at most one")
+COUNTING_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer",
+                      "kmtotalizer")
+
+
+def var_key(monster: str, r: int, c: int) -> tuple:
+    """The key of "cell (r, c) holds `monster`" (0-based r, c); its name is G_r1c1."""
+    return (monster, f"r{r + 1}c{c + 1}")
+
+
+def seen_literal(puzzle: UndeadPuzzle, cell: int, bounced: bool):
+    """The sympy literal "the monster here is seen": not a vampire after a bounce, not a
+    ghost before one."""
+    r, c = puzzle.cell(cell)
+    return ~sym(var_key("V" if bounced else "G", r, c))
+
+
+def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
+          totals: str = "all") -> KnowledgeBase:
+    """Tell a KB the puzzle as Exactly nodes (and its givens as units).
+
+    `totals="two"` states only the ghost and vampire totals: the zombies' then follows from
+    one monster per cell (a measured option; see scripts/bench_undead.py)."""
+    kb = kb if kb is not None else KnowledgeBase(card_encoding=DEFAULT_CARD_ENCODING)
+    cells = puzzle.monster_cells
+    for i in cells:  # ids in a fixed order: cell-major, then G V Z
+        for m in MONSTERS:
+            kb.var(var_key(m, *puzzle.cell(i)))
+    x = {(i, m): sym(var_key(m, *puzzle.cell(i))) for i in cells for m in MONSTERS}
+    formulas = [Exactly(1, *[x[i, m] for m in MONSTERS]) for i in cells]
+    for m, total in zip(MONSTERS, puzzle.counts):
+        if totals == "two" and m == "Z":
+            continue
+        formulas.append(Exactly(total, *[x[i, m] for i in cells]))
+    for sight in puzzle.sights:
+        clue = puzzle.clues[sight.clue]
+        if clue is not None:
+            formulas.append(Exactly(clue, *[seen_literal(puzzle, cell, bounced)
+                                            for cell, bounced in sight.visits]))
+    formulas += [x[i, m] for i, m in puzzle.givens.items()]
+    kb.tell(*[f for f in formulas if f is not true])  # a sight that sees no cell says nothing
+    return kb
+
+
+def encode(puzzle: UndeadPuzzle, card_encoding: str = DEFAULT_CARD_ENCODING) -> KnowledgeBase:
+    """A fresh KB holding the whole puzzle (for `cnf` and for UndeadSolver)."""
+    return rules(puzzle, KnowledgeBase(card_encoding=card_encoding))
+
+
+class UndeadSolver:
+    """One puzzle's encoding on one incremental SAT oracle."""
+
+    def __init__(self, puzzle: UndeadPuzzle, solver: str | None = None, *,
+                 card_encoding: str = DEFAULT_CARD_ENCODING, totals: str = "all"):
+        self.puzzle = puzzle
+        self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals=totals)
+        self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
+        self.ids = {i: [self.kb.var(var_key(m, *puzzle.cell(i))) for m in MONSTERS]
+                    for i in puzzle.monster_cells}
+        self.monster_vars = [v for vs in self.ids.values() for v in vs]
+
+    def literal(self, cell: int, monster: str) -> int:
+        return self.ids[cell][MONSTERS.index(monster)]
+
+    def assumptions(self, placed: dict[int, str]) -> list[int]:
+        return [self.literal(i, m) for i, m in placed.items()]
+
+    def decode(self, model: Iterable[int]) -> str:
+        true = {lit for lit in model if lit > 0}
+        out = list(self.puzzle.grid)
+        for i, vs in self.ids.items():
+            for m, v in zip(MONSTERS, vs):
+                if v in true:
+                    out[i] = m
+        return "".join(out)
+
+    def solve(self, placed: dict[int, str] | None = None) -> str | None:
+        """A solution (that keeps `placed` monsters), or None if there is none."""
+        if self.oracle.solve(self.assumptions(placed or {})) is not True:
+            return None
+        return self.decode(self.oracle._solver.get_model())
+
+    def solutions(self, limit: int = 2, placed: dict[int, str] | None = None) -> list[str]:
+        """Up to `limit` different solutions; a solution is blocked by its true monster
+        literals alone, which one-hot cells make enough."""
+        models = self.oracle.raw_models(limit, over=self.monster_vars,
+                                        assumptions=self.assumptions(placed or {}),
+                                        true_only=True)
+        return [self.decode(m) for m in models]
+
+    def count_solutions(self, limit: int = 2) -> int:
+        return len(self.solutions(limit))
+
+    def check(self, unique: bool = True) -> SolveResult:
+        if not unique:
+            found = self.solve()
+            return result_of([found] if found else [], unique=False)
+        return result_of(self.solutions(2), unique=True)
+
+    def close(self) -> None:
+        self.oracle.close()
+
+
+def count_solutions(puzzle: UndeadPuzzle, limit: int = 2) -> int:
+    """How many solutions, counting up to `limit` (limit=2 proves uniqueness)."""
+    solver = UndeadSolver(puzzle)
+    try:
+        return solver.count_solutions(limit)
+    finally:
+        solver.close()
+
+
+def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+    s = UndeadSolver(puzzle, solver)
+    try:
+        return s.check(unique)
+    finally:
+        s.close()
+
+
+def decode(puzzle: UndeadPuzzle, model: dict[str, bool]) -> str:
+    """A solution from a model given by variable name (as SatOracle.model returns it)."""
+    out = list(puzzle.grid)
+    for i in puzzle.monster_cells:
+        r, c = puzzle.cell(i)
+        for m in MONSTERS:
+            if model.get(f"{m}_r{r + 1}c{c + 1}"):
+                out[i] = m
+    return "".join(out)
+
+
+class LayoutSolver:
+    """Every puzzle on one mirror layout, on one incremental solver.
+
+    Clues and totals are counters whose values are assumptions; givens are assumptions too.
+    The generator redraws monsters and recomputes clues many times: nothing is re-encoded."""
+
+    def __init__(self, width: int, height: int, grid: str, solver: str | None = None):
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+
+        from logic_agents.games.undead.board import trace_sights
+
+        self.width, self.height, self.grid = width, height, grid
+        self.cells = [i for i, ch in enumerate(grid) if ch not in "LR"]
+        pool = IDPool()
+        self.ids = {i: [pool.id((m, i)) for m in MONSTERS] for i in self.cells}
+        self.monster_vars = [v for vs in self.ids.values() for v in vs]
+        clauses: list[list[int]] = []
+        for vs in self.ids.values():
+            clauses.append(list(vs))
+            clauses += [[-a, -b] for k, a in enumerate(vs) for b in vs[k + 1:]]
+        new_var = pool._next
+        self.totals = [UnaryCounter([vs[k] for vs in self.ids.values()], new_var)
+                       for k in range(3)]
+        self.sights = trace_sights(width, height, grid)
+        self.sight_counters = []
+        for sight in self.sights:
+            lits = [-self.ids[cell][1 if bounced else 0] for cell, bounced in sight.visits]
+            self.sight_counters.append(UnaryCounter(lits, new_var))
+        for counter in self.totals + self.sight_counters:
+            clauses += counter.clauses
+        self.num_clauses = len(clauses)
+        self.top = pool.top  # selectors for blocking clauses come after every encoded id
+        self.solver = Solver(name=solver or DEFAULT_SOLVER, bootstrap_with=clauses)
+        self.calls = 0
+
+    def assumptions(self, counts: Iterable[int], clues: Iterable[int | None],
+                    givens: dict[int, str] | None = None) -> list[int] | None:
+        out: list[int] = []
+        for counter, k in zip(self.totals + self.sight_counters, [*counts, *clues]):
+            if k is None:
+                continue
+            lits = counter.exactly(k)
+            if lits is None:
+                return None
+            out += lits
+        for i, m in (givens or {}).items():
+            out.append(self.ids[i][MONSTERS.index(m)])
+        return out
+
+    def decode(self, model: Iterable[int]) -> str:
+        true = {lit for lit in model if lit > 0}
+        out = list(self.grid)
+        for i, vs in self.ids.items():
+            for m, v in zip(MONSTERS, vs):
+                if v in true:
+                    out[i] = m
+        return "".join(out)
+
+    def solutions(self, puzzle: UndeadPuzzle, limit: int = 2) -> list[str]:
+        """Up to `limit` solutions of a puzzle on this layout (blocking under a selector)."""
+        assumptions = self.assumptions(puzzle.counts, puzzle.clues, puzzle.givens)
+        if assumptions is None:
+            return []
+        self.top += 1
+        selector = self.top
+        found: list[str] = []
+        while len(found) < limit:
+            self.calls += 1
+            if not self.solver.solve(assumptions=[selector, *assumptions]):
+                break
+            model = self.solver.get_model()
+            found.append(self.decode(model))
+            self.solver.add_clause([-selector] + [-v for v in self.monster_vars
+                                                  if model[v - 1] > 0])
+        self.solver.add_clause([-selector])
+        return found
+
+    def propagated(self, puzzle: UndeadPuzzle, placed: dict[int, str]) -> dict[int, str] | None:
+        """The monsters unit propagation fixes from the puzzle and `placed` (None: conflict)."""
+        assumptions = self.assumptions(puzzle.counts, puzzle.clues, {**puzzle.givens, **placed})
+        if assumptions is None:
+            return None
+        ok, implied = self.solver.propagate(assumptions=assumptions)
+        if not ok:
+            return None
+        true = {lit for lit in implied if lit > 0}
+        return {i: m for i, vs in self.ids.items() for m, v in zip(MONSTERS, vs) if v in true}
+
+    def close(self) -> None:
+        self.solver.delete()

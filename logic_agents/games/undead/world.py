@@ -1,0 +1,120 @@
+"""UndeadWorld: a static puzzle played as a world, one placed monster per step.
+
+Concepts:
+- UndeadObservation: the puzzle (mirrors, givens, totals, clues: all public) and the grid so
+  far; a puzzle hides nothing but its solution, which the world never computes.
+- UndeadAction: put a monster (G, V, Z) in a cell; `place(r, c, m)` builds one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, is_solution
+
+
+@dataclass(frozen=True)
+class UndeadObservation:
+    puzzle: UndeadPuzzle
+    cells: str  # W*H over L R . G V Z: the grid so far
+    step: int
+
+    @property
+    def placed(self) -> dict[int, str]:
+        """Every monster on the board now (givens and placements), by cell index."""
+        return {i: ch for i, ch in enumerate(self.cells) if ch in MONSTERS}
+
+    def to_json(self) -> dict:
+        return {"grid": self.cells, "step": self.step}
+
+
+@dataclass(frozen=True)
+class UndeadAction:
+    cell: tuple[int, int]
+    monster: str
+
+    def __str__(self) -> str:
+        return f"place {self.cell[0]} {self.cell[1]} {self.monster}"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> UndeadAction:
+        parts = str(text).split()
+        if (len(parts) != 4 or parts[0] != "place" or not parts[1].isdigit()
+                or not parts[2].isdigit() or parts[3] not in MONSTERS):
+            raise FormatError(f"not an undead action: {text!r} (expected 'place R C G|V|Z')")
+        return cls((int(parts[1]), int(parts[2])), parts[3])
+
+
+def place(r: int, c: int, monster: str) -> UndeadAction:
+    return UndeadAction((r, c), monster)
+
+
+class UndeadWorld:
+    """Undead as a world.
+
+    ## Description
+    Mirrors and given monsters are fixed; the agent puts a ghost, vampire or zombie in every
+    other cell so that the totals and every border clue hold.
+
+    ## Actions
+    `place (r, c, m)`: put monster m (G, V or Z) in cell (r, c), 0-based; a later placement
+    may overwrite an earlier one. Off the board, on a mirror or over a given: IllegalAction.
+
+    ## Observation
+    UndeadObservation: the puzzle, the grid so far, the step count.
+
+    ## Rewards
+    +1 when the grid is complete and correct, 0 otherwise.
+
+    ## Episode end
+    Terminated (won) when the grid is complete and correct (checked by `is_solution`);
+    truncated after `max_steps` placements (default 4 per monster cell); the agent may give up.
+    """
+
+    def __init__(self, puzzle: UndeadPuzzle, *, max_steps: int | None = None):
+        self.puzzle = puzzle
+        self.max_steps = max_steps or 4 * max(1, len(puzzle.monster_cells))
+        self.rng = random.Random()
+        self._done = True
+
+    def hidden_state(self) -> None:
+        return None  # a puzzle hides only its solution, which the world never computes
+
+    def reset(self, *, seed: int | None = None) -> tuple[UndeadObservation, dict]:
+        self.rng = random.Random(seed)
+        self._cells = list(self.puzzle.grid)
+        self._steps = 0
+        won = is_solution(self.puzzle, "".join(self._cells))
+        self._done = won
+        return self._observe(), {"terminated": won, "won": won}
+
+    def step(self, action: UndeadAction) -> tuple[UndeadObservation, float, bool, bool, dict]:
+        if self._done:
+            raise IllegalAction("the episode has ended; call reset()")
+        if not isinstance(action, UndeadAction):
+            raise IllegalAction(f"not an undead action: {action!r}")
+        w, h = self.puzzle.width, self.puzzle.height
+        r, c = action.cell
+        if not (0 <= r < h and 0 <= c < w):
+            raise IllegalAction(f"{action}: off the {w}x{h} board")
+        if action.monster not in MONSTERS:
+            raise IllegalAction(f"{action}: a monster is G, V or Z")
+        here = self.puzzle.grid[r * w + c]
+        if here in MIRRORS:
+            raise IllegalAction(f"{action}: ({r}, {c}) holds a mirror")
+        if here in MONSTERS:
+            raise IllegalAction(f"{action}: ({r}, {c}) holds a given {here}")
+        self._cells[r * w + c] = action.monster
+        self._steps += 1
+        won = is_solution(self.puzzle, "".join(self._cells))
+        truncated = not won and self._steps >= self.max_steps
+        self._done = won or truncated
+        return self._observe(), 1.0 if won else 0.0, won, truncated, {"won": won}
+
+    def _observe(self) -> UndeadObservation:
+        return UndeadObservation(self.puzzle, "".join(self._cells), self._steps)

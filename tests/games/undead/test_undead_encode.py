@@ -1,0 +1,159 @@
+"""The Undead encoding against brute force, on every shipped puzzle, and its counters."""
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic_agents.games.undead.board import (
+    MONSTERS,
+    UndeadPuzzle,
+    clues_of,
+    is_solution,
+    load_entries,
+    parse_game_id,
+)
+from logic_agents.games.undead.encode import (
+    COUNTING_ENCODINGS,
+    LayoutSolver,
+    UndeadSolver,
+    count_solutions,
+    decode,
+    encode,
+)
+from logic_agents.logic.counter import UnaryCounter
+from logic_agents.logic.dimacs import parse_dimacs
+from logic_agents.logic.oracle import SatOracle
+
+DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"
+EXAMPLE_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
+
+
+def brute_force(puzzle: UndeadPuzzle) -> list[str]:
+    free = [i for i in puzzle.monster_cells if i not in puzzle.givens]
+    out = []
+    for values in itertools.product(MONSTERS, repeat=len(free)):
+        grid = list(puzzle.grid)
+        for i, m in zip(free, values):
+            grid[i] = m
+        if is_solution(puzzle, "".join(grid)):
+            out.append("".join(grid))
+    return sorted(out)
+
+
+@st.composite
+def tiny_puzzles(draw):
+    width, height = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    layout = [rng.choice("..LR") for _ in range(width * height)]
+    answer = "".join(ch if ch in "LR" else rng.choice(MONSTERS) for ch in layout)
+    clues = list(clues_of(width, height, answer))
+    counts = [answer.count(m) for m in MONSTERS]
+    if rng.random() < 0.5:  # perturb a clue: often no solution, sometimes another one
+        k = rng.randrange(len(clues))
+        clues[k] = max(0, clues[k] + rng.choice((-1, 1)))
+    if rng.random() < 0.3 and counts[0]:  # move one monster between totals
+        counts[0] -= 1
+        counts[rng.choice((1, 2))] += 1
+    if rng.random() < 0.2:
+        clues[rng.randrange(len(clues))] = None  # a hidden clue
+    grid = "".join(
+        answer[i] if ch == "." and rng.random() < 0.15 else ch for i, ch in enumerate(layout))
+    return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), grid, tuple(clues))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiny_puzzles())
+def test_both_encodings_agree_with_brute_force(puzzle):
+    expected = brute_force(puzzle)
+    solver = UndeadSolver(puzzle)
+    assert sorted(solver.solutions(limit=10**4)) == expected
+    layout = LayoutSolver(puzzle.width, puzzle.height, puzzle.grid.replace("G", ".")
+                          .replace("V", ".").replace("Z", "."))
+    assert sorted(layout.solutions(puzzle, limit=10**4)) == expected
+    layout.close()
+    solver.close()
+
+
+def test_a_cell_passed_twice_counts_twice():
+    # . . \    the sight from the top of column 1 passes (0,1) directly, then again after
+    # . \ /    three bounces: a zombie there is seen twice, a ghost or vampire once
+    layout = "..L.LR"
+    for monster, seen_times in (("Z", 2), ("G", 1), ("V", 1)):
+        answer = "V" + monster + "L" + "V" + "LR"  # the vampire at (0,0) is seen in a mirror: not counted
+        clues = clues_of(3, 2, answer)
+        assert clues[1] == seen_times
+        counts = tuple(answer.count(m) for m in MONSTERS)
+        puzzle = UndeadPuzzle(3, 2, counts, layout, clues)
+        assert answer in brute_force(puzzle)
+        assert sorted(UndeadSolver(puzzle).solutions(100)) == brute_force(puzzle)
+    kb = encode(UndeadPuzzle(3, 2, (0, 0, 2), layout, (0, 2) + (0,) * 8))
+    assert any("~G_r1c2, ~V_r1c2" in str(f) for f in kb.formulas)
+
+
+def test_every_shipped_puzzle_is_unique_and_matches_its_reference():
+    for path in sorted(DATA.glob("*.tsv")):
+        for entry in load_entries(path):
+            solver = UndeadSolver(entry.puzzle)
+            result = solver.check(unique=True)
+            assert result.status == "unique", entry.puzzle.name
+            assert result.solution == entry.reference
+            assert is_solution(entry.puzzle, result.solution)
+            solver.close()
+
+
+@pytest.mark.parametrize("encoding", COUNTING_ENCODINGS)
+def test_every_counting_encoding_gives_the_same_answers(encoding):
+    for entry in load_entries(DATA / "7x7dn.tsv")[:5]:
+        solver = UndeadSolver(entry.puzzle, card_encoding=encoding)
+        assert solver.solutions(3) == [entry.reference]
+        solver.close()
+    entry = load_entries(DATA / "7x7dn.tsv")[0]
+    solver = UndeadSolver(entry.puzzle, totals="two")
+    assert solver.solutions(3) == [entry.reference]
+
+
+def test_the_kb_reads_as_rules_and_writes_dimacs():
+    puzzle = parse_game_id(EXAMPLE_ID)
+    kb = encode(puzzle)
+    text = kb.pretty()
+    assert "Exactly(1, G_r1c2, V_r1c2, Z_r1c2)" in text
+    assert "Exactly(3, G_r1c2" in text  # the ghost total
+    dimacs = parse_dimacs(kb.to_dimacs())
+    assert dimacs.num_vars == kb.num_vars and len(dimacs.clauses) == len(kb.clauses)
+    with SatOracle(kb) as oracle:
+        assert decode(puzzle, oracle.model()) == "LVVRVLGZGRZRLVRG"
+    assert count_solutions(puzzle, limit=5) == 1
+
+
+def test_a_puzzle_with_two_solutions_shows_both():
+    puzzle = parse_game_id(EXAMPLE_ID)
+    loose = UndeadPuzzle(4, 4, puzzle.counts, puzzle.grid, (None,) * 16)
+    found = UndeadSolver(loose).solutions(3)
+    assert len(found) == 3 and all(is_solution(loose, s) for s in found)
+    assert UndeadSolver(loose).check().status == "multiple"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=6), st.integers(0, 8))
+def test_unary_counter_means_at_least_k_both_ways(raw, k):
+    from pysat.solvers import Solver
+
+    lits = [v if i % 3 else -v for i, v in enumerate(raw)]  # duplicates and negations
+    top = [4]
+
+    def new_var():
+        top[0] += 1
+        return top[0]
+
+    counter = UnaryCounter(lits, new_var)
+    for values in itertools.product((False, True), repeat=4):
+        assignment = [v if values[v - 1] else -v for v in range(1, 5)]
+        count = sum(values[abs(x) - 1] == (x > 0) for x in lits)
+        assumptions = counter.exactly(k)
+        with Solver(name="glucose4", bootstrap_with=counter.clauses) as s:
+            sat = assumptions is not None and s.solve(assumptions=assignment + assumptions)
+        assert sat == (count == k)
