@@ -550,7 +550,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         counters = ", ".join(f"{k} {v:.1f}" for k, v in stats["mean_stats"].items())
         if counters:
             console.print(f"{name} means per game: {counters}")
+    tied = [p for p in summary["pairs"] if p["only_a_won"] == p["only_b_won"] == 0]
+    if tied:
+        console.print(f"{len(tied)} pair(s) of agents never split a game (every paired game was "
+                      "won by both or lost by both): "
+                      + ", ".join(f"{p['a']}/{p['b']}" for p in tied))
     for pair in summary["pairs"]:
+        if pair in tied:
+            continue
         verdict = (f"{pair['better']} is better" if pair["significant"]
                    else "no significant difference")
         console.print(f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; only "

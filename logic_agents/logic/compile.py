@@ -76,7 +76,7 @@ def encoded_cardinality(kind: type, k: int, lits: list[int], pool, encoding: str
         cnf = CardEnc.atleast(lits, bound=k, vpool=pool, encoding=enc)
     else:
         cnf = CardEnc.equals(lits, bound=k, vpool=pool, encoding=enc)
-    return [list(c) for c in cnf.clauses]
+    return cnf.clauses  # fresh lists of ints already: no copy
 
 
 def cardinality_clauses(

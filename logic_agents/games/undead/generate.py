@@ -169,12 +169,14 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
 
 
 def generate_puzzles(width: int, height: int, count: int, seed: int,
-                     difficulty: str | None = None) -> list[GeneratedPuzzle]:
-    """`count` unique puzzles, reproducible from `seed`."""
+                     difficulty: str | None = None, *,
+                     redraw_rounds: int = 1000) -> list[GeneratedPuzzle]:
+    """`count` unique puzzles, reproducible from `seed`. Fewer `redraw_rounds` trade givens
+    for speed on very large boards."""
     if count < 1:
         raise GenerationError("count must be at least 1")
     rng = random.Random(f"undead-{width}x{height}-{difficulty}-{seed}")
-    return [generate_puzzle(width, height, rng, difficulty,
+    return [generate_puzzle(width, height, rng, difficulty, redraw_rounds=redraw_rounds,
                             name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
                             f"-s{seed}-{k + 1}")
             for k in range(count)]
