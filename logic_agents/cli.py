@@ -848,7 +848,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Examples: logic-agents solve maps/sudoku/norvig_top95.txt --unique --json; "
         "logic-agents solve '4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3' --unique")
     p.add_argument("puzzles", nargs="+", metavar="FILE_OR_PUZZLE")
-    p.add_argument("--game", choices=["sudoku", "undead"], default=None,
+    p.add_argument("--game", choices=["sudoku", "undead", "mazes"], default=None,
                    help="the puzzle's game (default: detected from the folder or content)")
     p.add_argument("--unique", action="store_true",
                    help="also prove uniqueness (a second solution is shown if there is one)")

@@ -15,7 +15,7 @@ from typing import Any
 
 from logic_agents.errors import UnknownName
 
-BUILTIN_GAMES = ("daggers", "sudoku", "undead")
+BUILTIN_GAMES = ("daggers", "sudoku", "undead", "mazes")
 
 
 @dataclass
@@ -44,6 +44,8 @@ class GameSpec:
     solution_json: Callable[[Any, Any], Any] | None = None
     is_solution: Callable[[Any, Any], bool] | None = None
     describe: Callable[[Any], str] | None = None
+    # agents that need a person at a terminal (`play` only): name -> factory(read_key, show)
+    interactive: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

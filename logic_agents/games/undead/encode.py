@@ -22,8 +22,20 @@ from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.world.puzzle import SolveResult, result_of
 
-# By scripts/bench_undead.py (docs/BENCHMARKS.md): the encoding of the three large totals.
-DEFAULT_CARD_ENCODING = "seqcounter"
+# The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md):
+# the modulo totalizer builds and solves fastest up to 20x20 (median 88 ms against 184 ms for
+# the sequential counter); on 30x30 its worst case runs for seconds, while the plain
+# totalizer with two totals stated is the steadiest (max 1.2 s).
+DEFAULT_CARD_ENCODING = "kmtotalizer"
+LARGE_BOARD_CELLS = 400
+LARGE_BOARD_ENCODING, LARGE_BOARD_TOTALS = "totalizer", "two"
+
+
+def default_encoding(puzzle: UndeadPuzzle) -> tuple[str, str]:
+    """(cardinality encoding, totals stated) for a board, as measured."""
+    if puzzle.width * puzzle.height > LARGE_BOARD_CELLS:
+        return LARGE_BOARD_ENCODING, LARGE_BOARD_TOTALS
+    return DEFAULT_CARD_ENCODING, "all"
 DEFAULT_SOLVER = "glucose4"
 # encodings that count (pairwise, ladder and bitwise only say "at most one")
 COUNTING_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer",
@@ -65,17 +77,20 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
     return kb
 
 
-def encode(puzzle: UndeadPuzzle, card_encoding: str = DEFAULT_CARD_ENCODING) -> KnowledgeBase:
-    """A fresh KB holding the whole puzzle (for `cnf` and for UndeadSolver)."""
-    return rules(puzzle, KnowledgeBase(card_encoding=card_encoding))
+def encode(puzzle: UndeadPuzzle, card_encoding: str | None = None) -> KnowledgeBase:
+    """A fresh KB holding the whole puzzle (for `cnf`), with all three totals."""
+    return rules(puzzle, KnowledgeBase(card_encoding=card_encoding
+                                       or default_encoding(puzzle)[0]))
 
 
 class UndeadSolver:
     """One puzzle's encoding on one incremental SAT oracle."""
 
     def __init__(self, puzzle: UndeadPuzzle, solver: str | None = None, *,
-                 card_encoding: str = DEFAULT_CARD_ENCODING, totals: str = "all"):
+                 card_encoding: str | None = None, totals: str | None = None):
         self.puzzle = puzzle
+        default_card, default_totals = default_encoding(puzzle)
+        card_encoding, totals = card_encoding or default_card, totals or default_totals
         self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals=totals)
         self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
         self.ids = {i: [self.kb.var(var_key(m, *puzzle.cell(i))) for m in MONSTERS]
@@ -211,17 +226,29 @@ class LayoutSolver:
                     out[i] = m
         return "".join(out)
 
-    def solutions(self, puzzle: UndeadPuzzle, limit: int = 2) -> list[str]:
-        """Up to `limit` solutions of a puzzle on this layout (blocking under a selector)."""
+    def solutions(self, puzzle: UndeadPuzzle, limit: int = 2,
+                  conflicts: int | None = None) -> list[str] | None:
+        """Up to `limit` solutions of a puzzle on this layout (blocking under a selector).
+
+        With a `conflicts` budget per SAT call, None means the budget ran out before the
+        answer was known (the generator then treats the puzzle as not yet unique)."""
         assumptions = self.assumptions(puzzle.counts, puzzle.clues, puzzle.givens)
         if assumptions is None:
             return []
         self.top += 1
         selector = self.top
-        found: list[str] = []
+        found: list[str] | None = []
         while len(found) < limit:
             self.calls += 1
-            if not self.solver.solve(assumptions=[selector, *assumptions]):
+            if conflicts is None:
+                result = self.solver.solve(assumptions=[selector, *assumptions])
+            else:
+                self.solver.conf_budget(conflicts)
+                result = self.solver.solve_limited(assumptions=[selector, *assumptions])
+            if result is None:
+                found = None
+                break
+            if not result:
                 break
             model = self.solver.get_model()
             found.append(self.decode(model))

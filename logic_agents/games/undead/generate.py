@@ -35,6 +35,9 @@ from logic_agents.games.undead.encode import LayoutSolver
 # medians are easy 1.0, normal 0.93, tricky 0.88; the bands split between them.
 DIFFICULTY_BANDS = {"easy": (0.97, 1.0), "normal": (0.9, 0.97), "tricky": (0.0, 0.9)}
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
+# Conflicts allowed per SAT call while repairing: a few puzzles on one incremental solver turn
+# very hard (one 20x20 took 18 minutes without a budget); past it, the puzzle is redrawn.
+CONFLICT_BUDGET = 20_000
 
 
 @dataclass
@@ -89,30 +92,37 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     rounds = 0
     puzzle = puzzle_from_solution(width, height, "".join(solution))
     while True:
-        found = layout.solutions(puzzle, 2)
-        if len(found) == 1:
+        found = layout.solutions(puzzle, 2, conflicts=CONFLICT_BUDGET)
+        if found is not None and len(found) == 1:
             return puzzle, "".join(solution), rounds
         if rounds >= redraw_rounds:
             break
-        other = found[0] if found[0] != "".join(solution) else found[1]
-        for i in cells:
-            if other[i] != solution[i]:
-                solution[i] = rng.choice(MONSTERS)
+        if found is None:  # too hard to decide: redraw a tenth of the cells instead
+            differing = rng.sample(cells, max(1, len(cells) // 10))
+        else:
+            other = found[0] if found[0] != "".join(solution) else found[1]
+            differing = [i for i in cells if other[i] != solution[i]]
+        for i in differing:
+            solution[i] = rng.choice(MONSTERS)
         rounds += 1
         puzzle = puzzle_from_solution(width, height, "".join(solution))
     # last resort: reveal differing cells, then drop the givens uniqueness does not need
     answer = "".join(solution)
     givens: dict[int, str] = {}
-    while len(found) > 1:
-        other = found[0] if found[0] != answer else found[1]
-        differing = [i for i in cells if other[i] != answer[i] and i not in givens]
+    while found is None or len(found) > 1:
+        if found is None:
+            differing = [i for i in cells if i not in givens]
+        else:
+            other = found[0] if found[0] != answer else found[1]
+            differing = [i for i in cells if other[i] != answer[i] and i not in givens]
         cell = rng.choice(differing)
         givens[cell] = answer[cell]
         puzzle = _with_givens(puzzle, givens)
-        found = layout.solutions(puzzle, 2)
+        found = layout.solutions(puzzle, 2, conflicts=CONFLICT_BUDGET if differing else None)
     for cell in rng.sample(sorted(givens), len(givens)):
         trial = {i: m for i, m in givens.items() if i != cell}
-        if len(layout.solutions(_with_givens(puzzle, trial), 2)) == 1:
+        check = layout.solutions(_with_givens(puzzle, trial), 2, conflicts=CONFLICT_BUDGET)
+        if check is not None and len(check) == 1:  # undecided: keep the given
             givens = trial
     return _with_givens(puzzle, givens), answer, rounds
 

@@ -25,32 +25,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, seen
+from logic_agents.world.budget import Budget as SearchBudget
+from logic_agents.world.budget import BudgetExceeded
 
 DEFAULT_NODE_CAP = 5_000_000
 DEFAULT_TIME_CAP = 10.0
 
 
-class _Stop(Exception):
-    def __init__(self, reason: str):
-        self.reason = reason
-
-
-@dataclass
-class Budget:
-    node_cap: int | None = DEFAULT_NODE_CAP
-    time_cap: float | None = DEFAULT_TIME_CAP
-    nodes: int = 0
-
-    def start(self) -> None:
-        self.nodes = 0
-        self.deadline = None if self.time_cap is None else time.perf_counter() + self.time_cap
-
-    def tick(self, n: int = 1) -> None:
-        self.nodes += n
-        if self.node_cap is not None and self.nodes > self.node_cap:
-            raise _Stop(f"node cap {self.node_cap}")
-        if self.deadline is not None and self.nodes % 1024 < n and time.perf_counter() > self.deadline:
-            raise _Stop(f"time cap {self.time_cap}s")
+def Budget(node_cap: int | None = DEFAULT_NODE_CAP,  # noqa: N802 - reads as the class
+           time_cap: float | None = DEFAULT_TIME_CAP) -> SearchBudget:
+    """A search budget with this game's default caps."""
+    return SearchBudget(node_cap, time_cap)
 
 
 @dataclass
@@ -142,7 +127,7 @@ def _prepare(puzzle: UndeadPuzzle, use_zero_fill: bool) -> tuple[_State, int] | 
     return state, filled
 
 
-def _dfs_cells(state: _State, cells: list[int], budget: Budget) -> bool:
+def _dfs_cells(state: _State, cells: list[int], budget: SearchBudget) -> bool:
     """Square-by-square depth-first completion of `cells` (in order) from `state`."""
     if not cells:
         return all(state.used[m] == state.total[m] for m in MONSTERS)
@@ -156,7 +141,7 @@ def _dfs_cells(state: _State, cells: list[int], budget: Budget) -> bool:
 
 
 def _path_options(state: _State, visits_and_clues: list[tuple[tuple, int]],
-                  budget: Budget) -> tuple[list[int], list[tuple[str, ...]]]:
+                  budget: SearchBudget) -> tuple[list[int], list[tuple[str, ...]]]:
     """The open cells of a line (first-visit order) and every filling of them under which
     each (visits, clue) pair holds given the cells already placed."""
     cells: list[int] = []
@@ -206,7 +191,7 @@ def _path_options(state: _State, visits_and_clues: list[tuple[tuple, int]],
 
 
 def _dfs_lines(state: _State, lines: list[tuple[list[int], list[tuple[str, ...]]]],
-               budget: Budget) -> bool:
+               budget: SearchBudget) -> bool:
     if not lines:
         rest = [c for c in state.puzzle.monster_cells if c not in state.cells]
         return _dfs_cells(state, rest, budget)
@@ -256,7 +241,7 @@ def _lines(puzzle: UndeadPuzzle, tight: bool) -> list[list[tuple[tuple, int]]]:
     return out
 
 
-def _run(puzzle: UndeadPuzzle, use_zero_fill: bool, budget: Budget,
+def _run(puzzle: UndeadPuzzle, use_zero_fill: bool, budget: SearchBudget,
          body: Callable[[_State], bool]) -> SearchResult:
     started = time.perf_counter()
     budget.start()
@@ -267,14 +252,14 @@ def _run(puzzle: UndeadPuzzle, use_zero_fill: bool, budget: Budget,
     try:
         found = body(state)
         stopped = None
-    except _Stop as stop:
+    except BudgetExceeded as stop:
         found, stopped = False, stop.reason
     return SearchResult(state.solution() if found else None, budget.nodes, stopped, filled,
                         time.perf_counter() - started)
 
 
 def dfs_square(puzzle: UndeadPuzzle, *, zero_fill: bool = True,
-               budget: Budget | None = None) -> SearchResult:
+               budget: SearchBudget | None = None) -> SearchResult:
     budget = budget or Budget()
 
     def body(state: _State) -> bool:
@@ -285,7 +270,7 @@ def dfs_square(puzzle: UndeadPuzzle, *, zero_fill: bool = True,
 
 
 def _dfs_path(puzzle: UndeadPuzzle, tight: bool, zero_fill: bool,
-              budget: Budget | None) -> SearchResult:
+              budget: SearchBudget | None) -> SearchResult:
     budget = budget or Budget()
 
     def body(state: _State) -> bool:
@@ -297,16 +282,16 @@ def _dfs_path(puzzle: UndeadPuzzle, tight: bool, zero_fill: bool,
 
 
 def dfs_path(puzzle: UndeadPuzzle, *, zero_fill: bool = True,
-             budget: Budget | None = None) -> SearchResult:
+             budget: SearchBudget | None = None) -> SearchResult:
     return _dfs_path(puzzle, False, zero_fill, budget)
 
 
 def dfs_path_tight(puzzle: UndeadPuzzle, *, zero_fill: bool = True,
-                   budget: Budget | None = None) -> SearchResult:
+                   budget: SearchBudget | None = None) -> SearchResult:
     return _dfs_path(puzzle, True, zero_fill, budget)
 
 
-def brute_force(puzzle: UndeadPuzzle, *, zero_fill: bool = True, budget: Budget | None = None,
+def brute_force(puzzle: UndeadPuzzle, *, zero_fill: bool = True, budget: SearchBudget | None = None,
                 rng: random.Random | None = None) -> SearchResult:
     budget = budget or Budget()
     rng = rng or random.Random(0)

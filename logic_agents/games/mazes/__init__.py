@@ -1,0 +1,81 @@
+"""Exactly One Mazes (Erich Friedman): board, encode, world, agents, search, generate;
+registered as game "mazes"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from logic_agents.games.mazes.agents import AGENTS, INTERACTIVE, HumanAgent
+from logic_agents.games.mazes.board import (
+    MazeBoard,
+    format_board,
+    is_solution,
+    load_board,
+    parse_board,
+    render_path,
+)
+from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode, solve
+from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
+from logic_agents.world.registry import GameSpec, register
+
+AGENT_HELP = {
+    "sat": "solve the encoding (lazy cycle cuts), then walk the path",
+    "bfs": "the report's breadth-first search over walker states (node/time cap)",
+    "dfs": "the report's depth-first search",
+    "ids": "the report's iterative deepening search",
+    "ucs": "the report's uniform-cost search",
+    "greedy": "the report's greedy best-first search (--heuristic)",
+    "astar": "the report's A* search (--heuristic)",
+}
+TOY = "# toy\n1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n"
+
+
+def load(path: str | Path) -> MazeBoard:
+    return load_board(path)
+
+
+def illegal_actions(obs: MazeObservation) -> list[MazeAction]:
+    return [MazeAction(m) for m in ("up", "down", "left", "right", "undo")
+            if m not in legal_moves(obs.board, obs.path)]
+
+
+def render(obs: MazeObservation) -> str:
+    return (f"step {obs.step}  shapes crossed {len(obs.crossed)}/{len(obs.board.shapes)}\n"
+            + render_path(obs.board, obs.path, obs.walker))
+
+
+SPEC = register(
+    GameSpec(
+        name="mazes",
+        description="Exactly One Mazes (Erich Friedman): one cell of every shape",
+        load=load,
+        make_world=MazeWorld,
+        agents=AGENTS,
+        render=render,
+        action_from_json=MazeAction.from_json,
+        illegal_actions=illegal_actions,
+        maps_dir="mazes",
+        default_agent="sat",
+        agent_help=AGENT_HELP,
+        example=lambda: parse_board(TOY, "<example>"),
+        encode=encode,
+        cnf_legend=("variables P_r<row>c<col> (1-based): the cell is on the path; "
+                    "E_r<a>c<b>_r<c>c<d>: the path steps between the two cells",
+                    "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps "
+                    "per cell and P -> AtLeast(2) (SEL = the cell's P); Exactly(1, P of a shape) "
+                    "per shape; connectivity is added while solving, as cycle cuts"),
+        solve=lambda board, unique=True, solver=None: solve(board, unique, solver),
+        parse_text=lambda text, source: [parse_board(text, source)],
+        show_solution=lambda board, path: render_path(board, path),
+        solution_json=lambda board, path: [list(cell) for cell in path],
+        is_solution=is_solution,
+        describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes",
+        interactive=INTERACTIVE,
+    )
+)
+
+__all__ = [
+    "AGENTS", "HumanAgent", "MazeAction", "MazeBoard", "MazeObservation", "MazeSolver",
+    "MazeWorld", "count_solutions", "encode", "format_board", "is_solution", "load",
+    "load_board", "parse_board", "render_path", "solve",
+]

@@ -1,0 +1,217 @@
+"""The Exactly One Mazes encoding: steps as edges, degrees, one cell per shape, lazy cycle cuts.
+
+Concepts:
+- P_r1c1 (1-based in names): the cell is on the path. E_r1c1_r1c2: the path steps between the
+  two neighbouring cells (an undirected edge).
+- rules(board): start and finish are on the path with Exactly(1, their edges); every other
+  cell has at most 2 edges, none when off the path (E -> P), and at least 2 when on it
+  (P -> AtLeast(2, edges), a guarded node); Exactly(1, P of the cells of shape k) per shape.
+  The path may touch itself: nothing forbids neighbouring path cells that are not steps.
+- Connectivity, lazily: degrees alone allow a start-finish path plus detached cycles. After
+  each model the cycles are found, and for each cycle's cell set S a cut is added on the same
+  incremental oracle: every v in S gives P_v -> (some edge leaves S). The real path starts
+  outside S, so if it visits S it must cross its boundary: the cut is valid for every
+  solution, kills this model, and keeps its strength for later questions. Lazy beats an eager
+  ordering encoding here because official boards need a handful of cuts, while ordering
+  variables cost O(cells^2) clauses on 20x20 (scripts/bench_mazes.py reports the cut counts).
+- MazeSolver: solve(prefix) (a solution extending a walked prefix: the keyboard hint),
+  solutions(limit) and count_solutions(limit) with blocking clauses under a retired selector.
+"""
+
+from __future__ import annotations
+
+from logic_agents.games.mazes.board import Cell, MazeBoard
+from logic_agents.logic.formula import AtLeast, AtMost, Exactly, IdCardinality
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import SatOracle
+
+DEFAULT_SOLVER = "glucose4"
+
+
+def cell_key(cell: Cell) -> tuple:
+    return ("P", f"r{cell[0] + 1}c{cell[1] + 1}")
+
+
+def edge_key(a: Cell, b: Cell) -> tuple:
+    a, b = min(a, b), max(a, b)
+    return ("E", f"r{a[0] + 1}c{a[1] + 1}", f"r{b[0] + 1}c{b[1] + 1}")
+
+
+def edges_of(board: MazeBoard) -> list[tuple[Cell, Cell]]:
+    out = []
+    for r in range(board.height):
+        for c in range(board.width):
+            if c + 1 < board.width:
+                out.append(((r, c), (r, c + 1)))
+            if r + 1 < board.height:
+                out.append(((r, c), (r + 1, c)))
+    return out
+
+
+def rules(board: MazeBoard, kb: KnowledgeBase | None = None) -> KnowledgeBase:
+    """Tell a KB the maze's degree and shape rules (connectivity comes as lazy cuts)."""
+    kb = kb if kb is not None else KnowledgeBase()
+    cells = [(r, c) for r in range(board.height) for c in range(board.width)]
+    p = {cell: kb.var(cell_key(cell)) for cell in cells}
+    e = {frozenset(pair): kb.var(edge_key(*pair)) for pair in edges_of(board)}
+    items: list = []
+    for cell in cells:
+        incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
+        if cell in (board.start, board.finish):
+            items.append([p[cell]])
+            items.append(IdCardinality(Exactly, 1, incident))
+            continue
+        items += [[-edge, p[cell]] for edge in incident]  # a step uses both of its cells
+        items.append(IdCardinality(AtMost, 2, incident))
+    for members in board.shapes.values():
+        items.append(IdCardinality(Exactly, 1, tuple(p[cell] for cell in members)))
+    kb.tell(*items)
+    for cell in cells:  # on the path and not an end: two steps
+        if cell not in (board.start, board.finish):
+            incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
+            kb.tell_guarded(p[cell], IdCardinality(AtLeast, 2, incident))
+    return kb
+
+
+def encode(board: MazeBoard) -> KnowledgeBase:
+    """A fresh KB with the rules (for `cnf`); cycle cuts are added only while solving."""
+    return rules(board)
+
+
+class MazeSolver:
+    """One board's rules on one incremental oracle, with cycle cuts added as they are found."""
+
+    def __init__(self, board: MazeBoard, solver: str | None = None):
+        self.board = board
+        self.kb = rules(board)
+        self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
+        self.cell_var = {(r, c): self.kb.var(cell_key((r, c)))
+                         for r in range(board.height) for c in range(board.width)}
+        self.edges = [(a, b, self.kb.var(edge_key(a, b))) for a, b in edges_of(board)]
+        self.edge_var = {frozenset((a, b)): v for a, b, v in self.edges}
+        self.cuts = 0
+        self.calls = 0
+
+    def _edge_assumptions(self, prefix: list[Cell]) -> list[int]:
+        return [self.edge_var[frozenset((a, b))] for a, b in zip(prefix, prefix[1:])]
+
+    def _model(self, assumptions: list[int]) -> list[Cell] | None:
+        """A solution path under assumptions, cutting detached cycles until there are none."""
+        while True:
+            self.calls += 1
+            if self.oracle.solve(assumptions) is not True:
+                return None
+            model = self.oracle._solver.get_model()
+            used = [(a, b) for a, b, v in self.edges if model[v - 1] > 0]
+            path, cycles = self._split(used)
+            if not cycles:
+                return path
+            for cycle in cycles:
+                self._cut(cycle)
+
+    def _split(self, used: list[tuple[Cell, Cell]]) -> tuple[list[Cell], list[set[Cell]]]:
+        """The start-finish path and the detached cycles of a set of steps."""
+        adjacent: dict[Cell, list[Cell]] = {}
+        for a, b in used:
+            adjacent.setdefault(a, []).append(b)
+            adjacent.setdefault(b, []).append(a)
+        path = [self.board.start]
+        previous = None
+        while path[-1] != self.board.finish:
+            here = path[-1]
+            nxt = next(n for n in adjacent[here] if n != previous)
+            previous = here
+            path.append(nxt)
+        seen = set(path)
+        cycles = []
+        for cell in adjacent:
+            if cell in seen:
+                continue
+            component, todo = {cell}, [cell]
+            while todo:
+                for n in adjacent[todo.pop()]:
+                    if n not in component:
+                        component.add(n)
+                        todo.append(n)
+            seen |= component
+            cycles.append(component)
+        return path, cycles
+
+    def _cut(self, cells: set[Cell]) -> None:
+        leaving = [v for a, b, v in self.edges if (a in cells) != (b in cells)]
+        self.oracle.add([[-self.cell_var[cell], *leaving] for cell in sorted(cells)])
+        self.cuts += 1
+
+    def solve(self, prefix: list[Cell] | None = None) -> list[Cell] | None:
+        """A solution path; with a prefix (a walk from the start), one that begins with it."""
+        return self._model(self._edge_assumptions(list(prefix or [])))
+
+    def solutions(self, limit: int = 2, prefix: list[Cell] | None = None,
+                  extra: list[int] | tuple[int, ...] = ()) -> list[list[Cell]]:
+        """Up to `limit` different solution paths (each blocked by its steps, under a selector
+        that is retired afterwards, so the oracle stays reusable); `extra` assumptions too."""
+        base = self._edge_assumptions(list(prefix or [])) + list(extra)
+        selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+        found: list[list[Cell]] = []
+        while len(found) < limit:
+            path = self._model([selector, *base])
+            if path is None:
+                break
+            found.append(path)
+            steps = self._edge_assumptions(path)
+            self.oracle._solver.add_clause([-selector] + [-v for v in steps])
+        self.oracle.add([[-selector]])
+        return found
+
+    def count_solutions(self, limit: int = 2) -> int:
+        return len(self.solutions(limit))
+
+    def next_step(self, prefix: list[Cell]) -> Cell | None:
+        """The next cell of a solution that goes on from `prefix`, if one exists."""
+        path = self.solve(prefix)
+        if path is None or len(path) <= len(prefix):
+            return None
+        return path[len(prefix)]
+
+    def close(self) -> None:
+        self.oracle.close()
+
+
+class ShapeFamilySolver(MazeSolver):
+    """Every board of one size on one incremental solver: shapes are told under selectors and
+    switched on by assumptions, so a generator that adds and moves shapes re-encodes nothing,
+    and the cycle cuts found for one board keep serving the next."""
+
+    def __init__(self, height: int, width: int, solver: str | None = None):
+        super().__init__(MazeBoard(height, width, (0,) * (height * width), "family"), solver)
+        self._selectors: dict[frozenset[Cell], int] = {}
+
+    def selector(self, cells: tuple[Cell, ...] | frozenset[Cell]) -> int:
+        key = frozenset(cells)
+        if key not in self._selectors:
+            sel = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+            self.kb.tell_guarded(sel, IdCardinality(Exactly, 1, tuple(
+                self.cell_var[c] for c in sorted(key))))
+            self._selectors[key] = sel
+        return self._selectors[key]
+
+    def shape_solutions(self, shapes: list[tuple[Cell, ...]], limit: int = 2) -> list[list[Cell]]:
+        return self.solutions(limit, extra=[self.selector(cells) for cells in shapes])
+
+
+def count_solutions(board: MazeBoard, limit: int = 2) -> int:
+    solver = MazeSolver(board)
+    try:
+        return solver.count_solutions(limit)
+    finally:
+        solver.close()
+
+
+def solve(board: MazeBoard, unique: bool = True, solver: str | None = None):
+    from logic_agents.world.puzzle import result_of
+
+    s = MazeSolver(board, solver)
+    try:
+        return result_of(s.solutions(2 if unique else 1), unique)
+    finally:
+        s.close()

@@ -1,0 +1,191 @@
+"""Unique Exactly One Mazes of any size: plant a path, place L-tetrominoes, repair with SAT.
+
+Concepts:
+- plant_path: a loop-erased random walk from the start to the finish (a random simple path).
+- L_SHAPES: the 8 orientations of the L-tetromino, as the official puzzles use.
+- Placing: an L whose cells are free and off the ends, crossed by the planted path exactly
+  once (so the planted path stays a solution).
+- Repair: the SAT solver looks for a second solution; while there is one, an L is added that
+  the planted path crosses once and the other path crosses never or twice (which rules the
+  other path out). When no such L fits, a shape the other path crosses is moved: removed and
+  replaced by one that rules it out. The planted path stays a solution throughout, so the
+  loop ends in a unique puzzle; after `max_rounds` a new path is planted.
+- generate_boards(size, count, seed, shapes): reproducible for a seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from logic_agents.errors import GenerationError
+from logic_agents.games.mazes.board import Cell, MazeBoard, is_solution, validate
+from logic_agents.games.mazes.encode import ShapeFamilySolver
+
+L_SHAPES = tuple(
+    tuple(sorted(cells)) for cells in {
+        tuple(sorted(((r * sr, c * sc) if not t else (c * sc, r * sr))
+                     for r, c in ((0, 0), (1, 0), (2, 0), (2, 1))))
+        for sr in (1, -1) for sc in (1, -1) for t in (False, True)
+    })
+
+
+
+
+@dataclass
+class GeneratedBoard:
+    board: MazeBoard
+    solution: list[Cell]
+    seconds: float
+    rounds: int  # SAT repair rounds
+    restarts: int  # planted paths given up on
+
+
+def plant_path(height: int, width: int, rng: random.Random) -> list[Cell]:
+    start, finish = (height - 1, 0), (0, width - 1)
+    path = [start]
+    index = {start: 0}
+    while path[-1] != finish:
+        r, c = path[-1]
+        options = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                   if 0 <= r + dr < height and 0 <= c + dc < width]
+        nxt = rng.choice(options)
+        if nxt in index:  # erase the loop just closed
+            for cell in path[index[nxt] + 1:]:
+                del index[cell]
+            path = path[: index[nxt] + 1]
+        else:
+            index[nxt] = len(path)
+            path.append(nxt)
+    return path
+
+
+class _Layout:
+    def __init__(self, height: int, width: int, path: list[Cell], rng: random.Random):
+        self.height, self.width, self.rng = height, width, rng
+        self.path = path
+        self.on_path = set(path)
+        self.owner: dict[Cell, int] = {}
+        self.shapes: dict[int, tuple[Cell, ...]] = {}
+        self.next_id = 1
+        self.blocked = {path[0], path[-1]}
+
+    def fits(self, cells: tuple[Cell, ...]) -> bool:
+        return all(0 <= r < self.height and 0 <= c < self.width and (r, c) not in self.owner
+                   and (r, c) not in self.blocked for r, c in cells)
+
+    def candidates(self, avoid: set[Cell] | None = None) -> list[tuple[Cell, ...]]:
+        """Every L that fits, crossed once by the planted path and (given `avoid`, another
+        path's cells) not exactly once by the other path."""
+        out = []
+        for r in range(self.height):
+            for c in range(self.width):
+                for shape in L_SHAPES:
+                    cells = tuple((r + dr, c + dc) for dr, dc in shape)
+                    if not self.fits(cells) or sum(x in self.on_path for x in cells) != 1:
+                        continue
+                    if avoid is not None and sum(x in avoid for x in cells) == 1:
+                        continue
+                    out.append(cells)
+        return out
+
+    def add(self, cells: tuple[Cell, ...]) -> None:
+        k = self.next_id
+        self.next_id += 1
+        self.shapes[k] = cells
+        for cell in cells:
+            self.owner[cell] = k
+
+    def remove(self, k: int) -> None:
+        for cell in self.shapes.pop(k):
+            del self.owner[cell]
+
+    def board(self, name: str) -> MazeBoard:
+        numbering = {}
+        cells = []
+        for r in range(self.height):  # shapes renumbered 1..K in reading order
+            for c in range(self.width):
+                k = self.owner.get((r, c), 0)
+                if k and k not in numbering:
+                    numbering[k] = len(numbering) + 1
+                cells.append(numbering.get(k, 0))
+        return MazeBoard(self.height, self.width, tuple(cells), name)
+
+
+def generate_board(height: int, width: int, rng: random.Random, shapes: int | None = None, *,
+                   max_rounds: int | None = None, name: str = "",
+                   family: ShapeFamilySolver | None = None) -> GeneratedBoard:
+    """One unique board; `shapes` caps the number of L-tetrominoes (default: as many as fit)."""
+    if height < 2 or width < 2:
+        raise GenerationError(f"a maze needs at least 2x2 cells, got {height}x{width}")
+    if height * width > 10_000:
+        raise GenerationError(f"{height}x{width} is too large (at most 10000 cells)")
+    target = height * width if shapes is None else shapes
+    if target < 0:
+        raise GenerationError("--shapes must be at least 0")
+    max_rounds = max_rounds or 2 * (height + width)
+    own = family is None
+    family = family or ShapeFamilySolver(height, width)
+    started = time.perf_counter()
+    restarts = rounds = 0
+    try:
+        while restarts < 1000:
+            layout = _Layout(height, width, plant_path(height, width, rng), rng)
+            while len(layout.shapes) < target:
+                options = layout.candidates()
+                if not options:
+                    break
+                layout.add(rng.choice(options))
+            for _ in range(max_rounds):
+                rounds += 1
+                found = family.shape_solutions(list(layout.shapes.values()), 2)
+                if len(found) == 1:
+                    board = layout.board(name or f"maze{height}x{width}")
+                    assert found[0] == layout.path and is_solution(board, layout.path)
+                    validate(board)
+                    return GeneratedBoard(board, layout.path, time.perf_counter() - started,
+                                          rounds, restarts)
+                other = found[0] if found[0] != layout.path else found[1]
+                if not _rule_out(layout, set(other), rng):
+                    break
+            restarts += 1
+        raise GenerationError(f"no unique {height}x{width} maze after 1000 planted paths")
+    finally:
+        if own:
+            family.close()
+
+
+def _rule_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
+    """Add an L that the other path cannot cross exactly once; if none fits, move a shape
+    the other path crosses to make room. False if neither works."""
+    options = layout.candidates(other)
+    if options:
+        layout.add(rng.choice(options))
+        return True
+    crossed = sorted({layout.owner[c] for c in other if c in layout.owner})
+    rng.shuffle(crossed)
+    for k in crossed:
+        cells = layout.shapes[k]
+        layout.remove(k)
+        options = layout.candidates(other)
+        if options:
+            layout.add(rng.choice(options))
+            return True
+        layout.add(cells)
+    return False
+
+
+def generate_boards(size: int, count: int, seed: int, shapes: int | None = None,
+                    width: int | None = None) -> list[GeneratedBoard]:
+    """`count` unique size x size (or size x width) boards, reproducible from `seed`."""
+    if count < 1:
+        raise GenerationError("count must be at least 1")
+    width = width or size
+    rng = random.Random(f"mazes-{size}x{width}-{shapes}-{seed}")
+    family = ShapeFamilySolver(size, width)
+    try:
+        return [generate_board(size, width, rng, shapes, family=family,
+                               name=f"maze{size}x{width}-s{seed}-{k + 1}") for k in range(count)]
+    finally:
+        family.close()
