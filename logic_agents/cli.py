@@ -90,6 +90,8 @@ def detect_game(items: list[str], default: str = "daggers") -> str:
             if part in names:
                 return part
         if path.is_file():
+            if _looks_like_maze(path):
+                return "mazes"
             try:
                 parse_puzzles(path.read_text(errors="replace"), str(path))
                 return "sudoku"
@@ -103,11 +105,25 @@ def detect_game(items: list[str], default: str = "daggers") -> str:
     return default
 
 
+def _looks_like_maze(path: Path) -> bool:
+    """A maze file: it parses as one, and says so in a comment or is no Sudoku-sized square."""
+    from logic_agents.games.mazes.board import parse_board
+
+    text = path.read_text(errors="replace")
+    try:
+        board = parse_board(text, str(path))
+    except LogicAgentsError:
+        return False
+    said = any(line.lstrip().startswith("#") and "maze" in line.lower()
+               for line in text.splitlines())
+    return said or not (board.height == board.width and board.height in (4, 9, 16, 25))
+
+
 def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
     for name in ("global_count", "encoding", "solver", "incremental", "card_encoding",
-                 "zero_fill", "node_cap", "time_cap"):
+                 "zero_fill", "node_cap", "time_cap", "heuristic"):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
@@ -142,14 +158,19 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    default=None, metavar="NAME",
                    help=f"SAT agents: PySAT solver for the incremental oracle (default "
                    f"{DEFAULT_SOLVER})")
+    p.add_argument("--heuristic", default=None, metavar="NAME",
+                   choices=["manhattan", "euclidean", "shapes-left", "manhattan-minus-crossed"],
+                   help="mazes greedy/astar: manhattan (default), euclidean, shapes-left or "
+                   "manhattan-minus-crossed")
     p.add_argument("--zero-fill", dest="zero_fill", action=argparse.BooleanOptionalAction,
                    default=None, help="undead search agents: fill the lines whose clue is 0 "
                    "first (ghosts before the first mirror, vampires after; default: on)")
     p.add_argument("--node-cap", dest="node_cap", type=_positive_int, default=None, metavar="N",
-                   help="undead search agents: stop after N search nodes (default 5000000)")
+                   help="search agents: stop after N search nodes (default: undead 5000000, "
+                   "mazes 10000000)")
     p.add_argument("--time-cap", dest="time_cap", type=_positive_float, default=None,
-                   metavar="SECONDS", help="undead search agents: stop after this long "
-                   "(default 10)")
+                   metavar="SECONDS", help="search agents: stop after this long (default: "
+                   "undead 10, mazes 60)")
 
 
 def world_for(spec: GameSpec, instance: Any, lives: int | None) -> Any:
@@ -170,6 +191,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.agent = spec.default_agent
     map_path = resolve_map(args.map, spec)
     instance = spec.load(map_path)
+    if args.agent in spec.interactive:
+        if agent_options(args):
+            raise UsageError(f"agent {args.agent} takes no agent options")
+        world, world_options = world_for(spec, instance, args.lives)
+        result, agent = _play_interactive(spec, world, instance, args)
+        return _print_result(args, result, agent, instance, Console(highlight=False), False)
     agent = build_agent(spec, args.agent, agent_options(args))
     world, world_options = world_for(spec, instance, args.lives)
     console = Console(highlight=False)
@@ -194,6 +221,54 @@ def cmd_play(args: argparse.Namespace) -> int:
     finally:
         if trace is not None:
             trace.close()
+    return _print_result(args, result, agent, instance, console, show)
+
+
+def _play_interactive(spec: GameSpec, world: Any, instance: Any, args: argparse.Namespace):
+    """Run a person's game in a curses screen; returns (result, agent)."""
+    import curses
+
+    from logic_agents.world.runner import run_episode
+    from logic_agents.world.trace import Trace
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(f"--agent {args.agent} needs a terminal (stdin and stdout a tty)")
+    factory = spec.interactive[args.agent]
+    trace = Trace(args.trace, map_path=str(args.map)) if args.trace else None
+
+    def session(screen: Any) -> tuple[Any, Any]:
+        with contextlib.suppress(curses.error):
+            curses.curs_set(0)
+
+        def show(text: str) -> None:
+            screen.erase()
+            rows, cols = screen.getmaxyx()
+            for i, line in enumerate(text.splitlines()[: rows - 1]):
+                with contextlib.suppress(curses.error):
+                    screen.addstr(i, 0, line[: cols - 1])
+            screen.refresh()
+
+        agent = factory(read_key=screen.getkey, show=show)
+        last: dict[str, Any] = {}
+        try:
+            result = run_episode(world, agent, args.seed, trace, game=spec.name,
+                                 map_name=instance.name,
+                                 on_step=lambda obs, action, reward: last.update(obs=obs))
+        finally:
+            if trace is not None:
+                trace.close()
+        board = spec.render(last["obs"]) if "obs" in last else ""
+        show(board + f"\n{result.outcome.value.upper()} - press a key")
+        screen.getkey()
+        return result, agent
+
+    return curses.wrapper(session)
+
+
+def _print_result(args: argparse.Namespace, result: Any, agent: Any, instance: Any,
+                  console: Any, show: bool) -> int:
+    from rich.markup import escape
+
     if args.json:
         out = {
             "game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
@@ -430,6 +505,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return _generate_sudoku(args)
     if args.game == "undead":
         return _generate_undead(args)
+    if args.game == "mazes":
+        return _generate_mazes(args)
+    if args.shapes is not None:
+        raise UsageError("--shapes is for mazes")
     if args.size is not None or args.clues is not None:
         raise UsageError("--size and --clues are for sudoku and undead")
     if args.difficulty is not None:
@@ -712,6 +791,47 @@ def _generate_undead(args: argparse.Namespace) -> int:
     return 0
 
 
+def _generate_mazes(args: argparse.Namespace) -> int:
+    import re
+
+    from logic_agents.games.mazes.board import format_board
+    from logic_agents.games.mazes.generate import generate_boards
+
+    _only_daggers_flags(args)
+    if args.clues is not None or args.difficulty is not None:
+        raise UsageError("--clues and --difficulty are for sudoku and undead")
+    m = re.fullmatch(r"(\d+)(?:x(\d+))?", args.size or "")
+    if not m:
+        raise UsageError("give --size N (N x N) or HxW, such as 9 or 12x15")
+    height = int(m.group(1))
+    width = int(m.group(2) or height)
+    made = generate_boards(height, args.count, args.seed, args.shapes, width=width)
+    out = Path(args.output)
+    written = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for g in made:
+            path = out / f"{g.board.name}.txt"
+            path.write_text(format_board(g.board, f"Exactly One Mazes {g.board.name} "
+                                         f"({height}x{width}, {len(g.board.shapes)} shapes); "
+                                         f"generated by logic-agents {__version__}, seed "
+                                         f"{args.seed}; unique"))
+            written.append(str(path))
+    except OSError as e:
+        raise UsageError(f"cannot write to {out}: {e.strerror}") from None
+    if args.json:
+        print(json.dumps({"game": "mazes", "seed": args.seed, "files": written,
+                          "boards": [{"name": g.board.name, "shapes": len(g.board.shapes),
+                                      "path_length": len(g.solution), "rounds": g.rounds,
+                                      "restarts": g.restarts, "seconds": round(g.seconds, 4)}
+                                     for g in made]}))
+    else:
+        secs = [g.seconds for g in made]
+        print(f"wrote {len(made)} unique {height}x{width} mazes to {out} in {sum(secs):.2f}s "
+              f"(max {max(secs):.2f}s per board)")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from logic_agents.world.trace import replay
 
@@ -789,9 +909,12 @@ def build_parser() -> argparse.ArgumentParser:
         "ID, name, solution).",
         epilog="Presets: " + "; ".join(f"{p.name} ({p.height}x{p.width}/{p.daggers}, {p.about})"
                                        for p in PRESETS.values()))
-    p.add_argument("game", choices=["daggers", "sudoku", "undead"],
-                   help="daggers (the sweeper family), sudoku or undead")
-    p.add_argument("--size", help="sudoku: N (4, 9, 16, 25); undead: WxH (such as 7x7, 20x20)")
+    p.add_argument("game", choices=["daggers", "sudoku", "undead", "mazes"],
+                   help="daggers (the sweeper family), sudoku, undead or mazes")
+    p.add_argument("--size", help="sudoku: N (4, 9, 16, 25); undead: WxH (such as 7x7, 20x20); "
+                   "mazes: N or HxW")
+    p.add_argument("--shapes", type=int, metavar="K",
+                   help="mazes: at most K L-tetrominoes (default: as many as fit)")
     p.add_argument("--difficulty", choices=["easy", "normal", "tricky"],
                    help="undead: the share of cells unit propagation fills (easy >= 97%%, "
                    "normal 90-97%%, tricky < 90%%; see docs/FORMATS.md)")

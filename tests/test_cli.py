@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -357,3 +358,44 @@ def test_generate_undead(capsys, tmp_path):
                         (["--size", "4x4", "--preset", "beginner"], "for daggers")):
         code, _, err = run(capsys, "generate", "undead", *argv, "-o", str(tmp_path))
         assert code == 2 and words in err
+
+
+# -- mazes ---------------------------------------------------------------------------------------
+def test_solve_play_compare_and_cnf_on_mazes(capsys, tmp_path):
+    board = str(ROOT / "maps/mazes/eom-9x9-18.txt")
+    code, out, _ = run(capsys, "solve", board, "--json", "--unique")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "mazes" and data["unique"] is True
+    assert data["solution"][0] == [8, 0] and data["solution"][-1] == [0, 8]
+    code, out, _ = run(capsys, "solve", "eom-4x4-00", "--unique")
+    assert code == 0 and "NOT unique" in out and "a second solution" in out
+    code, out, _ = run(capsys, "play", "eom-7x7-10", "--agent", "astar", "--heuristic",
+                       "shapes-left", "--json")
+    assert code == 0 and json.loads(out)["won"]
+    code, _, err = run(capsys, "play", "eom-7x7-10", "--agent", "bfs", "--heuristic", "euclidean")
+    assert code == 2 and "does not take --heuristic" in err
+    code, _, err = run(capsys, "play", "eom-7x7-10", "--agent", "human")
+    assert code == 2 and "needs a terminal" in err
+    code, out, _ = run(capsys, "compare", str(ROOT / "maps/mazes"), "--agents", "sat,ids",
+                       "--runs", "1", "--jobs", "1", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["agents"]["sat"]["wins"] == 6
+    cnf = tmp_path / "m.cnf"
+    code, out, _ = run(capsys, "cnf", "eom-7x7-10", "-o", str(cnf), "--json")
+    assert code == 0 and "Implies(P_r" in cnf.read_text()
+
+
+def test_generate_mazes(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "mazes", "--size", "7", "--count", "2", "--seed", "1",
+                       "-o", str(tmp_path), "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["files"]) == 2
+    code, out, _ = run(capsys, "solve", *data["files"], "--json", "--unique")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["unique"] for r in rows] == [True, True] and rows[0]["game"] == "mazes"
+    copied = tmp_path / "elsewhere.txt"  # outside maps/mazes: found by its content
+    copied.write_text(Path(data["files"][0]).read_text())
+    code, out, _ = run(capsys, "play", str(copied), "--json")
+    assert code == 0 and json.loads(out)["game"] == "mazes"
+    code, _, err = run(capsys, "generate", "mazes", "--size", "7x", "-o", str(tmp_path))
+    assert code == 2 and "--size N" in err

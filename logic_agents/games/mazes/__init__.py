@@ -62,7 +62,7 @@ SPEC = register(
         cnf_legend=("variables P_r<row>c<col> (1-based): the cell is on the path; "
                     "E_r<a>c<b>_r<c>c<d>: the path steps between the two cells",
                     "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps "
-                    "per cell and P -> AtLeast(2) (SEL = the cell's P); Exactly(1, P of a shape) "
+                    "per cell and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) "
                     "per shape; connectivity is added while solving, as cycle cuts"),
         solve=lambda board, unique=True, solver=None: solve(board, unique, solver),
         parse_text=lambda text, source: [parse_board(text, source)],

@@ -7,9 +7,11 @@ Concepts:
   cell has at most 2 edges, none when off the path (E -> P), and at least 2 when on it
   (P -> AtLeast(2, edges), a guarded node); Exactly(1, P of the cells of shape k) per shape.
   The path may touch itself: nothing forbids neighbouring path cells that are not steps.
-- Connectivity, lazily: degrees alone allow a start-finish path plus detached cycles. After
-  each model the cycles are found, and for each cycle's cell set S a cut is added on the same
-  incremental oracle: every v in S gives P_v -> (some edge leaves S). The real path starts
+  The rings around every 2x2, 2x3 and 3x2 block are forbidden up front (small_rings).
+- Connectivity, lazily: degrees alone allow a start-finish path plus detached cycles. A cycle
+  through free cells only does no harm (the path alone is then a solution, and it is what is
+  read off). For each cycle that holds a shape cell, with cell set S, a cut is added on the
+  same incremental oracle: every v in S gives P_v -> (some edge leaves S). The real path starts
   outside S, so if it visits S it must cross its boundary: the cut is valid for every
   solution, kills this model, and keeps its strength for later questions. Lazy beats an eager
   ordering encoding here because official boards need a handful of cuts, while ordering
@@ -62,15 +64,33 @@ def rules(board: MazeBoard, kb: KnowledgeBase | None = None) -> KnowledgeBase:
             items.append(IdCardinality(Exactly, 1, incident))
             continue
         items += [[-edge, p[cell]] for edge in incident]  # a step uses both of its cells
-        items.append(IdCardinality(AtMost, 2, incident))
+        if len(incident) > 2:  # a corner has only two steps anyway
+            items.append(IdCardinality(AtMost, 2, incident))
     for members in board.shapes.values():
         items.append(IdCardinality(Exactly, 1, tuple(p[cell] for cell in members)))
+    items += [[-e[frozenset(pair)] for pair in ring] for ring in small_rings(board)]
     kb.tell(*items)
     for cell in cells:  # on the path and not an end: two steps
         if cell not in (board.start, board.finish):
             incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
             kb.tell_guarded(p[cell], IdCardinality(AtLeast, 2, incident))
     return kb
+
+
+def small_rings(board: MazeBoard) -> list[list[tuple[Cell, Cell]]]:
+    """The steps around every 2x2, 2x3 and 3x2 block: a simple path never holds all of one
+    ring, so "not all of them" is a valid clause, told up front. Small cycles are the ones a
+    solver builds most often; cutting them eagerly saves most of the lazy rounds."""
+    rings = []
+    for height, width in ((2, 2), (2, 3), (3, 2)):
+        for r in range(board.height - height + 1):
+            for c in range(board.width - width + 1):
+                border = ([(r, c + k) for k in range(width)]
+                          + [(r + k, c + width - 1) for k in range(1, height)]
+                          + [(r + height - 1, c + k) for k in range(width - 2, -1, -1)]
+                          + [(r + k, c) for k in range(height - 2, 0, -1)])
+                rings.append([(a, b) for a, b in zip(border, border[1:] + border[:1])])
+    return rings
 
 
 def encode(board: MazeBoard) -> KnowledgeBase:
@@ -89,6 +109,7 @@ class MazeSolver:
                          for r in range(board.height) for c in range(board.width)}
         self.edges = [(a, b, self.kb.var(edge_key(a, b))) for a, b in edges_of(board)]
         self.edge_var = {frozenset((a, b)): v for a, b, v in self.edges}
+        self.shape_cells = {cell for cells in board.shapes.values() for cell in cells}
         self.cuts = 0
         self.calls = 0
 
@@ -104,6 +125,10 @@ class MazeSolver:
             model = self.oracle._solver.get_model()
             used = [(a, b) for a, b, v in self.edges if model[v - 1] > 0]
             path, cycles = self._split(used)
+            # a cycle through free cells only is harmless: the start-finish path alone already
+            # crosses every shape once, so it is a solution; only cycles that hold a shape
+            # cell (taking that shape's one cell from the path) need cutting
+            cycles = [cycle for cycle in cycles if cycle & self.shape_cells]
             if not cycles:
                 return path
             for cycle in cycles:
@@ -137,10 +162,28 @@ class MazeSolver:
             cycles.append(component)
         return path, cycles
 
-    def _cut(self, cells: set[Cell]) -> None:
-        leaving = [v for a, b, v in self.edges if (a in cells) != (b in cells)]
-        self.oracle.add([[-self.cell_var[cell], *leaving] for cell in sorted(cells)])
+    def _cut(self, cycle: set[Cell]) -> None:
+        """Cut a cycle and everything it encloses: the path starts on the border, outside the
+        cycle, so if it visits any cell of the region it must leave the region by some step."""
+        region = set(cycle) | self._enclosed(cycle)
+        leaving = [v for a, b, v in self.edges if (a in region) != (b in region)]
+        self.oracle.add([[-self.cell_var[cell], *leaving] for cell in sorted(region)])
         self.cuts += 1
+
+    def _enclosed(self, cycle: set[Cell]) -> set[Cell]:
+        """Cells inside a cycle: those no orthogonal walk from the border reaches without
+        stepping on the cycle (lattice steps cannot cross the cycle's own steps)."""
+        h, w = self.board.height, self.board.width
+        outside = set()
+        todo = [(r, c) for r in range(h) for c in range(w)
+                if (r in (0, h - 1) or c in (0, w - 1)) and (r, c) not in cycle]
+        outside.update(todo)
+        while todo:
+            for n in self.board.neighbours(todo.pop()):
+                if n not in cycle and n not in outside:
+                    outside.add(n)
+                    todo.append(n)
+        return {(r, c) for r in range(h) for c in range(w)} - outside - set(cycle)
 
     def solve(self, prefix: list[Cell] | None = None) -> list[Cell] | None:
         """A solution path; with a prefix (a walk from the start), one that begins with it."""
@@ -196,6 +239,7 @@ class ShapeFamilySolver(MazeSolver):
         return self._selectors[key]
 
     def shape_solutions(self, shapes: list[tuple[Cell, ...]], limit: int = 2) -> list[list[Cell]]:
+        self.shape_cells = {cell for cells in shapes for cell in cells}
         return self.solutions(limit, extra=[self.selector(cells) for cells in shapes])
 
 

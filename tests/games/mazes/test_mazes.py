@@ -1,0 +1,247 @@
+"""Exactly One Mazes: format, checker, encoding against brute force, world, searches, keyboard
+play and the generator."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic_agents.errors import FormatError, IllegalAction, UnknownName
+from logic_agents.games.mazes import AGENTS, HumanAgent, MazeWorld
+from logic_agents.games.mazes.board import (
+    MazeBoard,
+    format_board,
+    is_solution,
+    load_board,
+    parse_board,
+    render_path,
+)
+from logic_agents.games.mazes.encode import MazeSolver, ShapeFamilySolver, encode
+from logic_agents.games.mazes.generate import L_SHAPES, generate_boards
+from logic_agents.games.mazes.search import HEURISTICS, INFORMED, METHODS, search
+from logic_agents.games.mazes.world import MazeAction
+from logic_agents.world.budget import Budget
+from logic_agents.world.core import Outcome
+from logic_agents.world.runner import run_episode
+
+DATA = Path(__file__).resolve().parents[3] / "maps" / "mazes"
+REFERENCE = json.loads((DATA / "solutions.json").read_text())
+BOARDS = sorted(DATA.glob("*.txt"))
+
+
+def brute_force(board: MazeBoard) -> list[list[tuple[int, int]]]:
+    """Every valid path, by enumeration of simple paths from the start (pruned only where a
+    shape would be crossed twice; each full path is judged by is_solution)."""
+    out = []
+    path = [board.start]
+    crossed = set()
+
+    def extend():
+        here = path[-1]
+        if here == board.finish:
+            if is_solution(board, path):
+                out.append(list(path))
+            return
+        for n in board.neighbours(here):
+            k = board.shape_at(n)
+            if n not in path and not (k and k in crossed):
+                path.append(n)
+                if k:
+                    crossed.add(k)
+                extend()
+                crossed.discard(k)
+                path.pop()
+
+    extend()
+    return sorted(out)
+
+
+def test_the_shipped_boards_parse_round_trip_and_their_references_check():
+    assert len(BOARDS) == 6
+    for path in BOARDS:
+        board = load_board(path)
+        assert board.name == path.stem
+        assert parse_board(format_board(board), name=board.name) == board
+        reference = [tuple(c) for c in REFERENCE[board.name]["solution"]]
+        assert is_solution(board, reference)
+
+
+@pytest.mark.parametrize("path", BOARDS, ids=[p.stem for p in BOARDS])
+def test_solution_counts_match_the_published_ones(path):
+    board = load_board(path)
+    solver = MazeSolver(board)
+    found = solver.solutions(limit=1000)
+    assert len(found) == REFERENCE[board.name]["num_solutions"]
+    assert all(is_solution(board, p) for p in found)
+    assert [tuple(c) for c in REFERENCE[board.name]["solution"]] in found
+    if len(found) <= 213 and board.height <= 6:
+        assert sorted(found) == brute_force(board)
+
+
+@st.composite
+def small_boards(draw):
+    h, w = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    cells = [0] * (h * w)
+    for k in range(1, draw(st.integers(0, 4)) + 1):
+        free = [i for i, v in enumerate(cells) if v == 0
+                and divmod(i, w) not in ((h - 1, 0), (0, w - 1))]
+        if not free:
+            break
+        seed = rng.choice(free)
+        shape = [seed]
+        for _ in range(rng.randrange(0, 4)):  # grow a connected polyomino
+            r, c = divmod(rng.choice(shape), w)
+            options = [(r + dr) * w + c + dc for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                       if 0 <= r + dr < h and 0 <= c + dc < w
+                       and cells[(r + dr) * w + c + dc] == 0 and (r + dr) * w + c + dc not in shape
+                       and (r + dr, c + dc) not in ((h - 1, 0), (0, w - 1))]
+            if options:
+                shape.append(rng.choice(options))
+        for i in shape:
+            cells[i] = k
+    return MazeBoard(h, w, tuple(cells))
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards())
+def test_the_encoding_counts_what_brute_force_counts(board):
+    expected = brute_force(board)
+    assert sorted(MazeSolver(board).solutions(limit=10**5)) == expected
+    family = ShapeFamilySolver(board.height, board.width)
+    assert sorted(family.shape_solutions(list(board.shapes.values()), 10**5)) == expected
+
+
+def test_the_path_may_touch_itself():
+    board = load_board(DATA / "eom-9x9-18.txt")
+    path = [tuple(c) for c in REFERENCE[board.name]["solution"]]
+    steps = set(zip(path, path[1:])) | set(zip(path[1:], path))
+    touching = [(a, b) for a in path for b in path
+                if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and (a, b) not in steps]
+    assert touching  # neighbours on the path that are not consecutive
+    assert MazeSolver(board).solve() == path
+
+
+@pytest.mark.parametrize("text,line,col,words", [
+    ("0 0\n0 x\n", 2, 3, "a cell is 0"),
+    ("0 0 0\n0 0\n", 2, 3, "row has 2 cells"),
+    ("0 1\n1 0\n", 2, 1, "not one connected piece"),
+    ("0 0\n1 0\n", 2, 1, "start (lower-left)"),
+    ("# only a comment\n", 0, 0, "no grid"),
+])
+def test_bad_boards_are_located(text, line, col, words):
+    with pytest.raises(FormatError) as err:
+        parse_board(text, "m.txt")
+    assert (err.value.line, err.value.col) == (line, col), err.value
+    assert words in err.value.message
+
+
+def test_is_solution_checks_every_rule():
+    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    good = [(3, 0), (2, 0), (1, 0), (1, 1), (1, 2), (0, 2), (0, 3)]
+    assert is_solution(board, good)
+    assert not is_solution(board, good[:-1])  # does not reach the finish
+    assert not is_solution(board, good[1:])  # does not start at the start
+    assert not is_solution(board, [(3, 0), (2, 0), (1, 1), (1, 2), (0, 2), (0, 3)])  # diagonal
+    assert not is_solution(board, [(3, 0), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2), (0, 3)])
+    twice = [(3, 0), (2, 0), (1, 0), (1, 1), (2, 1), (3, 1), (3, 2), (2, 2), (1, 2), (1, 3), (0, 3)]
+    assert not is_solution(board, twice)  # shape 1 crossed at (1,1) and (2,1)
+    assert "^" in render_path(board, good) and "@" in render_path(board, good, (0, 3))
+
+
+def test_the_world_enforces_the_rules():
+    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    world = MazeWorld(board)
+    obs, _ = world.reset(seed=0)
+    for bad in ("down", "left", "undo"):
+        with pytest.raises(IllegalAction):
+            world.step(MazeAction(bad))
+    for move in ("up", "up", "right"):
+        obs, *_ = world.step(MazeAction(move))
+    with pytest.raises(IllegalAction, match="already crossed"):
+        world.step(MazeAction("down"))  # (2,1) is a second cell of shape 1
+    obs, *_ = world.step(MazeAction("undo"))
+    assert obs.walker == (1, 0)
+    for move in ("right", "right", "up", "right"):
+        obs, reward, done, truncated, _ = world.step(MazeAction(move))
+    assert done and reward == 1.0 and obs.crossed == {1, 2}
+    with pytest.raises(FormatError):
+        MazeAction.from_json("jump")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_search_finds_valid_paths_on_the_official_boards(method):
+    heuristics = HEURISTICS if method in INFORMED else ("manhattan",)
+    for path in BOARDS:
+        board = load_board(path)
+        for h in heuristics:
+            result = search(board, method, heuristic_name=h, budget=Budget(10**6, 30))
+            assert result.stopped is None and result.nodes > 0
+            assert is_solution(board, result.path), (method, h, board.name)
+
+
+def test_a_search_stops_at_its_cap_and_the_agent_gives_up():
+    board = load_board(DATA / "eom-9x9-18.txt")
+    result = search(board, "bfs", budget=Budget(node_cap=50))
+    assert result.path is None and result.stopped == "node cap 50"
+    outcome = run_episode(MazeWorld(board), AGENTS["ids"](node_cap=50), 0)
+    assert outcome.outcome is Outcome.GAVE_UP
+    with pytest.raises(TypeError):
+        AGENTS["bfs"](heuristic="manhattan")
+    with pytest.raises(UnknownName):
+        search(board, "astar", heuristic_name="nope")
+
+
+@pytest.mark.parametrize("agent", ["sat", "astar", "dfs"])
+def test_agents_walk_to_a_win(agent):
+    for path in BOARDS:
+        board = load_board(path)
+        world = MazeWorld(board)
+        result = run_episode(world, AGENTS[agent](), 0)
+        assert result.outcome is Outcome.WON
+        assert is_solution(board, world._observe().path)
+
+
+def test_keyboard_play_with_a_scripted_key_sequence():
+    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    screens = []
+    keys = iter(["KEY_DOWN", "x", "KEY_UP", "KEY_UP", "KEY_RIGHT", "KEY_DOWN", "KEY_BACKSPACE",
+                 "s", "KEY_RIGHT", "KEY_RIGHT", "KEY_UP", "KEY_RIGHT"])
+    agent = HumanAgent(read_key=lambda: next(keys), show=screens.append)
+    result = run_episode(MazeWorld(board), agent, 0)
+    assert result.outcome is Outcome.WON and agent.stats()["hints"] == 1
+    text = "\n".join(screens)
+    assert "cannot down" in text and "unknown key 'x'" in text and "hint: right" in text
+    assert "already crossed" in text
+    quitting = HumanAgent(read_key=iter(["KEY_UP", "q"]).__next__, show=lambda s: None)
+    assert run_episode(MazeWorld(board), quitting, 0).outcome is Outcome.GAVE_UP
+
+
+def test_the_hint_says_when_no_solution_goes_on():
+    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    solver = MazeSolver(board)
+    assert solver.next_step([(3, 0)]) == (2, 0)
+    assert solver.next_step([(3, 0), (3, 1)]) == (2, 1)
+    assert solver.next_step([(3, 0), (3, 1), (3, 2)]) is None  # shape 1 is out of reach
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+def test_generated_boards_are_unique_by_brute_force(size):
+    made = generate_boards(size, 3, seed=5)
+    assert [g.board for g in made] == [g.board for g in generate_boards(size, 3, seed=5)]
+    for g in made:
+        assert brute_force(g.board) == [g.solution]
+        assert all(sorted(cells) in [sorted((r + x, c + y) for x, y in shape)
+                                     for shape in L_SHAPES for r in range(size)
+                                     for c in range(size)]
+                   for cells in g.board.shapes.values())
+
+
+def test_generated_boards_scale_and_the_kb_prints():
+    g = generate_boards(12, 1, seed=2)[0]
+    assert MazeSolver(g.board).solutions(3) == [g.solution]
+    text = encode(g.board).pretty(limit=None)
+    assert "Implies(P_r" in text and "Exactly(1, P_r" in text
