@@ -48,8 +48,9 @@ DATA = ROOT / "maps" / "undead"
 SETS = ["4x4de", "4x4dn", "4x4dt", "5x5de", "5x5dn", "5x5dt", "7x7de", "7x7dn"]
 
 
-def sat_unique(puzzle, card_encoding="seqcounter", totals="all") -> tuple[str | None, float]:
-    """Solve and prove uniqueness, building the encoding inside the timing."""
+def sat_unique(puzzle, card_encoding=None, totals=None) -> tuple[str | None, float]:
+    """Solve and prove uniqueness, building the encoding inside the timing (by default with
+    the encoding the product chooses for the board's size)."""
     t = time.perf_counter()
     solver = UndeadSolver(puzzle, card_encoding=card_encoding, totals=totals)
     found = solver.solutions(2)
@@ -117,7 +118,8 @@ def main() -> int:
     print("## the real game's puzzles", flush=True)
     sections.append((
         f"The real game's puzzles ({per_set} per set; search time cap {cap:g} s per puzzle)",
-        "sat = build the encoding, solve, and prove the solution unique (a second SAT call); "
+        "sat = build the encoding (the default: modulo totalizer for the totals up to 400 "
+        "cells, totalizer above), solve, and prove the solution unique (a second SAT call); "
         "the searches stop at their first solution.\n\n" + method_table(groups, methods, cap)))
 
     # 2. larger generated boards

@@ -22,13 +22,13 @@ from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.world.puzzle import SolveResult, result_of
 
-# The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md):
-# the modulo totalizer builds and solves fastest up to 20x20 (median 88 ms against 184 ms for
-# the sequential counter); on 30x30 its worst case runs for seconds, while the plain
-# totalizer with two totals stated is the steadiest (max 1.2 s).
+# The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md,
+# build + solve + uniqueness): up to 20x20 the modulo totalizer has the best worst case
+# (median 90 ms, max 156 ms on ten 20x20 boards; the sequential counter 101/306 ms); on 30x30
+# the plain totalizer is the steadiest (max 8 s, where the others reach 27-70 s).
 DEFAULT_CARD_ENCODING = "kmtotalizer"
 LARGE_BOARD_CELLS = 400
-LARGE_BOARD_ENCODING, LARGE_BOARD_TOTALS = "totalizer", "two"
+LARGE_BOARD_ENCODING, LARGE_BOARD_TOTALS = "totalizer", "all"
 
 
 def default_encoding(puzzle: UndeadPuzzle) -> tuple[str, str]:
