@@ -23,9 +23,9 @@ from logic_agents.logic.oracle import SatOracle
 from logic_agents.world.puzzle import SolveResult, result_of
 
 # The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md,
-# build + solve + uniqueness): up to 20x20 the modulo totalizer has the best worst case
-# (median 90 ms, max 156 ms on ten 20x20 boards; the sequential counter 101/306 ms); on 30x30
-# the plain totalizer is the steadiest (max 8 s, where the others reach 27-70 s).
+# build + solve + uniqueness): up to 20x20 the modulo totalizer is fastest with the best worst
+# case (median 81 ms, max 216 ms on ten 20x20 boards; the sequential counter 125/356 ms); on
+# 30x30 the plain totalizer is the steadiest (max 9 s, where the others reach 28-79 s).
 DEFAULT_CARD_ENCODING = "kmtotalizer"
 LARGE_BOARD_CELLS = 400
 LARGE_BOARD_ENCODING, LARGE_BOARD_TOTALS = "totalizer", "all"
