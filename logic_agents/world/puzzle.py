@@ -1,11 +1,13 @@
 """What every static puzzle's solver answers: the status, a solution, and a second one.
 
 Concepts: Status (unique / multiple / solved / unsat); SolveResult, where `second` is a
-different solution, the evidence that a puzzle is not unique.
+different solution, the evidence that a puzzle is not unique; SolverCache (one solver per
+instance across an episode); CappedSearchAgent (nodes and caps of the baseline searches).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,3 +30,33 @@ def result_of(found: list[Any], unique: bool) -> SolveResult:
     if len(found) == 1:
         return SolveResult("unique", found[0])
     return SolveResult("multiple", found[0], found[1])
+
+
+class SolverCache:
+    """One solver per instance, kept across the steps of an episode and rebuilt (the old one
+    closed) when the instance changes. `make(instance)` builds it."""
+
+    def __init__(self, make: Callable[[Any], Any]):
+        self.make = make
+        self.instance: Any = None
+        self.solver: Any = None
+
+    def get(self, instance: Any) -> Any:
+        if self.solver is None or self.instance != instance:
+            if self.solver is not None:
+                self.solver.close()
+            self.solver = self.make(instance)
+            self.instance = instance
+        return self.solver
+
+
+class CappedSearchAgent:
+    """Shared bookkeeping of the baseline agents that plan once with a capped search."""
+
+    def _reset_search(self) -> None:
+        self.nodes = 0
+        self.stopped: str | None = None
+        self.searched = False
+
+    def stats(self) -> dict:
+        return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}

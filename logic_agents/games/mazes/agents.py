@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable
 
 from logic_agents.errors import UnknownName
-from logic_agents.games.mazes.board import STEPS, Cell, MazeBoard, render_path
+from logic_agents.games.mazes.board import STEPS, Cell, render_path
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
     DEFAULT_NODE_CAP,
@@ -30,6 +30,7 @@ from logic_agents.games.mazes.search import (
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, why_illegal
 from logic_agents.world.budget import Budget
+from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
 
 
 def move_between(a: Cell, b: Cell) -> str:
@@ -54,28 +55,13 @@ class _MazeAgent:
                             for a, b in zip(path[start - 1:], path[start:]))
 
 
-class _SolverCache:
-    def __init__(self, solver: str | None):
-        self.solver_name = solver
-        self.board: MazeBoard | None = None
-        self.solver: MazeSolver | None = None
-
-    def get(self, board: MazeBoard) -> MazeSolver:
-        if self.solver is None or self.board != board:
-            if self.solver is not None:
-                self.solver.close()
-            self.solver = MazeSolver(board, self.solver_name)
-            self.board = board
-        return self.solver
-
-
 class SatMazeAgent(_MazeAgent):
     """sat: one solve (and its cycle cuts) for the whole path, then walk it."""
 
     name = "sat"
 
     def __init__(self, *, solver: str | None = None):
-        self.cache = _SolverCache(solver)
+        self.cache = SolverCache(lambda board: MazeSolver(board, solver))
         super().__init__()
 
     def stats(self) -> dict:
@@ -91,7 +77,7 @@ class SatMazeAgent(_MazeAgent):
         return self.pending.popleft() if self.pending else None
 
 
-class SearchMazeAgent(_MazeAgent):
+class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
     """One of the report's searches, run once from the start, then walked."""
 
     def __init__(self, method: str, *, heuristic: str | None = None,
@@ -108,12 +94,7 @@ class SearchMazeAgent(_MazeAgent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self.nodes = 0
-        self.stopped: str | None = None
-        self.searched = False
-
-    def stats(self) -> dict:
-        return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}
+        self._reset_search()
 
     def act(self, obs: MazeObservation) -> MazeAction | None:
         if not self.searched:
@@ -140,7 +121,7 @@ class HumanAgent(_MazeAgent):
                  show: Callable[[str], None] | None = None, solver: str | None = None):
         self.read_key = read_key
         self.show = show or (lambda text: None)
-        self.cache = _SolverCache(solver)
+        self.cache = SolverCache(lambda board: MazeSolver(board, solver))
         super().__init__()
 
     def reset(self, seed: int | None = None) -> None:

@@ -22,6 +22,7 @@ from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
 from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS, Budget
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
 
 
 class UndeadAgent:
@@ -43,23 +44,6 @@ class UndeadAgent:
                             if m in MONSTERS and obs.cells[i] != m)
 
 
-class _SolverCache:
-    """One UndeadSolver per puzzle, kept across the steps of an episode."""
-
-    def __init__(self, solver: str | None):
-        self.solver_name = solver
-        self.puzzle: UndeadPuzzle | None = None
-        self.solver: UndeadSolver | None = None
-
-    def get(self, puzzle: UndeadPuzzle) -> UndeadSolver:
-        if self.solver is None or self.puzzle != puzzle:
-            if self.solver is not None:
-                self.solver.close()
-            self.solver = UndeadSolver(puzzle, self.solver_name)
-            self.puzzle = puzzle
-        return self.solver
-
-
 def _layout_of(puzzle: UndeadPuzzle) -> str:
     return "".join(ch if ch in "LR" else "." for ch in puzzle.grid)
 
@@ -70,7 +54,7 @@ class SatUndeadAgent(UndeadAgent):
     name = "sat"
 
     def __init__(self, *, solver: str | None = None):
-        self.cache = _SolverCache(solver)
+        self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
         super().__init__()
 
     def act(self, obs: UndeadObservation) -> UndeadAction | None:
@@ -88,7 +72,7 @@ class LogicUndeadAgent(UndeadAgent):
     name = "logic"
 
     def __init__(self, *, solver: str | None = None):
-        self.cache = _SolverCache(solver)
+        self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
         super().__init__()
 
     def reset(self, seed: int | None = None) -> None:
@@ -130,7 +114,7 @@ class LogicUndeadAgent(UndeadAgent):
         return None  # several solutions remain: a guess would be needed
 
 
-class SearchUndeadAgent(UndeadAgent):
+class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
     """One of the report's search methods, run once, then its answer written out."""
 
     def __init__(self, method: str, *, zero_fill: bool = True,
@@ -144,12 +128,7 @@ class SearchUndeadAgent(UndeadAgent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self.nodes = 0
-        self.stopped: str | None = None
-        self.searched = False
-
-    def stats(self) -> dict:
-        return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}
+        self._reset_search()
 
     def act(self, obs: UndeadObservation) -> UndeadAction | None:
         if not self.searched:
