@@ -83,6 +83,17 @@ def encode(puzzle: UndeadPuzzle, card_encoding: str | None = None) -> KnowledgeB
                                        or default_encoding(puzzle)[0]))
 
 
+def _fill(grid: str, ids: dict[int, list[int]], model: Iterable[int]) -> str:
+    """The grid with each cell's monster from a model (ids: cell -> [G, V, Z] variables)."""
+    true = {lit for lit in model if lit > 0}
+    out = list(grid)
+    for i, vs in ids.items():
+        for m, v in zip(MONSTERS, vs):
+            if v in true:
+                out[i] = m
+    return "".join(out)
+
+
 class UndeadSolver:
     """One puzzle's encoding on one incremental SAT oracle."""
 
@@ -104,13 +115,7 @@ class UndeadSolver:
         return [self.literal(i, m) for i, m in placed.items()]
 
     def decode(self, model: Iterable[int]) -> str:
-        true = {lit for lit in model if lit > 0}
-        out = list(self.puzzle.grid)
-        for i, vs in self.ids.items():
-            for m, v in zip(MONSTERS, vs):
-                if v in true:
-                    out[i] = m
-        return "".join(out)
+        return _fill(self.puzzle.grid, self.ids, model)
 
     def solve(self, placed: dict[int, str] | None = None) -> str | None:
         """A solution (that keeps `placed` monsters), or None if there is none."""
@@ -218,13 +223,7 @@ class LayoutSolver:
         return out
 
     def decode(self, model: Iterable[int]) -> str:
-        true = {lit for lit in model if lit > 0}
-        out = list(self.grid)
-        for i, vs in self.ids.items():
-            for m, v in zip(MONSTERS, vs):
-                if v in true:
-                    out[i] = m
-        return "".join(out)
+        return _fill(self.grid, self.ids, model)
 
     def solutions(self, puzzle: UndeadPuzzle, limit: int = 2,
                   conflicts: int | None = None) -> list[str] | None:
