@@ -10,12 +10,16 @@ Concepts:
   The rings around every 2x2, 2x3 and 3x2 block are forbidden up front (small_rings).
 - Connectivity, lazily: degrees alone allow a start-finish path plus detached cycles. A cycle
   through free cells only does no harm (the path alone is then a solution, and it is what is
-  read off). For each cycle that holds a shape cell, with cell set S, a cut is added on the
-  same incremental oracle: every v in S gives P_v -> (some edge leaves S). The real path starts
-  outside S, so if it visits S it must cross its boundary: the cut is valid for every
-  solution, kills this model, and keeps its strength for later questions. Lazy beats an eager
-  ordering encoding here because official boards need a handful of cuts, while ordering
-  variables cost O(cells^2) clauses on 20x20 (scripts/bench_mazes.py reports the cut counts).
+  read off). For each cycle that holds a shape cell, a cut is added on the same incremental
+  oracle. Its region R is the whole connected set of off-path cells around the cycle (the
+  largest region the model leaves untouched), and every v in R gives P_v -> (some step leaves
+  R). The real path starts outside R, so if it visits R it must cross R's boundary: the cut is
+  valid for every solution, kills this model and every other model that keeps the path out of
+  R (all the cycles one could draw inside R at once). That is what makes uniqueness proofs
+  fast: on generated boards with wide free areas, cutting only the cycle and what it encloses
+  needed ~700 rounds on a 20x20, the whole region ~40. Lazy beats an eager encoding here: an
+  ordering or shape-count labelling costs ~100k clauses on a 20x20 and was slower on every
+  board we tried (one took over 200 s against 2 s); scripts/bench_mazes.py reports the cuts.
 - MazeSolver: solve(prefix) (a solution extending a walked prefix: the keyboard hint),
   solutions(limit) and count_solutions(limit) with blocking clauses under a retired selector.
 """
@@ -131,8 +135,10 @@ class MazeSolver:
             cycles = [cycle for cycle in cycles if cycle & self.shape_cells]
             if not cycles:
                 return path
+            cut: set[Cell] = set()
             for cycle in cycles:
-                self._cut(cycle)
+                if not cycle & cut:
+                    cut |= self._cut(cycle, set(path))
 
     def _split(self, used: list[tuple[Cell, Cell]]) -> tuple[list[Cell], list[set[Cell]]]:
         """The start-finish path and the detached cycles of a set of steps."""
@@ -162,47 +168,46 @@ class MazeSolver:
             cycles.append(component)
         return path, cycles
 
-    def _cut(self, cycle: set[Cell]) -> None:
-        """Cut a cycle and everything it encloses: the path starts on the border, outside the
-        cycle, so if it visits any cell of the region it must leave the region by some step."""
-        region = set(cycle) | self._enclosed(cycle)
+    def _cut(self, cycle: set[Cell], path: set[Cell]) -> set[Cell]:
+        """Cut the connected set of off-path cells around a cycle: the real path starts outside
+        it, so if it visits any cell of the region it must leave the region by some step."""
+        region, todo = set(cycle), list(cycle)
+        while todo:
+            for n in self.board.neighbours(todo.pop()):
+                if n not in path and n not in region:
+                    region.add(n)
+                    todo.append(n)
         leaving = [v for a, b, v in self.edges if (a in region) != (b in region)]
         self.oracle.add([[-self.cell_var[cell], *leaving] for cell in sorted(region)])
         self.cuts += 1
-
-    def _enclosed(self, cycle: set[Cell]) -> set[Cell]:
-        """Cells inside a cycle: those no orthogonal walk from the border reaches without
-        stepping on the cycle (lattice steps cannot cross the cycle's own steps)."""
-        h, w = self.board.height, self.board.width
-        outside = set()
-        todo = [(r, c) for r in range(h) for c in range(w)
-                if (r in (0, h - 1) or c in (0, w - 1)) and (r, c) not in cycle]
-        outside.update(todo)
-        while todo:
-            for n in self.board.neighbours(todo.pop()):
-                if n not in cycle and n not in outside:
-                    outside.add(n)
-                    todo.append(n)
-        return {(r, c) for r in range(h) for c in range(w)} - outside - set(cycle)
+        return region
 
     def solve(self, prefix: list[Cell] | None = None) -> list[Cell] | None:
         """A solution path; with a prefix (a walk from the start), one that begins with it."""
         return self._model(self._edge_assumptions(list(prefix or [])))
 
     def solutions(self, limit: int = 2, prefix: list[Cell] | None = None,
-                  extra: list[int] | tuple[int, ...] = ()) -> list[list[Cell]]:
-        """Up to `limit` different solution paths (each blocked by its steps, under a selector
-        that is retired afterwards, so the oracle stays reusable); `extra` assumptions too."""
+                  extra: list[int] | tuple[int, ...] = (),
+                  excluded: list[list[Cell]] = ()) -> list[list[Cell]]:
+        """Up to `limit` different solution paths other than the `excluded` ones (each blocked
+        by its steps, under a selector that is retired afterwards, so the oracle stays
+        reusable); `extra` assumptions too."""
         base = self._edge_assumptions(list(prefix or [])) + list(extra)
         selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+
+        def block(path: list[Cell]) -> None:
+            steps = self._edge_assumptions(path)
+            self.oracle._solver.add_clause([-selector] + [-v for v in steps])
+
+        for path in excluded:
+            block(path)
         found: list[list[Cell]] = []
         while len(found) < limit:
             path = self._model([selector, *base])
             if path is None:
                 break
             found.append(path)
-            steps = self._edge_assumptions(path)
-            self.oracle._solver.add_clause([-selector] + [-v for v in steps])
+            block(path)
         self.oracle.add([[-selector]])
         return found
 
@@ -238,9 +243,12 @@ class ShapeFamilySolver(MazeSolver):
             self._selectors[key] = sel
         return self._selectors[key]
 
-    def shape_solutions(self, shapes: list[tuple[Cell, ...]], limit: int = 2) -> list[list[Cell]]:
+    def shape_solutions(self, shapes: list[tuple[Cell, ...]], limit: int = 2,
+                        excluded: list[list[Cell]] = ()) -> list[list[Cell]]:
+        """Solutions of the board with these shapes, other than the `excluded` paths."""
         self.shape_cells = {cell for cells in shapes for cell in cells}
-        return self.solutions(limit, extra=[self.selector(cells) for cells in shapes])
+        return self.solutions(limit, extra=[self.selector(cells) for cells in shapes],
+                              excluded=excluded)
 
 
 def count_solutions(board: MazeBoard, limit: int = 2) -> int:

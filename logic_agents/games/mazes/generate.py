@@ -139,15 +139,17 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
                 layout.add(rng.choice(options))
             for _ in range(max_rounds):
                 rounds += 1
-                found = family.shape_solutions(list(layout.shapes.values()), 2)
-                if len(found) == 1:
+                # the planted path is a solution by construction: ask only for another one
+                found = family.shape_solutions(list(layout.shapes.values()), 1,
+                                               excluded=[layout.path])
+                if not found:
                     board = layout.board(name or f"maze{height}x{width}")
-                    assert found[0] == layout.path and is_solution(board, layout.path)
+                    if not is_solution(board, layout.path):
+                        raise AssertionError("the planted path stopped being a solution")
                     validate(board)
                     return GeneratedBoard(board, layout.path, time.perf_counter() - started,
                                           rounds, restarts)
-                other = found[0] if found[0] != layout.path else found[1]
-                if not _rule_out(layout, set(other), rng):
+                if not _rule_out(layout, set(found[0]), rng):
                     break
             restarts += 1
         raise GenerationError(f"no unique {height}x{width} maze after 1000 planted paths")
