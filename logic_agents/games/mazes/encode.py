@@ -178,7 +178,11 @@ class MazeSolver:
                     region.add(n)
                     todo.append(n)
         leaving = [v for a, b, v in self.edges if (a in region) != (b in region)]
-        self.oracle.add([[-self.cell_var[cell], *leaving] for cell in sorted(region)])
+        # one literal "some step leaves R" that every cell of R implies: |R| binary clauses and
+        # one long one, instead of |R| long ones (a generator keeps thousands of cuts)
+        exits = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+        self.oracle.add([[-exits, *leaving]] + [[-self.cell_var[cell], exits]
+                                                 for cell in sorted(region)])
         self.cuts += 1
         return region
 
