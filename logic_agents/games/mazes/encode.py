@@ -115,6 +115,7 @@ class MazeSolver:
         self.edge_var = {frozenset((a, b)): v for a, b, v in self.edges}
         self.shape_cells = {cell for cells in board.shapes.values() for cell in cells}
         self.cuts = 0
+        self.cut_regions: list[frozenset[Cell]] = []  # for inspection and the tests
         self.calls = 0
 
     def _edge_assumptions(self, prefix: list[Cell]) -> list[int]:
@@ -184,6 +185,7 @@ class MazeSolver:
         self.oracle.add([[-exits, *leaving]] + [[-self.cell_var[cell], exits]
                                                  for cell in sorted(region)])
         self.cuts += 1
+        self.cut_regions.append(frozenset(region))
         return region
 
     def solve(self, prefix: list[Cell] | None = None) -> list[Cell] | None:

@@ -82,11 +82,11 @@ def test_solution_counts_match_the_published_ones(path):
 
 
 @st.composite
-def small_boards(draw):
-    h, w = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+def small_boards(draw, sizes=(2, 4), shapes=4):
+    h, w = draw(st.integers(*sizes)), draw(st.integers(*sizes))
     rng = random.Random(draw(st.integers(0, 10**9)))
     cells = [0] * (h * w)
-    for k in range(1, draw(st.integers(0, 4)) + 1):
+    for k in range(1, draw(st.integers(0, shapes)) + 1):
         free = [i for i, v in enumerate(cells) if v == 0
                 and divmod(i, w) not in ((h - 1, 0), (0, w - 1))]
         if not free:
@@ -113,6 +113,37 @@ def test_the_encoding_counts_what_brute_force_counts(board):
     assert sorted(MazeSolver(board).solutions(limit=10**5)) == expected
     family = ShapeFamilySolver(board.height, board.width)
     assert sorted(family.shape_solutions(list(board.shapes.values()), 10**5)) == expected
+
+
+def simple_paths(board: MazeBoard):
+    """Every simple path from the start to the finish, shapes ignored."""
+    path = [board.start]
+
+    def extend():
+        if path[-1] == board.finish:
+            yield list(path)
+            return
+        for n in board.neighbours(path[-1]):
+            if n not in path:
+                path.append(n)
+                yield from extend()
+                path.pop()
+
+    yield from extend()
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_boards(sizes=(4, 5), shapes=7))
+def test_every_cycle_cut_holds_for_every_simple_path(board):
+    """The cuts are sound: a path that visits a cut region steps out of it, so no real path
+    (solution or not) is lost; and with the cuts the counts still match brute force."""
+    solver = MazeSolver(board)
+    assert sorted(solver.solutions(limit=10**5)) == brute_force(board)
+    for path in simple_paths(board):
+        steps = set(zip(path, path[1:]))
+        for region in solver.cut_regions:
+            if region & set(path):
+                assert any((a in region) != (b in region) for a, b in steps)
 
 
 def test_the_path_may_touch_itself():
