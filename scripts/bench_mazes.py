@@ -11,7 +11,8 @@ Prints markdown tables, every row measured in this run on the same boards:
 3. generation: seconds per unique board, repair rounds, restarts.
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
-Usage: python scripts/bench_mazes.py [--quick] [--count N] [--time-cap S] [--out FILE]
+Usage: python scripts/bench_mazes.py [--quick] [--count N] [--time-cap S] [--sizes 12,15,20]
+                                     [--skip-official] [--out FILE]
 """
 
 from __future__ import annotations
@@ -62,13 +63,17 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=10, help="generated boards per size")
     parser.add_argument("--time-cap", type=float, default=60.0, help="seconds per search")
     parser.add_argument("--node-cap", type=int, default=10_000_000, help="nodes per search")
+    parser.add_argument("--sizes", type=lambda text: [int(x) for x in text.split(",")],
+                        help="generated board sizes, comma-separated (default 12,15,20)")
+    parser.add_argument("--skip-official", action="store_true",
+                        help="leave out the official boards (with --sizes, for one size alone)")
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
     started = time.perf_counter()
     sections = []
 
     # 1. official boards
-    boards = [load_board(p) for p in sorted(DATA.glob("*.txt"))]
+    boards = [] if args.skip_official else [load_board(p) for p in sorted(DATA.glob("*.txt"))]
     header = [fmt_row(["board", "method", "solved", "ms", "nodes"]), fmt_row(["---"] * 5)]
     lines = list(header)
     sat_ms = []
@@ -85,12 +90,13 @@ def main() -> int:
             lines.append(fmt_row([board.name, label(method, h), solved,
                                   f"{1000 * r.seconds:.2f}", r.nodes]))
         print("\n".join(lines[-len(VARIANTS) - 1:]), flush=True)
-    sections.append(("The official boards (sat = solve and prove unique)",
-                     f"sat median {statistics.median(sat_ms):.2f} ms over the six boards.\n\n"
-                     + "\n".join(lines)))
+    if boards:
+        sections.append(("The official boards (sat = solve and prove unique)",
+                         f"sat median {statistics.median(sat_ms):.2f} ms over the six boards.\n\n"
+                         + "\n".join(lines)))
 
     # 2 + 3. generated boards
-    sizes = [8, 10] if args.quick else [12, 15, 20]
+    sizes = args.sizes or ([8, 10] if args.quick else [12, 15, 20])
     count = 3 if args.quick else args.count
     gen_lines = [fmt_row(["size", "boards", "median s", "max s", "median rounds",
                           "median restarts", "median shapes", "median path"]),
