@@ -153,8 +153,12 @@ def main() -> int:
     for title, body in sections:
         print(f"\n### {title}\n\n{body}")
     if args.out:
-        write_report(args.out, "bench_mazes", "Exactly One Mazes (`scripts/bench_mazes.py`)",
-                     elapsed, sections)
+        # a run of chosen sizes owns its own section, so sizes can run side by side
+        key, heading = "bench_mazes", "Exactly One Mazes (`scripts/bench_mazes.py`)"
+        if args.sizes:
+            names = ", ".join(f"{n}x{n}" for n in sizes)
+            key, heading = f"bench_mazes-{'-'.join(map(str, sizes))}", f"{heading[:-1]}, {names})"
+        write_report(args.out, key, heading, elapsed, sections)
     return 0
 
 
