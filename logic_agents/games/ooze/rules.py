@@ -1,0 +1,130 @@
+"""The rules of Ooze (RULES.md §4) as plain functions over a small state: no agent, no I/O.
+
+Concepts:
+- Direction: UP, RIGHT, DOWN, LEFT as (dx, dy); x is the column, y the row (0 at the top).
+- PIECES: the 7 glyphs and their channels. A channel is a pair of openings; the cross `+`
+  has two independent channels, every other piece one. Pieces never rotate.
+- OozeState: the board (cell -> glyph), which channels the ooze has filled, the ooze head
+  (the last cell it entered, and the direction it leaves by), the clock, the score and the
+  tiles entered. A cross crossed both ways counts as two tiles.
+- flow_time(k): the tick at which the ooze enters tile k (6 + 3k).
+- advance(state): one flow step; returns False on a leak (the game's end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Cell = tuple[int, int]
+Direction = tuple[int, int]
+
+SIZE = 7
+SOURCE: Cell = (3, 3)
+UP: Direction = (0, -1)
+RIGHT: Direction = (1, 0)
+DOWN: Direction = (0, 1)
+LEFT: Direction = (-1, 0)
+DIRECTION_NAMES = {UP: "up", RIGHT: "right", DOWN: "down", LEFT: "left"}
+
+PIECES: dict[str, tuple[frozenset[Direction], ...]] = {
+    "|": (frozenset({UP, DOWN}),),
+    "-": (frozenset({LEFT, RIGHT}),),
+    "+": (frozenset({UP, DOWN}), frozenset({LEFT, RIGHT})),
+    "q": (frozenset({LEFT, UP}),),
+    "e": (frozenset({UP, RIGHT}),),
+    "c": (frozenset({RIGHT, DOWN}),),
+    "z": (frozenset({DOWN, LEFT}),),
+}
+GLYPHS = "".join(PIECES)
+TILE_POINTS = 2
+CROSS_BONUS = 5
+DESTROY_COST = 3
+FIRST_FLOW = 6
+FLOW_PERIOD = 3
+
+
+def flow_time(k: int) -> int:
+    """The tick at which the ooze enters tile k (k = 1, 2, ...)."""
+    return FIRST_FLOW + FLOW_PERIOD * k
+
+
+def opposite(d: Direction) -> Direction:
+    return (-d[0], -d[1])
+
+
+def inside(cell: Cell) -> bool:
+    return 0 <= cell[0] < SIZE and 0 <= cell[1] < SIZE
+
+
+def step(cell: Cell, d: Direction) -> Cell:
+    return (cell[0] + d[0], cell[1] + d[1])
+
+
+def channel_through(glyph: str, entry: Direction) -> int | None:
+    """The index of the piece's channel that has an opening on side `entry`, if any."""
+    for index, channel in enumerate(PIECES[glyph]):
+        if entry in channel:
+            return index
+    return None
+
+
+def exit_of(glyph: str, channel: int, entry: Direction) -> Direction:
+    """The direction the ooze leaves by after entering `channel` from side `entry`."""
+    (other,) = PIECES[glyph][channel] - {entry}
+    return other
+
+
+@dataclass
+class OozeState:
+    board: dict[Cell, str] = field(default_factory=dict)
+    filled: dict[Cell, set[int]] = field(default_factory=dict)
+    head: Cell = SOURCE
+    heading: Direction = UP
+    clock: int = 0
+    score: int = 0
+    tiles: int = 0
+    leaked: bool = False
+
+    def entered(self, cell: Cell) -> bool:
+        return bool(self.filled.get(cell))
+
+    def next_flow(self) -> int:
+        return flow_time(self.tiles + 1)
+
+
+def why_not_place(state: OozeState, cell: Cell) -> str | None:
+    if not inside(cell):
+        return f"{cell} is off the board"
+    if cell == SOURCE:
+        return "the source cannot be built on"
+    if cell in state.board:
+        return f"{cell} is not empty"
+    return None
+
+
+def why_not_destroy(state: OozeState, cell: Cell) -> str | None:
+    if cell == SOURCE:
+        return "the source cannot be destroyed"
+    if cell not in state.board:
+        return f"{cell} holds no piece"
+    if state.entered(cell):
+        return f"the ooze has entered {cell}"
+    return None
+
+
+def advance(state: OozeState) -> bool:
+    """Move the ooze one tile on. False (and state.leaked) if it cannot: the game ends."""
+    target = step(state.head, state.heading)
+    entry = opposite(state.heading)
+    glyph = state.board.get(target) if inside(target) and target != SOURCE else None
+    channel = channel_through(glyph, entry) if glyph else None
+    if channel is None or channel in state.filled.get(target, set()):
+        state.leaked = True
+        return False
+    state.filled.setdefault(target, set()).add(channel)
+    state.score += TILE_POINTS
+    if glyph == "+" and len(state.filled[target]) == 2:
+        state.score += CROSS_BONUS
+    state.tiles += 1
+    state.head, state.heading = target, exit_of(glyph, channel, entry)
+    return True
