@@ -128,3 +128,36 @@ def advance(state: OozeState) -> bool:
     state.tiles += 1
     state.head, state.heading = target, exit_of(glyph, channel, entry)
     return True
+
+
+@dataclass(frozen=True)
+class OpenEnd:
+    """Where the pipe needs its next piece: `cell`, entered from side `entry`. `route` is the
+    laid pipe the ooze will still follow before it gets there (cell, channel) in order;
+    `blocked` says the cell is off the board, the source, or holds a piece that does not fit."""
+
+    cell: Cell
+    entry: Direction
+    route: tuple[tuple[Cell, int], ...]
+    blocked: bool
+
+
+def open_end(board: dict[Cell, str], filled: dict[Cell, set[int]] | dict[Cell, tuple[int, ...]],
+             head: Cell, heading: Direction) -> OpenEnd:
+    """Follow the laid pieces from the ooze head to the first cell that still needs a piece."""
+    used = {(cell, ch) for cell, chans in filled.items() for ch in chans}
+    route: list[tuple[Cell, int]] = []
+    cell, d = head, heading
+    while True:
+        target, entry = step(cell, d), opposite(d)
+        if not inside(target) or target == SOURCE:
+            return OpenEnd(target, entry, tuple(route), True)
+        glyph = board.get(target)
+        if glyph is None:
+            return OpenEnd(target, entry, tuple(route), False)
+        channel = channel_through(glyph, entry)
+        if channel is None or (target, channel) in used:
+            return OpenEnd(target, entry, tuple(route), True)
+        used.add((target, channel))
+        route.append((target, channel))
+        cell, d = target, exit_of(glyph, channel, entry)
