@@ -173,8 +173,13 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    "undead 10, mazes 60)")
 
 
-def world_for(spec: GameSpec, instance: Any, lives: int | None) -> Any:
-    options = {"lives": lives} if lives is not None else {}
+def world_for(spec: GameSpec, instance: Any, lives: int | None,
+              pieces: str | None = None) -> Any:
+    options: dict[str, Any] = {"lives": lives} if lives is not None else {}
+    if pieces is not None:
+        if spec.name != "ooze":
+            raise UsageError(f"--pieces is an ooze option, not a {spec.name} one")
+        options["pieces"] = pieces
     return spec.make_world(instance, **options), options
 
 
@@ -194,11 +199,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.agent in spec.interactive:
         if agent_options(args):
             raise UsageError(f"agent {args.agent} takes no agent options")
-        world, world_options = world_for(spec, instance, args.lives)
+        world, world_options = world_for(spec, instance, args.lives, args.pieces)
         result, agent = _play_interactive(spec, world, instance, args)
         return _print_result(args, result, agent, instance, Console(highlight=False), False)
     agent = build_agent(spec, args.agent, agent_options(args))
-    world, world_options = world_for(spec, instance, args.lives)
+    world, world_options = world_for(spec, instance, args.lives, args.pieces)
     console = Console(highlight=False)
     show = not (args.quiet or args.json)
     render_markup = _markup_renderer(spec)
@@ -276,6 +281,8 @@ def _print_result(args: argparse.Namespace, result: Any, agent: Any, instance: A
             "guesses": result.guesses, "lives_left": result.extra.get("lives_left"),
             "time_s": round(result.time_s, 6),
         }
+        out.update({k: result.extra[k] for k in get_game(result.game).result_keys
+                    if k in result.extra})
         print(json.dumps(out))
     else:
         colour = "green" if result.won else "red"
@@ -284,6 +291,8 @@ def _print_result(args: argparse.Namespace, result: Any, agent: Any, instance: A
             + f"[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {escape(instance.name)} "
             f"with {agent.name}: {result.steps} steps, {result.guesses} guesses, "
             + (f"{result.extra['lives_left']} lives left, " if "lives_left" in result.extra else "")
+            + (f"score {result.extra['score']}, {result.extra['tiles']} tiles, "
+               if "tiles" in result.extra else "")
             + f"{result.time_s:.3f}s"
         )
     return 0
@@ -873,6 +882,8 @@ def build_parser() -> argparse.ArgumentParser:
                   "norvig, ea-repair, ea-multi (default sat); undead: sat, logic, brute-force, "
                   "dfs-square, dfs-path, dfs-path-tight (default sat)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
+    p.add_argument("--pieces", default=None, metavar="SEQ",
+                   help="ooze: the first pieces, as glyphs from |-+qecz (then the seeded RNG)")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
     p.set_defaults(func=cmd_play)

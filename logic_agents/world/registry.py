@@ -15,7 +15,7 @@ from typing import Any
 
 from logic_agents.errors import UnknownName
 
-BUILTIN_GAMES = ("daggers", "sudoku", "undead", "mazes")
+BUILTIN_GAMES = ("daggers", "sudoku", "undead", "mazes", "ooze")
 
 
 @dataclass
@@ -46,6 +46,8 @@ class GameSpec:
     describe: Callable[[Any], str] | None = None
     # agents that need a person at a terminal (`play` only): name -> factory(read_key, show)
     interactive: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # keys of the world's summary() that `play --json` adds to the result (ooze: score...)
+    result_keys: tuple[str, ...] = ()
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

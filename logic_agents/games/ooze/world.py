@@ -9,12 +9,15 @@ Concepts:
 - OozeObservation: the board, the visible queue (5 pieces, never more), the clock, the score,
   the ooze head and its direction, and the filled channels.
 - render(observation): the board with the piece glyphs; filled channels are marked.
+- OozeInstance / load_instance: the game needs no map; `ooze` names the built-in default
+  instance, and a file may hold a piece sequence (one line of glyphs, `#` comments).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.ooze.rules import (
@@ -32,6 +35,34 @@ from logic_agents.games.ooze.rules import (
 )
 
 VISIBLE = 5
+DEFAULT_NAME = "ooze"
+
+
+@dataclass(frozen=True)
+class OozeInstance:
+    name: str = DEFAULT_NAME
+    pieces: str = ""  # explicit pieces first, then the seeded RNG
+    max_ticks: int | None = None
+
+
+def load_instance(path: str | Path) -> OozeInstance:
+    """`ooze` (the built-in instance) or a file holding a piece sequence."""
+    path = Path(path)
+    if str(path) == DEFAULT_NAME and not path.exists():
+        return OozeInstance()
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        raise FormatError(f"cannot read {path}: {e.strerror}", str(path), 0, 0) from None
+    pieces = ""
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0]
+        for column, char in enumerate(text, 1):
+            if not char.isspace() and char not in GLYPHS:
+                raise FormatError(f"unknown piece {char!r}; pieces are {GLYPHS}", str(path),
+                                  number, column)
+        pieces += "".join(text.split())
+    return OozeInstance(path.stem, pieces)
 
 
 @dataclass(frozen=True)
@@ -59,12 +90,11 @@ class OozeAction:
                           "'destroy X Y' or 'wait')")
 
 
-def parse_pieces(text: str) -> str:
-    """An explicit piece sequence: glyphs from |-+qecz only."""
-    bad = sorted(set(text) - set(GLYPHS))
-    if bad:
-        raise FormatError(f"unknown piece(s) {''.join(bad)!r} in {text!r}; "
-                          f"pieces are {GLYPHS}")
+def parse_pieces(text: str, source: str = "--pieces") -> str:
+    """An explicit piece sequence: glyphs from |-+qecz only (errors name the column)."""
+    for column, char in enumerate(text, 1):
+        if char not in GLYPHS:
+            raise FormatError(f"unknown piece {char!r}; pieces are {GLYPHS}", source, 1, column)
     return text
 
 
@@ -144,6 +174,7 @@ class OozeWorld:
     def reset(self, *, seed: int | None = None) -> tuple[OozeObservation, dict]:
         self.queue = PieceQueue(random.Random(seed), self.sequence)
         self.state = OozeState()
+        self.actions: list[str] = []
         self._done = False
         return self._observe(), {}
 
@@ -156,6 +187,7 @@ class OozeWorld:
         before = state.score
         info: dict = {}
         reason = self._apply(action)
+        self.actions.append(str(action) if reason is None else "wait")
         if reason is not None:
             info["invalid"] = f"{action}: {reason} (counted as a wait)"
         state.clock += 1
@@ -165,6 +197,13 @@ class OozeWorld:
         truncated = not terminated and self.max_ticks is not None and state.clock >= self.max_ticks
         self._done = terminated or truncated
         return self._observe(), float(state.score - before), terminated, truncated, info
+
+    def summary(self) -> dict:
+        """What anyone needs to re-score the game: every piece drawn and one action per tick
+        (an action the rules refused is recorded as the wait it counted as)."""
+        s = self.state
+        return {"score": s.score, "ticks": s.clock, "tiles": s.tiles,
+                "pieces": "".join(self.queue.drawn), "actions": list(self.actions)}
 
     def _apply(self, action: OozeAction) -> str | None:
         state = self.state
