@@ -609,7 +609,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             err.print(f"{PROG}: interrupted after {sum(played.values())} games{saved}")
             return 130
         progress.update(task, completed=total)
-    summary = batch.summarize(rows, agents, groups=list(dict.fromkeys(e.group for e in entries)))
+    scored = "score" in spec.result_keys  # Ooze: a score, not a win, is what a game yields
+    summary = batch.summarize(rows, agents, groups=list(dict.fromkeys(e.group for e in entries)),
+                              scored=scored)
     if args.plot:
         from logic_agents.plot import plot_win_rates
 
@@ -619,14 +621,24 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     console = Console(highlight=False)
     table = Table(title=f"{len(entries)} maps x {args.runs} runs, seed {args.seed} (paired)")
-    for col in ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
-                "time/game s"):
+    columns = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "ticks",
+                "time/game s") if scored else
+               ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
+                "time/game s"))
+    for col in columns:
         table.add_column(col, justify="left" if col in ("agent", "group") else "right")
     for name, stats in summary["agents"].items():
         rows_to_show = [("all", stats)]
         if len(stats["groups"]) > 1:
             rows_to_show += list(stats["groups"].items())
         for group, st in rows_to_show:
+            if scored:
+                sc = st["score"]
+                table.add_row(name if group == "all" else "", escape(group), str(st["games"]),
+                              f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
+                              f"{sc['median']:g}", f"{sc['max']:g}", f"{st['mean_steps']:.1f}",
+                              f"{st['mean_time_s']:.4f}")
+                continue
             lo, hi = st["ci95"]
             table.add_row(name if group == "all" else "", escape(group), str(st["games"]),
                           str(st["wins"]),
@@ -640,8 +652,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             console.print(f"{name} means per game: {counters}")
     tied = [p for p in summary["pairs"] if p["only_a_won"] == p["only_b_won"] == 0]
     if tied:
-        console.print(f"{len(tied)} pair(s) of agents never split a game (every paired game was "
-                      "won by both or lost by both): "
+        same = ("scored the same in every paired game" if scored else "never split a game "
+                "(every paired game was won by both or lost by both)")
+        console.print(f"{len(tied)} pair(s) of agents {same}: "
                       + ", ".join(f"{p['a']}/{p['b']}" for p in tied))
     for pair in summary["pairs"]:
         if pair in tied:

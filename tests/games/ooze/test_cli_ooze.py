@@ -50,3 +50,24 @@ def test_a_trace_of_an_ooze_game_replays(capsys, tmp_path):
     assert code == 0
     code, out, _ = run(capsys, "replay", str(trace), "--json")
     assert code == 0 and json.loads(out)["steps"] >= 1  # a mismatch exits non-zero
+
+
+def test_compare_ooze_summarises_scores_not_win_rates(capsys):
+    code, out, _ = run(capsys, "compare", "ooze", "--agents", "greedy", "--runs", "12", "--json")
+    assert code == 0
+    score = json.loads(out)["agents"]["greedy"]["score"]
+    assert score["ci95"][0] <= score["mean"] <= score["ci95"][1] and score["max"] >= 0
+
+
+def test_paired_scores_are_judged_by_a_sign_test():
+    from logic_agents.batch import Row, summarize
+
+    def row(agent, run, score):
+        return Row(agent, "ooze", ".", run, run, "lost", False, 10, 0, None, 0.0,
+                   {"score": score})
+
+    rows = [row("a", k, 30) for k in range(10)] + [row("b", k, 10) for k in range(10)]
+    summary = summarize(rows, ["a", "b"], scored=True)
+    pair = summary["pairs"][0]
+    assert (pair["only_a_won"], pair["only_b_won"]) == (10, 0) and pair["better"] == "a"
+    assert summary["agents"]["a"]["score"]["mean"] == 30
