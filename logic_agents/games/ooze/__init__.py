@@ -1,12 +1,13 @@
 """Ooze: the timed pipe-laying game (RULES.md §4), registered with the shared world.
 
 Concepts: `ooze` is the built-in instance (no map file); `--pieces SEQ` fixes the first pieces
-(a world option, so traces replay). Agents: greedy. Work in progress: rbfs and the SAT planner.
+(a world option, so traces replay). Agents: greedy, rbfs. Work in progress: the SAT planner.
 """
 
 from __future__ import annotations
 
 from logic_agents.games.ooze.agents import GreedyOozeAgent
+from logic_agents.games.ooze.rbfs import RbfsOozeAgent
 from logic_agents.games.ooze.world import (
     OozeAction,
     OozeInstance,
@@ -18,7 +19,7 @@ from logic_agents.games.ooze.world import (
 )
 from logic_agents.world.registry import GameSpec, register
 
-AGENTS = {"greedy": GreedyOozeAgent}
+AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent}
 
 
 def make_world(instance: OozeInstance, *, pieces: str | None = None,
@@ -46,9 +47,11 @@ SPEC = register(GameSpec(
     maps_dir="ooze",  # nothing shipped: `ooze` is the built-in instance
     default_agent="greedy",
     agent_help={"greedy": "place the current piece at the pipe's open end if it fits, "
-                          "else park it far away; never destroy"},
+                          "else park it far away; never destroy",
+                "rbfs": "the course report's agent: a utility over main and sub-pipes, best "
+                        "and second-best placements 5 pieces deep, destroys a blocking piece"},
     example=lambda: OozeInstance(max_ticks=200),
     result_keys=("score", "ticks", "tiles", "pieces", "actions"),
 ))
 
-__all__ = ["AGENTS", "GreedyOozeAgent", "OozeAction", "OozeInstance", "OozeWorld", "SPEC"]
+__all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "OozeAction", "OozeInstance", "OozeWorld", "SPEC"]

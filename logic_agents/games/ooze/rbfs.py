@@ -1,0 +1,157 @@
+"""rbfs: the course report's best-first utility agent, reproduced from its description.
+
+Concepts:
+- Pipes: the main pipe runs from the source through the pieces the ooze has entered and the
+  laid pieces it will follow (rules.open_end); a sub-pipe is a chain of other pieces joined
+  by facing openings. An end is an opening of a pipe; it is blocked if it faces the wall, the
+  source, or a piece without a facing opening.
+- utility(board): +200 per main-pipe cell; sub-pipe cells score 40, 30, 20, 10 (and 10 after)
+  by the rank of the sub-pipe's distance to the main pipe's open end; -500 if the main end is
+  blocked; -100 per blocked sub-pipe end; +200 per cross on the main pipe whose other channel
+  can still be used (both of its openings face the board, not the wall or the source).
+- Candidate slots: the main opening first, then the other ends' slots, then their empty
+  neighbours; every empty cell when those are none.
+- Search: 5 levels over the visible queue; each level keeps the best and the second-best
+  placement and recurses on both; the first placement of the best line is played.
+- Destroy: when the main opening holds a piece the ooze has not entered and cannot pass.
+"""
+
+from __future__ import annotations
+
+import random
+
+from logic_agents.games.ooze.rules import (
+    PIECES,
+    SIZE,
+    SOURCE,
+    Cell,
+    channel_through,
+    inside,
+    open_end,
+    opposite,
+    step,
+)
+from logic_agents.games.ooze.world import OozeAction, OozeObservation
+
+MAIN_CELL = 200
+SUB_CELL = (40, 30, 20, 10)
+MAIN_BLOCKED = -500
+SUB_BLOCKED = -100
+CROSS_BOTH_WAYS = 200
+DEPTH = 5
+
+
+def _blocked(board: dict[Cell, str], cell: Cell, d) -> bool:
+    """Is the opening of `cell` towards `d` blocked (wall, source, piece not facing back)?"""
+    target = step(cell, d)
+    if not inside(target) or target == SOURCE:
+        return True
+    glyph = board.get(target)
+    return glyph is not None and channel_through(glyph, opposite(d)) is None
+
+
+def _sub_pipes(board: dict[Cell, str], main: set[Cell]) -> list[set[Cell]]:
+    """Chains of pieces off the main pipe, joined where two openings face each other."""
+    rest = {c for c in board if c not in main}
+    pipes = []
+    while rest:
+        first = rest.pop()
+        pipe, todo = {first}, [first]
+        while todo:
+            cell = todo.pop()
+            for channel in PIECES[board[cell]]:
+                for d in channel:
+                    n = step(cell, d)
+                    if n in rest and channel_through(board[n], opposite(d)) is not None:
+                        rest.discard(n)
+                        pipe.add(n)
+                        todo.append(n)
+        pipes.append(pipe)
+    return pipes
+
+
+def utility(board: dict[Cell, str], filled: dict, head: Cell, heading) -> float:
+    end = open_end(board, filled, head, heading)
+    main = set(filled) | {cell for cell, _ in end.route}
+    score = MAIN_CELL * len(main)
+    if end.blocked:
+        score += MAIN_BLOCKED
+    for cell, channel in end.route:
+        if board[cell] == "+":
+            other = PIECES["+"][1 - channel]
+            if all(inside(step(cell, d)) and step(cell, d) != SOURCE for d in other):
+                score += CROSS_BOTH_WAYS
+    subs = _sub_pipes(board, main)
+    subs.sort(key=lambda p: min(abs(c[0] - end.cell[0]) + abs(c[1] - end.cell[1]) for c in p))
+    for rank, pipe in enumerate(subs):
+        score += SUB_CELL[min(rank, len(SUB_CELL) - 1)] * len(pipe)
+        for cell in pipe:
+            for channel in PIECES[board[cell]]:
+                for d in channel:
+                    if step(cell, d) not in pipe and _blocked(board, cell, d):
+                        score += SUB_BLOCKED
+    return score
+
+
+def candidate_slots(board: dict[Cell, str], filled: dict, head: Cell, heading) -> list[Cell]:
+    empty = [(x, y) for y in range(SIZE) for x in range(SIZE)
+             if (x, y) != SOURCE and (x, y) not in board]
+    if not empty:
+        return []
+    end = open_end(board, filled, head, heading)
+    main = set(filled) | {cell for cell, _ in end.route}
+    slots: list[Cell] = []
+    if not end.blocked:
+        slots.append(end.cell)
+    for pipe in _sub_pipes(board, main):
+        for cell in sorted(pipe):
+            for channel in PIECES[board[cell]]:
+                for d in channel:
+                    n = step(cell, d)
+                    if inside(n) and n != SOURCE and n not in board and n not in slots:
+                        slots.append(n)
+    neighbours = [n for cell in list(slots) for n in (step(cell, d) for d in
+                  ((0, -1), (1, 0), (0, 1), (-1, 0)))
+                  if inside(n) and n != SOURCE and n not in board and n not in slots]
+    slots += list(dict.fromkeys(neighbours))
+    return slots or empty
+
+
+class RbfsOozeAgent:
+    name = "rbfs"
+
+    def __init__(self, depth: int = DEPTH) -> None:
+        self.depth = depth
+        self.rng = random.Random()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, obs: OozeObservation) -> OozeAction:
+        board, filled = obs.pieces, {c: set(ch) for c, ch in obs.filled}
+        end = open_end(board, filled, obs.head, obs.heading)
+        if end.blocked and end.cell in board and end.cell not in filled:
+            return OozeAction("destroy", end.cell)
+        value, first = self._search(board, filled, obs.head, obs.heading, obs.queue, 0)
+        return OozeAction("place", first) if first is not None else OozeAction("wait")
+
+    def _search(self, board, filled, head, heading, queue: str, level: int):
+        if level >= min(self.depth, len(queue)):
+            return utility(board, filled, head, heading), None
+        piece = queue[level]
+        scored = []
+        for slot in candidate_slots(board, filled, head, heading):
+            board[slot] = piece
+            scored.append((utility(board, filled, head, heading), slot))
+            del board[slot]
+        if not scored:
+            return utility(board, filled, head, heading), None
+        scored.sort(key=lambda t: -t[0])  # stable: ties keep the slot order
+        best_value, best_slot = float("-inf"), None
+        for _, slot in scored[:2]:
+            board[slot] = piece
+            value, _ = self._search(board, filled, head, heading, queue, level + 1)
+            del board[slot]
+            if value > best_value:
+                best_value, best_slot = value, slot
+        return best_value, best_slot
