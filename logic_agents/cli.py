@@ -661,6 +661,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
             continue
         verdict = (f"{pair['better']} is better" if pair["significant"]
                    else "no significant difference")
+        if scored:
+            console.print(f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; "
+                          f"{pair['a']} scored more in {pair['only_a_won']}, {pair['b']} in "
+                          f"{pair['only_b_won']}; exact sign test p = {pair['p_value']:.3g}: "
+                          f"{verdict}")
+            continue
         console.print(f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; only "
                       f"{pair['a']} won {pair['only_a_won']}, only {pair['b']} won "
                       f"{pair['only_b_won']}; exact McNemar p = {pair['p_value']:.3g}: {verdict}")
