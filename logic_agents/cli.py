@@ -177,7 +177,7 @@ def world_for(spec: GameSpec, instance: Any, lives: int | None,
               pieces: str | None = None) -> Any:
     options: dict[str, Any] = {"lives": lives} if lives is not None else {}
     if pieces is not None:
-        if spec.name != "ooze":
+        if "pieces" not in spec.world_options:
             raise UsageError(f"--pieces is an ooze option, not a {spec.name} one")
         options["pieces"] = pieces
     return spec.make_world(instance, **options), options

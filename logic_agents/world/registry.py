@@ -48,6 +48,8 @@ class GameSpec:
     interactive: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # keys of the world's summary() that `play --json` adds to the result (ooze: score...)
     result_keys: tuple[str, ...] = ()
+    # world options beyond `lives` that the game's make_world takes (ooze: pieces)
+    world_options: tuple[str, ...] = ()
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

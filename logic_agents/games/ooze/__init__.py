@@ -52,6 +52,7 @@ SPEC = register(GameSpec(
                         "and second-best placements 5 pieces deep, destroys a blocking piece"},
     example=lambda: OozeInstance(max_ticks=200),
     result_keys=("score", "ticks", "tiles", "pieces", "actions"),
+    world_options=("pieces", "max_ticks"),
 ))
 
 __all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "OozeAction", "OozeInstance", "OozeWorld", "SPEC"]

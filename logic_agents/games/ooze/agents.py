@@ -12,10 +12,10 @@ import random
 
 from logic_agents.games.ooze.rules import (
     PIECES,
-    SIZE,
     SOURCE,
     Cell,
     channel_through,
+    empty_cells,
     exit_of,
     inside,
     open_end,
@@ -33,12 +33,6 @@ def fits(glyph: str, cell: Cell, entry) -> bool:
     return inside(onward) and onward != SOURCE
 
 
-def empty_cells(obs: OozeObservation) -> list[Cell]:
-    pieces = obs.pieces
-    return [(x, y) for y in range(SIZE) for x in range(SIZE)
-            if (x, y) != SOURCE and (x, y) not in pieces]
-
-
 class GreedyOozeAgent:
     name = "greedy"
 
@@ -54,7 +48,7 @@ class GreedyOozeAgent:
         end = open_end(obs.pieces, dict(obs.filled), obs.head, obs.heading)
         if not end.blocked and fits(piece, end.cell, end.entry):
             return OozeAction("place", end.cell)
-        free = [c for c in empty_cells(obs) if c != end.cell]
+        free = [c for c in empty_cells(obs.pieces) if c != end.cell]
         if not free:
             return OozeAction("wait")
         far = max(abs(c[0] - end.cell[0]) + abs(c[1] - end.cell[1]) for c in free)

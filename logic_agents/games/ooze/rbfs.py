@@ -22,10 +22,10 @@ import random
 
 from logic_agents.games.ooze.rules import (
     PIECES,
-    SIZE,
     SOURCE,
     Cell,
     channel_through,
+    empty_cells,
     inside,
     open_end,
     opposite,
@@ -94,8 +94,7 @@ def utility(board: dict[Cell, str], filled: dict, head: Cell, heading) -> float:
 
 
 def candidate_slots(board: dict[Cell, str], filled: dict, head: Cell, heading) -> list[Cell]:
-    empty = [(x, y) for y in range(SIZE) for x in range(SIZE)
-             if (x, y) != SOURCE and (x, y) not in board]
+    empty = empty_cells(board)
     if not empty:
         return []
     end = open_end(board, filled, head, heading)

@@ -92,6 +92,12 @@ class OozeState:
         return flow_time(self.tiles + 1)
 
 
+def empty_cells(board: dict[Cell, str]) -> list[Cell]:
+    """The cells a piece may go on, in reading order."""
+    return [(x, y) for y in range(SIZE) for x in range(SIZE)
+            if (x, y) != SOURCE and (x, y) not in board]
+
+
 def why_not_place(state: OozeState, cell: Cell) -> str | None:
     if not inside(cell):
         return f"{cell} is off the board"
