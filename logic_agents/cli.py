@@ -123,7 +123,7 @@ def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
     for name in ("global_count", "encoding", "solver", "incremental", "card_encoding",
-                 "zero_fill", "node_cap", "time_cap", "heuristic"):
+                 "zero_fill", "node_cap", "time_cap", "heuristic", "horizon"):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
@@ -154,6 +154,9 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    choices=sorted(CARD_ENCODINGS),
                    help="satx: pysat.card encoding of large cardinality constraints such as the "
                    "global count window (default seqcounter, chosen by measurement)")
+    p.add_argument("--horizon", type=_positive_int, default=None, metavar="N",
+                   help="ooze sat: how many tiles ahead of the open end each plan routes "
+                   "(default 16)")
     p.add_argument("--solver", choices=[s for s in SOLVERS if not s.startswith("kissat")],
                    default=None, metavar="NAME",
                    help=f"SAT agents: PySAT solver for the incremental oracle (default "
@@ -899,7 +902,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run one agent on one map and show the board after each move.")
     episode_flags(p, agent_help="daggers: rpx, spx, satx (default satx); sudoku: sat, logic, "
                   "norvig, ea-repair, ea-multi (default sat); undead: sat, logic, brute-force, "
-                  "dfs-square, dfs-path, dfs-path-tight (default sat)")
+                  "dfs-square, dfs-path, dfs-path-tight (default sat); mazes: sat, bfs, dfs, ids, ucs, "
+                  "greedy, astar, human (default sat); ooze: sat, rbfs, greedy (default sat)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--pieces", default=None, metavar="SEQ",
                    help="ooze: the first pieces, as glyphs from |-+qecz (then the seeded RNG)")

@@ -1,12 +1,14 @@
 """Ooze: the timed pipe-laying game (RULES.md §4), registered with the shared world.
 
 Concepts: `ooze` is the built-in instance (no map file); `--pieces SEQ` fixes the first pieces
-(a world option, so traces replay). Agents: greedy, rbfs. Work in progress: the SAT planner.
+(a world option, so traces replay). Agents: greedy, rbfs (the course report's), sat (the
+planner on one incremental SAT oracle).
 """
 
 from __future__ import annotations
 
 from logic_agents.games.ooze.agents import GreedyOozeAgent
+from logic_agents.games.ooze.planner import SatOozeAgent
 from logic_agents.games.ooze.rbfs import RbfsOozeAgent
 from logic_agents.games.ooze.world import (
     OozeAction,
@@ -19,7 +21,7 @@ from logic_agents.games.ooze.world import (
 )
 from logic_agents.world.registry import GameSpec, register
 
-AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent}
+AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
 
 
 def make_world(instance: OozeInstance, *, pieces: str | None = None,
@@ -45,14 +47,18 @@ SPEC = register(GameSpec(
     action_from_json=OozeAction.from_json,
     illegal_actions=illegal_actions,
     maps_dir="ooze",  # nothing shipped: `ooze` is the built-in instance
-    default_agent="greedy",
+    default_agent="sat",
     agent_help={"greedy": "place the current piece at the pipe's open end if it fits, "
                           "else park it far away; never destroy",
                 "rbfs": "the course report's agent: a utility over main and sub-pipes, best "
-                        "and second-best placements 5 pieces deep, destroys a blocking piece"},
+                        "and second-best placements 5 pieces deep, destroys a blocking piece",
+                "sat": "the planner: routes of --horizon tiles (default 16) and placements of "
+                       "the visible queue on one incremental SAT oracle; maximises the "
+                       "guaranteed extension, then the pieces on the route"},
     example=lambda: OozeInstance(max_ticks=200),
     result_keys=("score", "ticks", "tiles", "pieces", "actions"),
     world_options=("pieces", "max_ticks"),
 ))
 
-__all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "OozeAction", "OozeInstance", "OozeWorld", "SPEC"]
+__all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "SatOozeAgent", "OozeAction",
+           "OozeInstance", "OozeWorld", "SPEC"]
