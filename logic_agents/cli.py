@@ -156,7 +156,7 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    "global count window (default seqcounter, chosen by measurement)")
     p.add_argument("--horizon", type=_positive_int, default=None, metavar="N",
                    help="ooze sat: how many tiles ahead of the open end each plan routes "
-                   "(default 16)")
+                   "(default 24)")
     p.add_argument("--solver", choices=[s for s in SOLVERS if not s.startswith("kissat")],
                    default=None, metavar="NAME",
                    help=f"SAT agents: PySAT solver for the incremental oracle (default "

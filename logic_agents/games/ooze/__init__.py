@@ -52,7 +52,7 @@ SPEC = register(GameSpec(
                           "else park it far away; never destroy",
                 "rbfs": "the course report's agent: a utility over main and sub-pipes, best "
                         "and second-best placements 5 pieces deep, destroys a blocking piece",
-                "sat": "the planner: routes of --horizon tiles (default 16) and placements of "
+                "sat": "the planner: routes of --horizon tiles (default 24) and placements of "
                        "the visible queue on one incremental SAT oracle; maximises the "
                        "guaranteed extension, then the pieces on the route"},
     example=lambda: OozeInstance(max_ticks=200),

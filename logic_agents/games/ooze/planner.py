@@ -58,7 +58,7 @@ VERTICAL = frozenset({(0, -1), (0, 1)})
 HORIZONTAL = frozenset({(-1, 0), (1, 0)})
 CELLS: tuple[Cell, ...] = tuple((x, y) for y in range(SIZE) for x in range(SIZE)
                                 if (x, y) != SOURCE)
-DEFAULT_HORIZON = 16
+DEFAULT_HORIZON = 24
 DEADLINE_POSITIONS = 2  # m_k = m_1 + 3(k-1) and m_1 >= 1: only positions 1, 2 can be due
 
 
@@ -99,6 +99,8 @@ class OozeEncoding:
         self.place = {(i, c): v(("place", i, c)) for i in range(VISIBLE) for c in CELLS}
         self.none = {i: v(("none", i)) for i in range(VISIBLE)}
         self.future = {c: v(("future", c)) for c in CELLS}
+        self.visited = {c: v(("visited", c)) for c in CELLS}
+        self.stays_empty = {c: v(("stays_empty", c)) for c in CELLS}
         self.support = {(c, t): v(("support", c, t)) for c in CELLS for t in CHANNELS}
         self.covered = {k: v(("covered", k)) for k in K}
         self.prefix = {k: v(("prefix", k)) for k in K}
@@ -132,10 +134,17 @@ class OozeEncoding:
                     if k < H:
                         add([-self.at[k, c], -self.move[k, d], -self.act[k + 1],
                              self.at[k + 1, onward]])
-                    # the route ends facing an empty cell or a laid piece that takes the ooze
-                    add([-self.at[k, c], -self.move[k, d], self.free[onward]]
-                        + ([self.act[k + 1]] if k < H else [])
-                        + [self.avail[onward, t] for t in CHANNELS if opposite(d) in t])
+                    # the route ends facing a cell off the route that stays empty; at the
+                    # horizon it may also face a laid piece that takes the ooze (before it,
+                    # such a piece would have been the next position, had it led anywhere)
+                    if k < H:
+                        ends = [-self.at[k, c], -self.move[k, d], self.act[k + 1]]
+                        add(ends + [self.stays_empty[onward]])
+                    else:
+                        ends = [-self.at[k, c], -self.move[k, d]]
+                        add(ends + [self.stays_empty[onward]]
+                            + [self.avail[onward, t] for t in CHANNELS if opposite(d) in t])
+                    add(ends + [-self.visited[onward]])
                 # the channel at position k must be supported by the cell
                 for came in DIRECTIONS:
                     for leaves in DIRECTIONS:
@@ -162,9 +171,18 @@ class OozeEncoding:
                     add(both + [straight[k2, "v"], straight[k2, "h"]])
                     add(both + [-straight[k, "v"], -straight[k2, "v"]])
                     add(both + [-straight[k, "h"], -straight[k2, "h"]])
+        for k in K:
+            for c in CELLS:
+                add([-self.at[k, c], self.visited[c]])
+        for c in CELLS:
+            add([-self.stays_empty[c], self.free[c]])
+            for i in range(VISIBLE):
+                add([-self.stays_empty[c], -self.place[i, c]])
         # support: a laid piece's unused channel, a queue piece placed there, or a future piece
         for c in CELLS:
             add([-self.future[c], self.free[c]])
+            # a piece not yet seen comes only after every visible piece has been placed
+            add([-self.future[c], -self.none[VISIBLE - 1]])
             for i in range(VISIBLE):
                 add([-self.future[c], -self.place[i, c]])
             for t in CHANNELS:
@@ -328,9 +346,8 @@ class SatOozeAgent:
             for t in CHANNELS:
                 ok = glyph is not None and t in PIECES[glyph]
                 lits.append(enc.fits[i, t] if ok else -enc.fits[i, t])
-        free_count = len(empty_cells(board))
-        for i in range(min(VISIBLE, free_count, len(obs.queue))):
-            lits.append(-enc.none[i])
+        for i in range(len(obs.queue), VISIBLE):
+            lits.append(enc.none[i])
         lits.append(enc.at[1, end.cell])
         lits.append(enc.move[0, opposite(end.entry)])
         laid = len(end.route)
@@ -372,20 +389,13 @@ class SatOozeAgent:
     def plan(self, obs: OozeObservation) -> Plan:
         enc = self.enc
         base, _ = self.assumptions(obs)
-        # 1. the longest route that fits (binary search over the length selector)
-        model = self._ask(base + self._length(enc.horizon))
-        h = enc.horizon
+        # 1. the longest route that fits; downwards, because a shorter route can fail where a
+        #    longer one fits (its end may face a cell that a visible piece must take)
+        h, model = enc.horizon, None
+        while h and model is None:
+            model = self._ask(base + self._length(h))
+            h -= model is None
         if model is None:
-            low, high = 0, enc.horizon
-            while high - low > 1:
-                mid = (low + high) // 2
-                found = self._ask(base + self._length(mid))
-                if found is not None:
-                    low, model = mid, found
-                else:
-                    high = mid
-            h = low
-        if h == 0 or model is None:
             return self._park_anywhere(obs)
         fixed = base + self._length(h)
         # 2. the guaranteed extension: positions 1..g all covered

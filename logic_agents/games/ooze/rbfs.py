@@ -10,7 +10,7 @@ Concepts:
   blocked; -100 per blocked sub-pipe end; +200 per cross on the main pipe whose other channel
   can still be used (both of its openings face the board, not the wall or the source).
 - Candidate slots: the main opening first, then the other ends' slots, then their empty
-  neighbours; every empty cell when those are none.
+  neighbours, then every other empty cell (the order breaks ties between equal utilities).
 - Search: 5 levels over the visible queue; each level keeps the best and the second-best
   placement and recurses on both; the first placement of the best line is played.
 - Destroy: when the main opening holds a piece the ooze has not entered and cannot pass.
@@ -113,7 +113,7 @@ def candidate_slots(board: dict[Cell, str], filled: dict, head: Cell, heading) -
                   ((0, -1), (1, 0), (0, 1), (-1, 0)))
                   if inside(n) and n != SOURCE and n not in board and n not in slots]
     slots += list(dict.fromkeys(neighbours))
-    return slots or empty
+    return slots + [c for c in empty if c not in slots]
 
 
 class RbfsOozeAgent:

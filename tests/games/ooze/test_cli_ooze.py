@@ -35,7 +35,7 @@ def test_play_ooze_json_can_be_rescored_independently(capsys):
 
 
 def test_pieces_fix_the_sequence_and_bad_pieces_are_located(capsys):
-    code, out, _ = run(capsys, "play", "ooze", "--pieces", "+czq-", "--json")
+    code, out, _ = run(capsys, "play", "ooze", "--agent", "greedy", "--pieces", "+czq-", "--json")
     data = json.loads(out)
     assert code == 0 and data["pieces"].startswith("+czq-")
     assert data["actions"][:5] == ["place 3 2", "place 3 1", "place 4 1", "place 4 2",

@@ -74,9 +74,14 @@ def brute_force(obs: OozeObservation, horizon: int):
                                                           frozenset({(-1, 0), (1, 0)})})
                    for v in visits.values()):
                 continue
+            # the end faces a cell off the route: empty (and given no piece now), or, at the
+            # horizon only, holding a laid piece that takes the ooze
             onward, back = step(cells[-1], moves[-1]), opposite(moves[-1])
-            if not (onward not in board or any(laid_has(onward, t) for t in PIECES[board[onward]]
-                                               if back in t)):
+            if onward in cells:
+                continue
+            ends_empty = onward not in board
+            if not (ends_empty or length == horizon and any(
+                    laid_has(onward, t) for t in PIECES[board[onward]] if back in t)):
                 continue
             on_route = list(dict.fromkeys(c for c in cells if c not in board))
             off_route = len(free) - len(on_route)
@@ -84,7 +89,9 @@ def brute_force(obs: OozeObservation, horizon: int):
             # pieces left over must fit on the empty cells off the route
             for owners in itertools.product([None, *range(n)], repeat=len(on_route)):
                 given_out = [i for i in owners if i is not None]
-                if len(set(given_out)) < len(given_out) or n - len(given_out) > off_route:
+                # leftover pieces go on empty cells off the route (not the one the end faces)
+                room = off_route - (1 if ends_empty else 0)
+                if len(set(given_out)) < len(given_out) or n - len(given_out) > room:
                     continue
                 placed = {c: i for c, i in zip(on_route, owners) if i is not None}
                 covered = []
@@ -110,9 +117,8 @@ def brute_force(obs: OozeObservation, horizon: int):
                 g = next((k for k, cov in enumerate(covered) if not cov), length)
                 score = (length, g, sum(covered))
                 found = max(found, score) if found else score
-        if found is None:
-            break
-        best = found
+        if found is not None:
+            best = found
     return best
 
 
