@@ -341,7 +341,8 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     try:
         agent = spec.make_agent(args.agent, on_query=on_query, **options)
     except TypeError:
-        raise UsageError(f"agent {args.agent} does not hold a knowledge base; use satx") from None
+        raise UsageError(f"agent {args.agent} does not hold a knowledge base; use "
+                         f"{spec.default_agent}") from None
     world, _ = world_for(spec, instance, args.lives)
     with contextlib.suppress(_CnfCaptured):
         run_episode(world, agent, args.seed, game=spec.name, map_name=instance.name)
@@ -351,6 +352,15 @@ def cmd_cnf(args: argparse.Namespace) -> int:
             f"with seed {args.seed}; ask for --query {max(agent.queries, 1)} or another --seed"
         )
     event = captured["event"]
+    if hasattr(event, "legend"):  # a planner's query (ooze): its encoding and assumptions
+        names = event.names()
+        comments = [f"logic-agents {__version__} cnf", f"game {spec.name}",
+                    f"instance {instance.name}", f"agent {args.agent}",
+                    f"seed {args.seed} query {event.index} tick {event.step}"] + event.legend()
+        return _write_cnf(args, event.to_dimacs(comments), {
+            "file": args.output, "map": instance.name, "agent": args.agent, "seed": args.seed,
+            "query": event.index, "step": event.step, "variables": event.num_vars,
+            "clauses": event.num_clauses + len(event.assumptions), "named": len(names)})
     kb = event.kb
     comments = [
         f"logic-agents {__version__} cnf",

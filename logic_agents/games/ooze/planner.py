@@ -30,6 +30,7 @@ Concepts:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from pysat.card import CardEnc, EncType, ITotalizer
@@ -50,6 +51,7 @@ from logic_agents.games.ooze.rules import (
     step,
 )
 from logic_agents.games.ooze.world import VISIBLE, OozeAction, OozeObservation
+from logic_agents.logic.dimacs import format_dimacs
 
 DIRECTIONS: tuple[Direction, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 CHANNELS: tuple[frozenset[Direction], ...] = tuple(dict.fromkeys(
@@ -239,7 +241,44 @@ class OozeEncoding:
         most_uncovered = self.horizon - count
         if most_uncovered >= self.horizon:
             return []
-        return [-self.totalizer.rhs[most_uncovered]] if most_uncovered >= 0 else [self.top + 1]
+        return [-self.totalizer.rhs[most_uncovered]]
+
+
+    def names(self) -> dict[int, str]:
+        """DIMACS names of the model's variables, e.g. at_3_x4_y2 (position 3 is cell (4, 2));
+        the cardinality encodings' auxiliary variables stay unnamed."""
+        direction = {(0, -1): "up", (1, 0): "right", (0, 1): "down", (-1, 0): "left"}
+
+        def part(x: object, kind: object) -> str:
+            if kind == "move" and isinstance(x, tuple):
+                return direction[x]
+            if isinstance(x, tuple) and len(x) == 2:
+                return f"x{x[0]}_y{x[1]}"
+            if isinstance(x, frozenset):
+                glyph = next(g for g, chans in PIECES.items() if len(chans) == 1 and x in chans)
+                return {"|": "vertical", "-": "horizontal"}.get(glyph, glyph)
+            return str(x)
+
+        out = {}
+        for var, obj in self.pool.id2obj.items():
+            key = obj if isinstance(obj, tuple) else (obj,)
+            out[var] = "_".join(part(x, key[0]) for x in key)
+        return out
+
+    LEGEND = (
+        "Ooze planner CNF (one per game; the board is given by the unit clauses at the end)",
+        "act_k: the route has k positions or more; at_k_xX_yY: position k is cell (X, Y)",
+        "move_k_D: the ooze leaves position k going D (move_0: how it enters position 1)",
+        "support_xX_yY_G: cell (X, Y) can carry channel G (vertical, horizontal or the elbow "
+        "q, e, c, z), by a laid piece's unused channel, a "
+        "visible piece placed there, or future: a piece not yet seen)",
+        "at_k_c & move_(k-1)_a & move_k_b -> support_c_{channel of entry ~a and exit b}",
+        "place_i_xX_yY: visible piece i (0 = current) goes on (X, Y); each on one empty cell",
+        "covered_k -> position k holds a laid or visible piece; prefix_k -> covered_1..k",
+        "due_k_m: position k must be covered by a laid piece or a visible piece i < m",
+        "inputs (units): free_c, avail_c_G (laid channel unused), fits_i_G (piece i has G), "
+        "at_1 and move_0 (the open end), due, act (the route length asked)",
+    )
 
 
 _ENCODINGS: dict[int, OozeEncoding] = {}
@@ -255,14 +294,51 @@ def _channel_index(t: frozenset[Direction]) -> int:
     return CHANNELS.index(t)
 
 
+@dataclass
+class OozeQuery:
+    """One oracle query of the planner: its number (1-based), the observation it was made
+    on, and the assumptions it asked under."""
+
+    index: int
+    observation: OozeObservation | None
+    encoding: OozeEncoding
+    assumptions: list[int]
+
+    @property
+    def step(self) -> int:
+        return self.observation.clock if self.observation is not None else 0
+
+    @property
+    def num_vars(self) -> int:
+        return self.encoding.top
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.encoding.clauses)
+
+    def legend(self) -> list[str]:
+        return list(self.encoding.LEGEND)
+
+    def names(self) -> dict[int, str]:
+        return self.encoding.names()
+
+    def to_dimacs(self, comments: list[str]) -> str:
+        """The query as one CNF: the planner's clauses plus its assumptions as unit clauses."""
+        clauses = self.encoding.clauses + [[a] for a in self.assumptions]
+        return format_dimacs(self.num_vars, clauses, self.names(), comments)
+
+
 class SatOozeAgent:
     """The planner (see the module docstring)."""
 
     name = "sat"
 
     def __init__(self, horizon: int = DEFAULT_HORIZON, solver: str = "glucose4",
-                 count_parking: bool = False, conflict_budget: int | None = 1000) -> None:
+                 count_parking: bool = False, conflict_budget: int | None = 1000,
+                 on_query: Callable[[OozeQuery], None] | None = None) -> None:
         self.conflict_budget = conflict_budget
+        self.on_query = on_query
+        self._observation: OozeObservation | None = None
         self.enc = encoding(horizon)
         self.solver_name = solver
         self.count_parking = count_parking
@@ -285,6 +361,7 @@ class SatOozeAgent:
     def act(self, obs: OozeObservation) -> OozeAction:
         if self.oracle is None:
             self.reset()
+        self._observation = obs
         board = obs.pieces
         filled = {c: set(ch) for c, ch in obs.filled}
         end = open_end(board, filled, obs.head, obs.heading)
@@ -361,6 +438,8 @@ class SatOozeAgent:
         """One query; a query that exhausts the conflict budget counts as 'no' (the plan is
         then the best one proved so far, never an unproved one)."""
         self.queries += 1
+        if self.on_query is not None:
+            self.on_query(OozeQuery(self.queries, self._observation, self.enc, list(assumptions)))
         if self.conflict_budget is None:
             return self.oracle.solve(assumptions=assumptions)
         self.oracle.conf_budget(self.conflict_budget)

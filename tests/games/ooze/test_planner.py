@@ -208,3 +208,17 @@ def test_a_piece_that_is_due_is_placed_in_time_and_a_misfit_parked_away():
 def test_sat_passes_check_world_and_same_seed_same_game():
     check_world(lambda: OozeWorld(max_ticks=120), lambda: SatOozeAgent(),
                 lambda obs: iter(["place 3 2"]), seeds=(0, 1))
+
+
+def test_cnf_writes_a_planner_query_with_named_variables(tmp_path):
+    from logic_agents.cli import main
+    from logic_agents.logic.dimacs import read_dimacs
+
+    out = tmp_path / "ooze.cnf"
+    assert main(["cnf", "ooze", "--seed", "2", "--query", "3", "-o", str(out)]) == 0
+    cnf = read_dimacs(out)
+    names = set(cnf.names.values())
+    assert {"at_1_x3_y2", "move_0_up", "place_0_x3_y2", "support_x3_y2_vertical"} <= names
+    units = {cnf.literal_name(c[0]) for c in cnf.clauses if len(c) == 1}
+    # the open end of a fresh game is (3, 2), entered going up, and every cell is empty
+    assert {"at_1_x3_y2", "move_0_up", "free_x0_y0", "~avail_x0_y0_vertical"} <= units
