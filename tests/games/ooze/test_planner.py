@@ -40,7 +40,7 @@ def brute_force(obs: OozeObservation, horizon: int):
     end = open_end(board, {}, obs.head, obs.heading)
     used = {(c, frozenset(PIECES[board[c]][ch])) for c, ch in end.route}
     free = [c for c in ALL_CELLS if c not in board]
-    n = min(5, len(free), len(obs.queue))
+    n = min(5, len(free), len(obs.queue))  # how many visible pieces can be placed at most
 
     def laid_has(cell, channel):
         return cell in board and channel in PIECES[board[cell]] and (cell, channel) not in used
@@ -87,11 +87,17 @@ def brute_force(obs: OozeObservation, horizon: int):
             off_route = len(free) - len(on_route)
             # which visible piece (or none: a future piece) each empty route cell gets; the
             # pieces left over must fit on the empty cells off the route
-            for owners in itertools.product([None, *range(n)], repeat=len(on_route)):
+            # the first `placed` visible pieces are placed (the rest wait); a cell left for an
+            # unseen piece needs all five placed first
+            for placed_count, owners in itertools.chain.from_iterable(
+                    ((p, o) for o in itertools.product([None, *range(p)], repeat=len(on_route)))
+                    for p in range(n + 1)):
                 given_out = [i for i in owners if i is not None]
                 # leftover pieces go on empty cells off the route (not the one the end faces)
                 room = off_route - (1 if ends_empty else 0)
-                if len(set(given_out)) < len(given_out) or n - len(given_out) > room:
+                if len(set(given_out)) < len(given_out) or placed_count - len(given_out) > room:
+                    continue
+                if None in owners and placed_count < 5:
                     continue
                 placed = {c: i for c, i in zip(on_route, owners) if i is not None}
                 covered = []
