@@ -287,6 +287,13 @@ def _print_result(args: argparse.Namespace, result: Any, agent: Any, instance: A
         out.update({k: result.extra[k] for k in get_game(result.game).result_keys
                     if k in result.extra})
         print(json.dumps(out))
+    elif "score" in get_game(result.game).result_keys:  # a scored game ends, it is not lost
+        ended = "truncated" if result.outcome.value == "truncated" else "ended"
+        console.print(
+            ("\n" if show else "")
+            + f"[bold cyan]{ended.upper()}[/bold cyan] {escape(instance.name)} with "
+            f"{agent.name}: score {result.extra.get('score')}, {result.extra.get('tiles')} "
+            f"tiles, {result.extra.get('ticks')} ticks, {result.time_s:.3f}s")
     else:
         colour = "green" if result.won else "red"
         console.print(
@@ -294,8 +301,6 @@ def _print_result(args: argparse.Namespace, result: Any, agent: Any, instance: A
             + f"[bold {colour}]{result.outcome.value.upper()}[/bold {colour}] {escape(instance.name)} "
             f"with {agent.name}: {result.steps} steps, {result.guesses} guesses, "
             + (f"{result.extra['lives_left']} lives left, " if "lives_left" in result.extra else "")
-            + (f"score {result.extra['score']}, {result.extra['tiles']} tiles, "
-               if "tiles" in result.extra else "")
             + f"{result.time_s:.3f}s"
         )
     return 0

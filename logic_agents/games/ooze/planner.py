@@ -1,31 +1,22 @@
 """sat: the Ooze planner. Every placement comes from queries to one incremental SAT oracle.
 
 Concepts:
-- Route: the next `horizon` tiles the ooze will flow through after the pipe's open end, as
-  positions 1..h. Position k is one cell (`at[k][c]`) and the ooze moves on by one direction
-  (`move[k][d]`); the channel it needs at position k is {side it came in by, side it leaves by}.
-  A route never reverses, never leaves the board or enters the source, and visits a cell twice
-  only straight through both ways (a cross, `+`). Position encoding needs no connectivity cuts.
-- Support: each route position needs a piece with that channel: a laid piece whose channel is
-  still unused, a queue piece placed there, or (`future`) an empty cell left for a piece not yet
-  seen. `covered[k]`: position k holds a laid or queue piece.
-- Queue placement: each of the 5 visible pieces goes on its own empty cell, in queue order, one
-  per tick; pieces that do not fit the route must still go somewhere (parking), so the plan
-  keeps room to park them.
-- Deadlines: the ooze reaches position k at flow_time(tiles + laid route + k); a piece placed
-  i ticks from now is in time only if clock + i < that tick. Positions due within the visible
-  queue must be covered by a piece early enough.
-- Board-independent CNF: the board, the queue, the open end and the deadlines are assumptions,
-  so one solver serves every decision of every game, and no clause is ever rebuilt.
+- The CNF (encode.py): routes of the next `horizon` tiles after the pipe's open end and the
+  placements of the 5 visible pieces; board, queue, open end and deadlines are assumptions, so
+  one oracle per game serves every decision and no clause is ever rebuilt.
 - Decision, lexicographic, each maximum found by increasing SAT queries on the oracle:
   1. the longest route h (up to the horizon) that still fits;
   2. the guaranteed extension G: positions 1..G all covered (prefix literals);
   3. the covered positions C anywhere on the route (a totalizer over the uncovered ones);
   4. the current piece on the route if some optimum allows it; else parking: the empty cells
      are tried cheapest first (fewest empty neighbours, farthest from the open end) and the
-     first one the oracle accepts at (h, G, C) is used; `parking_options` counts them all.
-- Destroy (-3): when the open end holds an unflowed piece that does not fit, or when the
-  laid pipe runs into a wall and ends with an unflowed piece.
+     first one the oracle accepts at (h, G, C) is used; with `count_parking`, every cell is
+     asked and `Plan.parking_options` says how many keep the optimum.
+- Budget: a query that runs out of its conflict budget counts as "no", so a plan is the best
+  one proved, never one assumed.
+- Destroy (-3): when the pipe's open end is blocked by an unflowed piece (at the opening, or
+  the last laid piece before a wall) and the oracle finds a route once it is gone.
+- OozeQuery: what `on_query` receives at each query (`logic-agents cnf ooze` writes it).
 """
 
 from __future__ import annotations
@@ -33,39 +24,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from pysat.card import CardEnc, EncType, ITotalizer
-from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from logic_agents.games.ooze.encode import (
+    CELLS,
+    CHANNELS,
+    DEADLINE_POSITIONS,
+    DEFAULT_HORIZON,
+    DIRECTIONS,
+    OozeEncoding,
+    encoding,
+    is_board_cell,
+)
 from logic_agents.games.ooze.rules import (
     PIECES,
-    SIZE,
-    SOURCE,
     Cell,
-    Direction,
     empty_cells,
     flow_time,
-    inside,
     open_end,
     opposite,
     step,
 )
 from logic_agents.games.ooze.world import VISIBLE, OozeAction, OozeObservation
 from logic_agents.logic.dimacs import format_dimacs
-
-DIRECTIONS: tuple[Direction, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
-CHANNELS: tuple[frozenset[Direction], ...] = tuple(dict.fromkeys(
-    ch for chans in PIECES.values() for ch in chans))
-VERTICAL = frozenset({(0, -1), (0, 1)})
-HORIZONTAL = frozenset({(-1, 0), (1, 0)})
-CELLS: tuple[Cell, ...] = tuple((x, y) for y in range(SIZE) for x in range(SIZE)
-                                if (x, y) != SOURCE)
-DEFAULT_HORIZON = 24
-DEADLINE_POSITIONS = 2  # m_k = m_1 + 3(k-1) and m_1 >= 1: only positions 1, 2 can be due
-
-
-def _valid(cell: Cell) -> bool:
-    return inside(cell) and cell != SOURCE
 
 
 @dataclass(frozen=True)
@@ -80,218 +61,6 @@ class Plan:
     on_route: bool
     placements: tuple[Cell | None, ...] = ()  # the model's cell for each visible piece
     parking_options: int | None = None
-
-
-class OozeEncoding:
-    """The board-independent CNF of routes and placements (see the module docstring)."""
-
-    def __init__(self, horizon: int = DEFAULT_HORIZON):
-        self.horizon = H = horizon
-        pool = self.pool = IDPool()
-        v = pool.id
-        self.clauses: list[list[int]] = []
-        add = self.clauses.append
-        K = range(1, H + 1)
-        self.act = {k: v(("act", k)) for k in K}
-        self.move = {(k, d): v(("move", k, d)) for k in range(0, H + 1) for d in DIRECTIONS}
-        self.at = {(k, c): v(("at", k, c)) for k in K for c in CELLS}
-        self.free = {c: v(("free", c)) for c in CELLS}
-        self.avail = {(c, t): v(("avail", c, t)) for c in CELLS for t in CHANNELS}
-        self.fits = {(i, t): v(("fits", i, t)) for i in range(VISIBLE) for t in CHANNELS}
-        self.place = {(i, c): v(("place", i, c)) for i in range(VISIBLE) for c in CELLS}
-        self.none = {i: v(("none", i)) for i in range(VISIBLE)}
-        self.future = {c: v(("future", c)) for c in CELLS}
-        self.visited = {c: v(("visited", c)) for c in CELLS}
-        self.stays_empty = {c: v(("stays_empty", c)) for c in CELLS}
-        self.support = {(c, t): v(("support", c, t)) for c in CELLS for t in CHANNELS}
-        self.covered = {k: v(("covered", k)) for k in K}
-        self.prefix = {k: v(("prefix", k)) for k in K}
-        self.piece0_at = {k: v(("piece0_at", k)) for k in K}
-        self.piece0_on_route = v("piece0_on_route")
-        self.due = {(k, m): v(("due", k, m)) for k in range(1, min(H, DEADLINE_POSITIONS) + 1)
-                    for m in range(1, VISIBLE + 1)}
-        cardinality = EncType.seqcounter
-
-        def at_most_one(lits: list[int]) -> None:
-            self.clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=cardinality).clauses)
-
-        # the route: positions, moves, transitions
-        at_most_one([self.move[0, d] for d in DIRECTIONS])
-        for k in K:
-            if k < H:
-                add([-self.act[k + 1], self.act[k]])
-            add([-self.act[k]] + [self.move[k, d] for d in DIRECTIONS])
-            at_most_one([self.move[k, d] for d in DIRECTIONS])
-            for d in DIRECTIONS:
-                add([-self.move[k - 1, d], -self.move[k, opposite(d)]])  # never reverse
-            cells_k = [self.at[k, c] for c in CELLS]
-            at_most_one(cells_k)
-            for c in CELLS:
-                add([-self.at[k, c], self.act[k]])
-                for d in DIRECTIONS:
-                    onward = step(c, d)
-                    if not _valid(onward):
-                        add([-self.at[k, c], -self.move[k, d]])
-                        continue
-                    if k < H:
-                        add([-self.at[k, c], -self.move[k, d], -self.act[k + 1],
-                             self.at[k + 1, onward]])
-                    # the route ends facing a cell off the route that stays empty; at the
-                    # horizon it may also face a laid piece that takes the ooze (before it,
-                    # such a piece would have been the next position, had it led anywhere)
-                    if k < H:
-                        ends = [-self.at[k, c], -self.move[k, d], self.act[k + 1]]
-                        add(ends + [self.stays_empty[onward]])
-                    else:
-                        ends = [-self.at[k, c], -self.move[k, d]]
-                        add(ends + [self.stays_empty[onward]]
-                            + [self.avail[onward, t] for t in CHANNELS if opposite(d) in t])
-                    add(ends + [-self.visited[onward]])
-                # the channel at position k must be supported by the cell
-                for came in DIRECTIONS:
-                    for leaves in DIRECTIONS:
-                        if leaves == opposite(came):
-                            continue
-                        channel = frozenset({opposite(came), leaves})
-                        add([-self.at[k, c], -self.move[k - 1, came], -self.move[k, leaves],
-                             self.support[c, channel]])
-        # revisits: only a cross, straight through both ways (positions of even distance >= 4;
-        # odd distances are different colours of the grid, distance 2 would be a reversal)
-        straight = {}
-        for k in K:
-            for axis, pair in (("v", VERTICAL), ("h", HORIZONTAL)):
-                s = straight[k, axis] = v(("straight", k, axis))
-                add([-s] + [self.move[k - 1, d] for d in pair])
-                add([-s] + [self.move[k, d] for d in pair])
-                add([s, -self.move[k - 1, sorted(pair)[0]], -self.move[k, sorted(pair)[0]]])
-                add([s, -self.move[k - 1, sorted(pair)[1]], -self.move[k, sorted(pair)[1]]])
-        for k in K:
-            for k2 in range(k + 4, H + 1, 2):
-                for c in CELLS:
-                    both = [-self.at[k, c], -self.at[k2, c]]
-                    add(both + [straight[k, "v"], straight[k, "h"]])
-                    add(both + [straight[k2, "v"], straight[k2, "h"]])
-                    add(both + [-straight[k, "v"], -straight[k2, "v"]])
-                    add(both + [-straight[k, "h"], -straight[k2, "h"]])
-        for k in K:
-            for c in CELLS:
-                add([-self.at[k, c], self.visited[c]])
-        for c in CELLS:
-            add([-self.stays_empty[c], self.free[c]])
-            for i in range(VISIBLE):
-                add([-self.stays_empty[c], -self.place[i, c]])
-        # support: a laid piece's unused channel, a queue piece placed there, or a future piece
-        for c in CELLS:
-            add([-self.future[c], self.free[c]])
-            # a piece not yet seen comes only after every visible piece has been placed
-            add([-self.future[c], -self.none[VISIBLE - 1]])
-            for i in range(VISIBLE):
-                add([-self.future[c], -self.place[i, c]])
-            for t in CHANNELS:
-                ways = [self.avail[c, t], self.future[c]]
-                for i in range(VISIBLE):
-                    y = v(("queue_support", i, c, t))
-                    add([-y, self.place[i, c]])
-                    add([-y, self.fits[i, t]])
-                    ways.append(y)
-                add([-self.support[c, t]] + ways)
-        # placement: each visible piece on one empty cell (or none, when too few are empty)
-        for i in range(VISIBLE):
-            lits = [self.place[i, c] for c in CELLS] + [self.none[i]]
-            add(lits)
-            at_most_one(lits)
-            if i + 1 < VISIBLE:
-                add([-self.none[i], self.none[i + 1]])
-            for c in CELLS:
-                add([-self.place[i, c], self.free[c]])
-        for c in CELLS:
-            at_most_one([self.place[i, c] for i in range(VISIBLE)])
-        # coverage, the guaranteed prefix, deadlines, the current piece on the route
-        for k in K:
-            add([-self.covered[k], self.act[k]])
-            add([-self.prefix[k], self.covered[k]])
-            if k > 1:
-                add([-self.prefix[k], self.prefix[k - 1]])
-            add([-self.piece0_at[k], self.act[k]])
-            for c in CELLS:
-                add([-self.covered[k], -self.at[k, c], -self.future[c]])
-                add([-self.piece0_at[k], -self.at[k, c], self.place[0, c]])
-        add([-self.piece0_on_route] + [self.piece0_at[k] for k in K])
-        for (k, m), due in self.due.items():
-            for c in CELLS:
-                add([-due, -self.at[k, c], -self.future[c]])
-                for i in range(m, VISIBLE):
-                    add([-due, -self.at[k, c], -self.place[i, c]])
-        uncovered = [-self.covered[k] for k in K]
-        self.totalizer = ITotalizer(uncovered, ubound=H, top_id=pool.top)
-        self.clauses.extend(self.totalizer.cnf.clauses)
-        pool.occupy(pool.top + 1, self.totalizer.top_id)
-        self.top = self.totalizer.top_id
-
-    def cell0_on_route(self, model: set[int], h: int) -> Cell | None:
-        """The route cell the model puts the current piece on, if any."""
-        for k in range(1, h + 1):
-            for c in CELLS:
-                if self.at[k, c] in model and self.place[0, c] in model:
-                    return c
-        return None
-
-    def at_least_covered(self, count: int) -> list[int]:
-        """Assumptions for 'at least `count` positions covered'."""
-        most_uncovered = self.horizon - count
-        if most_uncovered >= self.horizon:
-            return []
-        return [-self.totalizer.rhs[most_uncovered]]
-
-
-    def names(self) -> dict[int, str]:
-        """DIMACS names of the model's variables, e.g. at_3_x4_y2 (position 3 is cell (4, 2));
-        the cardinality encodings' auxiliary variables stay unnamed."""
-        direction = {(0, -1): "up", (1, 0): "right", (0, 1): "down", (-1, 0): "left"}
-
-        def part(x: object, kind: object) -> str:
-            if kind == "move" and isinstance(x, tuple):
-                return direction[x]
-            if isinstance(x, tuple) and len(x) == 2:
-                return f"x{x[0]}_y{x[1]}"
-            if isinstance(x, frozenset):
-                glyph = next(g for g, chans in PIECES.items() if len(chans) == 1 and x in chans)
-                return {"|": "vertical", "-": "horizontal"}.get(glyph, glyph)
-            return str(x)
-
-        out = {}
-        for var, obj in self.pool.id2obj.items():
-            key = obj if isinstance(obj, tuple) else (obj,)
-            out[var] = "_".join(part(x, key[0]) for x in key)
-        return out
-
-    LEGEND = (
-        "Ooze planner CNF (one per game; the board is given by the unit clauses at the end)",
-        "act_k: the route has k positions or more; at_k_xX_yY: position k is cell (X, Y)",
-        "move_k_D: the ooze leaves position k going D (move_0: how it enters position 1)",
-        "support_xX_yY_G: cell (X, Y) can carry channel G (vertical, horizontal or the elbow "
-        "q, e, c, z), by a laid piece's unused channel, a "
-        "visible piece placed there, or future: a piece not yet seen)",
-        "at_k_c & move_(k-1)_a & move_k_b -> support_c_{channel of entry ~a and exit b}",
-        "place_i_xX_yY: visible piece i (0 = current) goes on (X, Y); each on one empty cell",
-        "covered_k -> position k holds a laid or visible piece; prefix_k -> covered_1..k",
-        "due_k_m: position k must be covered by a laid piece or a visible piece i < m",
-        "inputs (units): free_c, avail_c_G (laid channel unused), fits_i_G (piece i has G), "
-        "at_1 and move_0 (the open end), due, act (the route length asked)",
-    )
-
-
-_ENCODINGS: dict[int, OozeEncoding] = {}
-
-
-def encoding(horizon: int) -> OozeEncoding:
-    if horizon not in _ENCODINGS:
-        _ENCODINGS[horizon] = OozeEncoding(horizon)
-    return _ENCODINGS[horizon]
-
-
-def _channel_index(t: frozenset[Direction]) -> int:
-    return CHANNELS.index(t)
 
 
 @dataclass
@@ -528,7 +297,7 @@ class SatOozeAgent:
     def _parking_cost(cell: Cell, obs: OozeObservation, end: Cell) -> tuple[int, int]:
         board = obs.pieces
         open_neighbours = sum(1 for d in DIRECTIONS
-                              if _valid(step(cell, d)) and step(cell, d) not in board)
+                              if is_board_cell(step(cell, d)) and step(cell, d) not in board)
         distance = abs(cell[0] - end[0]) + abs(cell[1] - end[1])
         return (open_neighbours, -distance, cell[1], cell[0])
 

@@ -71,3 +71,9 @@ def test_paired_scores_are_judged_by_a_sign_test():
     pair = summary["pairs"][0]
     assert (pair["only_a_won"], pair["only_b_won"]) == (10, 0) and pair["better"] == "a"
     assert summary["agents"]["a"]["score"]["mean"] == 30
+
+
+def test_a_game_of_ooze_ends_with_its_score_not_a_loss(capsys):
+    code, out, _ = run(capsys, "play", "ooze", "--seed", "27", "--quiet")
+    assert code == 0 and out.startswith("ENDED ooze with sat: score ")
+    assert "LOST" not in out
