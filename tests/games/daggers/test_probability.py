@@ -1,0 +1,77 @@
+"""Exact dagger probabilities agree with brute-force enumeration of every placement."""
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic_agents.games.daggers.board import neighbours
+from logic_agents.games.daggers.probability import InconsistentObservation, dagger_odds
+from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
+
+
+def brute_force(obs: DaggersObservation) -> dict:
+    """P(dagger) of every covered cell over all placements that agree with every clue."""
+    table = obs.neighbours
+    unknown = obs.unknown_cells()
+    marked = {c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT)}
+    remaining = obs.total_daggers - len(marked)
+    hits = dict.fromkeys(unknown, 0)
+    total = 0
+    for chosen in itertools.combinations(unknown, remaining):
+        daggers = set(chosen) | marked
+        if all(sum(n in daggers for n in table[c]) == obs.clue(c)
+               for c in obs.cells() if obs.clue(c) is not None):
+            total += 1
+            for c in chosen:
+                hits[c] += 1
+    return {c: Fraction(hits[c], total) for c in unknown} if total else {}
+
+
+@st.composite
+def positions(draw):
+    """A small board, its daggers, some safe cells shown, some daggers flagged or hit."""
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    topology = draw(st.sampled_from(["square", "square", "hex"]))
+    h, w = draw(st.integers(2, 5)), draw(st.integers(2, 5))
+    cells = [(r, c) for r in range(h) for c in range(w)]
+    daggers = set(rng.sample(cells, rng.randint(1, max(1, len(cells) // 3))))
+    table = neighbours(h, w, topology)
+    grid = [[COVERED] * w for _ in range(h)]
+    for c in cells:
+        if c not in daggers and rng.random() < draw(st.sampled_from([0.3, 0.5, 0.7])):
+            grid[c[0]][c[1]] = str(sum(n in daggers for n in table[c]))
+        elif c in daggers and rng.random() < 0.2:
+            grid[c[0]][c[1]] = rng.choice([FLAGGED, HIT])
+    return DaggersObservation(tuple(tuple(row) for row in grid), 1, len(daggers), 0, topology)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_probabilities_are_exact(obs):
+    expected = brute_force(obs)
+    odds = dagger_odds(obs)
+    assert set(odds.exact) == set(expected)
+    for cell, p in expected.items():
+        assert odds.exact[cell] == p  # exact fractions, not merely within 1e-9
+        assert abs(odds.probability(cell) - float(p)) < 1e-9
+
+
+def test_a_worked_board():
+    # 1 ? ?      the clue 1 at the top-left sees three covered cells; 2 daggers in all
+    # ? ? ?
+    obs = DaggersObservation((("1", "?", "?"), ("?", "?", "?")), 1, 2, 0)
+    odds = dagger_odds(obs)
+    # one of the 3 cells next to the clue and one of the 2 far cells: 3 * 2 = 6 placements
+    assert odds.placements == 6
+    assert odds.exact[(0, 1)] == Fraction(1, 3) and odds.interior == 0.5
+    assert odds.ranked()[0][0] == (0, 1)
+
+
+def test_a_contradiction_is_reported():
+    obs = DaggersObservation((("2", "?"), ("?", "?")), 1, 1, 0)
+    with pytest.raises(InconsistentObservation):
+        dagger_odds(obs)
