@@ -205,9 +205,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         world, world_options = world_for(spec, instance, args.lives, args.pieces)
         result, agent = _play_interactive(spec, world, instance, args)
         return _print_result(args, result, agent, instance, Console(highlight=False), False)
-    agent = build_agent(spec, args.agent, agent_options(args))
-    world, world_options = world_for(spec, instance, args.lives, args.pieces)
     console = Console(highlight=False)
+    options = agent_options(args)
+    if args.explain:
+        # with --json stdout holds one JSON object only, so explanations go to stderr
+        out = Console(highlight=False, stderr=True) if args.json else console
+        options["explain"] = lambda lines: out.print(escape("\n".join(lines)))
+    agent = build_agent(spec, args.agent, options)
+    world, world_options = world_for(spec, instance, args.lives, args.pieces)
     show = not (args.quiet or args.json)
     render_markup = _markup_renderer(spec)
 
@@ -923,6 +928,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pieces", default=None, metavar="SEQ",
                    help="ooze: the first pieces, as glyphs from |-+qecz (then the seeded RNG)")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
+    p.add_argument("--explain", action="store_true",
+                   help="daggers prob: at each guess, print the safest candidate cells with "
+                   "their exact dagger probabilities (to stderr with --json)")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
     p.set_defaults(func=cmd_play)
 

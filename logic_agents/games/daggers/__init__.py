@@ -1,7 +1,13 @@
-"""Daggers and Gold: board, world, encode, agents, render; registered as game "daggers"."""
+"""Daggers and Gold: board, world, encode, agents, render; registered as game "daggers".
 
-from logic_agents.games.daggers.agents import AGENT_HELP, AGENTS, SatAgent, single_point_moves
+Agents: the 2018 report's rpx, spx and satx (agents.py), and prob (prob.py), which plays
+satx's certainties and guesses by exact dagger probability (probability.py).
+"""
+
+from logic_agents.games.daggers import agents as _report_agents
+from logic_agents.games.daggers.agents import SatAgent, single_point_moves
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
+from logic_agents.games.daggers.prob import ProbAgent
 from logic_agents.games.daggers.render import render, render_markup
 from logic_agents.games.daggers.world import (
     DaggersAction,
@@ -11,6 +17,11 @@ from logic_agents.games.daggers.world import (
     probe,
 )
 from logic_agents.world.registry import GameSpec, register
+
+AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
+AGENT_HELP = {**_report_agents.AGENT_HELP,
+              "prob": "satx's certainties, then the guess with the lowest exact dagger "
+                      "probability (--explain prints the candidates)"}
 
 
 def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
@@ -46,6 +57,7 @@ __all__ = [
     "DaggersMap",
     "DaggersObservation",
     "DaggersWorld",
+    "ProbAgent",
     "SatAgent",
     "flag",
     "format_map",

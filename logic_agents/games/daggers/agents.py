@@ -215,7 +215,11 @@ class SatAgent(DaggersAgent):
         if move is None:
             self.pending.extend(self.satisfiability_test(obs))
             move = self._next_pending(obs)
-        return move or self._random_probe(obs)
+        return move or self._guess(obs)
+
+    def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
+        """Nothing is provable: satx probes at random (prob overrides this)."""
+        return self._random_probe(obs)
 
     def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str]]:
         """Decide every candidate cell the KB entails; returns the proven moves and why."""

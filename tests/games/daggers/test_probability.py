@@ -75,3 +75,41 @@ def test_a_contradiction_is_reported():
     obs = DaggersObservation((("2", "?"), ("?", "?")), 1, 1, 0)
     with pytest.raises(InconsistentObservation):
         dagger_odds(obs)
+
+
+def test_certainties_are_exactly_the_cells_of_probability_0_or_1():
+    """On thousands of positions met in real games, a cell satx proves safe has probability 0,
+    a proved dagger 1, and every cell satx cannot decide lies strictly between."""
+    from logic_agents.games.daggers import DaggersWorld, ProbAgent
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+    from logic_agents.logic.oracle import Verdict
+    from logic_agents.world.runner import run_episode
+
+    positions = 0
+
+    def check(event):
+        nonlocal positions
+        odds = dagger_odds(event.observation)
+        for cell, verdict in event.verdicts.items():
+            p = odds.exact[cell]
+            assert (p == 0) == (verdict is Verdict.FALSE), (cell, p, verdict)
+            assert (p == 1) == (verdict is Verdict.TRUE), (cell, p, verdict)
+        positions += 1
+
+    for preset in ("cs5011-medium", "nettle-medium", "tornado-medium", "beginner",
+                   "intermediate"):
+        for i, board in enumerate(generate_maps(PRESETS[preset], 150, seed=7)):
+            run_episode(DaggersWorld(board), ProbAgent(on_query=check), seed=i)
+    assert positions >= 1000
+
+
+def test_prob_guesses_the_safest_cell_and_explains(capsys):
+    from logic_agents.cli import main
+
+    assert main(["play", "HARD10", "--agent", "prob", "--seed", "3", "--quiet", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "no cell is provable" in out and "<- probe" in out
+    lines = [line for line in out.splitlines() if "P(dagger)" in line]
+    chosen = next(line for line in lines if "<- probe" in line)
+    best = min(float(line.split("= ")[1].split()[0]) for line in lines)
+    assert float(chosen.split("= ")[1].split()[0]) == best
