@@ -113,3 +113,36 @@ def test_prob_guesses_the_safest_cell_and_explains(capsys):
     chosen = next(line for line in lines if "<- probe" in line)
     best = min(float(line.split("= ")[1].split()[0]) for line in lines)
     assert float(chosen.split("= ")[1].split()[0]) == best
+
+
+@pytest.mark.parametrize("policy", ["lowest", "opening", "lookahead"])
+def test_every_policy_guesses_within_its_tie_of_the_safest_cell(policy):
+    from logic_agents.games.daggers import DaggersWorld, ProbAgent
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+    from logic_agents.world.runner import run_episode
+
+    tie = 0.05
+    checked = 0
+    for i, board in enumerate(generate_maps(PRESETS["intermediate"], 30, seed=5)):
+        agent = ProbAgent(policy=policy, tie=tie)
+        guess = agent._guess
+
+        def checked_guess(obs, guess=guess, agent=agent):
+            nonlocal checked
+            action = guess(obs)
+            best = agent.last_odds.ranked()[0][1]
+            assert agent.last_odds.probability(action.cell) <= best + tie + 1e-12
+            checked += 1
+            return action
+
+        agent._guess = checked_guess
+        run_episode(DaggersWorld(board), agent, seed=i)
+    assert checked > 10
+
+
+def test_an_unknown_policy_is_refused():
+    from logic_agents.errors import UnknownName
+    from logic_agents.games.daggers import ProbAgent
+
+    with pytest.raises(UnknownName):
+        ProbAgent(policy="coin")
