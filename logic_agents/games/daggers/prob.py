@@ -19,6 +19,7 @@ from dataclasses import replace
 from logic_agents.errors import UnknownName
 from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import Cell
+from logic_agents.games.daggers.endgame import best_probe
 from logic_agents.games.daggers.probability import (
     DaggerOdds,
     InconsistentObservation,
@@ -40,6 +41,7 @@ from logic_agents.games.daggers.world import (
 POLICIES = ("lowest", "opening", "lookahead")
 DEFAULT_POLICY = "lowest"
 DEFAULT_TIE = 0.0
+DEFAULT_ENDGAME = 300  # search exactly when at most this many placements remain (0: never)
 
 
 class ProbAgent(SatAgent):
@@ -48,14 +50,16 @@ class ProbAgent(SatAgent):
     name = "prob"
 
     def __init__(self, *, policy: str = DEFAULT_POLICY, tie: float = DEFAULT_TIE,
-                 candidates: int = 6, explain: Callable[[list[str]], None] | None = None,
-                 **options) -> None:
+                 candidates: int = 6, endgame: int = DEFAULT_ENDGAME,
+                 explain: Callable[[list[str]], None] | None = None, **options) -> None:
         if policy not in POLICIES:
             raise UnknownName(f"unknown guess policy {policy!r}; choose one of "
                               f"{', '.join(POLICIES)}")
         self.policy = policy
         self.tie = tie
         self.candidates = candidates
+        self.endgame = endgame
+        self.win_chance: float | None = None
         self.explain = explain
         self.last_odds: DaggerOdds | None = None
         super().__init__(**options)
@@ -68,13 +72,19 @@ class ProbAgent(SatAgent):
         ranked = odds.ranked()
         best = ranked[0][1]
         near = [c for c, p in ranked if p <= best + self.tie]
-        if self.policy == "lookahead":
+        endgame = (best_probe(obs, self.endgame) if self.endgame and odds.placements <= self.endgame
+                   else None)
+        if endgame is not None:
+            cell, self.win_chance = endgame
+        elif self.policy == "lookahead":
             cell = max(near[:self.candidates], key=lambda c: (self._two_moves(c, obs, odds),
                                                             -odds.probability(c)))
         else:
             cell = min(near, key=lambda c: self._tie_key(c, obs, odds))
         self.guesses += 1
-        self.why = f"guess: P(dagger) = {odds.probability(cell):.4f}, the lowest"
+        self.why = (f"endgame: win chance {self.win_chance:.4f} (P(dagger) = "
+                    f"{odds.probability(cell):.4f})" if endgame is not None
+                    else f"guess: P(dagger) = {odds.probability(cell):.4f}")
         if self.explain is not None:
             self.explain(self._explanation(obs, odds, cell))
         return DaggersAction("probe", cell)
