@@ -41,7 +41,10 @@ from logic_agents.games.daggers.world import (
 POLICIES = ("lowest", "opening", "lookahead")
 DEFAULT_POLICY = "lowest"
 DEFAULT_TIE = 0.0
-DEFAULT_ENDGAME = 300  # search exactly when at most this many placements remain (0: never)
+# The endgame search runs when at most this many placements remain (0: never). Measured on the
+# same 2,000 games per size: endgame=300 gave 95.7 / 85.0 / 47.1% against 95.7 / 84.7 / 46.1%
+# without, within noise, for 11.6x the time (714 s against 62 s), so it is off by default.
+DEFAULT_ENDGAME = 0
 
 
 class ProbAgent(SatAgent):

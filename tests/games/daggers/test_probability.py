@@ -146,3 +146,12 @@ def test_an_unknown_policy_is_refused():
 
     with pytest.raises(UnknownName):
         ProbAgent(policy="coin")
+
+
+def test_cnf_works_for_prob_as_for_satx(tmp_path):
+    from logic_agents.cli import main
+
+    for agent in ("satx", "prob"):
+        assert main(["cnf", "HARD1", "--agent", agent, "-o", str(tmp_path / f"{agent}.cnf")]) == 0
+    assert (tmp_path / "satx.cnf").read_text().replace("satx", "?") == \
+        (tmp_path / "prob.cnf").read_text().replace("prob", "?")

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Benchmark of prob against satx: the 30 official 2018 maps and classic Minesweeper.
+
+Prints two markdown tables, each measured in this run with paired seeds (the same seed for
+both agents on every map and run):
+1. the 30 official 2018 maps, 1,000 runs each: win rates with 95% Wilson intervals overall,
+   per size (EASY, MEDIUM, HARD) and on HARD10, and an exact McNemar test;
+2. classic Minesweeper beginner, intermediate and expert, 10,000 generated games each, first
+   probe at the [0,0] corner, which the generator keeps clear so that it opens an area (the
+   "opening start" rule): win rates with Wilson intervals, the distance from the published
+   records, and the median time per game.
+With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
+
+Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--out docs/BENCHMARKS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _report import write_report  # noqa: E402
+
+from logic_agents import batch  # noqa: E402
+from logic_agents.batch import mcnemar_exact, wilson  # noqa: E402
+from logic_agents.games.daggers import load  # noqa: E402
+from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
+
+AGENTS = ("satx", "prob")
+# Published win rates under the opening-start rule (Tu et al., PSEQ; expert also Hill).
+RECORDS = {"beginner": 97.2, "intermediate": 89.1, "expert": 53.5}
+TARGETS = {"beginner": 97.2, "intermediate": 89.0, "expert": 54.0}
+
+
+def rate(rows: list) -> str:
+    wins, n = sum(r.won for r in rows), len(rows)
+    lo, hi = wilson(wins, n)
+    return f"{100 * wins / n:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]" if n else "-"
+
+
+def paired(rows: list, a: str, b: str) -> str:
+    won = {(r.agent, r.map, r.run, r.seed): r.won for r in rows}
+    keys = [k[1:] for k in won if k[0] == a and (b, *k[1:]) in won]
+    only_a = sum(won[(a, *k)] and not won[(b, *k)] for k in keys)
+    only_b = sum(won[(b, *k)] and not won[(a, *k)] for k in keys)
+    return (f"{len(keys)} paired games: only {a} won {only_a}, only {b} won {only_b}; exact "
+            f"McNemar p = {mcnemar_exact(only_a, only_b):.3g}")
+
+
+def official(runs: int, jobs: int) -> str:
+    entries = batch.entries_from_paths([ROOT / "maps" / "daggers" / "2018"], load)
+    rows = batch.compare(list(AGENTS), entries, runs=runs, seed=8, jobs=jobs)
+    size = {e.instance.name: e.instance.name.rstrip("0123456789") for e in entries}
+    lines = [f"{len(entries)} maps x {runs} runs per agent, paired seeds (seed 8).", "",
+             "| agent | all, win % [95% CI] | EASY | MEDIUM | HARD | HARD10 | target |",
+             "|---|---|---|---|---|---|---|"]
+    for agent in AGENTS:
+        mine = [r for r in rows if r.agent == agent]
+        by = {s: [r for r in mine if size[r.map] == s] for s in ("EASY", "MEDIUM", "HARD")}
+        lines.append(f"| {agent} | {rate(mine)} | {rate(by['EASY'])} | {rate(by['MEDIUM'])} | "
+                     f"{rate(by['HARD'])} | {rate([r for r in mine if r.map == 'HARD10'])} | "
+                     f"all >= 99.5, HARD10 >= 90 |")
+    lines += ["", f"- prob vs satx: {paired(rows, 'satx', 'prob')}"]
+    return "\n".join(lines)
+
+
+def classic(count: int, jobs: int) -> str:
+    lines = [f"{count} generated games per size (seed 9), one run each, paired seeds.", "",
+             "| size | agent | win % [95% CI] | record | distance | target | median s/game |",
+             "|---|---|---|---|---|---|---|"]
+    pairs = []
+    for preset in ("beginner", "intermediate", "expert"):
+        entries = [batch.MapEntry(m, preset) for m in generate_maps(PRESETS[preset], count, 9)]
+        rows = batch.compare(list(AGENTS), entries, runs=1, seed=9, jobs=jobs)
+        for agent in AGENTS:
+            mine = [r for r in rows if r.agent == agent]
+            pct = 100 * sum(r.won for r in mine) / len(mine)
+            lines.append(f"| {preset} | {agent} | {rate(mine)} | {RECORDS[preset]} | "
+                         f"{pct - RECORDS[preset]:+.2f} | {TARGETS[preset]} | "
+                         f"{statistics.median(r.time_s for r in mine):.4f} |")
+        pairs.append(f"- {preset}, prob vs satx: {paired(rows, 'satx', 'prob')}")
+        print(lines[-2], lines[-1], sep="\n", file=sys.stderr, flush=True)
+    return "\n".join(lines + [""] + pairs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    sections = [("1. The 30 official 2018 maps", official(max(1, round(1000 * args.scale)),
+                                                          args.jobs))]
+    print(sections[-1][1], flush=True)
+    sections.append(("2. Classic Minesweeper, opening start at [0,0]",
+                     classic(max(1, round(10000 * args.scale)), args.jobs)))
+    print(sections[-1][1], flush=True)
+    if args.out:
+        write_report(args.out, "bench_prob", "prob against satx (`scripts/bench_prob.py`)",
+                     time.perf_counter() - started, sections)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
