@@ -123,7 +123,8 @@ def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
     for name in ("global_count", "encoding", "solver", "incremental", "card_encoding",
-                 "zero_fill", "node_cap", "time_cap", "heuristic", "horizon"):
+                 "zero_fill", "node_cap", "time_cap", "heuristic", "horizon", "policy",
+                 "endgame"):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
@@ -154,6 +155,12 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    choices=sorted(CARD_ENCODINGS),
                    help="satx: pysat.card encoding of large cardinality constraints such as the "
                    "global count window (default seqcounter, chosen by measurement)")
+    p.add_argument("--policy", choices=("lowest", "opening", "lookahead"), default=None,
+                   help="daggers prob: how a guess is chosen (default lowest: the least likely "
+                   "dagger; see README)")
+    p.add_argument("--endgame", type=int, default=None, metavar="N",
+                   help="daggers prob: search exactly for the best win chance when at most N "
+                   "placements remain (default 0: off, chosen by measurement)")
     p.add_argument("--horizon", type=_positive_int, default=None, metavar="N",
                    help="ooze sat: how many tiles ahead of the open end each plan routes "
                    "(default 24)")

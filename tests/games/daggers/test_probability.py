@@ -155,3 +155,16 @@ def test_cnf_works_for_prob_as_for_satx(tmp_path):
         assert main(["cnf", "HARD1", "--agent", agent, "-o", str(tmp_path / f"{agent}.cnf")]) == 0
     assert (tmp_path / "satx.cnf").read_text().replace("satx", "?") == \
         (tmp_path / "prob.cnf").read_text().replace("prob", "?")
+
+
+def test_explain_with_json_keeps_stdout_one_object_and_options_reach_prob(capsys):
+    import json
+
+    from logic_agents.cli import main
+
+    assert main(["play", "HARD10", "--agent", "prob", "--seed", "3", "--json", "--explain",
+                 "--policy", "opening", "--endgame", "50"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["agent"] == "prob" and "P(dagger)" in err
+    assert main(["play", "HARD10", "--agent", "satx", "--policy", "opening"]) == 2
+    assert "does not take --policy" in capsys.readouterr().err
