@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from _report import write_report  # noqa: E402
 
 from logic_agents import batch  # noqa: E402
-from logic_agents.batch import mcnemar_exact, wilson  # noqa: E402
+from logic_agents.batch import wilson  # noqa: E402
 from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 
@@ -45,13 +45,11 @@ def rate(rows: list) -> str:
     return f"{100 * wins / n:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]" if n else "-"
 
 
-def paired(rows: list, a: str, b: str) -> str:
-    won = {(r.agent, r.map, r.run, r.seed): r.won for r in rows}
-    keys = [k[1:] for k in won if k[0] == a and (b, *k[1:]) in won]
-    only_a = sum(won[(a, *k)] and not won[(b, *k)] for k in keys)
-    only_b = sum(won[(b, *k)] and not won[(a, *k)] for k in keys)
-    return (f"{len(keys)} paired games: only {a} won {only_a}, only {b} won {only_b}; exact "
-            f"McNemar p = {mcnemar_exact(only_a, only_b):.3g}")
+def paired(rows: list) -> str:
+    """prob against satx on the paired runs (batch.summarize's exact McNemar test)."""
+    p = batch.summarize(rows, list(AGENTS))["pairs"][0]
+    return (f"{p['paired_games']} paired games: only {p['a']} won {p['only_a_won']}, only "
+            f"{p['b']} won {p['only_b_won']}; exact McNemar p = {p['p_value']:.3g}")
 
 
 def official(runs: int, jobs: int) -> str:
@@ -67,7 +65,7 @@ def official(runs: int, jobs: int) -> str:
         lines.append(f"| {agent} | {rate(mine)} | {rate(by['EASY'])} | {rate(by['MEDIUM'])} | "
                      f"{rate(by['HARD'])} | {rate([r for r in mine if r.map == 'HARD10'])} | "
                      f"all >= 99.5, HARD10 >= 90 |")
-    lines += ["", f"- prob vs satx: {paired(rows, 'satx', 'prob')}"]
+    lines += ["", f"- prob vs satx: {paired(rows)}"]
     return "\n".join(lines)
 
 
@@ -85,7 +83,7 @@ def classic(count: int, jobs: int) -> str:
             lines.append(f"| {preset} | {agent} | {rate(mine)} | {RECORDS[preset]} | "
                          f"{pct - RECORDS[preset]:+.2f} | {TARGETS[preset]} | "
                          f"{statistics.median(r.time_s for r in mine):.4f} |")
-        pairs.append(f"- {preset}, prob vs satx: {paired(rows, 'satx', 'prob')}")
+        pairs.append(f"- {preset}, prob vs satx: {paired(rows)}")
         print(lines[-2], lines[-1], sep="\n", file=sys.stderr, flush=True)
     return "\n".join(lines + [""] + pairs)
 

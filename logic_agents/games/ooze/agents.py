@@ -12,12 +12,11 @@ import random
 
 from logic_agents.games.ooze.rules import (
     PIECES,
-    SOURCE,
     Cell,
     channel_through,
     empty_cells,
     exit_of,
-    inside,
+    is_board_cell,
     open_end,
     step,
 )
@@ -30,7 +29,7 @@ def fits(glyph: str, cell: Cell, entry) -> bool:
     if channel is None:
         return False
     onward = step(cell, exit_of(glyph, channel, entry))
-    return inside(onward) and onward != SOURCE
+    return is_board_cell(onward)
 
 
 class GreedyOozeAgent:

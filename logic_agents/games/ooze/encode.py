@@ -30,7 +30,7 @@ from logic_agents.games.ooze.rules import (
     SOURCE,
     Cell,
     Direction,
-    inside,
+    is_board_cell,
     opposite,
     step,
 )
@@ -45,10 +45,6 @@ CELLS: tuple[Cell, ...] = tuple((x, y) for y in range(SIZE) for x in range(SIZE)
                                 if (x, y) != SOURCE)
 DEFAULT_HORIZON = 24
 DEADLINE_POSITIONS = 2  # m_k = m_1 + 3(k-1) and m_1 >= 1: only positions 1, 2 can be due
-
-
-def is_board_cell(cell: Cell) -> bool:
-    return inside(cell) and cell != SOURCE
 
 
 class OozeEncoding:

@@ -34,13 +34,13 @@ from logic_agents.games.ooze.encode import (
     DIRECTIONS,
     OozeEncoding,
     encoding,
-    is_board_cell,
 )
 from logic_agents.games.ooze.rules import (
     PIECES,
     Cell,
     empty_cells,
     flow_time,
+    is_board_cell,
     open_end,
     opposite,
     step,
@@ -168,12 +168,11 @@ class SatOozeAgent:
         time (the oracle decides, on the board after the destroy)?"""
         after = replace(obs, board=tuple((c, g) for c, g in obs.board if c != cell),
                         clock=obs.clock + 1)
-        base, _ = self.assumptions(after)
+        base = self.assumptions(after)
         return self._solve(base + self._length(min(2, self.enc.horizon)))
 
-    def assumptions(self, obs: OozeObservation) -> tuple[list[int], int]:
-        """The board, queue, open end and deadlines as assumption literals; and the number of
-        positions of laid pipe between the ooze and the open end."""
+    def assumptions(self, obs: OozeObservation) -> list[int]:
+        """The board, queue, open end and deadlines as assumption literals."""
         enc = self.enc
         board = obs.pieces
         filled = {c: set(ch) for c, ch in obs.filled}
@@ -201,7 +200,7 @@ class SatOozeAgent:
             m = flow_time(obs.tiles + laid + k) - obs.clock
             if m <= VISIBLE:
                 lits.append(enc.due[k, max(m, 1)])
-        return lits, laid
+        return lits
 
     def _solve(self, assumptions: list[int]) -> bool:
         """One query; a query that exhausts the conflict budget counts as 'no' (the plan is
@@ -236,7 +235,7 @@ class SatOozeAgent:
 
     def plan(self, obs: OozeObservation) -> Plan:
         enc = self.enc
-        base, _ = self.assumptions(obs)
+        base = self.assumptions(obs)
         # 1. the longest route that fits; downwards, because a shorter route can fail where a
         #    longer one fits (its end may face a cell that a visible piece must take)
         h, model = enc.horizon, None

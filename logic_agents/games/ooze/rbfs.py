@@ -22,11 +22,10 @@ import random
 
 from logic_agents.games.ooze.rules import (
     PIECES,
-    SOURCE,
     Cell,
     channel_through,
     empty_cells,
-    inside,
+    is_board_cell,
     open_end,
     opposite,
     step,
@@ -44,7 +43,7 @@ DEPTH = 5
 def _blocked(board: dict[Cell, str], cell: Cell, d) -> bool:
     """Is the opening of `cell` towards `d` blocked (wall, source, piece not facing back)?"""
     target = step(cell, d)
-    if not inside(target) or target == SOURCE:
+    if not is_board_cell(target):
         return True
     glyph = board.get(target)
     return glyph is not None and channel_through(glyph, opposite(d)) is None
@@ -79,7 +78,7 @@ def utility(board: dict[Cell, str], filled: dict, head: Cell, heading) -> float:
     for cell, channel in end.route:
         if board[cell] == "+":
             other = PIECES["+"][1 - channel]
-            if all(inside(step(cell, d)) and step(cell, d) != SOURCE for d in other):
+            if all(is_board_cell(step(cell, d)) for d in other):
                 score += CROSS_BOTH_WAYS
     subs = _sub_pipes(board, main)
     subs.sort(key=lambda p: min(abs(c[0] - end.cell[0]) + abs(c[1] - end.cell[1]) for c in p))
@@ -107,11 +106,11 @@ def candidate_slots(board: dict[Cell, str], filled: dict, head: Cell, heading) -
             for channel in PIECES[board[cell]]:
                 for d in channel:
                     n = step(cell, d)
-                    if inside(n) and n != SOURCE and n not in board and n not in slots:
+                    if is_board_cell(n) and n not in board and n not in slots:
                         slots.append(n)
     neighbours = [n for cell in list(slots) for n in (step(cell, d) for d in
                   ((0, -1), (1, 0), (0, 1), (-1, 0)))
-                  if inside(n) and n != SOURCE and n not in board and n not in slots]
+                  if is_board_cell(n) and n not in board and n not in slots]
     slots += list(dict.fromkeys(neighbours))
     return slots + [c for c in empty if c not in slots]
 

@@ -56,6 +56,11 @@ def inside(cell: Cell) -> bool:
     return 0 <= cell[0] < SIZE and 0 <= cell[1] < SIZE
 
 
+def is_board_cell(cell: Cell) -> bool:
+    """On the board and not the source: a cell a piece may go on and the ooze may enter."""
+    return inside(cell) and cell != SOURCE
+
+
 def step(cell: Cell, d: Direction) -> Cell:
     return (cell[0] + d[0], cell[1] + d[1])
 
@@ -122,7 +127,7 @@ def advance(state: OozeState) -> bool:
     """Move the ooze one tile on. False (and state.leaked) if it cannot: the game ends."""
     target = step(state.head, state.heading)
     entry = opposite(state.heading)
-    glyph = state.board.get(target) if inside(target) and target != SOURCE else None
+    glyph = state.board.get(target) if is_board_cell(target) else None
     channel = channel_through(glyph, entry) if glyph else None
     if channel is None or channel in state.filled.get(target, set()):
         state.leaked = True
@@ -156,7 +161,7 @@ def open_end(board: dict[Cell, str], filled: dict[Cell, set[int]] | dict[Cell, t
     cell, d = head, heading
     while True:
         target, entry = step(cell, d), opposite(d)
-        if not inside(target) or target == SOURCE:
+        if not is_board_cell(target):
             return OpenEnd(target, entry, tuple(route), True)
         glyph = board.get(target)
         if glyph is None:
