@@ -22,17 +22,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from logic_agents import __version__
-from logic_agents.errors import LogicAgentsError, UnknownName
+from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
 from logic_agents.logic.compile import CARD_ENCODINGS
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SOLVERS
 from logic_agents.world.registry import GameSpec, games, get_game
 
 PROG = "logic-agents"
 MAPS_ROOT = Path(__file__).resolve().parent.parent / "maps"
-
-
-class UsageError(LogicAgentsError):
-    """A command-line mistake argparse itself cannot see."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -155,12 +151,13 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    choices=sorted(CARD_ENCODINGS),
                    help="satx: pysat.card encoding of large cardinality constraints such as the "
                    "global count window (default seqcounter, chosen by measurement)")
-    p.add_argument("--policy", choices=("lowest", "opening", "lookahead"), default=None,
-                   help="daggers prob: how a guess is chosen (default lowest: the least likely "
-                   "dagger; see README)")
+    p.add_argument("--policy", choices=("progress", "lowest", "opening"), default=None,
+                   help="daggers prob: how a guess is chosen (default progress: safety and "
+                   "the chance the next move is certain; lowest: the least likely dagger; "
+                   "see README)")
     p.add_argument("--endgame", type=int, default=None, metavar="N",
                    help="daggers prob: search exactly for the best win chance when at most N "
-                   "placements remain (default 0: off, chosen by measurement)")
+                   "placements remain (default 750; 0 turns it off)")
     p.add_argument("--horizon", type=_positive_int, default=None, metavar="N",
                    help="ooze sat: how many tiles ahead of the open end each plan routes "
                    "(default 24)")
@@ -540,6 +537,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise UsageError("--count must be at least 1")
+    if args.start is not None and args.game != "daggers":
+        raise UsageError("--start is for daggers maps")
     if args.game == "sudoku":
         return _generate_sudoku(args)
     if args.game == "undead":
@@ -553,7 +552,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.difficulty is not None:
         raise UsageError("--difficulty is for undead")
     preset = preset_from_args(args)
-    maps = generate_maps(preset, args.count, args.seed)
+    maps = generate_maps(preset, args.count, args.seed, args.start)
     out = Path(args.output)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -607,7 +606,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for name in args.generate.split(","):
             preset = get_preset(name.strip())
             entries += [batch.MapEntry(m, preset.name)
-                        for m in generate_maps(preset, args.count, args.seed)]
+                        for m in generate_maps(preset, args.count, args.seed, args.start)]
+    if args.start is not None and not args.generate:
+        raise UsageError("--start places the first probe of --generate maps; give --generate")
     if not entries:
         raise UsageError("no maps: give MAP_OR_DIR or --generate PRESET")
     options = agent_options(args)
@@ -992,6 +993,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--topology", choices=["square", "hex"], help="default square")
     p.add_argument("--lives", type=_positive_int, help="starting lives written in the header")
     p.add_argument("--count", type=int, default=10, help="how many maps (default 10)")
+    p.add_argument("--start", type=_cell, metavar="R,C", help="daggers: the first probe, kept "
+                   "clear so that it opens an area (default 0,0; 3,3 is the 'modern' opening "
+                   "of published solver records)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--json", action="store_true", help="print the written files as JSON")
@@ -1021,6 +1025,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--generate", metavar="PRESET[,PRESET]",
                    help="also play --count generated maps of each preset, made from --seed")
     p.add_argument("--count", type=int, default=10, help="maps per --generate preset (default 10)")
+    p.add_argument("--start", type=_cell, metavar="R,C", help="the first probe of --generate "
+                   "maps, kept clear so that it opens an area (default 0,0)")
     p.add_argument("--lives", type=_positive_int, default=None, help="starting lives")
     p.add_argument("--game", default=None,
                    help="game of the maps (default: detected from their folder or content)")
@@ -1076,6 +1082,17 @@ def _positive(convert: type, what: str):
 
 
 _positive_int = _positive(int, "an integer")
+
+
+def _cell(text: str) -> tuple[int, int]:
+    """An argparse type: a cell written R,C (0-based row and column)."""
+    try:
+        r, c = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a cell R,C: {text!r}") from None
+    if r < 0 or c < 0:
+        raise argparse.ArgumentTypeError(f"row and column must not be negative, got {text}")
+    return r, c
 _positive_float = _positive(float, "a number")
 
 

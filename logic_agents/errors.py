@@ -3,7 +3,8 @@
 Concepts: LogicAgentsError (the root the CLI catches), FormatError (carries file:line:col),
 IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
 (a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
-solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing).
+solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
+UsageError (a command-line or agent option out of range).
 """
 
 from __future__ import annotations
@@ -50,3 +51,7 @@ class DependencyNotInstalled(LogicAgentsError):
 
 class GenerationError(LogicAgentsError):
     """A map generator asked for the impossible (more daggers than free cells, ...)."""
+
+
+class UsageError(LogicAgentsError):
+    """A command-line mistake argparse itself cannot see, or an agent option out of range."""

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from logic_agents.cli import main
+from logic_agents.games.daggers import load
 from logic_agents.logic.dimacs import read_dimacs
 
 from .conftest import MAPS, ROOT
@@ -98,6 +99,8 @@ def test_maps_lists_the_thirty(capsys):
         (["inspect", "missing.cnf"], "cannot read"),
         (["replay", "missing.jsonl"], "cannot read"),
         ([], "required"),
+        (["generate", "daggers", "--preset", "beginner", "--start", "3", "-o", "x"],
+         "not a cell R,C"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
@@ -155,11 +158,25 @@ def test_generate_writes_loadable_maps(capsys, tmp_path):
         (["--width", "3", "--height", "3", "--daggers", "9"], "do not fit"),
         (["--preset", "beginner", "--count", "0"], "at least 1"),
         (["--preset", "beginner", "--topology", "hex"], "drop --topology"),
+        (["--preset", "beginner", "--start", "3,9"], "off the 9x9 board"),
     ],
 )
 def test_generate_errors(capsys, tmp_path, argv, words):
     code, _, err = run(capsys, "generate", "daggers", *argv, "-o", str(tmp_path))
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def test_generate_start_moves_the_opening_probe(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "daggers", "--preset", "expert", "--count", "2",
+                       "--start", "3,3", "-o", str(tmp_path), "--json")
+    assert code == 0
+    for name in json.loads(out)["files"]:
+        instance = load(name)
+        assert instance.starts == ((3, 3),) and instance.token((3, 3)) == "0"
+    code, _, err = run(capsys, "generate", "sudoku", "--start", "1,1", "-o", str(tmp_path))
+    assert code == 2 and "--start is for daggers" in err
+    code, _, err = run(capsys, "compare", "EASY1", "--start", "1,1")
+    assert code == 2 and "give --generate" in err
 
 
 def test_compare_json_csv_plot_and_resume(capsys, tmp_path):

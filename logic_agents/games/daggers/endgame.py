@@ -9,8 +9,10 @@ Concepts:
   show the same thing stay together; the others are ruled out.
 - win_probability(state): the best, over covered cells, of the chance the probe is safe times
   the expected win probability of what it shows; a dagger costs a life and is shown. The game
-  is won when every covered cell is a dagger. States are memoised; a node budget bounds the
-  search (None when it runs out, and the caller guesses by probability instead).
+  is won when every covered cell is a dagger. A cell safe in every remaining placement is
+  probed first without trying the others (it only adds information). States are memoised; a
+  node budget bounds the search (None when it runs out, and the caller guesses by probability
+  instead).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def placements(obs: DaggersObservation, limit: int) -> list[frozenset[Cell]] | N
     unknown = obs.unknown_cells()
     remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
     cons = constraints(obs)
+    if any(not cells for cells, _ in cons):
+        return []  # a clue that cannot add up: no placement agrees
     touching: dict[Cell, list[int]] = {c: [] for c in unknown}
     for i, (cells, _) in enumerate(cons):
         for c in cells:
@@ -87,65 +91,95 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
         return None
     table = obs.neighbours
     covered = tuple(obs.unknown_cells())
-    covered_set = frozenset(covered)
+    index = {c: i for i, c in enumerate(covered)}
+    everything = (1 << len(covered)) - 1
     known_daggers = frozenset(c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT))
+    # worlds and cells as bits, so that a search state is three small integers
+    dagger_bits = [sum(1 << index[c] for c in w) for w in worlds]
+    if all(bits == everything for bits in dagger_bits):
+        return None  # every covered cell is a dagger: nothing is left to probe
     nodes = 0
+    reveals: dict[tuple[int, int], tuple[tuple, int]] = {}
 
-    def shows(world: frozenset[Cell], cell: Cell, open_: frozenset[Cell]) -> frozenset:
-        """What probing a safe `cell` uncovers in `world`: (cell, clue) pairs, cascading."""
-        daggers = world | known_daggers
-        seen: dict[Cell, int] = {}
-        todo = [cell]
-        while todo:
-            c = todo.pop()
-            if c in seen or c in open_ or c not in covered_set:
-                continue
-            clue = sum(n in daggers for n in table[c])
-            seen[c] = clue
-            if clue == 0:
-                todo.extend(n for n in table[c] if n not in daggers)
-        return frozenset(seen.items())
+    def shows(w: int, i: int) -> tuple[tuple, int]:
+        """What probing the safe cell i uncovers in world w: its (cell, clue) pairs, cascading
+        through 0s, and those cells as bits. Cells open before show the same clue in every
+        world still in play, so including them does not split worlds that agree."""
+        key = (w, i)
+        if key not in reveals:
+            daggers = worlds[w] | known_daggers
+            seen: dict[int, int] = {}
+            todo = [covered[i]]
+            while todo:
+                c = todo.pop()
+                j = index.get(c)
+                if j is None or j in seen:
+                    continue
+                clue = sum(n in daggers for n in table[c])
+                seen[j] = clue
+                if clue == 0:
+                    todo.extend(n for n in table[c] if n not in daggers)
+            reveals[key] = (tuple(sorted(seen.items())), sum(1 << j for j in seen))
+        return reveals[key]
 
-    def value(cell: Cell, worlds_now: frozenset, open_: frozenset[Cell], lives: int) -> float:
-        """The win probability after probing `cell` (None-free: 0 for a certain dagger)."""
-        safe: dict[frozenset, list[frozenset[Cell]]] = {}
-        hit: list[frozenset[Cell]] = []
-        for w in worlds_now:
-            if cell in w:
-                hit.append(w)
+    def members(mask: int):
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
+
+    def value(i: int, worlds_now: int, open_: int, lives: int) -> float:
+        """The win probability after probing cell i (0 for a certain dagger)."""
+        safe: dict[tuple, list[int]] = {}
+        hit = 0
+        n = 0
+        for w in members(worlds_now):
+            n += 1
+            if dagger_bits[w] >> i & 1:
+                hit |= 1 << w
             else:
-                safe.setdefault(shows(w, cell, open_), []).append(w)
-        n = len(worlds_now)
-        out = sum(len(ws) / n * win(frozenset(ws), open_ | {c for c, _ in shown}, lives)
-                  for shown, ws in safe.items())
+                shown, bits = shows(w, i)
+                group = safe.get(shown)
+                if group is None:
+                    safe[shown] = [1 << w, bits]
+                else:
+                    group[0] |= 1 << w
+        out = sum(group.bit_count() / n * win(group, open_ | bits, lives)
+                  for group, bits in safe.values())
         if hit and safe and lives > 1:
-            out += len(hit) / n * win(frozenset(hit), open_ | {cell}, lives - 1)
+            out += hit.bit_count() / n * win(hit, open_ | 1 << i, lives - 1)
         return out
 
     @cache
-    def win(worlds_now: frozenset[frozenset[Cell]], open_: frozenset[Cell], lives: int) -> float:
+    def win(worlds_now: int, open_: int, lives: int) -> float:
         nonlocal nodes
         nodes += 1
         if nodes > budget:
             raise _OutOfBudget
-        some = next(iter(worlds_now))
+        some = (worlds_now & -worlds_now).bit_length() - 1
         # won: every covered cell not yet open is a dagger (then it is so in every world, as
         # all worlds hold the same number of daggers)
-        if all(c in some or c in open_ for c in covered):
+        if dagger_bits[some] | open_ == everything:
             return 1.0
+        anywhere = 0
+        for w in members(worlds_now):
+            anywhere |= dagger_bits[w]
+        unopened = everything & ~open_
+        never = unopened & ~anywhere
+        if never:
+            # a cell safe in every world is probed first: it only adds information and must
+            # be probed anyway, so no other order wins more often
+            return value((never & -never).bit_length() - 1, worlds_now, open_, lives)
         best = 0.0
-        for cell in covered:
-            if cell not in open_:
-                best = max(best, value(cell, worlds_now, open_, lives))
-                if best >= 1.0:
-                    break
+        for i in members(unopened):
+            best = max(best, value(i, worlds_now, open_, lives))
+            if best >= 1.0:
+                break
         return best
 
-    all_worlds = frozenset(worlds)
-    if all(all(c in w for c in covered) for w in worlds):
-        return None  # every covered cell is a dagger: nothing is left to probe
+    all_worlds = (1 << len(worlds)) - 1
     try:
-        scored = [(value(cell, all_worlds, frozenset(), obs.lives), cell) for cell in covered]
+        scored = [(value(i, all_worlds, 0, obs.lives), c) for i, c in enumerate(covered)]
     except _OutOfBudget:
         return None
     best_value = max(v for v, _ in scored)

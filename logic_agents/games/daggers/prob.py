@@ -3,10 +3,18 @@
 Concepts:
 - Certainties first: the same single-point passes and incremental SAT oracle as satx; every
   cell proved safe or a dagger is played as satx plays it.
-- Guess: when nothing is provable, probability.dagger_odds gives every covered cell's exact
-  dagger probability; the lowest wins (policy `lowest`). Cells within `tie` of the lowest may
-  instead be ranked by the chance of showing a 0 (`opening`) or of surviving this probe and
-  the safest next one (`lookahead`).
+- Odds: when nothing is provable, probability.dagger_odds gives every covered cell's exact
+  dagger probability.
+- Candidates: the cells whose chance of being safe is within `tie` (relative) of the safest
+  cell's: the safest frontier cells, and when the interior is that safe, a few interior cells
+  (those next to the frontier and those with the fewest covered neighbours).
+- Policy `progress` (default): each candidate is scored by looking one probe ahead. For every
+  clue it may show (weighed by how many placements show it), is some cell then certainly
+  safe (progress), and if not, how safe is the safest next probe (secondary safety)?
+  score = P(safe) x sum over clues of P(clue) x (1 if progress else beta x P(next safe)).
+  `lowest` is the safest cell; `opening` is, among exact ties, the likeliest 0.
+- Endgame: when at most `endgame` placements remain, endgame.best_probe searches them exactly
+  for the probe with the best win chance (lives included).
 - Explanation: `explain(lines)` receives, at each guess, the top candidates with their
   probabilities (`play --explain` prints them).
 """
@@ -16,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from logic_agents.errors import UnknownName
+from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.endgame import best_probe
@@ -33,34 +41,43 @@ from logic_agents.games.daggers.world import (
     DaggersObservation,
 )
 
-# Guess policies, measured on generated classic boards ([0,0] opening start, 2026-11-26, 2,000
-# games each; see the issue-8 note): lowest 95.7% beginner / 84.7% intermediate / 46.1% expert;
-# opening (among exact ties, the likeliest 0) 95.2 / 85.5 / 45.2; lookahead (P(this probe and
-# the next are safe), 6 candidates within 0.05) 95.2 / 84.7 / 46.8. No difference is beyond
-# noise, so the simplest is the default.
-POLICIES = ("lowest", "opening", "lookahead")
-DEFAULT_POLICY = "lowest"
-DEFAULT_TIE = 0.0
-# The endgame search runs when at most this many placements remain (0: never). Measured on the
-# same 2,000 games per size: endgame=300 gave 95.7 / 85.0 / 47.1% against 95.7 / 84.7 / 46.1%
-# without, within noise, for 11.6x the time (714 s against 62 s), so it is off by default.
-DEFAULT_ENDGAME = 0
+# How the defaults were chosen: README "Guessing by exact probability" and the issue-8 note
+# (paired runs on generated classic boards).
+POLICIES = ("progress", "lowest", "opening")
+DEFAULT_POLICY = "progress"
+DEFAULT_TIE = {"progress": 0.1, "lowest": 0.0, "opening": 0.0}
+DEFAULT_CANDIDATES = 6  # frontier cells scored by `progress`
+DEFAULT_INTERIOR = 4  # interior cells of each kind scored by `progress`
+DEFAULT_BETA = 1.0
+# weight of a dagger hit when a life is to spare (the endgame counts lives exactly); on expert
+# with 2 lives, 0 / 0.5 / 0.8 won 86.4 / 86.1 / 85.7% of 1,000 paired games
+DEFAULT_SPARE_LIFE = 0.0
+DEFAULT_ENDGAME = 750  # placements; 0 turns the exact endgame search off
 
 
 class ProbAgent(SatAgent):
-    """prob: satx, but a guess is the cell least likely to hold a dagger."""
+    """prob: satx, but a guess is chosen by exact dagger probability."""
 
     name = "prob"
 
-    def __init__(self, *, policy: str = DEFAULT_POLICY, tie: float = DEFAULT_TIE,
-                 candidates: int = 6, endgame: int = DEFAULT_ENDGAME,
+    def __init__(self, *, policy: str = DEFAULT_POLICY, tie: float | None = None,
+                 candidates: int = DEFAULT_CANDIDATES, interior: int = DEFAULT_INTERIOR,
+                 beta: float = DEFAULT_BETA, spare_life: float = DEFAULT_SPARE_LIFE,
+                 endgame: int = DEFAULT_ENDGAME,
                  explain: Callable[[list[str]], None] | None = None, **options) -> None:
         if policy not in POLICIES:
             raise UnknownName(f"unknown guess policy {policy!r}; choose one of "
                               f"{', '.join(POLICIES)}")
+        if tie is not None and not 0.0 <= tie < 1.0:
+            raise UsageError(f"tie must be at least 0 and below 1, got {tie}")
+        if endgame < 0:
+            raise UsageError(f"endgame must not be negative, got {endgame}")
         self.policy = policy
-        self.tie = tie
+        self.tie = DEFAULT_TIE[policy] if tie is None else tie
         self.candidates = candidates
+        self.interior = interior
+        self.beta = beta
+        self.spare_life = spare_life
         self.endgame = endgame
         self.win_chance: float | None = None
         self.explain = explain
@@ -73,55 +90,107 @@ class ProbAgent(SatAgent):
         odds = dagger_odds(obs)
         self.last_odds = odds
         ranked = odds.ranked()
-        best = ranked[0][1]
-        near = [c for c, p in ranked if p <= best + self.tie]
         endgame = (best_probe(obs, self.endgame) if self.endgame and odds.placements <= self.endgame
                    else None)
         if endgame is not None:
             cell, self.win_chance = endgame
-        elif self.policy == "lookahead":
-            cell = max(near[:self.candidates], key=lambda c: (self._two_moves(c, obs, odds),
-                                                            -odds.probability(c)))
+        elif self.policy == "progress":
+            cell = self._progress_choice(obs, odds, ranked)
         else:
-            cell = min(near, key=lambda c: self._tie_key(c, obs, odds))
+            near = self.near(ranked)
+            cell = near[0] if self.policy == "lowest" else min(
+                near, key=lambda c: self._opening_key(c, obs, odds))
         self.guesses += 1
         self.why = (f"endgame: win chance {self.win_chance:.4f} (P(dagger) = "
                     f"{odds.probability(cell):.4f})" if endgame is not None
                     else f"guess: P(dagger) = {odds.probability(cell):.4f}")
         if self.explain is not None:
-            self.explain(self._explanation(obs, odds, cell))
+            lines = self._explanation(obs, odds, cell)
+            if endgame is not None:
+                lines.append(f"  endgame search over {odds.placements} placements: the probe "
+                             f"wins with chance {self.win_chance:.4f}")
+            self.explain(lines)
         return DaggersAction("probe", cell)
 
+    def near(self, ranked: list[tuple[Cell, float]]) -> list[Cell]:
+        """The cells safe within `tie` of the safest (relative), safest first."""
+        floor = (1.0 - ranked[0][1]) * (1.0 - self.tie)
+        return [c for c, p in ranked if 1.0 - p >= floor - 1e-12]
+
+    def _progress_choice(self, obs: DaggersObservation, odds: DaggerOdds,
+                         ranked: list[tuple[Cell, float]]) -> Cell:
+        near = self.near(ranked)
+        inside = set(odds.interior_cells)
+        cands = [c for c in near if c not in inside][:self.candidates]
+        if inside and near and any(c in inside for c in near):
+            cands += self._interior_candidates(obs, odds, inside)
+        if len(cands) == 1:
+            return cands[0]
+        scored = []
+        for c in cands:
+            safe = 1.0 - odds.probability(c)
+            score = safe * sum(w * (1.0 if pmin == 0 else self.beta * (1.0 - pmin))
+                               for w, pmin in self.branches(c, obs))
+            if obs.lives > 1 and self.spare_life and safe < 1.0:
+                # with a life to spare, a dagger hit is information: the game goes on with
+                # the dagger shown, worth `spare_life` of a safe reveal
+                hit = self._after_hit(c, obs)
+                if hit is not None:
+                    score += (1.0 - safe) * self.spare_life * (1.0 if hit == 0 else 1.0 - hit)
+            scored.append((-score, -safe, c))
+        return min(scored)[2]
+
     @staticmethod
-    def _two_moves(cell: Cell, obs: DaggersObservation, odds: DaggerOdds) -> float:
-        """P(probing `cell` is safe and so is the safest probe after it): each clue the cell
-        may show is weighed by how many placements give it."""
+    def _after_hit(cell: Cell, obs: DaggersObservation) -> float | None:
+        """The lowest dagger probability left once `cell` is shown to be a dagger (None if
+        it cannot be one)."""
         r, c = cell
-        weighted = 0.0
-        total = 0
+        grid = [list(row) for row in obs.grid]
+        grid[r][c] = HIT
+        try:
+            after = dagger_odds(replace(obs, grid=tuple(tuple(row) for row in grid),
+                                        lives=obs.lives - 1))
+        except InconsistentObservation:
+            return None
+        return float(min(after.exact.values(), default=0))
+
+    def _interior_candidates(self, obs: DaggersObservation, odds: DaggerOdds,
+                             inside: set[Cell]) -> list[Cell]:
+        """Interior cells next to the frontier (their clue may link up with it) and those
+        with the fewest covered neighbours (corners and edges, likeliest to show a 0)."""
+        def covered_around(c: Cell) -> int:
+            return sum(obs.at(n) == COVERED for n in obs.neighbours[c])
+
+        touching = [c for c in odds.interior_cells
+                    if any(n in odds.exact and n not in inside for n in obs.neighbours[c])]
+        touching.sort(key=lambda c: (covered_around(c), c))
+        fewest = sorted(odds.interior_cells, key=lambda c: (covered_around(c), c))
+        return list(dict.fromkeys(touching[:self.interior] + fewest[:self.interior]))
+
+    @staticmethod
+    def branches(cell: Cell, obs: DaggersObservation) -> list[tuple[float, float]]:
+        """For each clue `cell` may show: (P(that clue | cell safe), the lowest dagger
+        probability of any other covered cell after it is shown)."""
+        r, c = cell
+        out = []
         for value in range(len(obs.neighbours[cell]) + 1):
             grid = list(obs.grid)
             row = list(grid[r])
             row[c] = str(value)
             grid[r] = tuple(row)
-            after = replace(obs, grid=tuple(grid))
             try:
-                odds_after = dagger_odds(after)
+                after = dagger_odds(replace(obs, grid=tuple(grid)))
             except InconsistentObservation:
                 continue
-            total += odds_after.placements
-            safest = min(odds_after.exact.values(), default=0)
-            weighted += odds_after.placements * (1.0 - float(safest))
-        if not total:
-            return 0.0
-        return (1.0 - odds.probability(cell)) * weighted / total
+            out.append((after.placements, float(min(after.exact.values(), default=0))))
+        total = sum(w for w, _ in out)
+        return [(w / total, pmin) for w, pmin in out] if total else []
 
-    def _tie_key(self, cell: Cell, obs: DaggersObservation, odds: DaggerOdds) -> tuple:
+    @staticmethod
+    def _opening_key(cell: Cell, obs: DaggersObservation, odds: DaggerOdds) -> tuple:
+        # the likelier the cell shows a 0 (and opens an area), the better; P(0 | safe) is
+        # estimated as the product of its covered neighbours' safety
         p = odds.probability(cell)
-        if self.policy == "lowest":
-            return (p, cell)
-        # "opening": the likelier the cell shows a 0 (and opens an area), the better; P(0 |
-        # safe) is estimated as the product of its covered neighbours' safety
         zero = 1.0
         for n in obs.neighbours[cell]:
             shown = obs.at(n)

@@ -2,7 +2,8 @@
 
 Concepts:
 - Constraint: a shown clue's unknown neighbours and how many daggers are still among them
-  (the clue minus its flagged and hit neighbours; flags are proven daggers).
+  (the clue minus its flagged and hit neighbours; flags are proven daggers). A clue with no
+  unknown neighbour that does not add up is kept, as a contradiction.
 - Class: unknown frontier cells that lie under exactly the same constraints. They are
   interchangeable, so a class is assigned a number of daggers j, weighted C(size, j).
 - Component: classes linked by shared constraints. Components are independent once the total
@@ -47,7 +48,9 @@ class DaggerOdds:
 
 
 def constraints(obs: DaggersObservation) -> list[tuple[tuple[Cell, ...], int]]:
-    """(unknown neighbours, daggers still among them) for every clue with an unknown neighbour."""
+    """(unknown neighbours, daggers still among them) for every clue with an unknown neighbour,
+    and ((), k) for a clue whose neighbours are all known but do not add up (k != 0), so that
+    a hypothetical clue that contradicts the board is caught."""
     table = obs.neighbours
     out = []
     for cell in obs.cells():
@@ -56,10 +59,9 @@ def constraints(obs: DaggersObservation) -> list[tuple[tuple[Cell, ...], int]]:
             continue
         around = table[cell]
         unknown = tuple(n for n in around if obs.at(n) == COVERED)
-        if not unknown:
-            continue
         marked = sum(obs.at(n) in (FLAGGED, HIT) for n in around)
-        out.append((unknown, k - marked))
+        if unknown or k != marked:
+            out.append((unknown, k - marked))
     return out
 
 

@@ -19,6 +19,8 @@ def brute_force(obs: DaggersObservation) -> dict:
     unknown = obs.unknown_cells()
     marked = {c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT)}
     remaining = obs.total_daggers - len(marked)
+    if remaining < 0:
+        return {}
     hits = dict.fromkeys(unknown, 0)
     total = 0
     for chosen in itertools.combinations(unknown, remaining):
@@ -106,7 +108,8 @@ def test_certainties_are_exactly_the_cells_of_probability_0_or_1():
 def test_prob_guesses_the_safest_cell_and_explains(capsys):
     from logic_agents.cli import main
 
-    assert main(["play", "HARD10", "--agent", "prob", "--seed", "3", "--quiet", "--explain"]) == 0
+    assert main(["play", "HARD10", "--agent", "prob", "--seed", "3", "--quiet", "--explain",
+                 "--policy", "lowest", "--endgame", "0"]) == 0
     out = capsys.readouterr().out
     assert "no cell is provable" in out and "<- probe" in out
     lines = [line for line in out.splitlines() if "P(dagger)" in line]
@@ -115,23 +118,24 @@ def test_prob_guesses_the_safest_cell_and_explains(capsys):
     assert float(chosen.split("= ")[1].split()[0]) == best
 
 
-@pytest.mark.parametrize("policy", ["lowest", "opening", "lookahead"])
-def test_every_policy_guesses_within_its_tie_of_the_safest_cell(policy):
+@pytest.mark.parametrize("policy,tie", [("progress", None), ("progress", 0.3), ("lowest", None),
+                                        ("opening", 0.05)])
+def test_every_policy_guesses_within_its_tie_of_the_safest_cell(policy, tie):
     from logic_agents.games.daggers import DaggersWorld, ProbAgent
     from logic_agents.games.daggers.generate import PRESETS, generate_maps
     from logic_agents.world.runner import run_episode
 
-    tie = 0.05
     checked = 0
     for i, board in enumerate(generate_maps(PRESETS["intermediate"], 30, seed=5)):
-        agent = ProbAgent(policy=policy, tie=tie)
+        agent = ProbAgent(policy=policy, tie=tie, endgame=0)
         guess = agent._guess
 
         def checked_guess(obs, guess=guess, agent=agent):
             nonlocal checked
             action = guess(obs)
-            best = agent.last_odds.ranked()[0][1]
-            assert agent.last_odds.probability(action.cell) <= best + tie + 1e-12
+            best_safe = 1 - agent.last_odds.ranked()[0][1]
+            safe = 1 - agent.last_odds.probability(action.cell)
+            assert safe >= best_safe * (1 - agent.tie) - 1e-12
             checked += 1
             return action
 
@@ -140,12 +144,104 @@ def test_every_policy_guesses_within_its_tie_of_the_safest_cell(policy):
     assert checked > 10
 
 
+@settings(max_examples=150, deadline=None)
+@given(positions(), st.integers(0, 10**6))
+def test_progress_branches_agree_with_brute_force(obs, pick):
+    """`progress` weighs each clue a probe may show by P(clue | probe safe) and scores it by
+    the safest cell left after it: both equal a brute-force count over every placement."""
+    from logic_agents.games.daggers import ProbAgent
+
+    covered = obs.unknown_cells()
+    if not covered or not brute_force(obs):
+        return
+    cell = covered[pick % len(covered)]
+    r, c = cell
+    expected = []
+    for value in range(len(obs.neighbours[cell]) + 1):
+        grid = [list(row) for row in obs.grid]
+        grid[r][c] = str(value)
+        after = DaggersObservation(tuple(tuple(row) for row in grid), obs.lives,
+                                   obs.total_daggers, obs.step, obs.topology)
+        ways = _placements(after)
+        if ways:
+            expected.append((ways, min(brute_force(after).values(), default=0)))
+    total = sum(w for w, _ in expected)
+    got = ProbAgent.branches(cell, obs)
+    assert len(got) == len(expected)
+    for (w, pmin), (ways, best) in zip(got, expected):
+        assert abs(w - ways / total) < 1e-9 and abs(pmin - float(best)) < 1e-9
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.integers(0, 10**6))
+def test_a_spare_life_weighs_the_hit_by_the_safest_cell_after_it(obs, pick):
+    from logic_agents.games.daggers import ProbAgent
+
+    covered = obs.unknown_cells()
+    if not covered or not brute_force(obs):
+        return
+    cell = covered[pick % len(covered)]
+    grid = [list(row) for row in obs.grid]
+    grid[cell[0]][cell[1]] = HIT
+    after = DaggersObservation(tuple(tuple(row) for row in grid), obs.lives,
+                               obs.total_daggers, obs.step, obs.topology)
+    expected = brute_force(after) if _placements(after) else None
+    got = ProbAgent._after_hit(cell, obs)
+    if expected is None:
+        assert got is None
+    else:
+        assert abs(got - float(min(expected.values(), default=0))) < 1e-9
+
+
+def test_lives_change_the_guess_only_when_a_life_is_to_spare():
+    """With one life the spare-life weight is never used; with three it changes some guesses."""
+    from logic_agents.games.daggers import DaggersWorld, ProbAgent
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+    from logic_agents.world.runner import run_episode
+
+    def guesses(lives, spare_life):
+        seen = []
+        for i, board in enumerate(generate_maps(PRESETS["intermediate"], 12, seed=4)):
+            agent = ProbAgent(spare_life=spare_life, endgame=0)
+            guess = agent._guess
+
+            def logged(obs, guess=guess, i=i):
+                action = guess(obs)
+                seen.append((i, obs.step, action.cell))
+                return action
+
+            agent._guess = logged
+            run_episode(DaggersWorld(board, lives=lives), agent, seed=i)
+        return seen
+
+    assert guesses(1, 0.0) == guesses(1, 0.9)
+    assert guesses(3, 0.0) != guesses(3, 0.9)
+
+
+def _placements(obs: DaggersObservation) -> int:
+    table = obs.neighbours
+    unknown = obs.unknown_cells()
+    marked = {c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT)}
+    if len(marked) > obs.total_daggers:
+        return 0
+    return sum(
+        all(sum(n in set(chosen) | marked for n in table[c]) == obs.clue(c)
+            for c in obs.cells() if obs.clue(c) is not None)
+        for chosen in itertools.combinations(unknown, obs.total_daggers - len(marked)))
+
+
 def test_an_unknown_policy_is_refused():
     from logic_agents.errors import UnknownName
     from logic_agents.games.daggers import ProbAgent
 
     with pytest.raises(UnknownName):
         ProbAgent(policy="coin")
+    from logic_agents.errors import UsageError
+
+    with pytest.raises(UsageError):
+        ProbAgent(tie=1.5)
+    with pytest.raises(UsageError):
+        ProbAgent(endgame=-1)
 
 
 def test_cnf_works_for_prob_as_for_satx(tmp_path):
