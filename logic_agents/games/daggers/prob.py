@@ -144,12 +144,8 @@ class ProbAgent(SatAgent):
     def _after_hit(cell: Cell, obs: DaggersObservation) -> float | None:
         """The lowest dagger probability left once `cell` is shown to be a dagger (None if
         it cannot be one)."""
-        r, c = cell
-        grid = [list(row) for row in obs.grid]
-        grid[r][c] = HIT
         try:
-            after = dagger_odds(replace(obs, grid=tuple(tuple(row) for row in grid),
-                                        lives=obs.lives - 1))
+            after = dagger_odds(_showing(obs, cell, HIT, lives=obs.lives - 1))
         except InconsistentObservation:
             return None
         return float(min(after.exact.values(), default=0))
@@ -171,15 +167,10 @@ class ProbAgent(SatAgent):
     def branches(cell: Cell, obs: DaggersObservation) -> list[tuple[float, float]]:
         """For each clue `cell` may show: (P(that clue | cell safe), the lowest dagger
         probability of any other covered cell after it is shown)."""
-        r, c = cell
         out = []
         for value in range(len(obs.neighbours[cell]) + 1):
-            grid = list(obs.grid)
-            row = list(grid[r])
-            row[c] = str(value)
-            grid[r] = tuple(row)
             try:
-                after = dagger_odds(replace(obs, grid=tuple(grid)))
+                after = dagger_odds(_showing(obs, cell, str(value)))
             except InconsistentObservation:
                 continue
             out.append((after.placements, float(min(after.exact.values(), default=0))))
@@ -213,3 +204,10 @@ class ProbAgent(SatAgent):
             lines.append(f"  {chosen[0]},{chosen[1]}  P(dagger) = "
                          f"{odds.probability(chosen):.4f}  <- probe")
         return lines
+
+
+def _showing(obs: DaggersObservation, cell: Cell, token: str, **changes) -> DaggersObservation:
+    """The observation as it would be if `cell` showed `token` (a clue, or HIT)."""
+    r, c = cell
+    row = obs.grid[r][:c] + (token,) + obs.grid[r][c + 1:]
+    return replace(obs, grid=obs.grid[:r] + (row,) + obs.grid[r + 1:], **changes)
