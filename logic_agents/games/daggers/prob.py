@@ -48,7 +48,7 @@ DEFAULT_POLICY = "progress"
 DEFAULT_TIE = {"progress": 0.1, "lowest": 0.0, "opening": 0.0}
 DEFAULT_CANDIDATES = 6  # frontier cells scored by `progress`
 DEFAULT_INTERIOR = 4  # interior cells of each kind scored by `progress`
-DEFAULT_BETA = 1.0
+DEFAULT_BETA = 1.0  # weight of a guess without progress; 0.9 measured no better
 # weight of a dagger hit when a life is to spare (the endgame counts lives exactly); on expert
 # with 2 lives, 0 / 0.5 / 0.8 won 86.4 / 86.1 / 85.7% of 1,000 paired games
 DEFAULT_SPARE_LIFE = 0.0
