@@ -80,6 +80,7 @@ class ProbAgent(SatAgent):
         self.spare_life = spare_life
         self.endgame = endgame
         self.win_chance: float | None = None
+        self.looked_ahead: tuple[int, float] | None = None  # (candidates, best score)
         self.explain = explain
         self.last_odds: DaggerOdds | None = None
         super().__init__(**options)
@@ -109,6 +110,10 @@ class ProbAgent(SatAgent):
             if endgame is not None:
                 lines.append(f"  endgame search over {odds.placements} placements: the probe "
                              f"wins with chance {self.win_chance:.4f}")
+            elif self.policy == "progress" and self.looked_ahead is not None:
+                count, score = self.looked_ahead
+                lines.append(f"  look-ahead over {count} candidates: the probe scores "
+                             f"{score:.4f} (P(safe) x chance of a certain or safe next move)")
             self.explain(lines)
         return DaggersAction("probe", cell)
 
@@ -124,6 +129,7 @@ class ProbAgent(SatAgent):
         cands = [c for c in near if c not in inside][:self.candidates]
         if inside and near and any(c in inside for c in near):
             cands += self._interior_candidates(obs, odds, inside)
+        self.looked_ahead = None
         if len(cands) == 1:
             return cands[0]
         scored = []
@@ -138,7 +144,9 @@ class ProbAgent(SatAgent):
                 if hit is not None:
                     score += (1.0 - safe) * self.spare_life * (1.0 if hit == 0 else 1.0 - hit)
             scored.append((-score, -safe, c))
-        return min(scored)[2]
+        best = min(scored)
+        self.looked_ahead = (len(scored), -best[0])
+        return best[2]
 
     @staticmethod
     def _after_hit(cell: Cell, obs: DaggersObservation) -> float | None:

@@ -118,6 +118,14 @@ def test_prob_guesses_the_safest_cell_and_explains(capsys):
     assert float(chosen.split("= ")[1].split()[0]) == best
 
 
+def test_the_default_explains_its_look_ahead(capsys):
+    from logic_agents.cli import main
+
+    assert main(["play", "HARD10", "--agent", "prob", "--seed", "3", "--quiet", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "look-ahead over" in out and "candidates: the probe scores" in out
+
+
 @pytest.mark.parametrize("policy,tie", [("progress", None), ("progress", 0.3), ("lowest", None),
                                         ("opening", 0.05)])
 def test_every_policy_guesses_within_its_tie_of_the_safest_cell(policy, tie):
