@@ -105,15 +105,16 @@ def main() -> int:
                         help="leave out section 3 (the opening at (3,3))")
     args = parser.parse_args()
     started = time.perf_counter()
+    games = max(1, round(10000 * args.scale))  # classic games per size and start rule
     sections = [("1. The 30 official 2018 maps", official(max(1, round(1000 * args.scale)),
                                                           args.jobs))]
     print(sections[-1][1], flush=True)
     sections.append(("2. Classic Minesweeper, opening start at [0,0]",
-                     classic(max(1, round(10000 * args.scale)), args.jobs)))
+                     classic(games, args.jobs)))
     print(sections[-1][1], flush=True)
     if not args.skip_modern:
         sections.append(("3. Classic Minesweeper, opening start at (3,3) (the records' rule)",
-                         classic(max(1, round(10000 * args.scale)), args.jobs, (3, 3))))
+                         classic(games, args.jobs, (3, 3))))
         print(sections[-1][1], flush=True)
     if args.out:
         write_report(args.out, "bench_prob", "prob against satx (`scripts/bench_prob.py`)",

@@ -127,7 +127,7 @@ class ProbAgent(SatAgent):
         near = self.near(ranked)
         inside = set(odds.interior_cells)
         cands = [c for c in near if c not in inside][:self.candidates]
-        if inside and near and any(c in inside for c in near):
+        if any(c in inside for c in near):
             cands += self._interior_candidates(obs, odds, inside)
         self.looked_ahead = None
         if len(cands) == 1:
