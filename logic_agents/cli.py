@@ -537,8 +537,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise UsageError("--count must be at least 1")
-    if args.start is not None and args.game != "daggers":
-        raise UsageError("--start is for daggers maps")
+    if (args.start is not None or args.safe_start) and args.game != "daggers":
+        raise UsageError("--start and --safe-start are for daggers maps")
     if args.game == "sudoku":
         return _generate_sudoku(args)
     if args.game == "undead":
@@ -552,7 +552,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.difficulty is not None:
         raise UsageError("--difficulty is for undead")
     preset = preset_from_args(args)
-    maps = generate_maps(preset, args.count, args.seed, args.start)
+    maps = generate_maps(preset, args.count, args.seed, args.start, not args.safe_start)
     out = Path(args.output)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -606,9 +606,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for name in args.generate.split(","):
             preset = get_preset(name.strip())
             entries += [batch.MapEntry(m, preset.name)
-                        for m in generate_maps(preset, args.count, args.seed, args.start)]
-    if args.start is not None and not args.generate:
-        raise UsageError("--start places the first probe of --generate maps; give --generate")
+                        for m in generate_maps(preset, args.count, args.seed, args.start,
+                                               not args.safe_start)]
+    if (args.start is not None or args.safe_start) and not args.generate:
+        raise UsageError("--start and --safe-start shape --generate maps; give --generate")
     if not entries:
         raise UsageError("no maps: give MAP_OR_DIR or --generate PRESET")
     options = agent_options(args)
@@ -996,6 +997,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--start", type=_cell, metavar="R,C", help="daggers: the first probe, kept "
                    "clear so that it opens an area (default 0,0; 3,3 is the 'modern' opening "
                    "of published solver records)")
+    p.add_argument("--safe-start", action="store_true", help="daggers: keep only the first "
+                   "probe clear, not its neighbours; it is safe but may show a number (the "
+                   "'classic' start rule)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--json", action="store_true", help="print the written files as JSON")
@@ -1027,6 +1031,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=10, help="maps per --generate preset (default 10)")
     p.add_argument("--start", type=_cell, metavar="R,C", help="the first probe of --generate "
                    "maps, kept clear so that it opens an area (default 0,0)")
+    p.add_argument("--safe-start", action="store_true", help="--generate maps keep only the "
+                   "first probe clear, not its neighbours (the 'classic' start rule)")
     p.add_argument("--lives", type=_positive_int, default=None, help="starting lives")
     p.add_argument("--game", default=None,
                    help="game of the maps (default: detected from their folder or content)")

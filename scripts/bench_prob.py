@@ -11,10 +11,12 @@ both agents on every map and run):
    published figures, and the median time per game;
 3. the same with the opening at (3,3), the "modern" rule under which the best published
    solver record was measured (JSMinesweeper: 54% on expert, opening start at (3,3); 41% on
-   classic expert with a safe, not necessarily opening, corner start).
+   classic expert with a safe, not necessarily opening, corner start);
+4. expert with that "classic" rule: the first probe at the [0,0] corner is safe but need not
+   open an area, against JSMinesweeper's 40.7%.
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
-Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern]
+Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern] [--skip-classic]
                                     [--out docs/BENCHMARKS.md]
 """
 
@@ -42,6 +44,8 @@ AGENTS = ("satx", "prob")
 # expert also to Hill's JSMinesweeper, whose README gives 54% with the opening at (3,3)).
 RECORDS = {"beginner": 97.2, "intermediate": 89.1, "expert": 53.5}
 TARGETS = {"beginner": 97.2, "intermediate": 89.0, "expert": 54.0}
+# JSMinesweeper's README: 40.7% on "classic expert (30x16/99 safe start in a corner)"
+SAFE_START_RECORDS = {"expert": 40.7}
 
 
 def rate(rows: list) -> str:
@@ -74,22 +78,26 @@ def official(runs: int, jobs: int) -> str:
     return "\n".join(lines)
 
 
-def classic(count: int, jobs: int, start: tuple[int, int] | None = None) -> str:
+def classic(count: int, jobs: int, start: tuple[int, int] | None = None,
+            opening: bool = True) -> str:
     where = "[0,0]" if start is None else f"({start[0]},{start[1]})"
-    lines = [f"{count} generated games per size (seed 9), first probe at {where}, one run "
-             "each, paired seeds.", "",
+    rule = "kept clear with its neighbours (an opening)" if opening else \
+        "safe, its neighbours not kept clear (it may show a number)"
+    records, targets = (RECORDS, TARGETS) if opening else (SAFE_START_RECORDS, {})
+    lines = [f"{count} generated games per size (seed 9), first probe at {where}, {rule}; one "
+             "run each, paired seeds.", "",
              "| size | agent | win % [95% CI] | record | distance | target | median s/game |",
              "|---|---|---|---|---|---|---|"]
     pairs = []
-    for preset in ("beginner", "intermediate", "expert"):
+    for preset in records:
         entries = [batch.MapEntry(m, preset)
-                   for m in generate_maps(PRESETS[preset], count, 9, start)]
+                   for m in generate_maps(PRESETS[preset], count, 9, start, opening)]
         rows = batch.compare(list(AGENTS), entries, runs=1, seed=9, jobs=jobs)
         for agent in AGENTS:
             mine = [r for r in rows if r.agent == agent]
             pct = 100 * sum(r.won for r in mine) / len(mine)
-            lines.append(f"| {preset} | {agent} | {rate(mine)} | {RECORDS[preset]} | "
-                         f"{pct - RECORDS[preset]:+.2f} | {TARGETS[preset]} | "
+            lines.append(f"| {preset} | {agent} | {rate(mine)} | {records[preset]} | "
+                         f"{pct - records[preset]:+.2f} | {targets.get(preset, '-')} | "
                          f"{statistics.median(r.time_s for r in mine):.4f} |")
         pairs.append(f"- {preset}, prob vs satx: {paired(rows)}")
         print(lines[-2], lines[-1], sep="\n", file=sys.stderr, flush=True)
@@ -103,6 +111,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     parser.add_argument("--skip-modern", action="store_true",
                         help="leave out section 3 (the opening at (3,3))")
+    parser.add_argument("--skip-classic", action="store_true",
+                        help="leave out section 4 (expert, safe start in the corner)")
     args = parser.parse_args()
     started = time.perf_counter()
     games = max(1, round(10000 * args.scale))  # classic games per size and start rule
@@ -115,6 +125,10 @@ def main() -> int:
     if not args.skip_modern:
         sections.append(("3. Classic Minesweeper, opening start at (3,3) (the records' rule)",
                          classic(games, args.jobs, (3, 3))))
+        print(sections[-1][1], flush=True)
+    if not args.skip_classic:
+        sections.append(("4. Classic expert, safe start at [0,0] (JSMinesweeper's 'classic' rule)",
+                         classic(games, args.jobs, opening=False)))
         print(sections[-1][1], flush=True)
     if args.out:
         write_report(args.out, "bench_prob", "prob against satx (`scripts/bench_prob.py`)",

@@ -174,9 +174,23 @@ def test_generate_start_moves_the_opening_probe(capsys, tmp_path):
         instance = load(name)
         assert instance.starts == ((3, 3),) and instance.token((3, 3)) == "0"
     code, _, err = run(capsys, "generate", "sudoku", "--start", "1,1", "-o", str(tmp_path))
-    assert code == 2 and "--start is for daggers" in err
+    assert code == 2 and "--start and --safe-start are for daggers" in err
     code, _, err = run(capsys, "compare", "EASY1", "--start", "1,1")
     assert code == 2 and "give --generate" in err
+
+
+def test_safe_start_keeps_only_the_first_probe_clear(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "daggers", "--preset", "expert", "--count", "40",
+                       "--safe-start", "-o", str(tmp_path), "--json")
+    assert code == 0
+    shown = [load(name).token((0, 0)) for name in json.loads(out)["files"]]
+    assert all(t.isdigit() for t in shown)  # never a dagger ...
+    assert any(t != "0" for t in shown)  # ... but not always an opening
+    code, out, _ = run(capsys, "compare", "--generate", "beginner", "--count", "3",
+                       "--safe-start", "--agents", "prob", "--runs", "1", "--jobs", "1", "--json")
+    assert code == 0 and json.loads(out)["agents"]["prob"]["games"] == 3
+    code, _, err = run(capsys, "compare", "EASY1", "--safe-start")
+    assert code == 2 and "give --generate" in err and err.count("\n") == 1
 
 
 def test_compare_json_csv_plot_and_resume(capsys, tmp_path):

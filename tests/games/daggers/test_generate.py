@@ -28,6 +28,16 @@ def test_presets_make_valid_maps_whose_hints_open_an_area(name):
         assert parse(format_map(m)) == m
 
 
+def test_a_safe_start_is_clear_but_its_neighbours_need_not_be():
+    preset = PRESETS["expert"]
+    maps = generate_maps(preset, 60, seed=5, start=(3, 3), opening=False)
+    assert maps == generate_maps(preset, 60, seed=5, start=(3, 3), opening=False)
+    assert all(m.starts == ((3, 3),) and m.token((3, 3)).isdigit() for m in maps)
+    assert any(m.token((3, 3)) != "0" for m in maps)
+    assert all("safe start" in m.comments[0] for m in maps)
+    assert all(parse(format_map(m)) == m for m in maps)
+
+
 def test_impossible_requests_are_refused():
     with pytest.raises(GenerationError, match="do not fit"):
         generate_map(random.Random(0), height=3, width=3, daggers=6)
