@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of prob against satx: the 30 official 2018 maps and classic Minesweeper.
 
-Prints two markdown tables, each measured in this run with paired seeds (the same seed for
+Prints three markdown tables, each measured in this run with paired seeds (the same seed for
 both agents on every map and run):
 1. the 30 official 2018 maps, 1,000 runs each: win rates with 95% Wilson intervals overall,
    per size (EASY, MEDIUM, HARD) and on HARD10, and an exact McNemar test;
@@ -11,13 +11,15 @@ both agents on every map and run):
    published figures, and the median time per game;
 3. the same with the opening at (3,3), the "modern" rule under which the best published
    solver record was measured (JSMinesweeper: 54% on expert, opening start at (3,3); 41% on
-   classic expert with a safe, not necessarily opening, corner start);
-4. expert with that "classic" rule: the first probe at the [0,0] corner is safe but need not
-   open an area, against JSMinesweeper's 40.7%.
+   classic expert with a safe, not necessarily opening, corner start).
+With --safe-start it prints instead, as a section of its own, expert with that "classic"
+rule: the first probe at the [0,0] corner is safe but need not open an area, against
+JSMinesweeper's 40.7%.
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
-Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern] [--skip-classic]
+Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern]
                                     [--out docs/BENCHMARKS.md]
+       python scripts/bench_prob.py --safe-start [--scale 1.0] [--jobs 2] [--out ...]
 """
 
 from __future__ import annotations
@@ -111,11 +113,21 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     parser.add_argument("--skip-modern", action="store_true",
                         help="leave out section 3 (the opening at (3,3))")
-    parser.add_argument("--skip-classic", action="store_true",
-                        help="leave out section 4 (expert, safe start in the corner)")
+    parser.add_argument("--safe-start", action="store_true",
+                        help="only classic expert with a safe (not opening) start in the "
+                        "corner, written as a section of its own")
     args = parser.parse_args()
     started = time.perf_counter()
     games = max(1, round(10000 * args.scale))  # classic games per size and start rule
+    if args.safe_start:
+        body = classic(games, args.jobs, opening=False)
+        print(body, flush=True)
+        if args.out:
+            write_report(args.out, "bench_prob_safe", "prob against satx, classic safe start "
+                         "(`scripts/bench_prob.py --safe-start`)", time.perf_counter() - started,
+                         [("Classic expert, first probe safe at [0,0], not necessarily an "
+                           "opening (JSMinesweeper's 'classic' rule)", body)])
+        return 0
     sections = [("1. The 30 official 2018 maps", official(max(1, round(1000 * args.scale)),
                                                           args.jobs))]
     print(sections[-1][1], flush=True)
@@ -125,10 +137,6 @@ def main() -> int:
     if not args.skip_modern:
         sections.append(("3. Classic Minesweeper, opening start at (3,3) (the records' rule)",
                          classic(games, args.jobs, (3, 3))))
-        print(sections[-1][1], flush=True)
-    if not args.skip_classic:
-        sections.append(("4. Classic expert, safe start at [0,0] (JSMinesweeper's 'classic' rule)",
-                         classic(games, args.jobs, opening=False)))
         print(sections[-1][1], flush=True)
     if args.out:
         write_report(args.out, "bench_prob", "prob against satx (`scripts/bench_prob.py`)",
