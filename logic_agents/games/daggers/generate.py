@@ -49,6 +49,8 @@ PRESETS: dict[str, Preset] = {
         Preset("tornado-large", 11, 11, 28, topology="hex", centre_hint=True,
                about="Tornado Sweeper, hex, hints [0,0] and the centre"),
         Preset("beginner", 9, 9, 10, about="classic Minesweeper"),
+        Preset("beginner-8x8", 8, 8, 10, about="classic Minesweeper's beginner board before "
+               "Windows 2000 (Tu et al.'s beginner)"),
         Preset("intermediate", 16, 16, 40, about="classic Minesweeper"),
         Preset("expert", 16, 30, 99, about="classic Minesweeper, 30 wide x 16 high"),
     )
