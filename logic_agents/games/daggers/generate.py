@@ -2,7 +2,7 @@
 
 Concepts:
 - Preset: size, daggers, gold, topology, start hints and lives of a named variant
-  (cs5011-*, nettle-*, tornado-*, beginner/intermediate/expert).
+  (cs5011-*, nettle-*, tornado-*, beginner/intermediate/expert, beginner-8x8).
 - start_hints: the cells probed on reset: the [0,0] corner, plus the centre for Tornado.
 - generate_map: one random map. Every hint opens an area: no dagger on a hint or next to it
   (with opening=False only the hint itself is kept clear: the "safe start" of classic
