@@ -452,6 +452,26 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
     return out
 
 
+def entries_from_references(items: Iterable[str], spec: Any) -> list[MapEntry]:
+    """Entries of what a person names on the command line: folders (every .txt map under
+    them), files, FILE:K, shipped names and inline puzzles (see world.resolve)."""
+    from logic_agents.inputs import is_dir
+    from logic_agents.world.resolve import resolve
+
+    entries = []
+    for item in items:
+        if is_dir(item):
+            entries += entries_from_paths([item], spec.load_all or spec.load)
+            continue
+        source, instances = resolve(item, spec, every=True)
+        path = Path(source.rsplit(":", 1)[0]) if ":" in source else Path(source)
+        many = len(instances) > 1 or spec.load_all is not None
+        for instance in instances:
+            group = getattr(instance, "preset", "") or (path.stem if many else path.parent.name)
+            entries.append(MapEntry(instance, group or "."))
+    return entries
+
+
 def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any]) -> list[MapEntry]:
     """Map files and folders (searched recursively for *.txt); group = preset, else folder.
     `load` may return one instance or a list (a file of many puzzles, grouped by file)."""

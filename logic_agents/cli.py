@@ -17,18 +17,22 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
 from logic_agents import __version__
 from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
+from logic_agents.inputs import int_or_none, lift_limits, path_exists
 from logic_agents.logic.compile import CARD_ENCODINGS
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SOLVERS
+from logic_agents.output import make_console
 from logic_agents.world.registry import GameSpec, games, get_game
+from logic_agents.world.resolve import MAPS_ROOT, detect_game, resolve
 
 PROG = "logic-agents"
-MAPS_ROOT = Path(__file__).resolve().parent.parent / "maps"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,75 +48,10 @@ class _CnfCaptured(Exception):
 
 
 # -- helpers ------------------------------------------------------------------------------
-def resolve_map(text: str, spec: GameSpec) -> Path:
-    """A path as given, or the name of a shipped map (HARD1, 2018/HARD1, 7x7dn:3)."""
-    base, _, index = text.rpartition(":")
-    if base and index.isdigit() and not Path(text).exists():
-        return Path(f"{resolve_map(base, spec)}:{index}")
-    path = Path(text)
-    if path.exists() or path.suffix:
-        return path
-    root = MAPS_ROOT / spec.maps_dir
-    if root.is_dir():
-        hits = sorted(p for suffix in (".txt", ".tsv") for p in root.rglob(f"{path.name}{suffix}")
-                      if str(p).endswith(f"{text}{suffix}"))
-        if len(hits) == 1:
-            return hits[0]
-        if len(hits) > 1:
-            raise UsageError(f"map name {text!r} is ambiguous: {', '.join(map(str, hits))}")
-    return path
-
-
-def detect_game(items: list[str], default: str = "daggers") -> str:
-    """The game of some map or puzzle files: an Undead game ID, a folder named after a game
-    (maps/sudoku/...), else the content (Sudoku lines, Undead IDs or pictures), else
-    `default`."""
-    from logic_agents.games.sudoku.board import parse_puzzles
-    from logic_agents.games.undead.board import looks_like_game_id
-    from logic_agents.games.undead.board import parse_puzzles as parse_undead
-
-    names = set(games())
-    for item in items:
-        if looks_like_game_id(item) and not Path(item).exists():
-            return "undead"
-        base = item.rsplit(":", 1)[0] if ":" in item else item
-        if not Path(base).exists() and not Path(base).suffix:
-            shipped = [name for name, spec in games().items()
-                       if resolve_map(base, spec).exists()]
-            if len(shipped) == 1:
-                return shipped[0]
-        path = Path(item.rsplit(":", 1)[0] if ":" in item and not Path(item).exists() else item)
-        for part in path.resolve().parts if path.exists() else path.parts:
-            if part in names:
-                return part
-        if path.is_file():
-            if _looks_like_maze(path):
-                return "mazes"
-            try:
-                parse_puzzles(path.read_text(errors="replace"), str(path))
-                return "sudoku"
-            except LogicAgentsError:
-                pass
-            try:
-                parse_undead(path.read_text(errors="replace"), str(path))
-                return "undead"
-            except LogicAgentsError:
-                pass
-    return default
-
-
-def _looks_like_maze(path: Path) -> bool:
-    """A maze file: it parses as one, and says so in a comment or is no Sudoku-sized square."""
-    from logic_agents.games.mazes.board import parse_board
-
-    text = path.read_text(errors="replace")
-    try:
-        board = parse_board(text, str(path))
-    except LogicAgentsError:
-        return False
-    said = any(line.lstrip().startswith("#") and "maze" in line.lower()
-               for line in text.splitlines())
-    return said or not (board.height == board.width and board.height in (4, 9, 16, 25))
+def load_one(text: str, spec: GameSpec) -> tuple[str, Any]:
+    """(source, instance) of a MAP argument: FILE, FILE:K, a shipped name or an inline puzzle."""
+    source, instances = resolve(text, spec)
+    return source, instances[0]
 
 
 def agent_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -127,14 +66,40 @@ def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def build_agent(spec: GameSpec, name: str, options: dict[str, Any]) -> Any:
+def accepted_options(factory: Any) -> set[str] | None:
+    """The keyword options an agent's constructor takes (None: it takes any, **kwargs)."""
+    import inspect
+
+    names: set[str] = set()
+    # a class whose __init__ passes **options on takes its bases' options too
+    chain = [k.__init__ for k in factory.__mro__ if "__init__" in vars(k)] \
+        if isinstance(factory, type) else [factory]
+    for function in chain:
+        try:
+            params = list(inspect.signature(function).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        names |= {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            return names - {"self"}
+    return None
+
+
+def check_agent_options(spec: GameSpec, name: str, options: dict[str, Any]) -> None:
+    """UsageError for an unknown agent or an option its constructor does not declare, so that
+    a TypeError raised inside a constructor is left to surface as the bug it is."""
     if name not in spec.agents:
         raise UnknownName(f"unknown agent {name!r}; choose one of {', '.join(spec.agents)}")
-    try:
-        return spec.make_agent(name, **options)
-    except TypeError:
-        given = ", ".join("--" + k.replace("_", "-") for k in options)
-        raise UsageError(f"agent {name} does not take {given}") from None
+    accepted = accepted_options(spec.agents[name])
+    refused = [k for k in options if accepted is not None and k not in accepted]
+    if refused:
+        given = ", ".join("--" + k.replace("_", "-") for k in refused)
+        raise UsageError(f"agent {name} does not take {given}")
+
+
+def build_agent(spec: GameSpec, name: str, options: dict[str, Any]) -> Any:
+    check_agent_options(spec, name, options)
+    return spec.make_agent(name, **options)
 
 
 def add_agent_flags(p: argparse.ArgumentParser) -> None:
@@ -155,7 +120,7 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    help="daggers prob: how a guess is chosen (default progress: safety and "
                    "the chance the next move is certain; lowest: the least likely dagger; "
                    "see README)")
-    p.add_argument("--endgame", type=int, default=None, metavar="N",
+    p.add_argument("--endgame", type=_integer, default=None, metavar="N",
                    help="daggers prob: search exactly for the best win chance when at most N "
                    "placements remain (default 750; 0 turns it off)")
     p.add_argument("--horizon", type=_positive_int, default=None, metavar="N",
@@ -182,7 +147,7 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
 
 def world_for(spec: GameSpec, instance: Any, lives: int | None,
               pieces: str | None = None) -> Any:
-    options: dict[str, Any] = {"lives": lives} if lives is not None else {}
+    options: dict[str, Any] = lives_option(spec, lives)
     if pieces is not None:
         if "pieces" not in spec.world_options:
             raise UsageError(f"--pieces is an ooze option, not a {spec.name} one")
@@ -190,30 +155,37 @@ def world_for(spec: GameSpec, instance: Any, lives: int | None,
     return spec.make_world(instance, **options), options
 
 
+def lives_option(spec: GameSpec, lives: int | None) -> dict[str, Any]:
+    """{"lives": N} for --lives N, refused (a usage error) for a game without lives."""
+    if lives is None:
+        return {}
+    if not spec.has_lives:
+        raise UsageError(f"--lives is for games with lives; {spec.name} has none")
+    return {"lives": lives}
+
+
 # -- verbs ----------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    from rich.console import Console
+
     from rich.markup import escape
 
     from logic_agents.world.runner import run_episode
-    from logic_agents.world.trace import Trace
 
     spec = get_game(args.game or detect_game([args.map]))
     if args.agent is None:
         args.agent = spec.default_agent
-    map_path = resolve_map(args.map, spec)
-    instance = spec.load(map_path)
+    map_path, instance = load_one(args.map, spec)
     if args.agent in spec.interactive:
         if agent_options(args):
             raise UsageError(f"agent {args.agent} takes no agent options")
         world, world_options = world_for(spec, instance, args.lives, args.pieces)
         result, agent = _play_interactive(spec, world, instance, args)
-        return _print_result(args, result, agent, instance, Console(highlight=False), False)
-    console = Console(highlight=False)
+        return _print_result(args, result, agent, instance, make_console(), False)
+    console = make_console()
     options = agent_options(args)
     if args.explain:
         # with --json stdout holds one JSON object only, so explanations go to stderr
-        out = Console(highlight=False, stderr=True) if args.json else console
+        out = make_console(stderr=True) if args.json else console
         options["explain"] = lambda lines: out.print(escape("\n".join(lines)))
     agent = build_agent(spec, args.agent, options)
     world, world_options = world_for(spec, instance, args.lives, args.pieces)
@@ -225,8 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         console.print(f"\n[bold]{action}[/bold]" + (f"  [dim]({why})[/dim]" if why else ""))
         console.print(render_markup(obs))
 
-    trace = Trace(args.trace, map_path=str(map_path), world_options=world_options) \
-        if args.trace else None
+    trace = open_trace(args, spec, instance, map_path, world_options)
     if show:
         console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent [bold]{agent.name}[/bold]"
                       f"  seed {args.seed}")
@@ -241,17 +212,47 @@ def cmd_play(args: argparse.Namespace) -> int:
     return _print_result(args, result, agent, instance, console, show)
 
 
+def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path: str,
+               world_options: dict) -> Any:
+    """The --trace writer (None without --trace): the instance goes in the trace, so it
+    replays anywhere; an existing file is kept unless --force."""
+    from logic_agents.world.trace import Trace
+
+    if not args.trace:
+        return None
+    refuse_overwrite(args.trace, args.force, "--trace")
+    header: dict[str, Any] = {"map_path": portable_path(map_path), "world_options": world_options}
+    if spec.format_instance is not None:
+        header["instance"] = spec.format_instance(instance)
+    return Trace(args.trace, **header)
+
+
+def portable_path(source: str) -> str:
+    """A map path relative to the working folder when it lies under it (else as given)."""
+    try:
+        return str(Path(source).resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return source
+
+
+def refuse_overwrite(target: str, force: bool, flag: str) -> None:
+    """UsageError if `target` exists (and is not a device such as /dev/null) without --force."""
+    path = Path(target)
+    if path_exists(path) and path.is_file() and not force:
+        raise UsageError(f"{target} exists; pass --force to overwrite it, or choose another "
+                         f"{flag}")
+
+
 def _play_interactive(spec: GameSpec, world: Any, instance: Any, args: argparse.Namespace):
     """Run a person's game in a curses screen; returns (result, agent)."""
     import curses
 
     from logic_agents.world.runner import run_episode
-    from logic_agents.world.trace import Trace
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(f"--agent {args.agent} needs a terminal (stdin and stdout a tty)")
     factory = spec.interactive[args.agent]
-    trace = Trace(args.trace, map_path=str(args.map)) if args.trace else None
+    trace = open_trace(args, spec, instance, str(args.map), {})
 
     def session(screen: Any) -> tuple[Any, Any]:
         with contextlib.suppress(curses.error):
@@ -330,12 +331,13 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     spec = get_game(args.game or detect_game([args.map]))
     if args.agent is None:
         args.agent = spec.default_agent
-    map_path = resolve_map(args.map, spec)
-    instance = spec.load(map_path)
+    if args.output not in (None, "-"):
+        refuse_overwrite(args.output, args.force, "-o")
+    map_path, instance = load_one(args.map, spec)
     if spec.encode is not None:  # a static puzzle: its whole encoding, clues as unit clauses
         kb = spec.encode(instance)
         comments = [f"logic-agents {__version__} cnf", f"game {spec.name}",
-                    f"puzzle {instance.name} ({map_path})"] + list(spec.cnf_legend)
+                    f"puzzle {instance.name} ({portable_path(map_path)})"] + list(spec.cnf_legend)
         comments += [f"kb {f}" for f in kb.formulas[:200]]
         if len(kb.formulas) > 200:
             comments.append(f"kb ... {len(kb.formulas) - 200} more formulas")
@@ -352,11 +354,11 @@ def cmd_cnf(args: argparse.Namespace) -> int:
             captured["event"] = event
             raise _CnfCaptured
 
-    try:
-        agent = spec.make_agent(args.agent, on_query=on_query, **options)
-    except TypeError:
+    accepted = accepted_options(spec.agents[args.agent]) if args.agent in spec.agents else None
+    if accepted is not None and "on_query" not in accepted:
         raise UsageError(f"agent {args.agent} does not hold a knowledge base; use "
-                         f"{spec.default_agent}") from None
+                         f"{spec.default_agent}")
+    agent = build_agent(spec, args.agent, {**options, "on_query": on_query})
     world, _ = world_for(spec, instance, args.lives)
     with contextlib.suppress(_CnfCaptured):
         run_episode(world, agent, args.seed, game=spec.name, map_name=instance.name)
@@ -379,7 +381,7 @@ def cmd_cnf(args: argparse.Namespace) -> int:
     comments = [
         f"logic-agents {__version__} cnf",
         f"game {spec.name}",
-        f"map {instance.name} ({map_path})",
+        f"map {instance.name} ({portable_path(map_path)})",
         f"agent {args.agent} encoding {getattr(agent, 'encoding', '-')} "
         f"global-count {'on' if getattr(agent, 'global_count', False) else 'off'}",
         f"seed {args.seed} query {event.index} step {event.observation.step}",
@@ -417,7 +419,6 @@ def _write_cnf(args: argparse.Namespace, text: str, summary: dict) -> int:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from pysat.solvers import Solver
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
@@ -443,7 +444,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             out["model"] = model_names
         print(json.dumps(out))
         return 0
-    console = Console(highlight=False)
+    console = make_console()
     table = Table(title=str(args.file), show_header=False)
     for key in ("variables", "clauses", "named", "auxiliary", "unused", "literals"):
         table.add_row(key, str(info[key]))
@@ -466,7 +467,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_maps(args: argparse.Namespace) -> int:
-    from rich.console import Console
+
     from rich.table import Table
 
     rows = []
@@ -503,7 +504,7 @@ def cmd_maps(args: argparse.Namespace) -> int:
         table.add_column(col)
     for row in rows:
         table.add_row(*[str(row.get(col, "")) for col in columns])
-    Console().print(table)
+    make_console().print(table)
     return 0
 
 
@@ -572,7 +573,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from rich.console import Console
+
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
@@ -596,8 +597,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError("--resume continues an --out file; give --out")
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
-    entries = batch.entries_from_paths([resolve_map(m, spec) for m in args.maps],
-                                       spec.load_all or spec.load)
+    entries = batch.entries_from_references(args.maps, spec)
     if args.generate:
         if spec.name != "daggers":
             raise UsageError("--generate makes sweeper maps; it goes with --game daggers")
@@ -615,9 +615,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     options = agent_options(args)
     for name in agents:
         build_agent(spec, name, options)  # refuse options an agent does not take, up front
-    world_options = {"lives": args.lives} if args.lives else {}
+    world_options = lives_option(spec, args.lives)
     total = len(entries) * args.runs * len(agents)
-    err = Console(stderr=True, highlight=False)
+    err = make_console(stderr=True)
     wins = dict.fromkeys(agents, 0)
     played = dict.fromkeys(agents, 0)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -651,7 +651,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    console = Console(highlight=False)
+    console = make_console()
     table = Table(title=f"{len(entries)} maps x {args.runs} runs, seed {args.seed} (paired)")
     columns = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "ticks",
                 "time/game s") if scored else
@@ -715,13 +715,11 @@ def _puzzles_from(items: list[str], spec: GameSpec) -> list[Any]:
 
     out = []
     for k, item in enumerate(items, start=1):
-        path = resolve_map(item, spec)
-        if path.exists() or path.suffix in (".txt", ".tsv"):
-            out += (spec.load_all or (lambda p: [spec.load(p)]))(path)
-            continue
-        parsed = spec.parse_text(item, f"<argument {k}>")
-        named = "#" in item or "\t" in item
-        out += [p if named else dataclasses.replace(p, name=f"puzzle {k}") for p in parsed]
+        label = f"<argument {k}>"
+        source, parsed = resolve(item, spec, every=True, label=label)
+        if source == label and not ("#" in item or "\t" in item):  # unnamed inline puzzles
+            parsed = [dataclasses.replace(p, name=f"puzzle {k}") for p in parsed]
+        out += parsed
     return out
 
 
@@ -732,7 +730,6 @@ def solve_games() -> list[str]:
 def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
-    from rich.console import Console
     from rich.markup import escape
 
     from logic_agents.logic.oracle import check_solver_name
@@ -743,7 +740,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.solver is not None:
         check_solver_name(args.solver)
     puzzles = _puzzles_from(args.puzzles, spec)
-    console = Console(highlight=False)
+    console = make_console()
     for puzzle in puzzles:
         started = time.perf_counter()
         result = spec.solve(puzzle, args.unique, args.solver)
@@ -905,6 +902,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # -- parser --------------------------------------------------------------------------------
+def limit_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-limits", dest="no_limits", action="store_true",
+                   help="lift the size limits on input (board cells, CNF variables) on purpose")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -920,12 +922,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("map", metavar="MAP", help="map file (FILE:K for the K-th puzzle of a file), "
                        "a shipped map's name such as HARD1, or an Undead game ID")
         p.add_argument("--agent", default=None, help=agent_help)
-        p.add_argument("--seed", type=int, default=0, help="seed of world and agent (default: 0)")
+        p.add_argument("--seed", type=_integer, default=0, help="seed of world and agent (default: 0)")
         p.add_argument("--lives", type=_positive_int, default=None,
                        help="starting lives (default: the map's, else 1)")
         p.add_argument("--game", default=None,
                        help="game of the map (default: detected from its folder or content)")
         add_agent_flags(p)
+        limit_flag(p)
 
     p = sub.add_parser("play", help="run one agent on one map",
                        description="Run one agent on one map and show the board after each move.")
@@ -940,7 +943,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="daggers prob: at each guess, print the safest candidate cells with "
                    "their exact dagger probabilities (to stderr with --json)")
-    p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step")
+    p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step (with the "
+                   "instance itself, so it replays anywhere)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("cnf", help="write the SAT agent's knowledge base as DIMACS",
@@ -948,9 +953,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "write the knowledge base it holds then, with named-variable comments.")
     episode_flags(p, agent_help="daggers: an agent with a knowledge base (default satx); "
                   "puzzles: ignored, the whole encoding is written")
-    p.add_argument("--query", type=int, default=1, metavar="K",
+    p.add_argument("--query", type=_integer, default=1, metavar="K",
                    help="which satisfiability test, counting from 1 (default: 1)")
     p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing -o file")
     p.add_argument("--json", action="store_true", help="print one JSON object describing the file")
     p.set_defaults(func=cmd_cnf)
 
@@ -958,12 +964,13 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Print the sizes of a DIMACS file, its clauses by variable "
                        "name, and optionally a model.")
     p.add_argument("file", metavar="FILE.cnf")
-    p.add_argument("--limit", type=int, default=20, metavar="N",
+    p.add_argument("--limit", type=_integer, default=20, metavar="N",
                    help="list the first N clauses by name (default: 20; 0 lists none)")
     p.add_argument("--solve", action="store_true", help="solve it and print the model by name")
     p.add_argument("--solver", default="cadical195", choices=SOLVERS, metavar="NAME",
                    help="solver for --solve (default: cadical195)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    limit_flag(p)
     p.set_defaults(func=cmd_inspect)
 
     from logic_agents.games.daggers.generate import PRESETS
@@ -979,30 +986,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="daggers (the sweeper family), sudoku, undead or mazes")
     p.add_argument("--size", help="sudoku: N (4, 9, 16, 25); undead: WxH (such as 7x7, 20x20); "
                    "mazes: N or HxW")
-    p.add_argument("--shapes", type=int, metavar="K",
+    p.add_argument("--shapes", type=_integer, metavar="K",
                    help="mazes: at most K L-tetrominoes (default: as many as fit)")
     p.add_argument("--difficulty", choices=["easy", "normal", "tricky"],
                    help="undead: the share of cells unit propagation fills (easy >= 97%%, "
                    "normal 90-97%%, tricky < 90%%; see docs/FORMATS.md)")
-    p.add_argument("--clues", type=int, help="sudoku: stop removing at this many clues "
+    p.add_argument("--clues", type=_integer, help="sudoku: stop removing at this many clues "
                    "(default: remove while the solution stays unique)")
     p.add_argument("--preset", help="a preset name (see below)")
     p.add_argument("--width", type=_positive_int)
     p.add_argument("--height", type=_positive_int)
-    p.add_argument("--daggers", type=int, metavar="K")
-    p.add_argument("--gold", type=int, metavar="G", help="gold mines (default 0)")
+    p.add_argument("--daggers", type=_integer, metavar="K")
+    p.add_argument("--gold", type=_integer, metavar="G", help="gold mines (default 0)")
     p.add_argument("--topology", choices=["square", "hex"], help="default square")
     p.add_argument("--lives", type=_positive_int, help="starting lives written in the header")
-    p.add_argument("--count", type=int, default=10, help="how many maps (default 10)")
+    p.add_argument("--count", type=_integer, default=10, help="how many maps (default 10)")
     p.add_argument("--start", type=_cell, metavar="R,C", help="daggers: the first probe, kept "
                    "clear so that it opens an area (default 0,0; 3,3 is the 'modern' opening "
                    "of published solver records)")
     p.add_argument("--safe-start", action="store_true", help="daggers: keep only the first "
                    "probe clear, not its neighbours; it is safe but may show a number (the "
                    "'classic' start rule)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0)")
+    p.add_argument("--seed", type=_integer, default=0, help="seed of the generator (default 0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--json", action="store_true", help="print the written files as JSON")
+    limit_flag(p)
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser(
@@ -1015,9 +1023,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="map files, folders of maps, or shipped map names")
     p.add_argument("--agents", default=None,
                    help="comma-separated (default: every agent of the game)")
-    p.add_argument("--runs", type=int, default=10, help="runs per map and agent (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--runs", type=_integer, default=10, help="runs per map and agent (default 10)")
+    p.add_argument("--seed", type=_integer, default=0, help="study seed (default 0)")
+    p.add_argument("--jobs", type=_integer, default=None, help="worker processes (default: all cores)")
     p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
     p.add_argument("--resume", action="store_true", help="skip the runs already in --out")
     p.add_argument("--plot", metavar="FILE.png", help="win rate per group with CI bars "
@@ -1028,7 +1036,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address", help="with --backend ray: join this cluster (default: local Ray)")
     p.add_argument("--generate", metavar="PRESET[,PRESET]",
                    help="also play --count generated maps of each preset, made from --seed")
-    p.add_argument("--count", type=int, default=10, help="maps per --generate preset (default 10)")
+    p.add_argument("--count", type=_integer, default=10, help="maps per --generate preset (default 10)")
     p.add_argument("--start", type=_cell, metavar="R,C", help="the first probe of --generate "
                    "maps, kept clear so that it opens an area (default 0,0)")
     p.add_argument("--safe-start", action="store_true", help="--generate maps keep only the "
@@ -1037,6 +1045,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default=None,
                    help="game of the maps (default: detected from their folder or content)")
     add_agent_flags(p)
+    limit_flag(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
@@ -1055,6 +1064,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="PySAT solver (default: as measured: sudoku cadical195 for 9x9, "
                    "glucose4 otherwise; undead glucose4)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
+    limit_flag(p)
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
@@ -1067,51 +1077,90 @@ def build_parser() -> argparse.ArgumentParser:
                        "differs.")
     p.add_argument("trace", metavar="TRACE.jsonl")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    limit_flag(p)
     p.set_defaults(func=cmd_replay)
     return parser
 
 
-def _positive(convert: type, what: str):
-    """An argparse type: a number of type `convert` greater than 0."""
-
-    def parse(text: str):
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
-        if not value > 0:
-            least = "at least 1" if convert is int else "positive"
-            raise argparse.ArgumentTypeError(f"must be {least}, got {text}")
-        return value
-
-    return parse
+def _integer(text: str) -> int:
+    """An argparse type: an integer in ASCII digits (no '٣' or '３'), at most 12 of them."""
+    value = int_or_none(text.strip())
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not an integer (digits 0-9): {text[:40]!r}")
+    return value
 
 
-_positive_int = _positive(int, "an integer")
+def _positive_int(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}", text.strip()):
+        raise argparse.ArgumentTypeError(f"not a number (digits 0-9): {text[:40]!r}")
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
 
 
 def _cell(text: str) -> tuple[int, int]:
     """An argparse type: a cell written R,C (0-based row and column)."""
-    try:
-        r, c = (int(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a cell R,C: {text!r}") from None
+    parts = [int_or_none(part.strip()) for part in text.split(",")]
+    if len(parts) != 2 or None in parts:
+        raise argparse.ArgumentTypeError(f"not a cell R,C: {text[:40]!r}")
+    r, c = parts
     if r < 0 or c < 0:
         raise argparse.ArgumentTypeError(f"row and column must not be negative, got {text}")
     return r, c
-_positive_float = _positive(float, "a number")
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; every way it can fail on purpose is one stderr line and exit 2,
+    Ctrl-C is one line and exit 130, and a closed stdout (`| head`) ends it quietly."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    lift_limits(bool(getattr(args, "no_limits", False)))
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a full disk or a closed pipe is seen here, not at exit
+        return code
     except LogicAgentsError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
+        return _fail(str(e))
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return _interrupted()
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except OSError as e:
+        return _fail(f"cannot write: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+    except RecursionError:
+        return _fail("input nested too deeply to read")
+    except Exception as e:
+        if "keyboard interrupt" in str(e).lower():  # PySAT's solvers turn SIGINT into an error
+            return _interrupted()
+        raise
+    finally:
+        lift_limits(False)
+
+
+def _fail(message: str) -> int:
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def _interrupted() -> int:
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+    return 130
+
+
+def _quiet_stdout() -> None:
+    """After `| head` closed the pipe: send what is left to /dev/null, so that flushing stdout
+    at exit raises nothing (Python's documented recipe)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())

@@ -4,7 +4,8 @@ Concepts: LogicAgentsError (the root the CLI catches), FormatError (carries file
 IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
 (a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
 solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
-UsageError (a command-line or agent option out of range).
+UsageError (a command-line or agent option out of range), AgentOptionError (an option an agent does not
+take).
 """
 
 from __future__ import annotations
@@ -55,3 +56,8 @@ class GenerationError(LogicAgentsError):
 
 class UsageError(LogicAgentsError):
     """A command-line mistake argparse itself cannot see, or an agent option out of range."""
+
+
+class AgentOptionError(UsageError, TypeError):
+    """An agent option that does not fit the agent (a TypeError too, as Python's own for a
+    wrong keyword argument is)."""

@@ -34,8 +34,9 @@ def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by ma
                 continue
             xs.append(j + (i - (len(agents) - 1) / 2) * width)
             ys.append(100 * stats["win_rate"])
-            lo.append(100 * (stats["win_rate"] - stats["ci95"][0]))
-            hi.append(100 * (stats["ci95"][1] - stats["win_rate"]))
+            # rounding can leave a bound a hair past the rate (100% wins): never below zero
+            lo.append(max(0.0, 100 * (stats["win_rate"] - stats["ci95"][0])))
+            hi.append(max(0.0, 100 * (stats["ci95"][1] - stats["win_rate"])))
         ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=agent)
     ax.set_xticks(range(len(groups)), groups)
     ax.set_ylim(0, 105)

@@ -61,7 +61,8 @@ def test_cnf_writes_valid_named_dimacs(capsys, tmp_path):
     assert sum(name.startswith("D_") for name in cnf.names.values()) >= 8
     code, out, _ = run(capsys, "cnf", HARD1, "--encoding", "sympy")
     assert code == 0 and "p cnf" in out
-    code, out, _ = run(capsys, "cnf", HARD1, "--query", "1", "-o", str(out_file), "--json")
+    code, out, _ = run(capsys, "cnf", HARD1, "--query", "1", "-o", str(out_file), "--json",
+                       "--force")
     data = json.loads(out)
     assert code == 0 and data["query"] == 1 and data["named"] >= 8 and data["clauses"] > 0
     code, out, _ = run(capsys, "inspect", str(out_file), "--json", "--solve")

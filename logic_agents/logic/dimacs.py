@@ -10,12 +10,17 @@ Concepts:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
+
+MAX_VARIABLES = 5_000_000  # a solver allocates per variable; --no-limits lifts the limit
+_LITERAL = re.compile(r"-?[0-9]{1,12}")
 
 
 @dataclass
@@ -69,15 +74,17 @@ def parse_dimacs(text: str, file: str = "<string>") -> DimacsFile:
     comments: list[str] = []
     clauses: list[list[int]] = []
     current: list[int] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(strip_bom(text).splitlines(), start=1):
         line = raw.strip()
-        if not line or line == "%":
+        if not line:
             continue
+        if line == "%":  # SATLIB files end with "%" and "0": the formula ends at the "%"
+            break
         if line.startswith("c"):
             body = line[1:].strip()
             parts = body.split()
-            if len(parts) == 3 and parts[0] == "var" and parts[1].isdigit():
-                names[int(parts[1])] = parts[2]
+            if len(parts) == 3 and parts[0] == "var" and is_ascii_digits(parts[1]):
+                names[ascii_int(parts[1], "a variable number", file, lineno, 1)] = parts[2]
             elif parts and parts[0] == "aux":
                 continue
             else:
@@ -87,19 +94,21 @@ def parse_dimacs(text: str, file: str = "<string>") -> DimacsFile:
             parts = line.split()
             if num_vars is not None:
                 raise FormatError("second 'p cnf' header", file, lineno, 1)
-            if len(parts) != 4 or parts[1] != "cnf" or not (parts[2].isdigit() and parts[3].isdigit()):
+            if len(parts) != 4 or parts[1] != "cnf" or not (is_ascii_digits(parts[2])
+                                                             and is_ascii_digits(parts[3])):
                 raise FormatError("expected 'p cnf <variables> <clauses>'", file, lineno, 1)
-            num_vars, num_clauses = int(parts[2]), int(parts[3])
+            num_vars = ascii_int(parts[2], "the number of variables", file, lineno, 1)
+            num_clauses = ascii_int(parts[3], "the number of clauses", file, lineno, 1)
+            within_limit(num_vars, MAX_VARIABLES, "the number of variables", file, lineno, 1)
             continue
         if num_vars is None:
             raise FormatError("clause before the 'p cnf' header", file, lineno, 1)
         col = 0
         for token in raw.split():
             col = raw.index(token, col) + 1
-            try:
-                lit = int(token)
-            except ValueError:
-                raise FormatError(f"not an integer literal: {token!r}", file, lineno, col) from None
+            if not _LITERAL.fullmatch(token):
+                raise FormatError(f"not an integer literal: {token[:40]!r}", file, lineno, col)
+            lit = int(token)
             if abs(lit) > num_vars:
                 raise FormatError(
                     f"literal {lit} exceeds the {num_vars} variables of the header", file, lineno, col
@@ -126,12 +135,7 @@ def parse_dimacs(text: str, file: str = "<string>") -> DimacsFile:
 
 def read_dimacs(path: str | Path) -> DimacsFile:
     """Read a DIMACS file from disk (FormatError if it is missing or malformed)."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise FormatError(f"cannot read: {e.strerror}", str(path), 0, 0) from None
-    return parse_dimacs(text, str(path))
+    return parse_dimacs(read_text(path, "CNF file"), str(path))
 
 
 def stats(cnf: DimacsFile) -> dict:

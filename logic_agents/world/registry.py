@@ -50,6 +50,15 @@ class GameSpec:
     result_keys: tuple[str, ...] = ()
     # world options beyond `lives` that the game's make_world takes (ooze: pieces)
     world_options: tuple[str, ...] = ()
+    # whether the world takes `lives` (the command line offers --lives only then)
+    has_lives: bool = False
+    # file detection: how surely a file's text (and name) is one of this game's files, and an
+    # argument written inline is one of its instances: 0 no, 1 it parses, 2 it says so
+    sniff: Callable[[str, str], int] | None = None
+    sniff_text: Callable[[str], int] | None = None
+    # an instance as text and back, so that a trace carries its instance and replays anywhere
+    format_instance: Callable[[Any], str] | None = None
+    parse_instance: Callable[[str, str], Any] | None = None
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:

@@ -2,7 +2,8 @@
 
 Concepts:
 - to_jsonable: observations and actions become JSON via their `to_json()` (or dataclass fields);
-- Trace: a writer; one `begin` line (game, map path, world options, seed, first observation),
+- Trace: a writer; one `begin` line (game, the instance as text, its map path, world options,
+  seed, first observation),
   one `step` line per action, one `end` line with the EpisodeResult; flushed line by line;
 - read_trace / replay: replay rebuilds the world from the registry, feeds it the recorded
   actions and raises TraceMismatch at the first step whose observation, reward or end differs.
@@ -16,7 +17,8 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from logic_agents.errors import FormatError, TraceMismatch
+from logic_agents.errors import FormatError, LogicAgentsError, TraceMismatch
+from logic_agents.inputs import load_json, read_text
 
 
 def to_jsonable(value: Any) -> Any:
@@ -86,55 +88,122 @@ class Trace:
         self.close()
 
 
+_STEP_KEYS = {"t": int, "action": object, "reward": (int, float), "terminated": bool,
+              "truncated": bool, "observation": object}
+
+
+def _check_record(record: Any, file: str, lineno: int) -> dict:
+    """A trace line's record, checked against its schema (FormatError at file:line)."""
+    if not isinstance(record, dict):
+        raise FormatError(f"a trace line is a JSON object, got {type(record).__name__}", file,
+                          lineno, 1)
+    kind = record.get("type")
+    wanted: dict[str, Any] = {}
+    if kind == "begin":
+        wanted = {"game": str, "observation": object}
+        if "instance" not in record and "map_path" not in record:
+            raise FormatError("the 'begin' record has neither 'instance' nor 'map_path'", file,
+                              lineno, 1)
+        for key in ("instance", "map_path"):
+            if key in record and not isinstance(record[key], str):
+                raise FormatError(f"'{key}' must be a string", file, lineno, 1)
+        if not isinstance(record.get("world_options", {}), dict):
+            raise FormatError("'world_options' must be an object", file, lineno, 1)
+        seed = record.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise FormatError("'seed' must be an integer or null", file, lineno, 1)
+    elif kind == "step":
+        wanted = _STEP_KEYS
+    elif kind == "end":
+        result = record.get("result")
+        if not isinstance(result, dict):
+            raise FormatError("the 'end' record needs a 'result' object", file, lineno, 1)
+        for key, kinds in (("steps", int), ("score", (int, float)), ("outcome", str)):
+            if not isinstance(result.get(key), kinds) or isinstance(result.get(key), bool):
+                raise FormatError(f"the 'end' result needs '{key}'", file, lineno, 1)
+    else:
+        raise FormatError(f"unknown record type {str(kind)[:40]!r}", file, lineno, 1)
+    for key, kinds in wanted.items():
+        if key not in record:
+            raise FormatError(f"the '{kind}' record has no '{key}'", file, lineno, 1)
+        value = record[key]
+        if kinds is not object and (not isinstance(value, kinds)
+                                    or (kinds in (int, (int, float)) and isinstance(value, bool))):
+            raise FormatError(f"'{key}' of the '{kind}' record has the wrong type", file, lineno, 1)
+    return record
+
+
 def read_trace(path: str | Path) -> tuple[dict, list[dict], dict | None]:
-    """(begin record, step records, end record or None) of a trace file."""
+    """(begin record, step records, end record or None) of a trace file, each line checked."""
     path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as e:
-        raise FormatError(f"cannot read trace: {e.strerror}", str(path), 0, 0) from None
+    text = read_text(path, "trace")
     begin, steps, end = None, [], None
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise FormatError(f"not JSON: {e.msg}", str(path), lineno, e.colno) from None
-        kind = record.get("type")
+    # every line must be JSON before any is checked against its schema
+    decoded = [(lineno, load_json(line, str(path), lineno))
+               for lineno, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    for lineno, value in decoded:
+        record = _check_record(value, str(path), lineno)
+        kind = record["type"]
         if kind == "begin":
+            if begin is not None:
+                raise FormatError("a second 'begin' record", str(path), lineno, 1)
             begin = record
+        elif begin is None:
+            raise FormatError(f"a '{kind}' record before 'begin'", str(path), lineno, 1)
         elif kind == "step":
             steps.append(record)
-        elif kind == "end":
-            end = record
         else:
-            raise FormatError(f"unknown record type {kind!r}", str(path), lineno, 1)
+            end = record
     if begin is None:
         raise FormatError("trace has no 'begin' record", str(path), 1, 1)
     return begin, steps, end
 
 
+def _world_options(options: dict, spec: Any, path: str | Path) -> dict:
+    """The trace's world options, checked against what the game's world takes."""
+    allowed = ({"lives"} if spec.has_lives else set()) | set(spec.world_options)
+    for key, value in options.items():
+        if key not in allowed:
+            raise FormatError(f"world option {key!r} is not one {spec.name} takes "
+                              f"({', '.join(sorted(allowed)) or 'none'})", str(path), 1, 1)
+        numeric = key in ("lives", "max_ticks")
+        if numeric and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise FormatError(f"world option {key!r} must be a positive integer", str(path), 1, 1)
+        if not numeric and not isinstance(value, str):
+            raise FormatError(f"world option {key!r} must be a string", str(path), 1, 1)
+    return options
+
+
 def replay(path: str | Path) -> dict:
-    """Re-run a trace through a fresh world and check every step; returns a short report."""
+    """Re-run a trace through a fresh world and check every step; returns a short report.
+    The instance comes from the trace itself when it carries one (so it replays anywhere),
+    else from its map path."""
     from logic_agents.world.registry import get_game
+    from logic_agents.world.resolve import resolve
 
     begin, steps, end = read_trace(path)
     spec = get_game(begin["game"])
-    instance = spec.load(begin["map_path"])
-    world = spec.make_world(instance, **begin.get("world_options", {}))
+    if "instance" in begin and spec.parse_instance is not None:
+        instance = spec.parse_instance(begin["instance"], f"{path}: instance")
+    else:
+        instance = resolve(begin["map_path"], spec)[1][0]
+    world = spec.make_world(instance, **_world_options(begin.get("world_options", {}), spec, path))
     observation, _ = world.reset(seed=begin.get("seed"))
     if to_jsonable(observation) != begin["observation"]:
         raise TraceMismatch(f"{path}: the first observation differs from the trace")
     score = 0.0
     for record in steps:
         action = spec.action_from_json(record["action"])
-        observation, reward, terminated, truncated, info = world.step(action)
+        try:
+            observation, reward, terminated, truncated, info = world.step(action)
+        except LogicAgentsError as e:
+            raise TraceMismatch(f"{path}: step {record['t']} is refused on replay: {e}") from None
         score += reward
         got = (to_jsonable(observation), reward, terminated, truncated)
         want = (record["observation"], record["reward"], record["terminated"], record["truncated"])
         if got != want:
-            raise TraceMismatch(f"{path}: step {record['t']} ({record['action']}) differs on replay")
+            raise TraceMismatch(f"{path}: step {record['t']} ({str(record['action'])[:60]}) "
+                                "differs on replay")
     if end is not None:
         recorded = end["result"]
         if recorded["steps"] != len(steps) or abs(recorded["score"] - score) > 1e-9:

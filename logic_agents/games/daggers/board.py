@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.inputs import ascii_int, read_text, strip_bom
 
 Cell = tuple[int, int]
 Token = str
@@ -30,6 +31,8 @@ SAFE: Token = "."
 CLUES = frozenset("012345678")
 HEADER_KEYS = ("name", "lives", "start", "gold", "game", "topology", "preset")
 TOPOLOGIES = ("square", "hex")
+MAX_LIVES = 1_000_000
+MAX_CELLS = 1_000_000  # 1000 x 1000; a larger board is refused when parsed, not when it fills memory
 _STEPS = {
     "square": tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc),
     "hex": ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)),
@@ -99,7 +102,7 @@ class DaggersMap:
 
 def _parse_cell(value: str) -> Cell | None:
     parts = value.strip().strip("()[]").split(",")
-    if len(parts) == 2 and all(re.fullmatch(r"-?\d+", p.strip()) for p in parts):
+    if len(parts) == 2 and all(re.fullmatch(r"-?[0-9]{1,9}", p.strip()) for p in parts):
         return int(parts[0]), int(parts[1])
     return None
 
@@ -110,7 +113,7 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
     comments: list[str] = []
     rows: list[list[str]] = []
     where: list[list[tuple[int, int]]] = []  # (line, col) of every token
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(strip_bom(text).splitlines(), start=1):
         line = raw.rstrip()
         stripped = line.strip()
         if not stripped:
@@ -146,6 +149,8 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
             )
         rows.append(row)
         where.append(cols)
+        if len(rows) * len(row) > MAX_CELLS:
+            raise FormatError(f"map has more than {MAX_CELLS:,} cells", file, lineno, 0)
     if not rows:
         raise FormatError("no grid: a map needs at least one row of cells", file, 0, 0)
 
@@ -182,13 +187,11 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
     lives = 1
     if "lives" in header:
         value, line = header["lives"]
-        if not value.isdigit() or int(value) < 1:
-            raise FormatError(f"lives must be a positive integer, got {value!r}", file, line, 1)
-        lives = int(value)
+        lives = ascii_int(value, "lives", file, line, 1, low=1, high=MAX_LIVES)
     if "gold" in header:
         value, line = header["gold"]
         found = sum(row.count(GOLD) for row in tokens)
-        if not value.isdigit() or int(value) != found:
+        if ascii_int(value, "gold", file, line, 1) != found:
             raise FormatError(f"header says gold {value!r}, the grid holds {found}", file, line, 1)
     starts: list[Cell] = [(0, 0)]
     if "start" in header:
@@ -239,13 +242,4 @@ def format_map(instance: DaggersMap) -> str:
 
 def load(path: str | Path) -> DaggersMap:
     """Read and parse a map file."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise FormatError("no such map file", str(path), 0, 0) from None
-    except IsADirectoryError:
-        raise FormatError("is a directory, not a map file", str(path), 0, 0) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(f"cannot read map: {e}", str(path), 0, 0) from None
-    return parse(text, str(path))
+    return parse(read_text(path, "map file"), str(path))

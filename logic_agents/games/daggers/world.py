@@ -15,6 +15,7 @@ from typing import Literal
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.daggers.board import DAGGER, GOLD, Cell, DaggersMap, neighbours
+from logic_agents.inputs import int_or_none
 
 COVERED = "?"
 FLAGGED = "F"
@@ -87,11 +88,10 @@ class DaggersAction:
     @classmethod
     def from_json(cls, text: str) -> DaggersAction:
         parts = str(text).split()
-        if len(parts) != 3 or parts[0] not in ACTION_KINDS or not all(
-            p.lstrip("-").isdigit() for p in parts[1:]
-        ):
-            raise FormatError(f"not a daggers action: {text!r} (expected 'probe R C')")
-        return cls(parts[0], (int(parts[1]), int(parts[2])))  # type: ignore[arg-type]
+        numbers = [int_or_none(p) for p in parts[1:]]
+        if len(parts) != 3 or parts[0] not in ACTION_KINDS or None in numbers:
+            raise FormatError(f"not a daggers action: {str(text)[:60]!r} (expected 'probe R C')")
+        return cls(parts[0], (numbers[0], numbers[1]))  # type: ignore[arg-type]
 
 
 def probe(r: int, c: int) -> DaggersAction:

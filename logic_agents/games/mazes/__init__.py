@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from logic_agents.errors import FormatError
 from logic_agents.games.mazes.agents import AGENTS, INTERACTIVE, HumanAgent
 from logic_agents.games.mazes.board import (
     MazeBoard,
@@ -17,6 +18,7 @@ from logic_agents.games.mazes.board import (
 from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode, solve
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
 from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.resolve import declared_game
 
 AGENT_HELP = {
     "sat": "solve the encoding (lazy cycle cuts), then walk the path",
@@ -32,6 +34,18 @@ TOY = "# toy\n1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n"
 
 def load(path: str | Path) -> MazeBoard:
     return load_board(path)
+
+
+def sniff(text: str, file: str = "<input>") -> int:
+    """2 for a board that says it is a maze (`game: mazes`, or the generator's comment
+    `# Exactly One Mazes ...`), 1 for one that merely parses as a maze, else 0."""
+    try:
+        parse_board(text, file)
+    except FormatError:
+        return 0
+    says = any(line.strip().lstrip("#").strip().startswith("Exactly One Mazes")
+               for line in text.splitlines() if line.strip().startswith("#"))
+    return 2 if says or declared_game(text) == "mazes" else 1
 
 
 def illegal_actions(obs: MazeObservation) -> list[MazeAction]:
@@ -71,6 +85,9 @@ SPEC = register(
         is_solution=is_solution,
         describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes",
         interactive=INTERACTIVE,
+        sniff=sniff,
+        format_instance=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
+        parse_instance=parse_board,
     )
 )
 

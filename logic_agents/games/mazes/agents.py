@@ -13,11 +13,12 @@ Concepts:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 from collections.abc import Callable
 
-from logic_agents.errors import UnknownName
+from logic_agents.errors import AgentOptionError, UnknownName
 from logic_agents.games.mazes.board import STEPS, Cell, render_path
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
@@ -83,7 +84,7 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
     def __init__(self, method: str, *, heuristic: str | None = None,
                  node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP):
         if heuristic is not None and method not in INFORMED:
-            raise TypeError(f"{method} takes no heuristic")  # the CLI turns this into a usage error
+            raise AgentOptionError(f"agent {method} does not take --heuristic (greedy and astar do)")
         if heuristic is not None and heuristic not in HEURISTICS:
             raise UnknownName(f"unknown heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}")
         self.name = method
@@ -161,11 +162,9 @@ class HumanAgent(_MazeAgent):
             return MazeAction(move)
 
 
-def _search(method: str):
-    def make(**options) -> SearchMazeAgent:
-        return SearchMazeAgent(method, **options)
-
-    return make
+def _search(method: str) -> functools.partial:
+    """The factory of one search method; a partial, so its options stay declared."""
+    return functools.partial(SearchMazeAgent, method)
 
 
 AGENTS = {"sat": SatMazeAgent, **{m: _search(m) for m in METHODS}}

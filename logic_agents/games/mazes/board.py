@@ -3,8 +3,9 @@
 Concepts (RULES.md section 3):
 - MazeBoard: a H x W grid; each cell free (0) or part of shape k >= 1. The start is the
   lower-left cell, the finish the upper-right one; both are free.
-- File format: one row per line, top row first, integers separated by spaces; `#` lines are
-  comments (the last one before the grid names the board). Validation: rectangular, every
+- File format: an optional `game: mazes` header (the generator writes it, so the file says
+  what it is), then one row per line, top row first, integers separated by spaces; `#` lines
+  are comments (the last one before the grid names the board). Validation: rectangular, every
   shape one 4-connected polyomino, start and finish free; errors at file:line:col.
 - Path: a list of (row, col) cells from start to finish. is_solution checks it on its own:
   ends, orthogonal steps, no cell twice, exactly one cell of every shape. The path may touch
@@ -19,9 +20,12 @@ from functools import cached_property
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
 
 Cell = tuple[int, int]
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+MAX_CELLS = 10_000  # 100 x 100: the searches' state spaces grow with it; --no-limits lifts it
+HEADER = "game: mazes"
 
 
 @dataclass(frozen=True)
@@ -98,20 +102,26 @@ def parse_board(text: str, file: str = "<input>", name: str = "") -> MazeBoard:
     lines: list[int] = []
     cols: list[list[int]] = []
     title = ""
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(strip_bom(text).splitlines(), start=1):
         stripped = line.strip()
         if not stripped:
             continue
         if stripped.startswith("#"):
             title = stripped.lstrip("#").strip()
             continue
+        header = re.fullmatch(r"game\s*:\s*(\S*)", stripped)
+        if header and not rows:
+            if header.group(1) != "mazes":
+                raise FormatError(f"this is a maze file; it says game {header.group(1)!r}", file,
+                                  lineno, 1)
+            continue
         row, at = [], []
         for m in re.finditer(r"\S+", line):
             token = m.group()
-            if not token.isdigit():
+            if not is_ascii_digits(token):
                 raise FormatError(f"a cell is 0 (free) or a shape number, got {token!r}", file,
                                   lineno, m.start() + 1)
-            row.append(int(token))
+            row.append(ascii_int(token, "a shape number", file, lineno, m.start() + 1))
             at.append(m.start() + 1)
         if rows and len(row) != len(rows[0]):
             raise FormatError(f"row has {len(row)} cells, the first row {len(rows[0])}", file,
@@ -119,6 +129,7 @@ def parse_board(text: str, file: str = "<input>", name: str = "") -> MazeBoard:
         rows.append(row)
         lines.append(lineno)
         cols.append(at)
+        within_limit(len(rows) * len(rows[0]), MAX_CELLS, "the board's cell count", file, lineno)
     if not rows:
         raise FormatError("no grid: expected rows of integers", file, 0, 0)
     board_name = name or (title.split()[3] if title.startswith("Exactly One Mazes ")
@@ -129,20 +140,14 @@ def parse_board(text: str, file: str = "<input>", name: str = "") -> MazeBoard:
 
 def format_board(board: MazeBoard, comment: str | None = None) -> str:
     width = max(len(str(v)) for v in board.cells)
-    out = [f"# {comment}"] if comment else []
+    out = ([f"# {comment}"] if comment else []) + [HEADER]
     for r in range(board.height):
         out.append(" ".join(str(v).rjust(width) for v in board.cells[r * board.width:(r + 1) * board.width]))
     return "\n".join(out) + "\n"
 
 
 def load_board(path: str | Path) -> MazeBoard:
-    try:
-        text = Path(path).read_text()
-    except FileNotFoundError:
-        raise FormatError("no such file", str(path), 0, 0) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(f"cannot read: {e}", str(path), 0, 0) from None
-    return parse_board(text, str(path))
+    return parse_board(read_text(path, "maze file"), str(path))
 
 
 def is_solution(board: MazeBoard, path: list[Cell] | tuple[Cell, ...]) -> bool:

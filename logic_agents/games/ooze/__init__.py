@@ -7,6 +7,7 @@ planner on one incremental SAT oracle).
 
 from __future__ import annotations
 
+from logic_agents.errors import FormatError
 from logic_agents.games.ooze.agents import GreedyOozeAgent
 from logic_agents.games.ooze.planner import SatOozeAgent
 from logic_agents.games.ooze.rbfs import RbfsOozeAgent
@@ -19,6 +20,7 @@ from logic_agents.games.ooze.world import (
     parse_pieces,
     render,
 )
+from logic_agents.inputs import ascii_int
 from logic_agents.world.registry import GameSpec, register
 
 AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
@@ -28,6 +30,30 @@ def make_world(instance: OozeInstance, *, pieces: str | None = None,
                max_ticks: int | None = None) -> OozeWorld:
     return OozeWorld(pieces=parse_pieces(pieces) if pieces is not None else instance.pieces,
                      max_ticks=max_ticks if max_ticks is not None else instance.max_ticks)
+
+
+def format_instance(instance: OozeInstance) -> str:
+    """`ooze`, or `ooze pieces=SEQ max_ticks=N` for an instance with fixed pieces or a cap."""
+    out = ["ooze"]
+    if instance.pieces:
+        out.append(f"pieces={instance.pieces}")
+    if instance.max_ticks is not None:
+        out.append(f"max_ticks={instance.max_ticks}")
+    return " ".join(out)
+
+
+def parse_instance(text: str, source: str = "<instance>") -> OozeInstance:
+    words = text.split()
+    if not words or words[0] != "ooze":
+        raise FormatError("an ooze instance is written 'ooze [pieces=SEQ] [max_ticks=N]'",
+                          source, 1, 1)
+    fields = dict(w.partition("=")[::2] for w in words[1:])
+    if set(fields) - {"pieces", "max_ticks"}:
+        raise FormatError(f"unknown ooze field in {text[:60]!r}", source, 1, 1)
+    ticks = fields.get("max_ticks")
+    return OozeInstance(pieces=parse_pieces(fields.get("pieces", ""), source),
+                        max_ticks=None if ticks is None else ascii_int(ticks, "max_ticks", source,
+                                                                       1, 1, low=1))
 
 
 def illegal_actions(obs: OozeObservation):
@@ -58,6 +84,10 @@ SPEC = register(GameSpec(
     example=lambda: OozeInstance(max_ticks=200),
     result_keys=("score", "ticks", "tiles", "pieces", "actions"),
     world_options=("pieces", "max_ticks"),
+    sniff_text=lambda text: 2 if text == "ooze" else 0,
+    parse_text=lambda text, source: [load_instance(text)],
+    format_instance=format_instance,
+    parse_instance=parse_instance,
 ))
 
 __all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "SatOozeAgent", "OozeAction",

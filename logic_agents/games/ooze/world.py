@@ -33,6 +33,7 @@ from logic_agents.games.ooze.rules import (
     why_not_destroy,
     why_not_place,
 )
+from logic_agents.inputs import int_or_none, read_text
 
 VISIBLE = 5
 DEFAULT_NAME = "ooze"
@@ -50,10 +51,7 @@ def load_instance(path: str | Path) -> OozeInstance:
     path = Path(path)
     if str(path) == DEFAULT_NAME and not path.exists():
         return OozeInstance()
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as e:
-        raise FormatError(f"cannot read {path}: {e.strerror}", str(path), 0, 0) from None
+    lines = read_text(path, "piece file").splitlines()
     pieces = ""
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0]
@@ -82,10 +80,9 @@ class OozeAction:
         if words == ["wait"]:
             return cls("wait")
         if len(words) == 3 and words[0] in ("place", "destroy"):
-            try:
-                return cls(words[0], (int(words[1]), int(words[2])))
-            except ValueError:
-                pass
+            x, y = int_or_none(words[1]), int_or_none(words[2])
+            if x is not None and y is not None:
+                return cls(words[0], (x, y))
         raise FormatError(f"not an ooze action: {text!r} (expected 'place X Y', "
                           "'destroy X Y' or 'wait')")
 

@@ -17,6 +17,7 @@ from logic_agents.games.sudoku.board import (
 from logic_agents.games.sudoku.encode import count_solutions, decode, encode, solver_for
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.resolve import load_indexed
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -29,15 +30,16 @@ AGENT_HELP = {
 
 def load(path: str | Path) -> SudokuPuzzle:
     """One puzzle: FILE (its first puzzle) or FILE:K (its K-th, counting from 1)."""
-    text = str(path)
-    base, _, index = text.rpartition(":")
-    if base and index.isdigit() and not Path(text).exists():
-        puzzles = load_puzzles(base)
-        k = int(index)
-        if not 1 <= k <= len(puzzles):
-            raise FormatError(f"puzzle {k} asked, the file holds {len(puzzles)}", base, 0, 0)
-        return puzzles[k - 1]
-    return load_puzzles(path)[0]
+    return load_indexed(path, load_puzzles)
+
+
+def sniff(text: str, file: str = "<input>") -> int:
+    """1 if the text parses as Sudoku puzzles (file detection), else 0."""
+    try:
+        parse_puzzles(text, file)
+    except FormatError:
+        return 0
+    return 1
 
 
 def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
@@ -74,6 +76,10 @@ SPEC = register(
         default_agent="sat",
         agent_help=AGENT_HELP,
         load_all=load_puzzles,
+        sniff=sniff,
+        format_instance=lambda p: format_line(p, p.name),
+        parse_instance=lambda text, source: parse_puzzles(text, source)[0],
+        sniff_text=sniff,
         example=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
         encode=encode,
         cnf_legend=("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",

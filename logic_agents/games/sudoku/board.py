@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.inputs import read_text, strip_bom
 
 Cell = tuple[int, int]
 Grid = tuple[int, ...]  # N*N values row by row; 0 = empty
@@ -39,9 +40,9 @@ def value_of(ch: str) -> int | None:
     """The value of a symbol (0 for empty), or None if it is no symbol."""
     if ch in EMPTY:
         return 0
-    if ch.isdigit():
+    if len(ch) == 1 and "1" <= ch <= "9":
         return int(ch)
-    if "A" <= ch.upper() <= "Z":
+    if len(ch) == 1 and "A" <= ch.upper() <= "Z":
         return ord(ch.upper()) - ord("A") + 10
     return None
 
@@ -117,7 +118,7 @@ def _make(values: list[int], where: list[tuple[int, int]], name: str, file: str,
 
 def parse_puzzles(text: str, file: str = "<string>") -> list[SudokuPuzzle]:
     """All puzzles in a text: one per line (line format), or one grid (grid format)."""
-    lines = text.splitlines()
+    lines = strip_bom(text).splitlines()
     body = [(i, raw.split("#", 1)[0].rstrip()) for i, raw in enumerate(lines, start=1)]
     body = [(i, b) for i, b in body if b.strip()]
     if not body:
@@ -181,14 +182,7 @@ def _parse_grid(lines: list[str], body: list[tuple[int, str]], file: str) -> Sud
 
 
 def load_puzzles(path: str | Path) -> list[SudokuPuzzle]:
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise FormatError("no such puzzle file", str(path), 0, 0) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(f"cannot read puzzles: {e}", str(path), 0, 0) from None
-    return parse_puzzles(text, str(path))
+    return parse_puzzles(read_text(path, "puzzle file"), str(path))
 
 
 def format_line(puzzle_or_grid: SudokuPuzzle | Grid, name: str | None = None) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.sudoku.board import Cell, Grid, SudokuPuzzle, is_solution, symbol, value_of
+from logic_agents.inputs import int_or_none
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,9 @@ class SudokuAction:
     @classmethod
     def from_json(cls, text: str) -> SudokuAction:
         parts = str(text).split()
-        if (len(parts) != 4 or parts[0] != "place" or not parts[1].isdigit()
-                or not parts[2].isdigit() or value_of(parts[3]) is None):
+        if (len(parts) != 4 or parts[0] != "place" or int_or_none(parts[1], False) is None
+                or int_or_none(parts[2], False) is None or len(parts[3]) != 1
+                or value_of(parts[3]) is None):
             raise FormatError(f"not a sudoku action: {text!r} (expected 'place R C V')")
         return cls((int(parts[1]), int(parts[2])), value_of(parts[3]) or 0)
 

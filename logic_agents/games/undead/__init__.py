@@ -21,8 +21,10 @@ from logic_agents.games.undead.board import (
 )
 from logic_agents.games.undead.encode import UndeadSolver, count_solutions, decode, encode, solve
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
+from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
 from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.resolve import load_indexed
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -38,16 +40,23 @@ WORKED_EXAMPLE = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
 def load(path: str | Path) -> UndeadPuzzle:
     """One puzzle: a game ID, FILE (its first puzzle) or FILE:K (its K-th, from 1)."""
     text = str(path)
-    if looks_like_game_id(text) and not Path(text).exists():
+    if looks_like_game_id(text) and not path_exists(text):
         return parse_game_id(text.strip(), "<game id>")
-    base, _, index = text.rpartition(":")
-    if base and index.isdigit() and not Path(text).exists():
-        puzzles = load_puzzles(base)
-        k = int(index)
-        if not 1 <= k <= len(puzzles):
-            raise FormatError(f"puzzle {k} asked, the file holds {len(puzzles)}", base, 0, 0)
-        return puzzles[k - 1]
-    return load_puzzles(path)[0]
+    return load_indexed(path, load_puzzles)
+
+
+def sniff(text: str, file: str = "<input>") -> int:
+    """1 if the text parses as Undead puzzles (IDs or pictures), else 0."""
+    try:
+        parse_puzzles(text, file)
+    except FormatError:
+        return 0
+    return 1
+
+
+def sniff_text(text: str) -> int:
+    """2 for a game ID written on the command line (it says WxH:), else 0."""
+    return 2 if looks_like_game_id(text) else 0
 
 
 def illegal_actions(obs: UndeadObservation) -> list[UndeadAction]:
@@ -86,6 +95,10 @@ SPEC = register(
         default_agent="sat",
         agent_help=AGENT_HELP,
         load_all=load_puzzles,
+        sniff=sniff,
+        format_instance=lambda p: f"{format_game_id(p)}\t{p.name}",
+        parse_instance=lambda text, source: parse_puzzles(text, source)[0],
+        sniff_text=sniff_text,
         example=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
         encode=encode,
         cnf_legend=("variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, "

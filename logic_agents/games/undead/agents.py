@@ -14,6 +14,7 @@ Concepts:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 
@@ -142,11 +143,9 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
         return self.pending.popleft() if self.pending else None
 
 
-def _search(method: str):
-    def make(**options) -> SearchUndeadAgent:
-        return SearchUndeadAgent(method, **options)
-
-    return make
+def _search(method: str) -> functools.partial:
+    """The factory of one search method; a partial, so its options stay declared."""
+    return functools.partial(SearchUndeadAgent, method)
 
 
 AGENTS = {

@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
 
 MONSTERS = "GVZ"
 MIRRORS = "LR"
@@ -128,7 +129,8 @@ def seen(monster: str, bounced: bool) -> bool:
 
 
 # -- game IDs -----------------------------------------------------------------------------
-_ID_HEAD = re.compile(r"\s*(\d+)x(\d+):")
+_ID_HEAD = re.compile(r"\s*([0-9]{1,6})x([0-9]{1,6}):")
+MAX_CELLS = 2_500  # 50 x 50; larger boards need --no-limits (the real game stops at 54 cells)
 
 
 def looks_like_game_id(text: str) -> bool:
@@ -148,8 +150,8 @@ def parse_game_id(text: str, file: str = "<game id>", line: int = 1, offset: int
     width, height = int(head.group(1)), int(head.group(2))
     if width < 1 or height < 1:
         raise fail(f"the board {width}x{height} has no cells", 0)
-    if width * height > 10_000:
-        raise fail(f"the board {width}x{height} is too large (at most 10000 cells)", 0)
+    within_limit(width * height, MAX_CELLS, f"the board {width}x{height}: its cell count",
+                 file, line, offset + 1)
     pos = head.end()
     body = text.rstrip()
     # fields: G, V, Z, GRID, clues...
@@ -163,10 +165,8 @@ def parse_game_id(text: str, file: str = "<game id>", line: int = 1, offset: int
         raise fail("expected G,V,Z,GRID,clues after the size", len(body))
     counts = []
     for k, (at, value) in enumerate(fields[:3]):
-        if not value.isdigit():
-            raise fail(f"the {('ghost', 'vampire', 'zombie')[k]} count must be a number, "
-                       f"got {value!r}", at)
-        counts.append(int(value))
+        counts.append(ascii_int(value, f"the {('ghost', 'vampire', 'zombie')[k]} count", file,
+                                line, offset + at + 1, high=width * height))
     at, grid_text = fields[3]
     grid = []
     for k, ch in enumerate(grid_text):
@@ -192,8 +192,9 @@ def parse_game_id(text: str, file: str = "<game id>", line: int = 1, offset: int
     for at, value in clue_fields:
         if value == NO_CLUE:
             clues.append(None)
-        elif value.isdigit():
-            clues.append(int(value))
+        elif is_ascii_digits(value):
+            clues.append(ascii_int(value, "a clue", file, line, offset + at + 1,
+                                   high=2 * width * height))
         else:
             raise fail(f"a clue must be a number or '-', got {value!r}", at)
     monsters = sum(ch not in MIRRORS for ch in grid)
@@ -262,16 +263,16 @@ def _picture(lines: list[tuple[int, str]], k: int, file: str,
     lineno, text = lines[k]
     tokens = _tokens(text.split(":", 1)[1])
     offset = text.index(":") + 1
-    if len(tokens) != 3 or not all(t.isdigit() for _, t in tokens):
+    if len(tokens) != 3 or not all(is_ascii_digits(t) for _, t in tokens):
         raise FormatError("expected 'counts: G V Z' with three numbers", file, lineno, 1)
-    counts = tuple(int(t) for _, t in tokens)
+    counts = tuple(ascii_int(t, "a count", file, lineno, offset + at + 1) for at, t in tokens)
 
     def clue_of(col: int, token: str, ln: int) -> int | None:
         if token == NO_CLUE:
             return None
-        if not token.isdigit():
+        if not is_ascii_digits(token):
             raise FormatError(f"a clue must be a number or '-', got {token!r}", file, ln, col + 1)
-        return int(token)
+        return ascii_int(token, "a clue", file, ln, col + 1)
 
     if k + 1 >= len(lines):
         raise FormatError("the picture ends after its counts line", file, lineno, 0)
@@ -328,7 +329,7 @@ class Entry:
 def parse_entries(text: str, file: str = "<input>") -> list[Entry]:
     """Every puzzle of a text: game-ID lines (TSV: ID, seed or name, solution) and pictures.
     A `# name` comment line names the picture below it."""
-    lines = [(n, line.rstrip("\n")) for n, line in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line.rstrip("\n")) for n, line in enumerate(strip_bom(text).splitlines(), start=1)]
     entries: list[Entry] = []
     name = ""
     k = 0
@@ -371,17 +372,8 @@ def parse_puzzles(text: str, file: str = "<input>") -> list[UndeadPuzzle]:
     return [e.puzzle for e in parse_entries(text, file)]
 
 
-def read_text(path: str | Path) -> str:
-    try:
-        return Path(path).read_text()
-    except FileNotFoundError:
-        raise FormatError("no such file", str(path), 0, 0) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FormatError(f"cannot read: {e}", str(path), 0, 0) from None
-
-
 def load_entries(path: str | Path) -> list[Entry]:
-    return parse_entries(read_text(path), str(path))
+    return parse_entries(read_text(path, "Undead puzzle file"), str(path))
 
 
 def load_puzzles(path: str | Path) -> list[UndeadPuzzle]:

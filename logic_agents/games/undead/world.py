@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, is_solution
+from logic_agents.inputs import int_or_none
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,12 @@ class UndeadAction:
     @classmethod
     def from_json(cls, text: str) -> UndeadAction:
         parts = str(text).split()
-        if (len(parts) != 4 or parts[0] != "place" or not parts[1].isdigit()
-                or not parts[2].isdigit() or parts[3] not in MONSTERS):
-            raise FormatError(f"not an undead action: {text!r} (expected 'place R C G|V|Z')")
-        return cls((int(parts[1]), int(parts[2])), parts[3])
+        numbers = [int_or_none(p, signed=False) for p in parts[1:3]]
+        if (len(parts) != 4 or parts[0] != "place" or None in numbers
+                or parts[3] not in MONSTERS):
+            raise FormatError(f"not an undead action: {str(text)[:60]!r} "
+                              "(expected 'place R C G|V|Z')")
+        return cls((numbers[0], numbers[1]), parts[3])
 
 
 def place(r: int, c: int, monster: str) -> UndeadAction:

@@ -1,0 +1,155 @@
+"""Reading what people give us, the same way in every parser and verb.
+
+Concepts:
+- ascii_int: a whole number written in ASCII digits only, with a bounded length. Python's
+  `str.isdigit` and `int` accept other scripts ('٣', '３' read as 3) and choke on others ('²',
+  numbers over 4,300 digits), so no parser calls them on user text directly.
+- read_text: a file's text as UTF-8, a leading byte-order mark dropped; undecodable bytes are a
+  FormatError at file:line:col, and so is every OSError (missing, a folder, unreadable).
+- path_exists: `Path.exists` that answers False for names the OS refuses (too long, NUL), so a
+  pasted puzzle of 600 characters is never mistaken for a file name that crashes.
+- load_json: `json.loads` whose every failure (bad syntax, nesting too deep) is a FormatError.
+- Limits: MAX_DIGITS bounds every number read from input; MAX_INPUT_BYTES every file read.
+  Sizes that cost memory or time (board cells, CNF variables, search nodes) are checked with
+  `within_limit`, which the command line's `--no-limits` lifts on purpose (`lift_limits`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import FormatError
+
+MAX_DIGITS = 12  # no count or size we read needs more; a longer number is a mistake or an attack
+MAX_INPUT_BYTES = 256 * 1024 * 1024  # a map, puzzle set, trace or CNF file larger is refused
+BOM = "\ufeff"
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+
+
+_LIMITS = {"lifted": False}
+LIFT_HINT = "pass --no-limits to lift the limit on purpose"
+
+
+def lift_limits(lifted: bool = True) -> None:
+    """Turn the size limits of `within_limit` off (the command line's --no-limits)."""
+    _LIMITS["lifted"] = lifted
+
+
+def limits_lifted() -> bool:
+    return _LIMITS["lifted"]
+
+
+def within_limit(value: int, limit: int, what: str, file: str = "<input>", line: int = 0,
+                 col: int = 0) -> None:
+    """FormatError unless value <= limit (or the limits are lifted); the message names both
+    and the flag that lifts the limit."""
+    if value > limit and not _LIMITS["lifted"]:
+        raise FormatError(f"{what} is {value:,}, over the limit of {limit:,}; {LIFT_HINT}",
+                          file, line, col)
+
+
+def is_ascii_digits(text: str) -> bool:
+    """True iff `text` is one or more of 0-9 (and nothing else: no '²', '٣' or '３')."""
+    return _ASCII_DIGITS.fullmatch(text) is not None
+
+
+def ascii_int(text: str, what: str, file: str = "<input>", line: int = 0, col: int = 0, *,
+              signed: bool = False, low: int | None = None, high: int | None = None) -> int:
+    """`text` as an int, written in ASCII digits (a sign only if `signed`), at most MAX_DIGITS
+    of them, within [low, high] when given; else FormatError(file, line, col) naming `what`."""
+    stripped = text.strip()
+    pattern = _ASCII_INT if signed else _ASCII_DIGITS
+    if pattern.fullmatch(stripped) is None:
+        kind = "an integer" if signed else "a whole number in digits 0-9"
+        raise FormatError(f"{what} must be {kind}, got {_short(text)}", file, line, col)
+    if len(stripped.lstrip("+-")) > MAX_DIGITS:
+        raise FormatError(f"{what} has {len(stripped.lstrip('+-'))} digits; at most {MAX_DIGITS} "
+                          "are accepted", file, line, col)
+    value = int(stripped)
+    if low is not None and value < low:
+        raise FormatError(f"{what} must be at least {low}, got {value}", file, line, col)
+    if high is not None and value > high:
+        raise FormatError(f"{what} must be at most {high:,}, got {value:,}", file, line, col)
+    return value
+
+
+def int_or_none(text: str, signed: bool = True) -> int | None:
+    """A small int in ASCII digits (at most MAX_DIGITS, a '-' if `signed`), else None: for
+    tokens such as the coordinates of an action read back from a trace."""
+    pattern = _ASCII_INT if signed else _ASCII_DIGITS
+    if pattern.fullmatch(text) is None or len(text.lstrip("+-")) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def strip_bom(text: str) -> str:
+    return text[1:] if text.startswith(BOM) else text
+
+
+def decode(data: bytes, file: str) -> str:
+    """UTF-8 text of `data`, a leading BOM dropped; a bad byte is located as file:line:col."""
+    try:
+        return strip_bom(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        col = e.start - (before.rfind(b"\n") + 1) + 1
+        raise FormatError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", file, line, col) from None
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    """The UTF-8 text of a file; every way it can fail is one FormatError naming the file."""
+    path = Path(path)
+    name = str(path)
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise FormatError(f"cannot read: no such {what}", name, 0, 0) from None
+    except IsADirectoryError:
+        raise FormatError(f"is a directory, not a {what}", name, 0, 0) from None
+    except OSError as e:
+        raise FormatError(f"cannot read {what}: {e.strerror or e}", name, 0, 0) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise FormatError(f"{what} is larger than {MAX_INPUT_BYTES // 2**20} MiB", name, 0, 0)
+    return decode(data, name)
+
+
+def path_exists(text: str | Path) -> bool:
+    """Path(text).exists(), but False (not OSError/ValueError) for names the OS refuses."""
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(text: str | Path) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(text: str | Path) -> bool:
+    try:
+        return Path(text).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def load_json(text: str, file: str = "<input>", line: int = 0) -> Any:
+    """json.loads; bad syntax and nesting too deep to read are a FormatError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(f"not JSON: {e.msg}", file, line or e.lineno, e.colno) from None
+    except RecursionError:
+        raise FormatError("JSON nested too deeply to read", file, line, 0) from None

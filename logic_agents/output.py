@@ -1,0 +1,30 @@
+"""Consoles for the command line's output, right on a terminal and in a pipe.
+
+Concepts: make_console(stderr) is a rich Console that, when its stream is not a terminal,
+neither wraps nor truncates (a table keeps its natural width, a line stays one line), and
+that raises BrokenPipeError when a reader such as `head` closes the pipe, so the command line
+can end quietly (rich itself would exit with code 1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+
+PIPE_WIDTH = 100_000  # wide enough that no table cell or explanation line is ever cut
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+def make_console(stderr: bool = False, **options: Any) -> Console:
+    """A Console for stdout (or stderr) that never wraps or cuts data when piped."""
+    console = _Console(highlight=False, stderr=stderr, **options)
+    if not console.is_terminal:
+        console = _Console(highlight=False, stderr=stderr, width=PIPE_WIDTH, soft_wrap=True,
+                           **options)
+    return console

@@ -1,0 +1,160 @@
+"""Where an instance comes from: one resolver for every verb and for `logic_agents.load`.
+
+Concepts:
+- A reference is what a person types: FILE; FILE:K (the K-th puzzle of a file, from 1); a
+  shipped map's name (HARD1, 2018/HARD1, 7x7dn:3); or a puzzle written inline (a Sudoku
+  line, an Undead game ID), for games that parse text.
+- MAPS_ROOT: the shipped maps, maps/<game>/...
+- split_index(text): (FILE, K) for FILE:K, else (text, None).
+- shipped_path(name, spec): the one shipped file of that name, else None.
+- detect_game(items, default): a file that says its game (`game:` header) or sits in a folder
+  named after a game, else the best score of the games' `sniff` capability, else `default`.
+- resolve(text, spec, every): (source, instances); `every` keeps every puzzle of a file.
+Long arguments (a 25x25 Sudoku line, a 20x20 Undead ID) are never handed to the OS as file
+names it would refuse.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import FormatError, UsageError
+from logic_agents.inputs import ascii_int, is_ascii_digits, is_dir, is_file, path_exists, read_text
+
+MAPS_ROOT = Path(__file__).resolve().parent.parent.parent / "maps"
+MAP_SUFFIXES = (".txt", ".tsv")
+_SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
+_GAME_HEADER = re.compile(r"^\s*game\s*:\s*([A-Za-z0-9_-]+)\s*$", re.MULTILINE)
+
+
+def split_index(text: str) -> tuple[str, int | None]:
+    """("FILE", K) for "FILE:K" (K in ASCII digits) unless the whole text is a file."""
+    base, sep, index = text.rpartition(":")
+    if sep and base and is_ascii_digits(index) and not path_exists(text):
+        return base, ascii_int(index, "the puzzle number after ':'", text)
+    return text, None
+
+
+def pick(instances: list[Any], k: int, source: str) -> Any:
+    """The K-th (from 1) of the instances of a file."""
+    if not 1 <= k <= len(instances):
+        raise FormatError(f"puzzle {k} asked, the file holds {len(instances)}", source, 0, 0)
+    return instances[k - 1]
+
+
+def load_indexed(path: str | Path, load_all: Any) -> Any:
+    """A game loader's FILE or FILE:K: the first, or the K-th, instance of the file."""
+    base, k = split_index(str(path))
+    return pick(load_all(base), k or 1, base)
+
+
+def shipped_path(name: str, spec: Any) -> Path | None:
+    """The shipped file `name` names (HARD1, 2018/HARD1, 7x7dn), or None."""
+    if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
+        return None
+    root = MAPS_ROOT / spec.maps_dir if spec.maps_dir else None
+    if root is None or not root.is_dir():
+        return None
+    hits = sorted(p for suffix in MAP_SUFFIXES for p in root.rglob(f"{Path(name).name}{suffix}")
+                  if str(p).endswith(f"{name}{suffix}"))
+    if len(hits) > 1:
+        raise UsageError(f"map name {name!r} is ambiguous: {', '.join(map(str, hits))}")
+    return hits[0] if hits else None
+
+
+def locate(text: str, spec: Any) -> Path | None:
+    """The file a reference names (as given, else shipped), without its :K; else None."""
+    if path_exists(text):
+        return Path(text)
+    base, _ = split_index(text)
+    if path_exists(base):
+        return Path(base)
+    return shipped_path(base, spec)
+
+
+def _load_many(spec: Any, path: Path) -> list[Any]:
+    if spec.load_all is not None:
+        return list(spec.load_all(path))
+    return [spec.load(path)]
+
+
+def resolve(text: str, spec: Any, *, every: bool = False,
+            label: str = "<argument>") -> tuple[str, list[Any]]:
+    """(source, instances) of a reference. `source` is the path (with :K) or `label` for an
+    inline puzzle; `every` returns all puzzles of a file, else its first (or K-th)."""
+    if is_dir(text):
+        raise FormatError(f"is a directory, not a {spec.name} file", text, 0, 0)
+    if is_file(text):
+        return text, (_load_many(spec, Path(text)) if every else [spec.load(Path(text))])
+    base, k = split_index(text)
+    path = Path(base) if is_file(base) else shipped_path(base, spec)
+    if path is not None:
+        if k is None:
+            return str(path), (_load_many(spec, path) if every else [spec.load(path)])
+        return f"{path}:{k}", [pick(_load_many(spec, path), k, str(path))]
+    if spec.parse_text is not None and not _looks_like_path(text):
+        return label, list(spec.parse_text(text, label))
+    raise FormatError(f"no such map file, nor a shipped {spec.name} map", _short(text), 0, 0)
+
+
+def _looks_like_path(text: str) -> bool:
+    return "/" in text or Path(text[:200]).suffix in MAP_SUFFIXES + (".cnf", ".jsonl", ".csv")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def declared_game(text: str) -> str | None:
+    """The game a file names in a `game: NAME` header line, if any."""
+    match = _GAME_HEADER.search(text[:4096])
+    return match.group(1) if match else None
+
+
+def detect_game(items: list[str], default: str = "daggers") -> str:
+    """The game of some references: a `game:` header, a folder named after a game, a
+    shipped name of exactly one game, else the best `sniff` score; else `default`."""
+    from logic_agents.world.registry import games
+
+    registered = games()
+    for item in items:
+        path = locate_any(item, registered)
+        if path is None:
+            scores = {name: spec.sniff_text(item) for name, spec in registered.items()
+                      if spec.sniff_text is not None}
+            best = max(scores.values(), default=0)
+            if best:
+                return next(name for name, score in scores.items() if score == best)
+            continue
+        parts = path.resolve().parts
+        for part in reversed(parts):
+            if part in registered:
+                return part
+        if is_dir(path):
+            continue
+        try:
+            text = read_text(path)
+        except FormatError:
+            continue
+        said = declared_game(text)
+        if said in registered:
+            return said
+        scores = {name: spec.sniff(text, str(path)) for name, spec in registered.items()
+                  if spec.sniff is not None}
+        best = max(scores.values(), default=0)
+        if best:
+            return next(name for name, score in scores.items() if score == best)
+    return default
+
+
+def locate_any(item: str, registered: dict[str, Any]) -> Path | None:
+    """The file or folder a reference names, as given or as the shipped map of one game."""
+    if path_exists(item):
+        return Path(item)
+    base, _ = split_index(item)
+    if path_exists(base):
+        return Path(base)
+    hits = {p for spec in registered.values() if (p := shipped_path(base, spec)) is not None}
+    return hits.pop() if len(hits) == 1 else None
