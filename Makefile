@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-fast lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ demo: $(STAMP_RUN)
 
 test: $(STAMP_DEV)
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP_DEV)
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .

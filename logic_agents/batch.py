@@ -23,21 +23,24 @@ import hashlib
 import json
 import math
 import os
+import queue
 import signal
 import statistics
 import threading
+import time
+import traceback
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError, UnknownName
+from logic_agents.inputs import is_dir, load_json, read_text
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 
 BACKENDS = ("process", "ray")
-CHUNK = 8  # games per task: small enough to stream, large enough to amortise dispatch
+CHUNK = 8  # games per Ray task: small enough to stream, large enough to amortise dispatch
 
 
 @dataclass(frozen=True)
@@ -148,8 +151,8 @@ def _row_from_dict(d: dict, where: str) -> Row:
                    guesses=int(d["guesses"]),
                    lives_left=None if d["lives_left"] in (None, "") else int(d["lives_left"]),
                    time_s=float(d["time_s"]), stats=_stats_field(d.get("stats")))
-    except (KeyError, ValueError, TypeError) as e:  # JSONDecodeError is a ValueError
-        raise FormatError(f"not a result row ({e})", where) from None
+    except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
+        raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
 
 
 def _kind(path: Path) -> str:
@@ -166,21 +169,23 @@ def read_rows(path: str | Path) -> list[Row]:
     if not path.exists():
         return []
     kind = _kind(path)
-    text = path.read_text()
+    text = read_text(path, "results file")
     lines = text.splitlines()
     if lines and not text.endswith("\n"):
         lines = lines[:-1]  # the torn line of an interrupted write
     rows = []
     if kind == "csv":
+        if lines and next(csv.reader(lines[:1]), []) != ROW_FIELDS:
+            raise FormatError(f"the first line is not the results header "
+                              f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
         for lineno, d in enumerate(csv.DictReader(lines), start=2):
             rows.append(_row_from_dict(d, f"{path}:{lineno}"))
     else:
         for lineno, line in enumerate(lines, start=1):
             if line.strip():
-                try:
-                    d = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise FormatError(f"not JSON: {e.msg}", str(path), lineno, e.colno) from None
+                d = load_json(line, str(path), lineno)
+                if not isinstance(d, dict):
+                    raise FormatError("a result row is a JSON object", str(path), lineno, 1)
                 rows.append(_row_from_dict(d, f"{path}:{lineno}"))
     return rows
 
@@ -191,12 +196,13 @@ class RowSink:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.kind = _kind(self.path)
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if not fresh:
+        if self.path.exists() and self.path.stat().st_size:
             with self.path.open("rb+") as f:  # drop a torn last line before appending
                 data = f.read()
                 if data and not data.endswith(b"\n"):
                     f.truncate(data.rfind(b"\n") + 1)
+        # a header torn by a crash is gone now too: a CSV starts again with its header
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
             self.file = self.path.open("a", newline="")
         except OSError as e:
@@ -221,41 +227,111 @@ class RowSink:
 
 
 # -- backends ------------------------------------------------------------------------------
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and saves rows
+def _die_with_parent(parent: int) -> None:
+    """Make a worker exit when the process that started it dies, even by SIGKILL: Linux's
+    parent-death signal where there is one, and a watchdog thread everywhere."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
-def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
-    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+def _worker(tasks: Any, results: Any, parent: int) -> None:
+    """A worker process: play the jobs it is sent, one result message per finished game."""
+    # Ctrl-C at a terminal goes to the whole foreground group; the parent alone handles it
+    # (a solver interrupted mid-call would only raise), so the worker leaves the group
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    _die_with_parent(parent)
+    while True:
+        job = tasks.get()
+        if job is None:
+            return
+        try:
+            results.put(("row", play_job(job)))
+        except BaseException as e:  # a bug in an agent: send it to the parent, which raises it
+            results.put(("error", f"{type(e).__name__}: {e}",
+                         "".join(traceback.format_exception(e))))
+            return
+
+
+def _stop_workers(workers: list[Any]) -> None:
+    for proc in workers:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + 1.0
+    for proc in workers:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
 
 
 def _run_process(jobs: Sequence[Job], workers: int, emit: Callable[[Row], None],
                  stop: threading.Event) -> None:
-    if workers <= 1:
+    """Play the jobs on `workers` processes. Each finished game reaches `emit` at once; on
+    Ctrl-C (`stop`) the workers are ended within about a second and games still running are
+    dropped (a resume plays them again)."""
+    if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             if stop.is_set():
                 return
             emit(play_job(job))
         return
-    pool = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+    tasks, results = context.Queue(), context.Queue()
+    workers = min(workers, len(jobs))
+    procs = [context.Process(target=_worker, args=(tasks, results, os.getpid()), daemon=True)
+             for _ in range(workers)]
+    for proc in procs:
+        proc.start()
     try:
-        pending = {pool.submit(play_jobs, chunk) for chunk in _chunks(jobs, CHUNK)}
-        while pending:
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in done:
-                for row in future.result():
-                    emit(row)
-            if stop.is_set():
-                # keep the games already running: cancel the rest, then collect what finishes
-                for future in pending:
-                    future.cancel()
-                for future in wait(pending).done:
-                    if not future.cancelled():
-                        for row in future.result():
-                            emit(row)
-                return
+        for job in jobs:
+            tasks.put(job)
+        for _ in procs:
+            tasks.put(None)
+        remaining = len(jobs)
+        while remaining and not stop.is_set():
+            try:
+                kind, *payload = results.get(timeout=0.2)
+            except queue.Empty:
+                if not any(p.is_alive() for p in procs):
+                    raise LogicAgentsError("every worker process ended before the study was "
+                                           "done (killed from outside?)") from None
+                continue
+            if kind == "error":
+                raise RuntimeError(f"a game raised {payload[0]}\n{payload[1]}")
+            emit(payload[0])
+            remaining -= 1
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        _stop_workers(procs)
+        # rows that reached the queue before the stop are finished games: keep them
+        with contextlib.suppress(Exception):
+            while True:
+                kind, *payload = results.get_nowait()
+                if kind == "row":
+                    emit(payload[0])
+        tasks.cancel_join_thread()
+        results.cancel_join_thread()
+
+
+def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
 def _run_ray(jobs: Sequence[Job], address: str | None, emit: Callable[[Row], None],
@@ -325,16 +401,28 @@ def compare(
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
+    wanted = {(j.agent, j.entry.instance.name, j.run, j.seed) for j in all_jobs}
     rows: list[Row] = []
     sink = None
     if out is not None:
         out = Path(out)
         _kind(out)
-        if out.exists() and out.stat().st_size > 0 and not resume:
+        if is_dir(out):
+            raise FormatError("is a directory, not a results file", str(out), 0, 0)
+        study = study_record(game, agents, entries, runs, seed, agent_options, world_options)
+        held = out.exists() and out.stat().st_size > 0
+        if held and not resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
                                    "or choose another --out")
-        if resume:
-            rows = read_rows(out)
+        if held:
+            check_same_study(out, study)
+            # only this study's games count, each once, however the file was written
+            unique: dict[tuple, Row] = {}
+            for row in read_rows(out):
+                if row.key in wanted:
+                    unique.setdefault(row.key, row)
+            rows = list(unique.values())
+        write_study(out, study)
         sink = RowSink(out)
     done_keys = {r.key for r in rows}
     todo = [j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys]
@@ -356,6 +444,70 @@ def compare(
         if sink is not None:
             sink.close()
     return rows
+
+
+# -- the study a results file belongs to ----------------------------------------------------
+def study_path(out: str | Path) -> Path:
+    """The sidecar that records a results file's study: runs.csv -> runs.csv.study.json."""
+    return Path(f"{out}.study.json")
+
+
+def study_record(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
+                 seed: int, agent_options: dict[str, dict] | None,
+                 world_options: dict[str, Any] | None) -> dict:
+    """What makes two runs of `compare` the same study (runs aside: a resume may add runs,
+    since run i's seed does not depend on how many there are)."""
+    from logic_agents import __version__
+
+    options = agent_options or {}
+    return {
+        "version": __version__, "game": game, "seed": seed, "runs": runs,
+        "agents": [{"name": a, "options": {k: _plain(v) for k, v in
+                                           sorted(options.get(a, {}).items())}} for a in agents],
+        "world_options": {k: _plain(v) for k, v in sorted((world_options or {}).items())},
+        "maps": [e.instance.name for e in entries],
+    }
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
+def check_same_study(out: Path, study: dict) -> None:
+    """LogicAgentsError unless the results file was written by this same study."""
+    sidecar = study_path(out)
+    if not sidecar.exists():
+        raise LogicAgentsError(f"{out} has no study record ({sidecar.name}), so a resume "
+                               "cannot check it is the same study; choose another --out")
+    held = load_json(read_text(sidecar, "study record"), str(sidecar))
+    if not isinstance(held, dict):
+        raise FormatError("not a study record", str(sidecar), 1, 1)
+    for key in ("version", "game", "seed", "agents", "world_options", "maps"):
+        if held.get(key) != study[key]:
+            raise LogicAgentsError(
+                f"{out} holds another study: its {key} is {_brief(held.get(key))}, this one's "
+                f"is {_brief(study[key])}; resume with the same settings or choose another --out")
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def write_study(out: Path, study: dict) -> None:
+    """Record the study next to its results (written whole, then renamed into place)."""
+    sidecar = study_path(out)
+    if sidecar.exists():
+        with contextlib.suppress(FormatError, OSError):
+            held = load_json(read_text(sidecar, "study record"), str(sidecar))
+            study = {**study, "runs": max(study["runs"], int(held.get("runs", 0)))}
+    tmp = sidecar.with_name(sidecar.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(study, indent=1) + "\n")
+        os.replace(tmp, sidecar)
+    except OSError as e:
+        raise FormatError(f"cannot write the study record: {e.strerror}", str(sidecar), 0, 0) \
+            from None
 
 
 # -- summaries -----------------------------------------------------------------------------

@@ -79,6 +79,7 @@ def test_a_contradiction_is_reported():
         dagger_odds(obs)
 
 
+@pytest.mark.slow
 def test_certainties_are_exactly_the_cells_of_probability_0_or_1():
     """On thousands of positions met in real games, a cell satx proves safe has probability 0,
     a proved dagger 1, and every cell satx cannot decide lies strictly between."""

@@ -7,6 +7,7 @@ non-guess move of satx and spx is checked against the hidden map too.
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ boards = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards, st.integers(0, 1000), st.booleans())
 def test_satx_verdicts_are_true_and_complete(board, seed, global_count):
@@ -153,6 +155,7 @@ def test_spx_moves_are_sound(board, seed):
     play_checked(board, SinglePointAgent(), seed)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(boards, st.integers(0, 1000))
 def test_naive_sympy_route_is_sound(board, seed):

@@ -132,6 +132,7 @@ def simple_paths(board: MazeBoard):
     yield from extend()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(small_boards(sizes=(4, 5), shapes=7))
 def test_every_cycle_cut_holds_for_every_simple_path(board):

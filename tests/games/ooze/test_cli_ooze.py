@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from logic_agents.cli import main
 from logic_agents.games.ooze.world import OozeAction, OozeWorld
 
@@ -23,6 +25,7 @@ def rescore(pieces: str, actions: list[str]) -> tuple[int, int, int]:
     return obs.score, obs.clock, obs.tiles
 
 
+@pytest.mark.slow
 def test_play_ooze_json_can_be_rescored_independently(capsys):
     for seed in range(5):
         code, out, err = run(capsys, "play", "ooze", "--seed", str(seed), "--json")
