@@ -153,3 +153,5 @@ def load_json(text: str, file: str = "<input>", line: int = 0) -> Any:
         raise FormatError(f"not JSON: {e.msg}", file, line or e.lineno, e.colno) from None
     except RecursionError:
         raise FormatError("JSON nested too deeply to read", file, line, 0) from None
+    except ValueError as e:  # an integer of over 4,300 digits
+        raise FormatError(f"not JSON this program reads: {str(e)[:80]}", file, line, 0) from None
