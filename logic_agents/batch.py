@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError, UnknownName
-from logic_agents.inputs import is_dir, load_json, read_text
+from logic_agents.inputs import int_or_none, is_dir, load_json, read_text
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 
@@ -143,14 +143,30 @@ def _stats_field(value: Any) -> dict:
     return dict(value)
 
 
+def _count(value: Any, what: str) -> int:
+    """A whole number of a results row (at most 12 digits), as written by RowSink."""
+    number = int_or_none(str(value), signed=False) if not isinstance(value, bool) else None
+    if number is None:
+        raise ValueError(f"{what} must be a whole number, got {str(value)[:40]!r}")
+    return number
+
+
 def _row_from_dict(d: dict, where: str) -> Row:
     try:
-        return Row(agent=d["agent"], map=d["map"], group=d["group"], run=int(d["run"]),
-                   seed=int(d["seed"]), outcome=d["outcome"],
-                   won=d["won"] in (True, "True", "true", "1"), steps=int(d["steps"]),
-                   guesses=int(d["guesses"]),
-                   lives_left=None if d["lives_left"] in (None, "") else int(d["lives_left"]),
-                   time_s=float(d["time_s"]), stats=_stats_field(d.get("stats")))
+        time_s = float(d["time_s"])
+        if not math.isfinite(time_s) or time_s < 0:
+            raise ValueError(f"time_s must be a finite number, got {d['time_s']!r}")
+        stats = _stats_field(d.get("stats"))
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15
+                   for v in stats.values()):
+            raise ValueError("stats must map names to numbers")
+        return Row(agent=str(d["agent"]), map=str(d["map"]), group=str(d["group"]),
+                   run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
+                   outcome=str(d["outcome"]), won=d["won"] in (True, "True", "true", "1"),
+                   steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
+                   lives_left=None if d["lives_left"] in (None, "") else
+                   _count(d["lives_left"], "lives_left"),
+                   time_s=time_s, stats=stats)
     except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
         raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
 

@@ -1,0 +1,279 @@
+"""The command line's promises, each as a test: interrupts and kills lose nothing and leave
+nothing running, a resume must be the same study, a byte-order mark and long arguments are
+accepted, and what a person pastes resolves the same way in every verb."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from logic_agents import batch
+from logic_agents.cli import main
+from logic_agents.games.undead.board import format_game_id, puzzle_from_solution
+
+from .conftest import ROOT
+
+BOM = "\ufeff"
+STUDY = ["compare", "EASY1", "EASY2", "EASY3", "--agents", "satx,prob", "--runs", "12",
+         "--jobs", "2", "--seed", "4"]
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _start(out: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "logic_agents", *STUDY, "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_rows(out: Path, count: int, proc: subprocess.Popen) -> None:
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if out.exists() and len(out.read_text().splitlines()) > count:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the study did not get going")
+
+
+def _comparable(rows):
+    return sorted((r.agent, r.map, r.run, r.seed, r.outcome, r.won, r.steps, r.guesses,
+                   r.lives_left, json.dumps(r.stats, sort_keys=True)) for r in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads child processes from /proc")
+def test_ctrl_c_and_kill_lose_nothing_and_leave_nothing_running(tmp_path):
+    whole = tmp_path / "whole.csv"
+    done = subprocess.run([sys.executable, "-m", "logic_agents", *STUDY, "--out", str(whole)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    reference = batch.read_rows(whole)
+    assert len(reference) == 3 * 2 * 12
+
+    # Ctrl-C: one line, exit 130, within about a second, no worker left behind
+    out = tmp_path / "cut.csv"
+    proc = _start(out)
+    _wait_rows(out, 5, proc)
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - started < 5  # about 1 s; generous for a loaded CI machine
+    assert err.count("\n") == 1 and "Traceback" not in err and "--resume" in err
+    assert not [w for w in workers if _alive(w)]
+    rows = batch.read_rows(out)
+    assert len({r.key for r in rows}) == len(rows)  # no duplicate
+    assert len(out.read_text().splitlines()) == len(rows) + 1  # header + rows, nothing torn
+
+    # SIGKILL: the workers notice and exit, so a reader of the pipes is not left hanging
+    killed = tmp_path / "killed.csv"
+    proc = _start(killed)
+    _wait_rows(killed, 5, proc)
+    workers = _children(proc.pid)
+    assert workers
+    proc.kill()
+    proc.communicate(timeout=30)  # returns only once every holder of the pipes is gone
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not [w for w in workers if _alive(w)]
+
+    # --resume completes both studies with exactly the rows of an uninterrupted run
+    for path in (out, killed):
+        done = subprocess.run([sys.executable, "-m", "logic_agents", *STUDY, "--out", str(path),
+                               "--resume"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert _comparable(batch.read_rows(path)) == _comparable(reference)
+
+
+def test_a_resume_must_be_the_same_study_and_counts_each_game_once(capsys, tmp_path):
+    out = tmp_path / "r.csv"
+    base = ["compare", "EASY1", "--agents", "satx", "--jobs", "1", "--out", str(out)]
+    assert run(capsys, *base, "--runs", "4", "--seed", "1")[0] == 0
+    for other, word in ((["--seed", "2"], "seed"), (["--agents", "spx,satx"], "agents"),
+                        (["--no-global-count"], "agents"), (["--lives", "2"], "world_options")):
+        code, _, err = run(capsys, *base, "--runs", "4", "--seed", "1", "--resume", *other)
+        assert code == 2 and "another study" in err and word in err and err.count("\n") == 1
+    assert len(batch.read_rows(out)) == 4
+    # a smaller --runs summarises only its own runs; a duplicated row counts once
+    with out.open("a") as f:
+        f.write(out.read_text().splitlines()[1] + "\n")
+    code, stdout, _ = run(capsys, *base, "--runs", "2", "--seed", "1", "--resume", "--json")
+    assert code == 0 and json.loads(stdout)["agents"]["satx"]["games"] == 2
+    code, stdout, _ = run(capsys, *base, "--runs", "4", "--seed", "1", "--resume", "--json")
+    assert code == 0 and json.loads(stdout)["agents"]["satx"]["games"] == 4
+    # a file without its study record is not resumed blindly
+    Path(f"{out}.study.json").unlink()
+    code, _, err = run(capsys, *base, "--runs", "4", "--seed", "1", "--resume")
+    assert code == 2 and "study record" in err
+
+
+def test_a_torn_csv_header_is_rewritten(capsys, tmp_path):
+    out = tmp_path / "h.csv"
+    out.write_text("agent,map,gr")
+    code, _, err = run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1",
+                       "--out", str(out), "--resume")
+    assert code == 2 and "study record" in err  # refused, and the file is left alone
+    assert out.read_text() == "agent,map,gr"
+    study = tmp_path / "s.csv"
+    assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1",
+               "--out", str(study))[0] == 0
+    study.write_text("agent,map,gr")  # a crash tore the header of a file of this study
+    assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1",
+               "--out", str(study), "--resume")[0] == 0
+    assert study.read_text().startswith(",".join(batch.ROW_FIELDS))
+    assert len(batch.read_rows(study)) == 2
+
+
+def _with_bom(src: Path, dst: Path) -> str:
+    dst.write_bytes(b"\xef\xbb\xbf" + src.read_bytes())
+    return str(dst)
+
+
+def test_a_byte_order_mark_is_accepted_in_every_input_kind(capsys, tmp_path):
+    maps = ROOT / "maps"
+    kinds = [
+        (["play", "--agent", "spx", "--quiet"], maps / "daggers/2018/EASY1.txt", "m.txt"),
+        (["solve"], maps / "sudoku/norvig_easy50.txt", "s.txt"),
+        (["solve", "--game", "undead"], maps / "undead/4x4dt.tsv", "u.tsv"),
+        (["solve", "--game", "undead"], maps / "undead/report-4x4.txt", "p.txt"),
+        (["solve", "--game", "mazes"], maps / "mazes/eom-6x6-02.txt", "z.txt"),
+    ]
+    for verb, src, name in kinds:
+        code, _, err = run(capsys, *verb, _with_bom(src, tmp_path / name))
+        assert code == 0, (name, err)
+    made = tmp_path / "made"
+    made.mkdir()
+    assert run(capsys, "cnf", "EASY1", "-o", str(made / "q.cnf"))[0] == 0
+    assert run(capsys, "play", "EASY1", "--quiet", "--trace", str(made / "t.jsonl"))[0] == 0
+    assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1",
+               "--out", str(made / "r.csv"))[0] == 0
+    assert run(capsys, "inspect", _with_bom(made / "q.cnf", tmp_path / "q.cnf"))[0] == 0
+    assert run(capsys, "replay", _with_bom(made / "t.jsonl", tmp_path / "t.jsonl"))[0] == 0
+    bommed = _with_bom(made / "r.csv", tmp_path / "r.csv")
+    Path(f"{bommed}.study.json").write_bytes(Path(f"{made / 'r.csv'}.study.json").read_bytes())
+    code, _, err = run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "3", "--jobs",
+                       "1", "--out", bommed, "--resume")
+    assert code == 0, err
+    assert len(batch.read_rows(bommed)) == 3
+
+
+def test_long_arguments_are_puzzles_not_file_names(capsys, tmp_path):
+    line = next(raw.split("#")[0].replace(" ", "") for raw in
+                (ROOT / "maps/sudoku/lloyd_amos/inst16x16_p040.txt").read_text().splitlines()
+                if raw.strip() and not raw.startswith("#"))
+    assert len(line) == 256
+    code, out, err = run(capsys, "solve", line, "--json")
+    assert code == 0 and json.loads(out)["status"] == "solved", err
+    code, out, err = run(capsys, "play", line, "--quiet")
+    assert code == 0 and "WON" in out, err
+    code, out, err = run(capsys, "cnf", line, "-o", str(tmp_path / "s.cnf"))
+    assert code == 0, err
+    rng = random.Random(3)
+    solution = "".join(rng.choice("GVZLR") for _ in range(14 * 14))
+    game_id = format_game_id(puzzle_from_solution(14, 14, solution))
+    assert len(game_id) > 255
+    code, out, err = run(capsys, "solve", game_id, "--json")
+    assert code == 0 and json.loads(out)["status"] == "solved", err
+    code, out, err = run(capsys, "play", game_id, "--quiet")
+    assert code == 0, err
+    # a long argument that is neither is one error line
+    code, _, err = run(capsys, "solve", "x" * 5000, "--game", "sudoku")
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_one_resolver_for_every_verb(capsys, tmp_path):
+    top95 = str(ROOT / "maps/sudoku/norvig_top95.txt")
+    code, out, _ = run(capsys, "solve", f"{top95}:3", "--json")
+    assert code == 0 and json.loads(out)["puzzle"] == "norvig_top95:3"
+    code, out, _ = run(capsys, "play", f"{top95}:3", "--quiet")
+    assert code == 0 and "norvig_top95:3" in out
+    code, out, _ = run(capsys, "compare", f"{top95}:3", "--agents", "sat", "--runs", "1",
+                       "--jobs", "1", "--json")
+    assert code == 0 and json.loads(out)["agents"]["sat"]["games"] == 1
+    import logic_agents as la
+
+    assert la.load(f"{top95}:3").name == la.load("norvig_top95:3").name == "norvig_top95:3"
+    assert la.load("5x5dt:2").name == la.load(str(ROOT / "maps/undead/5x5dt.tsv") + ":2").name
+
+
+def test_a_maze_file_says_what_it_is(capsys, tmp_path):
+    from logic_agents.games.mazes import format_board, load_board
+
+    board = load_board(ROOT / "maps/mazes/eom-9x9-18.txt")
+    bare = tmp_path / "nine.txt"
+    bare.write_text(format_board(board))  # no comment, but its `game: mazes` line
+    code, out, err = run(capsys, "solve", str(bare), "--json")
+    assert code == 0 and json.loads(out)["game"] == "mazes", err
+    code, out, err = run(capsys, "play", str(bare), "--quiet")
+    assert code == 0 and "WON" in out, err
+
+
+def test_limits_are_clear_and_can_be_lifted(capsys, tmp_path):
+    big = tmp_path / "big.cnf"
+    big.write_text("p cnf 200000000 1\n200000000 0\n")
+    code, _, err = run(capsys, "inspect", str(big), "--solve")
+    assert code == 2 and "--no-limits" in err and err.count("\n") == 1
+    satlib = tmp_path / "uf.cnf"
+    satlib.write_text("c SATLIB\np cnf 3 2\n1 -2 0\n2 3 0\n%\n0\n\n")
+    code, out, err = run(capsys, "inspect", str(satlib), "--solve", "--json")
+    assert code == 0 and json.loads(out)["clauses"] == 2, err
+    code, _, err = run(capsys, "solve", "100x100:1,1,1,a,0", "--game", "undead")
+    assert code == 2 and "--no-limits" in err
+    for text in ("p cnf 3 1\n1 ² 0\n", "p cnf ٣ 1\n1 0\n", "p cnf " + "9" * 5000 + " 0\n"):
+        bad = tmp_path / "bad.cnf"
+        bad.write_text(text)
+        code, _, err = run(capsys, "inspect", str(bad))
+        assert code == 2 and err.count("\n") == 1
+
+
+def test_closed_and_full_stdout(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "logic_agents", "play", "HARD1"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and err == b""
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "logic_agents", "solve",
+                                   str(ROOT / "maps/sudoku/norvig_easy50.txt")], cwd=ROOT,
+                                  stdout=full, stderr=subprocess.PIPE, text=True, env=env)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1
