@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from logic_agents.errors import GenerationError
@@ -181,13 +182,20 @@ def _rule_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
 def generate_boards(size: int, count: int, seed: int, shapes: int | None = None,
                     width: int | None = None) -> list[GeneratedBoard]:
     """`count` unique size x size (or size x width) boards, reproducible from `seed`."""
+    return list(iter_boards(size, count, seed, shapes, width))
+
+
+def iter_boards(size: int, count: int, seed: int, shapes: int | None = None,
+                width: int | None = None) -> Iterator[GeneratedBoard]:
+    """generate_boards one at a time, each as soon as it is proven unique."""
     if count < 1:
         raise GenerationError("count must be at least 1")
     width = width or size
     rng = random.Random(f"mazes-{size}x{width}-{shapes}-{seed}")
     family = ShapeFamilySolver(size, width)
     try:
-        return [generate_board(size, width, rng, shapes, family=family,
-                               name=f"maze{size}x{width}-s{seed}-{k + 1}") for k in range(count)]
+        for k in range(count):
+            yield generate_board(size, width, rng, shapes, family=family,
+                                 name=f"maze{size}x{width}-s{seed}-{k + 1}")
     finally:
         family.close()

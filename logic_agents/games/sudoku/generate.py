@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
@@ -64,7 +65,14 @@ def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
 def generate_puzzles(n: int, count: int, seed: int, clues: int | None = None) -> list[SudokuPuzzle]:
     if n not in SIZES:
         raise GenerationError(f"size must be one of {', '.join(map(str, SIZES))}, got {n}")
+    return list(iter_puzzles(n, count, seed, clues))
+
+
+def iter_puzzles(n: int, count: int, seed: int, clues: int | None = None) -> Iterator[SudokuPuzzle]:
+    """generate_puzzles one at a time, each as soon as it is proven unique."""
+    if n not in SIZES:
+        raise GenerationError(f"size must be one of {', '.join(map(str, SIZES))}, got {n}")
     rng = random.Random(seed)
     filler = SudokuSolver(n)
-    return [generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}", filler)
-            for i in range(count)]
+    for i in range(count):
+        yield generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}", filler)

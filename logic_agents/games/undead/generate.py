@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from logic_agents.errors import GenerationError
@@ -183,10 +184,18 @@ def generate_puzzles(width: int, height: int, count: int, seed: int,
                      redraw_rounds: int = 1000) -> list[GeneratedPuzzle]:
     """`count` unique puzzles, reproducible from `seed`. Fewer `redraw_rounds` trade givens
     for speed on very large boards."""
+    return list(iter_puzzles(width, height, count, seed, difficulty,
+                             redraw_rounds=redraw_rounds))
+
+
+def iter_puzzles(width: int, height: int, count: int, seed: int,
+                 difficulty: str | None = None, *,
+                 redraw_rounds: int = 1000) -> Iterator[GeneratedPuzzle]:
+    """generate_puzzles one at a time, each as soon as it is proven unique."""
     if count < 1:
         raise GenerationError("count must be at least 1")
     rng = random.Random(f"undead-{width}x{height}-{difficulty}-{seed}")
-    return [generate_puzzle(width, height, rng, difficulty, redraw_rounds=redraw_rounds,
-                            name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
-                            f"-s{seed}-{k + 1}")
-            for k in range(count)]
+    for k in range(count):
+        yield generate_puzzle(width, height, rng, difficulty, redraw_rounds=redraw_rounds,
+                              name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
+                              f"-s{seed}-{k + 1}")
