@@ -7,6 +7,7 @@ visible pieces and every route from the open end, straight from RULES.md §4.
 import itertools
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -164,6 +165,7 @@ def test_plan_optimum_agrees_with_brute_force(obs, horizon):
     assert (len(plan.route), plan.guaranteed, plan.covered) == brute_force(obs, horizon)
 
 
+@pytest.mark.slow
 def test_the_guaranteed_extension_is_laid_in_time_when_the_plan_is_played():
     """Play each plan's placements of the visible pieces: the pipe then runs at least G tiles
     past the old open end, and every placement on it lands before the ooze arrives."""
