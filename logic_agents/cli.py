@@ -26,8 +26,7 @@ from typing import Any, NoReturn
 from logic_agents import __version__
 from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
 from logic_agents.inputs import int_or_none, lift_limits, path_exists
-from logic_agents.logic.compile import CARD_ENCODINGS
-from logic_agents.logic.oracle import DEFAULT_SOLVER, SOLVERS
+from logic_agents.logic.names import CARD_ENCODING_NAMES, DEFAULT_SOLVER, SOLVERS
 from logic_agents.output import make_console
 from logic_agents.world.registry import GameSpec, games, get_game
 from logic_agents.world.resolve import MAPS_ROOT, detect_game, resolve
@@ -36,7 +35,15 @@ PROG = "logic-agents"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but an error is one line and exit code 2."""
+    """argparse, but an error is one line and exit code 2, and an epilog may be made only
+    when its help is shown (`epilog_from`), so that `--help` imports no game."""
+
+    epilog_from: Any = None
+
+    def format_help(self) -> str:
+        if self.epilog_from is not None:
+            self.epilog = self.epilog_from()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
@@ -113,7 +120,7 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
                    help="satx: keep one solver for the whole game (default) or rebuild the KB "
                    "and solver at every satisfiability test")
     p.add_argument("--card-encoding", dest="card_encoding", default=None, metavar="NAME",
-                   choices=sorted(CARD_ENCODINGS),
+                   choices=sorted(CARD_ENCODING_NAMES),
                    help="satx: pysat.card encoding of large cardinality constraints such as the "
                    "global count window (default seqcounter, chosen by measurement)")
     p.add_argument("--policy", choices=("progress", "lowest", "opening"), default=None,
@@ -924,6 +931,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # -- parser --------------------------------------------------------------------------------
+def _preset_epilog() -> str:
+    from logic_agents.games.daggers.generate import PRESETS
+
+    return "Presets: " + "; ".join(f"{p.name} ({p.height}x{p.width}/{p.daggers}, {p.about})"
+                                   for p in PRESETS.values())
+
+
 def limit_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-limits", dest="no_limits", action="store_true",
                    help="lift the size limits on input (board cells, CNF variables) on purpose")
@@ -995,15 +1009,12 @@ def build_parser() -> argparse.ArgumentParser:
     limit_flag(p)
     p.set_defaults(func=cmd_inspect)
 
-    from logic_agents.games.daggers.generate import PRESETS
-
     p = sub.add_parser(
         "generate", help="write random maps of a preset or size",
         description="Write random maps in the standard format (every start hint opens an "
         "area), unique Sudoku puzzles in line format, or unique Undead puzzles as TSV (game "
-        "ID, name, solution).",
-        epilog="Presets: " + "; ".join(f"{p.name} ({p.height}x{p.width}/{p.daggers}, {p.about})"
-                                       for p in PRESETS.values()))
+        "ID, name, solution).")
+    p.epilog_from = _preset_epilog
     p.add_argument("game", choices=["daggers", "sudoku", "undead", "mazes"],
                    help="daggers (the sweeper family), sudoku, undead or mazes")
     p.add_argument("--size", help="sudoku: N (4, 9, 16, 25); undead: WxH (such as 7x7, 20x20); "

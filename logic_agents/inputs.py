@@ -65,7 +65,7 @@ def ascii_int(text: str, what: str, file: str = "<input>", line: int = 0, col: i
     pattern = _ASCII_INT if signed else _ASCII_DIGITS
     if pattern.fullmatch(stripped) is None:
         kind = "an integer" if signed else "a whole number in digits 0-9"
-        raise FormatError(f"{what} must be {kind}, got {_short(text)}", file, line, col)
+        raise FormatError(f"{what} must be {kind}, got {shorten(text)!r}", file, line, col)
     if len(stripped.lstrip("+-")) > MAX_DIGITS:
         raise FormatError(f"{what} has {len(stripped.lstrip('+-'))} digits; at most {MAX_DIGITS} "
                           "are accepted", file, line, col)
@@ -86,8 +86,9 @@ def int_or_none(text: str, signed: bool = True) -> int | None:
     return int(text)
 
 
-def _short(text: str, limit: int = 40) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+def shorten(text: str, limit: int = 40) -> str:
+    """`text`, cut to `limit` characters and marked with '...' when longer."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def strip_bom(text: str) -> str:

@@ -1,16 +1,23 @@
-"""The reasoning core. It knows no game: formulas, compilation to CNF, DIMACS and the oracle."""
+"""The reasoning core. It knows no game: formulas, compilation to CNF, DIMACS and the oracle.
 
-from logic_agents.logic.formula import AtLeast, AtMost, Exactly, key_of, sym
-from logic_agents.logic.kb import KnowledgeBase
-from logic_agents.logic.oracle import SatOracle, Verdict
+The names below are imported on first use (PEP 562), so that importing one light module of
+the package (names, dimacs) does not import sympy.
+"""
 
-__all__ = [
-    "AtLeast",
-    "AtMost",
-    "Exactly",
-    "KnowledgeBase",
-    "SatOracle",
-    "Verdict",
-    "key_of",
-    "sym",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_HOMES = {
+    "AtLeast": "formula", "AtMost": "formula", "Exactly": "formula", "key_of": "formula",
+    "sym": "formula", "KnowledgeBase": "kb", "SatOracle": "oracle", "Verdict": "oracle",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"logic_agents.logic.{_HOMES[name]}"), name)

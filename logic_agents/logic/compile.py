@@ -22,6 +22,7 @@ from sympy.logic.boolalg import ITE, BooleanFalse, BooleanTrue, to_cnf, to_nnf
 
 from logic_agents.errors import EncodingError, UnknownName
 from logic_agents.logic.formula import AUX_PREFIX, AtLeast, AtMost, Exactly, _Cardinality
+from logic_agents.logic.names import CARD_ENCODING_NAMES
 
 Clause = list[int]
 LiteralIds = Callable[[Any], int]
@@ -29,16 +30,8 @@ LiteralIds = Callable[[Any], int]
 DIRECT_LIMIT = 8
 SYMPY_CLAUSE_LIMIT = 5000
 METHODS = ("tseitin", "sympy")
-CARD_ENCODINGS = {
-    "pairwise": EncType.pairwise,  # bound 1 only
-    "ladder": EncType.ladder,  # bound 1 only
-    "seqcounter": EncType.seqcounter,
-    "totalizer": EncType.totalizer,
-    "sortnetwrk": EncType.sortnetwrk,
-    "cardnetwrk": EncType.cardnetwrk,
-    "mtotalizer": EncType.mtotalizer,
-    "kmtotalizer": EncType.kmtotalizer,
-}
+# pairwise and ladder encode bound 1 only
+CARD_ENCODINGS = {name: getattr(EncType, name) for name in CARD_ENCODING_NAMES}
 
 
 def direct_cardinality(kind: type, k: int, lits: list[int]) -> list[Clause]:

@@ -23,14 +23,13 @@ from collections.abc import Hashable, Iterable, Iterator
 from enum import Enum
 from typing import Any
 
-from pysat.solvers import Solver, SolverNames
+from pysat.solvers import Solver
 
 from logic_agents.errors import SolverError, UnknownName
 from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.names import DEFAULT_SOLVER, SOLVERS
 
 # Chosen by scripts/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
-DEFAULT_SOLVER = "glucose4"
-SOLVERS = tuple(sorted(k for k in vars(SolverNames) if not k.startswith("_")))
 NOT_INTERRUPTIBLE = ("cadical", "kissat")
 
 

@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError, UsageError
-from logic_agents.inputs import ascii_int, is_ascii_digits, is_dir, is_file, path_exists, read_text
+from logic_agents.inputs import (
+    ascii_int,
+    is_ascii_digits,
+    is_dir,
+    is_file,
+    path_exists,
+    read_text,
+    shorten,
+)
 
 MAPS_ROOT = Path(__file__).resolve().parent.parent.parent / "maps"
 MAP_SUFFIXES = (".txt", ".tsv")
@@ -96,15 +104,25 @@ def resolve(text: str, spec: Any, *, every: bool = False,
         return f"{path}:{k}", [pick(_load_many(spec, path), k, str(path))]
     if spec.parse_text is not None and not _looks_like_path(text):
         return label, list(spec.parse_text(text, label))
-    raise FormatError(f"no such map file, nor a shipped {spec.name} map", _short(text), 0, 0)
+    raise FormatError(f"no such map file, nor a shipped {spec.name} map", shorten(text, 80), 0, 0)
 
 
 def _looks_like_path(text: str) -> bool:
     return "/" in text or Path(text[:200]).suffix in MAP_SUFFIXES + (".cnf", ".jsonl", ".csv")
 
 
-def _short(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
+def parses(parse: Any) -> Any:
+    """A `sniff` capability for a game whose files are known by parsing: 1 if `parse(text,
+    file)` accepts the text, else 0."""
+
+    def sniff(text: str, file: str = "<input>") -> int:
+        try:
+            parse(text, file)
+        except FormatError:
+            return 0
+        return 1
+
+    return sniff
 
 
 def declared_game(text: str) -> str | None:

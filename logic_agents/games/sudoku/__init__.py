@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from logic_agents.errors import FormatError
 from logic_agents.games.sudoku.agents import AGENTS, norvig_solve
 from logic_agents.games.sudoku.board import (
     SudokuPuzzle,
@@ -17,7 +16,7 @@ from logic_agents.games.sudoku.board import (
 from logic_agents.games.sudoku.encode import count_solutions, decode, encode, solver_for
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.world.registry import GameSpec, register
-from logic_agents.world.resolve import load_indexed
+from logic_agents.world.resolve import load_indexed, parses
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -33,13 +32,7 @@ def load(path: str | Path) -> SudokuPuzzle:
     return load_indexed(path, load_puzzles)
 
 
-def sniff(text: str, file: str = "<input>") -> int:
-    """1 if the text parses as Sudoku puzzles (file detection), else 0."""
-    try:
-        parse_puzzles(text, file)
-    except FormatError:
-        return 0
-    return 1
+sniff = parses(parse_puzzles)  # file detection: 1 if the text parses as Sudoku puzzles
 
 
 def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from logic_agents.errors import FormatError
 from logic_agents.games.undead.agents import AGENTS
 from logic_agents.games.undead.board import (
     UndeadPuzzle,
@@ -24,7 +23,7 @@ from logic_agents.games.undead.world import UndeadAction, UndeadObservation, Und
 from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
 from logic_agents.world.registry import GameSpec, register
-from logic_agents.world.resolve import load_indexed
+from logic_agents.world.resolve import load_indexed, parses
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -45,13 +44,7 @@ def load(path: str | Path) -> UndeadPuzzle:
     return load_indexed(path, load_puzzles)
 
 
-def sniff(text: str, file: str = "<input>") -> int:
-    """1 if the text parses as Undead puzzles (IDs or pictures), else 0."""
-    try:
-        parse_puzzles(text, file)
-    except FormatError:
-        return 0
-    return 1
+sniff = parses(parse_puzzles)  # file detection: 1 if the text parses as Undead puzzles
 
 
 def sniff_text(text: str) -> int:
