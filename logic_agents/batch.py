@@ -34,13 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError, UnknownName
+from logic_agents.errors import FormatError, LogicAgentsError, UnknownName
 from logic_agents.inputs import int_or_none, is_dir, load_json, read_text
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 
 BACKENDS = ("process", "ray")
-CHUNK = 8  # games per Ray task: small enough to stream, large enough to amortise dispatch
 
 
 @dataclass(frozen=True)
@@ -346,37 +345,6 @@ def _run_process(jobs: Sequence[Job], workers: int, emit: Callable[[Row], None],
         results.cancel_join_thread()
 
 
-def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
-    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
-
-
-def _run_ray(jobs: Sequence[Job], address: str | None, emit: Callable[[Row], None],
-             stop: threading.Event) -> None:
-    try:
-        import ray
-    except ImportError as e:
-        raise DependencyNotInstalled(
-            "the ray backend needs the 'ray' extra: pip install 'logic-agents[ray]'"
-        ) from e
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-    try:
-        remote = ray.remote(play_jobs)
-        pending = [remote.remote(chunk) for chunk in _chunks(jobs, CHUNK)]
-        while pending and not stop.is_set():
-            done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
-            for ref in done:
-                for row in ray.get(ref):
-                    emit(row)
-        for ref in pending:
-            ray.cancel(ref)
-    finally:
-        if started_here:
-            ray.shutdown()
-
-
 @contextlib.contextmanager
 def _interruptible():
     """Turn Ctrl-C into a flag the run loops check, so no lock or half-written row is left;
@@ -453,7 +421,9 @@ def compare(
     try:
         with _interruptible() as stop:
             if backend == "ray":
-                _run_ray(todo, address, emit, stop)
+                from logic_agents.ray_backend import run_ray
+
+                run_ray(todo, address, emit, stop)
             else:
                 _run_process(todo, jobs or os.cpu_count() or 1, emit, stop)
     finally:

@@ -1068,7 +1068,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--backend", choices=["process", "ray"], default="process",
                    help="process pool (default) or Ray (extra 'ray')")
-    p.add_argument("--address", help="with --backend ray: join this cluster (default: local Ray)")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="with --backend ray: join the running Ray cluster whose head is at "
+                        "HOST:PORT (default: start a Ray for this run)")
     p.add_argument("--generate", metavar="PRESET[,PRESET]",
                    help="also play --count generated maps of each preset, made from --seed")
     p.add_argument("--count", type=_integer, default=10, help="maps per --generate preset (default 10)")
