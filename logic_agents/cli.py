@@ -28,6 +28,7 @@ from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
 from logic_agents.inputs import int_or_none, lift_limits, path_exists
 from logic_agents.logic.names import CARD_ENCODING_NAMES, DEFAULT_SOLVER, SOLVERS
 from logic_agents.output import make_console
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.registry import GameSpec, games, get_game
 from logic_agents.world.resolve import MAPS_ROOT, detect_game, resolve
 
@@ -65,7 +66,7 @@ def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """Only the agent options the user actually gave (so other agents can refuse them)."""
     options = {}
     for name in ("global_count", "encoding", "solver", "incremental", "card_encoding",
-                 "zero_fill", "node_cap", "time_cap", "heuristic", "horizon", "policy",
+                 "zero_fill", "node_cap", "time_cap", "memory_cap", "heuristic", "horizon", "policy",
                  "endgame"):
         value = getattr(args, name, None)
         if value is not None:
@@ -150,6 +151,10 @@ def add_agent_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-cap", dest="time_cap", type=_positive_float, default=None,
                    metavar="SECONDS", help="search agents: stop after this long (default: "
                    "undead 10, mazes 60)")
+    p.add_argument("--memory-cap", dest="memory_cap", type=_positive_int, default=None,
+                   metavar="MIB", help="search agents: stop when the states they hold would "
+                   "take more than this many MiB, as estimated from the board (default: "
+                   f"{DEFAULT_MEMORY_CAP_MIB}, a quarter of this machine's memory at most)")
 
 
 def world_for(spec: GameSpec, instance: Any, lives: int | None,
@@ -320,6 +325,10 @@ def _print_result(args: argparse.Namespace, result: Any, agent: Any, instance: A
             + (f"{result.extra['lives_left']} lives left, " if "lives_left" in result.extra else "")
             + f"{result.time_s:.3f}s"
         )
+        stopped = getattr(agent, "stopped", None)
+        if stopped and not result.won:
+            console.print(f"{escape(agent.name)} stopped at its {escape(stopped)} after "
+                          f"{getattr(agent, 'nodes', 0):,} nodes")
     return 0
 
 

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from logic_agents.world.budget import MIB, Budget
+
 Status = Literal["unique", "multiple", "solved", "unsat"]
 
 
@@ -51,7 +53,17 @@ class SolverCache:
 
 
 class CappedSearchAgent:
-    """Shared bookkeeping of the baseline agents that plan once with a capped search."""
+    """Shared bookkeeping of the baseline agents that plan once with a capped search: its
+    caps (node_cap nodes, time_cap seconds, memory_cap MiB estimated), nodes and the cap that
+    stopped it."""
+
+    node_cap: int | None
+    time_cap: float | None
+    memory_cap: int | None
+
+    def _budget(self) -> Budget:
+        memory = None if self.memory_cap is None else self.memory_cap * MIB
+        return Budget(self.node_cap, self.time_cap, memory)
 
     def _reset_search(self) -> None:
         self.nodes = 0

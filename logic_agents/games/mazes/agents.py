@@ -30,7 +30,7 @@ from logic_agents.games.mazes.search import (
     search,
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, why_illegal
-from logic_agents.world.budget import Budget
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
 
 
@@ -82,7 +82,8 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
     """One of the report's searches, run once from the start, then walked."""
 
     def __init__(self, method: str, *, heuristic: str | None = None,
-                 node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP):
+                 node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP,
+                 memory_cap: int | None = DEFAULT_MEMORY_CAP_MIB):
         if heuristic is not None and method not in INFORMED:
             raise AgentOptionError(f"agent {method} does not take --heuristic (greedy and astar do)")
         if heuristic is not None and heuristic not in HEURISTICS:
@@ -90,7 +91,7 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
         self.name = method
         self.method = method
         self.heuristic = heuristic or "manhattan"
-        self.node_cap, self.time_cap = node_cap, time_cap
+        self.node_cap, self.time_cap, self.memory_cap = node_cap, time_cap, memory_cap
         super().__init__()
 
     def reset(self, seed: int | None = None) -> None:
@@ -101,7 +102,7 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
         if not self.searched:
             self.searched = True
             result = search(obs.board, self.method, heuristic_name=self.heuristic,
-                            budget=Budget(self.node_cap, self.time_cap))
+                            budget=self._budget())
             self.nodes, self.stopped = result.nodes, result.stopped
             if result.path is not None and len(obs.path) == 1:
                 self._walk(result.path, 1)

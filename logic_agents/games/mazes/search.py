@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -26,6 +27,9 @@ from logic_agents.world.budget import Budget, BudgetExceeded
 
 DEFAULT_NODE_CAP = 10_000_000
 DEFAULT_TIME_CAP = 60.0
+STATE_OVERHEAD_BYTES = 250  # a frontier entry's tuples, counter and priority (measured)
+PARENT_BYTES = 100  # an expanded node kept alive as a parent: (cell, parent) and the cell
+WEIGH_EVERY = 256  # nodes between memory estimates
 ORDER = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: toward the finish first
 
 
@@ -51,6 +55,8 @@ class _Space:
         self.all_shapes = (1 << len(board.shapes)) - 1
         self.start = board.start[0] * w + board.start[1]
         self.finish = board.finish[0] * w + board.finish[1]
+        # what one stored state costs: its used-cell mask plus the tuples around it
+        self.state_bytes = sys.getsizeof(1 << (board.height * w)) + STATE_OVERHEAD_BYTES
         self.moves = []
         for i in range(board.height * w):
             r, c = divmod(i, w)
@@ -84,6 +90,11 @@ def _path(node) -> list[int]:
     return out[::-1]
 
 
+def _weigh(space: _Space, budget: Budget, frontier_size: int) -> None:
+    if budget.nodes % WEIGH_EVERY == 0:
+        budget.weigh(frontier_size * space.state_bytes + budget.nodes * PARENT_BYTES)
+
+
 def _finish(space: _Space, found, budget: Budget, started: float,
             stopped: str | None = None) -> SearchResult:
     path = [space.cell(i) for i in _path(found)] if found is not None else None
@@ -97,6 +108,7 @@ def _blind(space: _Space, budget: Budget, lifo: bool):
     while frontier:
         node, used, crossed = pop()
         budget.tick()
+        _weigh(space, budget, len(frontier))
         if space.is_goal(node[0], crossed):
             return node
         children = list(space.successors(node[0], used, crossed))
@@ -117,6 +129,7 @@ def _ids(space: _Space, budget: Budget):
         while stack:
             node, used_, crossed_, depth = stack.pop()
             budget.tick()
+            _weigh(space, budget, len(stack))
             if space.is_goal(node[0], crossed_):
                 return node
             if depth == limit:
@@ -166,6 +179,7 @@ def _best_first(space: _Space, budget: Budget, priority: Callable[[int, int, int
     while frontier:
         _, _, node, used, crossed, g = heapq.heappop(frontier)
         budget.tick()
+        _weigh(space, budget, len(frontier))
         if space.is_goal(node[0], crossed):
             return node
         for nxt, u, c in space.successors(node[0], used, crossed):

@@ -20,9 +20,10 @@ from collections import deque
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
-from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS, Budget
+from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
 
 
@@ -119,12 +120,14 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
     """One of the report's search methods, run once, then its answer written out."""
 
     def __init__(self, method: str, *, zero_fill: bool = True,
-                 node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP):
+                 node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP,
+                 memory_cap: int | None = DEFAULT_MEMORY_CAP_MIB):
         self.name = method
         self.method = METHODS[method]
         self.zero_fill = zero_fill
         self.node_cap = node_cap
         self.time_cap = time_cap
+        self.memory_cap = memory_cap
         super().__init__()
 
     def reset(self, seed: int | None = None) -> None:
@@ -134,7 +137,7 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
     def act(self, obs: UndeadObservation) -> UndeadAction | None:
         if not self.searched:
             self.searched = True
-            budget = Budget(self.node_cap, self.time_cap)
+            budget = self._budget()
             options = {"rng": self.rng} if self.name == "brute-force" else {}
             result = self.method(obs.puzzle, zero_fill=self.zero_fill, budget=budget, **options)
             self.nodes, self.stopped = result.nodes, result.stopped

@@ -25,17 +25,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, seen
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP, BudgetExceeded
 from logic_agents.world.budget import Budget as SearchBudget
-from logic_agents.world.budget import BudgetExceeded
 
 DEFAULT_NODE_CAP = 5_000_000
 DEFAULT_TIME_CAP = 10.0
+OPTION_BYTES = 64  # a line filling's tuple and its list slot, besides 8 bytes per cell
 
 
 def Budget(node_cap: int | None = DEFAULT_NODE_CAP,  # noqa: N802 - reads as the class
-           time_cap: float | None = DEFAULT_TIME_CAP) -> SearchBudget:
-    """A search budget with this game's default caps."""
-    return SearchBudget(node_cap, time_cap)
+           time_cap: float | None = DEFAULT_TIME_CAP,
+           memory_cap: int | None = DEFAULT_MEMORY_CAP) -> SearchBudget:
+    """A search budget with this game's default caps (memory_cap in bytes)."""
+    return SearchBudget(node_cap, time_cap, memory_cap)
 
 
 @dataclass
@@ -177,6 +179,7 @@ def _path_options(state: _State, visits_and_clues: list[tuple[tuple, int]],
     def extend(depth: int) -> None:
         if depth == len(cells):
             options.append(tuple(chosen))
+            budget.hold(OPTION_BYTES + 8 * depth)  # kept until the search ends
             return
         for monster in MONSTERS:
             budget.tick()

@@ -277,3 +277,32 @@ def test_generated_boards_scale_and_the_kb_prints():
     assert MazeSolver(g.board).solutions(3) == [g.solution]
     text = encode(g.board).pretty(limit=None)
     assert "Implies(P_r" in text and "Exactly(1, P_r" in text
+
+
+def _open_board(n: int) -> MazeBoard:
+    rows = [["0"] * n for _ in range(n)]
+    rows[2][2] = rows[2][3] = "1"
+    rows[n - 3][n - 4] = rows[n - 3][n - 3] = "2"
+    return parse_board("\n".join(" ".join(row) for row in rows), name=f"open{n}")
+
+
+@pytest.mark.parametrize("method", ["bfs", "ucs", "astar"])
+def test_the_memory_cap_stops_a_search_at_the_same_node_every_time(method):
+    board = _open_board(30)  # about 10^40 paths: only a cap ends it
+    runs = [search(board, method, budget=Budget(memory_cap=8 << 20)) for _ in range(2)]
+    assert all(r.path is None and r.stopped.startswith("memory cap 8 MiB") for r in runs)
+    assert runs[0].nodes == runs[1].nodes < 100_000
+    roomy = search(board, method, budget=Budget(node_cap=runs[0].nodes, memory_cap=16 << 20))
+    assert roomy.stopped.startswith("node cap")  # twice the memory: the nodes ran out first
+
+
+def test_a_memory_capped_agent_says_why_it_gave_up(capsys, tmp_path):
+    from logic_agents.cli import main
+
+    path = tmp_path / "open.txt"
+    path.write_text(format_board(_open_board(40)))
+    assert main(["play", str(path), "--agent", "bfs", "--memory-cap", "5", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "GAVE_UP" in out and "stopped at its memory cap 5 MiB" in out
+    assert main(["play", str(path), "--agent", "sat", "--memory-cap", "5"]) == 2
+    assert "--memory-cap" in capsys.readouterr().err

@@ -158,3 +158,15 @@ def test_generator_refuses_the_impossible():
         generate_puzzle(0, 3, random.Random(0))
     with pytest.raises(GenerationError):
         generate_puzzle(4, 4, random.Random(0), difficulty="nightmare")
+
+
+def test_the_memory_cap_stops_the_line_search():
+    hard = load_entries(DATA / "7x7dn.tsv")[0].puzzle
+    budget = Budget(node_cap=None, time_cap=None, memory_cap=2000)
+    result = METHODS["dfs-path"](hard, zero_fill=False, budget=budget)
+    assert result.solution is None and result.stopped.startswith("memory cap")
+    again = METHODS["dfs-path"](hard, zero_fill=False,
+                                budget=Budget(node_cap=None, time_cap=None, memory_cap=2000))
+    assert again.nodes == result.nodes
+    full = METHODS["dfs-path"](hard, zero_fill=False, budget=Budget(node_cap=None, time_cap=None))
+    assert full.solution is not None and full.stopped is None
