@@ -277,3 +277,56 @@ def test_closed_and_full_stdout(tmp_path):
                                    str(ROOT / "maps/sudoku/norvig_easy50.txt")], cwd=ROOT,
                                   stdout=full, stderr=subprocess.PIPE, text=True, env=env)
         assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def _lines(path: Path) -> list[str]:
+    return [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc")
+def test_ctrl_c_on_generate_keeps_every_puzzle_and_resume_makes_the_same_file(capsys, tmp_path):
+    argv = ["generate", "undead", "--size", "10x10", "--count", "25", "--seed", "8"]
+    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    proc = subprocess.Popen([sys.executable, "-m", "logic_agents", *argv, "-o", str(cut)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    target = cut / "undead10x10-s8.tsv"
+    deadline = time.time() + 60
+    while time.time() < deadline and (not target.exists() or len(_lines(target)) < 3):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    held = _lines(target)
+    assert 3 <= len(held) < 25
+    assert target.read_text().endswith("\n")  # no torn line
+    # a re-run without --resume refuses to overwrite; with it, the rest is made
+    code, _, err = run(capsys, *argv, "-o", str(cut))
+    assert code == 2 and "--resume" in err
+    code, out, _ = run(capsys, *argv, "-o", str(cut), "--resume")
+    assert code == 0 and f"kept the {len(held)} already there" in out
+    assert run(capsys, *argv, "-o", str(whole))[0] == 0
+    assert target.read_text() == (whole / "undead10x10-s8.tsv").read_text()
+    # another run's file is refused, naming both
+    sudoku = ["generate", "sudoku", "--size", "4", "--count", "2", "-o", str(tmp_path / "s")]
+    assert run(capsys, *sudoku)[0] == 0
+    code, _, err = run(capsys, *sudoku, "--clues", "6", "--resume")
+    assert code == 2 and "made by another run" in err and "clues 6" in err
+
+
+def test_generate_resume_skips_files_already_written(capsys, tmp_path):
+    argv = ["generate", "mazes", "--size", "6", "--count", "4", "--seed", "2", "-o", str(tmp_path)]
+    assert run(capsys, *argv)[0] == 0
+    files = sorted(tmp_path.glob("*.txt"))
+    first = {p.name: p.read_text() for p in files}
+    files[1].unlink()
+    files[2].write_text("torn")
+    code, out, _ = run(capsys, *argv, "--resume")
+    assert code == 0 and "wrote 2 unique" in out and "kept the 2 already there" in out
+    assert {p.name: p.read_text() for p in sorted(tmp_path.glob("*.txt"))} == first
+    assert not list(tmp_path.glob(".*partial"))
+    daggers = ["generate", "daggers", "--preset", "cs5011-easy", "--count", "3", "-o",
+               str(tmp_path / "d")]
+    assert run(capsys, *daggers)[0] == 0
+    code, out, _ = run(capsys, *daggers, "--resume")
+    assert code == 0 and "wrote 0" in out and "kept the 3" in out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
 from logic_agents.errors import GenerationError
@@ -186,16 +186,16 @@ def generate_boards(size: int, count: int, seed: int, shapes: int | None = None,
 
 
 def iter_boards(size: int, count: int, seed: int, shapes: int | None = None,
-                width: int | None = None) -> Iterator[GeneratedBoard]:
-    """generate_boards one at a time, each as soon as it is proven unique."""
+                width: int | None = None, *, skip: Container[int] = ()) -> Iterator[GeneratedBoard]:
+    """generate_boards one at a time, each as soon as it is proven unique; the boards
+    numbered in `skip` (from 0) are left out. Board k depends on the size, shapes, seed and k
+    alone (its own random stream and a fresh solver, whose answers would otherwise depend on
+    what it solved before), so a resumed run makes the same boards."""
     if count < 1:
         raise GenerationError("count must be at least 1")
     width = width or size
-    rng = random.Random(f"mazes-{size}x{width}-{shapes}-{seed}")
-    family = ShapeFamilySolver(size, width)
-    try:
-        for k in range(count):
-            yield generate_board(size, width, rng, shapes, family=family,
+    for k in range(count):
+        if k not in skip:
+            rng = random.Random(f"mazes-{size}x{width}-{shapes}-{seed}-{k}")
+            yield generate_board(size, width, rng, shapes,
                                  name=f"maze{size}x{width}-s{seed}-{k + 1}")
-    finally:
-        family.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
@@ -68,11 +68,14 @@ def generate_puzzles(n: int, count: int, seed: int, clues: int | None = None) ->
     return list(iter_puzzles(n, count, seed, clues))
 
 
-def iter_puzzles(n: int, count: int, seed: int, clues: int | None = None) -> Iterator[SudokuPuzzle]:
-    """generate_puzzles one at a time, each as soon as it is proven unique."""
+def iter_puzzles(n: int, count: int, seed: int, clues: int | None = None, *,
+                 skip: Container[int] = ()) -> Iterator[SudokuPuzzle]:
+    """generate_puzzles one at a time, each as soon as it is proven unique; the puzzles
+    numbered in `skip` are left out. Puzzle i depends on (n, clues, seed, i) alone (its own
+    random stream and a fresh filler), so a resumed run makes the same puzzles."""
     if n not in SIZES:
         raise GenerationError(f"size must be one of {', '.join(map(str, SIZES))}, got {n}")
-    rng = random.Random(seed)
-    filler = SudokuSolver(n)
     for i in range(count):
-        yield generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}", filler)
+        if i not in skip:
+            rng = random.Random(f"sudoku-{n}-{clues}-{seed}-{i}")
+            yield generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}", SudokuSolver(n))

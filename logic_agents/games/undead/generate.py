@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
 from logic_agents.errors import GenerationError
@@ -190,12 +190,16 @@ def generate_puzzles(width: int, height: int, count: int, seed: int,
 
 def iter_puzzles(width: int, height: int, count: int, seed: int,
                  difficulty: str | None = None, *,
-                 redraw_rounds: int = 1000) -> Iterator[GeneratedPuzzle]:
-    """generate_puzzles one at a time, each as soon as it is proven unique."""
+                 redraw_rounds: int = 1000, skip: Container[int] = ()) -> Iterator[GeneratedPuzzle]:
+    """generate_puzzles one at a time, each as soon as it is proven unique; the puzzles
+    numbered in `skip` (from 0) are left out. Puzzle k depends on the size, difficulty, seed
+    and k alone, so a resumed run makes the same puzzles."""
     if count < 1:
         raise GenerationError("count must be at least 1")
-    rng = random.Random(f"undead-{width}x{height}-{difficulty}-{seed}")
     for k in range(count):
+        if k in skip:
+            continue
+        rng = random.Random(f"undead-{width}x{height}-{difficulty}-{seed}-{k}")
         yield generate_puzzle(width, height, rng, difficulty, redraw_rounds=redraw_rounds,
                               name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
                               f"-s{seed}-{k + 1}")
