@@ -54,6 +54,25 @@ class KnowledgeBase:
         self._key_ids: dict[Hashable, int] = {}
         self._compiler = Compiler(self.pool, self.literal, card_encoding=card_encoding)
 
+    def copy(self) -> KnowledgeBase:
+        """An independent KB with the same formulas, clauses and ids: what a solver of its own
+        starts from, when the compiled rules are cached and shared."""
+        twin = KnowledgeBase.__new__(KnowledgeBase)
+        twin.method = self.method
+        twin.pool = IDPool()
+        for vid, obj in self.pool.id2obj.items():
+            twin.pool.obj2id[obj] = vid
+            twin.pool.id2obj[vid] = obj
+        twin.pool.top = self.pool.top
+        twin.pool._occupied = [list(span) for span in self.pool._occupied]
+        twin.formulas = list(self.formulas)
+        twin.clauses = list(self.clauses)  # clauses are never changed in place
+        twin._symbol_ids = dict(self._symbol_ids)
+        twin._key_ids = dict(self._key_ids)
+        twin._compiler = Compiler(twin.pool, twin.literal,
+                                  card_encoding=self._compiler.card_encoding)
+        return twin
+
     # -- names and ids -------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
         """The DIMACS id of a key, allocating it on first use. ("D",3,4) and "D_3_4" agree."""

@@ -181,6 +181,24 @@ class SatOracle:
             return None
         return self._named(self._solver.get_model())
 
+    def raw_model(self) -> list[int]:
+        """The last SAT answer's model as int literals (after `solve` returned True)."""
+        model = self._solver.get_model()
+        if model is None:
+            raise SolverError("no model: the last solve did not return SAT")
+        return model
+
+    def propagate(self, assumptions: Iterable[Any] = ()) -> tuple[bool, list[int]]:
+        """Unit propagation alone under assumptions: (no conflict, the literals it implies)."""
+        self.sync()
+        ok, implied = self._solver.propagate(assumptions=self._scoped + self._lits(assumptions))
+        return bool(ok), list(implied)
+
+    def add_guarded(self, selector: int, clause: Iterable[int]) -> None:
+        """Add a clause that holds only while `selector` is assumed (recorded in the KB)."""
+        self.kb.tell([-selector, *clause])
+        self.sync()
+
     def _named(self, model: list[int]) -> dict[str, bool]:
         names = self.kb.names()
         return {names[abs(v)]: v > 0 for v in model if abs(v) in names}

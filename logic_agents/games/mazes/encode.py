@@ -127,7 +127,7 @@ class MazeSolver:
             self.calls += 1
             if self.oracle.solve(assumptions) is not True:
                 return None
-            model = self.oracle._solver.get_model()
+            model = self.oracle.raw_model()
             used = [(a, b) for a, b, v in self.edges if model[v - 1] > 0]
             path, cycles = self._split(used)
             # a cycle through free cells only is harmless: the start-finish path alone already
@@ -203,7 +203,7 @@ class MazeSolver:
 
         def block(path: list[Cell]) -> None:
             steps = self._edge_assumptions(path)
-            self.oracle._solver.add_clause([-selector] + [-v for v in steps])
+            self.oracle.add_guarded(selector, [-v for v in steps])
 
         for path in excluded:
             block(path)

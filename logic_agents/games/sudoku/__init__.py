@@ -13,7 +13,7 @@ from logic_agents.games.sudoku.board import (
     load_puzzles,
     parse_puzzles,
 )
-from logic_agents.games.sudoku.encode import count_solutions, decode, encode, solver_for
+from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, decode, encode
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.world.registry import GameSpec, register
 from logic_agents.world.resolve import load_indexed, parses
@@ -48,7 +48,8 @@ def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
 
 
 def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None):
-    return solver_for(puzzle.n, solver).check(puzzle, unique)
+    with SudokuSolver(puzzle.n, solver) as own:  # each call owns its solver: no history
+        return own.check(puzzle, unique)
 
 
 def render(obs: SudokuObservation) -> str:
@@ -91,5 +92,5 @@ __all__ = [
     "AGENTS", "SudokuAction", "SudokuObservation", "SudokuPuzzle", "SudokuWorld",
     "count_solutions", "decode", "encode",
     "format_grid", "format_line", "is_solution", "load", "load_puzzles",
-    "norvig_solve", "parse_puzzles", "place", "solver_for",
+    "norvig_solve", "parse_puzzles", "place", "SudokuSolver",
 ]

@@ -20,7 +20,7 @@ from collections import deque
 from functools import lru_cache
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
-from logic_agents.games.sudoku.encode import solver_for
+from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import Verdict
@@ -28,13 +28,28 @@ from logic_agents.logic.oracle import Verdict
 
 class SudokuAgent:
     name = "agent"
+    solver: str | None = None
 
     def __init__(self) -> None:
+        self._sat: SudokuSolver | None = None
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
         self.pending: deque[SudokuAction] = deque()
         self.guesses = 0
+        self.close()  # a fresh solver each episode: a trajectory never depends on the last one
+
+    def close(self) -> None:
+        if self._sat is not None:
+            self._sat.close()
+            self._sat = None
+
+    def _solver_of(self, n: int) -> SudokuSolver:
+        """This agent's own solver for the episode's size (compiled rules are shared)."""
+        if self._sat is None or self._sat.n != n:
+            self.close()
+            self._sat = SudokuSolver(n, self.solver)
+        return self._sat
 
     def stats(self) -> dict:
         return {"guesses": self.guesses}
@@ -56,7 +71,7 @@ class SatSudokuAgent(SudokuAgent):
 
     def act(self, obs: SudokuObservation) -> SudokuAction | None:
         if not self.pending:
-            grid = solver_for(obs.n, self.solver).solve(SudokuPuzzle(obs.n, obs.cells))
+            grid = self._solver_of(obs.n).solve(SudokuPuzzle(obs.n, obs.cells))
             if grid is None:
                 return None  # unsatisfiable from here: give up
             self._write_out(obs, grid)
@@ -81,14 +96,13 @@ class LogicSudokuAgent(SudokuAgent):
         return {"guesses": 0, "deduced": self.deduced, **{f"by_{k}": v for k, v in self.by.items()}}
 
     def act(self, obs: SudokuObservation) -> SudokuAction | None:
-        s = solver_for(obs.n, self.solver)
+        s = self._solver_of(obs.n)
         n = obs.n
         known = s.assumptions(SudokuPuzzle(n, obs.cells))
         empty = [i for i, v in enumerate(obs.cells) if v == 0]
         if not empty:
             return None
-        raw = s.oracle._solver
-        ok, implied = raw.propagate(assumptions=known)
+        ok, implied = s.oracle.propagate(known)
         if not ok:
             return None  # the grid so far contradicts the rules
         true = {lit for lit in implied if lit > 0}
@@ -103,7 +117,7 @@ class LogicSudokuAgent(SudokuAgent):
                           if var not in false]
             alive = []
             for v, var in candidates:
-                ok, _ = raw.propagate(assumptions=known + [var])
+                ok, _ = s.oracle.propagate(known + [var])
                 if ok:
                     alive.append(v)
             if len(alive) == 1:

@@ -4,13 +4,17 @@ Concepts:
 - X_r{r}c{c}_v{v} (1-based in names): cell (r, c) holds value v.
 - rules(n): the extended encoding as 4*N*N Exactly(1, ...) nodes: every cell holds one value,
   every row, column and box holds every value once. A person can print it (kb.pretty()).
-- SudokuSolver: one KB and one incremental SatOracle per size (cached by `solver_for`); a
-  puzzle's clues are assumptions, so nothing is rebuilt between puzzles.
+- SudokuSolver: the rules of one size on one incremental SatOracle; a puzzle's clues are
+  assumptions, so nothing is rebuilt between puzzles. Only the compiled rules are cached
+  (rules_for, immutable); every agent and solve call owns its solver, so an answer never
+  depends on what the process solved before.
 - solve / count_solutions: a solution; up to `limit` solutions (uniqueness: limit=2), the
   blocking clauses under a selector that is retired afterwards.
 """
 
 from __future__ import annotations
+
+import functools
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.formula import Exactly, sym
@@ -61,7 +65,7 @@ class SudokuSolver:
         self.n = n
         solver = solver or default_solver(n)
         self.solver_name = solver
-        self.kb = rules(n, KnowledgeBase(card_encoding=card_encoding))
+        self.kb = rules_for(n, card_encoding).copy()
         self.oracle = SatOracle(self.kb, solver)
         self.ids = [[[self.kb.var(var_key(r, c, v)) for v in range(1, n + 1)]
                      for c in range(n)] for r in range(n)]
@@ -84,7 +88,7 @@ class SudokuSolver:
     def solve(self, puzzle: SudokuPuzzle) -> Grid | None:
         if self.oracle.solve(self.assumptions(puzzle)) is not True:
             return None
-        return self.decode(self.oracle._solver.get_model())
+        return self.decode(self.oracle.raw_model())
 
     def count_solutions(self, puzzle: SudokuPuzzle, limit: int = 2) -> list[Grid]:
         """Up to `limit` solutions. A solution is blocked by the values of its empty cells
@@ -95,6 +99,15 @@ class SudokuSolver:
                                         true_only=True)
         return [self.decode(m) for m in models]
 
+    def close(self) -> None:
+        self.oracle.close()
+
+    def __enter__(self) -> SudokuSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def check(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult:
         """unique / multiple (with a second solution) / unsat; `solved` when unique=False."""
         if not unique:
@@ -103,16 +116,10 @@ class SudokuSolver:
         return result_of(self.count_solutions(puzzle, 2), unique=True)
 
 
-_SOLVERS: dict[tuple[int, str], SudokuSolver] = {}
-
-
-def solver_for(n: int, solver: str | None = None) -> SudokuSolver:
-    """The cached solver of one size: the encoding is built once per N and solver name."""
-    solver = solver or default_solver(n)
-    key = (n, solver)
-    if key not in _SOLVERS:
-        _SOLVERS[key] = SudokuSolver(n, solver)
-    return _SOLVERS[key]
+@functools.lru_cache(maxsize=8)
+def rules_for(n: int, card_encoding: str = DEFAULT_CARD_ENCODING) -> KnowledgeBase:
+    """The compiled rules of one size, built once; never told more (solvers take a copy)."""
+    return rules(n, KnowledgeBase(card_encoding=card_encoding))
 
 
 def encode(puzzle: SudokuPuzzle) -> KnowledgeBase:
@@ -136,4 +143,5 @@ def decode(puzzle: SudokuPuzzle, model: dict[str, bool]) -> Grid:
 
 
 def count_solutions(puzzle: SudokuPuzzle, limit: int = 2) -> int:
-    return len(solver_for(puzzle.n).count_solutions(puzzle, limit))
+    with SudokuSolver(puzzle.n) as solver:
+        return len(solver.count_solutions(puzzle, limit))

@@ -16,7 +16,7 @@ from collections.abc import Container, Iterator
 
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
-from logic_agents.games.sudoku.encode import SudokuSolver, solver_for
+from logic_agents.games.sudoku.encode import SudokuSolver
 
 
 def random_full_grid(n: int, rng: random.Random, filler: SudokuSolver | None = None) -> Grid:
@@ -25,9 +25,12 @@ def random_full_grid(n: int, rng: random.Random, filler: SudokuSolver | None = N
     stacks, transposition) scatter the rest."""
     b = math.isqrt(n)
     first = tuple(rng.sample(range(1, n + 1), n)) + (0,) * (n * n - n)
-    # A solver's answer depends on its history; a filler used only for fills, in the same
-    # order, keeps one seed's puzzles the same from run to run.
-    grid = (filler or SudokuSolver(n)).solve(SudokuPuzzle(n, first))
+    # A solver's answer depends on its history: without a filler given, a fresh one
+    if filler is None:
+        with SudokuSolver(n) as own:
+            grid = own.solve(SudokuPuzzle(n, first))
+    else:
+        grid = filler.solve(SudokuPuzzle(n, first))
     if grid is None:  # pragma: no cover - a shuffled row always extends
         raise GenerationError(f"no complete {n}x{n} grid extends a shuffled first row")
 
@@ -48,17 +51,17 @@ def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
         raise GenerationError(f"size must be one of {', '.join(map(str, SIZES))}, got {n}")
     if clues is not None and not 0 <= clues <= n * n:
         raise GenerationError(f"clues must lie in 0..{n * n}, got {clues}")
-    solver = solver_for(n)
     cells = list(random_full_grid(n, rng, filler))
     order = list(range(n * n))
     rng.shuffle(order)
-    for i in order:
-        if clues is not None and sum(v != 0 for v in cells) <= clues:
-            break
-        kept = cells[i]
-        cells[i] = 0
-        if len(solver.count_solutions(SudokuPuzzle(n, tuple(cells)), 2)) != 1:
-            cells[i] = kept
+    with SudokuSolver(n) as solver:  # its own: uniqueness checks never depend on earlier puzzles
+        for i in order:
+            if clues is not None and sum(v != 0 for v in cells) <= clues:
+                break
+            kept = cells[i]
+            cells[i] = 0
+            if len(solver.count_solutions(SudokuPuzzle(n, tuple(cells)), 2)) != 1:
+                cells[i] = kept
     return SudokuPuzzle(n, tuple(cells), name)
 
 
@@ -78,4 +81,4 @@ def iter_puzzles(n: int, count: int, seed: int, clues: int | None = None, *,
     for i in range(count):
         if i not in skip:
             rng = random.Random(f"sudoku-{n}-{clues}-{seed}-{i}")
-            yield generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}", SudokuSolver(n))
+            yield generate_puzzle(n, rng, clues, f"sudoku{n}-s{seed}-{i:04d}")

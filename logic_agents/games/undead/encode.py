@@ -121,7 +121,7 @@ class UndeadSolver:
         """A solution (that keeps `placed` monsters), or None if there is none."""
         if self.oracle.solve(self.assumptions(placed or {})) is not True:
             return None
-        return self.decode(self.oracle._solver.get_model())
+        return self.decode(self.oracle.raw_model())
 
     def solutions(self, limit: int = 2, placed: dict[int, str] | None = None) -> list[str]:
         """Up to `limit` different solutions; a solution is blocked by its true monster

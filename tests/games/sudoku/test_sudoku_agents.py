@@ -82,14 +82,14 @@ def test_check_world(agent):
 
 
 def test_generated_puzzles_are_unique_and_reproducible():
-    from logic_agents.games.sudoku.encode import solver_for
+    from logic_agents.games.sudoku.encode import SudokuSolver
     from logic_agents.games.sudoku.generate import generate_puzzles
 
     for n, clues in ((4, None), (9, None), (9, 40)):
         puzzles = generate_puzzles(n, 3, seed=7, clues=clues)
         assert puzzles == generate_puzzles(n, 3, seed=7, clues=clues)
         for p in puzzles:
-            assert solver_for(n).check(p).status == "unique"
+            assert SudokuSolver(n).check(p).status == "unique"
             if clues is not None:
                 assert p.clues == clues
 
@@ -119,3 +119,37 @@ def test_conflicts():
 
     grid = [1, 1, 0, 0] + [0] * 12
     assert conflicts(grid, 4) == {0, 1}
+
+
+def test_answers_do_not_depend_on_what_the_process_solved_before(capsys, tmp_path):
+    """An empty grid has many solutions: the one `solve` and `play` pick must be the same in a
+    fresh process and after 30 other puzzles (no solver outlives its call or episode)."""
+    import json
+    import subprocess
+    import sys
+
+    from logic_agents.cli import main
+    from tests.conftest import ROOT
+
+    empty = "." * 81
+    solve = ["solve", empty, "--json"]
+
+    def play(trace):
+        return ["play", empty, "--agent", "sat", "--seed", "0", "--quiet", "--trace", str(trace)]
+
+    def actions(trace):
+        return [json.loads(line).get("action") for line in trace.read_text().splitlines()]
+
+    fresh_solve = subprocess.run([sys.executable, "-m", "logic_agents", *solve], cwd=ROOT,
+                                 capture_output=True, text=True, check=True).stdout
+    subprocess.run([sys.executable, "-m", "logic_agents", *play(tmp_path / "fresh.jsonl")],
+                   cwd=ROOT, capture_output=True, text=True, check=True)
+    top95 = ROOT / "maps/sudoku/norvig_top95.txt"
+    for k in range(30):
+        assert main(["solve", f"{top95}:{k + 1}", "--json"]) == 0
+    assert main(["play", f"{top95}:3", "--agent", "sat", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(solve) == 0
+    assert json.loads(capsys.readouterr().out)["solution"] == json.loads(fresh_solve)["solution"]
+    assert main(play(tmp_path / "after.jsonl")) == 0
+    assert actions(tmp_path / "after.jsonl") == actions(tmp_path / "fresh.jsonl")

@@ -18,7 +18,7 @@ from logic_agents.games.sudoku.board import (
     parse_puzzles,
     units,
 )
-from logic_agents.games.sudoku.encode import rules, solver_for
+from logic_agents.games.sudoku.encode import SudokuSolver, rules
 
 DATA = Path(__file__).resolve().parents[3] / "maps" / "sudoku"
 TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -55,7 +55,7 @@ def test_solution_counts_agree_with_brute_force(index, seed, clues):
         cells = cells[:i] + (cells[i] % 4 + 1,) + cells[i + 1:]
     puzzle = SudokuPuzzle(4, cells)
     expected = [g for g in GRIDS_4 if all(c == 0 or c == v for c, v in zip(cells, g))]
-    solver = solver_for(4)
+    solver = SudokuSolver(4)
     found = solver.count_solutions(puzzle, limit=300)
     assert sorted(found) == sorted(expected)
     result = solver.check(puzzle)
@@ -73,7 +73,7 @@ def test_rules_print_as_exactly_one_nodes():
 
 @pytest.mark.parametrize("name", ["norvig_top95.txt", "norvig_hardest.txt", "norvig_easy50.txt"])
 def test_published_9x9_sets_solve_uniquely(name):
-    solver = solver_for(9)
+    solver = SudokuSolver(9)
     for puzzle in load_puzzles(DATA / name):
         result = solver.check(puzzle)
         assert result.status == "unique" and is_solution(puzzle, result.solution)
@@ -81,11 +81,11 @@ def test_published_9x9_sets_solve_uniquely(name):
 
 def test_16x16_and_a_removed_clue_gives_multiple():
     puzzle = load_puzzles(DATA / "lloyd_amos" / "inst16x16_p050.txt")[0]
-    assert is_solution(puzzle, solver_for(16).solve(puzzle))
+    assert is_solution(puzzle, SudokuSolver(16).solve(puzzle))
     top = parse_puzzles(TOP95_FIRST)[0]
-    unique = solver_for(9).check(top)
+    unique = SudokuSolver(9).check(top)
     fewer = SudokuPuzzle(9, (0,) + top.cells[1:])  # drop the first clue: 16 clues left
-    result = solver_for(9).check(fewer)
+    result = SudokuSolver(9).check(fewer)
     assert unique.status == "unique" and result.status == "multiple"
     assert result.solution != result.second and is_solution(fewer, result.second)
 
@@ -122,7 +122,7 @@ def test_bad_puzzles_are_located(text, where, words):
 
 def test_is_solution_rejects_wrong_grids():
     puzzle = parse_puzzles(TOP95_FIRST)[0]
-    grid = solver_for(9).solve(puzzle)
+    grid = SudokuSolver(9).solve(puzzle)
     assert is_solution(puzzle, grid)
     swapped = list(grid)
     swapped[0], swapped[1] = swapped[1], swapped[0]
