@@ -15,15 +15,17 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_DEV): pyproject.toml | $(BIN)/python
+# the tests also drive the example plug-in game through its entry point
+$(STAMP_DEV): pyproject.toml examples/plugin-game/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray]'
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	touch $@ $(STAMP_RUN)
 
 demo: $(STAMP_RUN)
 	$(BIN)/logic-agents play maps/daggers/2018/HARD1.txt --agent satx
 
 test: $(STAMP_DEV)
-	$(BIN)/python -m pytest
+	CI_REQUIRE_PLUGIN=1 $(BIN)/python -m pytest
 
 test-fast: $(STAMP_DEV)
 	$(BIN)/python -m pytest -m "not slow"

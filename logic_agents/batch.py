@@ -37,6 +37,7 @@ from typing import Any
 from logic_agents.errors import FormatError, LogicAgentsError, UnknownName
 from logic_agents.inputs import int_or_none, is_dir, load_json, read_text
 from logic_agents.world.registry import get_game
+from logic_agents.world.resolve import MAP_SUFFIXES
 from logic_agents.world.runner import run_episode
 
 BACKENDS = ("process", "ray")
@@ -70,9 +71,10 @@ class Row:
     won: bool
     steps: int
     guesses: int
-    lives_left: int | None
+    score: float | None  # the game's score (games whose objective is a score), else None
     time_s: float
     stats: dict = field(default_factory=dict)  # the agent's counters: generations, nodes, ...
+    extra: dict = field(default_factory=dict)  # what the world reports: lives_left, ticks, ...
 
     @property
     def key(self) -> tuple:
@@ -89,21 +91,30 @@ def seed_for(seed: int, map_name: str, run: int) -> int:
 
 
 def play_job(job: Job) -> Row:
+    from logic_agents.world.agents import build_agent, resolve_agent
+
     spec = get_game(job.game)
-    agent = spec.make_agent(job.agent, **dict(job.agent_options))
+    agent = build_agent(resolve_agent(spec, job.agent), dict(job.agent_options))
     world = spec.make_world(job.entry.instance, **dict(job.world_options))
     name = job.entry.instance.name
     result = run_episode(world, agent, job.seed, game=job.game, map_name=name)
+    worlds = set(spec.result_keys) | ({"lives_left"} if spec.has_lives else set())
+    reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and _number(v)}
+    score = reported.get("score") if spec.objective == "score" else None
     return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
                outcome=result.outcome.value, won=result.won, steps=result.steps,
-               guesses=result.guesses, lives_left=result.extra.get("lives_left"),
-               time_s=round(result.time_s, 6), stats=_counters(result.extra))
+               guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
+               stats=_counters(result.extra, worlds), extra=reported)
 
 
-def _counters(extra: dict) -> dict:
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _counters(extra: dict, worlds: set[str]) -> dict:
     """The agent's whole-number counters (timings left out, so rows stay reproducible)."""
     return {k: v for k, v in sorted(extra.items())
-            if k != "lives_left" and isinstance(v, int) and not isinstance(v, bool)}
+            if k not in worlds and isinstance(v, int) and not isinstance(v, bool)}
 
 
 def play_jobs(jobs: Sequence[Job]) -> list[Row]:
@@ -114,11 +125,12 @@ def make_jobs(game: str, agents: Sequence[str], entries: Sequence[MapEntry], run
               agent_options: dict[str, dict] | None = None,
               world_options: dict[str, Any] | None = None) -> list[Job]:
     """Every agent x map x run; run i on map m gets seed_for(seed, m, i) whoever plays it."""
+    from logic_agents.world.agents import check_options, resolve_agent
+
     spec = get_game(game)
     options = agent_options or {}
     for name in agents:
-        if name not in spec.agents:
-            raise UnknownName(f"unknown agent {name!r}; choose from {', '.join(spec.agents)}")
+        check_options(resolve_agent(spec, name), options.get(name, {}))
     names = [e.instance.name for e in entries]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
@@ -156,16 +168,17 @@ def _row_from_dict(d: dict, where: str) -> Row:
         if not math.isfinite(time_s) or time_s < 0:
             raise ValueError(f"time_s must be a finite number, got {d['time_s']!r}")
         stats = _stats_field(d.get("stats"))
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15
-                   for v in stats.values()):
-            raise ValueError("stats must map names to numbers")
+        extra = _stats_field(d.get("extra"))
+        if not all(_number(v) and abs(v) < 1e15 for v in [*stats.values(), *extra.values()]):
+            raise ValueError("stats and extra must map names to numbers")
+        score = None if d.get("score") in (None, "") else float(d["score"])
+        if score is not None and not (math.isfinite(score) and abs(score) < 1e15):
+            raise ValueError(f"score must be a finite number, got {d['score']!r}")
         return Row(agent=str(d["agent"]), map=str(d["map"]), group=str(d["group"]),
                    run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
                    outcome=str(d["outcome"]), won=d["won"] in (True, "True", "true", "1"),
                    steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
-                   lives_left=None if d["lives_left"] in (None, "") else
-                   _count(d["lives_left"], "lives_left"),
-                   time_s=time_s, stats=stats)
+                   score=score, time_s=time_s, stats=stats, extra=extra)
     except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
         raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
 
@@ -231,6 +244,7 @@ class RowSink:
         if self.writer is not None:
             record = dataclasses.asdict(row)
             record["stats"] = json.dumps(row.stats, sort_keys=True)
+            record["extra"] = json.dumps(row.extra, sort_keys=True)
             self.writer.writerow(record)
         else:
             self.file.write(json.dumps(dataclasses.asdict(row)) + "\n")
@@ -532,7 +546,7 @@ def _stats(rows: list[Row], scored: bool = False) -> dict:
     n = len(rows)
     wins = sum(r.won for r in rows)
     lo, hi = wilson(wins, n)
-    extra = {"score": score_stats([r.stats.get("score", 0) for r in rows])} if scored else {}
+    extra = {"score": score_stats([r.score or 0 for r in rows])} if scored else {}
     return {**extra,
         "games": n,
         "wins": wins,
@@ -566,7 +580,7 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
         order += sorted(g for g in by_group if g not in order)
         entry["groups"] = {g: _stats(by_group[g], scored) for g in order}
         out["agents"][name] = entry
-    by_key = {(r.agent, r.map, r.run, r.seed): (r.stats.get("score", 0) if scored else r.won)
+    by_key = {(r.agent, r.map, r.run, r.seed): ((r.score or 0) if scored else r.won)
               for r in rows}
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
@@ -611,14 +625,16 @@ def entries_from_references(items: Iterable[str], spec: Any) -> list[MapEntry]:
 
 
 def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any]) -> list[MapEntry]:
-    """Map files and folders (searched recursively for *.txt); group = preset, else folder.
+    """Map files and folders (searched recursively for *.txt and *.tsv); group = preset, else
+    folder, for a file of many instances its name.
     `load` may return one instance or a list (a file of many puzzles, grouped by file)."""
     entries = []
     for raw in paths:
         path = Path(raw)
-        files = sorted(path.rglob("*.txt")) if path.is_dir() else [path]
+        files = (sorted(p for suffix in MAP_SUFFIXES for p in path.rglob(f"*{suffix}"))
+                 if path.is_dir() else [path])
         if path.is_dir() and not files:
-            raise FormatError("folder holds no .txt maps", str(path), 0, 0)
+            raise FormatError(f"folder holds no {' or '.join(MAP_SUFFIXES)} files", str(path), 0, 0)
         for file in files:
             loaded = load(file)
             many = isinstance(loaded, list)

@@ -34,6 +34,23 @@ def refuse_existing(path: Path, force: bool, resume: bool) -> None:
                          "to replace it, or choose another -o")
 
 
+def loads(load: Any, path: Path) -> bool:
+    """Whether `path` holds an instance `load` reads (a resumed run keeps it)."""
+    from logic_agents.errors import LogicAgentsError
+
+    if not (path_exists(path) and path.is_file()):
+        return False
+    try:
+        load(path)
+    except LogicAgentsError:
+        return False
+    return True
+
+
+def kept_note(held: int) -> str:
+    return f"; kept the {held} already there" if held else ""
+
+
 def write_file(path: Path, text: str) -> None:
     """Write `text` to `path` whole or not at all (a temporary file, then a rename)."""
     temporary = path.with_name(f".{path.name}.partial")

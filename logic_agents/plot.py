@@ -1,7 +1,8 @@
 """Plots of comparison summaries (extra `plot`: matplotlib, imported only when asked for).
 
-Concepts: plot_win_rates draws, per map group, one bar per agent at its win rate with its 95%
-Wilson interval as an error bar, and writes a PNG.
+Concepts: plot_summary follows the study's objective: for `win` games, per map group, one bar
+per agent at its win rate with its 95% Wilson interval; for `score` games the mean score with
+its 95% interval. It writes a PNG.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from pathlib import Path
 from logic_agents.errors import DependencyNotInstalled, FormatError
 
 
-def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by map group") -> Path:
+def plot_summary(summary: dict, path: str | Path) -> Path:
+    """The plot that fits the summary's objective (`win` or `score`)."""
+    if summary.get("objective") == "score":
+        return plot_win_rates(summary, path, "Mean score by map group", scored=True)
+    return plot_win_rates(summary, path)
+
+
+def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by map group",
+                   scored: bool = False) -> Path:
     try:
         import matplotlib
 
@@ -33,14 +42,21 @@ def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by ma
             if stats is None:
                 continue
             xs.append(j + (i - (len(agents) - 1) / 2) * width)
-            ys.append(100 * stats["win_rate"])
-            # rounding can leave a bound a hair past the rate (100% wins): never below zero
-            lo.append(max(0.0, 100 * (stats["win_rate"] - stats["ci95"][0])))
-            hi.append(max(0.0, 100 * (stats["ci95"][1] - stats["win_rate"])))
+            if scored:
+                value, (low, high) = stats["score"]["mean"], stats["score"]["ci95"]
+            else:
+                value, (low, high) = 100 * stats["win_rate"], [100 * b for b in stats["ci95"]]
+            ys.append(value)
+            # rounding can leave a bound a hair past the value (100% wins): never below zero
+            lo.append(max(0.0, value - low))
+            hi.append(max(0.0, high - value))
         ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=agent)
     ax.set_xticks(range(len(groups)), groups)
-    ax.set_ylim(0, 105)
-    ax.set_ylabel("win rate, % (95% CI)")
+    if scored:
+        ax.set_ylabel("mean score (95% CI)")
+    else:
+        ax.set_ylim(0, 105)
+        ax.set_ylabel("win rate, % (95% CI)")
     ax.set_title(title)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=len(agents), fontsize="small",
               frameon=False)

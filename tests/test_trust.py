@@ -71,7 +71,8 @@ def _wait_rows(out: Path, count: int, proc: subprocess.Popen) -> None:
 
 def _comparable(rows):
     return sorted((r.agent, r.map, r.run, r.seed, r.outcome, r.won, r.steps, r.guesses,
-                   r.lives_left, json.dumps(r.stats, sort_keys=True)) for r in rows)
+                   r.score, json.dumps(r.stats, sort_keys=True), json.dumps(r.extra, sort_keys=True))
+                  for r in rows)
 
 
 @pytest.mark.slow

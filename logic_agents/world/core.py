@@ -29,11 +29,20 @@ class World(Protocol[Obs, Act]):
 
 @runtime_checkable
 class Agent(Protocol[Obs, Act]):
-    name: str
+    """What `play`, `compare` and run_episode need of an agent: these two methods.
 
-    def reset(self, seed: int | None = None) -> None: ...
+    Optional, used when present: `name: str` (default: the class name); `stats() -> dict`
+    (counters a result carries; `guesses` is counted apart); `close()` (called when an episode
+    ends, to free solvers; `reset` must make the agent ready again); `options`, a tuple of
+    world.registry.Option that the command line turns into flags (see world.agents)."""
 
-    def act(self, observation: Obs) -> Act: ...
+    def reset(self, seed: int | None = None) -> None:
+        """Start an episode; an agent that draws random numbers seeds its own RNG here."""
+        ...
+
+    def act(self, observation: Obs) -> Act | None:
+        """The next action for this observation, or None to give up."""
+        ...
 
 
 class StepResult(NamedTuple):

@@ -51,6 +51,11 @@ class SolverCache:
             self.instance = instance
         return self.solver
 
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.close()
+        self.solver = self.instance = None
+
 
 class CappedSearchAgent:
     """Shared bookkeeping of the baseline agents that plan once with a capped search: its

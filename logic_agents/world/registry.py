@@ -1,97 +1,290 @@
-"""Game registry: game name -> GameSpec, so the CLI, traces and batch runs treat games alike.
+"""The game registry: every game, built-in or a user's, found through one public door.
 
-Concepts: GameSpec bundles a game's loader, world factory, agent factories, renderer, action
-(de)serialisation and a sampler of illegal actions (for check_world). Games register
-themselves on import; `get_game` imports the built-in games lazily.
+Concepts:
+- Entry points: a game is an object listed in the entry-point group `logic_agents.games`
+  (`name = "package.module:SPEC"` in its pyproject.toml), as pytest finds plug-ins and
+  Gymnasium finds environments. The five built-in games register the same way, in this
+  package's own pyproject.toml; `register(spec)` adds one at run time (tests, notebooks).
+- GameSpec: the small typed core every game gives (load, make_world, agents, render, action
+  codec, illegal actions) plus optional capabilities, each None or empty when absent:
+  Puzzle (solve, check and show a static puzzle; encode it for `cnf`), Generator (`generate`),
+  file detection (sniff), lives, world options, objective (`win` or `score`), a CNF legend,
+  human play, the instance codec that lets a trace replay anywhere.
+- AgentEntry: a registered agent, its help line and its declared Options.
+- Option: one declared option (name, type, default, help, choices); the command line makes a
+  flag of it (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
+import argparse
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from logic_agents.errors import UnknownName
+from logic_agents.errors import LogicAgentsError, UnknownName
 
-BUILTIN_GAMES = ("daggers", "sudoku", "undead", "mazes", "ooze")
+ENTRY_POINT_GROUP = "logic_agents.games"
+DISTRIBUTION = "logic-agents"
+
+Objective = Literal["win", "score"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option an agent (or a world) declares: `--node-cap N` comes from
+    Option("node_cap", int, 10_000_000, "stop after N search nodes")."""
+
+    name: str
+    type: type = str
+    default: Any = None
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    metavar: str | None = None
+    # a check run on the value (a UsageError-raising converter); None keeps type(text)
+    parse: Callable[[str], Any] | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def add_to(self, parser: argparse.ArgumentParser | Any, owner: str = "") -> None:
+        """Add this option's flag; the value stays None unless given."""
+        shown = f" (default {self.default})" if self.default not in (None, "", ()) else ""
+        text = (f"{owner}: " if owner else "") + self.help + shown
+        if self.type is bool:
+            parser.add_argument(self.flag, dest=self.name, action=argparse.BooleanOptionalAction,
+                                default=None, help=text)
+            return
+        kwargs: dict[str, Any] = {"dest": self.name, "default": None, "help": text,
+                                  "type": self.parse or self.type}
+        if self.choices:
+            kwargs["choices"] = self.choices
+        if self.metavar:
+            kwargs["metavar"] = self.metavar
+        parser.add_argument(self.flag, **kwargs)
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """A registered agent: `factory(**options)` makes one; `options` are what it declares
+    (by default the factory's `options` attribute, see world.agents)."""
+
+    name: str
+    factory: Callable[..., Any]
+    help: str = ""
+    options: tuple[Option, ...] | None = None
+    # needs a person at a terminal: factory(read_key=..., show=...), `play` only
+    interactive: bool = False
+
+    def declared(self) -> tuple[Option, ...]:
+        from logic_agents.world.agents import declared_options
+
+        return self.options if self.options is not None else declared_options(self.factory)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """Capability of a static puzzle: `solve` and `cnf` without an agent."""
+
+    solve: Callable[..., Any]  # (instance, unique: bool, solver: str | None) -> SolveResult
+    is_solution: Callable[[Any, Any], bool]
+    show: Callable[[Any, Any], str]  # (instance, solution) -> text a person reads
+    to_json: Callable[[Any, Any], Any]  # (instance, solution) -> JSON value
+    encode: Callable[[Any], Any] | None = None  # instance -> KnowledgeBase, for `cnf`
+    describe: Callable[[Any], str] | None = None  # one line about an instance
+
+
+@dataclass(frozen=True)
+class Generator:
+    """Capability of a game that makes instances (`logic-agents generate GAME`).
+
+    `add_arguments(parser)` adds the game's own flags; `run(args)` makes `args.count`
+    instances from `args.seed` into `args.output` (honouring `args.force`/`args.resume`, see
+    logic_agents.generated) and returns a GenerateReport."""
+
+    add_arguments: Callable[[Any], None]
+    run: Callable[[argparse.Namespace], GenerateReport]
+    help: str = ""
+    epilog: Callable[[], str] | None = None
+    # for `compare --generate SPEC`: (spec text, count, seed, args) -> [(instance, group)],
+    # and the options (flags of `compare`) it reads from args
+    for_compare: Callable[..., list[tuple[Any, str]]] | None = None
+    compare_options: tuple[Option, ...] = ()
 
 
 @dataclass
+class GenerateReport:
+    files: list[str]
+    made: int
+    kept: int = 0
+    summary: str = ""  # one line for a person
+    details: dict[str, Any] = field(default_factory=dict)  # extra keys of `--json`
+
+
+@dataclass(frozen=True)
 class GameSpec:
+    # -- the core every game gives ---------------------------------------------------------
     name: str
     description: str
     load: Callable[[str | Path], Any]
     make_world: Callable[..., Any]
-    agents: dict[str, Callable[..., Any]]
+    agents: dict[str, AgentEntry]
     render: Callable[[Any], str]
     action_from_json: Callable[[Any], Any]
     illegal_actions: Callable[[Any], Iterable[Any]]
-    maps_dir: str = ""
     default_agent: str = ""
-    agent_help: dict[str, str] = field(default_factory=dict)
+    # -- optional capabilities -------------------------------------------------------------
+    example: str = ""  # a shipped instance (path relative to the maps folder, or an id) `play` takes
+    example_instance: Callable[[], Any] | None = None  # a small instance, for contract tests
+    maps_dir: str = ""  # its folder under maps/ (shipped instances)
+    maps_root: Path | None = None  # where its maps folder lies, if not this package's maps/
     load_all: Callable[[str | Path], list[Any]] | None = None  # files that hold many instances
-    example: Callable[[], Any] | None = None  # a small instance, for contract tests
-    render_markup: Callable[[Any], str] | None = None  # rich markup version of render
-    encode: Callable[[Any], Any] | None = None  # static puzzles: instance -> KnowledgeBase
-    cnf_legend: tuple[str, ...] = ()  # comment lines that explain the variable names
-    # static puzzles, for `solve`: (instance, unique, solver) -> SolveResult, the parser of
-    # puzzles written on the command line, and how a solution is shown, given as JSON, checked
-    solve: Callable[..., Any] | None = None
-    parse_text: Callable[[str, str], list[Any]] | None = None
-    show_solution: Callable[[Any, Any], str] | None = None
-    solution_json: Callable[[Any, Any], Any] | None = None
-    is_solution: Callable[[Any, Any], bool] | None = None
-    describe: Callable[[Any], str] | None = None
-    # agents that need a person at a terminal (`play` only): name -> factory(read_key, show)
-    interactive: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    # keys of the world's summary() that `play --json` adds to the result (ooze: score...)
-    result_keys: tuple[str, ...] = ()
-    # world options beyond `lives` that the game's make_world takes (ooze: pieces)
-    world_options: tuple[str, ...] = ()
-    # whether the world takes `lives` (the command line offers --lives only then)
-    has_lives: bool = False
-    # file detection: how surely a file's text (and name) is one of this game's files, and an
-    # argument written inline is one of its instances: 0 no, 1 it parses, 2 it says so
-    sniff: Callable[[str, str], int] | None = None
-    sniff_text: Callable[[str], int] | None = None
-    # an instance as text and back, so that a trace carries its instance and replays anywhere
-    format_instance: Callable[[Any], str] | None = None
+    parse_text: Callable[[str, str], list[Any]] | None = None  # instances written inline
+    sniff: Callable[[str, str], int] | None = None  # (text, file name) -> 0 no, 1 parses, 2 says so
+    sniff_text: Callable[[str], int] | None = None  # the same for an inline argument
+    format_instance: Callable[[Any], str] | None = None  # instance -> text, for traces
     parse_instance: Callable[[str, str], Any] | None = None
+    render_markup: Callable[[Any], str] | None = None  # rich markup version of render
+    puzzle: Puzzle | None = None
+    generator: Generator | None = None
+    objective: Objective = "win"
+    has_lives: bool = False
+    world_options: tuple[Option, ...] = ()  # beyond lives: what make_world takes
+    result_keys: tuple[str, ...] = ()  # world.summary() keys a result carries (ooze: score)
+    summary: Callable[[Any], str] | None = None  # result -> the words after the outcome
+    facts: Callable[[Any], dict[str, Any]] | None = None  # instance -> columns of `maps`
+    cnf_legend: tuple[str, ...] = ()  # comment lines that explain the variable names
+
+    @property
+    def verbs(self) -> list[str]:
+        """The verbs this game supports, from its capabilities."""
+        out = ["play", "compare", "replay", "maps"]
+        if self.puzzle is not None:
+            out.append("solve")
+        if self.puzzle is not None and self.puzzle.encode is not None or self.query_agents():
+            out.append("cnf")
+        if self.generator is not None:
+            out.append("generate")
+        return sorted(out)
+
+    def query_agents(self) -> list[str]:
+        """The agents that hand their satisfiability tests to an `on_query` hook (for `cnf`)."""
+        from logic_agents.world.agents import accepts
+
+        return [k for k, e in self.agents.items() if accepts(e.factory, "on_query")]
+
+    def playing_agents(self) -> dict[str, AgentEntry]:
+        return {k: e for k, e in self.agents.items() if not e.interactive}
 
     def make_agent(self, name: str, **options: Any) -> Any:
         try:
-            factory = self.agents[name]
+            entry = self.agents[name]
         except KeyError:
-            raise UnknownName(
-                f"unknown agent {name!r} for {self.name}; choose one of {', '.join(self.agents)}"
-            ) from None
-        return factory(**options)
+            raise UnknownName(f"unknown agent {name!r} for {self.name}; choose one of "
+                              f"{', '.join(self.playing_agents())}") from None
+        return entry.factory(**options)
 
 
+def agents_from(factories: dict[str, Callable[..., Any]], help: dict[str, str] | None = None,
+                interactive: Sequence[str] = ()) -> dict[str, AgentEntry]:
+    """AgentEntries from {name: factory}, with help lines (default: the factory's docstring)."""
+    help = help or {}
+    out = {}
+    for name, factory in factories.items():
+        doc = help.get(name) or _first_line(factory)
+        out[name] = AgentEntry(name, factory, doc, interactive=name in interactive)
+    return out
+
+
+def _first_line(factory: Any) -> str:
+    target = getattr(factory, "func", factory)  # functools.partial
+    doc = (getattr(target, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else ""
+
+
+# -- the registry ---------------------------------------------------------------------------
 _GAMES: dict[str, GameSpec] = {}
+_ORIGINS: dict[str, str] = {}
+_BROKEN: dict[str, str] = {}
+_scanned = False
 
 
-def register(spec: GameSpec) -> GameSpec:
+def register(spec: GameSpec, origin: str = "runtime") -> GameSpec:
+    """Add a game at run time (entry points are the way for installed packages)."""
+    if not isinstance(spec, GameSpec):
+        raise LogicAgentsError(f"a game registers a GameSpec, not {type(spec).__name__}")
     _GAMES[spec.name] = spec
+    _ORIGINS.setdefault(spec.name, origin)
     return spec
 
 
-def _load_builtins() -> None:
-    for name in BUILTIN_GAMES:
-        if name not in _GAMES:
-            importlib.import_module(f"logic_agents.games.{name}")
+def _entry_points() -> list[metadata.EntryPoint]:
+    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+def game_names() -> list[str]:
+    """The names of the installed games, without importing any (for fast --help)."""
+    return sorted({ep.name for ep in _entry_points()} | set(_GAMES))
+
+
+def _scan() -> None:
+    global _scanned
+    if _scanned:
+        return
+    _scanned = True
+    for ep in _entry_points():
+        if ep.name in _GAMES:
+            continue
+        _load_entry_point(ep)
+
+
+def _load_entry_point(ep: metadata.EntryPoint) -> None:
+    dist = getattr(ep, "dist", None)
+    dist_name = dist.name if dist is not None else "?"
+    origin = "builtin" if dist_name == DISTRIBUTION else dist_name
+    try:
+        spec = ep.load()
+    except Exception as e:  # a broken plug-in must not take the others down
+        _BROKEN[ep.name] = f"{ep.value} cannot be loaded: {type(e).__name__}: {e}"
+        return
+    if not isinstance(spec, GameSpec) or spec.name != ep.name:
+        what = type(spec).__name__ if not isinstance(spec, GameSpec) else f"game {spec.name!r}"
+        _BROKEN[ep.name] = f"{ep.value} is {what}, not the GameSpec of {ep.name!r}"
+        return
+    _GAMES[spec.name] = spec
+    _ORIGINS[spec.name] = origin
 
 
 def get_game(name: str) -> GameSpec:
-    _load_builtins()
-    try:
+    if name not in _GAMES:
+        for ep in _entry_points():
+            if ep.name == name:
+                _load_entry_point(ep)
+                break
+    if name in _GAMES:
         return _GAMES[name]
-    except KeyError:
-        raise UnknownName(f"unknown game {name!r}; choose one of {', '.join(_GAMES)}") from None
+    if name in _BROKEN:
+        raise LogicAgentsError(f"game {name!r} is installed but broken: {_BROKEN[name]}")
+    known = game_names()
+    hint = "" if known else " (no game is installed: pip install -e . in the checkout)"
+    raise UnknownName(f"unknown game {name!r}; choose one of {', '.join(known)}{hint}")
 
 
 def games() -> dict[str, GameSpec]:
-    _load_builtins()
-    return dict(_GAMES)
+    """Every game that loads, by name (broken plug-ins are left out; see broken_games)."""
+    _scan()
+    return dict(sorted(_GAMES.items()))
+
+
+def broken_games() -> dict[str, str]:
+    _scan()
+    return dict(_BROKEN)
+
+
+def origin(name: str) -> str:
+    """`builtin`, the distribution that registered the game, or `runtime`."""
+    get_game(name)
+    return _ORIGINS.get(name, "runtime")

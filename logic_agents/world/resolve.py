@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import FormatError, UsageError
+from logic_agents.errors import FormatError, LogicAgentsError, UsageError
 from logic_agents.inputs import (
     ascii_int,
     is_ascii_digits,
@@ -58,12 +58,21 @@ def load_indexed(path: str | Path, load_all: Any) -> Any:
     return pick(load_all(base), k or 1, base)
 
 
+def maps_folder(spec: Any) -> Path | None:
+    """Where a game's shipped instances lie: its own `maps_root` (a plug-in's package data),
+    else this checkout's maps/<maps_dir>; None when it ships none."""
+    root = getattr(spec, "maps_root", None)
+    if root is None:
+        root = MAPS_ROOT / spec.maps_dir if spec.maps_dir else None
+    return root if root is not None and is_dir(root) else None
+
+
 def shipped_path(name: str, spec: Any) -> Path | None:
     """The shipped file `name` names (HARD1, 2018/HARD1, 7x7dn), or None."""
     if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
         return None
-    root = MAPS_ROOT / spec.maps_dir if spec.maps_dir else None
-    if root is None or not root.is_dir():
+    root = maps_folder(spec)
+    if root is None:
         return None
     hits = sorted(p for suffix in MAP_SUFFIXES for p in root.rglob(f"{Path(name).name}{suffix}")
                   if str(p).endswith(f"{name}{suffix}"))
@@ -131,9 +140,10 @@ def declared_game(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-def detect_game(items: list[str], default: str = "daggers") -> str:
+def detect_game(items: list[str], default: str | None = None) -> str:
     """The game of some references: a `game:` header, a folder named after a game, a
-    shipped name of exactly one game, else the best `sniff` score; else `default`."""
+    shipped name of exactly one game, else the best `sniff` score; else `default`, else a
+    usage error that asks for --game."""
     from logic_agents.world.registry import games
 
     registered = games()
@@ -164,7 +174,31 @@ def detect_game(items: list[str], default: str = "daggers") -> str:
         best = max(scores.values(), default=0)
         if best:
             return next(name for name, score in scores.items() if score == best)
-    return default
+    if default is not None:
+        return default
+    raise _undetected(items, registered)
+
+
+def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsError:
+    """Why no game was found: a missing file, or what each game says of the file."""
+    if not items:
+        return UsageError("no map given")
+    item = items[0]
+    path = locate_any(item, registered)
+    if path is None:
+        if _looks_like_path(item) or not any(s.sniff_text for s in registered.values()):
+            return FormatError("no such map file, nor a shipped map of any game", shorten(item, 80),
+                               0, 0)
+        return UsageError(f"{shorten(item, 60)!r}: no such map file, shipped map or instance "
+                          f"of any game; give --game NAME (one of {', '.join(registered)})")
+    said = []
+    for name, spec in registered.items():
+        try:
+            spec.load(path)
+        except LogicAgentsError as e:
+            said.append(f"as {name}: {e}")
+    return UsageError(f"cannot tell which game {shorten(str(path), 60)} is ("
+                      + "; ".join(said)[:600] + "); give --game NAME")
 
 
 def locate_any(item: str, registered: dict[str, Any]) -> Path | None:

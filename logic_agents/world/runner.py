@@ -2,7 +2,8 @@
 
 Concepts: the world and agent are reset with the same seed; the agent sees observations only;
 each step may be written to a Trace; the result is an EpisodeResult. An agent may expose
-`stats() -> dict` (guesses, queries, ...); a world may expose `summary() -> dict` (lives_left).
+`stats() -> dict` (guesses, queries, ...) and `close()`, called when the episode ends however
+it ends; a world may expose `summary() -> dict` (lives_left, score).
 """
 
 from __future__ import annotations
@@ -24,11 +25,27 @@ def run_episode(
     on_step: Any = None,
 ) -> EpisodeResult:
     """Play one episode; `trace` is a Trace (or None); `on_step(obs, action, reward)` observes."""
+    try:
+        return _play(world, agent, seed, trace, game, map_name, on_step)
+    finally:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
+
+
+def agent_name(agent: Any) -> str:
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) else type(agent).__name__
+
+
+def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, map_name: str,
+          on_step: Any) -> EpisodeResult:
     start = time.perf_counter()
     observation, info = world.reset(seed=seed)
     agent.reset(seed)
     if trace is not None:
-        trace.begin(game=game, map=map_name, agent=agent.name, seed=seed, observation=observation)
+        trace.begin(game=game, map=map_name, agent=agent_name(agent), seed=seed,
+                    observation=observation)
     steps = 0
     score = 0.0
     outcome = Outcome.GAVE_UP
@@ -59,7 +76,7 @@ def run_episode(
     result = EpisodeResult(
         game=game,
         map=map_name,
-        agent=agent.name,
+        agent=agent_name(agent),
         seed=seed,
         outcome=outcome,
         won=outcome is Outcome.WON,

@@ -161,7 +161,7 @@ def read_trace(path: str | Path) -> tuple[dict, list[dict], dict | None]:
 
 def _world_options(options: dict, spec: Any, path: str | Path) -> dict:
     """The trace's world options, checked against what the game's world takes."""
-    allowed = ({"lives"} if spec.has_lives else set()) | set(spec.world_options)
+    allowed = ({"lives"} if spec.has_lives else set()) | {o.name for o in spec.world_options}
     for key, value in options.items():
         if key not in allowed:
             raise FormatError(f"world option {key!r} is not one {spec.name} takes "

@@ -5,13 +5,24 @@ import pytest
 from logic_agents.world.check import check_world
 from logic_agents.world.registry import games
 
-CASES = [(name, agent) for name, spec in sorted(games().items()) for agent in spec.agents]
+CASES = [(name, agent) for name, spec in sorted(games().items()) for agent in spec.playing_agents()]
 
 
 @pytest.mark.parametrize("game,agent", CASES, ids=[f"{g}-{a}" for g, a in CASES])
 def test_check_world_for_every_registered_game(game, agent):
     spec = games()[game]
-    assert spec.example is not None, f"{game} registers no example instance"
-    instance = spec.example()
+    assert spec.example_instance is not None, f"{game} registers no example instance"
+    instance = spec.example_instance()
     check_world(lambda: spec.make_world(instance), lambda: spec.make_agent(agent),
                 spec.illegal_actions, seeds=(0, 1))
+
+
+@pytest.mark.parametrize("game", sorted(games()))
+def test_every_game_names_an_example_that_play_accepts(game, capsys):
+    from logic_agents.cli import main
+
+    spec = games()[game]
+    assert spec.example, f"{game} names no shipped example"
+    assert main(["play", spec.example, "--game", game, "--quiet"]) == 0
+    assert main(["play", spec.example, "--quiet"]) == 0  # and it is detected as this game
+    assert capsys.readouterr().out.count(spec.default_agent) == 2

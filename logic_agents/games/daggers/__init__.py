@@ -4,9 +4,13 @@ Agents: the 2018 report's rpx, spx and satx (agents.py), and prob (prob.py), whi
 satx's certainties and guesses by exact dagger probability (probability.py).
 """
 
+from typing import Any
+
+from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers import agents as _report_agents
 from logic_agents.games.daggers.agents import SatAgent, single_point_moves
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
+from logic_agents.games.daggers.generate import GENERATOR
 from logic_agents.games.daggers.prob import ProbAgent
 from logic_agents.games.daggers.render import render, render_markup
 from logic_agents.games.daggers.world import (
@@ -16,12 +20,38 @@ from logic_agents.games.daggers.world import (
     flag,
     probe,
 )
-from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.registry import GameSpec, agents_from, register
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
               "prob": "satx's certainties, then the guess with the lowest exact dagger "
                       "probability (--explain prints the candidates)"}
+
+
+def sniff(text: str, file: str = "<input>") -> int:
+    """2 for a map that says it is one (a `lives:` or `gold:` header, or a dagger or gold
+    token), 1 for one that merely parses, else 0."""
+    heads = {line.split(":", 1)[0].strip().lower() for line in text.splitlines() if ":" in line}
+    if heads & {"lives", "gold"}:
+        return 2  # it says so, even if its board is broken: that error is the one to show
+    try:
+        parse(text, file)
+    except LogicAgentsError:
+        return 0
+    tokens = {t for line in text.splitlines() if not line.lstrip().startswith("#")
+              for t in line.split()}
+    return 2 if heads & {"lives", "gold"} or tokens & {"d", "g", "D", "G"} else 1
+
+
+def facts(instance: DaggersMap) -> dict[str, Any]:
+    return {"size": f"{instance.height}x{instance.width}", "daggers": instance.total_daggers,
+            "lives": instance.lives}
+
+
+def summary_line(result: Any) -> str:
+    """What `play` says after the outcome: steps, guesses and lives left."""
+    return (f"{result.steps} steps, {result.guesses} guesses, "
+            f"{result.extra.get('lives_left')} lives left")
 
 
 def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
@@ -39,7 +69,7 @@ SPEC = register(
         description="Daggers and Gold (2018 AI course): Minesweeper with gold and lives",
         load=load,
         make_world=DaggersWorld,
-        agents=AGENTS,
+        agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
         render_markup=render_markup,
         action_from_json=DaggersAction.from_json,
@@ -49,8 +79,16 @@ SPEC = register(
         format_instance=format_map,
         parse_instance=parse,
         default_agent="satx",
-        agent_help=AGENT_HELP,
-        example=lambda: parse("name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"),
+        example="EASY1",
+        example_instance=lambda: parse("name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"),
+        generator=GENERATOR,
+        summary=summary_line,
+        sniff=sniff,
+        facts=facts,
+        cnf_legend=("variables D_r_c (0-based): cell [r][c] holds a dagger; _aux_N: auxiliary "
+                    "(Tseitin or counter)",
+                    "SEL_n: selector of a formula that held for one test only (SEL_n >> "
+                    "formula); the last unit clauses assume this test's selectors"),
     )
 )
 

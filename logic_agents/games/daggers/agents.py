@@ -35,10 +35,13 @@ from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
 )
-from logic_agents.logic.dimacs import format_dimacs
 from logic_agents.logic.formula import AtLeast, AtMost, IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.names import CARD_ENCODING_NAMES
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_solver_name
+from logic_agents.logic.query import Query
+from logic_agents.world.options import solver_option
+from logic_agents.world.registry import Option
 
 ENCODINGS = ("tseitin", "sympy")
 # Chosen by measurement (scripts/bench_daggers.py, docs/BENCHMARKS.md).
@@ -136,7 +139,7 @@ class SinglePointAgent(DaggersAgent):
 
 
 @dataclass
-class QueryEvent:
+class QueryEvent(Query):
     """One satisfiability test: its number (1-based), what was known, what was decided."""
 
     index: int
@@ -144,23 +147,43 @@ class QueryEvent:
     kb: KnowledgeBase
     verdicts: dict[Cell, Verdict] = field(default_factory=dict)
     assumptions: list[int] = field(default_factory=list)  # literals assumed for this test
+    agent_settings: str = ""
 
     def __post_init__(self) -> None:
         # the KB lives on (and retires this test's selectors); remember its size now
         self.num_clauses = len(self.kb.clauses)
         self.num_vars = self.kb.num_vars
+        self.step = self.observation.step
 
-    def to_dimacs(self, comments: list[str]) -> str:
-        """The question of this test as one CNF: the KB plus its assumptions as unit clauses."""
-        clauses = self.kb.clauses[: self.num_clauses] + [[a] for a in self.assumptions]
-        names = {v: n for v, n in self.kb.names().items() if v <= self.num_vars}
-        return format_dimacs(self.num_vars, clauses, names, comments)
+    def clauses(self) -> list[list[int]]:
+        return self.kb.clauses[: self.num_clauses]
+
+    def names(self) -> dict[int, str]:
+        return {v: n for v, n in self.kb.names().items() if v <= self.num_vars}
+
+    def settings(self) -> str:
+        return self.agent_settings
+
+    def formulas(self) -> list[str]:
+        return [str(f) for f in self.kb.formulas]
 
 
 class SatAgent(DaggersAgent):
     """satx: single-point passes, then the satisfiability test, then a random probe."""
 
     name = "satx"
+    options = (
+        Option("global_count", bool, DEFAULT_GLOBAL_COUNT, "also tell the total number of "
+               "daggers (on by default, chosen by measurement; see docs/BENCHMARKS.md)"),
+        Option("encoding", str, "tseitin", "tseitin = one incremental KB; sympy = the 2018 "
+               "report's route, rebuilt through sympy.to_cnf at every test", choices=ENCODINGS),
+        Option("incremental", bool, True, "keep one solver for the whole game, or rebuild the "
+               "KB and solver at every satisfiability test"),
+        Option("card_encoding", str, DEFAULT_CARD_ENCODING, "pysat.card encoding of large "
+               "cardinality constraints such as the global count window",
+               choices=tuple(sorted(CARD_ENCODING_NAMES)), metavar="NAME"),
+        solver_option(DEFAULT_SOLVER),
+    )
 
     def __init__(
         self,
@@ -185,10 +208,14 @@ class SatAgent(DaggersAgent):
         self.oracle: SatOracle | None = None
         super().__init__()
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
+    def close(self) -> None:
         if getattr(self, "oracle", None) is not None:
             self.oracle.close()
+            self.oracle = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.close()
         self.kb = KnowledgeBase(card_encoding=self.card_encoding)
         self.encoder = DaggersEncoder(self.kb)  # the total is asked per test, see _decide
         self.oracle = None
@@ -256,7 +283,10 @@ class SatAgent(DaggersAgent):
     def _report(self, obs: DaggersObservation, oracle: SatOracle, verdicts: dict) -> None:
         """Hand the test to `on_query` while its assumptions are still open (for `cnf`)."""
         if self.on_query is not None:
-            self.on_query(QueryEvent(self.queries, obs, oracle.kb, dict(verdicts), oracle.assumed))
+            settings = (f"encoding {self.encoding} global-count "
+                        f"{'on' if self.global_count else 'off'}")
+            self.on_query(QueryEvent(self.queries, obs, oracle.kb, dict(verdicts), oracle.assumed,
+                                     settings))
 
     def _decide(self, oracle: SatOracle, obs: DaggersObservation) -> dict[Cell, Verdict]:
         """Verdicts for the frontier and, with the global count, for the interior."""

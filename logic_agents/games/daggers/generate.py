@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from logic_agents.errors import GenerationError, UnknownName
 from logic_agents.games.daggers.board import DAGGER, GOLD, TOPOLOGIES, Cell, DaggersMap, neighbours
+from logic_agents.world.registry import GenerateReport, Generator, Option
 
 
 @dataclass(frozen=True)
@@ -161,3 +164,100 @@ def custom_preset(height: int, width: int, daggers: int, gold: int = 0, topology
     """A one-off preset from explicit sizes (hex boards get the centre hint, as Tornado does)."""
     return Preset(f"custom-{height}x{width}-{daggers}", height, width, daggers, gold=gold,
                   topology=topology, centre_hint=topology == "hex", lives=lives)
+
+
+# -- `logic-agents generate daggers` and `compare --generate` ---------------------------------
+def _add_arguments(p: Any) -> None:
+    from logic_agents.world.options import cell, integer, positive_int
+
+    p.add_argument("--preset", help="a preset name (see below)")
+    p.add_argument("--width", type=positive_int)
+    p.add_argument("--height", type=positive_int)
+    p.add_argument("--daggers", type=integer, metavar="K")
+    p.add_argument("--gold", type=integer, metavar="G", help="gold mines (default 0)")
+    p.add_argument("--topology", choices=["square", "hex"], help="default square")
+    p.add_argument("--lives", type=positive_int, help="starting lives written in the header")
+    add_start_arguments(p, cell)
+
+
+def add_start_arguments(p: Any, cell: Any) -> None:
+    p.add_argument("--start", type=cell, metavar="R,C", help="the first probe, kept clear so "
+                   "that it opens an area (default 0,0; 3,3 is the 'modern' opening of "
+                   "published solver records)")
+    p.add_argument("--safe-start", action="store_true", help="keep only the first probe "
+                   "clear, not its neighbours; it is safe but may show a number (the "
+                   "'classic' start rule)")
+
+
+def preset_from_args(args: Any) -> Preset:
+    """The preset named by --preset, or a custom one from --width/--height/--daggers/--gold."""
+    from logic_agents.errors import UsageError
+
+    sizes = [args.width, args.height, args.daggers]
+    if args.preset:
+        if any(v is not None for v in sizes + [args.gold]):
+            raise UsageError("give either --preset or --width/--height/--daggers, not both")
+        preset = get_preset(args.preset)
+        if args.topology and args.topology != preset.topology:
+            raise UsageError(f"preset {preset.name} is {preset.topology}; drop --topology")
+        return preset
+    if any(v is None for v in sizes):
+        raise UsageError("give --preset P, or all of --width W --height H --daggers K")
+    return custom_preset(args.height, args.width, args.daggers, args.gold or 0,
+                         args.topology or "square", args.lives or 1)
+
+
+def _run(args: Any) -> GenerateReport:
+    from logic_agents.games.daggers.board import format_map
+    from logic_agents.games.daggers.board import load as load_map
+    from logic_agents.generated import loads, refuse_existing, write_file
+
+    preset = preset_from_args(args)
+    maps = generate_maps(preset, args.count, args.seed, args.start, not args.safe_start)
+    out = Path(args.output)
+    paths = [out / f"{instance.name}.txt" for instance in maps]
+    for path in paths:
+        refuse_existing(path, args.force, args.resume)
+    written, kept = [], 0
+    for instance, path in zip(maps, paths):
+        if args.resume and loads(load_map, path):
+            kept += 1
+            continue
+        write_file(path, format_map(instance))
+        written.append(str(path))
+    return GenerateReport(written, len(written), kept,
+                          f"{preset.name} maps ({preset.height}x{preset.width}, {preset.daggers} "
+                          f"daggers, {preset.topology}) to {out}", {"preset": preset.name})
+
+
+def _for_compare(text: str, count: int, seed: int, args: Any) -> list[tuple[Any, str]]:
+    start = getattr(args, "start", None)
+    opening = not getattr(args, "safe_start", False)
+    out = []
+    for name in text.split(","):
+        preset = get_preset(name.strip())
+        out += [(m, preset.name) for m in generate_maps(preset, count, seed, start, opening)]
+    return out
+
+
+def _epilog() -> str:
+    return "Presets: " + "; ".join(f"{p.name} ({p.height}x{p.width}/{p.daggers}, {p.about})"
+                                   for p in PRESETS.values())
+
+
+def _compare_options() -> tuple[Option, ...]:
+    from logic_agents.world.options import cell
+
+    return (
+        Option("start", tuple, None, "the first probe of --generate maps, kept clear so that "
+               "it opens an area (default 0,0)", metavar="R,C", parse=cell),
+        Option("safe_start", bool, None, "--generate maps keep only the first probe clear, "
+               "not its neighbours (the 'classic' start rule)"),
+    )
+
+
+GENERATOR = Generator(
+    add_arguments=_add_arguments, run=_run, epilog=_epilog, for_compare=_for_compare,
+    compare_options=_compare_options(),
+    help="random maps of a preset or size; every start hint opens an area",
+)

@@ -40,6 +40,8 @@ from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
 )
+from logic_agents.world.options import nonnegative_int
+from logic_agents.world.registry import Option
 
 # How the defaults were chosen: README "Guessing by exact probability" and the issue-8 note
 # (paired runs on generated classic boards).
@@ -59,6 +61,14 @@ class ProbAgent(SatAgent):
     """prob: satx, but a guess is chosen by exact dagger probability."""
 
     name = "prob"
+    options = SatAgent.options + (
+        Option("policy", str, DEFAULT_POLICY, "how a guess is chosen: progress (safety and the "
+               "chance that the next move is certain), lowest (the least likely dagger) or "
+               "opening", choices=POLICIES),
+        Option("endgame", int, DEFAULT_ENDGAME, "search exactly for the best win chance when "
+               "at most N placements remain (0 turns it off)", metavar="N",
+               parse=nonnegative_int),
+    )
 
     def __init__(self, *, policy: str = DEFAULT_POLICY, tie: float | None = None,
                  candidates: int = DEFAULT_CANDIDATES, interior: int = DEFAULT_INTERIOR,

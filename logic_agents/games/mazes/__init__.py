@@ -16,8 +16,9 @@ from logic_agents.games.mazes.board import (
     render_path,
 )
 from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode, solve
+from logic_agents.games.mazes.generate import GENERATOR
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
-from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from, register
 from logic_agents.world.resolve import declared_game
 
 AGENT_HELP = {
@@ -28,6 +29,7 @@ AGENT_HELP = {
     "ucs": "the report's uniform-cost search",
     "greedy": "the report's greedy best-first search (--heuristic)",
     "astar": "the report's A* search (--heuristic)",
+    "human": "you, in the terminal (arrow keys; s asks the SAT solver for a step)",
 }
 TOY = "# toy\n1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n"
 
@@ -64,27 +66,30 @@ SPEC = register(
         description="Exactly One Mazes (Erich Friedman): one cell of every shape",
         load=load,
         make_world=MazeWorld,
-        agents=AGENTS,
+        agents=agents_from({**AGENTS, **INTERACTIVE}, AGENT_HELP, interactive=tuple(INTERACTIVE)),
         render=render,
         action_from_json=MazeAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="mazes",
         default_agent="sat",
-        agent_help=AGENT_HELP,
-        example=lambda: parse_board(TOY, "<example>"),
-        encode=encode,
+        example="eom-6x6-01",
+        example_instance=lambda: parse_board(TOY, "<example>"),
         cnf_legend=("variables P_r<row>c<col> (1-based): the cell is on the path; "
                     "E_r<a>c<b>_r<c>c<d>: the path steps between the two cells",
                     "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps "
                     "per cell and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) "
                     "per shape; connectivity is added while solving, as cycle cuts"),
-        solve=lambda board, unique=True, solver=None: solve(board, unique, solver),
         parse_text=lambda text, source: [parse_board(text, source)],
-        show_solution=lambda board, path: render_path(board, path),
-        solution_json=lambda board, path: [list(cell) for cell in path],
-        is_solution=is_solution,
-        describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes",
-        interactive=INTERACTIVE,
+        puzzle=Puzzle(
+            solve=lambda board, unique=True, solver=None: solve(board, unique, solver),
+            is_solution=is_solution,
+            show=lambda board, path: render_path(board, path),
+            to_json=lambda board, path: [list(cell) for cell in path],
+            encode=encode,
+            describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes",
+        ),
+        generator=GENERATOR,
+        facts=lambda p: {"size": f"{p.height}x{p.width}"},
         sniff=sniff,
         format_instance=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
         parse_instance=parse_board,

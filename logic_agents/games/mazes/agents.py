@@ -31,7 +31,9 @@ from logic_agents.games.mazes.search import (
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, why_illegal
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
+from logic_agents.world.registry import Option
 
 
 def move_between(a: Cell, b: Cell) -> str:
@@ -47,6 +49,12 @@ class _MazeAgent:
     def reset(self, seed: int | None = None) -> None:
         self.pending: deque[MazeAction] = deque()
         self.rng = random.Random(seed)
+        self.close()  # a fresh solver each episode: a trajectory never depends on the last one
+
+    def close(self) -> None:
+        cache = getattr(self, "cache", None)
+        if cache is not None:
+            cache.close()
 
     def stats(self) -> dict:
         return {"guesses": 0}
@@ -60,6 +68,7 @@ class SatMazeAgent(_MazeAgent):
     """sat: one solve (and its cycle cuts) for the whole path, then walk it."""
 
     name = "sat"
+    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None):
         self.cache = SolverCache(lambda board: MazeSolver(board, solver))
@@ -80,6 +89,8 @@ class SatMazeAgent(_MazeAgent):
 
 class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
     """One of the report's searches, run once from the start, then walked."""
+
+    options = (node_cap(DEFAULT_NODE_CAP), time_cap(DEFAULT_TIME_CAP), memory_cap())
 
     def __init__(self, method: str, *, heuristic: str | None = None,
                  node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP,
@@ -163,9 +174,17 @@ class HumanAgent(_MazeAgent):
             return MazeAction(move)
 
 
+class InformedSearchMazeAgent(SearchMazeAgent):
+    """greedy and astar: a search guided by a distance estimate (--heuristic)."""
+
+    options = (Option("heuristic", str, "manhattan", "the distance estimate",
+                      choices=HEURISTICS, metavar="NAME"),) + SearchMazeAgent.options
+
+
 def _search(method: str) -> functools.partial:
     """The factory of one search method; a partial, so its options stay declared."""
-    return functools.partial(SearchMazeAgent, method)
+    kind = InformedSearchMazeAgent if method in INFORMED else SearchMazeAgent
+    return functools.partial(kind, method)
 
 
 AGENTS = {"sat": SatMazeAgent, **{m: _search(m) for m in METHODS}}

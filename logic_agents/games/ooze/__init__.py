@@ -21,7 +21,8 @@ from logic_agents.games.ooze.world import (
     render,
 )
 from logic_agents.inputs import ascii_int
-from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.options import positive_int
+from logic_agents.world.registry import GameSpec, Option, agents_from, register
 
 AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
 
@@ -68,22 +69,31 @@ SPEC = register(GameSpec(
     description="Ooze: lay pipe from a queue of pieces ahead of the flowing ooze",
     load=load_instance,
     make_world=make_world,
-    agents=dict(AGENTS),
+    agents=agents_from(AGENTS, {
+        "greedy": "place the current piece at the pipe's open end if it fits, else park it "
+                  "far away; never destroy",
+        "rbfs": "the course report's agent: a utility over main and sub-pipes, best and "
+                "second-best placements 5 pieces deep, destroys a blocking piece",
+        "sat": "the planner: routes of --horizon tiles and placements of the visible queue on "
+               "one incremental SAT oracle; maximises the guaranteed extension, then the pieces "
+               "on the route"}),
     render=render,
     action_from_json=OozeAction.from_json,
     illegal_actions=illegal_actions,
     maps_dir="ooze",  # nothing shipped: `ooze` is the built-in instance
     default_agent="sat",
-    agent_help={"greedy": "place the current piece at the pipe's open end if it fits, "
-                          "else park it far away; never destroy",
-                "rbfs": "the course report's agent: a utility over main and sub-pipes, best "
-                        "and second-best placements 5 pieces deep, destroys a blocking piece",
-                "sat": "the planner: routes of --horizon tiles (default 24) and placements of "
-                       "the visible queue on one incremental SAT oracle; maximises the "
-                       "guaranteed extension, then the pieces on the route"},
-    example=lambda: OozeInstance(max_ticks=200),
+    example="ooze",
+    example_instance=lambda: OozeInstance(max_ticks=200),
+    objective="score",
     result_keys=("score", "ticks", "tiles", "pieces", "actions"),
-    world_options=("pieces", "max_ticks"),
+    summary=lambda r: (f"score {r.extra.get('score')}, {r.extra.get('tiles')} tiles, "
+                       f"{r.extra.get('ticks')} ticks"),
+    world_options=(
+        Option("pieces", str, None, "the first pieces, as glyphs from |-+qecz (then the "
+               "seeded RNG)", metavar="SEQ"),
+        Option("max_ticks", int, None, "end the game after N ticks", metavar="N",
+               parse=positive_int),
+    ),
     sniff_text=lambda text: 2 if text == "ooze" else 0,
     parse_text=lambda text, source: [load_instance(text)],
     format_instance=format_instance,

@@ -46,7 +46,9 @@ from logic_agents.games.ooze.rules import (
     step,
 )
 from logic_agents.games.ooze.world import VISIBLE, OozeAction, OozeObservation
-from logic_agents.logic.dimacs import format_dimacs
+from logic_agents.logic.query import Query
+from logic_agents.world.options import positive_int, solver_option
+from logic_agents.world.registry import Option
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class Plan:
 
 
 @dataclass
-class OozeQuery:
+class OozeQuery(Query):
     """One oracle query of the planner: its number (1-based), the observation it was made
     on, and the assumptions it asked under."""
 
@@ -73,17 +75,13 @@ class OozeQuery:
     encoding: OozeEncoding
     assumptions: list[int]
 
-    @property
-    def step(self) -> int:
-        return self.observation.clock if self.observation is not None else 0
+    def __post_init__(self) -> None:
+        self.step = self.observation.clock if self.observation is not None else 0
+        self.num_vars = self.encoding.top
+        self.num_clauses = len(self.encoding.clauses)
 
-    @property
-    def num_vars(self) -> int:
-        return self.encoding.top
-
-    @property
-    def num_clauses(self) -> int:
-        return len(self.encoding.clauses)
+    def clauses(self) -> list[list[int]]:
+        return self.encoding.clauses
 
     def legend(self) -> list[str]:
         return list(self.encoding.LEGEND)
@@ -91,16 +89,16 @@ class OozeQuery:
     def names(self) -> dict[int, str]:
         return self.encoding.names()
 
-    def to_dimacs(self, comments: list[str]) -> str:
-        """The query as one CNF: the planner's clauses plus its assumptions as unit clauses."""
-        clauses = self.encoding.clauses + [[a] for a in self.assumptions]
-        return format_dimacs(self.num_vars, clauses, self.names(), comments)
-
 
 class SatOozeAgent:
     """The planner (see the module docstring)."""
 
     name = "sat"
+    options = (
+        Option("horizon", int, DEFAULT_HORIZON, "how many tiles ahead of the open end each "
+               "plan routes", metavar="N", parse=positive_int),
+        solver_option("glucose4"),
+    )
 
     def __init__(self, horizon: int = DEFAULT_HORIZON, solver: str = "glucose4",
                  count_parking: bool = False, conflict_budget: int | None = 1000,

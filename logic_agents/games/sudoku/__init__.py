@@ -14,8 +14,9 @@ from logic_agents.games.sudoku.board import (
     parse_puzzles,
 )
 from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, decode, encode
+from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
-from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from, register
 from logic_agents.world.resolve import load_indexed, parses
 
 AGENT_HELP = {
@@ -62,29 +63,33 @@ SPEC = register(
         description="Sudoku N x N (4, 9, 16, 25)",
         load=load,
         make_world=SudokuWorld,
-        agents=AGENTS,
+        agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
         action_from_json=SudokuAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="sudoku",
         default_agent="sat",
-        agent_help=AGENT_HELP,
+        example="norvig_top95:1",
         load_all=load_puzzles,
         sniff=sniff,
         format_instance=lambda p: format_line(p, p.name),
         parse_instance=lambda text, source: parse_puzzles(text, source)[0],
         sniff_text=sniff,
-        example=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
-        encode=encode,
+        example_instance=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
         cnf_legend=("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
                     "the rules: Exactly(1, ...) per cell, and per value in each row, column "
                     "and box; the clues: unit clauses"),
-        solve=solve_puzzle,
         parse_text=parse_puzzles,
-        show_solution=lambda puzzle, grid: format_grid(grid),
-        solution_json=lambda puzzle, grid: format_line(grid),
-        is_solution=is_solution,
-        describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues",
+        puzzle=Puzzle(
+            solve=solve_puzzle,
+            is_solution=is_solution,
+            show=lambda puzzle, grid: format_grid(grid),
+            to_json=lambda puzzle, grid: format_line(grid),
+            encode=encode,
+            describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues",
+        ),
+        generator=GENERATOR,
+        facts=lambda p: {"size": f"{p.n}x{p.n}"},
     )
 )
 

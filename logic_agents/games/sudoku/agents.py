@@ -24,6 +24,8 @@ from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.world.options import node_cap, positive_int, solver_option
+from logic_agents.world.registry import Option
 
 
 class SudokuAgent:
@@ -64,6 +66,7 @@ class SatSudokuAgent(SudokuAgent):
     """sat: one SAT call on the size's cached encoding, then the answer, cell by cell."""
 
     name = "sat"
+    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None):
         self.solver = solver
@@ -82,6 +85,7 @@ class LogicSudokuAgent(SudokuAgent):
     """logic: one entailed value per step; gives up when nothing is entailed."""
 
     name = "logic"
+    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None):
         self.solver = solver
@@ -204,6 +208,7 @@ class NorvigAgent(SudokuAgent):
     """norvig: propagation plus depth-first search, then the answer, cell by cell."""
 
     name = "norvig"
+    options = (node_cap(1_000_000),)
 
     def __init__(self, *, node_cap: int = 1_000_000):
         self.node_cap = node_cap
@@ -231,6 +236,11 @@ class EvolutionaryAgent(SudokuAgent):
 
     name = "ea"
     method = staticmethod(ea_repair)
+    options = (
+        Option("population", int, 40, "individuals per generation", metavar="N", parse=positive_int),
+        Option("generations", int, 2000, "generations before the EA gives up", metavar="N",
+               parse=positive_int),
+    )
 
     def __init__(self, *, population: int = 40, generations: int = 2000):
         self.population = population

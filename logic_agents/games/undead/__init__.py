@@ -19,10 +19,11 @@ from logic_agents.games.undead.board import (
     trace_sights,
 )
 from logic_agents.games.undead.encode import UndeadSolver, count_solutions, decode, encode, solve
+from logic_agents.games.undead.generate import GENERATOR
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
 from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
-from logic_agents.world.registry import GameSpec, register
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from, register
 from logic_agents.world.resolve import load_indexed, parses
 
 AGENT_HELP = {
@@ -80,32 +81,36 @@ SPEC = register(
         description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
         load=load,
         make_world=UndeadWorld,
-        agents=AGENTS,
+        agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
         action_from_json=UndeadAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="undead",
         default_agent="sat",
-        agent_help=AGENT_HELP,
+        example="4x4de:1",
         load_all=load_puzzles,
         sniff=sniff,
         format_instance=lambda p: f"{format_game_id(p)}\t{p.name}",
         parse_instance=lambda text, source: parse_puzzles(text, source)[0],
         sniff_text=sniff_text,
-        example=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
-        encode=encode,
+        example_instance=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
         cnf_legend=("variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, "
                     "vampire or zombie",
                     "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
                     "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); "
                     "givens: unit clauses"),
-        solve=solve_puzzle,
         parse_text=parse_puzzles,
-        show_solution=format_picture,
-        solution_json=lambda puzzle, solution: solution,
-        is_solution=is_solution,
-        describe=lambda p: f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires "
-                           f"{p.counts[1]}, zombies {p.counts[2]}",
+        puzzle=Puzzle(
+            solve=solve_puzzle,
+            is_solution=is_solution,
+            show=format_picture,
+            to_json=lambda puzzle, solution: solution,
+            encode=encode,
+            describe=lambda p: f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires "
+                               f"{p.counts[1]}, zombies {p.counts[2]}",
+        ),
+        generator=GENERATOR,
+        facts=lambda p: {"size": f"{p.width}x{p.height}"},
     )
 )
 

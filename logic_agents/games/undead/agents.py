@@ -24,7 +24,9 @@ from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP,
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
+from logic_agents.world.registry import Option
 
 
 class UndeadAgent:
@@ -36,6 +38,12 @@ class UndeadAgent:
     def reset(self, seed: int | None = None) -> None:
         self.pending: deque[UndeadAction] = deque()
         self.rng = random.Random(seed)
+        self.close()  # a fresh solver each episode: a trajectory never depends on the last one
+
+    def close(self) -> None:
+        cache = getattr(self, "cache", None)
+        if cache is not None:
+            cache.close()
 
     def stats(self) -> dict:
         return {"guesses": 0}
@@ -54,6 +62,7 @@ class SatUndeadAgent(UndeadAgent):
     """sat: one SAT call on the puzzle's encoding, then the answer, cell by cell."""
 
     name = "sat"
+    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None):
         self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
@@ -72,6 +81,7 @@ class LogicUndeadAgent(UndeadAgent):
     """logic: one entailed monster per step; gives up when nothing is entailed."""
 
     name = "logic"
+    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None):
         self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
@@ -118,6 +128,12 @@ class LogicUndeadAgent(UndeadAgent):
 
 class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
     """One of the report's search methods, run once, then its answer written out."""
+
+    options = (
+        Option("zero_fill", bool, True, "first fill the lines whose clue is 0 (ghosts before "
+               "the first mirror, vampires after)"),
+        node_cap(DEFAULT_NODE_CAP), time_cap(DEFAULT_TIME_CAP), memory_cap(),
+    )
 
     def __init__(self, method: str, *, zero_fill: bool = True,
                  node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP,

@@ -66,8 +66,8 @@ def test_paired_scores_are_judged_by_a_sign_test():
     from logic_agents.batch import Row, summarize
 
     def row(agent, run, score):
-        return Row(agent, "ooze", ".", run, run, "lost", False, 10, 0, None, 0.0,
-                   {"score": score})
+        return Row(agent, "ooze", ".", run, run, "lost", False, 10, 0, score, 0.0,
+                   extra={"score": score})
 
     rows = [row("a", k, 30) for k in range(10)] + [row("b", k, 10) for k in range(10)]
     summary = summarize(rows, ["a", "b"], scored=True)

@@ -1,0 +1,91 @@
+"""Akari (Light Up) for logic-agents: a game from outside the core, plugged in.
+
+It registers through the entry-point group `logic_agents.games` (see pyproject.toml), the
+same door the built-in games use, and declares what it can do: a world, two agents (`sat`,
+`dfs`), shipped puzzles, the Puzzle capability (`solve`, `cnf`) and a generator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from akari_game.agents import AGENTS
+from akari_game.board import AkariPuzzle, format_puzzle, is_solution, load, parse, render
+from akari_game.encode import AkariSolver, encode
+from akari_game.generate import GENERATOR
+from akari_game.world import AkariAction, AkariObservation, AkariWorld, render_observation
+from logic_agents.errors import FormatError
+from logic_agents.world.puzzle import SolveResult, result_of
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from
+
+PUZZLES = Path(__file__).resolve().parent / "puzzles"
+
+
+def solve(puzzle: AkariPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+    with AkariSolver(puzzle, solver) as sat:
+        return result_of(sat.solutions(2 if unique else 1), unique)
+
+
+def illegal_actions(obs: AkariObservation) -> list[AkariAction]:
+    out = [AkariAction("bulb", (-1, 0)), AkariAction("bulb", (0, obs.puzzle.width))]
+    walls = [(r, c) for r, row in enumerate(obs.puzzle.rows) for c, ch in enumerate(row)
+             if ch != "."]
+    if walls:
+        out.append(AkariAction("bulb", walls[0]))
+    whites = obs.puzzle.whites()
+    dark = [c for c in whites if c not in obs.bulbs]
+    if dark:
+        out.append(AkariAction("clear", dark[0]))
+    if obs.bulbs:
+        out.append(AkariAction("bulb", min(obs.bulbs)))
+    return out
+
+
+def sniff(text: str, file: str = "<input>") -> int:
+    """2 for a file that says `game: akari`, 1 for one that merely parses, else 0."""
+    if any(line.strip().lower().replace(" ", "") == "game:akari" for line in text.splitlines()):
+        return 2
+    try:
+        parse(text, file)
+    except FormatError:
+        return 0
+    return 1
+
+
+def facts(puzzle: AkariPuzzle) -> dict[str, Any]:
+    return {"size": f"{puzzle.width}x{puzzle.height}", "numbers": len(puzzle.numbered())}
+
+
+SPEC = GameSpec(
+    name="akari",
+    description="Akari (Light Up): light every cell with bulbs that do not see each other",
+    load=load,
+    make_world=AkariWorld,
+    agents=agents_from(AGENTS),
+    render=render_observation,
+    action_from_json=AkariAction.from_json,
+    illegal_actions=illegal_actions,
+    default_agent="sat",
+    example="akari-7x7-a",
+    example_instance=lambda: parse("# tiny\n.1.\n...\n#..\n"),
+    maps_root=PUZZLES,
+    sniff=sniff,
+    format_instance=format_puzzle,
+    parse_instance=lambda text, source: parse(text, source),
+    facts=facts,
+    cnf_legend=("variables L_r<row>c<col> (1-based): a bulb stands on the cell",
+                "the rules: AtMost(1) bulb per row or column segment; AtLeast(1) bulb lighting "
+                "each white cell; Exactly(k) bulbs beside each wall numbered k"),
+    puzzle=Puzzle(
+        solve=solve,
+        is_solution=is_solution,
+        show=lambda puzzle, bulbs: render(puzzle, bulbs),
+        to_json=lambda puzzle, bulbs: sorted([list(c) for c in bulbs]),
+        encode=encode,
+        describe=lambda p: f"{p.width}x{p.height}, {len(p.numbered())} numbered walls",
+    ),
+    generator=GENERATOR,
+)
+
+__all__ = ["SPEC", "AkariAction", "AkariPuzzle", "AkariWorld", "encode", "is_solution", "solve"]

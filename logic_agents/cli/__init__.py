@@ -1,0 +1,149 @@
+"""The `logic-agents` command line: one module per verb, and no game named anywhere in it.
+
+Concepts:
+- Verbs: play, compare, cnf, solve, generate, inspect, maps, games, replay. Each module has
+  add_parser(sub) and run(args); play, compare and cnf also have game_options(args).
+- Two passes: a verb's game-specific flags (the options its agents declare, the game's world
+  options) are known only once the game and agents are, so main() parses once leniently to
+  learn them, then again, strictly, with those flags added (their help included).
+- main(): every way it can fail on purpose is one stderr line and exit 2, Ctrl-C is one line
+  and exit 130, and a closed stdout (`| head`) ends it quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from typing import Any
+
+from logic_agents import __version__
+from logic_agents.cli import cnf, compare, games, generate, inspect, maps, play, replay, solve
+from logic_agents.cli.common import PROG, Parser
+from logic_agents.errors import LogicAgentsError
+from logic_agents.inputs import lift_limits
+from logic_agents.world.registry import Option
+
+VERBS = (play, compare, cnf, solve, generate, inspect, maps, games, replay)
+
+
+class _Lenient(Exception):
+    """The first pass met something only the second pass can judge."""
+
+
+class _FirstPassParser(Parser):
+    def error(self, message: str) -> Any:
+        raise _Lenient(message)
+
+
+def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None = None,
+                 first_pass: bool = False) -> argparse.ArgumentParser:
+    """The whole parser; `extra` flags (owner, option) go to `verb`'s sub-parser."""
+    kind = _FirstPassParser if first_pass else Parser
+    parser = kind(prog=PROG, add_help=not first_pass,
+                  description="Agents that play and solve logic games by reasoning with SAT.",
+                  epilog="`logic-agents games` lists the games, their agents and their options; "
+                  "`logic-agents VERB --help` shows a verb's.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=kind)
+    sub.required = True
+    for module in VERBS:
+        module.add_parser(_Sub(sub, first_pass))
+    if extra and verb is not None:
+        target = sub.choices[verb]
+        shown = [(owner, o) for owner, o in extra if owner]
+        group = target.add_argument_group("options of this game and agent") if shown else target
+        for owner, option in extra:
+            where = group if owner else target
+            option.add_to(where, owner)
+            if not owner:  # another agent's option: accepted by argparse, refused with a reason
+                where._actions[-1].help = argparse.SUPPRESS
+    return parser
+
+
+class _Sub:
+    """add_subparsers' handle, made lenient (no -h) for the first pass."""
+
+    def __init__(self, sub: Any, first_pass: bool):
+        self.sub, self.first_pass = sub, first_pass
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.first_pass:
+            kwargs["add_help"] = False
+        return self.sub.add_parser(name, **kwargs)
+
+
+def _without_help(argv: list[str]) -> list[str]:
+    return [a for a in argv if a not in ("-h", "--help")]
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """Both passes; the game is looked up (and may fail, as a usage error) between them."""
+    extra: list[tuple[str, Option]] = []
+    verb = None
+    try:
+        first, _ = build_parser(first_pass=True).parse_known_args(_without_help(argv))
+        verb = first.verb
+        if hasattr(first, "game_options"):
+            lift_limits(bool(getattr(first, "no_limits", False)))
+            try:
+                extra = first.game_options(first)
+            finally:
+                lift_limits(False)
+    except _Lenient:
+        pass  # the second pass says what is wrong, or shows the help asked for
+    except LogicAgentsError:
+        if "-h" not in argv and "--help" not in argv:
+            raise
+    return build_parser(extra, verb).parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; see the module docstring for what it promises."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parse(argv)
+        lift_limits(bool(getattr(args, "no_limits", False)))
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe is seen here, not at exit
+        return code
+    except LogicAgentsError as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        return _interrupted()
+    except SystemExit as e:  # argparse's usage errors, --help and --version: a code, not an exit
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except OSError as e:
+        return _fail(f"cannot write: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+    except RecursionError:
+        return _fail("input nested too deeply to read")
+    except Exception as e:
+        if "keyboard interrupt" in str(e).lower():  # PySAT's solvers turn SIGINT into an error
+            return _interrupted()
+        raise
+    finally:
+        lift_limits(False)
+
+
+def _fail(message: str) -> int:
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def _interrupted() -> int:
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+    return 130
+
+
+def _quiet_stdout() -> None:
+    """After `| head` closed the pipe: send what is left to /dev/null, so that flushing stdout
+    at exit raises nothing (Python's documented recipe)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())

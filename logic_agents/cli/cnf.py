@@ -1,0 +1,152 @@
+"""`logic-agents cnf`: a knowledge base as DIMACS with named variables.
+
+A static puzzle writes its whole encoding (its Puzzle capability's `encode`); a game played by
+an agent that reasons with SAT writes the question the agent asked at its K-th test (the
+logic.query.Query its `on_query` hook receives).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from logic_agents import __version__
+from logic_agents.cli.common import (
+    agent_entries,
+    agents_epilog,
+    declared_flags,
+    episode_flags,
+    game_of,
+    given_options,
+    load_one,
+    portable_path,
+    refuse_overwrite,
+    world_options,
+)
+from logic_agents.errors import UsageError
+from logic_agents.world.options import integer
+from logic_agents.world.registry import Option
+
+MAX_KB_COMMENTS = 200
+
+
+class _Captured(Exception):
+    """Raised from the query hook to stop the episode once the wanted query is captured."""
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("cnf", help="write a knowledge base as DIMACS",
+                       description="Write a puzzle's whole encoding, or play an agent that "
+                       "reasons with SAT until its K-th satisfiability test and write the "
+                       "question it asked then, with named-variable comments.")
+    p.epilog_from = agents_epilog
+    episode_flags(p)
+    p.add_argument("--query", type=integer, default=1, metavar="K",
+                   help="which satisfiability test, counting from 1 (default: 1)")
+    p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing -o file")
+    p.add_argument("--json", action="store_true", help="print one JSON object describing the file")
+    p.set_defaults(run=run, game_options=game_options)
+
+
+def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
+    spec = game_of(args, [args.map])
+    if spec.puzzle is not None and spec.puzzle.encode is not None and args.agent is None:
+        return []
+    args.agent = args.agent or _query_agent(spec)
+    return declared_flags(agent_entries(spec, [args.agent]), spec)
+
+
+def _query_agent(spec: Any) -> str:
+    agents = spec.query_agents()
+    if spec.default_agent in agents:
+        return spec.default_agent
+    if not agents:
+        raise UsageError(f"{spec.name} has no agent that asks a SAT solver; cnf has nothing "
+                         "to write")
+    return agents[0]
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = game_of(args, [args.map])
+    if args.output not in (None, "-"):
+        refuse_overwrite(args.output, args.force, "-o")
+    map_path, instance = load_one(args.map, spec)
+    head = [f"logic-agents {__version__} cnf", f"game {spec.name}"]
+    if spec.puzzle is not None and spec.puzzle.encode is not None and args.agent is None:
+        kb = spec.puzzle.encode(instance)
+        comments = head + [f"puzzle {instance.name} ({portable_path(map_path)})",
+                           *spec.cnf_legend]
+        comments += [f"kb {f}" for f in kb.formulas[:MAX_KB_COMMENTS]]
+        if len(kb.formulas) > MAX_KB_COMMENTS:
+            comments.append(f"kb ... {len(kb.formulas) - MAX_KB_COMMENTS} more formulas")
+        return _write(args, kb.to_dimacs(comments), {
+            "file": args.output, "map": instance.name, "variables": kb.num_vars,
+            "clauses": len(kb.clauses), "named": len(kb.names())})
+    args.agent = args.agent or _query_agent(spec)
+    return _write_query(args, spec, instance, map_path, head)
+
+
+def _write_query(args: argparse.Namespace, spec: Any, instance: Any, map_path: str,
+                 head: list[str]) -> int:
+    from logic_agents.world.agents import accepts, build_agent
+    from logic_agents.world.runner import run_episode
+
+    if args.query < 1:
+        raise UsageError("--query counts from 1")
+    (entry,) = agent_entries(spec, [args.agent])
+    if not accepts(entry.factory, "on_query"):
+        raise UsageError(f"agent {entry.name} asks no SAT solver (it has no on_query hook); "
+                         f"use {', '.join(spec.query_agents()) or 'a SAT agent'}")
+    captured: dict[str, Any] = {}
+
+    def on_query(query: Any) -> None:
+        if query.index == args.query:
+            captured["query"] = query
+            raise _Captured
+
+    options = given_options(args, [entry], spec)[entry.name]
+    agent = build_agent(entry, {**options, "on_query": on_query})
+    world = spec.make_world(instance, **world_options(spec, args))
+    with contextlib.suppress(_Captured):
+        run_episode(world, agent, args.seed, game=spec.name, map_name=instance.name)
+    if "query" not in captured:
+        asked = getattr(agent, "queries", 0)
+        raise UsageError(f"{entry.name} made only {asked} satisfiability test(s) on "
+                         f"{instance.name} with seed {args.seed}; ask for --query "
+                         f"{max(asked, 1)} or another --seed")
+    query = captured["query"]
+    settings = query.settings()
+    comments = head + [f"map {instance.name} ({portable_path(map_path)})",
+                       f"agent {entry.name}" + (f" {settings}" if settings else ""),
+                       f"seed {args.seed} query {query.index} step {query.step}"]
+    comments += query.legend() or list(spec.cnf_legend)
+    comments += [f"kb {f}" for f in query.formulas()]
+    return _write(args, query.to_dimacs(comments), {
+        "file": args.output, "map": instance.name, "agent": entry.name, "seed": args.seed,
+        "query": query.index, "step": query.step, "variables": query.num_vars,
+        "clauses": query.num_clauses + len(query.assumptions), "named": len(query.names())})
+
+
+def _write(args: argparse.Namespace, text: str, summary: dict) -> int:
+    """Write a DIMACS text to -o (or stdout) and report it, as one JSON object with --json."""
+    to_stdout = args.output in (None, "-")
+    if to_stdout and args.json:
+        raise UsageError("--json describes the file written with -o FILE.cnf; give -o")
+    if to_stdout:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"wrote {args.output}: {summary['variables']} variables, {summary['clauses']} "
+              f"clauses, {summary['named']} named", file=sys.stderr)
+    return 0

@@ -1,0 +1,224 @@
+"""What the verbs share: the parser class, game and instance lookup, agent options, output.
+
+Concepts:
+- Parser: argparse whose error is one line and exit code 2; `epilog_from` makes an epilog
+  only when help is shown, so `--help` imports no game.
+- game_of(args, references): the game named by --game, else the one its references show.
+- Agent options come from the agents' declarations (world.agents), as flags added to a verb's
+  parser once the game and agents are known (the second parsing pass, see cli/__init__.py).
+- print_result: a finished episode as a person reads it, or as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from logic_agents.errors import UsageError
+from logic_agents.inputs import path_exists
+from logic_agents.world.options import integer, positive_int
+from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
+
+PROG = "logic-agents"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but an error is one line and exit code 2, and an epilog may be made only
+    when its help is shown (`epilog_from`)."""
+
+    epilog_from: Any = None
+
+    def format_help(self) -> str:
+        if self.epilog_from is not None:
+            self.epilog = self.epilog_from()
+        return super().format_help()
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        sys.exit(2)
+
+
+def limit_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-limits", dest="no_limits", action="store_true",
+                   help="lift the size limits on inputs (boards, CNF variables); for huge "
+                   "inputs on purpose")
+
+
+def game_flag(p: argparse.ArgumentParser, what: str = "the map") -> None:
+    p.add_argument("--game", default=None, metavar="NAME",
+                   help=f"game of {what} (default: detected from its folder or content); "
+                   "`logic-agents games` lists them")
+
+
+def episode_flags(p: argparse.ArgumentParser) -> None:
+    """What every verb that plays an episode takes: map, agent, seed, lives, game."""
+    p.add_argument("map", metavar="MAP", help="map file (FILE:K for the K-th instance of a "
+                   "file), a shipped map's name, or an instance written inline; `logic-agents "
+                   "maps` lists the shipped ones")
+    p.add_argument("--agent", default=None, metavar="NAME|FILE.py:CLASS|MODULE:CLASS",
+                   help="a registered agent of the game (default: the game's), or your own "
+                   "class; `logic-agents games GAME` lists the agents and their options")
+    p.add_argument("--seed", type=integer, default=0, help="seed of world and agent (default: 0)")
+    p.add_argument("--lives", type=positive_int, default=None,
+                   help="starting lives, for games with lives (default: the map's, else 1)")
+    game_flag(p)
+    limit_flag(p)
+
+
+def examples(verb: str, template: str, want: Any = None) -> str:
+    """Example lines of a verb, made from the registered games' own examples (the first two
+    games that have what `want` asks for), so that no game is named here."""
+    from logic_agents.world.registry import games
+
+    lines = []
+    for spec in games().values():
+        if spec.example and (want is None or want(spec)):
+            lines.append(f"logic-agents {verb} " + template.format(
+                example=spec.example, agent=spec.default_agent, game=spec.name,
+                agents=",".join(list(spec.playing_agents())[:3])))
+        if len(lines) == 2:
+            break
+    return ("Examples: " + "; ".join(lines) + ". ") if lines else ""
+
+
+def agents_epilog() -> str:
+    return ("Agent options (such as --solver or --node-cap) depend on the agent; they are "
+            "listed with --help once MAP and --agent are given, and by `logic-agents games "
+            f"GAME`. Games: {', '.join(game_names())}.")
+
+
+def game_of(args: argparse.Namespace, references: list[str]) -> GameSpec:
+    from logic_agents.world.resolve import detect_game
+
+    return get_game(args.game or detect_game(references))
+
+
+def load_one(text: str, spec: GameSpec) -> tuple[str, Any]:
+    """(where it came from, the instance) for a FILE, FILE:K, shipped name or inline text."""
+    from logic_agents.world.resolve import resolve
+
+    source, instances = resolve(text, spec)
+    return source, instances[0]
+
+
+def portable_path(source: str) -> str:
+    """A map path relative to the working folder when it lies under it (else as given)."""
+    try:
+        return str(Path(source).resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return source
+
+
+def refuse_overwrite(target: str, force: bool, flag: str) -> None:
+    """UsageError if `target` exists (and is not a device such as /dev/null) without --force."""
+    path = Path(target)
+    if path_exists(path) and path.is_file() and not force:
+        raise UsageError(f"{target} exists; pass --force to overwrite it, or choose another "
+                         f"{flag}")
+
+
+# -- agents and their declared options ------------------------------------------------------
+def agent_entries(spec: GameSpec, names: list[str]) -> list[AgentEntry]:
+    from logic_agents.world.agents import resolve_agent
+
+    return [resolve_agent(spec, name) for name in names]
+
+
+def declared_flags(entries: list[AgentEntry], spec: GameSpec | None = None
+                   ) -> list[tuple[str, Option]]:
+    """(owners, option) for every option the agents declare, once per flag. With `spec`, the
+    options of the game's other agents follow with owner "" (hidden flags), so that giving
+    one is a clear usage error rather than an unknown flag."""
+    owners: dict[str, list[str]] = {}
+    options: dict[str, Option] = {}
+    for entry in entries:
+        for option in entry.declared():
+            owners.setdefault(option.name, []).append(entry.name)
+            options.setdefault(option.name, option)
+    out = [(", ".join(owners[name]), options[name]) for name in options]
+    if spec is not None:
+        for entry in spec.agents.values():
+            for option in entry.declared():
+                if option.name not in options:
+                    options[option.name] = option
+                    out.append(("", option))
+    return out
+
+
+def given_options(args: argparse.Namespace, entries: list[AgentEntry],
+                  spec: GameSpec | None = None) -> dict[str, dict]:
+    """{agent: {option: value}} for the options the user gave, each to the agents that
+    declare it; an option that no chosen agent declares is a usage error."""
+    from logic_agents.errors import AgentOptionError
+
+    known = {o.name for _, o in declared_flags(entries, spec)}
+    given = {name: getattr(args, name) for name in known if getattr(args, name, None) is not None}
+    out: dict[str, dict] = {}
+    for entry in entries:
+        mine = {o.name for o in entry.declared()}
+        out[entry.name] = {k: v for k, v in given.items() if k in mine}
+    unused = [k for k in given if not any(k in out[e.name] for e in entries)]
+    if unused:
+        flags = ", ".join("--" + k.replace("_", "-") for k in unused)
+        takes = ", ".join(sorted({o.flag for e in entries for o in e.declared()})) or "no options"
+        who = "agent " + ", ".join(e.name for e in entries)
+        raise AgentOptionError(f"{who} does not take {flags} (it takes {takes})")
+    return out
+
+
+def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """The world options given: lives (for games with lives) and the game's declared ones."""
+    options: dict[str, Any] = {}
+    if getattr(args, "lives", None) is not None:
+        if not spec.has_lives:
+            raise UsageError(f"--lives is for games with lives; {spec.name} has none")
+        options["lives"] = args.lives
+    for option in spec.world_options:
+        value = getattr(args, option.name, None)
+        if value is not None:
+            options[option.name] = value
+    return options
+
+
+def markup_renderer(spec: GameSpec) -> Any:
+    """The game's rich renderer, else its plain one with markup escaped."""
+    if spec.render_markup is not None:
+        return spec.render_markup
+    from rich.markup import escape
+
+    return lambda obs: escape(spec.render(obs))
+
+
+def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, agent: Any,
+                 instance: Any, console: Any, show: bool) -> int:
+    import json
+
+    from rich.markup import escape
+
+    if args.json:
+        out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
+               "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
+               "guesses": result.guesses, "time_s": round(result.time_s, 6)}
+        out.update({k: result.extra[k] for k in spec.result_keys if k in result.extra})
+        if spec.has_lives:
+            out["lives_left"] = result.extra.get("lives_left")
+        print(json.dumps(out))
+        return 0
+    words = (spec.summary(result) if spec.summary is not None
+             else f"{result.steps} steps, {result.guesses} guesses")
+    outcome = result.outcome.value.upper()
+    if spec.objective == "score":  # a scored game ends, it is not lost
+        outcome = "TRUNCATED" if result.outcome.value == "truncated" else "ENDED"
+        colour = "cyan"
+    else:
+        colour = "green" if result.won else "red"
+    console.print(("\n" if show else "") + f"[bold {colour}]{outcome}[/bold {colour}] "
+                  f"{escape(instance.name)} with {escape(result.agent)}: {escape(words)}, "
+                  f"{result.time_s:.3f}s")
+    stopped = getattr(agent, "stopped", None)
+    if isinstance(stopped, str) and stopped and not result.won:
+        console.print(f"{escape(result.agent)} stopped at its {escape(stopped)} after "
+                      f"{getattr(agent, 'nodes', 0):,} nodes")
+    return 0

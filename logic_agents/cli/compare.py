@@ -1,0 +1,178 @@
+"""`logic-agents compare`: a paired study of agents (registered or your own) over instances.
+
+The summary follows the game's objective: win rates with Wilson intervals and McNemar tests
+for `win` games, mean scores with intervals and sign tests for `score` games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from logic_agents.cli.common import (
+    PROG,
+    agent_entries,
+    agents_epilog,
+    declared_flags,
+    examples,
+    game_flag,
+    game_of,
+    given_options,
+    limit_flag,
+    world_options,
+)
+from logic_agents.errors import UsageError
+from logic_agents.output import make_console
+from logic_agents.world.options import integer, positive_int
+from logic_agents.world.registry import Option
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare", help="compare agents over many maps and seeds (paired)",
+        description="Every agent plays every map --runs times; run i on map m uses the same "
+        "seed for every agent. Rows stream to --out as games finish; Ctrl-C loses none.")
+    p.epilog_from = lambda: (examples("compare", "{example} --agents {agents} --runs 100 --out "
+                                      "runs.csv --plot plot.png")
+                             + "An agent of yours: --agents NAME,my_agent.py:MyAgent. "
+                             + agents_epilog())
+    p.add_argument("maps", nargs="*", metavar="MAP_OR_DIR",
+                   help="instance files, folders of them, shipped names or inline instances")
+    p.add_argument("--agents", default=None, metavar="A,B,...",
+                   help="comma-separated registered agents or FILE.py:CLASS / MODULE:CLASS "
+                   "(default: every agent of the game)")
+    p.add_argument("--runs", type=positive_int, default=10,
+                   help="runs per map and agent (default 10)")
+    p.add_argument("--seed", type=integer, default=0, help="study seed (default 0)")
+    p.add_argument("--jobs", type=positive_int, default=None,
+                   help="worker processes (default: all cores)")
+    p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
+    p.add_argument("--resume", action="store_true", help="skip the runs already in --out")
+    p.add_argument("--plot", metavar="FILE.png", help="win rates (or scores) per group with "
+                   "95%% intervals (extra 'plot')")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--backend", choices=["process", "ray"], default="process",
+                   help="process pool (default) or Ray (extra 'ray')")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="with --backend ray: join the running Ray cluster whose head is at "
+                        "HOST:PORT (default: start a Ray for this run)")
+    p.add_argument("--generate", metavar="SPEC",
+                   help="also play --count instances made by the game's generator from SPEC "
+                   "and --seed (SPEC is the game's: `logic-agents generate GAME --help`)")
+    p.add_argument("--count", type=positive_int, default=10,
+                   help="instances per --generate item (default 10)")
+    p.add_argument("--lives", type=positive_int, default=None, help="starting lives")
+    game_flag(p, "the maps")
+    limit_flag(p)
+    p.set_defaults(run=run, game_options=game_options)
+
+
+def _agent_names(args: argparse.Namespace, spec: Any) -> list[str]:
+    if args.agents is None:
+        return list(spec.playing_agents())
+    names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if not names:
+        raise UsageError("--agents names no agent")
+    return names
+
+
+def _game(args: argparse.Namespace) -> Any:
+    """The study's game: --game, else its maps' game, else the one game that generates
+    instances for `compare --generate`."""
+    from logic_agents.world.registry import games, get_game
+
+    if args.maps or args.game:
+        return game_of(args, args.maps)
+    makers = [n for n, s in games().items() if s.generator and s.generator.for_compare]
+    if args.generate and len(makers) == 1:
+        return get_game(makers[0])
+    if args.generate:
+        raise UsageError(f"--generate: give --game (one of {', '.join(makers)})")
+    raise UsageError("no maps: give MAP_OR_DIR or --generate")
+
+
+def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
+    spec = _game(args)
+    flags = [(f"{spec.name} world", o) for o in spec.world_options]
+    if spec.generator is not None:
+        flags += [(f"{spec.name} --generate", o) for o in spec.generator.compare_options]
+    return flags + declared_flags(agent_entries(spec, _agent_names(args, spec)), spec)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from logic_agents import batch
+    from logic_agents.world.agents import check_options
+
+    spec = _game(args)
+    names = _agent_names(args, spec)
+    entries_of_agents = agent_entries(spec, names)
+    for entry in entries_of_agents:
+        if entry.interactive:
+            raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
+    if len(set(names)) != len(names):
+        raise UsageError("--agents names an agent twice")
+    if args.resume and not args.out:
+        raise UsageError("--resume continues an --out file; give --out")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address goes with --backend ray")
+    options = given_options(args, entries_of_agents, spec)
+    for entry in entries_of_agents:
+        check_options(entry, options[entry.name])
+    entries = batch.entries_from_references(args.maps, spec)
+    generate_options = {o.name for o in spec.generator.compare_options} if spec.generator else set()
+    if args.generate:
+        if spec.generator is None or spec.generator.for_compare is None:
+            raise UsageError(f"{spec.name} has no generator for --generate")
+        entries += [batch.MapEntry(instance, group) for instance, group in
+                    spec.generator.for_compare(args.generate, args.count, args.seed, args)]
+    elif any(getattr(args, name, None) not in (None, False) for name in generate_options):
+        given = ", ".join("--" + n.replace("_", "-") for n in sorted(generate_options)
+                          if getattr(args, n, None) not in (None, False))
+        raise UsageError(f"{given} shape --generate instances; give --generate")
+    if not entries:
+        raise UsageError("no maps: give MAP_OR_DIR or --generate")
+    wopts = world_options(spec, args)
+    total = len(entries) * args.runs * len(names)
+    err = make_console(stderr=True)
+    scored = spec.objective == "score"
+    tally: dict[str, list[float]] = {name: [] for name in names}
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
+        task = progress.add_task("games", total=total)
+
+        def on_row(row: Any) -> None:
+            tally[row.agent].append(row.score if scored else row.won)
+            live = "  ".join(
+                f"{a} {sum(v) / len(v):.1f}" if scored else f"{a} {100 * sum(v) / len(v):.1f}%"
+                for a, v in tally.items() if v)
+            progress.update(task, advance=1, description=live)
+
+        try:
+            rows = batch.compare(
+                names, entries, runs=args.runs, seed=args.seed, jobs=args.jobs, game=spec.name,
+                out=args.out, resume=args.resume, backend=args.backend, address=args.address,
+                agent_options={k: v for k, v in options.items() if v} or None,
+                world_options=wopts, on_row=on_row)
+        except KeyboardInterrupt:
+            saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
+            err.print(f"{PROG}: interrupted after {sum(map(len, tally.values()))} games{saved}")
+            return 130
+        progress.update(task, completed=total)
+    summary = batch.summarize(rows, names, groups=list(dict.fromkeys(e.group for e in entries)),
+                              scored=scored)
+    summary["objective"] = spec.objective
+    if args.plot:
+        from logic_agents.plot import plot_summary
+
+        plot_summary(summary, args.plot)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    from logic_agents.cli.report import print_summary
+
+    print_summary(make_console(), summary, len(entries), args)
+    return 0
+

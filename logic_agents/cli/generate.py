@@ -1,0 +1,69 @@
+"""`logic-agents generate GAME`: instances from a game's Generator capability.
+
+Every game that declares a generator gets a sub-command with its own flags; the shared flags
+(--count, --seed, -o, --force, --resume, --json) and the report are the same for all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from logic_agents.cli.common import Parser, limit_flag
+from logic_agents.errors import UsageError
+from logic_agents.world.options import integer
+from logic_agents.world.registry import game_names, games
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "generate", help="write new instances of a game (maps, unique puzzles)",
+        description="Write new instances of a game; each is written as soon as it is made, "
+        "and --resume finishes an interrupted run. `generate GAME --help` shows the game's "
+        "own options.")
+    p.epilog_from = lambda: f"Games: {', '.join(game_names())} (those with a generator)."
+    p.add_argument("game", metavar="GAME", help="the game")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    p.set_defaults(run=run)
+
+
+def common_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--count", type=integer, default=10, help="how many (default 10)")
+    p.add_argument("--seed", type=integer, default=0, help="seed of the generator (default 0)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into "
+                   "(each instance is written as soon as it is made)")
+    p.add_argument("--force", action="store_true", help="overwrite files already there")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an interrupted run: keep the instances already written (the "
+                   "same options make the same ones) and make the rest")
+    p.add_argument("--json", action="store_true", help="print the written files as JSON")
+    limit_flag(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from logic_agents.generated import kept_note
+    from logic_agents.inputs import lift_limits
+    from logic_agents.world.registry import get_game
+
+    spec = get_game(args.game)
+    generator = spec.generator
+    if generator is None:
+        makers = [name for name, s in games().items() if s.generator is not None]
+        raise UsageError(f"{spec.name} has no generator; generate knows {', '.join(makers)}")
+    p = Parser(prog=f"logic-agents generate {spec.name}", description=generator.help)
+    if generator.epilog is not None:
+        p.epilog_from = generator.epilog
+    generator.add_arguments(p)
+    common_flags(p)
+    own = p.parse_args(args.rest)
+    lift_limits(bool(own.no_limits))
+    if own.count < 1:
+        raise UsageError("--count must be at least 1")
+    report = generator.run(own)
+    if own.json:
+        print(json.dumps({"game": spec.name, "seed": own.seed, "files": report.files,
+                          "kept": report.kept, **report.details}))
+    else:
+        print(f"wrote {report.made} {report.summary}{kept_note(report.kept)}")
+    return 0

@@ -1,0 +1,76 @@
+"""`logic-agents inspect`: the sizes of a DIMACS file, its clauses by name, and a model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from logic_agents.cli.common import limit_flag
+from logic_agents.logic.names import SOLVERS
+from logic_agents.output import make_console
+from logic_agents.world.options import integer
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("inspect", help="summarise, list and solve a DIMACS file",
+                       description="Print the sizes of a DIMACS file, its clauses by variable "
+                       "name, and optionally a model.")
+    p.add_argument("file", metavar="FILE.cnf")
+    p.add_argument("--limit", type=integer, default=20, metavar="N",
+                   help="list the first N clauses by name (default: 20; 0 lists none)")
+    p.add_argument("--solve", action="store_true", help="solve it and print the model by name")
+    p.add_argument("--solver", default="cadical195", choices=SOLVERS, metavar="NAME",
+                   help="solver for --solve (default: cadical195)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    limit_flag(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pysat.solvers import Solver
+    from rich.markup import escape
+    from rich.table import Table
+
+    from logic_agents.logic.dimacs import read_dimacs, stats
+    from logic_agents.logic.oracle import check_solver_name
+
+    cnf = read_dimacs(args.file)
+    info = stats(cnf)
+    model_names = None
+    status = None
+    if args.solve:
+        with Solver(name=check_solver_name(args.solver, incremental=False),
+                    bootstrap_with=cnf.clauses) as solver:
+            sat = solver.solve()
+            status = "SATISFIABLE" if sat else "UNSATISFIABLE"
+            if sat:
+                model = solver.get_model()
+                model_names = {cnf.names[abs(v)]: v > 0 for v in model if abs(v) in cnf.names}
+    if args.json:
+        out = {"file": str(args.file), **info}
+        if args.solve:
+            out["status"] = status
+            out["model"] = model_names
+        print(json.dumps(out))
+        return 0
+    console = make_console()
+    table = Table(title=str(args.file), show_header=False)
+    for key in ("variables", "clauses", "named", "auxiliary", "unused", "literals"):
+        table.add_row(key, str(info[key]))
+    table.add_row("clause lengths",
+                  "  ".join(f"{k}:{v}" for k, v in info["clause_lengths"].items()))
+    console.print(table)
+    for line in cnf.comments[:6]:
+        console.print(f"[dim]c {escape(line)}[/dim]")
+    if args.limit:
+        console.print(f"[bold]first {min(args.limit, len(cnf.clauses))} clauses[/bold]")
+        for clause in cnf.clauses[: args.limit]:
+            console.print("  " + escape(" ∨ ".join(cnf.literal_name(lit) for lit in clause) or "⊥"))
+    if args.solve:
+        console.print(f"s {status}")
+        if model_names is not None:
+            true_names = [n for n, v in model_names.items() if v]
+            console.print(f"v true: {' '.join(true_names) or '(none)'}")
+            console.print(f"v false: {sum(not v for v in model_names.values())} named variables")
+    return 0

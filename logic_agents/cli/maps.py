@@ -1,0 +1,69 @@
+"""`logic-agents maps`: the shipped instances of every game (or one)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from typing import Any
+
+from logic_agents.output import make_console
+from logic_agents.world.registry import games, get_game
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
+    p.add_argument("--game", default=None, metavar="NAME", help="only this game's maps")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+    p.set_defaults(run=run)
+
+
+def _natural(text: str) -> list:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+def shipped_rows(spec: Any) -> list[dict[str, Any]]:
+    """One row per shipped file of a game: its path, name, facts and puzzle count."""
+    from logic_agents.world.resolve import maps_folder
+
+    root = maps_folder(spec)
+    if root is None:
+        return []
+    rows = []
+    files = [p for suffix in ("*.txt", "*.tsv") for p in root.rglob(suffix)]
+    for path in sorted(files, key=lambda p: _natural(str(p))):
+        try:
+            shown = str(path.relative_to(root.parent.parent))
+        except ValueError:
+            shown = str(path)
+        row: dict[str, Any] = {"game": spec.name, "path": shown}
+        if spec.load_all is not None:  # a file of many instances
+            instances = spec.load_all(path)
+            instance = instances[0]
+            row["name"] = path.stem
+            row["puzzles"] = len(instances)
+        else:
+            instance = spec.load(path)
+            row["name"] = instance.name
+        if spec.facts is not None:
+            row.update(spec.facts(instance))
+        rows.append(row)
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    chosen = [get_game(args.game)] if args.game else list(games().values())
+    rows = [row for spec in chosen for row in shipped_rows(spec)]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    table = Table(title=f"shipped maps ({len(rows)})")
+    columns = list(dict.fromkeys(k for row in rows for k in row)) or ["game", "name", "path"]
+    for col in columns:
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*[str(row.get(col, "")) for col in columns])
+    make_console().print(table)
+    return 0

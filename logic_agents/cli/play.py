@@ -1,0 +1,155 @@
+"""`logic-agents play`: one agent (registered, or a class of yours) on one instance."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from typing import Any
+
+from logic_agents.cli.common import (
+    agent_entries,
+    agents_epilog,
+    declared_flags,
+    episode_flags,
+    examples,
+    game_of,
+    given_options,
+    load_one,
+    markup_renderer,
+    portable_path,
+    print_result,
+    refuse_overwrite,
+    world_options,
+)
+from logic_agents.errors import UsageError
+from logic_agents.output import make_console
+from logic_agents.world.registry import GameSpec, Option
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="run one agent on one map",
+                       description="Run one agent on one map and show the board after each move.")
+    p.epilog_from = lambda: (examples("play", "{example} --agent {agent}")
+                             + "An agent of yours: --agent my_agent.py:MyAgent. "
+                             + agents_epilog())
+    episode_flags(p)
+    p.add_argument("--quiet", action="store_true", help="print only the outcome")
+    p.add_argument("--json", action="store_true", help="print one JSON result object only")
+    p.add_argument("--explain", action="store_true",
+                   help="agents that explain their moves print why (to stderr with --json)")
+    p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step (with the "
+                   "instance itself, so it replays anywhere)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
+    p.set_defaults(run=run, game_options=game_options)
+
+
+def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
+    """The flags this game and agent add (the second parsing pass)."""
+    spec = game_of(args, [args.map])
+    args.agent = args.agent or spec.default_agent
+    flags = [(f"{spec.name} world", o) for o in spec.world_options]
+    return flags + declared_flags(agent_entries(spec, [args.agent]), spec)
+
+
+def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path: str,
+               options: dict) -> Any:
+    """The --trace writer (None without --trace): the instance goes in the trace, so it
+    replays anywhere; an existing file is kept unless --force."""
+    from logic_agents.world.trace import Trace
+
+    if not args.trace:
+        return None
+    refuse_overwrite(args.trace, args.force, "--trace")
+    header: dict[str, Any] = {"map_path": portable_path(map_path), "world_options": options}
+    if spec.format_instance is not None:
+        header["instance"] = spec.format_instance(instance)
+    return Trace(args.trace, **header)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
+    from logic_agents.world.agents import accepts, build_agent
+    from logic_agents.world.runner import run_episode
+
+    spec = game_of(args, [args.map])
+    map_path, instance = load_one(args.map, spec)
+    (entry,) = agent_entries(spec, [args.agent or spec.default_agent])
+    options = given_options(args, [entry], spec)[entry.name]
+    wopts = world_options(spec, args)
+    world = spec.make_world(instance, **wopts)
+    if entry.interactive:
+        result, agent = _play_interactive(spec, entry, options, world, instance, map_path, wopts,
+                                          args)
+        return print_result(args, spec, result, agent, instance, make_console(), False)
+    console = make_console()
+    if args.explain:
+        if not accepts(entry.factory, "explain"):
+            raise UsageError(f"agent {entry.name} does not explain its moves")
+        # with --json stdout holds one JSON object only, so explanations go to stderr
+        out = make_console(stderr=True) if args.json else console
+        options["explain"] = lambda lines: out.print(escape("\n".join(lines)))
+    agent = build_agent(entry, options)
+    show = not (args.quiet or args.json)
+    render_markup = markup_renderer(spec)
+
+    def on_step(obs: Any, action: Any, reward: float) -> None:
+        why = getattr(agent, "why", "")
+        console.print(f"\n[bold]{escape(str(action))}[/bold]"
+                      + (f"  [dim]({escape(why)})[/dim]" if why else ""))
+        console.print(render_markup(obs))
+
+    trace = open_trace(args, spec, instance, map_path, wopts)
+    if show:
+        console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
+                      f"[bold]{escape(entry.name)}[/bold]  seed {args.seed}")
+        first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
+        console.print(render_markup(first))
+    try:
+        result = run_episode(world, agent, args.seed, trace, game=spec.name,
+                             map_name=instance.name, on_step=on_step if show else None)
+    finally:
+        if trace is not None:
+            trace.close()
+    return print_result(args, spec, result, agent, instance, console, show)
+
+
+def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
+                      map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
+    """Run a person's game in a curses screen; returns (result, agent)."""
+    import curses
+
+    from logic_agents.world.runner import run_episode
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")
+    trace = open_trace(args, spec, instance, map_path, wopts)
+
+    def session(screen: Any) -> tuple[Any, Any]:
+        with contextlib.suppress(curses.error):
+            curses.curs_set(0)
+
+        def show(text: str) -> None:
+            screen.erase()
+            rows, cols = screen.getmaxyx()
+            for i, line in enumerate(text.splitlines()[: rows - 1]):
+                with contextlib.suppress(curses.error):
+                    screen.addstr(i, 0, line[: cols - 1])
+            screen.refresh()
+
+        agent = entry.factory(read_key=screen.getkey, show=show, **options)
+        last: dict[str, Any] = {}
+        try:
+            result = run_episode(world, agent, args.seed, trace, game=spec.name,
+                                 map_name=instance.name,
+                                 on_step=lambda obs, action, reward: last.update(obs=obs))
+        finally:
+            if trace is not None:
+                trace.close()
+        board = spec.render(last["obs"]) if "obs" in last else ""
+        show(board + f"\n{result.outcome.value.upper()} - press a key")
+        screen.getkey()
+        return result, agent
+
+    return curses.wrapper(session)

@@ -1,0 +1,68 @@
+"""The summary of a `compare` study as a person reads it: a table per the game's objective
+(win rates, or scores), the agents' mean counters, and the paired test of every pair."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespace) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    scored = summary.get("objective") == "score"
+    table = Table(title=f"{maps} maps x {args.runs} runs, seed {args.seed} (paired)")
+    columns = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
+                "time/game s") if scored else
+               ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
+                "time/game s"))
+    for col in columns:
+        table.add_column(col, justify="left" if col in ("agent", "group") else "right")
+    for name, stats in summary["agents"].items():
+        rows_to_show = [("all", stats)]
+        if len(stats["groups"]) > 1:
+            rows_to_show += list(stats["groups"].items())
+        for group, st in rows_to_show:
+            first = escape(name) if group == "all" else ""
+            if scored:
+                sc = st["score"]
+                table.add_row(first, escape(group), str(st["games"]),
+                              f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
+                              f"{sc['median']:g}", f"{sc['max']:g}", f"{st['mean_steps']:.1f}",
+                              f"{st['mean_time_s']:.4f}")
+                continue
+            lo, hi = st["ci95"]
+            table.add_row(first, escape(group), str(st["games"]), str(st["wins"]),
+                          f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+                          f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
+                          f"{st['mean_time_s']:.4f}")
+    console.print(table)
+    for name, stats in summary["agents"].items():
+        counters = ", ".join(f"{k} {v:.1f}" for k, v in stats["mean_stats"].items())
+        if counters:
+            console.print(f"{escape(name)} means per game: {escape(counters)}")
+    tied = [p for p in summary["pairs"] if p["only_a_won"] == p["only_b_won"] == 0]
+    if tied:
+        same = ("scored the same in every paired game" if scored else "never split a game "
+                "(every paired game was won by both or lost by both)")
+        console.print(f"{len(tied)} pair(s) of agents {same}: "
+                      + escape(", ".join(f"{p['a']}/{p['b']}" for p in tied)))
+    for pair in summary["pairs"]:
+        if pair in tied:
+            continue
+        verdict = (f"{pair['better']} is better" if pair["significant"]
+                   else "no significant difference")
+        if scored:
+            line = (f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; "
+                    f"{pair['a']} scored more in {pair['only_a_won']}, {pair['b']} in "
+                    f"{pair['only_b_won']}; exact sign test p = {pair['p_value']:.3g}: {verdict}")
+        else:
+            line = (f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; only "
+                    f"{pair['a']} won {pair['only_a_won']}, only {pair['b']} won "
+                    f"{pair['only_b_won']}; exact McNemar p = {pair['p_value']:.3g}: {verdict}")
+        console.print(escape(line))
+    if args.out:
+        console.print(f"rows: {escape(args.out)}")
+    if args.plot:
+        console.print(f"plot: {escape(args.plot)}")

@@ -1,0 +1,176 @@
+"""Agents from anywhere: registered names, `file.py:Class` and `package.module:Class`.
+
+Concepts:
+- The agent protocol (world.core.Agent): `reset(seed=None)` and `act(observation) -> action`
+  (None gives up). Optional: `name` (default: the class name), `stats() -> dict` (counters a
+  result carries; `guesses` is counted apart), `close()` (the runner calls it when an episode
+  ends, so C solvers are freed; `reset` must make the agent ready again) and declared options.
+- Declared options: a class attribute `options = (Option(...), ...)` (see world.registry).
+  Without one, the keyword-only parameters of `__init__` with a default and an annotation of
+  bool/int/float/str are taken, so a plain class works as it stands.
+- resolve_agent(spec, reference): the AgentEntry of a registered name or of a class named by
+  `path/to/file.py:ClassName` or `package.module:ClassName`; a bad reference is a UsageError.
+- build_agent(entry, options): options are checked against the declared ones first (a wrong
+  one is a usage error); whatever the constructor then raises is a bug and surfaces as one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import inspect
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import AgentOptionError, UnknownName, UsageError
+from logic_agents.inputs import path_exists
+from logic_agents.world.registry import AgentEntry, GameSpec, Option
+
+# options the framework itself hands to agents that accept them (not user flags)
+HOOKS = ("on_query", "explain")
+_SIMPLE = {bool: bool, int: int, float: float, str: str}
+
+
+def is_reference(text: str) -> bool:
+    """Whether an --agent value names a class (`file.py:Class`, `pkg.mod:Class`)."""
+    module, sep, attr = text.rpartition(":")
+    return bool(sep and module and attr.isidentifier())
+
+
+def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
+    """The agent an --agent value names, for game `spec`."""
+    if reference in spec.agents:
+        return spec.agents[reference]
+    if not is_reference(reference):
+        raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
+                          f"{', '.join(spec.playing_agents())}, or name your own class as "
+                          "file.py:Class or package.module:Class")
+    factory = load_class(reference)
+    doc = (inspect.getdoc(factory) or "").splitlines()
+    return AgentEntry(reference, factory, doc[0] if doc else "")
+
+
+def load_class(reference: str) -> Any:
+    """The object named by `file.py:Name` or `package.module:Name`."""
+    module_text, _, attr = reference.rpartition(":")
+    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+        path = Path(module_text)
+        if not path_exists(path) or not path.is_file():
+            raise UsageError(f"--agent {reference}: no such file {module_text}")
+        name = f"logic_agents_user_{abs(hash(str(path.resolve())))}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise UsageError(f"--agent {reference}: {module_text} is not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses and pickling look modules up by name
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as e:
+            raise UsageError(f"--agent {reference}: {e.filename}:{e.lineno}:{e.offset or 0}: "
+                             f"{e.msg}") from None
+    else:
+        if not all(part.isidentifier() for part in module_text.split(".")):
+            raise UsageError(f"--agent {reference}: {module_text!r} is not a module name")
+        try:
+            module = importlib.import_module(module_text)
+        except ModuleNotFoundError as e:
+            if e.name and module_text.startswith(e.name):
+                raise UsageError(f"--agent {reference}: no module named {e.name!r}") from None
+            raise
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
+
+
+def declared_options(factory: Any) -> tuple[Option, ...]:
+    """What an agent factory declares: its `options` attribute, else its keyword parameters."""
+    target = getattr(factory, "func", factory)  # functools.partial
+    declared = getattr(target, "options", None)
+    if isinstance(declared, (tuple, list)) and all(isinstance(o, Option) for o in declared):
+        bound = getattr(factory, "keywords", {}) or {}
+        return tuple(o for o in declared if o.name not in bound)
+    return _from_signature(factory)
+
+
+def _from_signature(factory: Any) -> tuple[Option, ...]:
+    target = getattr(factory, "func", factory)
+    bound = getattr(factory, "keywords", {}) or {}
+    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
+             if isinstance(target, type) else [target])
+    out: dict[str, Option] = {}
+    for function in chain:
+        try:
+            signature = inspect.signature(function)
+            hints = typing.get_type_hints(function)
+        except (TypeError, ValueError, NameError):
+            break
+        params = list(signature.parameters.values())
+        for p in params:
+            if p.name in ("self", *bound, *HOOKS) or p.name in out:
+                continue
+            if p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
+                continue
+            kind = _simple_type(hints.get(p.name), p.default)
+            if kind is not None:
+                out[p.name] = Option(p.name, kind, p.default)
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
+    return tuple(out.values())
+
+
+def _simple_type(hint: Any, default: Any) -> type | None:
+    if hint in _SIMPLE:
+        return _SIMPLE[hint]
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if len(args) == 1 and args[0] in _SIMPLE:
+        return _SIMPLE[args[0]]
+    if hint is None and type(default) in _SIMPLE:
+        return type(default)
+    return None
+
+
+def accepts(factory: Any, keyword: str) -> bool:
+    """Whether the factory takes `keyword` (a hook such as on_query or explain)."""
+    target = getattr(factory, "func", factory)
+    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
+             if isinstance(target, type) else [target])
+    for function in chain:
+        try:
+            params = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            return False
+        if keyword in params:
+            return True
+        if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return False
+    return False
+
+
+def check_options(entry: AgentEntry, options: dict[str, Any]) -> None:
+    """AgentOptionError naming the options `entry` does not declare."""
+    declared = {o.name for o in entry.declared()}
+    refused = [k for k in options if k not in declared and not (k in HOOKS
+                                                                and accepts(entry.factory, k))]
+    if refused:
+        given = ", ".join("--" + k.replace("_", "-") for k in refused)
+        takes = ", ".join(o.flag for o in entry.declared()) or "no options"
+        raise AgentOptionError(f"agent {entry.name} does not take {given} (it takes {takes})")
+
+
+def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None) -> Any:
+    """Check the options, then make the agent; it gets a `name` if it has none."""
+    options = dict(options or {})
+    check_options(entry, options)
+    agent = entry.factory(**options)
+    for method in ("reset", "act"):
+        if not callable(getattr(agent, method, None)):
+            raise UsageError(f"agent {entry.name} has no {method}() method; an agent needs "
+                             "reset(seed=None) and act(observation)")
+    if not isinstance(getattr(agent, "name", None), str):
+        with contextlib.suppress(AttributeError):
+            agent.name = entry.name
+    return agent

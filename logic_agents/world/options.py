@@ -1,0 +1,82 @@
+"""Declared options shared by many agents, and the value checks their flags use.
+
+Concepts: integer / positive_int / nonnegative_int / positive_float / cell are argparse types
+that read ASCII digits only; solver_option, node_cap, time_cap, memory_cap are the Options the
+SAT and search agents of several games declare, so their flags read the same everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from logic_agents.inputs import int_or_none
+from logic_agents.logic.names import SOLVERS
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.registry import Option
+
+
+def integer(text: str) -> int:
+    """An integer in ASCII digits (no '٣' or '３'), at most 12 of them."""
+    value = int_or_none(text.strip())
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not an integer (digits 0-9): {text[:40]!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    value = integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}", text.strip()):
+        raise argparse.ArgumentTypeError(f"not a number (digits 0-9): {text[:40]!r}")
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def cell(text: str) -> tuple[int, int]:
+    """A cell written R,C (0-based row and column)."""
+    parts = [int_or_none(part.strip()) for part in text.split(",")]
+    if len(parts) != 2 or None in parts:
+        raise argparse.ArgumentTypeError(f"not a cell R,C: {text[:40]!r}")
+    r, c = parts
+    if r < 0 or c < 0:
+        raise argparse.ArgumentTypeError(f"row and column must not be negative, got {text}")
+    return r, c
+
+
+INCREMENTAL_SOLVERS = tuple(s for s in SOLVERS if not s.startswith("kissat"))
+
+
+def solver_option(default: str | None = None) -> Option:
+    return Option("solver", str, default, "PySAT solver of the agent's incremental oracle",
+                  choices=INCREMENTAL_SOLVERS, metavar="NAME")
+
+
+def node_cap(default: int | None) -> Option:
+    return Option("node_cap", int, default, "stop the search after N nodes", metavar="N",
+                  parse=positive_int)
+
+
+def time_cap(default: float | None) -> Option:
+    return Option("time_cap", float, default, "stop the search after this many seconds",
+                  metavar="SECONDS", parse=positive_float)
+
+
+def memory_cap(default: int | None = DEFAULT_MEMORY_CAP_MIB) -> Option:
+    return Option("memory_cap", int, default, "stop the search when the states it holds would "
+                  "take more than this many MiB (estimated from the board)", metavar="MIB",
+                  parse=positive_int)
