@@ -236,7 +236,7 @@ def _scan() -> None:
         return
     _scanned = True
     for ep in _entry_points():
-        if ep.name in _GAMES:
+        if ep.name in _GAMES and _ORIGINS.get(ep.name) != "runtime":
             continue
         _load_entry_point(ep)
 

@@ -20,7 +20,7 @@ from logic_agents.games.daggers.world import (
     flag,
     probe,
 )
-from logic_agents.world.registry import GameSpec, agents_from, register
+from logic_agents.world.registry import GameSpec, agents_from
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
@@ -63,8 +63,7 @@ def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
     return out
 
 
-SPEC = register(
-    GameSpec(
+SPEC = GameSpec(
         name="daggers",
         description="Daggers and Gold (2018 AI course): Minesweeper with gold and lives",
         load=load,
@@ -89,7 +88,6 @@ SPEC = register(
                     "(Tseitin or counter)",
                     "SEL_n: selector of a formula that held for one test only (SEL_n >> "
                     "formula); the last unit clauses assume this test's selectors"),
-    )
 )
 
 __all__ = [

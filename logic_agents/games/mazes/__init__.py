@@ -18,7 +18,7 @@ from logic_agents.games.mazes.board import (
 from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode, solve
 from logic_agents.games.mazes.generate import GENERATOR
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
-from logic_agents.world.registry import GameSpec, Puzzle, agents_from, register
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import declared_game
 
 AGENT_HELP = {
@@ -60,8 +60,7 @@ def render(obs: MazeObservation) -> str:
             + render_path(obs.board, obs.path, obs.walker))
 
 
-SPEC = register(
-    GameSpec(
+SPEC = GameSpec(
         name="mazes",
         description="Exactly One Mazes (Erich Friedman): one cell of every shape",
         load=load,
@@ -93,7 +92,6 @@ SPEC = register(
         sniff=sniff,
         format_instance=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
         parse_instance=parse_board,
-    )
 )
 
 __all__ = [

@@ -22,7 +22,7 @@ from logic_agents.games.ooze.world import (
 )
 from logic_agents.inputs import ascii_int
 from logic_agents.world.options import positive_int
-from logic_agents.world.registry import GameSpec, Option, agents_from, register
+from logic_agents.world.registry import GameSpec, Option, agents_from
 
 AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
 
@@ -64,7 +64,7 @@ def illegal_actions(obs: OozeObservation):
     yield ("place", (3, 2))
 
 
-SPEC = register(GameSpec(
+SPEC = GameSpec(
     name="ooze",
     description="Ooze: lay pipe from a queue of pieces ahead of the flowing ooze",
     load=load_instance,
@@ -98,7 +98,7 @@ SPEC = register(GameSpec(
     parse_text=lambda text, source: [load_instance(text)],
     format_instance=format_instance,
     parse_instance=parse_instance,
-))
+)
 
 __all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "SatOozeAgent", "OozeAction",
            "OozeInstance", "OozeWorld", "SPEC"]

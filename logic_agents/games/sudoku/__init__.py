@@ -16,7 +16,7 @@ from logic_agents.games.sudoku.board import (
 from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, decode, encode
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
-from logic_agents.world.registry import GameSpec, Puzzle, agents_from, register
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import load_indexed, parses
 
 AGENT_HELP = {
@@ -57,8 +57,7 @@ def render(obs: SudokuObservation) -> str:
     return f"step {obs.step}\n" + format_grid(obs.cells)
 
 
-SPEC = register(
-    GameSpec(
+SPEC = GameSpec(
         name="sudoku",
         description="Sudoku N x N (4, 9, 16, 25)",
         load=load,
@@ -90,7 +89,6 @@ SPEC = register(
         ),
         generator=GENERATOR,
         facts=lambda p: {"size": f"{p.n}x{p.n}"},
-    )
 )
 
 __all__ = [

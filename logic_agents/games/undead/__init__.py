@@ -23,7 +23,7 @@ from logic_agents.games.undead.generate import GENERATOR
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
 from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
-from logic_agents.world.registry import GameSpec, Puzzle, agents_from, register
+from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import load_indexed, parses
 
 AGENT_HELP = {
@@ -75,8 +75,7 @@ def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None =
     return solve(puzzle, unique, solver)
 
 
-SPEC = register(
-    GameSpec(
+SPEC = GameSpec(
         name="undead",
         description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
         load=load,
@@ -111,7 +110,6 @@ SPEC = register(
         ),
         generator=GENERATOR,
         facts=lambda p: {"size": f"{p.width}x{p.height}"},
-    )
 )
 
 __all__ = [
