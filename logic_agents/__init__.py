@@ -1,39 +1,105 @@
 """logic-agents: agents that play and solve logic games by reasoning with SAT.
 
-Public API:
-- load(ref, game=None) -> the game's instance (a parsed map or puzzle): a file, FILE:K, a
-  shipped map's name or an inline puzzle, resolved as the command line does (the game is
-  detected when not given);
-- make_world(instance, game="daggers", **options) -> a World;
-- make_agent(name, game="daggers", **options) -> an Agent;
-- run_episode(world, agent, seed) -> EpisodeResult.
+Public API (the command line is built on the same calls):
+- load(ref, game=None): an instance from a file, FILE:K, a shipped map's name or an instance
+  written inline; the game is detected when not given.
+- play(ref, agent=None, *, game=None, seed=0, **options): one episode; an EpisodeResult that
+  names its game and map.
+- compare(agents, refs, *, runs=10, seed=0, ...): a paired study; the summary `compare --json`
+  prints.
+- solve(ref, *, game=None, unique=True): a static puzzle's SolveResult (status, solution,
+  second solution).
+- games(): every registered game (built-in and plug-ins), by name.
+- make_world, make_agent, run_episode: the pieces, for your own loop.
+Agents are registered names or "file.py:Class" / "package.module:Class" references.
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-from typing import Any
-
+from logic_agents import games  # the package of built-in games; called, the registry (see it)
 from logic_agents.errors import LogicAgentsError
-from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 
 __version__ = "0.1.0"
 
 
-def load(ref: str | Path, game: str | None = None) -> Any:
-    from logic_agents.world.resolve import detect_game, resolve
+def _spec(ref, game):
+    from logic_agents.world.registry import get_game
+    from logic_agents.world.resolve import detect_game
 
-    spec = get_game(game or detect_game([str(ref)]))
-    return resolve(str(ref), spec)[1][0]
+    return get_game(game or detect_game([str(ref)]))
 
 
-def make_world(instance: Any, game: str = "daggers", **options: Any) -> Any:
+def load(ref, game=None):
+    """The instance `ref` names (see the module docstring), of `game` or the detected one."""
+    from logic_agents.world.resolve import resolve
+
+    return resolve(str(ref), _spec(ref, game))[1][0]
+
+
+def make_world(instance, game, **options):
+    """A fresh world of `game` for `instance` (options: lives, the game's world options)."""
+    from logic_agents.world.registry import get_game
+
     return get_game(game).make_world(instance, **options)
 
 
-def make_agent(name: str, game: str = "daggers", **options: Any) -> Any:
-    return get_game(game).make_agent(name, **options)
+def make_agent(name, game, **options):
+    """An agent of `game`: a registered name or a "file.py:Class" / "module:Class"
+    reference, with its declared options checked."""
+    from logic_agents.world.agents import build_agent, resolve_agent
+    from logic_agents.world.registry import get_game
+
+    return build_agent(resolve_agent(get_game(game), name), options)
 
 
-__all__ = ["LogicAgentsError", "load", "make_agent", "make_world", "run_episode", "__version__"]
+def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **options):
+    """Play one episode of `agent` (default: the game's) on the instance `ref` names; returns
+    the EpisodeResult, with its game and map names. `trace` is a JSONL path to write."""
+    from logic_agents.world.trace import Trace
+
+    spec = _spec(ref, game)
+    instance = load(ref, spec.name)
+    world_options = {} if lives is None else {"lives": lives}
+    world = spec.make_world(instance, **world_options)
+    name = agent or spec.default_agent
+    player = make_agent(name, spec.name, **options)
+    writer = None
+    if trace is not None:
+        extra = {"instance": spec.format_instance(instance)} if spec.format_instance else {}
+        writer = Trace(trace, map_path=str(ref), world_options=world_options, **extra)
+    try:
+        return run_episode(world, player, seed, writer, game=spec.name, map_name=instance.name)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def compare(agents, refs, *, game=None, runs=10, seed=0, jobs=None, out=None, resume=False,
+            agent_options=None, world_options=None):
+    """A paired study: every agent plays every instance of `refs` (files, folders, shipped
+    names) `runs` times with shared seeds; returns the summary that `compare --json` prints.
+    With `out`, rows stream to that CSV/JSONL file and `resume=True` continues it."""
+    from logic_agents import batch
+
+    spec = _spec(refs[0], game) if refs else _spec("", game)
+    entries = batch.entries_from_references([str(r) for r in refs], spec)
+    rows = batch.compare(list(agents), entries, runs=runs, seed=seed, jobs=jobs, game=spec.name,
+                         out=out, resume=resume, agent_options=agent_options,
+                         world_options=world_options)
+    summary = batch.summarize(rows, list(agents),
+                              groups=list(dict.fromkeys(e.group for e in entries)),
+                              scored=spec.objective == "score")
+    summary["objective"] = spec.objective
+    return summary
+
+
+def solve(ref, *, game=None, unique=True, solver=None):
+    """Solve the static puzzle `ref` names: a SolveResult (status unique / multiple / solved
+    / unsat, the solution, and a second one when it is not unique)."""
+    spec = _spec(ref, game)
+    if spec.puzzle is None:
+        raise LogicAgentsError(f"{spec.name} is not a static puzzle")
+    return spec.puzzle.solve(load(ref, spec.name), unique, solver)
+
+
+__all__ = ["LogicAgentsError", "__version__", "compare", "games", "load", "make_agent",
+           "make_world", "play", "run_episode", "solve"]

@@ -48,9 +48,10 @@ def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
         raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
                           f"{', '.join(spec.playing_agents())}, or name your own class as "
                           "file.py:Class or package.module:Class")
+    from logic_agents.world.registry import _summary
+
     factory = load_class(reference)
-    doc = (inspect.getdoc(factory) or "").splitlines()
-    return AgentEntry(reference, factory, doc[0] if doc else "")
+    return AgentEntry(reference, factory, _summary(factory, reference))
 
 
 def load_class(reference: str) -> Any:

@@ -194,15 +194,17 @@ def agents_from(factories: dict[str, Callable[..., Any]], help: dict[str, str] |
     help = help or {}
     out = {}
     for name, factory in factories.items():
-        doc = help.get(name) or _first_line(factory)
+        doc = help.get(name) or _summary(factory, name)
         out[name] = AgentEntry(name, factory, doc, interactive=name in interactive)
     return out
 
 
-def _first_line(factory: Any) -> str:
+def _summary(factory: Any, name: str) -> str:
+    """The first paragraph of a factory's docstring, without a leading "name:"."""
     target = getattr(factory, "func", factory)  # functools.partial
     doc = (getattr(target, "__doc__", None) or "").strip()
-    return doc.splitlines()[0] if doc else ""
+    text = " ".join(doc.split("\n\n")[0].split())
+    return text[len(name) + 1:].strip() if text.startswith(f"{name}:") else text
 
 
 # -- the registry ---------------------------------------------------------------------------

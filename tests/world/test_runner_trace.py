@@ -14,7 +14,8 @@ from ..conftest import MAPS
 
 def test_public_api_runs_an_episode():
     instance = load(MAPS[0])
-    result = run_episode(make_world(instance), make_agent("satx"), seed=0, game="daggers",
+    result = run_episode(make_world(instance, "daggers"), make_agent("satx", "daggers"), seed=0,
+                         game="daggers",
                          map_name=instance.name)
     data = result.to_dict()
     assert data["outcome"] in ("won", "lost") and data["won"] == result.won
@@ -36,7 +37,8 @@ def test_trace_replays(tmp_path, agent):
     map_path = [p for p in MAPS if p.stem == "HARD3"][0]
     instance = load(map_path)
     with Trace(path, map_path=str(map_path), world_options={"lives": 2}) as trace:
-        result = run_episode(make_world(instance, lives=2), make_agent(agent), seed=4, trace=trace,
+        result = run_episode(make_world(instance, "daggers", lives=2), make_agent(agent, "daggers"),
+                             seed=4, trace=trace,
                              game="daggers", map_name=instance.name)
     begin, steps, end = read_trace(path)
     assert begin["seed"] == 4 and len(steps) == result.steps
@@ -50,7 +52,7 @@ def test_tampered_trace_is_caught(tmp_path):
     map_path = MAPS[0]
     instance = load(map_path)
     with Trace(path, map_path=str(map_path)) as trace:
-        run_episode(make_world(instance), make_agent("rpx"), seed=1, trace=trace, game="daggers")
+        run_episode(make_world(instance, "daggers"), make_agent("rpx", "daggers"), seed=1, trace=trace, game="daggers")
     lines = path.read_text().splitlines()
     step = json.loads(lines[1])
     step["reward"] = 99

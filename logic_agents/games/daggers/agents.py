@@ -24,6 +24,7 @@ from logic_agents.errors import UnknownName
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
+    count_window,
     dagger_key,
     encode_naive,
     frontier,
@@ -35,7 +36,6 @@ from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
 )
-from logic_agents.logic.formula import AtLeast, AtMost, IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import CARD_ENCODING_NAMES
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_solver_name
@@ -297,28 +297,18 @@ class SatAgent(DaggersAgent):
             verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
             self._report(obs, oracle, verdicts)
             return verdicts
-        # Interior cells touch no shown clue, so only the total mentions them and they are
-        # interchangeable. Projecting them out turns Exactly(total, every cell) into a window
-        # on the frontier alone: remaining - |interior| <= daggers(frontier) <= remaining.
-        # It is exact, and it stays small where the full count over H*W cells is not.
-        edge = set(candidates)
-        interior = [c for c in obs.unknown_cells() if c not in edge]
-        remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
-        # int literals, not sympy: this window is stated afresh at every test
-        front = tuple(oracle.kb.var(k) for k in keys)
-        window = (IdCardinality(AtLeast, remaining - len(interior), front),
-                  IdCardinality(AtMost, remaining, front))
-        with oracle.scoped(*window):
+        window = count_window(oracle.kb, obs, candidates)  # the encoder's, see CountWindow
+        with oracle.scoped(*window.formulas()):  # ASK under the total
             by_key = oracle.backbone(keys)
             verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
-            if interior:
-                with oracle.scoped(IdCardinality(AtMost, remaining - 1, front)):
+            if window.interior:
+                with oracle.scoped(window.some_interior_dagger()):
                     some_interior_dagger = oracle.satisfiable()
-                with oracle.scoped(IdCardinality(AtLeast, remaining - len(interior) + 1, front)):
+                with oracle.scoped(window.some_interior_safe()):
                     some_interior_safe = oracle.satisfiable()
                 shared = (Verdict.UNKNOWN if some_interior_dagger and some_interior_safe
                           else Verdict.TRUE if some_interior_dagger else Verdict.FALSE)
-                verdicts.update(dict.fromkeys(interior, shared))
+                verdicts.update(dict.fromkeys(window.interior, shared))
             self._report(obs, oracle, verdicts)
         return verdicts
 

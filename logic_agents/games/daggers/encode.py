@@ -14,12 +14,14 @@ Concepts:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sympy import Not, Symbol
 
 from logic_agents.errors import EncodingError
 from logic_agents.games.daggers.board import GOLD, Cell
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
-from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.formula import AtLeast, AtMost, Exactly, IdCardinality, sym
 from logic_agents.logic.kb import KnowledgeBase
 
 
@@ -53,6 +55,42 @@ def reduced_clue_formula(obs: DaggersObservation, cell: Cell):
 
 def global_count_formula(obs: DaggersObservation):
     return Exactly(obs.total_daggers, *[dagger(cell) for cell in obs.cells()])
+
+
+@dataclass(frozen=True)
+class CountWindow:
+    """The total number of daggers, projected onto the frontier.
+
+    Interior cells touch no shown clue, so only the total mentions them and they are
+    interchangeable. Projecting them out turns Exactly(total, every cell) into a window on
+    the frontier alone: remaining - |interior| <= daggers(frontier) <= remaining. It is
+    exact, and it stays small where the full count over H*W cells is not. The formulas are on
+    int literals (IdCardinality), because the window is stated afresh at every test."""
+
+    front: tuple[int, ...]  # the frontier's variable ids
+    interior: tuple[Cell, ...]
+    remaining: int  # daggers not yet flagged or hit
+
+    def formulas(self) -> tuple[IdCardinality, IdCardinality]:
+        return (IdCardinality(AtLeast, self.remaining - len(self.interior), self.front),
+                IdCardinality(AtMost, self.remaining, self.front))
+
+    def some_interior_dagger(self) -> IdCardinality:
+        """Satisfiable (inside the window) iff some interior cell can hold a dagger."""
+        return IdCardinality(AtMost, self.remaining - 1, self.front)
+
+    def some_interior_safe(self) -> IdCardinality:
+        """Satisfiable (inside the window) iff some interior cell can be safe."""
+        return IdCardinality(AtLeast, self.remaining - len(self.interior) + 1, self.front)
+
+
+def count_window(kb: KnowledgeBase, obs: DaggersObservation,
+                 candidates: list[Cell]) -> CountWindow:
+    """The global count of `obs` as a window on `candidates` (its frontier), in `kb`'s ids."""
+    edge = set(candidates)
+    interior = tuple(c for c in obs.unknown_cells() if c not in edge)
+    remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
+    return CountWindow(tuple(kb.var(dagger_key(c)) for c in candidates), interior, remaining)
 
 
 def frontier(obs: DaggersObservation) -> list[Cell]:

@@ -1,0 +1,96 @@
+"""Every example in the README and the docs is real: each ```console block is run and its
+output compared with what the page shows.
+
+A block is `$ command` lines, each followed by the output it prints (stdout and stderr). In the
+shown output a line `...` stands for any number of lines; timings (`0.004s`, `1.13 ms`, and
+numbers with three or more decimals) may differ; the checkout's path is left out. Commands run
+in a scratch folder that sees the checkout's maps/ and examples/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs" / "games").glob("*.md"))]
+TIMING = [(re.compile(r"\b\d+\.\d+ ?(ms|s)\b"), "<time>"), (re.compile(r"\b\d+\.\d{3,}\b"), "<n>")]
+
+
+def blocks(page: Path) -> list[tuple[int, list[str]]]:
+    out, current, start = [], None, 0
+    for lineno, line in enumerate(page.read_text().splitlines(), start=1):
+        if current is None and line.strip() == "```console":
+            current, start = [], lineno
+        elif current is not None and line.strip() == "```":
+            out.append((start, current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    return out
+
+
+def examples() -> list[tuple[str, list[str]]]:
+    found = []
+    for page in PAGES:
+        for start, lines in blocks(page):
+            found.append((f"{page.relative_to(ROOT)}:{start}", lines))
+    return found
+
+
+def normalise(text: str) -> list[str]:
+    text = text.replace(str(ROOT) + os.sep, "")
+    for pattern, token in TIMING:
+        text = pattern.sub(token, text)
+    return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+
+def matches(shown: list[str], got: list[str]) -> bool:
+    """Whether `got` fits `shown`, where a `...` line in `shown` matches any lines."""
+    if not shown:
+        return not got
+    if shown[0] == "...":
+        return any(matches(shown[1:], got[k:]) for k in range(len(got) + 1))
+    return bool(got) and shown[0] == got[0] and matches(shown[1:], got[1:])
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("docs")
+    for name in ("maps", "examples"):
+        (folder / name).symlink_to(ROOT / name)
+    return folder
+
+
+def test_the_pages_have_examples():
+    assert len(examples()) >= 8
+    assert any(where.startswith("README.md") for where, _ in examples())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where,lines", examples(), ids=[w for w, _ in examples()])
+def test_example(where, lines, scratch):
+    steps: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            assert steps, f"{where}: output before any command"
+            steps[-1][1].append(line)
+    for command, shown in steps:
+        argv = shlex.split(command)
+        assert argv[0] == "logic-agents", f"{where}: only logic-agents commands are checked"
+        done = subprocess.run([sys.executable, "-m", "logic_agents", *argv[1:]], cwd=scratch,
+                              capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "COLUMNS": "100"})
+        got = normalise(done.stdout + done.stderr)
+        assert matches(normalise("\n".join(shown)), got), (
+            f"{where}: `{command}` printed:\n" + "\n".join(got))
