@@ -52,7 +52,8 @@ def test_tampered_trace_is_caught(tmp_path):
     map_path = MAPS[0]
     instance = load(map_path)
     with Trace(path, map_path=str(map_path)) as trace:
-        run_episode(make_world(instance, "daggers"), make_agent("rpx", "daggers"), seed=1, trace=trace, game="daggers")
+        run_episode(make_world(instance, "daggers"), make_agent("rpx", "daggers"), seed=1,
+                    trace=trace, game="daggers")
     lines = path.read_text().splitlines()
     step = json.loads(lines[1])
     step["reward"] = 99
