@@ -2,7 +2,10 @@
 
 Concepts:
 - key: a structured variable name, a tuple such as ("D", 3, 4); its symbol prints as D_3_4.
-- sym(key) / key_of(symbol): the two directions of that naming.
+- sym(key) / key_of(symbol): the two directions of that naming. sym() remembers the key it
+  named, so key_of gives back exactly that key (("my_flag",) stays one part); two keys that
+  would print alike, such as ("D", 3, 4) and ("D", "3", 4), are refused rather than merged,
+  and names starting with `_aux` are kept for auxiliary variables.
 - Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes;
   IdCardinality is the same constraint over int literals, for hot paths.
   They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
@@ -37,23 +40,38 @@ def name_of(key: Hashable) -> str:
     raise EncodingError(f"variable key must be a string or a non-empty tuple, got {key!r}")
 
 
+# printed name -> the key sym() made it from: names are one vocabulary, so a name means one key
+_NAMED: dict[str, Hashable] = {}
+
+
+def check_name(name: str) -> str:
+    if name.startswith(AUX_PREFIX):
+        raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
+                            f"auxiliary variables: {name!r}")
+    return name
+
+
 def sym(key: Hashable) -> Symbol:
-    """The sympy symbol for a structured key."""
-    return Symbol(name_of(key))
+    """The sympy symbol for a key (a tuple, or a string that is the name itself)."""
+    name = check_name(name_of(key))
+    if not isinstance(key, str):
+        known = _NAMED.setdefault(name, key)
+        if known != key:
+            raise EncodingError(f"keys {known!r} and {key!r} would both be named {name}")
+    return Symbol(name)
 
 
-def key_of(symbol: Symbol | str) -> Key:
-    """Invert `sym`: "D_3_4" -> ("D", 3, 4). Parts that look like integers become ints."""
+def key_of(symbol: Symbol | str) -> Hashable:
+    """Invert `sym`: the key a name was made from (("D", 3, 4) for "D_3_4"); ("_aux", n) for
+    an auxiliary variable's name; else the name itself (a symbol made without sym)."""
     name = symbol if isinstance(symbol, str) else symbol.name
-    if name.startswith(AUX_PREFIX + "_"):
-        return (AUX_PREFIX, int(name[len(AUX_PREFIX) + 1 :]))
-    parts: list[Any] = []
-    for part in name.split("_"):
-        try:
-            parts.append(int(part))
-        except ValueError:
-            parts.append(part)
-    return tuple(parts)
+    known = _NAMED.get(name)
+    if known is not None:
+        return known
+    tail = name[len(AUX_PREFIX) + 1 :]
+    if name.startswith(AUX_PREFIX + "_") and tail.isascii() and tail.isdigit():
+        return (AUX_PREFIX, int(tail))
+    return name
 
 
 def literal_parts(expr: Any) -> tuple[Symbol, bool]:

@@ -21,7 +21,7 @@ from sympy.logic.boolalg import Boolean
 from logic_agents.errors import EncodingError
 from logic_agents.logic.compile import Compiler, cardinality_clauses
 from logic_agents.logic.dimacs import format_dimacs
-from logic_agents.logic.formula import AUX_PREFIX, IdCardinality, key_of, name_of, sym
+from logic_agents.logic.formula import AUX_PREFIX, IdCardinality, check_name, key_of, name_of
 
 
 class _Shown:
@@ -52,7 +52,24 @@ class KnowledgeBase:
         self.clauses: list[list[int]] = []
         self._symbol_ids: dict[Symbol, int] = {}
         self._key_ids: dict[Hashable, int] = {}
+        self._name_ids: dict[str, int] = {}
         self._compiler = Compiler(self.pool, self.literal, card_encoding=card_encoding)
+
+    @classmethod
+    def from_clauses(cls, num_vars: int, clauses: list[list[int]],
+                     names: dict[int, str] | None = None) -> KnowledgeBase:
+        """A KB over integer clauses an encoder built itself (ids 1..num_vars, some named):
+        what lets such an encoder ask through SatOracle like any other. The list is copied
+        (its clauses are shared), so what the KB is told later never reaches the encoder."""
+        kb = cls()
+        for vid, name in sorted((names or {}).items()):
+            kb.pool.obj2id[name] = vid
+            kb.pool.id2obj[vid] = name
+            kb._name_ids[name] = vid
+            kb._key_ids[name] = vid
+        kb.pool.top = max(num_vars, kb.pool.top)
+        kb.clauses = list(clauses)
+        return kb
 
     def copy(self) -> KnowledgeBase:
         """An independent KB with the same formulas, clauses and ids: what a solver of its own
@@ -69,23 +86,38 @@ class KnowledgeBase:
         twin.clauses = list(self.clauses)  # clauses are never changed in place
         twin._symbol_ids = dict(self._symbol_ids)
         twin._key_ids = dict(self._key_ids)
+        twin._name_ids = dict(self._name_ids)
         twin._compiler = Compiler(twin.pool, twin.literal,
                                   card_encoding=self._compiler.card_encoding)
         return twin
 
     # -- names and ids -------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
-        """The DIMACS id of a key, allocating it on first use. ("D",3,4) and "D_3_4" agree."""
+        """The DIMACS id of a key, allocated on first use; keyed by the key itself, as PySAT's
+        IDPool keys its objects. A string is a name: "D_3_4" is the variable named so. Names
+        are unique in a KB (they are the DIMACS file's names), so a second key that would
+        print like a first one, ("D", "3", 4) after ("D", 3, 4), is refused, not merged."""
         vid = self._key_ids.get(key)
         if vid is None:
-            vid = self._key_ids[key] = self._symbol_id(sym(key))
+            vid = self._key_ids[key] = self._allocate(key)
+        return vid
+
+    def _allocate(self, key: Hashable) -> int:
+        name = check_name(name_of(key))
+        vid = self._name_ids.get(name)
+        if vid is not None:
+            held = self.pool.obj(vid)
+            if isinstance(key, str) or held == key:
+                return vid
+            raise EncodingError(f"keys {held!r} and {key!r} would both be named {name}")
+        vid = self.pool.id(key_of(key) if isinstance(key, str) else key)
+        self._name_ids[name] = vid
         return vid
 
     def _symbol_id(self, symbol: Symbol) -> int:
         vid = self._symbol_ids.get(symbol)
         if vid is None:
-            vid = self.pool.id(key_of(symbol))
-            self._symbol_ids[symbol] = vid
+            vid = self._symbol_ids[symbol] = self.var(key_of(symbol))
         return vid
 
     def literal(self, lit: Any) -> int:

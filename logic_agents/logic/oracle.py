@@ -136,11 +136,16 @@ class SatOracle:
         """Int literals; ints pass straight through (the hot path of puzzle solvers)."""
         return [x if type(x) is int else self.kb.literal(x) for x in lits]
 
-    def solve(self, assumptions: Iterable[Any] = ()) -> bool | None:
-        """SAT (True), UNSAT (False) or None on time-out, under assumptions."""
+    def solve(self, assumptions: Iterable[Any] = (), *, conflicts: int | None = None
+              ) -> bool | None:
+        """SAT (True), UNSAT (False) or None on time-out, under assumptions. `conflicts`
+        bounds this call's search: None then means the budget ran out first."""
         self.sync()
         lits = self._scoped + self._lits(assumptions)
         self.calls += 1
+        if conflicts is not None and self.time_budget is None:
+            self._solver.conf_budget(conflicts)
+            return self._solver.solve_limited(assumptions=lits)
         if self.time_budget is None:
             return self._solver.solve(assumptions=lits)
         timer = threading.Timer(self.time_budget, self._solver.interrupt)
@@ -195,8 +200,10 @@ class SatOracle:
         return bool(ok), list(implied)
 
     def add_guarded(self, selector: int, clause: Iterable[int]) -> None:
-        """Add a clause that holds only while `selector` is assumed (recorded in the KB)."""
-        self.kb.tell([-selector, *clause])
+        """Add a clause that holds only while `selector` is assumed (recorded in the KB).
+        The literals are the caller's own ids, so they are not checked again (a hot path of
+        model enumeration)."""
+        self.kb.clauses.append([-selector, *clause])
         self.sync()
 
     def _named(self, model: list[int]) -> dict[str, bool]:

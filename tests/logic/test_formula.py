@@ -47,3 +47,26 @@ def test_expand_agrees_with_counting(n, k, kind):
         assert evaluate(node, assignment) == want
         assert evaluate(node.to_plain(), assignment) == want
         assert evaluate(node.expand(), assignment) == want
+
+
+def test_keys_are_kept_as_given_and_names_never_merge_two_keys():
+    import pytest
+
+    from logic_agents.errors import EncodingError
+    from logic_agents.logic.kb import KnowledgeBase
+
+    assert key_of(sym(("my_flag",))) == ("my_flag",)  # not ("my", "flag")
+    kb = KnowledgeBase()
+    flag = kb.var(("my_flag",))
+    assert kb.key(flag) == ("my_flag",) and kb.name(flag) == "my_flag"
+    d = kb.var(("D", 3, 4))
+    assert kb.var("D_3_4") == d and kb.literal(sym(("D", 3, 4))) == d
+    with pytest.raises(EncodingError, match="would both be named D_3_4"):
+        kb.var(("D", "3", 4))
+    with pytest.raises(EncodingError, match="would both be named"):
+        sym(("D", "3", 4))
+    for reserved in ("_aux_5", ("_aux", 5)):
+        with pytest.raises(EncodingError, match="auxiliary"):
+            kb.var(reserved)
+    plain = kb.literal(__import__("sympy").Symbol("made_without_sym"))
+    assert kb.key(plain) == "made_without_sym" and kb.var("made_without_sym") == plain

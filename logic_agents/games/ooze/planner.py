@@ -24,8 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from pysat.solvers import Solver
-
 from logic_agents.games.ooze.encode import (
     CELLS,
     CHANNELS,
@@ -46,6 +44,8 @@ from logic_agents.games.ooze.rules import (
     step,
 )
 from logic_agents.games.ooze.world import VISIBLE, OozeAction, OozeObservation
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import SatOracle
 from logic_agents.logic.query import Query
 from logic_agents.world.options import positive_int, solver_option
 from logic_agents.world.registry import Option
@@ -109,7 +109,7 @@ class SatOozeAgent:
         self.enc = encoding(horizon)
         self.solver_name = solver
         self.count_parking = count_parking
-        self.oracle: Solver | None = None
+        self.oracle: SatOracle | None = None
         self.last_plan: Plan | None = None
         self.queries = 0
 
@@ -117,11 +117,12 @@ class SatOozeAgent:
         # a fresh oracle per game (8 ms): learnt clauses and budgets from earlier games would
         # otherwise make a seed's trajectory depend on what the agent played before
         self.close()
-        self.oracle = Solver(name=self.solver_name, bootstrap_with=self.enc.clauses)
+        kb = KnowledgeBase.from_clauses(self.enc.top, self.enc.clauses, self.enc.names())
+        self.oracle = SatOracle(kb, self.solver_name)
 
     def close(self) -> None:
         if self.oracle is not None:
-            self.oracle.delete()
+            self.oracle.close()
             self.oracle = None
 
     # -- the decision ------------------------------------------------------------------
@@ -206,10 +207,7 @@ class SatOozeAgent:
         self.queries += 1
         if self.on_query is not None:
             self.on_query(OozeQuery(self.queries, self._observation, self.enc, list(assumptions)))
-        if self.conflict_budget is None:
-            return self.oracle.solve(assumptions=assumptions)
-        self.oracle.conf_budget(self.conflict_budget)
-        return self.oracle.solve_limited(assumptions=assumptions) is True
+        return self.oracle.solve(assumptions, conflicts=self.conflict_budget) is True
 
     def _length(self, h: int) -> list[int]:
         enc = self.enc
@@ -219,7 +217,7 @@ class SatOozeAgent:
         """The true literals of a model, or None (unsatisfiable or out of budget)."""
         if not self._solve(assumptions):
             return None
-        return {lit for lit in self.oracle.get_model() if lit > 0}
+        return {lit for lit in self.oracle.raw_model() if lit > 0}
 
     def _prefix(self, model: set[int], h: int) -> int:
         covered = self.enc.covered

@@ -180,7 +180,6 @@ class LayoutSolver:
 
     def __init__(self, width: int, height: int, grid: str, solver: str | None = None):
         from pysat.formula import IDPool
-        from pysat.solvers import Solver
 
         from logic_agents.games.undead.board import trace_sights
 
@@ -204,9 +203,9 @@ class LayoutSolver:
         for counter in self.totals + self.sight_counters:
             clauses += counter.clauses
         self.num_clauses = len(clauses)
-        self.top = pool.top  # selectors for blocking clauses come after every encoded id
-        self.solver = Solver(name=solver or DEFAULT_SOLVER, bootstrap_with=clauses)
-        self.calls = 0
+        names = {v: f"{m}_{i}" for i, vs in self.ids.items() for m, v in zip(MONSTERS, vs)}
+        self.kb = KnowledgeBase.from_clauses(pool.top, clauses, names)
+        self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
 
     def assumptions(self, counts: Iterable[int], clues: Iterable[int | None],
                     givens: dict[int, str] | None = None) -> list[int] | None:
@@ -234,26 +233,19 @@ class LayoutSolver:
         assumptions = self.assumptions(puzzle.counts, puzzle.clues, puzzle.givens)
         if assumptions is None:
             return []
-        self.top += 1
-        selector = self.top
+        selector = self.kb.var(("SEL", self.kb.num_vars + 1))  # blocking clauses hang on it
         found: list[str] | None = []
         while len(found) < limit:
-            self.calls += 1
-            if conflicts is None:
-                result = self.solver.solve(assumptions=[selector, *assumptions])
-            else:
-                self.solver.conf_budget(conflicts)
-                result = self.solver.solve_limited(assumptions=[selector, *assumptions])
+            result = self.oracle.solve([selector, *assumptions], conflicts=conflicts)
             if result is None:
                 found = None
                 break
             if not result:
                 break
-            model = self.solver.get_model()
+            model = self.oracle.raw_model()
             found.append(self.decode(model))
-            self.solver.add_clause([-selector] + [-v for v in self.monster_vars
-                                                  if model[v - 1] > 0])
-        self.solver.add_clause([-selector])
+            self.oracle.add_guarded(selector, [-v for v in self.monster_vars if model[v - 1] > 0])
+        self.oracle.add([[-selector]])  # retire them
         return found
 
     def propagated(self, puzzle: UndeadPuzzle, placed: dict[int, str]) -> dict[int, str] | None:
@@ -261,11 +253,15 @@ class LayoutSolver:
         assumptions = self.assumptions(puzzle.counts, puzzle.clues, {**puzzle.givens, **placed})
         if assumptions is None:
             return None
-        ok, implied = self.solver.propagate(assumptions=assumptions)
+        ok, implied = self.oracle.propagate(assumptions)
         if not ok:
             return None
         true = {lit for lit in implied if lit > 0}
         return {i: m for i, vs in self.ids.items() for m, v in zip(MONSTERS, vs) if v in true}
 
+    @property
+    def calls(self) -> int:
+        return self.oracle.calls
+
     def close(self) -> None:
-        self.solver.delete()
+        self.oracle.close()
