@@ -13,7 +13,7 @@ from logic_agents.logic import Exactly, KnowledgeBase, SatOracle, sym
 
 
 def dagger(cell):
-    """The proposition "this cell holds a dagger" (named D_r_c in the CNF)."""
+    """The proposition "this cell holds a dagger" (named D_<row>_<col> in the CNF)."""
     return sym(("D", *cell))
 
 

@@ -59,7 +59,7 @@ def test_cnf_writes_valid_named_dimacs(capsys, tmp_path):
     code, _, err = run(capsys, "cnf", HARD1, "--query", "1", "-o", str(out_file))
     assert code == 0 and "wrote" in err
     cnf = read_dimacs(out_file)
-    assert cnf.clauses and "D_0_0" in cnf.names.values()
+    assert cnf.clauses and "D_r1c1" in cnf.names.values()
     assert any(c.startswith("map HARD1") for c in cnf.comments)
     assert any(c.startswith("kb Exactly(") for c in cnf.comments)
     assert sum(name.startswith("D_") for name in cnf.names.values()) >= 8

@@ -84,8 +84,8 @@ SPEC = GameSpec(
         summary=summary_line,
         sniff=sniff,
         facts=facts,
-        cnf_legend=("variables D_r_c (0-based): cell [r][c] holds a dagger; _aux_N: auxiliary "
-                    "(Tseitin or counter)",
+        cnf_legend=("variables D_r<row>c<col> (1-based): the cell holds a dagger; _aux_N: "
+                    "auxiliary (Tseitin or counter)",
                     "SEL_n: selector of a formula that held for one test only (SEL_n >> "
                     "formula); the last unit clauses assume this test's selectors"),
 )

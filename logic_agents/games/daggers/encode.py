@@ -1,7 +1,8 @@
 """What a Daggers agent knows, as a knowledge base.
 
 Concepts:
-- dagger(cell): the symbol D_r_c, "cell (r, c) holds a dagger".
+- dagger(cell): the symbol D_r<row>c<col> (1-based, as in every game's CNF names), "the cell
+  holds a dagger".
 - clue_formula: clue k at a cell -> Exactly(k, D of every neighbour) (never "exactly one").
 - reduced_clue_formula: the same clue over the still-unknown neighbours only, with the known
   daggers subtracted: the form the 2018 report wrote, used by the naive sympy route.
@@ -26,7 +27,7 @@ from logic_agents.logic.kb import KnowledgeBase
 
 
 def dagger_key(cell: Cell) -> tuple:
-    return ("D", cell[0], cell[1])
+    return ("D", f"r{cell[0] + 1}c{cell[1] + 1}")
 
 
 def dagger(cell: Cell) -> Symbol:

@@ -69,7 +69,9 @@ class OozeAction:
     cell: Cell | None = None
 
     def __str__(self) -> str:
-        return self.kind if self.cell is None else f"{self.kind} {self.cell[0]} {self.cell[1]}"
+        """`place R C`: row first, then column, as in every game's actions (the cell is
+        (x, y) = (column, row) inside the rules)."""
+        return self.kind if self.cell is None else f"{self.kind} {self.cell[1]} {self.cell[0]}"
 
     def to_json(self) -> str:
         return str(self)
@@ -80,11 +82,11 @@ class OozeAction:
         if words == ["wait"]:
             return cls("wait")
         if len(words) == 3 and words[0] in ("place", "destroy"):
-            x, y = int_or_none(words[1]), int_or_none(words[2])
-            if x is not None and y is not None:
-                return cls(words[0], (x, y))
-        raise FormatError(f"not an ooze action: {text!r} (expected 'place X Y', "
-                          "'destroy X Y' or 'wait')")
+            row, col = int_or_none(words[1]), int_or_none(words[2])
+            if row is not None and col is not None:
+                return cls(words[0], (col, row))
+        raise FormatError(f"not an ooze action: {text!r} (expected 'place R C', "
+                          "'destroy R C' or 'wait')")
 
 
 def parse_pieces(text: str, source: str = "--pieces") -> str:

@@ -206,7 +206,7 @@ def iter_puzzles(width: int, height: int, count: int, seed: int,
         rng = random.Random(f"undead-{width}x{height}-{difficulty}-{seed}-{k}")
         yield generate_puzzle(width, height, rng, difficulty, redraw_rounds=redraw_rounds,
                               name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
-                              f"-s{seed}-{k + 1}")
+                              f"-s{seed}-{k:04d}")
 
 
 # -- `logic-agents generate undead` ----------------------------------------------------------

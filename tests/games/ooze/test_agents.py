@@ -24,7 +24,7 @@ def run(agent, seed, pieces=""):
 def test_greedy_lays_a_fitting_piece_at_the_open_end():
     obs, actions, _ = run(GreedyOozeAgent(), 0, pieces="|" * 60)
     # a third `|` at (3, 0) would lead the ooze off the board: it is parked far away instead
-    assert actions[:2] == ["place 3 2", "place 3 1"] and actions[2] != "place 3 0"
+    assert actions[:2] == ["place 2 3", "place 1 3"] and actions[2] != "place 0 3"
     assert obs.tiles == 2 and obs.score == 4
 
 
@@ -65,7 +65,7 @@ def test_rbfs_destroys_an_unflowed_piece_that_blocks_the_opening():
     world = OozeWorld(pieces="-" + "|" * 20)
     obs, _ = world.reset(seed=0)
     obs, *_ = world.step(world_place(3, 2))
-    assert str(RbfsOozeAgent().act(obs)) == "destroy 3 2"
+    assert str(RbfsOozeAgent().act(obs)) == "destroy 2 3"
 
 
 def test_utility_rewards_the_main_pipe_and_punishes_a_blocked_end():

@@ -41,7 +41,7 @@ def test_pieces_fix_the_sequence_and_bad_pieces_are_located(capsys):
     code, out, _ = run(capsys, "play", "ooze", "--agent", "greedy", "--pieces", "+czq-", "--json")
     data = json.loads(out)
     assert code == 0 and data["pieces"].startswith("+czq-")
-    assert data["actions"][:5] == ["place 3 2", "place 3 1", "place 4 1", "place 4 2",
+    assert data["actions"][:5] == ["place 2 3", "place 1 3", "place 1 4", "place 2 4",
                                    "place 2 2"]
     code, _, err = run(capsys, "play", "ooze", "--pieces", "+x")
     assert code == 2 and "--pieces:1:2: unknown piece 'x'" in err

@@ -210,12 +210,12 @@ def test_a_piece_that_is_due_is_placed_in_time_and_a_misfit_parked_away():
     first = agent.act(obs)  # t = 7: `-` cannot take the ooze at (3, 2), `|` can, by t = 9
     assert first.kind == "place" and first.cell != (3, 2)
     obs, *_ = world.step(first)
-    assert str(agent.act(obs)) == "place 3 2"
+    assert str(agent.act(obs)) == "place 2 3"
 
 
 def test_sat_passes_check_world_and_same_seed_same_game():
     check_world(lambda: OozeWorld(max_ticks=120), lambda: SatOozeAgent(),
-                lambda obs: iter(["place 3 2"]), seeds=(0, 1))
+                lambda obs: iter(["place 2 3"]), seeds=(0, 1))
 
 
 def test_cnf_writes_a_planner_query_with_named_variables(tmp_path):
