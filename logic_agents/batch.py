@@ -604,30 +604,53 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
     return out
 
 
-def entries_from_references(items: Iterable[str], spec: Any) -> list[MapEntry]:
-    """Entries of what a person names on the command line: folders (every .txt map under
-    them), files, FILE:K, shipped names and inline puzzles (see world.resolve)."""
+GROUP_BY = ("auto", "folder", "file", "map", "preset")
+
+
+def group_of(instance: Any, file: Path | None, many: bool, group_by: str = "auto") -> str:
+    """The group a study reports an instance under: `map` (each its own), `folder`, `file`,
+    `preset` (generated maps), or `auto`: the preset, else the file for a file of many
+    instances, else the folder; an instance written inline is its own group."""
+    preset = getattr(instance, "preset", "") or ""
+    name = getattr(instance, "name", "") or "."
+    if group_by == "map" or file is None:
+        return name
+    if group_by == "preset":
+        return preset or "(no preset)"
+    if group_by == "folder":
+        return file.parent.name or "."
+    if group_by == "file":
+        return file.stem
+    return preset or (file.stem if many else file.parent.name) or "."
+
+
+def entries_from_references(items: Iterable[str], spec: Any,
+                            group_by: str = "auto") -> list[MapEntry]:
+    """Entries of what a person names on the command line: folders (every instance file the
+    game loads under them), files, FILE:K, shipped names and inline instances."""
     from logic_agents.inputs import is_dir
     from logic_agents.world.resolve import resolve
 
+    if group_by not in GROUP_BY:
+        raise UnknownName(f"unknown grouping {group_by!r}; choose one of {', '.join(GROUP_BY)}")
     entries = []
-    for item in items:
+    for k, item in enumerate(items, start=1):
         if is_dir(item):
-            entries += entries_from_paths([item], spec.load_all or spec.load)
+            entries += entries_from_paths([item], spec.load_all or spec.load, group_by)
             continue
-        source, instances = resolve(item, spec, every=True)
-        path = Path(source.rsplit(":", 1)[0]) if ":" in source else Path(source)
+        label = f"<argument {k}>"
+        source, instances = resolve(item, spec, every=True, label=label)
+        base = source.rsplit(":", 1)[0] if ":" in source else source
+        path = None if source == label else Path(base)
         many = len(instances) > 1 or spec.load_all is not None
-        for instance in instances:
-            group = getattr(instance, "preset", "") or (path.stem if many else path.parent.name)
-            entries.append(MapEntry(instance, group or "."))
+        entries += [MapEntry(i, group_of(i, path, many, group_by)) for i in instances]
     return entries
 
 
-def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any]) -> list[MapEntry]:
-    """Map files and folders (searched recursively for *.txt and *.tsv); group = preset, else
-    folder, for a file of many instances its name.
-    `load` may return one instance or a list (a file of many puzzles, grouped by file)."""
+def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any],
+                       group_by: str = "auto") -> list[MapEntry]:
+    """Instance files and folders (searched recursively for *.txt and *.tsv), grouped by
+    group_of. `load` may return one instance or a list (a file of many puzzles)."""
     entries = []
     for raw in paths:
         path = Path(raw)
@@ -638,7 +661,6 @@ def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any])
         for file in files:
             loaded = load(file)
             many = isinstance(loaded, list)
-            for instance in loaded if many else [loaded]:
-                group = getattr(instance, "preset", "") or (file.stem if many else file.parent.name)
-                entries.append(MapEntry(instance, group or "."))
+            entries += [MapEntry(i, group_of(i, file, many, group_by))
+                        for i in (loaded if many else [loaded])]
     return entries

@@ -63,6 +63,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--count", type=positive_int, default=10,
                    help="instances per --generate item (default 10)")
     p.add_argument("--lives", type=positive_int, default=None, help="starting lives")
+    p.add_argument("--group-by", dest="group_by", default="auto",
+                   choices=("auto", "folder", "file", "map", "preset"),
+                   help="how the summary groups instances: auto (default: the preset, else the "
+                   "file of a file of many instances, else the folder), folder, file, map "
+                   "(each its own), preset")
     game_flag(p, "the maps")
     limit_flag(p)
     p.set_defaults(run=run, game_options=game_options)
@@ -121,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     options = given_options(args, entries_of_agents, spec)
     for entry in entries_of_agents:
         check_options(entry, options[entry.name])
-    entries = batch.entries_from_references(args.maps, spec)
+    entries = batch.entries_from_references(args.maps, spec, args.group_by)
     generate_options = {o.name for o in spec.generator.compare_options} if spec.generator else set()
     if args.generate:
         if spec.generator is None or spec.generator.for_compare is None:
