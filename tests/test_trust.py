@@ -286,7 +286,7 @@ def _lines(path: Path) -> list[str]:
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc")
 def test_ctrl_c_on_generate_keeps_every_puzzle_and_resume_makes_the_same_file(capsys, tmp_path):
-    argv = ["generate", "undead", "--size", "10x10", "--count", "25", "--seed", "8"]
+    argv = ["generate", "undead", "--size", "10x10", "--count", "20", "--seed", "8"]
     cut, whole = tmp_path / "cut", tmp_path / "whole"
     proc = subprocess.Popen([sys.executable, "-m", "logic_agents", *argv, "-o", str(cut)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -299,7 +299,7 @@ def test_ctrl_c_on_generate_keeps_every_puzzle_and_resume_makes_the_same_file(ca
     assert proc.returncode == 130, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     held = _lines(target)
-    assert 3 <= len(held) < 25
+    assert 3 <= len(held) < 20
     assert target.read_text().endswith("\n")  # no torn line
     # a re-run without --resume refuses to overwrite; with it, the rest is made
     code, _, err = run(capsys, *argv, "-o", str(cut))
