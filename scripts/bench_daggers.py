@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from logic_agents.games.daggers import AGENTS, DaggersWorld, SatAgent, load  # noqa: E402
+from logic_agents.world.options import positive_int
 from logic_agents.world.runner import run_episode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -146,8 +147,8 @@ def time_table(results: list, variants: list[str]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=200, help="runs per map and agent (default 200)")
-    parser.add_argument("--slow-runs", type=int, default=5,
+    parser.add_argument("--runs", type=positive_int, default=200, help="runs per map and agent (default 200)")
+    parser.add_argument("--slow-runs", type=positive_int, default=5,
                         help="runs per HARD map for the rebuild/sympy timing (default 5)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--out", type=Path, help="also write the report to this markdown file")
