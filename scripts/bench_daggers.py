@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from logic_agents.games.daggers import AGENTS, DaggersWorld, SatAgent, load  # noqa: E402
-from logic_agents.world.options import positive_int
+from logic_agents.world.options import positive_int  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
