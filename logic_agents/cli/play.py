@@ -37,7 +37,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
     p.add_argument("--explain", action="store_true",
-                   help="agents that explain their moves print why (to stderr with --json)")
+                   help="agents that explain their moves say why: satx and prob give the "
+                   "minimal set of clues that proves each move, prob the odds of each guess "
+                   "(with --quiet, only the moves and their whys)")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step (with the "
                    "instance itself, so it replays anywhere)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
@@ -94,10 +96,16 @@ def run(args: argparse.Namespace) -> int:
     show = not (args.quiet or args.json)
     render_markup = markup_renderer(spec)
 
+    explained = args.explain and not args.json  # --quiet --explain: the moves and their whys
+
     def on_step(obs: Any, action: Any, reward: float) -> None:
         why = getattr(agent, "why", "")
-        console.print(f"\n[bold]{escape(str(action))}[/bold]"
-                      + (f"  [dim]({escape(why)})[/dim]" if why else ""))
+        move = f"[bold]{escape(str(action))}[/bold]" + (f"  [dim]({escape(why)})[/dim]"
+                                                        if why else "")
+        if not show:
+            console.print(move)
+            return
+        console.print("\n" + move)
         console.print(render_markup(obs))
 
     trace = open_trace(args, spec, instance, map_path, wopts)
@@ -108,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         console.print(render_markup(first))
     try:
         result = run_episode(world, agent, args.seed, trace, game=spec.name,
-                             map_name=instance.name, on_step=on_step if show else None)
+                             map_name=instance.name,
+                             on_step=on_step if show or explained else None)
     finally:
         if trace is not None:
             trace.close()

@@ -50,6 +50,8 @@ class KnowledgeBase:
         self.pool = IDPool()
         self.formulas: list[Any] = []
         self.clauses: list[list[int]] = []
+        # (formula as shown, first clause, end): what each told formula compiled to
+        self.told: list[tuple[Any, int, int]] = []
         self._symbol_ids: dict[Symbol, int] = {}
         self._key_ids: dict[Hashable, int] = {}
         self._name_ids: dict[str, int] = {}
@@ -84,6 +86,7 @@ class KnowledgeBase:
         twin.pool._occupied = [list(span) for span in self.pool._occupied]
         twin.formulas = list(self.formulas)
         twin.clauses = list(self.clauses)  # clauses are never changed in place
+        twin.told = list(self.told)
         twin._symbol_ids = dict(self._symbol_ids)
         twin._key_ids = dict(self._key_ids)
         twin._name_ids = dict(self._name_ids)
@@ -157,43 +160,49 @@ class KnowledgeBase:
 
     # -- telling ---------------------------------------------------------------------------
     def tell(self, *items: Any) -> list[list[int]]:
-        """Add formulas or int clauses; returns the clauses this call appended."""
-        new: list[list[int]] = []
+        """Add formulas or int clauses; returns the clauses this call appended. Each formula
+        is remembered with the clauses it compiled to (`told`), for explanations."""
+        start = len(self.clauses)
         for item in items:
-            if isinstance(item, IdCardinality):
-                self.formulas.append(_Shown(self, item))
-                new += self._card_clauses(item)
-            elif isinstance(item, (bool, Boolean)):
-                self.formulas.append(item)
-                new += self._compiler.compile(item, self.method)
-            elif isinstance(item, (list, tuple)) and all(isinstance(x, int) for x in item):
-                for lit in item:
-                    if lit == 0:
-                        raise EncodingError("0 is not a literal (DIMACS uses it as terminator)")
-                    if abs(lit) > self.pool.top:
-                        raise EncodingError(f"literal {lit} names no allocated variable")
-                new.append(list(item))
-            elif isinstance(item, (list, tuple)):
-                new += self.tell(*item)
-                continue
-            else:
-                raise EncodingError(f"cannot tell {type(item).__name__}: {item!r}")
-        self.clauses.extend(new)
-        return new
+            self._tell_one(item)
+        return self.clauses[start:]
+
+    def _tell_one(self, item: Any) -> None:
+        if isinstance(item, IdCardinality):
+            self._record(_Shown(self, item), self._card_clauses(item))
+        elif isinstance(item, (bool, Boolean)):
+            self._record(item, self._compiler.compile(item, self.method))
+        elif isinstance(item, (list, tuple)) and all(isinstance(x, int) for x in item):
+            for lit in item:
+                if lit == 0:
+                    raise EncodingError("0 is not a literal (DIMACS uses it as terminator)")
+                if abs(lit) > self.pool.top:
+                    raise EncodingError(f"literal {lit} names no allocated variable")
+            self.clauses.append(list(item))  # a raw clause: background, never explained
+        elif isinstance(item, (list, tuple)):
+            for part in item:
+                self._tell_one(part)
+        else:
+            raise EncodingError(f"cannot tell {type(item).__name__}: {item!r}")
+
+    def _record(self, shown: Any, clauses: list[list[int]]) -> None:
+        self.formulas.append(shown)
+        start = len(self.clauses)
+        self.clauses.extend(clauses)
+        self.told.append((shown, start, len(self.clauses)))
 
     def tell_guarded(self, selector: int, *formulas: Any) -> list[list[int]]:
         """Add formulas that hold only when `selector` is true (each clause gets ~selector)."""
-        new = []
+        start = len(self.clauses)
         for formula in formulas:
             if isinstance(formula, IdCardinality):
                 clauses = self._card_clauses(formula)
             else:
                 clauses = self._compiler.compile(formula, self.method)
-            new += [[-selector] + clause for clause in clauses]
             if clauses:  # a formula that folded to True says nothing worth printing
-                self.formulas.append(_Shown(self, formula, selector))
-        self.clauses.extend(new)
-        return new
+                self._record(_Shown(self, formula, selector),
+                             [[-selector] + clause for clause in clauses])
+        return self.clauses[start:]
 
     def _card_clauses(self, item: IdCardinality) -> list[list[int]]:
         return cardinality_clauses(item.kind, item.k, list(item.lits), self.pool,

@@ -12,6 +12,10 @@ Concepts:
 - scoped(*formulas): a `with` block in which extra formulas hold (selector-guarded, retired
   on exit): questions about a hypothetical on the same incremental solver.
 - time_budget: solve_limited plus interrupt (solvers that support it); a time-out is UNKNOWN.
+- explain(lit): a minimal set of the told formulas that entails lit (an Explanation). Every
+  told formula is guarded by a selector on a second incremental solver; the unsat core under
+  ~lit is a sufficient set, shrunk deletion by deletion (each call under a conflict budget)
+  until dropping any formula breaks the entailment, or reported as not minimised.
 Kissat is refused: it ignores assumptions, so it cannot answer incremental questions.
 """
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -28,6 +33,23 @@ from pysat.solvers import Solver
 from logic_agents.errors import SolverError, UnknownName
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import DEFAULT_SOLVER, SOLVERS
+
+EXPLAIN_CONFLICTS = 20_000  # per deletion test; past it the set is reported not minimised
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why the KB entails `literal`: `formulas` (as told) entail it; with `minimal`, dropping
+    any one of them breaks the entailment. `spans` are the formulas' clause ranges in the KB."""
+
+    literal: int
+    formulas: tuple[Any, ...]
+    minimal: bool
+    spans: tuple[tuple[int, int], ...]
+
+    def lines(self) -> list[str]:
+        return [str(f) for f in self.formulas]
+
 
 # Chosen by scripts/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
 NOT_INTERRUPTIBLE = ("cadical", "kissat")
@@ -90,6 +112,9 @@ class SatOracle:
         if self._solver is not None:
             self._solver.delete()
             self._solver = None
+        if getattr(self, "_explainer", None) is not None:
+            self._explainer.delete()
+            self._explainer = None
 
     # -- clauses ---------------------------------------------------------------------------
     def sync(self) -> int:
@@ -185,6 +210,60 @@ class SatOracle:
         if self.solve(assumptions) is not True:
             return None
         return self._named(self._solver.get_model())
+
+    # -- explanations ------------------------------------------------------------------------
+    def _sync_explainer(self) -> None:
+        """The explainer: the KB's clauses on a second solver, each told formula's clauses
+        guarded by a selector of its own (raw clauses stay unguarded background)."""
+        if getattr(self, "_explainer", None) is None:
+            self._explainer = Solver(name=self.solver_name)
+            self._why_clauses = 0
+            self._why_spans = 0
+            self._why_selectors: list[int] = []
+        clauses, told = self.kb.clauses, self.kb.told
+        guard: dict[int, int] = {}
+        for i in range(self._why_spans, len(told)):
+            selector = self.kb.pool.id(("_aux", "why", i))  # an auxiliary id, never named
+            self._why_selectors.append(selector)
+            _, start, end = told[i]
+            for c in range(start, end):  # a span's clauses were appended with it
+                guard[c] = selector
+        for c in range(self._why_clauses, len(clauses)):
+            if c in guard:
+                self._explainer.add_clause(clauses[c] + [-guard[c]])
+            else:
+                self._explainer.add_clause(clauses[c])
+        self._why_clauses, self._why_spans = len(clauses), len(told)
+
+    def explain(self, lit: Any, *, conflicts: int = EXPLAIN_CONFLICTS) -> Explanation | None:
+        """A minimal set of the told formulas that entails `lit` (under the open scopes), or
+        None when the KB does not entail it."""
+        target = self._lit(lit)
+        self.sync()
+        self._sync_explainer()
+        solver = self._explainer
+        selectors = list(self._why_selectors)
+        index = {s: i for i, s in enumerate(selectors)}
+        base = self._scoped + [-target]
+        if solver.solve(assumptions=base + selectors) is not False:
+            return None
+        core = [s for s in (solver.get_core() or []) if s in index]
+        minimal = True
+        k = 0
+        while k < len(core):
+            trial = core[:k] + core[k + 1:]
+            solver.conf_budget(conflicts)
+            result = solver.solve_limited(assumptions=base + trial)
+            if result is False:  # still entailed without it: keep the (smaller) new core
+                kept = set(solver.get_core() or trial)
+                core = [s for s in trial if s in kept]
+            else:
+                minimal = minimal and result is not None
+                k += 1
+        told = self.kb.told
+        order = sorted(index[s] for s in core)
+        return Explanation(target, tuple(told[i][0] for i in order), minimal,
+                           tuple((told[i][1], told[i][2]) for i in order))
 
     def raw_model(self) -> list[int]:
         """The last SAT answer's model as int literals (after `solve` returned True)."""

@@ -195,6 +195,7 @@ class SatAgent(DaggersAgent):
         incremental: bool = True,
         card_encoding: str = DEFAULT_CARD_ENCODING,
         on_query: Callable[[QueryEvent], None] | None = None,
+        explain: Callable[[list[str]], None] | None = None,
     ):
         if encoding not in ENCODINGS:
             raise UnknownName(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
@@ -205,6 +206,7 @@ class SatAgent(DaggersAgent):
         self.incremental = incremental
         self.card_encoding = card_encoding
         self.on_query = on_query
+        self.explain = explain  # when set, every proven move carries its minimal proof
         self.oracle: SatOracle | None = None
         super().__init__()
 
@@ -271,13 +273,16 @@ class SatAgent(DaggersAgent):
                 verdicts = self._decide(oracle, obs)
         self.sat_seconds += time.perf_counter() - started
         moves = []
+        proofs = getattr(self, "proofs", {})
         for cell, verdict in verdicts.items():
             if verdict is Verdict.FALSE:
                 self.proved_safe += 1
-                moves.append((DaggersAction("probe", cell), f"SAT test {self.queries}: proved safe"))
+                why = proofs.get(cell, f"SAT test {self.queries}: proved safe")
+                moves.append((DaggersAction("probe", cell), why))
             elif verdict is Verdict.TRUE:
                 self.proved_dagger += 1
-                moves.append((DaggersAction("flag", cell), f"SAT test {self.queries}: proved dagger"))
+                why = proofs.get(cell, f"SAT test {self.queries}: proved dagger")
+                moves.append((DaggersAction("flag", cell), why))
         return moves
 
     def _report(self, obs: DaggersObservation, oracle: SatOracle, verdicts: dict) -> None:
@@ -296,6 +301,7 @@ class SatAgent(DaggersAgent):
             by_key = oracle.backbone(keys)
             verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
             self._report(obs, oracle, verdicts)
+            self._explain(oracle, obs, verdicts)
             return verdicts
         window = count_window(oracle.kb, obs, candidates)  # the encoder's, see CountWindow
         with oracle.scoped(*window.formulas()):  # ASK under the total
@@ -310,7 +316,30 @@ class SatAgent(DaggersAgent):
                           else Verdict.TRUE if some_interior_dagger else Verdict.FALSE)
                 verdicts.update(dict.fromkeys(window.interior, shared))
             self._report(obs, oracle, verdicts)
+            self._explain(oracle, obs, verdicts, window.words(obs.total_daggers))
         return verdicts
+
+    def _explain(self, oracle: SatOracle, obs: DaggersObservation, verdicts: dict,
+                 count_words: str = "") -> None:
+        """With `explain` on: the minimal proof of every proven cell, in words (self.proofs)."""
+        self.proofs: dict[Cell, str] = {}
+        if self.explain is None or self.encoding != "tseitin":
+            return
+        about = self.encoder.about if self.incremental else {}
+        for cell, verdict in verdicts.items():
+            if verdict is Verdict.UNKNOWN:
+                continue
+            key = oracle.kb.literal(dagger_key(cell))
+            found = oracle.explain(key if verdict is Verdict.TRUE else -key)
+            what = "a dagger" if verdict is Verdict.TRUE else "safe"
+            if found is None:  # an interior cell: the total alone decides it
+                self.proofs[cell] = f"{cell} is {what}: {count_words or 'the total'}"
+                continue
+            words = [about.get(f, count_words if str(f).startswith("Implies(SEL") else str(f))
+                     for f in found.formulas]
+            words = list(dict.fromkeys(w for w in words if w))
+            self.proofs[cell] = (f"{cell} is {what}: " + ", ".join(words)
+                                 + ("" if found.minimal else " (not minimised)"))
 
 
 AGENTS: dict[str, Callable[..., DaggersAgent]] = {

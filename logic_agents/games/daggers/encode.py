@@ -16,6 +16,7 @@ Concepts:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sympy import Not, Symbol
 
@@ -72,6 +73,9 @@ class CountWindow:
     interior: tuple[Cell, ...]
     remaining: int  # daggers not yet flagged or hit
 
+    def words(self, total: int) -> str:
+        return f"{total} daggers in all"
+
     def formulas(self) -> tuple[IdCardinality, IdCardinality]:
         return (IdCardinality(AtLeast, self.remaining - len(self.interior), self.front),
                 IdCardinality(AtMost, self.remaining, self.front))
@@ -110,6 +114,7 @@ class DaggersEncoder:
         self.global_count = global_count
         self._told: dict[Cell, str] = {}
         self._counted = False
+        self.about: dict[Any, str] = {}  # told formula -> what it says, in words
 
     def update(self, obs: DaggersObservation) -> int:
         """Tell the KB the facts `obs` adds; returns how many formulas were told."""
@@ -122,12 +127,17 @@ class DaggersEncoder:
                 self._told[cell] = shown
                 if shown in (HIT, FLAGGED):
                     formulas.append(dagger(cell))
+                    self.about[formulas[-1]] = (f"dagger at {cell}" if shown == HIT
+                                                else f"flag at {cell}")
                 else:
                     formulas.append(Not(dagger(cell)))
+                    self.about[formulas[-1]] = f"{cell} is open"
                     formulas.append(clue_formula(obs, cell))
+                    self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
         if self.global_count and not self._counted:
             # told after the clues so that a DIMACS reader meets the clue clauses first
             formulas.append(global_count_formula(obs))
+            self.about[formulas[-1]] = f"{obs.total_daggers} daggers in all"
             self._counted = True
         self.kb.tell(*formulas)
         return len(formulas)

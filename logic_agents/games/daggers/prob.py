@@ -91,9 +91,8 @@ class ProbAgent(SatAgent):
         self.endgame = endgame
         self.win_chance: float | None = None
         self.looked_ahead: tuple[int, float] | None = None  # (candidates, best score)
-        self.explain = explain
         self.last_odds: DaggerOdds | None = None
-        super().__init__(**options)
+        super().__init__(explain=explain, **options)
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
         if not obs.unknown_cells():

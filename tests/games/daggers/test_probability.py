@@ -113,7 +113,8 @@ def test_prob_guesses_the_safest_cell_and_explains(capsys):
                  "--policy", "lowest", "--endgame", "0"]) == 0
     out = capsys.readouterr().out
     assert "no cell is provable" in out and "<- probe" in out
-    lines = [line for line in out.splitlines() if "P(dagger)" in line]
+    # the explanation's candidate lines (the move lines above them quote the chosen odds)
+    lines = [line for line in out.splitlines() if line.startswith("  ") and "P(dagger)" in line]
     chosen = next(line for line in lines if "<- probe" in line)
     best = min(float(line.split("= ")[1].split()[0]) for line in lines)
     assert float(chosen.split("= ")[1].split()[0]) == best

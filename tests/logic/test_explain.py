@@ -1,0 +1,68 @@
+"""SatOracle.explain: a minimal set of told formulas that entails a literal.
+
+Checked on the moves of real games: for every explanation satx gives, the formulas in it
+entail the move on a fresh solver, and dropping any one of them breaks the entailment."""
+
+from pysat.solvers import Solver
+
+from logic_agents.games.daggers import DaggersWorld, SatAgent, load
+from logic_agents.logic import Exactly, KnowledgeBase, SatOracle, sym
+from logic_agents.world.runner import run_episode
+
+from ..conftest import ROOT
+
+
+def test_a_small_explanation_is_minimal_and_a_non_entailed_literal_has_none():
+    a, b, c, d = (sym(("e", i)) for i in range(4))
+    kb = KnowledgeBase()
+    kb.tell(a | b, ~a, Exactly(1, c, d), ~c, b | c)
+    with SatOracle(kb) as oracle:
+        why_b = oracle.explain(b)
+        assert [str(f) for f in why_b.formulas] == ["e_0 | e_1", "~e_0"] and why_b.minimal
+        assert [str(f) for f in oracle.explain(d).formulas] == ["Exactly(1, e_2, e_3)", "~e_2"]
+        assert oracle.explain(~b) is None
+        with oracle.scoped(~d):  # a hypothetical is a told formula too
+            assert any("e_3" in str(f) for f in oracle.explain(c).formulas)
+
+
+def _holds(clauses, assumptions):
+    with Solver(name="glucose4", bootstrap_with=clauses) as solver:
+        return solver.solve(assumptions=assumptions)
+
+
+def test_every_explanation_of_real_moves_is_sufficient_and_minimal(monkeypatch):
+    seen = []
+    original = SatOracle.explain
+
+    def recording(self, lit, **kw):
+        result = original(self, lit, **kw)
+        if result is not None:
+            seen.append((self.kb, len(self.kb.clauses), len(self.kb.told), list(self.assumed),
+                         result))
+        return result
+
+    monkeypatch.setattr(SatOracle, "explain", recording)
+    for path in sorted((ROOT / "maps/daggers/2018").glob("*.txt")):  # the 30 official maps
+        for seed in range(4):
+            for global_count in (True, False):
+                agent = SatAgent(global_count=global_count, explain=lambda lines: None)
+                run_episode(DaggersWorld(load(path)), agent, seed=seed)
+    assert len(seen) >= 300
+    minimal = 0
+    for kb, n_clauses, n_told, assumed, why in seen:
+        spans = [(s, e) for _, s, e in kb.told[:n_told]]
+        covered = {c for s, e in spans for c in range(s, e)}
+        background = [kb.clauses[c] for c in range(n_clauses) if c not in covered]
+        chosen = [list(range(s, e)) for s, e in why.spans]
+        ask = assumed + [-why.literal]
+
+        def with_spans(parts, background=background, kb=kb):
+            return background + [kb.clauses[c] for part in parts for c in part]
+
+        assert _holds(with_spans(chosen), ask) is False, why.lines()
+        if why.minimal:
+            minimal += 1
+            for k in range(len(chosen)):
+                assert _holds(with_spans(chosen[:k] + chosen[k + 1:]), ask) is True, (
+                    why.lines(), k)
+    assert minimal == len(seen)
