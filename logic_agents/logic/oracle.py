@@ -46,6 +46,7 @@ class Explanation:
     formulas: tuple[Any, ...]
     minimal: bool
     spans: tuple[tuple[int, int], ...]
+    given: tuple[int, ...] = ()  # the facts given as assumptions that the proof uses
 
     def lines(self) -> list[str]:
         return [str(f) for f in self.formulas]
@@ -235,19 +236,23 @@ class SatOracle:
                 self._explainer.add_clause(clauses[c])
         self._why_clauses, self._why_spans = len(clauses), len(told)
 
-    def explain(self, lit: Any, *, conflicts: int = EXPLAIN_CONFLICTS) -> Explanation | None:
-        """A minimal set of the told formulas that entails `lit` (under the open scopes), or
-        None when the KB does not entail it."""
+    def explain(self, lit: Any, given: Iterable[Any] = (), *,
+                conflicts: int = EXPLAIN_CONFLICTS) -> Explanation | None:
+        """A minimal set of the told formulas, and of the `given` facts (literals asked as
+        assumptions, such as a puzzle's clues), that entails `lit` under the open scopes; None
+        when they do not entail it."""
         target = self._lit(lit)
+        facts = [self._lit(g) for g in given]
         self.sync()
         self._sync_explainer()
         solver = self._explainer
         selectors = list(self._why_selectors)
         index = {s: i for i, s in enumerate(selectors)}
+        items = set(index) | set(facts)
         base = self._scoped + [-target]
-        if solver.solve(assumptions=base + selectors) is not False:
+        if solver.solve(assumptions=base + selectors + facts) is not False:
             return None
-        core = [s for s in (solver.get_core() or []) if s in index]
+        core = [s for s in (solver.get_core() or []) if s in items]
         minimal = True
         k = 0
         while k < len(core):
@@ -261,9 +266,10 @@ class SatOracle:
                 minimal = minimal and result is not None
                 k += 1
         told = self.kb.told
-        order = sorted(index[s] for s in core)
+        order = sorted(index[s] for s in core if s in index)
         return Explanation(target, tuple(told[i][0] for i in order), minimal,
-                           tuple((told[i][1], told[i][2]) for i in order))
+                           tuple((told[i][1], told[i][2]) for i in order),
+                           tuple(s for s in core if s not in index))
 
     def raw_model(self) -> list[int]:
         """The last SAT answer's model as int literals (after `solve` returned True)."""

@@ -66,3 +66,38 @@ def test_every_explanation_of_real_moves_is_sufficient_and_minimal(monkeypatch):
                 assert _holds(with_spans(chosen[:k] + chosen[k + 1:]), ask) is True, (
                     why.lines(), k)
     assert minimal == len(seen)
+
+
+def test_sudoku_proofs_name_a_minimal_set_of_givens_and_rules(monkeypatch):
+    from logic_agents.games.sudoku import SudokuWorld
+    from logic_agents.games.sudoku import load as load_sudoku
+    from logic_agents.games.sudoku.agents import LogicSudokuAgent
+
+    seen = []
+    original = SatOracle.explain
+
+    def recording(self, lit, given=(), **kw):
+        result = original(self, lit, given, **kw)
+        if result is not None:
+            seen.append((self.kb, len(self.kb.clauses), len(self.kb.told), result))
+        return result
+
+    monkeypatch.setattr(SatOracle, "explain", recording)
+    for k in (1, 2):
+        puzzle = load_sudoku(f"{ROOT}/maps/sudoku/norvig_top95.txt:{k}")
+        agent = LogicSudokuAgent(explain=lambda lines: None)
+        result = run_episode(SudokuWorld(puzzle), agent, seed=0)
+        assert result.won
+    assert len(seen) >= 100
+    for kb, n_clauses, n_told, why in seen[::7]:  # every 7th: the checks are the costly part
+        spans = [(s, e) for _, s, e in kb.told[:n_told]]
+        covered = {c for s, e in spans for c in range(s, e)}
+        background = [kb.clauses[c] for c in range(n_clauses) if c not in covered]
+        items = [[kb.clauses[c] for c in range(s, e)] for s, e in why.spans]
+        items += [[[g]] for g in why.given]
+        clauses = background + [c for item in items for c in item]
+        assert _holds(clauses, [-why.literal]) is False
+        assert why.minimal
+        for k in range(len(items)):
+            rest = background + [c for item in items[:k] + items[k + 1:] for c in item]
+            assert _holds(rest, [-why.literal]) is True

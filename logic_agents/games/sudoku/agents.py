@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
@@ -87,12 +88,16 @@ class LogicSudokuAgent(SudokuAgent):
     name = "logic"
     options = (solver_option(),)
 
-    def __init__(self, *, solver: str | None = None):
+    def __init__(self, *, solver: str | None = None,
+                 explain: Callable[[list[str]], None] | None = None):
         self.solver = solver
+        self.explain = explain  # when set, each deduced value carries its minimal proof
         super().__init__()
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
+        self.why = ""
+        self._known: list[int] = []
         self.deduced = 0
         self.by = {"propagation": 0, "failed-literal": 0, "entailment": 0}
 
@@ -103,6 +108,7 @@ class LogicSudokuAgent(SudokuAgent):
         s = self._solver_of(obs.n)
         n = obs.n
         known = s.assumptions(SudokuPuzzle(n, obs.cells))
+        self._known = known
         empty = [i for i, v in enumerate(obs.cells) if v == 0]
         if not empty:
             return None
@@ -138,7 +144,27 @@ class LogicSudokuAgent(SudokuAgent):
     def _deduce(self, index: int, value: int, n: int, how: str) -> SudokuAction:
         self.deduced += 1
         self.by[how] += 1
+        if self.explain is not None:
+            self.why = self._proof(index, value, n)
         return SudokuAction((index // n, index % n), value)
+
+    def _proof(self, index: int, value: int, n: int) -> str:
+        """The givens and rules that force the value, a minimal set of them, in words."""
+        from logic_agents.games.sudoku.encode import rule_words
+
+        s = self._solver_of(n)
+        found = s.oracle.explain(s.ids[index // n][index % n][value - 1], self._known)
+        if found is None:
+            return "entailed"
+        words = rule_words(n)
+        facts = []
+        for lit in found.given:
+            cell, v = divmod(lit - 1, n)
+            facts.append(f"r{cell // n + 1}c{cell % n + 1}={v + 1}")
+        rules = [words.get(f, str(f)) for f in found.formulas]
+        return (f"r{index // n + 1}c{index % n + 1}={value}: " + ", ".join(facts)
+                + ("; " if facts and rules else "") + ", ".join(rules)
+                + ("" if found.minimal else " (not minimised)"))
 
 
 @lru_cache(maxsize=8)

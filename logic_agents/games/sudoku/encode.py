@@ -15,6 +15,7 @@ Concepts:
 from __future__ import annotations
 
 import functools
+import math
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.formula import Exactly, sym
@@ -55,6 +56,26 @@ def rules(n: int, kb: KnowledgeBase | None = None) -> KnowledgeBase:
             formulas.append(Exactly(1, *[x[r, c, v] for r, c in unit]))
     kb.tell(*formulas)
     return kb
+
+
+@functools.lru_cache(maxsize=8)
+def rule_words(n: int) -> dict:
+    """Each rule formula of size n in words, for explanations ("row 3 holds one 7")."""
+    out = {}
+    rules_list = rules_for(n).formulas
+    k = 0
+    for r in range(n):
+        for c in range(n):
+            out[rules_list[k]] = f"r{r + 1}c{c + 1} holds one value"
+            k += 1
+    b = math.isqrt(n)
+    names = ([f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
+             + [f"box {i + 1}" for i in range(b * b)])
+    for name in names:
+        for v in range(1, n + 1):
+            out[rules_list[k]] = f"{name} holds one {v}"
+            k += 1
+    return out
 
 
 class SudokuSolver:
