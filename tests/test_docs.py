@@ -62,9 +62,10 @@ def matches(shown: list[str], got: list[str]) -> bool:
     return bool(got) and shown[0] == got[0] and matches(shown[1:], got[1:])
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("docs")
+@pytest.fixture
+def scratch(tmp_path):
+    """A fresh folder per block, so that files one page writes never meet another's."""
+    folder = tmp_path
     for name in ("maps", "examples"):
         (folder / name).symlink_to(ROOT / name)
     return folder

@@ -81,9 +81,7 @@ def run(args: argparse.Namespace) -> int:
         kb = spec.puzzle.encode(instance)
         comments = head + [f"puzzle {instance.name} ({portable_path(map_path)})",
                            *spec.cnf_legend]
-        comments += [f"kb {f}" for f in kb.formulas[:MAX_KB_COMMENTS]]
-        if len(kb.formulas) > MAX_KB_COMMENTS:
-            comments.append(f"kb ... {len(kb.formulas) - MAX_KB_COMMENTS} more formulas")
+        comments += kb_comments([str(f) for f, _, _ in kb.told], [(s, e) for _, s, e in kb.told])
         return _write(args, kb.to_dimacs(comments), {
             "file": args.output, "map": instance.name, "variables": kb.num_vars,
             "clauses": len(kb.clauses), "named": len(kb.names())})
@@ -125,11 +123,23 @@ def _write_query(args: argparse.Namespace, spec: Any, instance: Any, map_path: s
                        f"agent {entry.name}" + (f" {settings}" if settings else ""),
                        f"seed {args.seed} query {query.index} step {query.step}"]
     comments += query.legend() or list(spec.cnf_legend)
-    comments += [f"kb {f}" for f in query.formulas()]
+    comments += kb_comments(query.formulas(), query.spans())
     return _write(args, query.to_dimacs(comments), {
         "file": args.output, "map": instance.name, "agent": entry.name, "seed": args.seed,
         "query": query.index, "step": query.step, "variables": query.num_vars,
         "clauses": query.num_clauses + len(query.assumptions), "named": len(query.names())})
+
+
+def kb_comments(formulas: list[str], spans: list[tuple[int, int]]) -> list[str]:
+    """`c kb` lines (the first MAX_KB_COMMENTS formulas), then one `c kb-spans` line with the
+    clause range of each, which `inspect --why` reads to say which formulas force a value."""
+    shown = formulas[:MAX_KB_COMMENTS]
+    out = [f"kb {f}" for f in shown]
+    if len(formulas) > MAX_KB_COMMENTS:
+        out.append(f"kb ... {len(formulas) - MAX_KB_COMMENTS} more formulas")
+    if spans and len(spans) >= len(shown) and shown:
+        out.append("kb-spans " + " ".join(f"{s}-{e}" for s, e in spans[: len(shown)]))
+    return out
 
 
 def _write(args: argparse.Namespace, text: str, summary: dict) -> int:

@@ -22,9 +22,39 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--solve", action="store_true", help="solve it and print the model by name")
     p.add_argument("--solver", default="cadical195", choices=SOLVERS, metavar="NAME",
                    help="solver for --solve (default: cadical195)")
+    p.add_argument("--why", metavar="NAME", help="say whether the file forces NAME's value and "
+                   "which `c kb` formulas do it: a minimal set of them (files written by "
+                   "`logic-agents cnf`)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     limit_flag(p)
     p.set_defaults(run=run)
+
+
+def _why(args: argparse.Namespace, cnf: Any) -> int:
+    from rich.markup import escape
+
+    from logic_agents.logic.oracle import check_solver_name
+    from logic_agents.logic.why import why_forced
+
+    solver = check_solver_name(args.solver if args.solver != "cadical195" else "glucose4")
+    found = why_forced(cnf, args.why, str(args.file), solver)
+    if args.json:
+        print(json.dumps({"file": str(args.file), "name": found.name, "value": found.value,
+                          "forced": found.forced, "formulas": list(found.formulas),
+                          "minimal": found.minimal}))
+        return 0
+    console = make_console()
+    if found.value is None:
+        console.print(f"{escape(str(args.file))} is unsatisfiable: no value to explain")
+    elif not found.forced:
+        console.print(f"{escape(found.name)} is not forced: it can be True or False")
+    else:
+        by = ("by these formulas (a minimal set" + ("" if found.minimal else ", not minimised")
+              + "):") if found.formulas else "by the clauses under no `c kb` line alone"
+        console.print(f"{escape(found.name)} = {found.value}, forced {by}")
+        for text in found.formulas:
+            console.print(f"  {escape(text)}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     from logic_agents.logic.oracle import check_solver_name
 
     cnf = read_dimacs(args.file)
+    if args.why:
+        return _why(args, cnf)
     info = stats(cnf)
     model_names = None
     status = None

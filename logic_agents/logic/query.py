@@ -39,6 +39,10 @@ class Query:
         """The knowledge base's formulas as a person reads them (`c kb` lines)."""
         return []
 
+    def spans(self) -> list[tuple[int, int]]:
+        """The clause range (start, end) each of formulas() compiled to, in order."""
+        return []
+
     def to_dimacs(self, comments: list[str]) -> str:
         """The question as one CNF: the clauses plus the assumptions as unit clauses."""
         clauses = self.clauses() + [[a] for a in self.assumptions]

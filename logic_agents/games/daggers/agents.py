@@ -165,7 +165,10 @@ class QueryEvent(Query):
         return self.agent_settings
 
     def formulas(self) -> list[str]:
-        return [str(f) for f in self.kb.formulas]
+        return [str(f) for f, _, end in self.kb.told if end <= self.num_clauses]
+
+    def spans(self) -> list[tuple[int, int]]:
+        return [(start, end) for _, start, end in self.kb.told if end <= self.num_clauses]
 
 
 class SatAgent(DaggersAgent):

@@ -1,0 +1,89 @@
+"""Why a written CNF forces a variable's value: `logic-agents inspect FILE.cnf --why NAME`.
+
+Concepts: the `c kb` lines of a file written by `logic-agents cnf` name the formulas, and its
+`c kb-spans` line gives the clauses each compiled to. why_forced solves the file once for
+NAME's value, checks that the value is forced (the file with NAME's other value is
+unsatisfiable), then finds a minimal set of the named formulas that forces it, as
+SatOracle.explain does: a selector per formula, the unsat core, deletion under a budget.
+Clauses under no `c kb` line (the unit clauses that assume a test's selectors, formulas past
+the comment limit) are background, always present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pysat.solvers import Solver
+
+from logic_agents.errors import FormatError, UsageError
+from logic_agents.inputs import int_or_none
+from logic_agents.logic.dimacs import DimacsFile
+
+CONFLICTS = 20_000
+
+
+@dataclass(frozen=True)
+class Forced:
+    name: str
+    value: bool | None  # None: the file is unsatisfiable
+    forced: bool
+    formulas: tuple[str, ...] = ()
+    minimal: bool = True
+
+
+def named_formulas(cnf: DimacsFile, file: str) -> list[tuple[str, int, int]]:
+    """(text, first clause, end) of every `c kb` formula that has a span."""
+    texts = [c[3:] for c in cnf.comments if c.startswith("kb ") and not c.startswith("kb ...")]
+    spans_line = next((c for c in cnf.comments if c.startswith("kb-spans ")), None)
+    if spans_line is None:
+        raise FormatError("no `c kb-spans` line: only files written by `logic-agents cnf` say "
+                          "which clauses each formula compiled to", file, 0, 0)
+    spans = []
+    for part in spans_line.split()[1:]:
+        lo, _, hi = part.partition("-")
+        a, b = int_or_none(lo, False), int_or_none(hi, False)
+        if a is None or b is None or not a <= b <= len(cnf.clauses):
+            raise FormatError(f"bad clause range {part!r} in the kb-spans line", file, 0, 0)
+        spans.append((a, b))
+    if len(spans) != len(texts):
+        raise FormatError(f"{len(texts)} `c kb` lines but {len(spans)} spans", file, 0, 0)
+    return [(t, a, b) for t, (a, b) in zip(texts, spans)]
+
+
+def why_forced(cnf: DimacsFile, name: str, file: str = "<cnf>", solver: str = "glucose4",
+               conflicts: int = CONFLICTS) -> Forced:
+    ids = {n: v for v, n in cnf.names.items()}
+    if name not in ids:
+        shown = ", ".join(list(ids)[:5])
+        raise UsageError(f"{file} names no variable {name!r} (it names {shown}, ...)")
+    var = ids[name]
+    groups = named_formulas(cnf, file)
+    with Solver(name=solver, bootstrap_with=cnf.clauses) as plain:
+        if not plain.solve():
+            return Forced(name, None, False)
+        value = plain.get_model()[var - 1] > 0
+        lit = var if value else -var
+        if plain.solve(assumptions=[-lit]):
+            return Forced(name, value, False)
+    top = max(cnf.num_vars, max((abs(x) for c in cnf.clauses for x in c), default=0))
+    selectors = [top + 1 + i for i in range(len(groups))]
+    guard = {c: selectors[i] for i, (_, a, b) in enumerate(groups) for c in range(a, b)}
+    with Solver(name=solver) as explainer:
+        for c, clause in enumerate(cnf.clauses):
+            explainer.add_clause(clause + [-guard[c]] if c in guard else clause)
+        explainer.solve(assumptions=[-lit] + selectors)
+        index = {s: i for i, s in enumerate(selectors)}
+        core = [s for s in (explainer.get_core() or []) if s in index]
+        minimal, k = True, 0
+        while k < len(core):
+            trial = core[:k] + core[k + 1:]
+            explainer.conf_budget(conflicts)
+            result = explainer.solve_limited(assumptions=[-lit] + trial)
+            if result is False:
+                kept = set(explainer.get_core() or trial)
+                core = [s for s in trial if s in kept]
+            else:
+                minimal = minimal and result is not None
+                k += 1
+    chosen = tuple(groups[index[s]][0] for s in sorted(core, key=index.get))
+    return Forced(name, value, True, chosen, minimal)
