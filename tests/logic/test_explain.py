@@ -101,3 +101,37 @@ def test_sudoku_proofs_name_a_minimal_set_of_givens_and_rules(monkeypatch):
         for k in range(len(items)):
             rest = background + [c for item in items[:k] + items[k + 1:] for c in item]
             assert _holds(rest, [-why.literal]) is True
+
+
+def test_undead_proofs_are_sufficient_and_minimal(monkeypatch):
+    from logic_agents.games.undead import UndeadWorld
+    from logic_agents.games.undead import load as load_undead
+    from logic_agents.games.undead.agents import LogicUndeadAgent
+
+    seen = []
+    original = SatOracle.explain
+
+    def recording(self, lit, given=(), **kw):
+        result = original(self, lit, given, **kw)
+        if result is not None:
+            seen.append((self.kb, len(self.kb.clauses), len(self.kb.told), result))
+        return result
+
+    monkeypatch.setattr(SatOracle, "explain", recording)
+    for ref in ("report-4x4", "7x7dn:1", "5x5dt:2"):
+        agent = LogicUndeadAgent(explain=lambda lines: None)
+        run_episode(UndeadWorld(load_undead(f"{ROOT}/maps/undead/{ref.split(':')[0]}"
+                                            + (".tsv:" + ref.split(":")[1] if ":" in ref
+                                               else ".txt"))), agent, seed=0)
+        assert agent.why
+    assert len(seen) >= 20
+    for kb, n_clauses, n_told, why in seen:
+        covered = {c for _, s, e in kb.told[:n_told] for c in range(s, e)}
+        background = [kb.clauses[c] for c in range(n_clauses) if c not in covered]
+        items = [[kb.clauses[c] for c in range(s, e)] for s, e in why.spans]
+        items += [[[g]] for g in why.given]
+        assert _holds(background + [c for i in items for c in i], [-why.literal]) is False
+        assert why.minimal
+        for k in range(len(items)):
+            rest = background + [c for i in items[:k] + items[k + 1:] for c in i]
+            assert _holds(rest, [-why.literal]) is True

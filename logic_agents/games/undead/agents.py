@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import deque
+from collections.abc import Callable
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
@@ -83,12 +84,15 @@ class LogicUndeadAgent(UndeadAgent):
     name = "logic"
     options = (solver_option(),)
 
-    def __init__(self, *, solver: str | None = None):
+    def __init__(self, *, solver: str | None = None,
+                 explain: Callable[[list[str]], None] | None = None):
         self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
+        self.explain = explain  # when set, each placed monster carries its minimal proof
         super().__init__()
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
+        self.why = ""
         self.by = {"propagation": 0, "entailment": 0}
         self.layout: LayoutSolver | None = None
 
@@ -114,6 +118,8 @@ class LogicUndeadAgent(UndeadAgent):
         for i in empty:
             if i in fixed:
                 self.by["propagation"] += 1
+                if self.explain is not None:
+                    self.why = s.why(i, fixed[i], placed)
                 return UndeadAction(divmod(i, w), fixed[i])
         known = s.assumptions(placed)
         keys = [s.literal(i, m) for i in empty for m in MONSTERS]
@@ -122,6 +128,8 @@ class LogicUndeadAgent(UndeadAgent):
             for m in MONSTERS:
                 if verdicts[s.literal(i, m)] is Verdict.TRUE:
                     self.by["entailment"] += 1
+                    if self.explain is not None:
+                        self.why = s.why(i, m, placed)
                     return UndeadAction(divmod(i, w), m)
         return None  # several solutions remain: a guess would be needed
 

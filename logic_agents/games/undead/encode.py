@@ -77,6 +77,29 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
     return kb
 
 
+def rule_words(puzzle: UndeadPuzzle, totals: str = "all") -> list[str]:
+    """What each formula `rules` tells says, in words and in the same order (for `why`)."""
+    from logic_agents.games.undead.board import clue_entry
+
+    names = {"G": "ghosts", "V": "vampires", "Z": "zombies"}
+    out = []
+    for i in puzzle.monster_cells:
+        r, c = puzzle.cell(i)
+        out.append(f"r{r + 1}c{c + 1} holds one monster")
+    for m, total in zip(MONSTERS, puzzle.counts):
+        if not (totals == "two" and m == "Z"):
+            out.append(f"{total} {names[m]} in all")
+    for sight in puzzle.sights:
+        clue = puzzle.clues[sight.clue]
+        if clue is None or (clue == 0 and not sight.visits):
+            continue
+        r, c, (dr, dc) = clue_entry(sight.clue, puzzle.width, puzzle.height)
+        edge = ("the top of column" if dr == 1 else "the bottom of column" if dr == -1
+                else "the left of row" if dc == 1 else "the right of row")
+        out.append(f"clue {clue} at {edge} {c + 1 if dr else r + 1}")
+    return out
+
+
 def encode(puzzle: UndeadPuzzle, card_encoding: str | None = None) -> KnowledgeBase:
     """A fresh KB holding the whole puzzle (for `cnf`), with all three totals."""
     return rules(puzzle, KnowledgeBase(card_encoding=card_encoding
@@ -102,6 +125,7 @@ class UndeadSolver:
         self.puzzle = puzzle
         default_card, default_totals = default_encoding(puzzle)
         card_encoding, totals = card_encoding or default_card, totals or default_totals
+        self.totals = totals
         self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals=totals)
         self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
         self.ids = {i: [self.kb.var(var_key(m, *puzzle.cell(i))) for m in MONSTERS]
@@ -110,6 +134,26 @@ class UndeadSolver:
 
     def literal(self, cell: int, monster: str) -> int:
         return self.ids[cell][MONSTERS.index(monster)]
+
+    def why(self, cell: int, monster: str, placed: dict[int, str]) -> str:
+        """A minimal set of the clues, totals, givens and placed monsters that forces the
+        monster into the cell, in words."""
+        found = self.oracle.explain(self.literal(cell, monster), self.assumptions(placed))
+        r, c = self.puzzle.cell(cell)
+        if found is None:
+            return f"r{r + 1}c{c + 1}={monster}: entailed"
+        words = rule_words(self.puzzle, self.totals)
+        position = {id(f): k for k, (f, _, _) in enumerate(self.kb.told)}
+        facts = []
+        for lit in found.given:
+            for i, vs in self.ids.items():
+                if lit in vs:
+                    rr, cc = self.puzzle.cell(i)
+                    facts.append(f"r{rr + 1}c{cc + 1}={MONSTERS[vs.index(lit)]}")
+        rules_used = [words[position[id(f)]] if position.get(id(f), -1) < len(words) else str(f)
+                      for f in found.formulas]
+        return (f"r{r + 1}c{c + 1}={monster}: " + ", ".join(facts + rules_used)
+                + ("" if found.minimal else " (not minimised)"))
 
     def assumptions(self, placed: dict[int, str]) -> list[int]:
         return [self.literal(i, m) for i, m in placed.items()]
