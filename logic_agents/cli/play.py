@@ -86,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
                                           args)
         return print_result(args, spec, result, agent, instance, make_console(), False)
     console = make_console()
-    if args.explain:
-        if not accepts(entry.factory, "explain"):
-            raise UsageError(f"agent {entry.name} does not explain its moves")
-        # with --json stdout holds one JSON object only, so explanations go to stderr
+    if args.explain and accepts(entry.factory, "explain"):
+        # agents that prove their moves only do so when asked (it costs solver calls);
+        # the others' `why`, if they keep one, is shown anyway. With --json stdout holds one
+        # JSON object only, so explanations go to stderr
         out = make_console(stderr=True) if args.json else console
         options["explain"] = lambda lines: out.print(escape("\n".join(lines)))
     agent = build_agent(entry, options)

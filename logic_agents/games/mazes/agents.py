@@ -115,6 +115,8 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
             result = search(obs.board, self.method, heuristic_name=self.heuristic,
                             budget=self._budget())
             self.nodes, self.stopped = result.nodes, result.stopped
+            self.why = (f"{self.name}: {self.nodes:,} nodes"
+                        + (f", stopped at its {self.stopped}" if self.stopped else ""))
             if result.path is not None and len(obs.path) == 1:
                 self._walk(result.path, 1)
         return self.pending.popleft() if self.pending else None

@@ -142,6 +142,7 @@ class SatOozeAgent:
             return OozeAction("wait")
         plan = self.plan(obs)
         self.last_plan = plan
+        self.why = self._words(plan)
         if not plan.route and end.route:
             # no route keeps the open end in time: re-open the pipe one laid piece earlier
             blocker = self._blocker(end, board, filled)
@@ -150,6 +151,15 @@ class SatOozeAgent:
         if plan.cell is None:
             return OozeAction("wait")
         return OozeAction("place", plan.cell)
+
+    @staticmethod
+    def _words(plan: Plan) -> str:
+        """The plan in words: the route the oracle chose and where the piece goes on it."""
+        route = " ".join(f"{y},{x}" for x, y in plan.route)  # row,col as in actions
+        where = ("on the route" if plan.on_route else "parked off the route"
+                 if plan.cell is not None else "nowhere")
+        return (f"route {route or '-'} ({len(plan.route)} tiles, {plan.guaranteed} "
+                f"guaranteed in time); this piece {where}")
 
     @staticmethod
     def _blocker(end, board, filled) -> Cell | None:

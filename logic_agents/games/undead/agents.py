@@ -165,6 +165,8 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
             options = {"rng": self.rng} if self.name == "brute-force" else {}
             result = self.method(obs.puzzle, zero_fill=self.zero_fill, budget=budget, **options)
             self.nodes, self.stopped = result.nodes, result.stopped
+            self.why = (f"{self.name}: {self.nodes:,} nodes"
+                        + (f", stopped at its {self.stopped}" if self.stopped else ""))
             if result.solution is not None:
                 self._write_out(obs, result.solution)
         return self.pending.popleft() if self.pending else None
