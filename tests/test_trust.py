@@ -22,7 +22,8 @@ from logic_agents.games.undead.board import format_game_id, puzzle_from_solution
 from .conftest import ROOT
 
 BOM = "\ufeff"
-STUDY = ["compare", "EASY1", "EASY2", "EASY3", "--agents", "satx,prob", "--runs", "12",
+# long enough (600 games) that a study is still running when the test interrupts it
+STUDY = ["compare", "EASY1", "EASY2", "EASY3", "--agents", "satx,prob", "--runs", "100",
          "--jobs", "2", "--seed", "4"]
 
 
@@ -83,7 +84,7 @@ def test_ctrl_c_and_kill_lose_nothing_and_leave_nothing_running(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     reference = batch.read_rows(whole)
-    assert len(reference) == 3 * 2 * 12
+    assert len(reference) == 3 * 2 * 100
 
     # Ctrl-C: one line, exit 130, within about a second, no worker left behind
     out = tmp_path / "cut.csv"
