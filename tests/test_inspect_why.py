@@ -71,3 +71,19 @@ def test_why_needs_a_file_that_names_its_formulas(capsys, tmp_path):
     bad.write_text("c kb a\nc kb-spans 0-9\nc var 1 a\np cnf 1 1\n1 0\n")
     code, _, err = run(capsys, "inspect", str(bad), "--why", "a")
     assert code == 2 and "bad clause range" in err
+
+
+def test_inspect_lists_clauses_under_their_formula_without_duplicates(capsys, tmp_path):
+    named = tmp_path / "named.cnf"
+    named.write_text("c kb a | b\nc kb ~a\nc kb ~a again\nc kb-spans 0-1 1-2 2-3\nc var 1 a\n"
+                     "c var 2 b\np cnf 2 3\n1 2 0\n-1 0\n-1 0\n")
+    code, out, _ = run(capsys, "inspect", str(named), "--limit", "10")
+    assert code == 0 and any([x.strip() for x in line.split("│")[1:3]] == ["duplicate clauses", "1"]
+                             for line in out.splitlines() if "duplicate" in line)
+    listed = out[out.index("first"):].splitlines()
+    assert listed[1:] == ["  a | b", "    a ∨ b", "  ~a", "    ~a"]  # the repeat is dropped
+    plain = tmp_path / "plain.cnf"
+    plain.write_text("p cnf 2 2\n1 2 0\n2 1 0\n")
+    code, out, _ = run(capsys, "inspect", str(plain))
+    listed = out[out.index("first"):].splitlines()
+    assert code == 0 and listed[1:] == ["  _aux_1 ∨ _aux_2"]  # no formulas named: a flat list

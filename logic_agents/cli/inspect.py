@@ -57,6 +57,45 @@ def _why(args: argparse.Namespace, cnf: Any) -> int:
     return 0
 
 
+def _duplicates(clauses: list[list[int]]) -> int:
+    """Clauses that repeat an earlier one (the same literals in any order)."""
+    return len(clauses) - len({tuple(sorted(set(c))) for c in clauses})
+
+
+def _list_clauses(console: Any, cnf: Any, limit: int) -> None:
+    """The first `limit` distinct clauses by name, under the `c kb` formula each came from
+    when the file says (a file written by `logic-agents cnf`)."""
+    from rich.markup import escape
+
+    from logic_agents.errors import FormatError
+    from logic_agents.logic.why import named_formulas
+
+    try:
+        groups = named_formulas(cnf, "")
+    except FormatError:
+        groups = []
+    title = {a: text for text, a, b in groups if b > a}
+    owner = {c: a for _, a, b in groups for c in range(a, b)}
+    console.print(f"[bold]first {min(limit, len(cnf.clauses))} clauses[/bold]"
+                  + (" (under the formula they came from)" if groups else ""))
+    seen: set[tuple[int, ...]] = set()
+    shown, heading = 0, None
+    for c, clause in enumerate(cnf.clauses):
+        if shown >= limit:
+            break
+        key = tuple(sorted(set(clause)))
+        if key in seen:
+            continue
+        seen.add(key)
+        start = owner.get(c)
+        if groups and start != heading:
+            heading = start
+            console.print(f"  [dim]{escape(title[start]) if start is not None else '(no formula)'}[/dim]")
+        indent = "    " if groups else "  "
+        console.print(indent + escape(" ∨ ".join(cnf.literal_name(lit) for lit in clause) or "⊥"))
+        shown += 1
+
+
 def run(args: argparse.Namespace) -> int:
     from pysat.solvers import Solver
     from rich.markup import escape
@@ -90,15 +129,14 @@ def run(args: argparse.Namespace) -> int:
     table = Table(title=str(args.file), show_header=False)
     for key in ("variables", "clauses", "named", "auxiliary", "unused", "literals"):
         table.add_row(key, str(info[key]))
+    table.add_row("duplicate clauses", str(_duplicates(cnf.clauses)))
     table.add_row("clause lengths",
                   "  ".join(f"{k}:{v}" for k, v in info["clause_lengths"].items()))
     console.print(table)
     for line in cnf.comments[:6]:
         console.print(f"[dim]c {escape(line)}[/dim]")
     if args.limit:
-        console.print(f"[bold]first {min(args.limit, len(cnf.clauses))} clauses[/bold]")
-        for clause in cnf.clauses[: args.limit]:
-            console.print("  " + escape(" ∨ ".join(cnf.literal_name(lit) for lit in clause) or "⊥"))
+        _list_clauses(console, cnf, args.limit)
     if args.solve:
         console.print(f"s {status}")
         if model_names is not None:
