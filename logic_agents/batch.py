@@ -383,7 +383,7 @@ def compare(
     runs: int = 10,
     seed: int = 0,
     jobs: int | None = None,
-    game: str = "daggers",
+    game: str | None = None,
     out: str | Path | None = None,
     resume: bool = False,
     backend: str = "process",
@@ -393,7 +393,14 @@ def compare(
     on_row: Callable[[Row], None] | None = None,
 ) -> list[Row]:
     """Play every agent on every map `runs` times with paired seeds; returns all rows
-    (those read back from `out` when resuming, then the new ones)."""
+    (those read back from `out` when resuming, then the new ones). `game` defaults to the
+    game the instances belong to."""
+    if game is None:
+        from logic_agents.world.registry import game_of_instance
+
+        if not entries:
+            raise LogicAgentsError("no instances to play")
+        game = game_of_instance(entries[0].instance)
     if backend not in BACKENDS:
         raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if runs < 1:

@@ -47,6 +47,14 @@ def loads(load: Any, path: Path) -> bool:
     return True
 
 
+def kept_files(paths: list[Path], load: Any, force: bool, resume: bool) -> set[int]:
+    """For a one-file-per-item output: refuse existing files without --force/--resume, and
+    the numbers of the items a resumed run keeps (their files load)."""
+    for path in paths:
+        refuse_existing(path, force, resume)
+    return {k for k, path in enumerate(paths) if resume and loads(load, path)}
+
+
 def kept_note(held: int) -> str:
     return f"; kept the {held} already there" if held else ""
 

@@ -109,8 +109,6 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from logic_agents import batch
-    from logic_agents.world.agents import check_options
-
     spec = _game(args)
     names = _agent_names(args, spec)
     entries_of_agents = agent_entries(spec, names)
@@ -123,9 +121,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--resume continues an --out file; give --out")
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
-    options = given_options(args, entries_of_agents, spec)
-    for entry in entries_of_agents:
-        check_options(entry, options[entry.name])
+    options = given_options(args, entries_of_agents, spec)  # refuses what none declares
     entries = batch.entries_from_references(args.maps, spec, args.group_by)
     generate_options = {o.name for o in spec.generator.compare_options} if spec.generator else set()
     if args.generate:

@@ -11,13 +11,13 @@ import json
 from typing import Any
 
 from logic_agents.output import make_console
-from logic_agents.world.registry import broken_games, games, get_game, origin
+from logic_agents.world.registry import ENTRY_POINT_GROUP, broken_games, games, get_game, origin
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("games", help="list the games, their agents and their options",
                        description="List every registered game (built-in or installed as a "
-                       "plug-in through the entry-point group logic_agents.games).")
+                       f"plug-in through the entry-point group {ENTRY_POINT_GROUP}).")
     p.add_argument("game", nargs="?", metavar="NAME", help="show this game's agents and options")
     p.add_argument("--json", action="store_true", help="print one JSON list")
     p.set_defaults(run=run)

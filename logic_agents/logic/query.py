@@ -8,10 +8,12 @@ game's query has this one shape, so `cnf` writes any of them the same way.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from logic_agents.logic.dimacs import format_dimacs
 
 
-class Query:
+class Query(ABC):
     """Subclasses set index, step, num_vars, num_clauses, assumptions, and give clauses()
     and names()."""
 
@@ -21,11 +23,13 @@ class Query:
     num_clauses: int
     assumptions: list[int]
 
+    @abstractmethod
     def clauses(self) -> list[list[int]]:
-        raise NotImplementedError
+        """The clauses of the question (without its assumptions)."""
 
+    @abstractmethod
     def names(self) -> dict[int, str]:
-        raise NotImplementedError
+        """{id: name} of the named variables."""
 
     def legend(self) -> list[str]:
         """Comment lines that explain the variables and the encoding."""

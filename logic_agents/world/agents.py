@@ -48,10 +48,10 @@ def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
         raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
                           f"{', '.join(spec.playing_agents())}, or name your own class as "
                           "file.py:Class or package.module:Class")
-    from logic_agents.world.registry import _summary
+    from logic_agents.world.registry import summary_of
 
     factory = load_class(reference)
-    return AgentEntry(reference, factory, _summary(factory, reference))
+    return AgentEntry(reference, factory, summary_of(factory, reference))
 
 
 def load_class(reference: str) -> Any:

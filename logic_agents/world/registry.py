@@ -194,12 +194,12 @@ def agents_from(factories: dict[str, Callable[..., Any]], help: dict[str, str] |
     help = help or {}
     out = {}
     for name, factory in factories.items():
-        doc = help.get(name) or _summary(factory, name)
+        doc = help.get(name) or summary_of(factory, name)
         out[name] = AgentEntry(name, factory, doc, interactive=name in interactive)
     return out
 
 
-def _summary(factory: Any, name: str) -> str:
+def summary_of(factory: Any, name: str) -> str:
     """The first paragraph of a factory's docstring, without a leading "name:"."""
     target = getattr(factory, "func", factory)  # functools.partial
     doc = (getattr(target, "__doc__", None) or "").strip()
@@ -290,3 +290,12 @@ def origin(name: str) -> str:
     """`builtin`, the distribution that registered the game, or `runtime`."""
     get_game(name)
     return _ORIGINS.get(name, "runtime")
+
+
+def game_of_instance(instance: Any) -> str:
+    """The registered game whose instances are of `instance`'s type (by its example)."""
+    for name, spec in games().items():
+        if spec.example_instance is not None and type(instance) is type(spec.example_instance()):
+            return name
+    raise UnknownName(f"no registered game has instances of type {type(instance).__name__}; "
+                      "name the game")

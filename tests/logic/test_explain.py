@@ -68,11 +68,8 @@ def test_every_explanation_of_real_moves_is_sufficient_and_minimal(monkeypatch):
     assert minimal == len(seen)
 
 
-def test_sudoku_proofs_name_a_minimal_set_of_givens_and_rules(monkeypatch):
-    from logic_agents.games.sudoku import SudokuWorld
-    from logic_agents.games.sudoku import load as load_sudoku
-    from logic_agents.games.sudoku.agents import LogicSudokuAgent
-
+def _record(monkeypatch) -> list:
+    """Every explanation SatOracle gives from now on, with its KB's size at that moment."""
     seen = []
     original = SatOracle.explain
 
@@ -83,48 +80,12 @@ def test_sudoku_proofs_name_a_minimal_set_of_givens_and_rules(monkeypatch):
         return result
 
     monkeypatch.setattr(SatOracle, "explain", recording)
-    for k in (1, 2):
-        puzzle = load_sudoku(f"{ROOT}/maps/sudoku/norvig_top95.txt:{k}")
-        agent = LogicSudokuAgent(explain=lambda lines: None)
-        result = run_episode(SudokuWorld(puzzle), agent, seed=0)
-        assert result.won
-    assert len(seen) >= 100
-    for kb, n_clauses, n_told, why in seen[::7]:  # every 7th: the checks are the costly part
-        spans = [(s, e) for _, s, e in kb.told[:n_told]]
-        covered = {c for s, e in spans for c in range(s, e)}
-        background = [kb.clauses[c] for c in range(n_clauses) if c not in covered]
-        items = [[kb.clauses[c] for c in range(s, e)] for s, e in why.spans]
-        items += [[[g]] for g in why.given]
-        clauses = background + [c for item in items for c in item]
-        assert _holds(clauses, [-why.literal]) is False
-        assert why.minimal
-        for k in range(len(items)):
-            rest = background + [c for item in items[:k] + items[k + 1:] for c in item]
-            assert _holds(rest, [-why.literal]) is True
+    return seen
 
 
-def test_undead_proofs_are_sufficient_and_minimal(monkeypatch):
-    from logic_agents.games.undead import UndeadWorld
-    from logic_agents.games.undead import load as load_undead
-    from logic_agents.games.undead.agents import LogicUndeadAgent
-
-    seen = []
-    original = SatOracle.explain
-
-    def recording(self, lit, given=(), **kw):
-        result = original(self, lit, given, **kw)
-        if result is not None:
-            seen.append((self.kb, len(self.kb.clauses), len(self.kb.told), result))
-        return result
-
-    monkeypatch.setattr(SatOracle, "explain", recording)
-    for ref in ("report-4x4", "7x7dn:1", "5x5dt:2"):
-        agent = LogicUndeadAgent(explain=lambda lines: None)
-        run_episode(UndeadWorld(load_undead(f"{ROOT}/maps/undead/{ref.split(':')[0]}"
-                                            + (".tsv:" + ref.split(":")[1] if ":" in ref
-                                               else ".txt"))), agent, seed=0)
-        assert agent.why
-    assert len(seen) >= 20
+def _check_sufficient_and_minimal(seen) -> None:
+    """On a fresh solver: the proof's formulas and given facts entail the literal, and
+    dropping any one of them does not."""
     for kb, n_clauses, n_told, why in seen:
         covered = {c for _, s, e in kb.told[:n_told] for c in range(s, e)}
         background = [kb.clauses[c] for c in range(n_clauses) if c not in covered]
@@ -135,3 +96,34 @@ def test_undead_proofs_are_sufficient_and_minimal(monkeypatch):
         for k in range(len(items)):
             rest = background + [c for i in items[:k] + items[k + 1:] for c in i]
             assert _holds(rest, [-why.literal]) is True
+
+
+def test_sudoku_proofs_name_a_minimal_set_of_givens_and_rules(monkeypatch):
+    from logic_agents.games.sudoku import SudokuWorld
+    from logic_agents.games.sudoku import load as load_sudoku
+    from logic_agents.games.sudoku.agents import LogicSudokuAgent
+
+    seen = _record(monkeypatch)
+    for k in (1, 2):
+        puzzle = load_sudoku(f"{ROOT}/maps/sudoku/norvig_top95.txt:{k}")
+        agent = LogicSudokuAgent(explain=lambda lines: None)
+        result = run_episode(SudokuWorld(puzzle), agent, seed=0)
+        assert result.won
+    assert len(seen) >= 100
+    _check_sufficient_and_minimal(seen[::7])  # every 7th: the checks are the costly part
+
+
+def test_undead_proofs_are_sufficient_and_minimal(monkeypatch):
+    from logic_agents.games.undead import UndeadWorld
+    from logic_agents.games.undead import load as load_undead
+    from logic_agents.games.undead.agents import LogicUndeadAgent
+
+    seen = _record(monkeypatch)
+    for ref in ("report-4x4", "7x7dn:1", "5x5dt:2"):
+        agent = LogicUndeadAgent(explain=lambda lines: None)
+        run_episode(UndeadWorld(load_undead(f"{ROOT}/maps/undead/{ref.split(':')[0]}"
+                                            + (".tsv:" + ref.split(":")[1] if ":" in ref
+                                               else ".txt"))), agent, seed=0)
+        assert agent.why
+    assert len(seen) >= 20
+    _check_sufficient_and_minimal(seen)

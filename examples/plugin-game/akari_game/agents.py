@@ -6,6 +6,7 @@ their options, so `logic-agents play ... --agent dfs --node-cap N` works with no
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import deque
 
 from akari_game.board import AkariPuzzle, Cell
@@ -16,7 +17,7 @@ from logic_agents.world.options import node_cap, solver_option
 from logic_agents.world.registry import Option
 
 
-class _Planner:
+class _Planner(ABC):
     name = "agent"
     options: tuple[Option, ...] = ()
 
@@ -39,8 +40,9 @@ class _Planner:
                 self.pending.extend(AkariAction("bulb", c) for c in sorted(bulbs - obs.bulbs))
         return self.pending.popleft() if self.pending else None
 
+    @abstractmethod
     def plan(self, puzzle: AkariPuzzle) -> set[Cell] | None:
-        raise NotImplementedError
+        """The bulbs of a solution, or None when the agent finds none."""
 
 
 class SatAkariAgent(_Planner):

@@ -85,14 +85,12 @@ def _add_arguments(p: Any) -> None:
 
 
 def _run(args: Any) -> GenerateReport:
-    from logic_agents.generated import loads, refuse_existing, streamed, write_file
+    from logic_agents.generated import kept_files, streamed, write_file
 
     width, height = args.size
     out = Path(args.output)
     paths = [out / f"akari{width}x{height}-s{args.seed}-{k:04d}.txt" for k in range(args.count)]
-    for path in paths:
-        refuse_existing(path, args.force, args.resume)
-    kept = {k for k, path in enumerate(paths) if args.resume and loads(load, path)}
+    kept = kept_files(paths, load, args.force, args.resume)
     written = []
     for puzzle in streamed(iter_puzzles(width, height, args.count, args.seed, skip=kept),
                            args.count - len(kept), "puzzles"):

@@ -210,22 +210,19 @@ def preset_from_args(args: Any) -> Preset:
 def _run(args: Any) -> GenerateReport:
     from logic_agents.games.daggers.board import format_map
     from logic_agents.games.daggers.board import load as load_map
-    from logic_agents.generated import loads, refuse_existing, write_file
+    from logic_agents.generated import kept_files, write_file
 
     preset = preset_from_args(args)
     maps = generate_maps(preset, args.count, args.seed, args.start, not args.safe_start)
     out = Path(args.output)
     paths = [out / f"{instance.name}.txt" for instance in maps]
-    for path in paths:
-        refuse_existing(path, args.force, args.resume)
-    written, kept = [], 0
-    for instance, path in zip(maps, paths):
-        if args.resume and loads(load_map, path):
-            kept += 1
-            continue
-        write_file(path, format_map(instance))
-        written.append(str(path))
-    return GenerateReport(written, len(written), kept,
+    kept = kept_files(paths, load_map, args.force, args.resume)
+    written = []
+    for k, (instance, path) in enumerate(zip(maps, paths)):
+        if k not in kept:
+            write_file(path, format_map(instance))
+            written.append(str(path))
+    return GenerateReport(written, len(written), len(kept),
                           f"{preset.name} maps ({preset.height}x{preset.width}, {preset.daggers} "
                           f"daggers, {preset.topology}) to {out}", {"preset": preset.name})
 

@@ -229,14 +229,12 @@ def _run(args: Any) -> GenerateReport:
 
     from logic_agents import __version__
     from logic_agents.games.mazes.board import format_board, load_board
-    from logic_agents.generated import loads, refuse_existing, streamed, write_file
+    from logic_agents.generated import kept_files, streamed, write_file
 
     width, height = args.size
     out = Path(args.output)
     paths = [out / f"maze{width}x{height}-s{args.seed}-{k:04d}.txt" for k in range(args.count)]
-    for path in paths:
-        refuse_existing(path, args.force, args.resume)
-    kept = {k for k, path in enumerate(paths) if args.resume and loads(load_board, path)}
+    kept = kept_files(paths, load_board, args.force, args.resume)
     written, made = [], []
     todo = iter_boards(height, args.count, args.seed, args.shapes, width=width, skip=kept)
     for g in streamed(todo, args.count - len(kept), "mazes"):
