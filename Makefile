@@ -17,7 +17,7 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 
 # the tests also drive the example plug-in game through its entry point
 $(STAMP_DEV): pyproject.toml examples/plugin-game/pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	touch $@ $(STAMP_RUN)
 

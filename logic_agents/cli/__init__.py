@@ -1,7 +1,7 @@
 """The `logic-agents` command line: one module per verb, and no game named anywhere in it.
 
 Concepts:
-- Verbs: play, compare, cnf, solve, generate, inspect, maps, games, replay. Each module has
+- Verbs: play, view, compare, cnf, solve, generate, inspect, maps, games, replay. Each module has
   add_parser(sub) and run(args); play, compare and cnf also have game_options(args).
 - Two passes: a verb's game-specific flags (the options its agents declare, the game's world
   options) are known only once the game and agents are, so main() parses once leniently to
@@ -19,13 +19,24 @@ import sys
 from typing import Any
 
 from logic_agents import __version__
-from logic_agents.cli import cnf, compare, games, generate, inspect, maps, play, replay, solve
+from logic_agents.cli import (
+    cnf,
+    compare,
+    games,
+    generate,
+    inspect,
+    maps,
+    play,
+    replay,
+    solve,
+    view,
+)
 from logic_agents.cli.common import PROG, Parser
 from logic_agents.errors import LogicAgentsError
 from logic_agents.inputs import lift_limits
 from logic_agents.world.registry import Option
 
-VERBS = (play, compare, cnf, solve, generate, inspect, maps, games, replay)
+VERBS = (play, view, compare, cnf, solve, generate, inspect, maps, games, replay)
 
 
 class _Lenient(Exception):

@@ -69,17 +69,23 @@ def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path
     return Trace(args.trace, **header)
 
 
+def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, dict, dict]:
+    """(game, map path, instance, agent entry, agent options, world options) of a verb that
+    plays one episode (play, view)."""
+    spec = game_of(args, [args.map])
+    map_path, instance = load_one(args.map, spec)
+    (entry,) = agent_entries(spec, [args.agent or spec.default_agent])
+    options = given_options(args, [entry], spec)[entry.name]
+    return spec, map_path, instance, entry, options, world_options(spec, args)
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from logic_agents.world.agents import accepts, build_agent
     from logic_agents.world.runner import run_episode
 
-    spec = game_of(args, [args.map])
-    map_path, instance = load_one(args.map, spec)
-    (entry,) = agent_entries(spec, [args.agent or spec.default_agent])
-    options = given_options(args, [entry], spec)[entry.name]
-    wopts = world_options(spec, args)
+    spec, map_path, instance, entry, options, wopts = prepare(args)
     world = spec.make_world(instance, **wopts)
     if entry.interactive:
         result, agent = _play_interactive(spec, entry, options, world, instance, map_path, wopts,

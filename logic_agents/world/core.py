@@ -6,6 +6,8 @@ Concepts:
 - Agent: reset(seed) and act(observation) -> action. It never holds the world.
 - StepResult: the 5-tuple of step, with names.
 - Outcome / EpisodeResult: how an episode ended, as a JSON-ready dataclass.
+- Why: an agent's reason for its last move (its `why` attribute): a str that may also carry
+  the cells of its proof, the odds it weighed at a guess, and whether the move was a guess.
 """
 
 from __future__ import annotations
@@ -43,6 +45,40 @@ class Agent(Protocol[Obs, Act]):
     def act(self, observation: Obs) -> Act | None:
         """The next action for this observation, or None to give up."""
         ...
+
+
+class Why(str):
+    """The words of a reason, plus what a viewer highlights: `cells` (row, column) of the
+    proof, `odds` {(row, column): probability} weighed at a guess, `guess` (not proven)."""
+
+    cells: tuple[tuple[int, int], ...]
+    odds: dict
+    guess: bool
+
+    def __new__(cls, text: str, cells: Any = (), odds: dict | None = None,
+                guess: bool = False) -> Why:
+        why = super().__new__(cls, text)
+        why.cells = tuple((int(r), int(c)) for r, c in cells)
+        why.odds = dict(odds or {})
+        why.guess = guess
+        return why
+
+    def to_json(self) -> dict:
+        record: dict[str, Any] = {"text": str(self)}
+        if self.cells:
+            record["cells"] = [list(c) for c in self.cells]
+        if self.odds:
+            record["odds"] = [[r, c, round(p, 4)] for (r, c), p in sorted(self.odds.items())]
+        if self.guess:
+            record["guess"] = True
+        return record
+
+
+def why_record(why: Any) -> dict | None:
+    """The JSON of an agent's `why` (a str or a Why), None when it says nothing."""
+    if not why:
+        return None
+    return why.to_json() if isinstance(why, Why) else {"text": str(why)}
 
 
 class StepResult(NamedTuple):

@@ -148,6 +148,9 @@ class GameSpec:
     format_instance: Callable[[Any], str] | None = None  # instance -> text, for traces
     parse_instance: Callable[[str, str], Any] | None = None
     render_markup: Callable[[Any], str] | None = None  # rich markup version of render
+    # the board as tiles and the keys to play it (world.view): the HTML page, human play and
+    # `play --delay` draw it; None: those show the text render and human play is refused
+    view: Any = None
     puzzle: Puzzle | None = None
     generator: Generator | None = None
     objective: Objective = "win"
@@ -161,7 +164,7 @@ class GameSpec:
     @property
     def verbs(self) -> list[str]:
         """The verbs this game supports, from its capabilities."""
-        out = ["play", "compare", "replay", "maps"]
+        out = ["play", "compare", "replay", "maps", "view"]
         if self.puzzle is not None:
             out.append("solve")
         if self.puzzle is not None and self.puzzle.encode is not None or self.query_agents():

@@ -60,7 +60,8 @@ def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, m
         steps += 1
         score += reward
         if trace is not None:
-            trace.step(action, observation, reward, terminated, truncated)
+            trace.step(action, observation, reward, terminated, truncated,
+                       why=getattr(agent, "why", None))
         if on_step is not None:
             on_step(observation, action, reward)
         if terminated:

@@ -3,8 +3,8 @@
 Concepts:
 - to_jsonable: observations and actions become JSON via their `to_json()` (or dataclass fields);
 - Trace: a writer; one `begin` line (game, the instance as text, its map path, world options,
-  seed, first observation),
-  one `step` line per action, one `end` line with the EpisodeResult; flushed line by line;
+  seed, first observation), one `step` line per action (with the agent's `why` when it gave
+  one), one `end` line with the EpisodeResult; flushed line by line;
 - read_trace / replay: replay rebuilds the world from the registry, feeds it the recorded
   actions and raises TraceMismatch at the first step whose observation, reward or end differs.
 """
@@ -60,19 +60,25 @@ class Trace:
         record = {"type": "begin", **fields, **self.header, "observation": to_jsonable(observation)}
         self._write(record)
 
-    def step(self, action: Any, observation: Any, reward: float, terminated: bool, truncated: bool):
+    def step(self, action: Any, observation: Any, reward: float, terminated: bool, truncated: bool,
+             why: Any = None) -> None:
+        """One step; `why` (the agent's reason, a str or a Why) is kept when it says something."""
+        from logic_agents.world.core import why_record
+
         self._t += 1
-        self._write(
-            {
-                "type": "step",
-                "t": self._t,
-                "action": to_jsonable(action),
-                "reward": reward,
-                "terminated": terminated,
-                "truncated": truncated,
-                "observation": to_jsonable(observation),
-            }
-        )
+        record = {
+            "type": "step",
+            "t": self._t,
+            "action": to_jsonable(action),
+            "reward": reward,
+            "terminated": terminated,
+            "truncated": truncated,
+            "observation": to_jsonable(observation),
+        }
+        said = why_record(why)
+        if said is not None:
+            record["why"] = said
+        self._write(record)
 
     def end(self, result: Any) -> None:
         self._write({"type": "end", "result": to_jsonable(result)})
@@ -133,10 +139,12 @@ def _check_record(record: Any, file: str, lineno: int) -> dict:
     return record
 
 
-def read_trace(path: str | Path) -> tuple[dict, list[dict], dict | None]:
-    """(begin record, step records, end record or None) of a trace file, each line checked."""
+def read_trace(path: str | Path, text: str | None = None) -> tuple[dict, list[dict], dict | None]:
+    """(begin record, step records, end record or None) of a trace file (or of `text`, named
+    `path` in errors), each line checked."""
     path = Path(path)
-    text = read_text(path, "trace")
+    if text is None:
+        text = read_text(path, "trace")
     begin, steps, end = None, [], None
     # every line must be JSON before any is checked against its schema
     decoded = [(lineno, load_json(line, str(path), lineno))
@@ -174,14 +182,15 @@ def _world_options(options: dict, spec: Any, path: str | Path) -> dict:
     return options
 
 
-def replay(path: str | Path) -> dict:
+def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict:
     """Re-run a trace through a fresh world and check every step; returns a short report.
     The instance comes from the trace itself when it carries one (so it replays anywhere),
-    else from its map path."""
+    else from its map path. `watch(spec, observation, record)` sees each observation as the
+    world made it (record None for the first); `text` is the trace itself, if not on disk."""
     from logic_agents.world.registry import get_game
     from logic_agents.world.resolve import resolve
 
-    begin, steps, end = read_trace(path)
+    begin, steps, end = read_trace(path, text)
     spec = get_game(begin["game"])
     if "instance" in begin and spec.parse_instance is not None:
         instance = spec.parse_instance(begin["instance"], f"{path}: instance")
@@ -191,6 +200,8 @@ def replay(path: str | Path) -> dict:
     observation, _ = world.reset(seed=begin.get("seed"))
     if to_jsonable(observation) != begin["observation"]:
         raise TraceMismatch(f"{path}: the first observation differs from the trace")
+    if watch is not None:
+        watch(spec, observation, None)
     score = 0.0
     for record in steps:
         action = spec.action_from_json(record["action"])
@@ -204,8 +215,13 @@ def replay(path: str | Path) -> dict:
         if got != want:
             raise TraceMismatch(f"{path}: step {record['t']} ({str(record['action'])[:60]}) "
                                 "differs on replay")
+        if watch is not None:
+            watch(spec, observation, record)
     if end is not None:
         recorded = end["result"]
         if recorded["steps"] != len(steps) or abs(recorded["score"] - score) > 1e-9:
             raise TraceMismatch(f"{path}: recorded result disagrees with the replayed steps")
-    return {"steps": len(steps), "score": score, "outcome": end["result"]["outcome"] if end else None}
+    return {"steps": len(steps), "score": score, "outcome": end["result"]["outcome"] if end else None,
+            "game": spec.name, "map": (end or {}).get("result", {}).get("map") or
+            Path(str(begin.get("map_path", ""))).stem, "agent": begin.get("agent", ""),
+            "seed": begin.get("seed")}

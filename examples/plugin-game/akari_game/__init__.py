@@ -2,7 +2,8 @@
 
 It registers through the entry-point group `logic_agents.games` (see pyproject.toml), the
 same door the built-in games use, and declares what it can do: a world, two agents (`sat`,
-`dfs`), shipped puzzles, the Puzzle capability (`solve`, `cnf`) and a generator.
+`dfs`), shipped puzzles, the Puzzle capability (`solve`, `cnf`), a generator, and a View
+(the board as tiles and keys: the HTML page of `view` and human play).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from akari_game.agents import AGENTS
 from akari_game.board import AkariPuzzle, format_puzzle, is_solution, load, parse, render
 from akari_game.encode import AkariSolver, encode
 from akari_game.generate import GENERATOR
+from akari_game.view import VIEW
 from akari_game.world import AkariAction, AkariObservation, AkariWorld, render_observation
 from logic_agents.errors import FormatError
 from logic_agents.world.puzzle import SolveResult, result_of
@@ -64,6 +66,7 @@ SPEC = GameSpec(
     make_world=AkariWorld,
     agents=agents_from(AGENTS),
     render=render_observation,
+    view=VIEW,
     action_from_json=AkariAction.from_json,
     illegal_actions=illegal_actions,
     default_agent="sat",

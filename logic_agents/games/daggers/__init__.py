@@ -12,7 +12,7 @@ from logic_agents.games.daggers.agents import SatAgent, single_point_moves
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
 from logic_agents.games.daggers.generate import GENERATOR
 from logic_agents.games.daggers.prob import ProbAgent
-from logic_agents.games.daggers.render import render, render_markup
+from logic_agents.games.daggers.render import VIEW, render, render_markup
 from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
@@ -71,6 +71,7 @@ SPEC = GameSpec(
         agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
         render_markup=render_markup,
+        view=VIEW,
         action_from_json=DaggersAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="daggers",

@@ -40,6 +40,7 @@ from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import CARD_ENCODING_NAMES
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle, Verdict, check_solver_name
 from logic_agents.logic.query import Query
+from logic_agents.world.core import Why
 from logic_agents.world.options import solver_option
 from logic_agents.world.registry import Option
 
@@ -55,9 +56,14 @@ def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
     A clue whose daggers are all marked (flagged or hit) makes its other covered neighbours
     safe; a clue whose unmarked covered neighbours number exactly its missing daggers makes
     them all daggers."""
+    return [move for move, _ in single_point_proofs(obs)]
+
+
+def single_point_proofs(obs: DaggersObservation) -> list[tuple[DaggersAction, Cell]]:
+    """single_point_moves, each with the clue cell that proves it (the first one found)."""
     table = obs.neighbours
-    probes: dict[Cell, None] = {}
-    flags: dict[Cell, None] = {}
+    probes: dict[Cell, Cell] = {}
+    flags: dict[Cell, Cell] = {}
     for cell in obs.cells():
         k = obs.clue(cell)
         if k is None:
@@ -73,11 +79,11 @@ def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
         if not unknown:
             continue
         if marked == k:
-            probes.update(dict.fromkeys(unknown))
+            probes.update((n, cell) for n in unknown if n not in probes)
         elif len(unknown) == k - marked:
-            flags.update(dict.fromkeys(unknown))
-    return [DaggersAction("probe", c) for c in probes] + [
-        DaggersAction("flag", c) for c in flags if c not in probes
+            flags.update((n, cell) for n in unknown if n not in flags)
+    return [(DaggersAction("probe", c), clue) for c, clue in probes.items()] + [
+        (DaggersAction("flag", c), clue) for c, clue in flags.items() if c not in probes
     ]
 
 
@@ -112,7 +118,7 @@ class DaggersAgent:
         if not cells:
             return None
         self.guesses += 1
-        self.why = "random guess"
+        self.why = Why("random guess", guess=True)
         return DaggersAction("probe", self.rng.choice(cells))
 
 
@@ -133,7 +139,9 @@ class SinglePointAgent(DaggersAgent):
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
         move = self._next_pending(obs)
         if move is None:
-            self.pending.extend((m, "single-point") for m in single_point_moves(obs))
+            self.pending.extend(
+                (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
+                for m, clue in single_point_proofs(obs))
             move = self._next_pending(obs)
         return move or self._random_probe(obs)
 
@@ -242,7 +250,9 @@ class SatAgent(DaggersAgent):
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
         move = self._next_pending(obs)
         if move is None and self.single_point:
-            self.pending.extend((m, "single-point") for m in single_point_moves(obs))
+            self.pending.extend(
+                (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
+                for m, clue in single_point_proofs(obs))
             move = self._next_pending(obs)
         if move is None:
             self.pending.extend(self.satisfiability_test(obs))
@@ -329,6 +339,7 @@ class SatAgent(DaggersAgent):
         if self.explain is None or self.encoding != "tseitin":
             return
         about = self.encoder.about if self.incremental else {}
+        cell_of = self.encoder.cell_of if self.incremental else {}
         for cell, verdict in verdicts.items():
             if verdict is Verdict.UNKNOWN:
                 continue
@@ -341,8 +352,9 @@ class SatAgent(DaggersAgent):
             words = [about.get(f, count_words if str(f).startswith("Implies(SEL") else str(f))
                      for f in found.formulas]
             words = list(dict.fromkeys(w for w in words if w))
-            self.proofs[cell] = (f"{cell} is {what}: " + ", ".join(words)
-                                 + ("" if found.minimal else " (not minimised)"))
+            cells = dict.fromkeys(cell_of[f] for f in found.formulas if f in cell_of)
+            self.proofs[cell] = Why(f"{cell} is {what}: " + ", ".join(words)
+                                    + ("" if found.minimal else " (not minimised)"), cells)
 
 
 AGENTS: dict[str, Callable[..., DaggersAgent]] = {

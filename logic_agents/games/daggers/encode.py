@@ -115,6 +115,7 @@ class DaggersEncoder:
         self._told: dict[Cell, str] = {}
         self._counted = False
         self.about: dict[Any, str] = {}  # told formula -> what it says, in words
+        self.cell_of: dict[Any, Cell] = {}  # told formula -> the cell it is about
 
     def update(self, obs: DaggersObservation) -> int:
         """Tell the KB the facts `obs` adds; returns how many formulas were told."""
@@ -134,6 +135,7 @@ class DaggersEncoder:
                     self.about[formulas[-1]] = f"{cell} is open"
                     formulas.append(clue_formula(obs, cell))
                     self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
+                self.cell_of[formulas[-1]] = cell
         if self.global_count and not self._counted:
             # told after the clues so that a DIMACS reader meets the clue clauses first
             formulas.append(global_count_formula(obs))

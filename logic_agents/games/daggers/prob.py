@@ -40,6 +40,7 @@ from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
 )
+from logic_agents.world.core import Why
 from logic_agents.world.options import nonnegative_int
 from logic_agents.world.registry import Option
 
@@ -111,9 +112,10 @@ class ProbAgent(SatAgent):
             cell = near[0] if self.policy == "lowest" else min(
                 near, key=lambda c: self._opening_key(c, obs, odds))
         self.guesses += 1
-        self.why = (f"endgame: win chance {self.win_chance:.4f} (P(dagger) = "
-                    f"{odds.probability(cell):.4f})" if endgame is not None
-                    else f"guess: P(dagger) = {odds.probability(cell):.4f}")
+        self.why = Why(f"endgame: win chance {self.win_chance:.4f} (P(dagger) = "
+                       f"{odds.probability(cell):.4f})" if endgame is not None
+                       else f"guess: P(dagger) = {odds.probability(cell):.4f}",
+                       odds={c: float(p) for c, p in ranked}, guess=True)
         if self.explain is not None:
             lines = self._explanation(obs, odds, cell)
             if endgame is not None:

@@ -2,12 +2,14 @@
 
 Concepts: GLYPHS maps observation cells to characters (covered "·", flag "F", hit "X", gold
 "g", clue digits); render(obs) is plain text (hex boards drawn with their offset);
-render_markup colours the same text for rich.
+render_markup colours the same text for rich; VIEW is the board as tiles (the HTML page, the
+terminal) and the keys a person plays it with.
 """
 
 from __future__ import annotations
 
-from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
+from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersAction, DaggersObservation
+from logic_agents.world import view
 
 GLYPHS = {COVERED: "·", FLAGGED: "F", HIT: "X", "0": " "}
 STYLES = {"·": "dim", "F": "bold yellow", "X": "bold red", "g": "bold gold1",
@@ -41,3 +43,38 @@ def render_markup(obs: DaggersObservation) -> str:
         )
         out.append(f"[dim]{label}[/dim]{styled}")
     return "\n".join(out)
+
+
+PALETTE = {"covered": (view.COVERED, view.INK), "open": (view.PAPER, "#6b6b6b"),
+           "flag": (view.MARK, view.INK), "hit": (view.BAD, "#ffffff"),
+           "gold": ("#f6e7a8", "#8a6d00"), "1": (view.PAPER, "#2b59c3"),
+           "2": (view.PAPER, "#2e8b3a"), "3": (view.PAPER, "#c0392b"),
+           "4": (view.PAPER, "#6c3483"), "5": (view.PAPER, "#7b241c"),
+           "6": (view.PAPER, "#117a65"), "7": (view.PAPER, view.INK), "8": (view.PAPER, "#555555")}
+TILES = {COVERED: view.Tile("", "covered"), FLAGGED: view.Tile("⚑", "flag"),
+         HIT: view.Tile("✖", "hit"), "g": view.Tile("◆", "gold"), "0": view.Tile("", "open")}
+
+
+def board_view(obs: DaggersObservation) -> view.BoardView:
+    """The board for every viewer: covered, open (clue digits coloured), flags, hits, gold."""
+    shift = (tuple((obs.height - 1 - r) / 2 for r in range(obs.height))
+             if obs.topology == "hex" else ())
+    return view.BoardView(
+        obs.height, obs.width,
+        tuple(TILES.get(v) or view.Tile(v, v) for row in obs.grid for v in row),
+        PALETTE, row_shift=shift,
+        counters=(("lives", obs.lives), ("daggers", obs.total_daggers),
+                  ("flags", sum(row.count(FLAGGED) for row in obs.grid))))
+
+
+def act_at(obs: DaggersObservation, cell: view.Cell, key: str) -> DaggersAction | None:
+    """space probes the cursor cell; f flags it, or unflags a flag."""
+    if key == "primary":
+        return DaggersAction("probe", cell)
+    if key == "secondary":
+        return DaggersAction("unflag" if obs.at(cell) == FLAGGED else "flag", cell)
+    return None
+
+
+VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
+                 controls=view.Controls(act_at, primary="probe", secondary="flag / unflag"))

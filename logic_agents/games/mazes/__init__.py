@@ -17,6 +17,7 @@ from logic_agents.games.mazes.board import (
 )
 from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode, solve
 from logic_agents.games.mazes.generate import GENERATOR
+from logic_agents.games.mazes.view import VIEW
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
 from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import declared_game
@@ -67,6 +68,7 @@ SPEC = GameSpec(
         make_world=MazeWorld,
         agents=agents_from({**AGENTS, **INTERACTIVE}, AGENT_HELP, interactive=tuple(INTERACTIVE)),
         render=render,
+        view=VIEW,
         action_from_json=MazeAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="mazes",

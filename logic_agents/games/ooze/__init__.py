@@ -11,6 +11,7 @@ from logic_agents.errors import FormatError
 from logic_agents.games.ooze.agents import GreedyOozeAgent
 from logic_agents.games.ooze.planner import SatOozeAgent
 from logic_agents.games.ooze.rbfs import RbfsOozeAgent
+from logic_agents.games.ooze.view import VIEW
 from logic_agents.games.ooze.world import (
     OozeAction,
     OozeInstance,
@@ -78,6 +79,7 @@ SPEC = GameSpec(
                "one incremental SAT oracle; maximises the guaranteed extension, then the pieces "
                "on the route"}),
     render=render,
+    view=VIEW,
     action_from_json=OozeAction.from_json,
     illegal_actions=illegal_actions,
     maps_dir="ooze",  # nothing shipped: `ooze` is the built-in instance

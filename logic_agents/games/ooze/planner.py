@@ -47,6 +47,7 @@ from logic_agents.games.ooze.world import VISIBLE, OozeAction, OozeObservation
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.logic.query import Query
+from logic_agents.world.core import Why
 from logic_agents.world.options import positive_int, solver_option
 from logic_agents.world.registry import Option
 
@@ -153,13 +154,14 @@ class SatOozeAgent:
         return OozeAction("place", plan.cell)
 
     @staticmethod
-    def _words(plan: Plan) -> str:
-        """The plan in words: the route the oracle chose and where the piece goes on it."""
+    def _words(plan: Plan) -> Why:
+        """The plan in words: the route the oracle chose and where the piece goes on it (the
+        route's cells, row first, go with the words for a viewer to draw)."""
         route = " ".join(f"{y},{x}" for x, y in plan.route)  # row,col as in actions
         where = ("on the route" if plan.on_route else "parked off the route"
                  if plan.cell is not None else "nowhere")
-        return (f"route {route or '-'} ({len(plan.route)} tiles, {plan.guaranteed} "
-                f"guaranteed in time); this piece {where}")
+        return Why(f"route {route or '-'} ({len(plan.route)} tiles, {plan.guaranteed} "
+                   f"guaranteed in time); this piece {where}", [(y, x) for x, y in plan.route])
 
     @staticmethod
     def _blocker(end, board, filled) -> Cell | None:

@@ -15,6 +15,7 @@ from logic_agents.games.sudoku.board import (
 )
 from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, decode, encode
 from logic_agents.games.sudoku.generate import GENERATOR
+from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import load_indexed, parses
@@ -64,6 +65,7 @@ SPEC = GameSpec(
         make_world=SudokuWorld,
         agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
+        view=VIEW,
         action_from_json=SudokuAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="sudoku",

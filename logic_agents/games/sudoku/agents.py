@@ -25,6 +25,7 @@ from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.world.core import Why
 from logic_agents.world.options import node_cap, positive_int, solver_option
 from logic_agents.world.registry import Option
 
@@ -148,23 +149,24 @@ class LogicSudokuAgent(SudokuAgent):
             self.why = self._proof(index, value, n)
         return SudokuAction((index // n, index % n), value)
 
-    def _proof(self, index: int, value: int, n: int) -> str:
+    def _proof(self, index: int, value: int, n: int) -> Why:
         """The givens and rules that force the value, a minimal set of them, in words."""
         from logic_agents.games.sudoku.encode import rule_words
 
         s = self._solver_of(n)
         found = s.oracle.explain(s.ids[index // n][index % n][value - 1], self._known)
         if found is None:
-            return "entailed"
+            return Why("entailed")
         words = rule_words(n)
-        facts = []
+        facts, cells = [], []
         for lit in found.given:
             cell, v = divmod(lit - 1, n)
             facts.append(f"r{cell // n + 1}c{cell % n + 1}={v + 1}")
+            cells.append(divmod(cell, n))
         rules = [words.get(f, str(f)) for f in found.formulas]
-        return (f"r{index // n + 1}c{index % n + 1}={value}: " + ", ".join(facts)
-                + ("; " if facts and rules else "") + ", ".join(rules)
-                + ("" if found.minimal else " (not minimised)"))
+        return Why(f"r{index // n + 1}c{index % n + 1}={value}: " + ", ".join(facts)
+                   + ("; " if facts and rules else "") + ", ".join(rules)
+                   + ("" if found.minimal else " (not minimised)"), cells)
 
 
 @lru_cache(maxsize=8)

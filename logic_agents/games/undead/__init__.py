@@ -20,6 +20,7 @@ from logic_agents.games.undead.board import (
 )
 from logic_agents.games.undead.encode import UndeadSolver, count_solutions, decode, encode, solve
 from logic_agents.games.undead.generate import GENERATOR
+from logic_agents.games.undead.view import VIEW
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
 from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
@@ -82,6 +83,7 @@ SPEC = GameSpec(
         make_world=UndeadWorld,
         agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
+        view=VIEW,
         action_from_json=UndeadAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="undead",

@@ -20,6 +20,7 @@ from logic_agents.logic.counter import UnaryCounter
 from logic_agents.logic.formula import Exactly, IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
+from logic_agents.world.core import Why
 from logic_agents.world.puzzle import SolveResult, result_of
 
 # The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md,
@@ -79,16 +80,23 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
 
 def rule_words(puzzle: UndeadPuzzle, totals: str = "all") -> list[str]:
     """What each formula `rules` tells says, in words and in the same order (for `why`)."""
+    return [words for words, _ in rule_parts(puzzle, totals)]
+
+
+def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
+               ) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
+    """(words, cells) of each formula `rules` tells, in order: a cell's own rule names the
+    cell, a clue's names the clue's place on the frame (row or column -1 or past the edge)."""
     from logic_agents.games.undead.board import clue_entry
 
     names = {"G": "ghosts", "V": "vampires", "Z": "zombies"}
-    out = []
+    out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
     for i in puzzle.monster_cells:
         r, c = puzzle.cell(i)
-        out.append(f"r{r + 1}c{c + 1} holds one monster")
+        out.append((f"r{r + 1}c{c + 1} holds one monster", ((r, c),)))
     for m, total in zip(MONSTERS, puzzle.counts):
         if not (totals == "two" and m == "Z"):
-            out.append(f"{total} {names[m]} in all")
+            out.append((f"{total} {names[m]} in all", ()))
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
         if clue is None or (clue == 0 and not sight.visits):
@@ -96,7 +104,7 @@ def rule_words(puzzle: UndeadPuzzle, totals: str = "all") -> list[str]:
         r, c, (dr, dc) = clue_entry(sight.clue, puzzle.width, puzzle.height)
         edge = ("the top of column" if dr == 1 else "the bottom of column" if dr == -1
                 else "the left of row" if dc == 1 else "the right of row")
-        out.append(f"clue {clue} at {edge} {c + 1 if dr else r + 1}")
+        out.append((f"clue {clue} at {edge} {c + 1 if dr else r + 1}", ((r - dr, c - dc),)))
     return out
 
 
@@ -135,25 +143,30 @@ class UndeadSolver:
     def literal(self, cell: int, monster: str) -> int:
         return self.ids[cell][MONSTERS.index(monster)]
 
-    def why(self, cell: int, monster: str, placed: dict[int, str]) -> str:
+    def why(self, cell: int, monster: str, placed: dict[int, str]) -> Why:
         """A minimal set of the clues, totals, givens and placed monsters that forces the
         monster into the cell, in words."""
         found = self.oracle.explain(self.literal(cell, monster), self.assumptions(placed))
         r, c = self.puzzle.cell(cell)
         if found is None:
-            return f"r{r + 1}c{c + 1}={monster}: entailed"
-        words = rule_words(self.puzzle, self.totals)
+            return Why(f"r{r + 1}c{c + 1}={monster}: entailed")
+        parts = rule_parts(self.puzzle, self.totals)
         position = {id(f): k for k, (f, _, _) in enumerate(self.kb.told)}
-        facts = []
+        facts, cells = [], []
         for lit in found.given:
             for i, vs in self.ids.items():
                 if lit in vs:
                     rr, cc = self.puzzle.cell(i)
                     facts.append(f"r{rr + 1}c{cc + 1}={MONSTERS[vs.index(lit)]}")
-        rules_used = [words[position[id(f)]] if position.get(id(f), -1) < len(words) else str(f)
-                      for f in found.formulas]
-        return (f"r{r + 1}c{c + 1}={monster}: " + ", ".join(facts + rules_used)
-                + ("" if found.minimal else " (not minimised)"))
+                    cells.append((rr, cc))
+        rules_used = []
+        for f in found.formulas:
+            k = position.get(id(f), -1)
+            words, where = parts[k] if 0 <= k < len(parts) else (str(f), ())
+            rules_used.append(words)
+            cells.extend(where)
+        return Why(f"r{r + 1}c{c + 1}={monster}: " + ", ".join(facts + rules_used)
+                   + ("" if found.minimal else " (not minimised)"), cells)
 
     def assumptions(self, placed: dict[int, str]) -> list[int]:
         return [self.literal(i, m) for i, m in placed.items()]

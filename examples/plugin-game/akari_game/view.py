@@ -1,0 +1,42 @@
+"""Akari as tiles and keys (logic_agents.world.view): walls, bulbs, lit cells.
+
+Concepts: board_view draws walls (with their numbers), bulbs and the cells they light;
+act_at: space puts a bulb on the cursor cell or takes it away.
+"""
+
+from __future__ import annotations
+
+from akari_game.world import AkariAction, AkariObservation
+from logic_agents.world import view
+
+PALETTE = {"wall": ("#2b2b2b", "#ffffff"), "dark": (view.PAPER, view.INK),
+           "lit": ("#fff3b0", view.INK), "bulb": ("#ffd43b", "#7a4d00")}
+
+
+def board_view(obs: AkariObservation) -> view.BoardView:
+    puzzle = obs.puzzle
+    lit = set()
+    for bulb in obs.bulbs:
+        lit |= puzzle.seen_from(bulb) | {bulb}
+    out = []
+    for r, row in enumerate(puzzle.rows):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                out.append(view.Tile("" if ch == "#" else ch, "wall"))
+            elif (r, c) in obs.bulbs:
+                out.append(view.Tile("●", "bulb"))
+            else:
+                out.append(view.Tile("", "lit" if (r, c) in lit else "dark"))
+    whites = puzzle.whites()
+    return view.BoardView(puzzle.height, puzzle.width, tuple(out), PALETTE, counters=(
+        ("bulbs", len(obs.bulbs)), ("lit", f"{sum(1 for c in whites if c in lit)}/{len(whites)}")))
+
+
+def act_at(obs: AkariObservation, cell: view.Cell, key: str) -> AkariAction | None:
+    if key == "primary" and obs.puzzle.is_white(cell):
+        return AkariAction("clear" if cell in obs.bulbs else "bulb", cell)
+    return None
+
+
+VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
+                 controls=view.Controls(act_at, primary="bulb on / off", secondary=""))

@@ -1,0 +1,78 @@
+"""`logic-agents view`: a self-contained HTML page to watch a game step by step.
+
+From a trace (`view TRACE.jsonl -o game.html`) or from a game it plays first (`view MAP
+--agent satx -o game.html`, with the agent's explanations on). The page holds its data and
+script inline and makes no network request, so it can be mailed or attached to a report.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from logic_agents.cli.common import episode_flags, examples, portable_path, refuse_overwrite
+from logic_agents.errors import UsageError
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("view", help="write an HTML page to watch a game step by step",
+                       description="Write one self-contained HTML page (no network) that "
+                       "steps through a game: the board per step, the last move, the why of "
+                       "each proven move with the cells of its proof, a guess's odds, the "
+                       "counters. Keys: left/right, Home/End, space plays; #step=K opens step K.")
+    p.epilog_from = lambda: (examples("view", "{example} --agent {agent} -o game.html")
+                             + "From a trace: logic-agents play MAP --trace t.jsonl; "
+                             "logic-agents view t.jsonl -o game.html.")
+    episode_flags(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the page to write")
+    p.add_argument("--force", action="store_true", help="overwrite an existing page")
+    p.set_defaults(run=run, game_options=game_options)
+
+
+def is_trace(reference: str) -> bool:
+    """A file that starts with a trace's `begin` record."""
+    path = Path(reference)
+    try:
+        with path.open("rb") as f:
+            head = f.read(64).lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"{") and b'"type":"begin"' in head.replace(b" ", b"")
+
+
+def game_options(args: argparse.Namespace) -> list:
+    from logic_agents.cli.play import game_options as play_options
+
+    return [] if is_trace(args.map) else play_options(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    from logic_agents.cli.play import prepare
+    from logic_agents.web import episode_data, game_page, record_episode
+    from logic_agents.world.agents import accepts, build_agent
+
+    if not args.output.endswith((".html", ".htm")):
+        raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")
+    refuse_overwrite(args.output, args.force, "-o")
+    if is_trace(args.map):
+        if args.agent:
+            raise UsageError("--agent plays a map; a trace already holds its agent's moves")
+        data = episode_data(args.map)
+    else:
+        spec, map_path, instance, entry, options, wopts = prepare(args)
+        if entry.interactive:
+            raise UsageError(f"--agent {entry.name} needs a person; play it with `play`, "
+                             "--trace FILE, then view FILE")
+        if accepts(entry.factory, "explain"):
+            options["explain"] = lambda lines: None  # the page shows the whys, not stdout
+        agent = build_agent(entry, options)
+        world = spec.make_world(instance, **wopts)
+        _, text = record_episode(spec, world, agent, args.seed, instance,
+                                 portable_path(map_path), wopts)
+        data = episode_data(args.output, text=text)
+    page = game_page(data)
+    Path(args.output).write_text(page, encoding="utf-8")
+    print(f"wrote {args.output}: {data['game']} {data['map']}, agent {data['agent']}, "
+          f"{len(data['frames']) - 1} steps, {data['outcome']} ({len(page) // 1024} KiB)")
+    return 0

@@ -1,0 +1,126 @@
+"""Self-contained HTML pages: one game to watch step by step, and a study's report.
+
+Concepts:
+- episode_data: a trace (a file, or one just played) replayed through a fresh world; every
+  observation drawn by the game's View (world.view) into tiles, the changes per step kept;
+  the last move, the cells of its proof and a guess's odds are tile indices;
+- game_page: the page: the data and the script inline (page.js, page.css beside this file),
+  no network request; `#step=K` opens it at step K;
+- study_page: compare's report: the summary table, win-rate (or score) bars as inline SVG,
+  and a link per game to its replay page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _script_json(data: Any) -> str:
+    """JSON that is safe inside a <script> element."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+class _Recorder:
+    """Collects the frames of a replay (the `watch` of world.trace.replay)."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict] = []
+        self.board: dict | None = None
+        self.kinds: list[str] = []
+        self._tiles: list[tuple[str, int]] = []
+        self.score = 0.0
+        self.guesses = 0
+
+    def _kind(self, kind: str) -> int:
+        if kind not in self.kinds:
+            self.kinds.append(kind)
+        return self.kinds.index(kind)
+
+    def __call__(self, spec: Any, observation: Any, record: dict | None) -> None:
+        frame: dict[str, Any] = {"t": 0 if record is None else record["t"]}
+        if record is not None:
+            frame["action"] = str(record["action"])
+            self.score += record["reward"]
+        view = spec.view
+        if view is None:  # a game without a View: its text picture
+            frame["text"] = spec.render(observation)
+        else:
+            board = view.board(observation)
+            if self.board is None:
+                self.board = board.to_json()
+            tiles = [(t.text, self._kind(t.kind)) for t in board.tiles]
+            frame["d"] = [[i, text, k] for i, (text, k) in enumerate(tiles)
+                          if i >= len(self._tiles) or self._tiles[i] != (text, k)]
+            self._tiles = tiles
+            frame["counters"] = [[k, str(v)] for k, v in board.counters]
+
+            def index(cell: Any) -> int | None:
+                tile = board.tile_of(cell)
+                return None if tile is None else tile[0] * board.cols + tile[1]
+
+            if record is not None:
+                action = spec.action_from_json(record["action"])
+                frame["move"] = [i for i in map(index, view.cells_of(action)) if i is not None]
+        why = record.get("why") if record else None
+        if why:
+            frame["why"] = why.get("text", "")
+            if view is not None:
+                frame["proof"] = [i for i in (index(c) for c in why.get("cells", []))
+                                  if i is not None]
+                frame["odds"] = [[i, p] for r, c, p in why.get("odds", [])
+                                 if (i := index((r, c))) is not None]
+            if why.get("guess"):
+                self.guesses += 1
+        frame["score"] = round(self.score, 6)
+        frame["guesses"] = self.guesses
+        self.frames.append(frame)
+
+
+def episode_data(trace_path: str | Path, text: str | None = None) -> dict:
+    """Everything the game page shows, from a trace (checked step by step as it replays)."""
+    from logic_agents.world.trace import replay
+
+    recorder = _Recorder()
+    report = replay(trace_path, watch=recorder, text=text)
+    return {"game": report["game"], "map": report["map"], "agent": report["agent"],
+            "seed": report["seed"], "outcome": report["outcome"], "board": recorder.board,
+            "kinds": recorder.kinds, "frames": recorder.frames}
+
+
+def game_page(data: dict, title: str | None = None) -> str:
+    """One self-contained HTML page that steps through a game."""
+    title = title or f"{data['game']} {data['map']}: {data['agent']}"
+    return (_asset("page.html")
+            .replace("{{title}}", html.escape(title))
+            .replace("{{css}}", _asset("page.css"))
+            .replace("{{data}}", _script_json(data))
+            .replace("{{script}}", _asset("page.js")))
+
+
+def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance: Any,
+                   map_path: str, world_options: dict) -> tuple[Any, str]:
+    """Play one episode into an in-memory trace; returns (result, trace text)."""
+    import io
+
+    from logic_agents.world.runner import run_episode
+    from logic_agents.world.trace import Trace
+
+    buffer = io.StringIO()
+    header: dict[str, Any] = {"map_path": map_path, "world_options": world_options}
+    if spec.format_instance is not None:
+        header["instance"] = spec.format_instance(instance)
+    result = run_episode(world, agent, seed, Trace(buffer, **header), game=spec.name,
+                         map_name=instance.name)
+    return result, buffer.getvalue()
+
+
+__all__ = ["episode_data", "game_page", "record_episode"]

@@ -1,0 +1,161 @@
+// The game page: draws the board of step K from the inline data, steps with the slider, the
+// buttons and the keys (left/right, Home/End, space), and keeps #step=K in the address.
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("game-data").textContent);
+  const frames = data.frames, last = frames.length - 1, S = 34;
+  const $ = (id) => document.getElementById(id);
+  const svgNS = "http://www.w3.org/2000/svg";
+  const board = data.board;
+
+  // the full tiles of every step, from the changes each step recorded
+  const states = [];
+  if (board) {
+    let tiles = [];
+    for (const f of frames) {
+      tiles = tiles.slice();
+      for (const [i, text, k] of f.d) tiles[i] = [text, data.kinds[k]];
+      states.push(tiles);
+    }
+  }
+
+  $("title").textContent = `${data.game} · ${data.map} · ${data.agent}`;
+  const outcome = data.outcome || "unfinished";
+  $("meta").innerHTML = "";
+  $("meta").append(`seed ${data.seed === null ? "none" : data.seed} · ${last} steps · `);
+  const out = document.createElement("b");
+  out.className = "outcome-" + outcome; out.textContent = outcome.toUpperCase().replace("_", " ");
+  $("meta").append(out);
+
+  let root, groups = [];
+  const wrap = $("board-wrap");
+  function el(name, attrs) {
+    const e = document.createElementNS(svgNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  if (board) {
+    const shift = (r) => (board.row_shift.length ? board.row_shift[r] : 0);
+    const maxShift = board.row_shift.length ? Math.max(...board.row_shift) : 0;
+    const W = (board.cols + maxShift) * S + 4, H = board.rows * S + 4;
+    root = el("svg", { id: "board", width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img" });
+    for (let r = 0; r < board.rows; r++) {
+      for (let c = 0; c < board.cols; c++) {
+        const x = 2 + (c + shift(r)) * S, y = 2 + r * S;
+        const g = el("g", { class: "tile", "data-cell": `${r},${c}` });
+        const rect = el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 3 });
+        const odds = el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 3, fill: "#e05a47", "fill-opacity": 0 });
+        const text = el("text", { x: x + S / 2, y: y + S / 2 + 1, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 17, "font-weight": 600 });
+        const mark = el("rect", { x: x + 2.5, y: y + 2.5, width: S - 5, height: S - 5, rx: 3, fill: "none", "stroke-width": 3, visibility: "hidden" });
+        const small = el("text", { x: x + S - 3, y: y + S - 4, "text-anchor": "end", "font-size": 8, fill: "#7a1a10" });
+        g.append(rect, odds, text, mark, small);
+        root.append(g);
+        groups.push({ g, rect, odds, text, mark, small });
+      }
+    }
+    if (board.boxes) {
+      const [bh, bw] = board.boxes;
+      for (let r = 0; r <= board.rows; r += bh)
+        root.append(el("line", { x1: 2, y1: 2 + r * S, x2: 2 + board.cols * S, y2: 2 + r * S, stroke: "#1b1b1b", "stroke-width": 2.5 }));
+      for (let c = 0; c <= board.cols; c += bw)
+        root.append(el("line", { x1: 2 + c * S, y1: 2, x2: 2 + c * S, y2: 2 + board.rows * S, stroke: "#1b1b1b", "stroke-width": 2.5 }));
+    }
+    wrap.append(root);
+  } else {
+    root = document.createElement("pre");
+    root.id = "board";
+    wrap.append(root);
+  }
+
+  const moves = $("moves");
+  frames.slice(1).forEach((f, i) => {
+    const li = document.createElement("li");
+    li.textContent = f.action;
+    li.dataset.step = i + 1;
+    if (f.why && frames[i + 1].guesses > frames[i].guesses) li.className = "guess";
+    li.addEventListener("click", () => show(i + 1));
+    moves.append(li);
+  });
+
+  const slider = $("slider");
+  slider.max = last;
+  let step = -1, timer = null;
+
+  function show(k) {
+    k = Math.max(0, Math.min(last, k | 0));
+    step = k;
+    const f = frames[k];
+    root.dataset.step = k;
+    if (board) {
+      const tiles = states[k];
+      const move = new Set(f.move || []), proof = new Set(f.proof || []);
+      const odds = new Map((f.odds || []).map(([i, p]) => [i, p]));
+      groups.forEach((t, i) => {
+        const [text, kind] = tiles[i] || ["", ""];
+        const [fill, ink] = board.palette[kind] || ["#f7f5ef", "#1b1b1b"];
+        t.g.dataset.kind = kind; t.g.dataset.text = text;
+        t.rect.setAttribute("fill", fill); t.text.setAttribute("fill", ink);
+        t.text.textContent = text;
+        const p = odds.get(i);
+        t.odds.setAttribute("fill-opacity", p === undefined ? 0 : (0.12 + 0.7 * p).toFixed(3));
+        t.small.textContent = p === undefined ? "" : p.toFixed(2).replace(/^0/, "");
+        if (p === undefined) delete t.g.dataset.odds; else t.g.dataset.odds = p;
+        const isMove = move.has(i), isProof = proof.has(i);
+        t.g.dataset.move = isMove ? "1" : "0"; t.g.dataset.proof = isProof ? "1" : "0";
+        t.mark.setAttribute("visibility", isMove || isProof ? "visible" : "hidden");
+        t.mark.setAttribute("stroke", isMove ? "#e8590c" : "#4a7bd1");
+        t.mark.setAttribute("stroke-dasharray", isMove ? "" : "4 3");
+      });
+    } else {
+      root.textContent = f.text;
+    }
+    const own = f.counters || [];
+    const counters = [["step", `${k}/${last}`], ["guesses", f.guesses], ["score", f.score]]
+      .filter(([name]) => !own.some(([n]) => n === name)).concat(own);
+    $("counters").innerHTML = "";
+    for (const [name, value] of counters) {
+      const s = document.createElement("span");
+      s.dataset.counter = name;
+      s.append(`${name} `);
+      const b = document.createElement("b"); b.textContent = value; s.append(b);
+      $("counters").append(s);
+    }
+    const why = $("why");
+    why.innerHTML = "";
+    if (k === 0) why.textContent = "the start: press → or ▶ to watch";
+    else {
+      const a = document.createElement("span"); a.className = "act"; a.textContent = f.action;
+      why.append(a, f.why ? `: ${f.why}` : "");
+    }
+    slider.value = k;
+    for (const li of moves.children) li.classList.toggle("now", +li.dataset.step === k);
+    const now = moves.children[k - 1];
+    if (now && now.scrollIntoView) now.scrollIntoView({ block: "nearest" });
+    try { if (location.hash !== `#step=${k}`) history.replaceState(null, "", `#step=${k}`); } catch (e) { /* a page opened from disk may refuse */ }
+  }
+
+  function stop() { clearInterval(timer); timer = null; $("play").textContent = "▶"; }
+  function play() {
+    if (timer) return stop();
+    if (step >= last) show(0);
+    $("play").textContent = "⏸";
+    timer = setInterval(() => { if (step >= last) stop(); else show(step + 1); }, +$("speed").value);
+  }
+  $("first").onclick = () => { stop(); show(0); };
+  $("prev").onclick = () => { stop(); show(step - 1); };
+  $("next").onclick = () => { stop(); show(step + 1); };
+  $("last").onclick = () => { stop(); show(last); };
+  $("play").onclick = play;
+  $("speed").onchange = () => { if (timer) { stop(); play(); } };
+  slider.oninput = () => { stop(); show(+slider.value); };
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys = { ArrowLeft: () => show(step - 1), ArrowRight: () => show(step + 1),
+                   Home: () => show(0), End: () => show(last) };
+    if (keys[e.key]) { stop(); keys[e.key](); e.preventDefault(); }
+    else if (e.key === " ") { play(); e.preventDefault(); }
+  });
+  const fromHash = () => { const m = /step=(\d+)/.exec(location.hash); return m ? +m[1] : 0; };
+  window.addEventListener("hashchange", () => { if (fromHash() !== step) show(fromHash()); });
+  show(fromHash());
+})();

@@ -1,0 +1,105 @@
+"""Boards as pictures and keys: one description of a board that every viewer draws.
+
+Concepts:
+- Tile: one square as drawn: its text and its kind (a style name the palette colours);
+- BoardView: rows x cols tiles (row-major), a palette (kind -> fill and ink colours), box
+  lines every (h, w) tiles (Sudoku), a shift per row (hex boards), where game cell (0, 0) sits
+  among the tiles (Undead's clue frame puts it at (1, 1)), and the counters the observation
+  shows (lives, score). The HTML page (`view`), the terminal (human play, `play --delay`) and
+  `inspect` all draw a BoardView, so a game that gives one is shown everywhere;
+- Controls: how a person plays it: the keys beyond the shared ones (arrows move the cursor,
+  space probes or places, f flags or marks, u undoes, h asks for a hint, q quits) and
+  `act(obs, cell, key)`, the action a key means at the cursor. `arrows_act`: the arrows are
+  moves (Mazes) rather than the cursor;
+- View: the capability a game declares: `board(obs)`, `cells_of(action)` (the cells an
+  action touches, to highlight the last move) and Controls (None: not playable by hand).
+
+Cells are (row, column), 0-based, in the game's own board; `tile_of` adds the origin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Cell = tuple[int, int]
+
+# colours a game may name in its palette; any CSS colour works in the page, and the terminal
+# takes the same "#rrggbb" strings
+INK = "#1b1b1b"
+PAPER = "#f7f5ef"
+COVERED = "#b9c3cf"
+GIVEN = "#e4e0d5"
+MARK = "#f2c94c"
+BAD = "#e05a47"
+GOOD = "#7cc17a"
+ACCENT = "#4a7bd1"
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One square: `text` (a short label, may be empty) and `kind` (a palette key)."""
+
+    text: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    rows: int
+    cols: int
+    tiles: tuple[Tile, ...]
+    palette: dict[str, tuple[str, str]] = field(default_factory=dict)  # kind -> (fill, ink)
+    boxes: tuple[int, int] | None = None  # thick lines every (h, w) tiles
+    row_shift: tuple[float, ...] = ()  # per row, in tiles (hex boards)
+    origin: Cell = (0, 0)  # the tile of game cell (0, 0)
+    counters: tuple[tuple[str, Any], ...] = ()  # what the observation shows: lives, score
+
+    def tile(self, row: int, col: int) -> Tile:
+        return self.tiles[row * self.cols + col]
+
+    def tile_of(self, cell: Sequence[int]) -> Cell | None:
+        """The tile of a game cell, None if it is off the picture."""
+        r, c = int(cell[0]) + self.origin[0], int(cell[1]) + self.origin[1]
+        return (r, c) if 0 <= r < self.rows and 0 <= c < self.cols else None
+
+    def colours(self, kind: str) -> tuple[str, str]:
+        return self.palette.get(kind, (PAPER, INK))
+
+    def to_json(self) -> dict:
+        return {"rows": self.rows, "cols": self.cols, "boxes": self.boxes,
+                "row_shift": list(self.row_shift), "origin": list(self.origin),
+                "palette": {k: list(v) for k, v in self.palette.items()}}
+
+
+@dataclass(frozen=True)
+class Controls:
+    """Human play: `keys` maps a key to what it does (shown in the help line), beyond the
+    shared ones; `act(obs, cell, key)` is the action for a key at the cursor cell, or None.
+    The shared keys reach `act` as "primary" (space, enter) and "secondary" (f); with
+    `arrows_act` the arrows reach it as "up", "down", "left", "right"."""
+
+    act: Callable[[Any, Cell, str], Any]
+    keys: dict[str, str] = field(default_factory=dict)
+    primary: str = "probe or place"
+    secondary: str = "flag or mark"
+    arrows_act: bool = False
+    cursor: Callable[[Any], Cell] | None = None  # where the cursor starts (default (0, 0))
+    cells: Callable[[Any], tuple[int, int]] | None = None  # (rows, cols) the cursor may visit
+
+
+@dataclass(frozen=True)
+class View:
+    board: Callable[[Any], BoardView]
+    cells_of: Callable[[Any], Sequence[Cell]] = lambda action: ()
+    controls: Controls | None = None
+
+
+def tiles(rows: Sequence[Sequence[Tile]]) -> tuple[Tile, ...]:
+    return tuple(t for row in rows for t in row)
+
+
+def cells_in(why: Any) -> tuple[Cell, ...]:
+    """The cells a why names (a plain str names none)."""
+    return tuple(tuple(c) for c in getattr(why, "cells", ()) or ())

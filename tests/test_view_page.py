@@ -1,0 +1,147 @@
+"""The game page of `logic-agents view`, loaded in headless Chromium as a person would.
+
+For every registered game (the plug-in too): the page opened at `#step=K` shows step K once
+its script has run (each tile's data attributes equal the game's own BoardView of the
+observation at step K, computed here by stepping a fresh world), and it makes no network
+request (Chromium's net log, with a control page that does make requests). For HARD1 and
+satx, every proven move's page shows the cells of its proof.
+
+Chromium is Debian's `chromium`; `.ci/run` installs it and sets CI_REQUIRE_BROWSER=1, so CI
+fails rather than skips without it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from logic_agents.cli import main
+from logic_agents.world.registry import games
+from logic_agents.world.runner import run_episode
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+if BROWSER is None and os.environ.get("CI_REQUIRE_BROWSER"):
+    raise RuntimeError("CI_REQUIRE_BROWSER is set but chromium is not installed")
+pytestmark = pytest.mark.skipif(BROWSER is None, reason="chromium is not installed")
+
+QUIET = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--disable-default-apps", "--disable-extensions"]
+TILE = re.compile(r'<g class="tile" ([^>]*)>')
+ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
+
+
+def load(page: Path, step: int | None = None, net_log: Path | None = None) -> str:
+    """The page's DOM after its script ran (Chromium --dump-dom)."""
+    url = page.resolve().as_uri() + ("" if step is None else f"#step={step}")
+    extra = [f"--log-net-log={net_log}"] if net_log else []
+    done = subprocess.run([BROWSER, *QUIET, *extra, "--dump-dom", url], capture_output=True,
+                          text=True, timeout=120, check=True)
+    return done.stdout
+
+
+def tiles_in(dom: str) -> dict[tuple[int, int], dict[str, str]]:
+    out = {}
+    for m in TILE.finditer(dom):
+        attrs = {k: html.unescape(v) for k, v in ATTR.findall(m.group(1))}
+        r, c = map(int, attrs.pop("cell").split(","))
+        out[(r, c)] = attrs
+    return out
+
+
+def shown_step(dom: str) -> int:
+    return int(re.search(r'id="board"[^>]*data-step="(\d+)"|data-step="(\d+)"[^>]*id="board"',
+                         dom).group(1) or 0)
+
+
+def page_requests(net_log: Path) -> list[str]:
+    """URLs the page itself asked for (the browser's own traffic has another isolation key)."""
+    log = json.loads(net_log.read_text())
+    names = {v: k for k, v in log["constants"]["logEventTypes"].items()}
+    return [e["params"].get("url", "") for e in log["events"]
+            if names.get(e["type"]) == "URL_REQUEST_START_JOB"
+            and "file://" in e["params"].get("network_isolation_key", "")
+            and not e["params"].get("url", "").startswith("file:")]
+
+
+def observations(spec, reference: str, agent: str, **world_options) -> list:
+    """Every observation of the episode the page shows, from a fresh world and agent."""
+    from logic_agents.world.resolve import resolve
+
+    instance = resolve(reference, spec)[1][0]
+    world = spec.make_world(instance, **world_options)
+    first, _ = spec.make_world(instance, **world_options).reset(seed=0)
+    seen = [first]
+    run_episode(world, spec.make_agent(agent), 0, on_step=lambda obs, a, r: seen.append(obs))
+    return seen
+
+
+CASES = {"daggers": ("EASY1", "satx"), "sudoku": ("norvig_top95:1", "logic"),
+         "undead": ("4x4de:1", "logic"), "mazes": ("eom-6x6-01", "sat"),
+         "ooze": ("ooze", "greedy")}
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_the_page_shows_step_k_of_every_game(name, tmp_path, capsys):
+    spec = games()[name]
+    reference, agent = CASES.get(name, (spec.example, spec.default_agent))
+    extra = ["--max-ticks", "40"] if name == "ooze" else []
+    page = tmp_path / "game.html"
+    assert main(["view", reference, "--agent", agent, "-o", str(page), *extra]) == 0
+    assert spec.view is not None, f"{name} has no View: the page would show text only"
+    seen = observations(spec, reference, agent, **({"max_ticks": 40} if extra else {}))
+    last = len(seen) - 1
+    net_log = tmp_path / "net.json"
+    for k in sorted({0, last // 2, last}):
+        dom = load(page, k, net_log if k == 0 else None)
+        assert shown_step(dom) == k
+        board = spec.view.board(seen[k])
+        shown = tiles_in(dom)
+        assert len(shown) == board.rows * board.cols
+        for (r, c), attrs in shown.items():
+            tile = board.tile(r, c)
+            assert (attrs["text"], attrs["kind"]) == (tile.text, tile.kind), (name, k, r, c)
+        moved = {cell for cell, attrs in shown.items() if attrs["move"] == "1"}
+        if k > 0 and moved:
+            assert len(moved) == 1
+    assert page_requests(net_log) == []
+
+
+def test_the_request_check_sees_a_page_that_fetches(tmp_path):
+    bad = tmp_path / "bad.html"
+    bad.write_text('<img src="http://example.invalid/x.png"><script>fetch("https://example.invalid/y")'
+                   "</script>")
+    net_log = tmp_path / "net.json"
+    load(bad, net_log=net_log)
+    assert sorted(page_requests(net_log)) == ["http://example.invalid/x.png",
+                                              "https://example.invalid/y"]
+
+
+def test_hard1_satx_page_shows_the_clues_of_every_proof(tmp_path, capsys):
+    page = tmp_path / "hard1.html"
+    assert main(["view", "maps/daggers/2018/HARD1.txt", "--agent", "satx", "-o", str(page)]) == 0
+    text = page.read_text()
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
+                                text, re.S).group(1))
+    proven = [k for k, f in enumerate(data["frames"]) if f.get("proof")]
+    sat_proofs = [k for k in proven if "is safe" in data["frames"][k]["why"]
+                  or "is a dagger" in data["frames"][k]["why"]]
+    assert sat_proofs, "HARD1 has moves only the SAT test proves"
+    for k in (proven[0], sat_proofs[0], sat_proofs[-1]):
+        frame = data["frames"][k]
+        dom = load(page, k)
+        shown = tiles_in(dom)
+        proof = {cell for cell, attrs in shown.items() if attrs["proof"] == "1"}
+        named = {tuple(map(int, m)) for m in re.findall(r"at \((\d+), (\d+)\)", frame["why"])}
+        assert proof == named and proof, (k, frame["why"])
+        # a proof's clue cells show their clues on the board at that step
+        assert all(shown[cell]["text"].isdigit() or shown[cell]["kind"] == "open"
+                   for cell in proof)
+        assert re.search(r'id="why"[^>]*>.*?' + re.escape(frame["action"]), dom, re.S)
