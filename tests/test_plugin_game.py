@@ -31,7 +31,8 @@ def test_games_lists_six_with_the_plugin_and_its_origin(capsys):
     akari = rows["akari"]
     assert akari["origin"] == "logic-agents-akari"
     assert {"play", "compare", "cnf", "solve", "replay", "generate"} <= set(akari["verbs"])
-    assert akari["agents"] == ["sat", "dfs"] and akari["example"] == "akari-7x7-a"
+    # human play comes through the same door: the plug-in gives a View with Controls
+    assert akari["agents"] == ["sat", "dfs", "human"] and akari["example"] == "akari-7x7-a"
     assert all(rows[g]["origin"] == "builtin" for g in ("daggers", "sudoku", "undead", "mazes",
                                                         "ooze"))
     assert {"name", "description", "origin", "agents", "verbs", "example"} <= set(akari)

@@ -32,6 +32,7 @@ if BROWSER is None and os.environ.get("CI_REQUIRE_BROWSER"):
 pytestmark = pytest.mark.skipif(BROWSER is None, reason="chromium is not installed")
 
 QUIET = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--host-resolver-rules=MAP * ~NOTFOUND",
          "--disable-component-update", "--disable-sync", "--no-first-run",
          "--disable-default-apps", "--disable-extensions"]
 TILE = re.compile(r'<g class="tile" ([^>]*)>')

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from typing import Any
 
@@ -24,6 +23,7 @@ from logic_agents.cli.common import (
 )
 from logic_agents.errors import UsageError
 from logic_agents.output import make_console
+from logic_agents.world.options import nonnegative_float
 from logic_agents.world.registry import GameSpec, Option
 
 
@@ -40,6 +40,10 @@ def add_parser(sub: Any) -> None:
                    help="agents that explain their moves say why: satx and prob give the "
                    "minimal set of clues that proves each move, prob the odds of each guess "
                    "(with --quiet, only the moves and their whys)")
+    p.add_argument("--delay", type=nonnegative_float, default=None, metavar="S",
+                   help="watch: redraw the board in place after each move, the move and its "
+                   "why under it, waiting S seconds between moves (instead of printing every "
+                   "board)")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step (with the "
                    "instance itself, so it replays anywhere)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
@@ -115,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         console.print(render_markup(obs))
 
     trace = open_trace(args, spec, instance, map_path, wopts)
+    if show and args.delay is not None:
+        return _watch(args, spec, world, agent, instance, trace, console)
     if show:
         console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
                       f"[bold]{escape(entry.name)}[/bold]  seed {args.seed}")
@@ -130,41 +136,45 @@ def run(args: argparse.Namespace) -> int:
     return print_result(args, spec, result, agent, instance, console, show)
 
 
-def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
-                      map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
-    """Run a person's game in a curses screen; returns (result, agent)."""
-    import curses
-
+def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
+           trace: Any, console: Any) -> int:
+    """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
+    from logic_agents.terminal import Watcher
     from logic_agents.world.runner import run_episode
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")
-    trace = open_trace(args, spec, instance, map_path, wopts)
-
-    def session(screen: Any) -> tuple[Any, Any]:
-        with contextlib.suppress(curses.error):
-            curses.curs_set(0)
-
-        def show(text: str) -> None:
-            screen.erase()
-            rows, cols = screen.getmaxyx()
-            for i, line in enumerate(text.splitlines()[: rows - 1]):
-                with contextlib.suppress(curses.error):
-                    screen.addstr(i, 0, line[: cols - 1])
-            screen.refresh()
-
-        agent = entry.factory(read_key=screen.getkey, show=show, **options)
-        last: dict[str, Any] = {}
+    title = f"{spec.name} {instance.name}  agent {getattr(agent, 'name', '')}  seed {args.seed}"
+    with Watcher(spec, console, args.delay, title) as watcher:
+        first, _ = spec.make_world(instance, **world_options(spec, args)).reset(seed=args.seed)
+        watcher.show(first)
         try:
             result = run_episode(world, agent, args.seed, trace, game=spec.name,
                                  map_name=instance.name,
-                                 on_step=lambda obs, action, reward: last.update(obs=obs))
+                                 on_step=lambda obs, action, reward: watcher.show(
+                                     obs, action, getattr(agent, "why", ""), reward))
         finally:
             if trace is not None:
                 trace.close()
-        board = spec.render(last["obs"]) if "obs" in last else ""
-        show(board + f"\n{result.outcome.value.upper()} - press a key")
-        screen.getkey()
-        return result, agent
+    return print_result(args, spec, result, agent, instance, console, True)
 
-    return curses.wrapper(session)
+
+def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
+                      map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
+    """A person's game in the terminal (logic_agents.tui); returns (result, agent)."""
+    from logic_agents.tui import Scripted, play_human
+    from logic_agents.world.agents import accepts, build_agent, resolve_agent
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")
+    hint_entry = resolve_agent(spec, spec.hint_agent or spec.default_agent)
+
+    def hint_agent() -> Any:
+        hooks = {"explain": lambda lines: None} if accepts(hint_entry.factory, "explain") else {}
+        return build_agent(hint_entry, hooks)
+
+    trace = open_trace(args, spec, instance, map_path, wopts)
+    try:
+        result = play_human(spec, instance, wopts, args.seed, trace, hint_agent)
+    finally:
+        if trace is not None:
+            trace.close()
+    return result, Scripted([])

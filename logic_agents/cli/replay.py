@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from logic_agents.cli.common import limit_flag
+from logic_agents.world.options import nonnegative_float
 
 
 def add_parser(sub: Any) -> None:
@@ -15,6 +16,10 @@ def add_parser(sub: Any) -> None:
                        "differs.")
     p.add_argument("trace", metavar="TRACE.jsonl")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--show", action="store_true", help="watch it: redraw the board in place "
+                   "after each step, with the move and its why")
+    p.add_argument("--delay", type=nonnegative_float, default=0.3, metavar="S",
+                   help="with --show, seconds between steps (default 0.3)")
     limit_flag(p)
     p.set_defaults(run=run)
 
@@ -22,10 +27,43 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from logic_agents.world.trace import replay
 
-    report = replay(args.trace)
+    report = _show(args) if args.show and not args.json else replay(args.trace)
     if args.json:
         print(json.dumps(report))
     else:
         print(f"trace agrees: {report['steps']} steps replayed, outcome {report['outcome']}, "
               f"score {report['score']}")
     return 0
+
+
+def _show(args: argparse.Namespace) -> dict:
+    from logic_agents.output import make_console
+    from logic_agents.terminal import Watcher
+    from logic_agents.world.trace import replay
+
+    watcher: Watcher | None = None
+
+    def watch(spec: Any, observation: Any, record: dict | None) -> None:
+        nonlocal watcher
+        if watcher is None:
+            watcher = Watcher(spec, make_console(), args.delay, f"{spec.name}  {args.trace}")
+            watcher.__enter__()
+        if record is None:
+            watcher.show(observation)
+        else:
+            why = (record.get("why") or {})
+            watcher.show(observation, spec.action_from_json(record["action"]),
+                         _why_of(why), record["reward"])
+
+    try:
+        return replay(args.trace, watch=watch)
+    finally:
+        if watcher is not None:
+            watcher.__exit__(None, None, None)
+            print()
+
+
+def _why_of(record: dict) -> Any:
+    from logic_agents.world.core import Why
+
+    return Why(record.get("text", ""), record.get("cells", ()))

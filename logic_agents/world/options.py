@@ -38,10 +38,14 @@ def nonnegative_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
+def nonnegative_float(text: str) -> float:
     if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}", text.strip()):
         raise argparse.ArgumentTypeError(f"not a number (digits 0-9): {text[:40]!r}")
-    value = float(text)
+    return float(text)
+
+
+def positive_float(text: str) -> float:
+    value = nonnegative_float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
     return value

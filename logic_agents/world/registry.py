@@ -24,7 +24,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
-from logic_agents.errors import LogicAgentsError, UnknownName
+from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
+from logic_agents.world.view import View
 
 ENTRY_POINT_GROUP = "logic_agents.games"
 DISTRIBUTION = "logic-agents"
@@ -150,7 +151,8 @@ class GameSpec:
     render_markup: Callable[[Any], str] | None = None  # rich markup version of render
     # the board as tiles and the keys to play it (world.view): the HTML page, human play and
     # `play --delay` draw it; None: those show the text render and human play is refused
-    view: Any = None
+    view: View | None = None
+    hint_agent: str = ""  # the agent human play asks for a hint (default: default_agent)
     puzzle: Puzzle | None = None
     generator: Generator | None = None
     objective: Objective = "win"
@@ -160,6 +162,11 @@ class GameSpec:
     summary: Callable[[Any], str] | None = None  # result -> the words after the outcome
     facts: Callable[[Any], dict[str, Any]] | None = None  # instance -> columns of `maps`
     cnf_legend: tuple[str, ...] = ()  # comment lines that explain the variable names
+
+    def __post_init__(self) -> None:
+        # every game a person can play by hand gets the `human` agent (world.view.Controls)
+        if self.view is not None and self.view.controls is not None and "human" not in self.agents:
+            object.__setattr__(self, "agents", {**self.agents, "human": HUMAN})
 
     @property
     def verbs(self) -> list[str]:
@@ -189,6 +196,16 @@ class GameSpec:
             raise UnknownName(f"unknown agent {name!r} for {self.name}; choose one of "
                               f"{', '.join(self.playing_agents())}") from None
         return entry.factory(**options)
+
+
+def _human(**options: Any) -> Any:
+    raise UsageError("the human agent is a person at a terminal: `logic-agents play MAP "
+                     "--agent human`")
+
+
+HUMAN = AgentEntry("human", _human, "you, in the terminal: arrows move, space probes or "
+                   "places, f flags or marks, u undoes (puzzles), h hints with the why, q quits",
+                   options=(), interactive=True)
 
 
 def agents_from(factories: dict[str, Callable[..., Any]], help: dict[str, str] | None = None,

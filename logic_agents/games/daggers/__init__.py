@@ -72,6 +72,7 @@ SPEC = GameSpec(
         render=render,
         render_markup=render_markup,
         view=VIEW,
+        hint_agent="prob",
         action_from_json=DaggersAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="daggers",

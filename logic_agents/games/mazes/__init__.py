@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.games.mazes.agents import AGENTS, INTERACTIVE, HumanAgent
+from logic_agents.games.mazes.agents import AGENTS
 from logic_agents.games.mazes.board import (
     MazeBoard,
     format_board,
@@ -30,7 +30,6 @@ AGENT_HELP = {
     "ucs": "the report's uniform-cost search",
     "greedy": "the report's greedy best-first search (--heuristic)",
     "astar": "the report's A* search (--heuristic)",
-    "human": "you, in the terminal (arrow keys; s asks the SAT solver for a step)",
 }
 TOY = "# toy\n1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n"
 
@@ -66,7 +65,7 @@ SPEC = GameSpec(
         description="Exactly One Mazes (Erich Friedman): one cell of every shape",
         load=load,
         make_world=MazeWorld,
-        agents=agents_from({**AGENTS, **INTERACTIVE}, AGENT_HELP, interactive=tuple(INTERACTIVE)),
+        agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
         view=VIEW,
         action_from_json=MazeAction.from_json,
@@ -97,7 +96,7 @@ SPEC = GameSpec(
 )
 
 __all__ = [
-    "AGENTS", "HumanAgent", "MazeAction", "MazeBoard", "MazeObservation", "MazeSolver",
+    "AGENTS", "MazeAction", "MazeBoard", "MazeObservation", "MazeSolver",
     "MazeWorld", "count_solutions", "encode", "format_board", "is_solution", "load",
     "load_board", "parse_board", "render_path", "solve",
 ]

@@ -1,14 +1,11 @@
-"""Exactly One Mazes agents: sat, the report's searches, and a human at the keyboard.
+"""Exactly One Mazes agents: sat and the report's searches (a person plays with the shared
+`human` agent, logic_agents.tui: arrows walk, u undoes, h asks sat for a hint).
 
 Concepts:
 - SatMazeAgent (sat): solve the encoding (lazy cycle cuts) for a path that goes on from the
   current one, then walk it.
 - SearchMazeAgent: one of bfs, dfs, ids, ucs, greedy, astar (search.py), with `heuristic`,
   a node cap and a time cap; it plans once and walks the plan. `nodes` is reported.
-- HumanAgent (human): keys come from a `read_key` callable and the board goes to a `show`
-  callable, so the same agent runs under curses (cli) and under a scripted key sequence
-  (tests). Arrows move, Backspace undoes, `s` asks the SAT solver for a hint (the next step
-  of a solution that goes on from the current path), `q` quits (the agent gives up).
 """
 
 from __future__ import annotations
@@ -16,10 +13,9 @@ from __future__ import annotations
 import functools
 import random
 from collections import deque
-from collections.abc import Callable
 
 from logic_agents.errors import AgentOptionError, UnknownName
-from logic_agents.games.mazes.board import STEPS, Cell, render_path
+from logic_agents.games.mazes.board import STEPS, Cell
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
     DEFAULT_NODE_CAP,
@@ -29,7 +25,7 @@ from logic_agents.games.mazes.search import (
     METHODS,
     search,
 )
-from logic_agents.games.mazes.world import MazeAction, MazeObservation, why_illegal
+from logic_agents.games.mazes.world import MazeAction, MazeObservation
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
@@ -122,60 +118,6 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
         return self.pending.popleft() if self.pending else None
 
 
-KEY_MOVES = {"KEY_UP": "up", "KEY_DOWN": "down", "KEY_LEFT": "left", "KEY_RIGHT": "right",
-             "KEY_BACKSPACE": "undo", "\x7f": "undo", "\b": "undo"}
-HELP = "arrows move, Backspace undoes, s hints, q quits"
-
-
-class HumanAgent(_MazeAgent):
-    """human: a person at the keyboard (keys from `read_key`, the board to `show`)."""
-
-    name = "human"
-
-    def __init__(self, *, read_key: Callable[[], str] | None = None,
-                 show: Callable[[str], None] | None = None, solver: str | None = None):
-        self.read_key = read_key
-        self.show = show or (lambda text: None)
-        self.cache = SolverCache(lambda board: MazeSolver(board, solver))
-        super().__init__()
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.hints = 0
-        self.message = HELP
-
-    def stats(self) -> dict:
-        return {"guesses": 0, "hints": self.hints}
-
-    def act(self, obs: MazeObservation) -> MazeAction | None:
-        if self.read_key is None:
-            raise UnknownName("the human agent needs a terminal (logic-agents play MAP --agent human)")
-        while True:
-            crossed = len(obs.crossed)
-            self.show(render_path(obs.board, obs.path, obs.walker)
-                      + f"\nstep {obs.step}  shapes crossed {crossed}/{len(obs.board.shapes)}\n"
-                      + self.message)
-            key = self.read_key()
-            if key in ("q", "Q"):
-                return None
-            if key in ("s", "S"):
-                self.hints += 1
-                nxt = self.cache.get(obs.board).next_step(list(obs.path))
-                self.message = (f"hint: {move_between(obs.walker, nxt)}" if nxt is not None
-                                else "hint: no solution goes on from this path; undo")
-                continue
-            move = KEY_MOVES.get(key)
-            if move is None:
-                self.message = f"unknown key {key!r}; {HELP}"
-                continue
-            reason = why_illegal(obs.board, obs.path, move)
-            if reason is not None:
-                self.message = f"cannot {move}: {reason}"
-                continue
-            self.message = HELP
-            return MazeAction(move)
-
-
 class InformedSearchMazeAgent(SearchMazeAgent):
     """greedy and astar: a search guided by a distance estimate (--heuristic)."""
 
@@ -190,4 +132,3 @@ def _search(method: str) -> functools.partial:
 
 
 AGENTS = {"sat": SatMazeAgent, **{m: _search(m) for m in METHODS}}
-INTERACTIVE = {"human": HumanAgent}  # needs a person: `play` only, never batch runs

@@ -84,6 +84,7 @@ SPEC = GameSpec(
         agents=agents_from(AGENTS, AGENT_HELP),
         render=render,
         view=VIEW,
+        hint_agent="logic",
         action_from_json=UndeadAction.from_json,
         illegal_actions=illegal_actions,
         maps_dir="undead",

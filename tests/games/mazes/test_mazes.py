@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.errors import FormatError, IllegalAction, UnknownName
-from logic_agents.games.mazes import AGENTS, HumanAgent, MazeWorld
+from logic_agents.games.mazes import AGENTS, MazeWorld
 from logic_agents.games.mazes.board import (
     MazeBoard,
     format_board,
@@ -238,18 +238,27 @@ def test_agents_walk_to_a_win(agent):
 
 
 def test_keyboard_play_with_a_scripted_key_sequence():
+    """The maze mode, now the shared human play (logic_agents.tui): refused moves say why,
+    an unknown key says so, the hint names the next step, undo takes a step back."""
+    from logic_agents.tui import Session, replay_actions
+    from logic_agents.world.registry import get_game
+
+    spec = get_game("mazes")
     board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
-    screens = []
-    keys = iter(["KEY_DOWN", "x", "KEY_UP", "KEY_UP", "KEY_RIGHT", "KEY_DOWN", "KEY_BACKSPACE",
-                 "s", "KEY_RIGHT", "KEY_RIGHT", "KEY_UP", "KEY_RIGHT"])
-    agent = HumanAgent(read_key=lambda: next(keys), show=screens.append)
-    result = run_episode(MazeWorld(board), agent, 0)
-    assert result.outcome is Outcome.WON and agent.stats()["hints"] == 1
-    text = "\n".join(screens)
-    assert "cannot down" in text and "unknown key 'x'" in text and "hint: right" in text
-    assert "already crossed" in text
-    quitting = HumanAgent(read_key=iter(["KEY_UP", "q"]).__next__, show=lambda s: None)
-    assert run_episode(MazeWorld(board), quitting, 0).outcome is Outcome.GAVE_UP
+    session = Session(spec, board, {}, 0, lambda: AGENTS["sat"]())
+    said = []
+    for key in ["down", "x", "up", "up", "right", "down", "u", "h", "right", "right", "up",
+                "right"]:
+        session.press(key, key if len(key) == 1 else None)
+        said.append(session.message)
+    assert session.outcome == "won" and session.hints == 1
+    text = "\n".join(said)
+    assert "not allowed: down" in text and "'x' does nothing here" in text
+    assert "hint: right" in text and "already crossed" in text
+    assert is_solution(board, session.obs.path)
+    quitting = Session(spec, board, {}, 0)
+    assert quitting.press("up") and not quitting.press("q")
+    assert replay_actions(spec, board, {}, 0, quitting, None).outcome is Outcome.GAVE_UP
 
 
 def test_the_hint_says_when_no_solution_goes_on():

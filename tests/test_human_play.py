@@ -1,0 +1,180 @@
+"""Human play in the terminal (logic_agents.tui), key by key through Textual's pilot.
+
+For each game a scripted key sequence plays a known instance to a win (Ooze, which has no
+win, to the same score as the agent whose moves the keys repeat); a second sequence asks for
+a hint and sees its why. Undo does not count as a step; a human trace replays like any
+other; a terminal too small for the board says so and keeps the status line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+pytest.importorskip("textual")
+
+from logic_agents.tui import Session, play_app, replay_actions  # noqa: E402
+from logic_agents.world.agents import accepts, build_agent, resolve_agent  # noqa: E402
+from logic_agents.world.registry import games, get_game  # noqa: E402
+from logic_agents.world.resolve import resolve  # noqa: E402
+from logic_agents.world.runner import run_episode  # noqa: E402
+from logic_agents.world.trace import Trace, replay  # noqa: E402
+
+
+def session_of(game: str, reference: str, **world_options) -> Session:
+    spec = get_game(game)
+    instance = resolve(reference, spec)[1][0]
+    entry = resolve_agent(spec, spec.hint_agent or spec.default_agent)
+
+    def hint_agent():
+        hooks = {"explain": lambda lines: None} if accepts(entry.factory, "explain") else {}
+        return build_agent(entry, hooks)
+
+    return Session(spec, instance, world_options, 0, hint_agent)
+
+
+def walk(start, target) -> list[str]:
+    """Arrow keys from one cell to another."""
+    (r0, c0), (r1, c1) = start, target
+    return (["down"] * (r1 - r0) + ["up"] * (r0 - r1) + ["right"] * (c1 - c0)
+            + ["left"] * (c0 - c1))
+
+
+def press(session: Session, keys: list[str], size=(110, 40)) -> str:
+    """Drive the app with `keys`; returns the text the screen showed last."""
+    app = play_app(session, "test")
+    shown = {}
+
+    async def drive():
+        async with app.run_test(size=size) as pilot:
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            shown["text"] = "\n".join(str(w.render()) for w in app.query("Static"))
+
+    asyncio.run(drive())
+    return shown["text"]
+
+
+def keys_for(cells_and_keys, start=(0, 0)) -> list[str]:
+    keys, at = [], start
+    for cell, key in cells_and_keys:
+        keys += walk(at, cell) + [key]
+        at = cell
+    return keys
+
+
+def test_daggers_is_won_by_probing_every_safe_cell():
+    s = session_of("daggers", "EASY1")
+    tokens = s.instance.tokens
+    safe = [(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row)
+            if t != "d" and s.obs.at((r, c)) == "?"]
+    shown = press(s, keys_for([(cell, "space") for cell in safe]))
+    assert s.outcome == "won" and "WON" in shown
+    assert len(s.actions) == len(safe)
+
+
+def test_sudoku_is_won_with_digit_keys_and_undo_is_no_step():
+    s = session_of("sudoku", "norvig_top95:1")
+    solution = s.spec.puzzle.solve(s.instance).solution
+    n = s.instance.n
+    todo = [((i // n, i % n), str(solution[i])) for i in range(n * n) if not s.instance.cells[i]]
+    first_cell = todo[0][0]
+    wrong = "1" if todo[0][1] != "1" else "2"
+    keys = walk((0, 0), first_cell) + [wrong, "u"] + keys_for(todo, first_cell)
+    shown = press(s, keys)
+    assert s.outcome == "won" and "WON" in shown
+    assert len(s.actions) == len(todo) and s.undos == 1  # the undone move is not a step
+    assert "step " in shown and f"step {len(todo)}" in shown
+
+
+def test_undead_is_won_with_g_v_z():
+    s = session_of("undead", "4x4de:1")
+    solution = s.spec.puzzle.solve(s.instance).solution
+    w = s.instance.width
+    todo = [(divmod(i, w), solution[i].lower()) for i, ch in enumerate(s.instance.grid)
+            if ch == "."]
+    shown = press(s, keys_for(todo))
+    assert s.outcome == "won" and "WON" in shown
+
+
+def test_mazes_is_won_by_walking_with_the_arrows():
+    s = session_of("mazes", "eom-6x6-01")
+    path = s.spec.puzzle.solve(s.instance).solution
+    moves = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
+    keys = [moves[(b[0] - a[0], b[1] - a[1])] for a, b in zip(path, path[1:])]
+    shown = press(s, ["down", keys[0], "u"] + keys)  # a wall bump and an undo on the way
+    assert s.outcome == "won" and "WON" in shown and len(s.actions) == len(keys)
+
+
+def test_ooze_keys_score_what_the_agent_scores():
+    spec = get_game("ooze")
+    instance = resolve("ooze", spec)[1][0]
+    moves = []
+    result = run_episode(spec.make_world(instance, max_ticks=30), spec.make_agent("greedy"), 0,
+                         on_step=lambda obs, action, reward: moves.append(action))
+    keyed, at = [], (0, 0)
+    for action in moves:
+        if action.kind == "wait":
+            keyed.append("w")
+            continue
+        cell = (action.cell[1], action.cell[0])
+        keyed += walk(at, cell) + ["space" if action.kind == "place" else "f"]
+        at = cell
+    s = session_of("ooze", "ooze", max_ticks=30)
+    press(s, keyed)
+    assert s.actions == moves and s.score == result.score > 0
+
+
+def test_akari_plug_in_is_won_with_space():
+    if "akari" not in games():
+        pytest.skip("the example plug-in game is not installed")
+    s = session_of("akari", "akari-7x7-a")
+    bulbs = sorted(s.spec.puzzle.solve(s.instance).solution)
+    shown = press(s, keys_for([(cell, "space") for cell in bulbs]))
+    assert s.outcome == "won" and "WON" in shown
+
+
+@pytest.mark.parametrize("game, reference, why", [
+    ("daggers", "HARD1", "clue"), ("sudoku", "norvig_top95:1", "holds one"),
+    ("undead", "4x4de:1", "in all"), ("mazes", "eom-6x6-01", ""), ("ooze", "ooze", "route")])
+def test_h_shows_a_hint_and_its_why(game, reference, why):
+    s = session_of(game, reference)
+    shown = press(s, ["h"])
+    assert s.hints == 1 and "hint: " in shown and why in shown
+    assert not s.actions  # a hint is advice, not a move
+    if why:
+        assert s.hint_cells, "the hint's cells are marked on the board"
+
+
+def test_a_human_trace_replays_like_any_other(tmp_path):
+    s = session_of("sudoku", "norvig_top95:1")
+    solution = s.spec.puzzle.solve(s.instance).solution
+    n = s.instance.n
+    todo = [((i // n, i % n), str(solution[i])) for i in range(n * n) if not s.instance.cells[i]]
+    press(s, keys_for(todo[:5]))
+    path = tmp_path / "human.jsonl"
+    with Trace(path, instance=s.spec.format_instance(s.instance), map_path="x") as trace:
+        result = replay_actions(s.spec, s.instance, {}, 0, s, trace)
+    assert result.steps == 5 and result.agent == "human"
+    assert replay(path)["steps"] == 5
+
+
+def test_a_small_terminal_says_so_and_keeps_the_status_line():
+    s = session_of("sudoku", "norvig_top95:1")
+    shown = press(s, [], size=(24, 10))
+    assert "too small" in shown and "step 0" in shown
+
+
+def test_q_quits_and_the_game_is_given_up():
+    s = session_of("daggers", "EASY1")
+    press(s, ["q"])
+    result = replay_actions(s.spec, s.instance, {}, 0, s, None)
+    assert result.outcome.value == "gave_up"
+
+
+def test_no_undo_where_a_move_shows_hidden_things():
+    s = session_of("daggers", "EASY1")
+    press(s, ["down", "space", "u"])
+    assert "no undo" in s.message
