@@ -347,7 +347,7 @@ class SatAgent(DaggersAgent):
             found = oracle.explain(key if verdict is Verdict.TRUE else -key)
             what = "a dagger" if verdict is Verdict.TRUE else "safe"
             if found is None:  # an interior cell: the total alone decides it
-                self.proofs[cell] = f"{cell} is {what}: {count_words or 'the total'}"
+                self.proofs[cell] = Why(f"{cell} is {what}: {count_words or 'the total'}")
                 continue
             words = [about.get(f, count_words if str(f).startswith("Implies(SEL") else str(f))
                      for f in found.formulas]
