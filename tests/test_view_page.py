@@ -146,3 +146,31 @@ def test_hard1_satx_page_shows_the_clues_of_every_proof(tmp_path, capsys):
         assert all(shown[cell]["text"].isdigit() or shown[cell]["kind"] == "open"
                    for cell in proof)
         assert re.search(r'id="why"[^>]*>.*?' + re.escape(frame["action"]), dom, re.S)
+
+
+def test_compare_html_writes_a_study_page_with_a_replay_per_game(tmp_path, capsys):
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    for name in ("EASY1", "MEDIUM2"):
+        shutil.copy(f"maps/daggers/2018/{name}.txt", maps)
+    page = tmp_path / "study.html"
+    code = main(["compare", str(maps), "--agents", "spx,satx", "--runs", "2", "--jobs", "1",
+                 "--html", str(page), "--out", str(tmp_path / "rows.csv")])
+    err = capsys.readouterr().err
+    assert code == 0 and "8 replay pages" in err and "note:" not in err
+    from logic_agents.batch import read_rows
+
+    rows = read_rows(tmp_path / "rows.csv")
+    text = page.read_text()
+    links = re.findall(r'<a href="([^"]+)">replay</a>', text)
+    assert len(links) == len(rows) == 8
+    for link in links:
+        data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)'
+                                    r"</script>", (tmp_path / link).read_text(), re.S).group(1))
+        row = next(r for r in rows if r.agent == data["agent"] and r.map == data["map"]
+                   and r.seed == data["seed"])
+        assert (data["outcome"], len(data["frames"]) - 1) == (row.outcome, row.steps)
+    net_log = tmp_path / "net.json"
+    dom = load(page, net_log=net_log)
+    assert dom.count(">replay</a>") == 8 and 'id="summary"' in dom
+    assert page_requests(net_log) == []

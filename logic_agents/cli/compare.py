@@ -52,6 +52,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="win rates (or scores) per group with "
                    "95%% intervals (extra 'plot')")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--html", metavar="FILE.html", help="write a study page: the summary, bars "
+                   "with intervals, the paired tests and a link per game to its replay page "
+                   "(written in FILE_replays/; each game is re-played from its seed with "
+                   "explanations on, which takes about as long again as the study)")
     p.add_argument("--backend", choices=["process", "ray"], default="process",
                    help="process pool (default) or Ray (extra 'ray')")
     p.add_argument("--address", metavar="HOST:PORT",
@@ -117,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
     if len(set(names)) != len(names):
         raise UsageError("--agents names an agent twice")
+    if args.html and not args.html.endswith((".html", ".htm")):
+        raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
     if args.resume and not args.out:
         raise UsageError("--resume continues an --out file; give --out")
     if args.address and args.backend != "ray":
@@ -169,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
         from logic_agents.plot import plot_summary
 
         plot_summary(summary, args.plot)
+    if args.html:
+        _write_html(args, spec, summary, rows, entries, options, wopts, err)
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -177,3 +185,21 @@ def run(args: argparse.Namespace) -> int:
     print_summary(make_console(), summary, len(entries), args)
     return 0
 
+
+
+def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, entries: list,
+                options: dict, wopts: dict, err: Any) -> None:
+    from rich.progress import Progress
+
+    from logic_agents.web.study import write_study
+
+    title = (f"{spec.name}: {', '.join(summary['agents'])} on {len(entries)} maps x "
+             f"{args.runs} runs, seed {args.seed}")
+    with Progress(console=err, disable=not err.is_terminal) as progress:
+        task = progress.add_task("replay pages", total=len(rows))
+        written, notes = write_study(args.html, spec, summary, rows, entries,
+                                     {k: v for k, v in options.items() if v}, wopts, title,
+                                     lambda done, total: progress.update(task, completed=done))
+    for note in notes:
+        err.print(f"note: {note}")
+    err.print(f"study page: {args.html} ({written} replay pages beside it)")

@@ -160,23 +160,31 @@ def detect_game(items: list[str], default: str | None = None) -> str:
         for part in reversed(parts):
             if part in registered:
                 return part
-        if is_dir(path):
-            continue
-        try:
-            text = read_text(path)
-        except FormatError:
-            continue
-        said = declared_game(text)
-        if said in registered:
-            return said
-        scores = {name: spec.sniff(text, str(path)) for name, spec in registered.items()
-                  if spec.sniff is not None}
-        best = max(scores.values(), default=0)
-        if best:
-            return next(name for name, score in scores.items() if score == best)
+        # a folder is judged by the first few map files in it
+        files = (sorted(p for p in path.iterdir() if p.suffix in (".txt", ".tsv"))[:5]
+                 if is_dir(path) else [path])
+        for file in files:
+            found = _detect_file(file, registered)
+            if found is not None:
+                return found
     if default is not None:
         return default
     raise _undetected(items, registered)
+
+
+def _detect_file(path: Path, registered: dict[str, Any]) -> str | None:
+    """The game a file says it is (`game:` header), else the one whose sniff scores best."""
+    try:
+        text = read_text(path)
+    except FormatError:
+        return None
+    said = declared_game(text)
+    if said in registered:
+        return said
+    scores = {name: spec.sniff(text, str(path)) for name, spec in registered.items()
+              if spec.sniff is not None}
+    best = max(scores.values(), default=0)
+    return next(name for name, score in scores.items() if score == best) if best else None
 
 
 def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsError:
