@@ -87,3 +87,24 @@ def test_inspect_lists_clauses_under_their_formula_without_duplicates(capsys, tm
     code, out, _ = run(capsys, "inspect", str(plain))
     listed = out[out.index("first"):].splitlines()
     assert code == 0 and listed[1:] == ["  _aux_1 ∨ _aux_2"]  # no formulas named: a flat list
+
+
+def test_inspect_solve_draws_the_model_on_the_board(capsys, tmp_path):
+    from logic_agents.games.sudoku import is_solution
+    from logic_agents.world.registry import get_game
+    from logic_agents.world.resolve import resolve
+
+    path = tmp_path / "s.cnf"
+    assert run(capsys, "cnf", "norvig_top95:1", "-o", str(path))[0] == 0
+    code, out, _ = run(capsys, "inspect", str(path), "--solve", "--limit", "0")
+    assert code == 0 and "the model on sudoku norvig_top95:1 at its start (81 cells" in out
+    rows = [line.replace("│", "").split() for line in out.splitlines()[-12:]
+            if line.strip() and "─" not in line]
+    grid = tuple(int(v) for row in rows[-9:] for v in row)
+    puzzle = resolve("norvig_top95:1", get_game("sudoku"))[1][0]
+    assert is_solution(puzzle, grid)
+    # a file that names no game is only listed
+    bare = tmp_path / "bare.cnf"
+    bare.write_text("p cnf 2 1\n1 2 0\n")
+    code, out, _ = run(capsys, "inspect", str(bare), "--solve")
+    assert code == 0 and "the model on" not in out

@@ -1,4 +1,5 @@
-"""`logic-agents inspect`: the sizes of a DIMACS file, its clauses by name, and a model."""
+"""`logic-agents inspect`: the sizes of a DIMACS file, its clauses by name, and a model (drawn
+on the board when the file names its game and instance)."""
 
 from __future__ import annotations
 
@@ -143,4 +144,16 @@ def run(args: argparse.Namespace) -> int:
             true_names = [n for n, v in model_names.items() if v]
             console.print(f"v true: {' '.join(true_names) or '(none)'}")
             console.print(f"v false: {sum(not v for v in model_names.values())} named variables")
+            _draw(console, cnf, model_names)
     return 0
+
+
+def _draw(console: Any, cnf: Any, model: dict[str, bool]) -> None:
+    """When the header names a game and an instance, the model on its board."""
+    from logic_agents.cli.board_model import model_board
+
+    drawn = model_board(cnf.comments, model)
+    if drawn is not None:
+        picture, words = drawn
+        console.print(f"[bold]{words}[/bold]")
+        console.print(picture)
