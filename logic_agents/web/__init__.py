@@ -87,12 +87,14 @@ class _Recorder:
 
 def episode_data(trace_path: str | Path, text: str | None = None) -> dict:
     """Everything the game page shows, from a trace (checked step by step as it replays)."""
+    from logic_agents.world.registry import get_game
     from logic_agents.world.trace import replay
 
     recorder = _Recorder()
     report = replay(trace_path, watch=recorder, text=text)
     return {"game": report["game"], "map": report["map"], "agent": report["agent"],
-            "seed": report["seed"], "outcome": report["outcome"], "board": recorder.board,
+            "seed": report["seed"], "outcome": report["outcome"] or "unfinished",
+            "objective": get_game(report["game"]).objective, "board": recorder.board,
             "kinds": recorder.kinds, "frames": recorder.frames}
 
 

@@ -20,7 +20,8 @@
   }
 
   $("title").textContent = `${data.game} · ${data.map} · ${data.agent}`;
-  const outcome = data.outcome || "unfinished";
+  // a scored game (Ooze) ends rather than being lost
+  const outcome = data.objective === "score" && data.outcome === "lost" ? "ended" : data.outcome;
   $("meta").innerHTML = "";
   $("meta").append(`seed ${data.seed === null ? "none" : data.seed} · ${last} steps · `);
   const out = document.createElement("b");

@@ -27,6 +27,7 @@ from logic_agents.games.mazes.search import (
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.core import Why
 from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
 from logic_agents.world.registry import Option
@@ -45,6 +46,7 @@ class _MazeAgent:
     def reset(self, seed: int | None = None) -> None:
         self.pending: deque[MazeAction] = deque()
         self.rng = random.Random(seed)
+        self.why = ""  # the plan being walked, for people watching
         self.close()  # a fresh solver each episode: a trajectory never depends on the last one
 
     def close(self) -> None:
@@ -76,10 +78,13 @@ class SatMazeAgent(_MazeAgent):
 
     def act(self, obs: MazeObservation) -> MazeAction | None:
         if not self.pending:
-            path = self.cache.get(obs.board).solve(list(obs.path))
+            solver = self.cache.get(obs.board)
+            path = solver.solve(list(obs.path))
             if path is None:
                 return None  # no solution goes on from here: give up
             self._walk(path, len(obs.path))
+            self.why = Why(f"the SAT path: {len(path) - 1} steps through one cell of every "
+                           f"shape ({solver.cuts} cycle cuts so far)", path)
         return self.pending.popleft() if self.pending else None
 
 
