@@ -178,3 +178,27 @@ def test_no_undo_where_a_move_shows_hidden_things():
     s = session_of("daggers", "EASY1")
     press(s, ["down", "space", "u"])
     assert "no undo" in s.message
+
+
+def test_a_hex_board_is_won_by_hand_too(tmp_path):
+    """The sweeper family's hex boards: rows drawn shifted, the same keys."""
+    path = tmp_path / "hex.txt"
+    path.write_text("name: hex5\ntopology: hex\nstart: 0,0\n"
+                    ". . . d .\n. . . . .\n. d . d .\n. . . . .\n. . . . .\n")
+    s = session_of("daggers", str(path))
+    assert s.spec.view.board(s.obs).row_shift  # drawn as a hex board
+    safe = [(r, c) for r, row in enumerate(s.instance.tokens) for c, t in enumerate(row)
+            if t != "d" and s.obs.at((r, c)) == "?"]
+    shown = press(s, keys_for([(cell, "space") for cell in safe]))
+    assert s.outcome == "won" and "WON" in shown
+
+
+def test_without_textual_human_play_names_the_extra(monkeypatch):
+    import sys
+
+    from logic_agents.errors import UsageError
+
+    monkeypatch.setitem(sys.modules, "textual", None)  # as if it were not installed
+    s = session_of("sudoku", "norvig_top95:1")
+    with pytest.raises(UsageError, match=r"pip install 'logic-agents\[tui\]'"):
+        play_app(s, "t")

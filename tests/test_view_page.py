@@ -174,3 +174,47 @@ def test_compare_html_writes_a_study_page_with_a_replay_per_game(tmp_path, capsy
     dom = load(page, net_log=net_log)
     assert dom.count(">replay</a>") == 8 and 'id="summary"' in dom
     assert page_requests(net_log) == []
+
+
+def test_view_of_a_trace_is_the_view_of_the_game(tmp_path, capsys):
+    trace, direct, replayed = (tmp_path / n for n in ("t.jsonl", "a.html", "b.html"))
+    assert main(["play", "EASY1", "--agent", "prob", "--seed", "3", "--quiet", "--explain",
+                 "--trace", str(trace)]) == 0
+    assert main(["view", "EASY1", "--agent", "prob", "--seed", "3", "-o", str(direct)]) == 0
+    assert main(["view", str(trace), "-o", str(replayed)]) == 0
+
+    def data(page):
+        return json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)'
+                                    r"</script>", page.read_text(), re.S).group(1))
+
+    assert data(direct) == data(replayed)
+
+
+def test_view_refuses_bad_requests_with_one_line(tmp_path, capsys):
+    page = tmp_path / "p.html"
+    page.write_text("keep me")
+    trace = tmp_path / "t.jsonl"
+    assert main(["play", "EASY1", "--quiet", "--trace", str(trace)]) == 0
+    capsys.readouterr()
+    for argv, words in ((["view", "EASY1", "-o", str(tmp_path / "p.txt")], "name it FILE.html"),
+                        (["view", "EASY1", "-o", str(page)], "--force"),
+                        (["view", str(trace), "--agent", "satx", "-o", str(tmp_path / "q.html")],
+                         "already holds"),
+                        (["view", "EASY1", "--agent", "human", "-o", str(tmp_path / "h.html")],
+                         "needs a person")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1, err
+    assert page.read_text() == "keep me"
+
+
+def test_play_delay_redraws_one_board_and_replay_show_checks_while_it_shows(tmp_path, capsys):
+    trace = tmp_path / "t.jsonl"
+    assert main(["play", "EASY1", "--agent", "satx", "--delay", "0", "--trace", str(trace)]) == 0
+    out = capsys.readouterr().out
+    # piped, the live board is printed once, at the end: the last move and its why under it
+    assert out.count("daggers EASY1  agent satx") == 1 and "probe 1 4  single point" in out
+    assert "WON EASY1 with satx" in out
+    assert main(["replay", str(trace), "--show", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "step 9" in out and "trace agrees: 9 steps replayed" in out
