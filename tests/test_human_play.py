@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual import events  # noqa: E402
+
 from logic_agents.tui import Session, play_app, replay_actions  # noqa: E402
 from logic_agents.world.agents import accepts, build_agent, resolve_agent  # noqa: E402
 from logic_agents.world.registry import games, get_game  # noqa: E402
@@ -48,8 +50,12 @@ def press(session: Session, keys: list[str], size=(110, 40)) -> str:
 
     async def drive():
         async with app.run_test(size=size) as pilot:
+            # the keys go through Textual's driver as pilot.press sends them, but are queued
+            # at once rather than waiting for the screen after each (40 ms a key)
             for key in keys:
-                await pilot.press(key)
+                character = key if len(key) == 1 else " " if key == "space" else None
+                app._driver.send_message(events.Key(key, character))
+            await pilot.pause()
             await pilot.pause()
             shown["text"] = "\n".join(str(w.render()) for w in app.query("Static"))
 
