@@ -10,7 +10,8 @@ import importlib
 from typing import Any
 
 _HOMES = {
-    "AtLeast": "formula", "AtMost": "formula", "Exactly": "formula", "key_of": "formula",
+    "AtLeast": "formula", "AtMost": "formula", "Exactly": "formula", "key_of": "ids",
+    "IdCardinality": "ids", "IdClause": "ids",
     "sym": "formula", "KnowledgeBase": "kb", "SatOracle": "oracle", "Verdict": "oracle",
 }
 

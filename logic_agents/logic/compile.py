@@ -4,7 +4,8 @@ Concepts:
 - a clause (a literal or an Or of literals) passes through unchanged;
 - a top-level And is compiled conjunct by conjunct;
 - cardinality nodes (Exactly/AtMost/AtLeast) become direct binomial clauses over at most
-  DIRECT_LIMIT literals and a `pysat.card` encoding above that, always on the caller's IDPool;
+  DIRECT_LIMIT literals and a `pysat.card` encoding above that, always on the caller's IDPool
+  (logic.card, which the KB also uses for the int-level items, without sympy);
 - any other formula goes through Tseitin: one auxiliary variable per internal node;
 - method="sympy" is the naive route, `sympy.to_cnf` of the plain formula, kept for teaching and
   comparison; a size guard refuses before distribution can hang.
@@ -12,73 +13,21 @@ Concepts:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
-from pysat.card import CardEnc, EncType
 from sympy import And, Equivalent, Implies, Not, Or, Symbol, Xor
 from sympy.logic.boolalg import ITE, BooleanFalse, BooleanTrue, to_cnf, to_nnf
 
 from logic_agents.errors import EncodingError, UnknownName
-from logic_agents.logic.formula import AUX_PREFIX, AtLeast, AtMost, Exactly, _Cardinality
-from logic_agents.logic.names import CARD_ENCODING_NAMES
+from logic_agents.logic.card import DIRECT_LIMIT, cardinality_clauses
+from logic_agents.logic.formula import AUX_PREFIX, _Cardinality
 
 Clause = list[int]
 LiteralIds = Callable[[Any], int]
 
-DIRECT_LIMIT = 8
 SYMPY_CLAUSE_LIMIT = 5000
 METHODS = ("tseitin", "sympy")
-# pairwise and ladder encode bound 1 only
-CARD_ENCODINGS = {name: getattr(EncType, name) for name in CARD_ENCODING_NAMES}
-
-
-def direct_cardinality(kind: type, k: int, lits: list[int]) -> list[Clause]:
-    """Binomial clauses: AtMost k forbids every k+1 subset; AtLeast k needs one of each n-k+1."""
-    n = len(lits)
-    clauses: list[Clause] = []
-    if kind in (AtMost, Exactly):
-        if k < 0:
-            return [[]]
-        if k < n:
-            clauses += [[-x for x in group] for group in itertools.combinations(lits, k + 1)]
-    if kind in (AtLeast, Exactly):
-        if k > n:
-            return [[]]
-        if k > 0:
-            clauses += [list(group) for group in itertools.combinations(lits, n - k + 1)]
-    return clauses
-
-
-def encoded_cardinality(kind: type, k: int, lits: list[int], pool, encoding: str) -> list[Clause]:
-    """A pysat.card encoding that takes its auxiliary ids from `pool` (never a bare top_id)."""
-    n = len(lits)
-    decided = kind._decide(k, n)
-    if decided is not None:
-        return [] if decided else [[]]
-    try:
-        enc = CARD_ENCODINGS[encoding]
-    except KeyError:
-        raise UnknownName(
-            f"unknown cardinality encoding {encoding!r}; choose one of {', '.join(CARD_ENCODINGS)}"
-        ) from None
-    if kind is AtMost:
-        cnf = CardEnc.atmost(lits, bound=k, vpool=pool, encoding=enc)
-    elif kind is AtLeast:
-        cnf = CardEnc.atleast(lits, bound=k, vpool=pool, encoding=enc)
-    else:
-        cnf = CardEnc.equals(lits, bound=k, vpool=pool, encoding=enc)
-    return cnf.clauses  # fresh lists of ints already: no copy
-
-
-def cardinality_clauses(
-    kind: type, k: int, lits: list[int], pool, encoding: str = "seqcounter"
-) -> list[Clause]:
-    """Clauses for `kind(k, lits)`: direct when small, pysat.card when large."""
-    if len(lits) <= DIRECT_LIMIT:
-        return direct_cardinality(kind, k, lits)
-    return encoded_cardinality(kind, k, lits, pool, encoding)
 
 
 def _clause_literals(formula: Any) -> list[Any] | None:

@@ -2,12 +2,12 @@
 
 Concepts:
 - key: a structured variable name, a tuple such as ("D", 3, 4); its symbol prints as D_3_4.
-- sym(key) / key_of(symbol): the two directions of that naming. sym() remembers the key it
-  named, so key_of gives back exactly that key (("my_flag",) stays one part); two keys that
-  would print alike, such as ("D", 3, 4) and ("D", "3", 4), are refused rather than merged,
-  and names starting with `_aux` are kept for auxiliary variables.
+- sym(key) / key_of(symbol): the two directions of that naming (logic.ids keeps the one
+  registry of names: key_of gives back exactly the key, ("my_flag",) stays one part; two keys
+  that would print alike, such as ("D", 3, 4) and ("D", "3", 4), are refused rather than
+  merged, and names starting with `_aux` are kept for auxiliary variables).
 - Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes;
-  IdCardinality is the same constraint over int literals, for hot paths.
+  IdCardinality (logic.ids) is the same constraint over int literals, for hot paths.
   They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
   `expand()`) spells them out as a plain And/Or formula for tiny cases and tests.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from sympy import And, Integer, Not, Or, Symbol
@@ -26,52 +25,22 @@ from sympy.core.basic import Basic
 from sympy.logic.boolalg import BooleanFunction, false, true
 
 from logic_agents.errors import EncodingError
-
-Key = tuple
-AUX_PREFIX = "_aux"
-
-
-def name_of(key: Hashable) -> str:
-    """The printable name of a key: ("D", 3, 4) -> "D_3_4"; a plain string stays as it is."""
-    if isinstance(key, str):
-        return key
-    if isinstance(key, tuple) and key:
-        return "_".join(str(part) for part in key)
-    raise EncodingError(f"variable key must be a string or a non-empty tuple, got {key!r}")
-
-
-# printed name -> the key sym() made it from: names are one vocabulary, so a name means one key
-_NAMED: dict[str, Hashable] = {}
-
-
-def check_name(name: str) -> str:
-    if name.startswith(AUX_PREFIX):
-        raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
-                            f"auxiliary variables: {name!r}")
-    return name
+from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, re-exported
+    AUX_PREFIX,
+    IdCardinality,
+    IdClause,
+    Key,
+    check_name,
+    decide,
+    key_of,
+    name_of,
+    register,
+)
 
 
 def sym(key: Hashable) -> Symbol:
     """The sympy symbol for a key (a tuple, or a string that is the name itself)."""
-    name = check_name(name_of(key))
-    if not isinstance(key, str):
-        known = _NAMED.setdefault(name, key)
-        if known != key:
-            raise EncodingError(f"keys {known!r} and {key!r} would both be named {name}")
-    return Symbol(name)
-
-
-def key_of(symbol: Symbol | str) -> Hashable:
-    """Invert `sym`: the key a name was made from (("D", 3, 4) for "D_3_4"); ("_aux", n) for
-    an auxiliary variable's name; else the name itself (a symbol made without sym)."""
-    name = symbol if isinstance(symbol, str) else symbol.name
-    known = _NAMED.get(name)
-    if known is not None:
-        return known
-    tail = name[len(AUX_PREFIX) + 1 :]
-    if name.startswith(AUX_PREFIX + "_") and tail.isascii() and tail.isdigit():
-        return (AUX_PREFIX, int(tail))
-    return name
+    return Symbol(register(key))
 
 
 def literal_parts(expr: Any) -> tuple[Symbol, bool]:
@@ -96,7 +65,7 @@ class _Cardinality(BooleanFunction):
 
     @classmethod
     def _decide(cls, k: int, n: int) -> bool | None:
-        raise NotImplementedError  # pragma: no cover - abstract
+        return decide(cls.__name__, k, n)
 
     def __new__(cls, k: int, *lits: Any, evaluate: bool = True):
         if len(lits) == 1 and isinstance(lits[0], (list, tuple, set, frozenset)):
@@ -161,14 +130,6 @@ def _at_least_plain(k: int, lits: tuple) -> Any:
 class AtMost(_Cardinality):
     """At most k of the literals are true."""
 
-    @classmethod
-    def _decide(cls, k: int, n: int) -> bool | None:
-        if k < 0:
-            return False
-        if k >= n:
-            return True
-        return None
-
     def to_plain(self):
         return _at_most_plain(self.k, self.lits)
 
@@ -178,14 +139,6 @@ class AtMost(_Cardinality):
 class AtLeast(_Cardinality):
     """At least k of the literals are true."""
 
-    @classmethod
-    def _decide(cls, k: int, n: int) -> bool | None:
-        if k <= 0:
-            return True
-        if k > n:
-            return False
-        return None
-
     def to_plain(self):
         return _at_least_plain(self.k, self.lits)
 
@@ -194,14 +147,6 @@ class AtLeast(_Cardinality):
 
 class Exactly(_Cardinality):
     """Exactly k of the literals are true."""
-
-    @classmethod
-    def _decide(cls, k: int, n: int) -> bool | None:
-        if k < 0 or k > n:
-            return False
-        if n == 0:
-            return True
-        return None
 
     def to_plain(self):
         """The DNF a person would write first: one conjunction per choice of k true literals.
@@ -219,18 +164,6 @@ class Exactly(_Cardinality):
 
 
 CARDINALITY_NODES = (Exactly, AtMost, AtLeast)
-
-
-@dataclass(frozen=True)
-class IdCardinality:
-    """kind(k, literals) over DIMACS literals: the hot-path twin of Exactly/AtMost/AtLeast.
-
-    An agent that states a fresh constraint at every question (such as a count window) tells
-    this instead of building sympy objects; the KB prints it as the sympy node on request."""
-
-    kind: type
-    k: int
-    lits: tuple[int, ...]
 
 
 def evaluate(formula: Any, assignment: dict[Symbol, bool]) -> bool:

@@ -1,9 +1,11 @@
 """KnowledgeBase: what an agent knows, as readable formulas and as integer clauses.
 
 Concepts:
-- tell(*items): sympy formulas, Exactly/AtMost/AtLeast nodes, IdCardinality (the int twin, for
-  hot paths; printed as sympy on request), or raw int clauses; each item is compiled once
-  (tseitin route by default) and its clauses appended;
+- tell(*items): sympy formulas, Exactly/AtMost/AtLeast nodes, or the int-level items of
+  logic.ids (IdCardinality, IdClause: what hot paths tell, compiled without sympy and printed
+  as sympy only on request), or raw int clauses; each item is compiled once (tseitin route by
+  default) and its clauses appended. sympy is imported only when a sympy formula is told or a
+  formula is printed;
 - one IDPool maps structured keys ("D", 3, 4) to DIMACS ids; var(key) and name(id);
 - clauses: the growing CNF, read by SatOracle.sync() so that nothing is rebuilt;
 - pretty(): the formulas as a person would write them; to_dimacs(): the file `cnf` writes.
@@ -15,31 +17,57 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from pysat.formula import IDPool
-from sympy import Implies, Not, Symbol
-from sympy.logic.boolalg import Boolean
 
 from logic_agents.errors import EncodingError
-from logic_agents.logic.compile import Compiler, cardinality_clauses
+from logic_agents.logic.card import cardinality_clauses
 from logic_agents.logic.dimacs import format_dimacs
-from logic_agents.logic.formula import AUX_PREFIX, IdCardinality, check_name, key_of, name_of
+from logic_agents.logic.ids import AUX_PREFIX, IdCardinality, IdClause, check_name, key_of, name_of
 
 
 class _Shown:
-    """A told item whose sympy form is built only when a person reads it (str)."""
+    """A told item whose sympy form is built only when a person reads it (str). It stands
+    for its item: equal to it and hashed alike, so a dict keyed by told items (a game's words
+    for its formulas) finds the explanation's formulas."""
 
     def __init__(self, kb: KnowledgeBase, item: Any, selector: int | None = None):
         self.kb, self.item, self.selector = kb, item, selector
 
     def sympy(self) -> Any:
+        from sympy import Implies, Or, Symbol
+
+        from logic_agents.logic import formula
+
         node = self.item
         if isinstance(node, IdCardinality):
-            node = node.kind(node.k, *[self.kb.sympy_literal(x) for x in node.lits])
+            node = getattr(formula, node.kind)(node.k, *[self.kb.sympy_literal(x)
+                                                         for x in node.lits])
+        elif isinstance(node, IdClause):
+            node = Or(*[self.kb.sympy_literal(x) for x in node.lits])
         if self.selector is None:
             return node
         return Implies(Symbol(self.kb.name(self.selector)), node, evaluate=False)
 
     def __str__(self) -> str:
         return str(self.sympy())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Shown):
+            return self.item == other.item and self.selector == other.selector
+        return self.selector is None and self.item == other
+
+    def __hash__(self) -> int:
+        return hash(self.item) if self.selector is None else hash((self.item, self.selector))
+
+
+def _is_sympy_boolean(item: Any) -> bool:
+    """A sympy Boolean (only possible once sympy is loaded, so it is not loaded to ask)."""
+    import sys
+
+    if "sympy" not in sys.modules:
+        return False
+    from sympy.logic.boolalg import Boolean
+
+    return isinstance(item, Boolean)
 
 
 class KnowledgeBase:
@@ -52,10 +80,20 @@ class KnowledgeBase:
         self.clauses: list[list[int]] = []
         # (formula as shown, first clause, end): what each told formula compiled to
         self.told: list[tuple[Any, int, int]] = []
-        self._symbol_ids: dict[Symbol, int] = {}
+        self._symbol_ids: dict[Any, int] = {}
         self._key_ids: dict[Hashable, int] = {}
         self._name_ids: dict[str, int] = {}
-        self._compiler = Compiler(self.pool, self.literal, card_encoding=card_encoding)
+        self.card_encoding = card_encoding
+        self._compiler_: Any = None
+
+    @property
+    def _compiler(self) -> Any:
+        """The sympy formula compiler, made (and sympy imported) on first need."""
+        if self._compiler_ is None:
+            from logic_agents.logic.compile import Compiler
+
+            self._compiler_ = Compiler(self.pool, self.literal, card_encoding=self.card_encoding)
+        return self._compiler_
 
     @classmethod
     def from_clauses(cls, num_vars: int, clauses: list[list[int]],
@@ -90,8 +128,8 @@ class KnowledgeBase:
         twin._symbol_ids = dict(self._symbol_ids)
         twin._key_ids = dict(self._key_ids)
         twin._name_ids = dict(self._name_ids)
-        twin._compiler = Compiler(twin.pool, twin.literal,
-                                  card_encoding=self._compiler.card_encoding)
+        twin.card_encoding = self.card_encoding
+        twin._compiler_ = None
         return twin
 
     # -- names and ids -------------------------------------------------------------------
@@ -117,7 +155,7 @@ class KnowledgeBase:
         self._name_ids[name] = vid
         return vid
 
-    def _symbol_id(self, symbol: Symbol) -> int:
+    def _symbol_id(self, symbol: Any) -> int:
         vid = self._symbol_ids.get(symbol)
         if vid is None:
             vid = self._symbol_ids[symbol] = self.var(key_of(symbol))
@@ -127,12 +165,14 @@ class KnowledgeBase:
         """An int literal for a sympy literal (x or ~x), a key, or an int (passed through)."""
         if isinstance(lit, int):
             return lit
+        if isinstance(lit, (tuple, str)):
+            return self.var(lit)
+        from sympy import Not, Symbol
+
         if isinstance(lit, Symbol):
             return self._symbol_id(lit)
         if isinstance(lit, Not) and isinstance(lit.args[0], Symbol):
             return -self._symbol_id(lit.args[0])
-        if isinstance(lit, (tuple, str)):
-            return self.var(lit)
         raise EncodingError(f"not a literal: {lit!r}")
 
     def key(self, var: int) -> Hashable | None:
@@ -170,20 +210,26 @@ class KnowledgeBase:
     def _tell_one(self, item: Any) -> None:
         if isinstance(item, IdCardinality):
             self._record(_Shown(self, item), self._card_clauses(item))
-        elif isinstance(item, (bool, Boolean)):
-            self._record(item, self._compiler.compile(item, self.method))
+        elif isinstance(item, IdClause):
+            self._check_literals(item.lits)
+            self._record(_Shown(self, item), [list(item.lits)])
         elif isinstance(item, (list, tuple)) and all(isinstance(x, int) for x in item):
-            for lit in item:
-                if lit == 0:
-                    raise EncodingError("0 is not a literal (DIMACS uses it as terminator)")
-                if abs(lit) > self.pool.top:
-                    raise EncodingError(f"literal {lit} names no allocated variable")
+            self._check_literals(item)
             self.clauses.append(list(item))  # a raw clause: background, never explained
         elif isinstance(item, (list, tuple)):
             for part in item:
                 self._tell_one(part)
+        elif isinstance(item, bool) or _is_sympy_boolean(item):
+            self._record(item, self._compiler.compile(item, self.method))
         else:
             raise EncodingError(f"cannot tell {type(item).__name__}: {item!r}")
+
+    def _check_literals(self, lits: Any) -> None:
+        for lit in lits:
+            if lit == 0:
+                raise EncodingError("0 is not a literal (DIMACS uses it as terminator)")
+            if abs(lit) > self.pool.top:
+                raise EncodingError(f"literal {lit} names no allocated variable")
 
     def _record(self, shown: Any, clauses: list[list[int]]) -> None:
         self.formulas.append(shown)
@@ -197,6 +243,9 @@ class KnowledgeBase:
         for formula in formulas:
             if isinstance(formula, IdCardinality):
                 clauses = self._card_clauses(formula)
+            elif isinstance(formula, IdClause):
+                self._check_literals(formula.lits)
+                clauses = [list(formula.lits)]
             else:
                 clauses = self._compiler.compile(formula, self.method)
             if clauses:  # a formula that folded to True says nothing worth printing
@@ -206,10 +255,12 @@ class KnowledgeBase:
 
     def _card_clauses(self, item: IdCardinality) -> list[list[int]]:
         return cardinality_clauses(item.kind, item.k, list(item.lits), self.pool,
-                                   self._compiler.card_encoding)
+                                   self.card_encoding)
 
     def sympy_literal(self, lit: int) -> Any:
         """The sympy literal of an int literal (by the variable's name)."""
+        from sympy import Not, Symbol
+
         atom = Symbol(self.name(lit))
         return atom if lit > 0 else Not(atom)
 

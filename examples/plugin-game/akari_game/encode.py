@@ -10,10 +10,7 @@ Concepts:
 
 from __future__ import annotations
 
-import sympy
-
 from akari_game.board import AkariPuzzle, Cell
-from logic_agents.logic.formula import AtLeast, AtMost, Exactly, sym
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 
@@ -26,6 +23,12 @@ def bulb(cell: Cell) -> tuple:
 
 def encode(puzzle: AkariPuzzle) -> KnowledgeBase:
     """The rules of one puzzle as a knowledge base a person can print (kb.pretty())."""
+    # sympy is imported here, not at the top: every command loads every game's SPEC to find
+    # the game of a map, so a module-level import would slow down every call
+    import sympy
+
+    from logic_agents.logic.formula import AtLeast, AtMost, Exactly, sym
+
     kb = KnowledgeBase(card_encoding="seqcounter")
     for cell in puzzle.whites():  # ids in reading order
         kb.var(bulb(cell))

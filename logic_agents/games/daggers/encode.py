@@ -11,6 +11,11 @@ Concepts:
 - encode_naive: the 2018 report's route, rebuilt from scratch through sympy.to_cnf.
 - DaggersEncoder: tells a KnowledgeBase only what each new observation adds, so one solver
   serves a whole episode. Flags are told as daggers: use it with agents that flag soundly.
+  It tells int-level items (IdClause, IdCardinality), so satx never loads sympy; the KB
+  prints them as the same formulas (~D_r1c1, Exactly(2, ...)) when asked.
+
+The sympy forms (dagger, clue_formula, ...) are for the naive route, tests and teaching;
+sympy is imported only when they are called.
 """
 
 from __future__ import annotations
@@ -18,12 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sympy import Not, Symbol
-
 from logic_agents.errors import EncodingError
 from logic_agents.games.daggers.board import GOLD, Cell
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
-from logic_agents.logic.formula import AtLeast, AtMost, Exactly, IdCardinality, sym
+from logic_agents.logic.ids import IdCardinality, IdClause
 from logic_agents.logic.kb import KnowledgeBase
 
 
@@ -31,12 +34,17 @@ def dagger_key(cell: Cell) -> tuple:
     return ("D", f"r{cell[0] + 1}c{cell[1] + 1}")
 
 
-def dagger(cell: Cell) -> Symbol:
+def dagger(cell: Cell) -> Any:
+    """The sympy symbol D_r<row>c<col>."""
+    from logic_agents.logic.formula import sym
+
     return sym(dagger_key(cell))
 
 
 def clue_formula(obs: DaggersObservation, cell: Cell):
     """Exactly(k, D of every neighbour) for the clue k shown at `cell`."""
+    from logic_agents.logic.formula import Exactly
+
     k = obs.clue(cell)
     nbrs = obs.neighbours[cell]
     return Exactly(k, *[dagger(n) for n in nbrs])
@@ -44,6 +52,8 @@ def clue_formula(obs: DaggersObservation, cell: Cell):
 
 def reduced_clue_formula(obs: DaggersObservation, cell: Cell):
     """The clue over unknown neighbours only, known daggers (hit or flagged) subtracted."""
+    from logic_agents.logic.formula import Exactly
+
     k = obs.clue(cell)
     unknown = []
     for n in obs.neighbours[cell]:
@@ -56,6 +66,8 @@ def reduced_clue_formula(obs: DaggersObservation, cell: Cell):
 
 
 def global_count_formula(obs: DaggersObservation):
+    from logic_agents.logic.formula import Exactly
+
     return Exactly(obs.total_daggers, *[dagger(cell) for cell in obs.cells()])
 
 
@@ -77,16 +89,16 @@ class CountWindow:
         return f"{total} daggers in all"
 
     def formulas(self) -> tuple[IdCardinality, IdCardinality]:
-        return (IdCardinality(AtLeast, self.remaining - len(self.interior), self.front),
-                IdCardinality(AtMost, self.remaining, self.front))
+        return (IdCardinality("AtLeast", self.remaining - len(self.interior), self.front),
+                IdCardinality("AtMost", self.remaining, self.front))
 
     def some_interior_dagger(self) -> IdCardinality:
         """Satisfiable (inside the window) iff some interior cell can hold a dagger."""
-        return IdCardinality(AtMost, self.remaining - 1, self.front)
+        return IdCardinality("AtMost", self.remaining - 1, self.front)
 
     def some_interior_safe(self) -> IdCardinality:
         """Satisfiable (inside the window) iff some interior cell can be safe."""
-        return IdCardinality(AtLeast, self.remaining - len(self.interior) + 1, self.front)
+        return IdCardinality("AtLeast", self.remaining - len(self.interior) + 1, self.front)
 
 
 def count_window(kb: KnowledgeBase, obs: DaggersObservation,
@@ -119,29 +131,33 @@ class DaggersEncoder:
 
     def update(self, obs: DaggersObservation) -> int:
         """Tell the KB the facts `obs` adds; returns how many formulas were told."""
-        formulas = []
+        kb = self.kb
+        formulas: list[Any] = []
         for r, row in enumerate(obs.grid):
             for c, shown in enumerate(row):
                 cell = (r, c)
                 if shown == COVERED or self._told.get(cell) == shown:
                     continue
                 self._told[cell] = shown
+                v = kb.var(dagger_key(cell))
                 if shown in (HIT, FLAGGED):
-                    formulas.append(dagger(cell))
+                    formulas.append(IdClause([v]))
                     self.about[formulas[-1]] = (f"dagger at {cell}" if shown == HIT
                                                 else f"flag at {cell}")
                 else:
-                    formulas.append(Not(dagger(cell)))
+                    formulas.append(IdClause([-v]))
                     self.about[formulas[-1]] = f"{cell} is open"
-                    formulas.append(clue_formula(obs, cell))
+                    formulas.append(IdCardinality("Exactly", obs.clue(cell), [
+                        kb.var(dagger_key(n)) for n in obs.neighbours[cell]]))
                     self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
                 self.cell_of[formulas[-1]] = cell
         if self.global_count and not self._counted:
             # told after the clues so that a DIMACS reader meets the clue clauses first
-            formulas.append(global_count_formula(obs))
+            formulas.append(IdCardinality("Exactly", obs.total_daggers,
+                                          [kb.var(dagger_key(c)) for c in obs.cells()]))
             self.about[formulas[-1]] = f"{obs.total_daggers} daggers in all"
             self._counted = True
-        self.kb.tell(*formulas)
+        kb.tell(*formulas)
         return len(formulas)
 
 

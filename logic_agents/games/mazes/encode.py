@@ -27,7 +27,7 @@ Concepts:
 from __future__ import annotations
 
 from logic_agents.games.mazes.board import Cell, MazeBoard
-from logic_agents.logic.formula import AtLeast, AtMost, Exactly, IdCardinality
+from logic_agents.logic.ids import IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 
@@ -65,19 +65,19 @@ def rules(board: MazeBoard, kb: KnowledgeBase | None = None) -> KnowledgeBase:
         incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
         if cell in (board.start, board.finish):
             items.append([p[cell]])
-            items.append(IdCardinality(Exactly, 1, incident))
+            items.append(IdCardinality("Exactly", 1, incident))
             continue
         items += [[-edge, p[cell]] for edge in incident]  # a step uses both of its cells
         if len(incident) > 2:  # a corner has only two steps anyway
-            items.append(IdCardinality(AtMost, 2, incident))
+            items.append(IdCardinality("AtMost", 2, incident))
     for members in board.shapes.values():
-        items.append(IdCardinality(Exactly, 1, tuple(p[cell] for cell in members)))
+        items.append(IdCardinality("Exactly", 1, tuple(p[cell] for cell in members)))
     items += [[-e[frozenset(pair)] for pair in ring] for ring in small_rings(board)]
     kb.tell(*items)
     for cell in cells:  # on the path and not an end: two steps
         if cell not in (board.start, board.finish):
             incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
-            kb.tell_guarded(p[cell], IdCardinality(AtLeast, 2, incident))
+            kb.tell_guarded(p[cell], IdCardinality("AtLeast", 2, incident))
     return kb
 
 
@@ -244,7 +244,7 @@ class ShapeFamilySolver(MazeSolver):
         key = frozenset(cells)
         if key not in self._selectors:
             sel = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
-            self.kb.tell_guarded(sel, IdCardinality(Exactly, 1, tuple(
+            self.kb.tell_guarded(sel, IdCardinality("Exactly", 1, tuple(
                 self.cell_var[c] for c in sorted(key))))
             self._selectors[key] = sel
         return self._selectors[key]

@@ -18,7 +18,7 @@ import functools
 import math
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
-from logic_agents.logic.formula import Exactly, sym
+from logic_agents.logic.ids import IdCardinality, IdClause
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle
 from logic_agents.world.puzzle import SolveResult, result_of
@@ -41,19 +41,16 @@ def var_key(r: int, c: int, v: int) -> tuple:
 
 
 def rules(n: int, kb: KnowledgeBase | None = None) -> KnowledgeBase:
-    """Tell a KB the rules of N x N Sudoku as Exactly(1, ...) nodes."""
+    """Tell a KB the rules of N x N Sudoku as Exactly(1, ...) constraints (told over ids, so
+    no sympy is loaded; kb.pretty() prints them as Exactly(1, X_r1c1_v1, ...))."""
     kb = kb if kb is not None else KnowledgeBase()
-    x = {(r, c, v): sym(var_key(r, c, v))
+    x = {(r, c, v): kb.var(var_key(r, c, v))  # ids in a fixed order: cell-major, then value
          for r in range(n) for c in range(n) for v in range(1, n + 1)}
-    for r in range(n):  # allocate ids in a fixed order: cell-major, then value
-        for c in range(n):
-            for v in range(1, n + 1):
-                kb.var(var_key(r, c, v))
-    formulas = [Exactly(1, *[x[r, c, v] for v in range(1, n + 1)])
+    formulas = [IdCardinality("Exactly", 1, [x[r, c, v] for v in range(1, n + 1)])
                 for r in range(n) for c in range(n)]
     for unit in units(n):
         for v in range(1, n + 1):
-            formulas.append(Exactly(1, *[x[r, c, v] for r, c in unit]))
+            formulas.append(IdCardinality("Exactly", 1, [x[r, c, v] for r, c in unit]))
     kb.tell(*formulas)
     return kb
 
@@ -147,7 +144,7 @@ def encode(puzzle: SudokuPuzzle) -> KnowledgeBase:
     """A fresh KB: the rules of the puzzle's size and its clues as unit clauses (for `cnf`)."""
     kb = rules(puzzle.n, KnowledgeBase(card_encoding=DEFAULT_CARD_ENCODING))
     n = puzzle.n
-    kb.tell(*[sym(var_key(i // n, i % n, v)) for i, v in enumerate(puzzle.cells) if v])
+    kb.tell(*[IdClause([kb.var(var_key(i // n, i % n, v))]) for i, v in enumerate(puzzle.cells) if v])
     return kb
 
 

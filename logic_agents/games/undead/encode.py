@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.logic.counter import UnaryCounter
-from logic_agents.logic.formula import Exactly, IdCardinality
+from logic_agents.logic.ids import IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.world.core import Why
@@ -61,18 +61,18 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
     cells = puzzle.monster_cells
     x = {(i, m): kb.var(var_key(m, *puzzle.cell(i)))  # ids cell-major, then G V Z
          for i in cells for m in MONSTERS}
-    items: list = [IdCardinality(Exactly, 1, tuple(x[i, m] for m in MONSTERS)) for i in cells]
+    items: list = [IdCardinality("Exactly", 1, tuple(x[i, m] for m in MONSTERS)) for i in cells]
     for m, total in zip(MONSTERS, puzzle.counts):
         if totals == "two" and m == "Z":
             continue
-        items.append(IdCardinality(Exactly, total, tuple(x[i, m] for i in cells)))
+        items.append(IdCardinality("Exactly", total, tuple(x[i, m] for i in cells)))
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
         if clue is None or (clue == 0 and not sight.visits):
             continue  # no clue, or a sight that sees no cell and says nothing
         # seen: not a ghost before a bounce (V or Z), not a vampire after one (G or Z)
         seen = tuple(-x[cell, "V" if bounced else "G"] for cell, bounced in sight.visits)
-        items.append(IdCardinality(Exactly, clue, seen))
+        items.append(IdCardinality("Exactly", clue, seen))
     items += [[x[i, m]] for i, m in puzzle.givens.items()]
     kb.tell(*items)
     return kb

@@ -1,0 +1,115 @@
+"""The int-level vocabulary of knowledge bases: names, and told items made of DIMACS literals.
+
+Concepts:
+- key: a structured variable name, a tuple such as ("D", 3, 4); it prints as D_3_4.
+  name_of(key), key_of(name) and the one registry of names (two keys that would print alike
+  are refused; names starting with `_aux` are kept for auxiliary variables);
+- IdCardinality(kind, k, lits): Exactly/AtMost/AtLeast ("Exactly", "AtMost", "AtLeast")
+  over int literals; IdClause(lits): one told clause, such as the fact ~D_r1c1. Both are what
+  hot paths tell: the KB compiles them without sympy and prints them as sympy formulas only
+  when a person reads them;
+- decide(kind, k, n): whether a cardinality is settled by its size alone.
+
+This module imports no sympy, so an agent that only tells these starts fast
+(logic.formula is the sympy vocabulary, for writing and showing formulas).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from logic_agents.errors import EncodingError
+
+Key = tuple
+AUX_PREFIX = "_aux"
+KINDS = ("Exactly", "AtMost", "AtLeast")
+
+
+def name_of(key: Hashable) -> str:
+    """The printable name of a key: ("D", 3, 4) -> "D_3_4"; a plain string stays as it is."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, tuple) and key:
+        return "_".join(str(part) for part in key)
+    raise EncodingError(f"variable key must be a string or a non-empty tuple, got {key!r}")
+
+
+# printed name -> the key it was made from: names are one vocabulary, so a name means one key
+_NAMED: dict[str, Hashable] = {}
+
+
+def check_name(name: str) -> str:
+    if name.startswith(AUX_PREFIX):
+        raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
+                            f"auxiliary variables: {name!r}")
+    return name
+
+
+def register(key: Hashable) -> str:
+    """The name of a key, remembered so that key_of gives back exactly that key."""
+    name = check_name(name_of(key))
+    if not isinstance(key, str):
+        known = _NAMED.setdefault(name, key)
+        if known != key:
+            raise EncodingError(f"keys {known!r} and {key!r} would both be named {name}")
+    return name
+
+
+def key_of(symbol: Any) -> Hashable:
+    """Invert the naming: the key a name was made from (("D", 3, 4) for "D_3_4"); ("_aux", n)
+    for an auxiliary variable's name; else the name itself. Takes a name or a sympy Symbol."""
+    name = symbol if isinstance(symbol, str) else symbol.name
+    known = _NAMED.get(name)
+    if known is not None:
+        return known
+    tail = name[len(AUX_PREFIX) + 1 :]
+    if name.startswith(AUX_PREFIX + "_") and tail.isascii() and tail.isdigit():
+        return (AUX_PREFIX, int(tail))
+    return name
+
+
+def decide(kind: str, k: int, n: int) -> bool | None:
+    """True or False when kind(k, n literals) holds or fails whatever the literals, else None."""
+    if kind == "AtMost":
+        return False if k < 0 else True if k >= n else None
+    if kind == "AtLeast":
+        return True if k <= 0 else False if k > n else None
+    if k < 0 or k > n:
+        return False
+    return True if n == 0 else None
+
+
+def kind_name(kind: Any) -> str:
+    """"Exactly", "AtMost" or "AtLeast" from that name or from the sympy node class."""
+    name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+    if name not in KINDS:
+        raise EncodingError(f"not a cardinality kind: {kind!r} (one of {', '.join(KINDS)})")
+    return name
+
+
+@dataclass(frozen=True)
+class IdCardinality:
+    """kind(k, literals) over DIMACS literals: the hot-path twin of Exactly/AtMost/AtLeast.
+    `kind` is a name ("Exactly") or the sympy class. Equal when they read alike, as the
+    sympy nodes are."""
+
+    kind: str
+    k: int
+    lits: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", kind_name(self.kind))
+        object.__setattr__(self, "lits", tuple(self.lits))
+
+
+@dataclass(frozen=True)
+class IdClause:
+    """One told clause over DIMACS literals (a fact such as [-7] for ~D_r1c1), explained like
+    any formula; a bare list of ints told instead is background, never explained."""
+
+    lits: tuple[int, ...]
+
+    def __init__(self, lits: Sequence[int]) -> None:
+        object.__setattr__(self, "lits", tuple(lits))

@@ -1,0 +1,40 @@
+"""Start-up stays light: the play and solve paths never import sympy (nor the optional
+extras), which cost every call over a second before; sympy comes in only where a formula is
+built or printed. Each check runs in a fresh interpreter, so nothing earlier in the test
+process can hide an import. (Speed itself is measured by scripts/bench_startup.py.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+HEAVY = ("sympy", "textual", "matplotlib", "ray")
+
+
+def loaded_after(*commands: list[str]) -> list[str]:
+    """The heavy modules loaded after running the commands in one fresh interpreter."""
+    code = ("import json, sys\nfrom logic_agents.cli import main\n"
+            f"for argv in {commands!r}:\n    main(argv)\n"
+            f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_play_and_solve_of_every_game_load_no_sympy():
+    assert loaded_after(["--help"], ["play", "EASY1", "--agent", "satx", "--json"],
+                        ["play", "HARD1", "--agent", "prob", "--json"],
+                        ["solve", SUDOKU], ["solve", "4x4de:1", "--unique", "--json"],
+                        ["solve", "eom-6x6-01", "--json"],
+                        ["play", "ooze", "--agent", "sat", "--max-ticks", "20", "--json"],
+                        ["play", "akari-7x7-a", "--agent", "dfs", "--json"]) == []
+
+
+def test_the_check_sees_sympy_where_formulas_are_built_or_printed(tmp_path):
+    assert "sympy" in loaded_after(["play", "EASY1", "--agent", "satx", "--encoding", "sympy",
+                                    "--json"])
+    assert "sympy" in loaded_after(["cnf", "EASY1", "-o", str(tmp_path / "e.cnf")])
