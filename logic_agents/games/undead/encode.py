@@ -38,6 +38,17 @@ def default_encoding(puzzle: UndeadPuzzle) -> tuple[str, str]:
         return LARGE_BOARD_ENCODING, LARGE_BOARD_TOTALS
     return DEFAULT_CARD_ENCODING, "all"
 DEFAULT_SOLVER = "glucose4"
+# Boards of 300 cells and more: CaDiCaL 1.9.5. On the four sgt-style 20x20 boards with givens
+# (../shared/data/undead/20x20givens-public.tsv, scripts/bench_undead_givens.py), after the
+# warm start, glucose4 needs up to 2.1 s to prove one unique, CaDiCaL 1.9.5 at most 1.1 s; on
+# this project's own 20x20 boards the two are alike (median 0.07 s); below 300 cells nothing
+# separates them.
+LARGE_BOARD_SOLVER, LARGE_SOLVER_CELLS = "cadical195", 300
+
+
+def default_solver(puzzle: UndeadPuzzle) -> str:
+    return (LARGE_BOARD_SOLVER if puzzle.width * puzzle.height >= LARGE_SOLVER_CELLS
+            else DEFAULT_SOLVER)
 # encodings that count (pairwise, ladder and bitwise only say "at most one")
 COUNTING_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer",
                       "kmtotalizer")
@@ -56,16 +67,13 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
     milliseconds instead of the tenth of a second sympy objects cost, and the KB still prints
     every node as the sympy Exactly(...) a person reads (kb.pretty(), `cnf`).
     `totals="two"` states only the ghost and vampire totals: the zombies' then follows from
-    one monster per cell (a measured option; see scripts/bench_undead.py)."""
+    one monster per cell (a measured option; see scripts/bench_undead.py); `totals="none"`
+    leaves them out (a relaxation, for measuring what the totals cost)."""
     kb = kb if kb is not None else KnowledgeBase(card_encoding=DEFAULT_CARD_ENCODING)
     cells = puzzle.monster_cells
     x = {(i, m): kb.var(var_key(m, *puzzle.cell(i)))  # ids cell-major, then G V Z
          for i in cells for m in MONSTERS}
     items: list = [IdCardinality("Exactly", 1, tuple(x[i, m] for m in MONSTERS)) for i in cells]
-    for m, total in zip(MONSTERS, puzzle.counts):
-        if totals == "two" and m == "Z":
-            continue
-        items.append(IdCardinality("Exactly", total, tuple(x[i, m] for i in cells)))
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
         if clue is None or (clue == 0 and not sight.visits):
@@ -75,7 +83,20 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
         items.append(IdCardinality("Exactly", clue, seen))
     items += [[x[i, m]] for i, m in puzzle.givens.items()]
     kb.tell(*items)
+    tell_totals(puzzle, kb, totals)
     return kb
+
+
+def tell_totals(puzzle: UndeadPuzzle, kb: KnowledgeBase, totals: str = "all") -> None:
+    """The monster totals, told last: a solver that has first solved the rest (quick: the
+    clues alone leave many solutions) keeps what it learned, and the totals then cost a
+    fraction of what they cost asked cold (UndeadSolver)."""
+    cells = puzzle.monster_cells
+    for m, total in zip(MONSTERS, puzzle.counts):
+        if totals == "none" or (totals == "two" and m == "Z"):
+            continue
+        kb.tell(IdCardinality("Exactly", total,
+                              tuple(kb.var(var_key(m, *puzzle.cell(i))) for i in cells)))
 
 
 def rule_words(puzzle: UndeadPuzzle, totals: str = "all") -> list[str]:
@@ -94,9 +115,6 @@ def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
     for i in puzzle.monster_cells:
         r, c = puzzle.cell(i)
         out.append((f"r{r + 1}c{c + 1} holds one monster", ((r, c),)))
-    for m, total in zip(MONSTERS, puzzle.counts):
-        if not (totals == "two" and m == "Z"):
-            out.append((f"{total} {names[m]} in all", ()))
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
         if clue is None or (clue == 0 and not sight.visits):
@@ -105,6 +123,9 @@ def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
         edge = ("the top of column" if dr == 1 else "the bottom of column" if dr == -1
                 else "the left of row" if dc == 1 else "the right of row")
         out.append((f"clue {clue} at {edge} {c + 1 if dr else r + 1}", ((r - dr, c - dc),)))
+    for m, total in zip(MONSTERS, puzzle.counts):
+        if not (totals == "none" or (totals == "two" and m == "Z")):
+            out.append((f"{total} {names[m]} in all", ()))
     return out
 
 
@@ -134,8 +155,14 @@ class UndeadSolver:
         default_card, default_totals = default_encoding(puzzle)
         card_encoding, totals = card_encoding or default_card, totals or default_totals
         self.totals = totals
-        self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals=totals)
-        self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
+        self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals="none")
+        self.oracle = SatOracle(self.kb, solver or default_solver(puzzle))
+        if totals != "none":
+            # warm start: solve without the totals first (milliseconds), then tell them. On
+            # the sgt-style 20x20 boards this takes the worst glucose4 solve from 6.5 s to 1 s
+            # (scripts/bench_undead_givens.py); what is learned without them still holds
+            self.oracle.solve()
+            tell_totals(puzzle, self.kb, totals)
         self.ids = {i: [self.kb.var(var_key(m, *puzzle.cell(i))) for m in MONSTERS]
                     for i in puzzle.monster_cells}
         self.monster_vars = [v for vs in self.ids.values() for v in vs]
