@@ -203,7 +203,7 @@ def play_app(session: Session, title: str) -> Any:
         CSS = """
         #board { height: 1fr; padding: 1 2; overflow: auto; }
         #why { height: auto; max-height: 6; padding: 0 2; }
-        #keys { dock: bottom; height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+        #keys { height: auto; max-height: 2; padding: 0 2; color: $text-muted; }
         #status { dock: bottom; height: 1; padding: 0 1; background: $panel; }
         """
         TITLE = title
