@@ -215,3 +215,22 @@ def test_without_textual_human_play_names_the_extra(monkeypatch):
     s = session_of("sudoku", "norvig_top95:1")
     with pytest.raises(UsageError, match=r"pip install 'logic-agents\[tui\]'"):
         play_app(s, "t")
+
+
+@pytest.mark.parametrize("size", [(110, 40), (40, 12)])
+def test_the_status_line_is_the_last_row_and_nothing_covers_it(size):
+    s = session_of("undead", "4x4de:1")
+    app = play_app(s, "test")
+    regions = {}
+
+    async def drive():
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            regions.update({name: app.query_one(f"#{name}").region
+                            for name in ("board", "why", "keys", "status")})
+
+    asyncio.run(drive())
+    status = regions["status"]
+    assert status.y == size[1] - 1 and status.height == 1
+    for name in ("board", "why", "keys"):
+        assert regions[name].bottom <= status.y, name
