@@ -50,8 +50,9 @@ class Session:
         self.hint_agent = hint_agent
         self.actions: list[Any] = []
         self.undos = self.hints = 0
-        self.hint_cells: tuple = ()
-        self.hint_move: tuple = ()
+        self.hint_move: tuple = ()  # the cells of the hinted move
+        self.hint_proof: tuple = ()  # the cells its why names
+        self.last_info: dict = {}
         self._rebuild()
         start = self.controls.cursor(self.obs) if self.controls.cursor else (0, 0)
         self.cursor = tuple(start)
@@ -74,6 +75,11 @@ class Session:
         elif truncated:
             self.outcome = "truncated"
         self.last_info = info
+
+    @property
+    def hint_cells(self) -> tuple:
+        """Every cell the last hint marks (its move's and its proof's)."""
+        return self.hint_move + self.hint_proof
 
     @property
     def can_undo(self) -> bool:
@@ -131,10 +137,10 @@ class Session:
             self.message = f"not allowed: {e}"
             return
         self.actions.append(action)
-        self.hint_cells = ()
+        self.hint_move = self.hint_proof = ()
         if self.controls.cursor is not None:
             self.cursor = tuple(self.controls.cursor(self.obs))
-        refused = getattr(self, "last_info", {}).get("invalid")
+        refused = self.last_info.get("invalid")
         self.message = refused or f"{action}"
 
     def undo(self) -> None:
@@ -149,7 +155,7 @@ class Session:
         self._rebuild()
         if self.controls.cursor is not None:
             self.cursor = tuple(self.controls.cursor(self.obs))
-        self.hint_cells = ()
+        self.hint_move = self.hint_proof = ()
         self.message = f"undid {undone}"
 
     def hint(self) -> None:
@@ -170,21 +176,21 @@ class Session:
                 "; undo" if self.can_undo else "")
             return
         why = getattr(agent, "why", "") or ""
-        self.hint_cells = tuple(self.spec.view.cells_of(action)) + cells_in(why)
         self.hint_move = tuple(self.spec.view.cells_of(action))
+        self.hint_proof = tuple(c for c in cells_in(why) if c not in self.hint_move)
         self.message = f"hint: {action}" + (f" — {why}" if why else "")
 
     # -- drawing ---------------------------------------------------------------------------
     def picture(self) -> Any:
         board = self.spec.view.board(self.obs)
-        proof = [c for c in self.hint_cells if c not in self.hint_move]
         return board_text(board, cursor=None if self.controls.arrows_act else self.cursor,
-                          move=self.hint_move if self.hint_cells else (), proof=proof), board
+                          move=self.hint_move, proof=self.hint_proof), board
 
-    def status(self) -> Any:
+    def status(self, board: Any = None) -> Any:
+        """The status line (`board`: the BoardView of the current observation, if drawn)."""
         from rich.text import Text
 
-        board = self.spec.view.board(self.obs)
+        board = board if board is not None else self.spec.view.board(self.obs)
         score = int(self.score) if float(self.score).is_integer() else round(self.score, 3)
         line = counters_text(board, [("step", len(self.actions)), ("score", score)])
         if self.outcome is not None:
@@ -235,7 +241,7 @@ def play_app(session: Session, title: str) -> Any:
                                "bold red")
             self.query_one("#board").update(picture)
             self.query_one("#why").update(Text(session.message))
-            self.query_one("#status").update(session.status())
+            self.query_one("#status").update(session.status(board))
 
         def on_key(self, event: Any) -> None:
             event.stop()

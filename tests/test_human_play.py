@@ -22,7 +22,7 @@ if importlib.util.find_spec("textual") is None:
 from textual import events  # noqa: E402
 
 from logic_agents.tui import Session, play_app, replay_actions  # noqa: E402
-from logic_agents.world.agents import accepts, build_agent, resolve_agent  # noqa: E402
+from logic_agents.world.agents import build_agent, explaining, resolve_agent  # noqa: E402
 from logic_agents.world.registry import games, get_game  # noqa: E402
 from logic_agents.world.resolve import resolve  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
@@ -35,8 +35,7 @@ def session_of(game: str, reference: str, **world_options) -> Session:
     entry = resolve_agent(spec, spec.hint_agent or spec.default_agent)
 
     def hint_agent():
-        hooks = {"explain": lambda lines: None} if accepts(entry.factory, "explain") else {}
-        return build_agent(entry, hooks)
+        return build_agent(entry, explaining(entry))
 
     return Session(spec, instance, world_options, 0, hint_agent)
 

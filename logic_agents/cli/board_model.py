@@ -8,6 +8,7 @@ variable named by the shared convention `<KIND>_r<row>c<col>[_v<value>]` (docs/F
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -32,7 +33,7 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
     from logic_agents.errors import LogicAgentsError
     from logic_agents.terminal import board_text
     from logic_agents.world.registry import get_game
-    from logic_agents.world.view import BoardView, Tile
+    from logic_agents.world.view import Tile
 
     found = header(comments)
     if found is None:
@@ -66,7 +67,6 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
         if tile is not None:
             i = tile[0] * board.cols + tile[1]
             tiles[i] = Tile(tiles[i].text or text, tiles[i].kind)
-    drawn = BoardView(board.rows, board.cols, tuple(tiles), board.palette, board.boxes,
-                      board.row_shift, board.origin, board.counters)
+    drawn = dataclasses.replace(board, tiles=tuple(tiles))
     return (board_text(drawn, proof=list(marks)),
             f"the model on {spec.name} {instance.name} at its start ({len(marks)} cells marked)")

@@ -62,15 +62,12 @@ def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path
                options: dict) -> Any:
     """The --trace writer (None without --trace): the instance goes in the trace, so it
     replays anywhere; an existing file is kept unless --force."""
-    from logic_agents.world.trace import Trace
+    from logic_agents.world.trace import Trace, trace_header
 
     if not args.trace:
         return None
     refuse_overwrite(args.trace, args.force, "--trace")
-    header: dict[str, Any] = {"map_path": portable_path(map_path), "world_options": options}
-    if spec.format_instance is not None:
-        header["instance"] = spec.format_instance(instance)
-    return Trace(args.trace, **header)
+    return Trace(args.trace, **trace_header(spec, instance, portable_path(map_path), options))
 
 
 def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, dict, dict]:
@@ -86,7 +83,7 @@ def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, dict, di
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from logic_agents.world.agents import accepts, build_agent
+    from logic_agents.world.agents import build_agent, explaining
     from logic_agents.world.runner import run_episode
 
     spec, map_path, instance, entry, options, wopts = prepare(args)
@@ -96,12 +93,12 @@ def run(args: argparse.Namespace) -> int:
                                           args)
         return print_result(args, spec, result, agent, instance, make_console(), False)
     console = make_console()
-    if args.explain and accepts(entry.factory, "explain"):
+    if args.explain:
         # agents that prove their moves only do so when asked (it costs solver calls);
         # the others' `why`, if they keep one, is shown anyway. With --json stdout holds one
         # JSON object only, so explanations go to stderr
         out = make_console(stderr=True) if args.json else console
-        options["explain"] = lambda lines: out.print(escape("\n".join(lines)))
+        options = explaining(entry, options, lambda lines: out.print(escape("\n".join(lines))))
     agent = build_agent(entry, options)
     show = not (args.quiet or args.json)
     render_markup = markup_renderer(spec)
@@ -120,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
     trace = open_trace(args, spec, instance, map_path, wopts)
     if show and args.delay is not None:
-        return _watch(args, spec, world, agent, instance, trace, console)
+        return _watch(args, spec, world, agent, instance, wopts, trace, console)
     if show:
         console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
                       f"[bold]{escape(entry.name)}[/bold]  seed {args.seed}")
@@ -137,14 +134,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
-           trace: Any, console: Any) -> int:
+           wopts: dict, trace: Any, console: Any) -> int:
     """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
     from logic_agents.terminal import Watcher
     from logic_agents.world.runner import run_episode
 
     title = f"{spec.name} {instance.name}  agent {getattr(agent, 'name', '')}  seed {args.seed}"
     with Watcher(spec, console, args.delay, title) as watcher:
-        first, _ = spec.make_world(instance, **world_options(spec, args)).reset(seed=args.seed)
+        first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
         watcher.show(first)
         try:
             result = run_episode(world, agent, args.seed, trace, game=spec.name,
@@ -161,15 +158,14 @@ def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, ins
                       map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
     """A person's game in the terminal (logic_agents.tui); returns (result, agent)."""
     from logic_agents.tui import Scripted, play_human
-    from logic_agents.world.agents import accepts, build_agent, resolve_agent
+    from logic_agents.world.agents import build_agent, explaining, resolve_agent
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")
     hint_entry = resolve_agent(spec, spec.hint_agent or spec.default_agent)
 
     def hint_agent() -> Any:
-        hooks = {"explain": lambda lines: None} if accepts(hint_entry.factory, "explain") else {}
-        return build_agent(hint_entry, hooks)
+        return build_agent(hint_entry, explaining(hint_entry))
 
     trace = open_trace(args, spec, instance, map_path, wopts)
     try:

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> dict:
     from logic_agents.output import make_console
     from logic_agents.terminal import Watcher
+    from logic_agents.world.core import Why
     from logic_agents.world.trace import replay
 
     watcher: Watcher | None = None
@@ -51,9 +52,8 @@ def _show(args: argparse.Namespace) -> dict:
         if record is None:
             watcher.show(observation)
         else:
-            why = (record.get("why") or {})
             watcher.show(observation, spec.action_from_json(record["action"]),
-                         _why_of(why), record["reward"])
+                         Why.from_json(record.get("why")), record["reward"])
 
     try:
         return replay(args.trace, watch=watch)
@@ -61,9 +61,3 @@ def _show(args: argparse.Namespace) -> dict:
         if watcher is not None:
             watcher.__exit__(None, None, None)
             print()
-
-
-def _why_of(record: dict) -> Any:
-    from logic_agents.world.core import Why
-
-    return Why(record.get("text", ""), record.get("cells", ()))

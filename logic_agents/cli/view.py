@@ -50,7 +50,7 @@ def game_options(args: argparse.Namespace) -> list:
 def run(args: argparse.Namespace) -> int:
     from logic_agents.cli.play import prepare
     from logic_agents.web import episode_data, game_page, record_episode
-    from logic_agents.world.agents import accepts, build_agent
+    from logic_agents.world.agents import build_agent, explaining
 
     if not args.output.endswith((".html", ".htm")):
         raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")
@@ -64,9 +64,7 @@ def run(args: argparse.Namespace) -> int:
         if entry.interactive:
             raise UsageError(f"--agent {entry.name} needs a person; play it with `play`, "
                              "--trace FILE, then view FILE")
-        if accepts(entry.factory, "explain"):
-            options["explain"] = lambda lines: None  # the page shows the whys, not stdout
-        agent = build_agent(entry, options)
+        agent = build_agent(entry, explaining(entry, options))  # the page shows the whys
         world = spec.make_world(instance, **wopts)
         _, text = record_episode(spec, world, agent, args.seed, instance,
                                  portable_path(map_path), wopts)

@@ -13,6 +13,7 @@ Concepts:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Iterable
 from typing import Any
 
@@ -61,8 +62,6 @@ class _Shown:
 
 def _is_sympy_boolean(item: Any) -> bool:
     """A sympy Boolean (only possible once sympy is loaded, so it is not loaded to ask)."""
-    import sys
-
     if "sympy" not in sys.modules:
         return False
     from sympy.logic.boolalg import Boolean

@@ -14,13 +14,32 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from logic_agents.world.core import Why
+
+# what a page may load: nothing from anywhere; its own inline style (and script)
+CSP_PAGE = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+CSP_STUDY = "default-src 'none'; style-src 'unsafe-inline'"
+
 
 def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    """Every {{name}} of a template replaced in one pass, so that a value that happens to
+    hold "{{...}}" (a map name, the data) is never itself filled."""
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m.group(1)], template)
+
+
+def html_page(title: str, css: str, body: str, csp: str) -> str:
+    """A whole page: frame.html around a body, the style inline."""
+    return _fill(_asset("frame.html"), {"title": html.escape(title), "css": css, "body": body,
+                                        "csp": csp})
 
 
 def _script_json(data: Any) -> str:
@@ -70,15 +89,14 @@ class _Recorder:
             if record is not None:
                 action = spec.action_from_json(record["action"])
                 frame["move"] = [i for i in map(index, view.cells_of(action)) if i is not None]
-        why = record.get("why") if record else None
+        why = Why.from_json(record.get("why") if record else None)
         if why:
-            frame["why"] = why.get("text", "")
+            frame["why"] = str(why)
             if view is not None:
-                frame["proof"] = [i for i in (index(c) for c in why.get("cells", []))
-                                  if i is not None]
-                frame["odds"] = [[i, p] for r, c, p in why.get("odds", [])
-                                 if (i := index((r, c))) is not None]
-            if why.get("guess"):
+                frame["proof"] = [i for i in map(index, why.cells) if i is not None]
+                frame["odds"] = [[i, p] for cell, p in sorted(why.odds.items())
+                                 if (i := index(cell)) is not None]
+            if why.guess:
                 self.guesses += 1
         frame["score"] = round(self.score, 6)
         frame["guesses"] = self.guesses
@@ -101,11 +119,8 @@ def episode_data(trace_path: str | Path, text: str | None = None) -> dict:
 def game_page(data: dict, title: str | None = None) -> str:
     """One self-contained HTML page that steps through a game."""
     title = title or f"{data['game']} {data['map']}: {data['agent']}"
-    return (_asset("page.html")
-            .replace("{{title}}", html.escape(title))
-            .replace("{{css}}", _asset("page.css"))
-            .replace("{{data}}", _script_json(data))
-            .replace("{{script}}", _asset("page.js")))
+    body = _fill(_asset("page.html"), {"data": _script_json(data), "script": _asset("page.js")})
+    return html_page(title, _asset("page.css"), body, CSP_PAGE)
 
 
 def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance: Any,
@@ -114,12 +129,10 @@ def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance
     import io
 
     from logic_agents.world.runner import run_episode
-    from logic_agents.world.trace import Trace
+    from logic_agents.world.trace import Trace, trace_header
 
     buffer = io.StringIO()
-    header: dict[str, Any] = {"map_path": map_path, "world_options": world_options}
-    if spec.format_instance is not None:
-        header["instance"] = spec.format_instance(instance)
+    header = trace_header(spec, instance, map_path, world_options)
     result = run_episode(world, agent, seed, Trace(buffer, **header), game=spec.name,
                          map_name=instance.name)
     return result, buffer.getvalue()

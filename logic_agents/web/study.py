@@ -13,7 +13,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from logic_agents.web import _asset
+from logic_agents.web import CSP_STUDY, _asset, _fill, html_page
 
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
 
@@ -111,14 +111,13 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
         games.append(f"<tr><td>{_e(r.agent)}</td><td>{_e(r.group)}</td><td>{_e(r.map)}</td>"
                      f"<td>{r.run}</td><td>{r.seed}</td><td class=\"o-{_e(r.outcome)}\">"
                      f"{_e(value)}</td><td>{r.steps}</td><td>{r.guesses}</td><td>{cell}</td></tr>")
-    return (_asset("study.html")
-            .replace("{{title}}", _e(title))
-            .replace("{{head}}", "".join(f"<th>{_e(h)}</th>" for h in head))
-            .replace("{{summary}}", "".join(body))
-            .replace("{{bars}}", bars_svg(summary))
-            .replace("{{pairs}}", "".join(pairs) or "<li>one agent: no pairs</li>")
-            .replace("{{notes}}", "".join(f"<p class=\"note\">{_e(n)}</p>" for n in notes))
-            .replace("{{games}}", "".join(games)))
+    page = _fill(_asset("study.html"), {
+        "title": _e(title), "head": "".join(f"<th>{_e(h)}</th>" for h in head),
+        "summary": "".join(body), "bars": bars_svg(summary),
+        "pairs": "".join(pairs) or "<li>one agent: no pairs</li>",
+        "notes": "".join(f"<p class=\"note\">{_e(n)}</p>" for n in notes),
+        "games": "".join(games)})
+    return html_page(title, _asset("study.css"), page, CSP_STUDY)
 
 
 def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entries: Sequence[Any],
@@ -130,7 +129,7 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
     from pathlib import Path
 
     from logic_agents.web import episode_data, game_page, record_episode
-    from logic_agents.world.agents import accepts, build_agent, resolve_agent
+    from logic_agents.world.agents import build_agent, explaining, resolve_agent
 
     page = Path(path)
     folder = page.with_name(page.stem + "_replays")
@@ -143,9 +142,7 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
         if instance is None:  # a resumed row whose map is no longer in the study
             continue
         entry = resolve_agent(spec, row.agent)
-        options = dict(agent_options.get(row.agent, {}))
-        if accepts(entry.factory, "explain"):
-            options["explain"] = lambda lines: None
+        options = explaining(entry, agent_options.get(row.agent, {}))
         world = spec.make_world(instance, **world_options)
         result, text = record_episode(spec, world, build_agent(entry, options), row.seed,
                                       instance, row.map, world_options)

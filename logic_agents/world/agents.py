@@ -12,6 +12,7 @@ Concepts:
   `path/to/file.py:ClassName` or `package.module:ClassName`; a bad reference is a UsageError.
 - build_agent(entry, options): options are checked against the declared ones first (a wrong
   one is a usage error); whatever the constructor then raises is a bug and surfaces as one.
+- explaining(entry, options): the options plus an `explain` hook for agents that take one.
 """
 
 from __future__ import annotations
@@ -175,3 +176,14 @@ def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None) -> Any
         with contextlib.suppress(AttributeError):
             agent.name = entry.name
     return agent
+
+
+def explaining(entry: AgentEntry, options: dict[str, Any] | None = None,
+               show: Any = None) -> dict[str, Any]:
+    """The options with an `explain` hook for an agent that takes one: it then proves its
+    moves and keeps the proofs in its `why` (the page, a hint); `show(lines)` also receives
+    the lines it explains (default: nowhere)."""
+    options = dict(options or {})
+    if accepts(entry.factory, "explain"):
+        options["explain"] = show or (lambda lines: None)
+    return options

@@ -73,6 +73,13 @@ class Why(str):
             record["guess"] = True
         return record
 
+    @classmethod
+    def from_json(cls, record: dict | None) -> Why:
+        """The Why a trace recorded (what to_json wrote; a missing record says nothing)."""
+        record = record or {}
+        return cls(record.get("text", ""), record.get("cells", ()),
+                   {(r, c): p for r, c, p in record.get("odds", ())}, bool(record.get("guess")))
+
 
 def why_record(why: Any) -> dict | None:
     """The JSON of an agent's `why` (a str or a Why), None when it says nothing."""

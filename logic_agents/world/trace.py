@@ -98,6 +98,15 @@ _STEP_KEYS = {"t": int, "action": object, "reward": (int, float), "terminated": 
               "truncated": bool, "observation": object}
 
 
+def trace_header(spec: Any, instance: Any, map_path: str, world_options: dict) -> dict:
+    """What a trace's `begin` line carries besides the episode: its map path, the world
+    options and, when the game can write it, the instance itself (so it replays anywhere)."""
+    header: dict[str, Any] = {"map_path": map_path, "world_options": world_options}
+    if spec.format_instance is not None:
+        header["instance"] = spec.format_instance(instance)
+    return header
+
+
 def _check_record(record: Any, file: str, lineno: int) -> dict:
     """A trace line's record, checked against its schema (FormatError at file:line)."""
     if not isinstance(record, dict):

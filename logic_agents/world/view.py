@@ -96,10 +96,6 @@ class View:
     controls: Controls | None = None
 
 
-def tiles(rows: Sequence[Sequence[Tile]]) -> tuple[Tile, ...]:
-    return tuple(t for row in rows for t in row)
-
-
 def cells_in(why: Any) -> tuple[Cell, ...]:
     """The cells a why names (a plain str names none)."""
     return tuple(tuple(c) for c in getattr(why, "cells", ()) or ())

@@ -99,11 +99,6 @@ def tell_totals(puzzle: UndeadPuzzle, kb: KnowledgeBase, totals: str = "all") ->
                               tuple(kb.var(var_key(m, *puzzle.cell(i))) for i in cells)))
 
 
-def rule_words(puzzle: UndeadPuzzle, totals: str = "all") -> list[str]:
-    """What each formula `rules` tells says, in words and in the same order (for `why`)."""
-    return [words for words, _ in rule_parts(puzzle, totals)]
-
-
 def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
                ) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
     """(words, cells) of each formula `rules` tells, in order: a cell's own rule names the
@@ -155,6 +150,7 @@ class UndeadSolver:
         default_card, default_totals = default_encoding(puzzle)
         card_encoding, totals = card_encoding or default_card, totals or default_totals
         self.totals = totals
+        self._parts: list | None = None
         self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals="none")
         self.oracle = SatOracle(self.kb, solver or default_solver(puzzle))
         if totals != "none":
@@ -177,7 +173,9 @@ class UndeadSolver:
         r, c = self.puzzle.cell(cell)
         if found is None:
             return Why(f"r{r + 1}c{c + 1}={monster}: entailed")
-        parts = rule_parts(self.puzzle, self.totals)
+        if self._parts is None:  # the words of the rules, once per solver
+            self._parts = rule_parts(self.puzzle, self.totals)
+        parts = self._parts
         position = {id(f): k for k, (f, _, _) in enumerate(self.kb.told)}
         facts, cells = [], []
         for lit in found.given:
