@@ -218,3 +218,12 @@ def test_play_delay_redraws_one_board_and_replay_show_checks_while_it_shows(tmp_
     assert main(["replay", str(trace), "--show", "--delay", "0"]) == 0
     out = capsys.readouterr().out
     assert "step 9" in out and "trace agrees: 9 steps replayed" in out
+
+
+def test_view_json_says_what_it_wrote(tmp_path, capsys):
+    page = tmp_path / "e.html"
+    assert main(["view", "EASY1", "--agent", "satx", "-o", str(page), "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said == {"file": str(page), "game": "daggers", "map": "EASY1", "agent": "satx",
+                    "seed": 0, "steps": 9, "outcome": "won",
+                    "bytes": len(page.read_text().encode("utf-8"))}

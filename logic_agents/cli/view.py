@@ -8,6 +8,7 @@ script inline and makes no network request, so it can be mailed or attached to a
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ def add_parser(sub: Any) -> None:
     episode_flags(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the page to write")
     p.add_argument("--force", action="store_true", help="overwrite an existing page")
+    p.add_argument("--json", action="store_true", help="print one JSON object: the page written, "
+                   "its game, map, agent, seed, steps, outcome and size in bytes")
     p.set_defaults(run=run, game_options=game_options)
 
 
@@ -71,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         data = episode_data(args.output, text=text)
     page = game_page(data)
     Path(args.output).write_text(page, encoding="utf-8")
+    if args.json:
+        print(json.dumps({"file": args.output, "game": data["game"], "map": data["map"],
+                          "agent": data["agent"], "seed": data["seed"],
+                          "steps": len(data["frames"]) - 1, "outcome": data["outcome"],
+                          "bytes": len(page.encode("utf-8"))}))
+        return 0
     print(f"wrote {args.output}: {data['game']} {data['map']}, agent {data['agent']}, "
           f"{len(data['frames']) - 1} steps, {data['outcome']} ({len(page) // 1024} KiB)")
     return 0
