@@ -44,8 +44,10 @@ def test_there_are_288_complete_4x4_grids():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, 287), st.integers(0, 10**6), st.integers(0, 10))
-def test_solution_counts_agree_with_brute_force(index, seed, clues):
+@given(st.integers(0, 287), st.integers(0, 10**6), st.integers(0, 10), st.booleans())
+def test_solution_counts_agree_with_brute_force(index, seed, clues, core):
+    """Both searches: under assumptions on the whole rules, and on the puzzle's core (with
+    no conflict budget first, so a solve goes to the core at once)."""
     rng = random.Random(seed)
     full = GRIDS_4[index]
     keep = set(rng.sample(range(16), clues))
@@ -55,14 +57,29 @@ def test_solution_counts_agree_with_brute_force(index, seed, clues):
         cells = cells[:i] + (cells[i] % 4 + 1,) + cells[i + 1:]
     puzzle = SudokuPuzzle(4, cells)
     expected = [g for g in GRIDS_4 if all(c == 0 or c == v for c, v in zip(cells, g))]
-    solver = SudokuSolver(4)
+    solver = SudokuSolver(4, core=core)
+    solver.core_after = 0
     found = solver.count_solutions(puzzle, limit=300)
     assert sorted(found) == sorted(expected)
+    grid = solver.solve(puzzle)
+    assert (grid in expected) if expected else grid is None
     result = solver.check(puzzle)
     assert result.status == {0: "unsat", 1: "unique"}.get(len(expected), "multiple")
     for grid in (result.solution, result.second):
         if grid is not None:
             assert is_solution(puzzle, grid)
+
+
+def test_25x25_goes_to_the_core_and_agrees_with_the_whole_rules():
+    """The puzzles whose search on the whole rules ran longest (CORE_SIZES' reason)."""
+    puzzles = load_puzzles(DATA / "lloyd_amos" / "inst25x25_p045.txt")
+    whole, core = SudokuSolver(25, core=False), SudokuSolver(25)
+    assert core.core and not whole.core
+    core.core_after = 0
+    for index in (22, 86, 63):
+        puzzle = puzzles[index]
+        assert is_solution(puzzle, core.solve(puzzle))
+        assert core.check(puzzle).status == whole.check(puzzle).status
 
 
 def test_rules_print_as_exactly_one_nodes():
