@@ -31,10 +31,9 @@ from logic_agents.games.daggers.encode import (
 )
 from logic_agents.games.daggers.world import (
     COVERED,
-    FLAGGED,
-    HIT,
     DaggersAction,
     DaggersObservation,
+    clue_neighbourhoods,
 )
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import CARD_ENCODING_NAMES
@@ -61,21 +60,9 @@ def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
 
 def single_point_proofs(obs: DaggersObservation) -> list[tuple[DaggersAction, Cell]]:
     """single_point_moves, each with the clue cell that proves it (the first one found)."""
-    table = obs.neighbours
     probes: dict[Cell, Cell] = {}
     flags: dict[Cell, Cell] = {}
-    for cell in obs.cells():
-        k = obs.clue(cell)
-        if k is None:
-            continue
-        unknown = []
-        marked = 0
-        for n in table[cell]:
-            shown = obs.at(n)
-            if shown == COVERED:
-                unknown.append(n)
-            elif shown in (FLAGGED, HIT):
-                marked += 1
+    for cell, k, unknown, marked in clue_neighbourhoods(obs):
         if not unknown:
             continue
         if marked == k:

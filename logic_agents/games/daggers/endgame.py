@@ -99,28 +99,43 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
     if all(bits == everything for bits in dagger_bits):
         return None  # every covered cell is a dagger: nothing is left to probe
     nodes = 0
-    reveals: dict[tuple[int, int], tuple[tuple, int]] = {}
+    # per cell: the worlds in which it is a dagger, and (lazily) the worlds grouped by what
+    # probing it shows, so that a search step costs one pass over a few groups, not over
+    # every world
+    dagger_worlds = [sum(1 << w for w, bits in enumerate(dagger_bits) if bits >> i & 1)
+                     for i in range(len(covered))]
+    partitions: dict[int, list[tuple[int, int]]] = {}
 
     def shows(w: int, i: int) -> tuple[tuple, int]:
         """What probing the safe cell i uncovers in world w: its (cell, clue) pairs, cascading
         through 0s, and those cells as bits. Cells open before show the same clue in every
         world still in play, so including them does not split worlds that agree."""
-        key = (w, i)
-        if key not in reveals:
-            daggers = worlds[w] | known_daggers
-            seen: dict[int, int] = {}
-            todo = [covered[i]]
-            while todo:
-                c = todo.pop()
-                j = index.get(c)
-                if j is None or j in seen:
-                    continue
-                clue = sum(n in daggers for n in table[c])
-                seen[j] = clue
-                if clue == 0:
-                    todo.extend(n for n in table[c] if n not in daggers)
-            reveals[key] = (tuple(sorted(seen.items())), sum(1 << j for j in seen))
-        return reveals[key]
+        daggers = worlds[w] | known_daggers
+        seen: dict[int, int] = {}
+        todo = [covered[i]]
+        while todo:
+            c = todo.pop()
+            j = index.get(c)
+            if j is None or j in seen:
+                continue
+            clue = sum(n in daggers for n in table[c])
+            seen[j] = clue
+            if clue == 0:
+                todo.extend(n for n in table[c] if n not in daggers)
+        return tuple(sorted(seen.items())), sum(1 << j for j in seen)
+
+    def partition(i: int) -> list[tuple[int, int]]:
+        """The worlds where cell i is safe, grouped by what its probe shows: (worlds, cells
+        it opens), both as bits."""
+        if i not in partitions:
+            groups: dict[tuple, list[int]] = {}
+            for w in range(len(worlds)):
+                if not dagger_bits[w] >> i & 1:
+                    shown, bits = shows(w, i)
+                    group = groups.setdefault(shown, [0, bits])
+                    group[0] |= 1 << w
+            partitions[i] = [(mask, bits) for mask, bits in groups.values()]
+        return partitions[i]
 
     def members(mask: int):
         while mask:
@@ -130,23 +145,14 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
 
     def value(i: int, worlds_now: int, open_: int, lives: int) -> float:
         """The win probability after probing cell i (0 for a certain dagger)."""
-        safe: dict[tuple, list[int]] = {}
-        hit = 0
-        n = 0
-        for w in members(worlds_now):
-            n += 1
-            if dagger_bits[w] >> i & 1:
-                hit |= 1 << w
-            else:
-                shown, bits = shows(w, i)
-                group = safe.get(shown)
-                if group is None:
-                    safe[shown] = [1 << w, bits]
-                else:
-                    group[0] |= 1 << w
-        out = sum(group.bit_count() / n * win(group, open_ | bits, lives)
-                  for group, bits in safe.values())
-        if hit and safe and lives > 1:
+        n = worlds_now.bit_count()
+        out = 0.0
+        for mask, bits in partition(i):
+            group = mask & worlds_now
+            if group:
+                out += group.bit_count() / n * win(group, open_ | bits, lives)
+        hit = worlds_now & dagger_worlds[i]
+        if hit and hit != worlds_now and lives > 1:
             out += hit.bit_count() / n * win(hit, open_ | 1 << i, lives - 1)
         return out
 
@@ -161,15 +167,12 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
         # all worlds hold the same number of daggers)
         if dagger_bits[some] | open_ == everything:
             return 1.0
-        anywhere = 0
-        for w in members(worlds_now):
-            anywhere |= dagger_bits[w]
         unopened = everything & ~open_
-        never = unopened & ~anywhere
-        if never:
-            # a cell safe in every world is probed first: it only adds information and must
-            # be probed anyway, so no other order wins more often
-            return value((never & -never).bit_length() - 1, worlds_now, open_, lives)
+        # a cell safe in every world is probed first: it only adds information and must
+        # be probed anyway, so no other order wins more often
+        for i in members(unopened):
+            if not worlds_now & dagger_worlds[i]:
+                return value(i, worlds_now, open_, lives)
         best = 0.0
         for i in members(unopened):
             best = max(best, value(i, worlds_now, open_, lives))

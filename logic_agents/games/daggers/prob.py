@@ -22,16 +22,17 @@ Concepts:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.endgame import best_probe
 from logic_agents.games.daggers.probability import (
+    Board,
     DaggerOdds,
     InconsistentObservation,
-    dagger_odds,
+    lowest_odds,
+    odds_of,
 )
 from logic_agents.games.daggers.world import (
     COVERED,
@@ -98,7 +99,9 @@ class ProbAgent(SatAgent):
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
         if not obs.unknown_cells():
             return None
-        odds = dagger_odds(obs)
+        board = Board.of(obs)
+        cache: dict = {}  # components enumerated for this guess, reused by the look-ahead
+        odds = odds_of(board, cache)
         self.last_odds = odds
         ranked = odds.ranked()
         endgame = (best_probe(obs, self.endgame) if self.endgame and odds.placements <= self.endgame
@@ -106,7 +109,7 @@ class ProbAgent(SatAgent):
         if endgame is not None:
             cell, self.win_chance = endgame
         elif self.policy == "progress":
-            cell = self._progress_choice(obs, odds, ranked)
+            cell = self._progress_choice(obs, odds, ranked, board, cache)
         else:
             near = self.near(ranked)
             cell = near[0] if self.policy == "lowest" else min(
@@ -134,7 +137,7 @@ class ProbAgent(SatAgent):
         return [c for c, p in ranked if 1.0 - p >= floor - 1e-12]
 
     def _progress_choice(self, obs: DaggersObservation, odds: DaggerOdds,
-                         ranked: list[tuple[Cell, float]]) -> Cell:
+                         ranked: list[tuple[Cell, float]], board: Board, cache: dict) -> Cell:
         near = self.near(ranked)
         inside = set(odds.interior_cells)
         cands = [c for c in near if c not in inside][:self.candidates]
@@ -147,11 +150,11 @@ class ProbAgent(SatAgent):
         for c in cands:
             safe = 1.0 - odds.probability(c)
             score = safe * sum(w * (1.0 if pmin == 0 else self.beta * (1.0 - pmin))
-                               for w, pmin in self.branches(c, obs))
+                               for w, pmin in self.branches(c, obs, board, cache))
             if obs.lives > 1 and self.spare_life and safe < 1.0:
                 # with a life to spare, a dagger hit is information: the game goes on with
                 # the dagger shown, worth `spare_life` of a safe reveal
-                hit = self._after_hit(c, obs)
+                hit = self._after_hit(c, obs, board, cache)
                 if hit is not None:
                     score += (1.0 - safe) * self.spare_life * (1.0 if hit == 0 else 1.0 - hit)
             scored.append((-score, -safe, c))
@@ -160,14 +163,15 @@ class ProbAgent(SatAgent):
         return best[2]
 
     @staticmethod
-    def _after_hit(cell: Cell, obs: DaggersObservation) -> float | None:
+    def _after_hit(cell: Cell, obs: DaggersObservation, board: Board | None = None,
+                   cache: dict | None = None) -> float | None:
         """The lowest dagger probability left once `cell` is shown to be a dagger (None if
         it cannot be one)."""
+        board = board or Board.of(obs)
         try:
-            after = dagger_odds(_showing(obs, cell, HIT, lives=obs.lives - 1))
+            return lowest_odds(board.showing(obs, cell, HIT), cache)[1]
         except InconsistentObservation:
             return None
-        return float(min(after.exact.values(), default=0))
 
     def _interior_candidates(self, obs: DaggersObservation, odds: DaggerOdds,
                              inside: set[Cell]) -> list[Cell]:
@@ -183,16 +187,19 @@ class ProbAgent(SatAgent):
         return list(dict.fromkeys(touching[:self.interior] + fewest[:self.interior]))
 
     @staticmethod
-    def branches(cell: Cell, obs: DaggersObservation) -> list[tuple[float, float]]:
+    def branches(cell: Cell, obs: DaggersObservation, board: Board | None = None,
+                 cache: dict | None = None) -> list[tuple[float, float]]:
         """For each clue `cell` may show: (P(that clue | cell safe), the lowest dagger
-        probability of any other covered cell after it is shown)."""
+        probability of any other covered cell after it is shown). The board after each clue
+        is derived from `board` (the constraints of `obs`), and components it leaves alone
+        come from `cache`."""
+        board = board or Board.of(obs)
         out = []
         for value in range(len(obs.neighbours[cell]) + 1):
             try:
-                after = dagger_odds(_showing(obs, cell, str(value)))
+                out.append(lowest_odds(board.showing(obs, cell, str(value)), cache))
             except InconsistentObservation:
                 continue
-            out.append((after.placements, float(min(after.exact.values(), default=0))))
         total = sum(w for w, _ in out)
         return [(w / total, pmin) for w, pmin in out] if total else []
 
@@ -224,9 +231,3 @@ class ProbAgent(SatAgent):
                          f"{odds.probability(chosen):.4f}  <- probe")
         return lines
 
-
-def _showing(obs: DaggersObservation, cell: Cell, token: str, **changes) -> DaggersObservation:
-    """The observation as it would be if `cell` showed `token` (a clue, or HIT)."""
-    r, c = cell
-    row = obs.grid[r][:c] + (token,) + obs.grid[r][c + 1:]
-    return replace(obs, grid=obs.grid[:r] + (row,) + obs.grid[r + 1:], **changes)

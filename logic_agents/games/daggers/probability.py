@@ -12,6 +12,9 @@ Concepts:
 - Combination: the interior (unknown cells under no clue) takes the daggers the frontier
   leaves, in C(interior, remaining - s) ways. The components' count polynomials are
   convolved with that weight; every number is an exact integer until the final division.
+- Board: the constraints, unknown cells and daggers left; `showing` is the board after one
+  more cell shows a clue or a dagger (a look-ahead), derived without rescanning the grid.
+  Components already enumerated are reused through a cache, since a reveal changes one.
 - DaggerOdds: the dagger probability of each frontier cell, the one all interior cells share,
   and the number of consistent placements.
 """
@@ -24,7 +27,13 @@ from math import comb
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers.board import Cell
-from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
+from logic_agents.games.daggers.world import (
+    COVERED,
+    FLAGGED,
+    HIT,
+    DaggersObservation,
+    clue_neighbourhoods,
+)
 
 
 class InconsistentObservation(LogicAgentsError):
@@ -47,22 +56,20 @@ class DaggerOdds:
         return sorted(((c, float(p)) for c, p in self.exact.items()), key=lambda t: (t[1], t[0]))
 
 
-def constraints(obs: DaggersObservation) -> list[tuple[tuple[Cell, ...], int]]:
+Constraint = tuple[tuple[Cell, ...], int]
+
+
+def constraints(obs: DaggersObservation) -> list[Constraint]:
     """(unknown neighbours, daggers still among them) for every clue with an unknown neighbour,
     and ((), k) for a clue whose neighbours are all known but do not add up (k != 0), so that
     a hypothetical clue that contradicts the board is caught."""
-    table = obs.neighbours
-    out = []
-    for cell in obs.cells():
-        k = obs.clue(cell)
-        if k is None:
-            continue
-        around = table[cell]
-        unknown = tuple(n for n in around if obs.at(n) == COVERED)
-        marked = sum(obs.at(n) in (FLAGGED, HIT) for n in around)
-        if unknown or k != marked:
-            out.append((unknown, k - marked))
-    return out
+    return [(tuple(unknown), k - marked) for _, k, unknown, marked in clue_neighbourhoods(obs)
+            if unknown or k != marked]
+
+
+def remaining_daggers(obs: DaggersObservation) -> int:
+    """The daggers not yet shown (flagged or hit)."""
+    return obs.total_daggers - sum(v in (FLAGGED, HIT) for row in obs.grid for v in row)
 
 
 def _components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:
@@ -147,62 +154,149 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]]):
     return classes, result
 
 
-def dagger_odds(obs: DaggersObservation) -> DaggerOdds:
-    """Exact probabilities for every covered cell (see the module docstring)."""
-    cons = constraints(obs)
-    unknown = obs.unknown_cells()
-    frontier_cells = {c for cells, _ in cons for c in cells}
-    interior = tuple(c for c in unknown if c not in frontier_cells)
-    remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
+@dataclass(frozen=True)
+class Board:
+    """What the odds depend on: the clue constraints, the unknown cells and the daggers left.
+    `showing` gives the board after one more cell is shown, without rescanning the grid."""
+
+    cons: list[Constraint]
+    unknown: tuple[Cell, ...]
+    remaining: int
+
+    @classmethod
+    def of(cls, obs: DaggersObservation) -> Board:
+        return cls(constraints(obs), tuple(obs.unknown_cells()), remaining_daggers(obs))
+
+    def showing(self, obs: DaggersObservation, cell: Cell, token: str) -> Board:
+        """The board if the unknown `cell` of `obs` showed `token`: a clue value (it is safe)
+        or HIT (a dagger)."""
+        hit = token == HIT
+        cons = []
+        for cells, k in self.cons:
+            if cell in cells:
+                cells = tuple(c for c in cells if c != cell)
+                k -= hit
+            if cells or k:
+                cons.append((cells, k))
+        if not hit:
+            grid = obs.grid
+            unknown = []
+            marked = 0
+            for n in obs.neighbours[cell]:
+                shown = grid[n[0]][n[1]]
+                if shown == COVERED:
+                    unknown.append(n)
+                elif shown in (FLAGGED, HIT):
+                    marked += 1
+            value = int(token)
+            if unknown or value != marked:
+                cons.append((tuple(unknown), value - marked))
+        return Board(cons, tuple(c for c in self.unknown if c != cell), self.remaining - hit)
+
+
+Parts = list[tuple[list, dict[int, list]]]
+
+
+def _parts(board: Board, cache: dict | None) -> Parts:
+    """Each component's classes and table, from `cache` when the same constraints were
+    enumerated before (a look-ahead changes one component and leaves the others alone)."""
+    cons = board.cons
     parts = []
     for group in _components(cons):
-        classes, table = _enumerate([cons[i] for i in group])
-        if not table:
+        key = tuple(sorted(cons[i] for i in group))
+        found = cache.get(key) if cache is not None else None
+        if found is None:
+            found = _enumerate(list(key))
+            if cache is not None:
+                cache[key] = found
+        if not found[1]:
             raise InconsistentObservation("no placement of the daggers agrees with the clues")
-        parts.append((classes, table))
-    # polynomial of each component: k -> W; the product of all but one, per component
+        parts.append(found)
+    return parts
+
+
+def _combine(parts: Parts, n_in: int, remaining: int):
+    """(total placements, per component the expected daggers of each class summed over all
+    placements, the same for the interior as a whole): exact integers."""
     polys = [{k: w for k, (w, _) in table.items()} for _, table in parts]
 
-    def product(skip: int | None) -> dict[int, int]:
-        out = {0: 1}
-        for i, p in enumerate(polys):
-            if i == skip:
-                continue
-            nxt: dict[int, int] = {}
-            for a, wa in out.items():
-                for b, wb in p.items():
-                    nxt[a + b] = nxt.get(a + b, 0) + wa * wb
-            out = nxt
+    def times(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for i, wa in a.items():
+            for j, wb in b.items():
+                out[i + j] = out.get(i + j, 0) + wa * wb
         return out
 
-    n_in = len(interior)
+    # the product of all components but one, for each one, from prefix and suffix products
+    prefix = [{0: 1}]
+    for poly in polys:
+        prefix.append(times(prefix[-1], poly))
+    suffix = [{0: 1}]
+    for poly in reversed(polys):
+        suffix.append(times(suffix[-1], poly))
+    suffix.reverse()
+
+    rest_of: dict[int, int] = {}
 
     def rest(s: int) -> int:
-        left = remaining - s
-        return comb(n_in, left) if 0 <= left <= n_in else 0
+        """Ways for the interior to hold the daggers the frontier leaves, when it holds s."""
+        if s not in rest_of:
+            left = remaining - s
+            rest_of[s] = comb(n_in, left) if 0 <= left <= n_in else 0
+        return rest_of[s]
 
-    everything = product(None)
+    everything = prefix[-1]
     total = sum(w * rest(s) for s, w in everything.items())
     if total == 0:
         raise InconsistentObservation("no placement of the daggers agrees with the clues and "
                                       "the dagger total")
-    exact: dict[Cell, Fraction] = {}
+    expected_per_part = []
     for i, (classes, table) in enumerate(parts):
-        others = product(i)
-        for j, (_, cells) in enumerate(classes):
-            expected = 0
-            for k, (_, per_class) in table.items():
-                if per_class[j]:
-                    expected += per_class[j] * sum(w * rest(k + s) for s, w in others.items())
-            p = Fraction(expected, total * len(cells))
+        others = times(prefix[i], suffix[i + 1])
+        tail = {k: sum(w * rest(k + s) for s, w in others.items()) for k in table}
+        expected_per_part.append([
+            sum(per_class[j] * tail[k] for k, (_, per_class) in table.items() if per_class[j])
+            for j in range(len(classes))])
+    in_daggers = sum(w * rest(s) * (remaining - s) for s, w in everything.items()) if n_in else 0
+    return total, expected_per_part, in_daggers
+
+
+def odds_of(board: Board, cache: dict | None = None) -> DaggerOdds:
+    """Exact probabilities for every unknown cell of a board (see the module docstring)."""
+    parts = _parts(board, cache)
+    frontier_cells = {c for cells, _ in board.cons for c in cells}
+    interior = tuple(c for c in board.unknown if c not in frontier_cells)
+    total, expected_per_part, in_daggers = _combine(parts, len(interior), board.remaining)
+    exact: dict[Cell, Fraction] = {}
+    for (classes, _), expected in zip(parts, expected_per_part):
+        for (_, cells), e in zip(classes, expected):
+            p = Fraction(e, total * len(cells))
             for c in cells:
                 exact[c] = p
     shared = None
-    if n_in:
-        in_daggers = sum(w * rest(s) * (remaining - s) for s, w in everything.items())
-        shared_exact = Fraction(in_daggers, total * n_in)
+    if interior:
+        shared_exact = Fraction(in_daggers, total * len(interior))
         for c in interior:
             exact[c] = shared_exact
         shared = float(shared_exact)
     return DaggerOdds({c: float(exact[c]) for c in frontier_cells}, shared, interior, total,
                       exact)
+
+
+def lowest_odds(board: Board, cache: dict | None = None) -> tuple[int, float]:
+    """(placements, the lowest dagger probability of any unknown cell) of a board: what a
+    look-ahead needs, without the exact fractions."""
+    parts = _parts(board, cache)
+    frontier = sum(len(cells) for classes, _ in parts for _, cells in classes)
+    n_in = len(board.unknown) - frontier
+    total, expected_per_part, in_daggers = _combine(parts, n_in, board.remaining)
+    low = in_daggers / (total * n_in) if n_in else 1.0
+    for (classes, _), expected in zip(parts, expected_per_part):
+        for (_, cells), e in zip(classes, expected):
+            low = min(low, e / (total * len(cells)))
+    return total, (low if board.unknown else 0.0)
+
+
+def dagger_odds(obs: DaggersObservation) -> DaggerOdds:
+    """Exact probabilities for every covered cell (see the module docstring)."""
+    return odds_of(Board.of(obs))

@@ -10,6 +10,7 @@ Concepts:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -72,6 +73,32 @@ class DaggersObservation:
             "step": self.step,
             "topology": self.topology,
         }
+
+
+def clue_neighbourhoods(obs: DaggersObservation
+                        ) -> Iterator[tuple[Cell, int, list[Cell], int]]:
+    """For every cell showing a clue: (cell, clue, its covered neighbours, how many of its
+    neighbours are marked, flagged or hit), reading the grid directly (a hot path of the
+    single-point and probability agents)."""
+    table = obs.neighbours
+    grid = obs.grid
+    for r, row in enumerate(grid):
+        for c, shown in enumerate(row):
+            if shown.isdigit():
+                k = int(shown)
+            elif shown == GOLD:
+                k = 0
+            else:
+                continue
+            unknown = []
+            marked = 0
+            for n in table[r, c]:
+                around = grid[n[0]][n[1]]
+                if around == COVERED:
+                    unknown.append(n)
+                elif around in (FLAGGED, HIT):
+                    marked += 1
+            yield (r, c), k, unknown, marked
 
 
 @dataclass(frozen=True)
