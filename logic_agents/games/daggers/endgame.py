@@ -173,19 +173,29 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
         for i in members(unopened):
             if not worlds_now & dagger_worlds[i]:
                 return value(i, worlds_now, open_, lives)
+        n = worlds_now.bit_count()
         best = 0.0
-        for i in members(unopened):
+        for hits, i in sorted(((worlds_now & dagger_worlds[i]).bit_count(), i)
+                              for i in members(unopened)):
+            if lives == 1 and (n - hits) / n <= best:
+                break  # safest first, and with one life a probe wins at most when it is safe
             best = max(best, value(i, worlds_now, open_, lives))
             if best >= 1.0:
                 break
         return best
 
     all_worlds = (1 << len(worlds)) - 1
+    n = len(worlds)
+    scored = []
+    best_value = 0.0
     try:
-        scored = [(value(i, all_worlds, 0, obs.lives), c) for i, c in enumerate(covered)]
+        for hits, i in sorted((dagger_worlds[i].bit_count(), i) for i in range(len(covered))):
+            if obs.lives == 1 and (n - hits) / n < best_value - 1e-12:
+                break  # as in win(): no safer than the best, it cannot win more often
+            scored.append((value(i, all_worlds, 0, obs.lives), covered[i]))
+            best_value = max(best_value, scored[-1][0])
     except _OutOfBudget:
         return None
-    best_value = max(v for v, _ in scored)
     # among equal win chances, the lowest dagger probability, then reading order
     daggers_at = {c: sum(c in w for w in worlds) for c in covered}
     cell = min((c for v, c in scored if v >= best_value - 1e-12), key=lambda c: (daggers_at[c], c))

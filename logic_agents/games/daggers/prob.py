@@ -96,12 +96,36 @@ class ProbAgent(SatAgent):
         self.last_odds: DaggerOdds | None = None
         super().__init__(explain=explain, **options)
 
+    def satisfiability_test(self, obs: DaggersObservation) -> list:
+        """satx's test, asked only when the exact odds show a certain cell. They are needed
+        for the guess anyway, and SAT's verdicts are complete (tests/games/daggers/
+        test_soundness.py), so a test that would prove nothing is skipped: same moves, a
+        third fewer SAT calls."""
+        odds = self._odds_of(obs)
+        if odds is not None and all(0 < p < 1 for p in odds[2].exact.values()):
+            return []
+        return super().satisfiability_test(obs)
+
+    def _odds_of(self, obs: DaggersObservation) -> tuple[Board, dict, DaggerOdds] | None:
+        """The board, component cache and exact odds of `obs` (computed once per
+        observation); None when no cell is unknown."""
+        if self._odds is None or self._odds[0] is not obs:
+            if not obs.unknown_cells():
+                return None
+            board = Board.of(obs)
+            cache: dict = {}  # components enumerated here, reused by the look-ahead
+            self._odds = (obs, (board, cache, odds_of(board, cache)))
+        return self._odds[1]
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._odds: tuple[DaggersObservation, tuple] | None = None
+
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
-        if not obs.unknown_cells():
+        known = self._odds_of(obs)
+        if known is None:
             return None
-        board = Board.of(obs)
-        cache: dict = {}  # components enumerated for this guess, reused by the look-ahead
-        odds = odds_of(board, cache)
+        board, cache, odds = known
         self.last_odds = odds
         ranked = odds.ranked()
         endgame = (best_probe(obs, self.endgame) if self.endgame and odds.placements <= self.endgame

@@ -82,8 +82,10 @@ def test_a_contradiction_is_reported():
 @pytest.mark.slow
 def test_certainties_are_exactly_the_cells_of_probability_0_or_1():
     """On thousands of positions met in real games, a cell satx proves safe has probability 0,
-    a proved dagger 1, and every cell satx cannot decide lies strictly between."""
-    from logic_agents.games.daggers import DaggersWorld, ProbAgent
+    a proved dagger 1, and every cell satx cannot decide lies strictly between. (prob relies
+    on it: it skips the SAT test when no probability is 0 or 1. satx plays here because it
+    asks at every position where single points are stuck.)"""
+    from logic_agents.games.daggers import DaggersWorld, SatAgent
     from logic_agents.games.daggers.generate import PRESETS, generate_maps
     from logic_agents.logic.oracle import Verdict
     from logic_agents.world.runner import run_episode
@@ -102,7 +104,7 @@ def test_certainties_are_exactly_the_cells_of_probability_0_or_1():
     for preset in ("cs5011-medium", "nettle-medium", "tornado-medium", "beginner",
                    "intermediate"):
         for i, board in enumerate(generate_maps(PRESETS[preset], 150, seed=7)):
-            run_episode(DaggersWorld(board), ProbAgent(on_query=check), seed=i)
+            run_episode(DaggersWorld(board), SatAgent(on_query=check), seed=i)
     assert positions >= 1000
 
 
