@@ -31,6 +31,7 @@ from logic_agents.games.daggers.probability import (
     Board,
     DaggerOdds,
     InconsistentObservation,
+    branch_odds,
     lowest_odds,
     odds_of,
 )
@@ -218,12 +219,7 @@ class ProbAgent(SatAgent):
         is derived from `board` (the constraints of `obs`), and components it leaves alone
         come from `cache`."""
         board = board or Board.of(obs)
-        out = []
-        for value in range(len(obs.neighbours[cell]) + 1):
-            try:
-                out.append(lowest_odds(board.showing(obs, cell, str(value)), cache))
-            except InconsistentObservation:
-                continue
+        out = [(placements, low) for _, placements, low in branch_odds(board, obs, cell, cache)]
         total = sum(w for w, _ in out)
         return [(w / total, pmin) for w, pmin in out] if total else []
 

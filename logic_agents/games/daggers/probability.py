@@ -95,8 +95,12 @@ def _components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _enumerate(cons: list[tuple[tuple[Cell, ...], int]]):
-    """One component: classes of cells, and {k: (W, [E per class])} with exact integers."""
+def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None):
+    """One component: classes of cells, and {k: (W, [E per class])} with exact integers.
+
+    With `free`, that constraint's count is left open (its k is ignored) and the table is
+    keyed by (k, daggers among the free constraint's cells): every clue a cell may show, in
+    one search."""
     by_cell: dict[Cell, list[int]] = {}
     for i, (cells, _) in enumerate(cons):
         for c in cells:
@@ -120,18 +124,21 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]]):
     need = [k for _, k in cons]
     left = [len(cells) for cells, _ in cons]  # unassigned cells per constraint
     sizes = [len(cells) for _, cells in classes]
-    result: dict[int, list] = {}
+    bounded = [tuple(i for i in owners if i != free) for owners, _ in classes]
+    in_free = [free in owners for owners, _ in classes]
+    result: dict = {}
     counts = [0] * len(classes)
 
-    def go(j: int, daggers: int, weight: int) -> None:
+    def go(j: int, daggers: int, weight: int, shown: int = 0) -> None:
         if j == len(classes):
-            entry = result.setdefault(daggers, [0, [0] * len(classes)])
+            key = daggers if free is None else (daggers, shown)
+            entry = result.setdefault(key, [0, [0] * len(classes)])
             entry[0] += weight
             for i, n in enumerate(counts):
                 if n:
                     entry[1][i] += weight * n
             return
-        owners, _ = classes[j]
+        owners = bounded[j]
         size = sizes[j]
         low = max([0] + [need[i] - (left[i] - size) for i in owners])
         high = min([size] + [need[i] for i in owners])
@@ -141,14 +148,14 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]]):
             for i in owners:
                 need[i] -= n
             counts[j] = n
-            go(j + 1, daggers + n, weight * comb(size, n))
+            go(j + 1, daggers + n, weight * comb(size, n), shown + n if in_free[j] else shown)
             for i in owners:
                 need[i] += n
         counts[j] = 0
         for i in owners:
             left[i] += size
 
-    if any(k < 0 or k > len(cells) for cells, k in cons):
+    if any(i != free and (k < 0 or k > len(cells)) for i, (cells, k) in enumerate(cons)):
         return classes, {}
     go(0, 0, 1)
     return classes, result
@@ -288,13 +295,64 @@ def lowest_odds(board: Board, cache: dict | None = None) -> tuple[int, float]:
     look-ahead needs, without the exact fractions."""
     parts = _parts(board, cache)
     frontier = sum(len(cells) for classes, _ in parts for _, cells in classes)
-    n_in = len(board.unknown) - frontier
-    total, expected_per_part, in_daggers = _combine(parts, n_in, board.remaining)
+    return _lowest(parts, len(board.unknown) - frontier, board.remaining, len(board.unknown))
+
+
+def _lowest(parts: Parts, n_in: int, remaining: int, unknown: int) -> tuple[int, float]:
+    total, expected_per_part, in_daggers = _combine(parts, n_in, remaining)
     low = in_daggers / (total * n_in) if n_in else 1.0
     for (classes, _), expected in zip(parts, expected_per_part):
         for (_, cells), e in zip(classes, expected):
             low = min(low, e / (total * len(cells)))
-    return total, (low if board.unknown else 0.0)
+    return total, (low if unknown else 0.0)
+
+
+def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
+                cache: dict | None = None) -> list[tuple[int, int, float]]:
+    """For each clue the unknown `cell` may show (it is safe), in increasing order: (clue,
+    placements, the lowest dagger probability of any unknown cell then), as lowest_odds gives
+    for board.showing(obs, cell, clue), but with one enumeration of the component the clue
+    joins for every clue at once. Clues no placement agrees with are left out."""
+    grid = obs.grid
+    around = []
+    marked = 0
+    for n in obs.neighbours[cell]:
+        shown = grid[n[0]][n[1]]
+        if shown == COVERED:
+            around.append(n)
+        elif shown in (FLAGGED, HIT):
+            marked += 1
+    if not around:  # the clue is known already: only that one agrees
+        try:
+            return [(marked, *lowest_odds(board.showing(obs, cell, str(marked)), cache))]
+        except InconsistentObservation:
+            return []
+    safe = board.showing(obs, cell, str(marked))  # the cell safe; its own clue set below
+    cons = safe.cons[:-1]  # the last is the shown clue's own constraint, over `around`
+    free = len(cons)
+    cons.append((tuple(around), 0))
+    groups = _components(cons)
+    joined = next(g for g in groups if free in g)
+    parts: Parts = []
+    try:
+        parts = _parts(Board([cons[i] for g in groups if g is not joined for i in g],
+                             safe.unknown, safe.remaining), cache)
+    except InconsistentObservation:
+        return []
+    local = [cons[i] for i in joined]
+    classes, table = _enumerate(local, joined.index(free))
+    frontier = sum(len(cells) for part_classes, _ in parts for _, cells in part_classes)
+    frontier += sum(len(cells) for _, cells in classes)
+    n_in = len(safe.unknown) - frontier
+    out = []
+    for shown in sorted({f for _, f in table}):
+        by_k = {k: entry for (k, f), entry in table.items() if f == shown}
+        try:
+            out.append((shown + marked, *_lowest(parts + [(classes, by_k)], n_in,
+                                                safe.remaining, len(safe.unknown))))
+        except InconsistentObservation:
+            continue
+    return out
 
 
 def dagger_odds(obs: DaggersObservation) -> DaggerOdds:
