@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from logic_agents.errors import UnknownName
-from logic_agents.games.daggers.board import Cell
+from logic_agents.games.daggers.board import GOLD, Cell
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
     count_window,
@@ -31,6 +31,8 @@ from logic_agents.games.daggers.encode import (
 )
 from logic_agents.games.daggers.world import (
     COVERED,
+    FLAGGED,
+    HIT,
     DaggersAction,
     DaggersObservation,
     clue_neighbourhoods,
@@ -58,11 +60,14 @@ def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
     return [move for move, _ in single_point_proofs(obs)]
 
 
-def single_point_proofs(obs: DaggersObservation) -> list[tuple[DaggersAction, Cell]]:
-    """single_point_moves, each with the clue cell that proves it (the first one found)."""
+def single_point_proofs(obs: DaggersObservation, clues: OpenClues | None = None
+                        ) -> list[tuple[DaggersAction, Cell]]:
+    """single_point_moves, each with the clue cell that proves it (the first one found).
+    `clues` (an agent's OpenClues) reads only the clues that may still prove something."""
     probes: dict[Cell, Cell] = {}
     flags: dict[Cell, Cell] = {}
-    for cell, k, unknown, marked in clue_neighbourhoods(obs):
+    around = clue_neighbourhoods(obs) if clues is None else clues.neighbourhoods(obs)
+    for cell, k, unknown, marked in around:
         if not unknown:
             continue
         if marked == k:
@@ -72,6 +77,55 @@ def single_point_proofs(obs: DaggersObservation) -> list[tuple[DaggersAction, Ce
     return [(DaggersAction("probe", c), clue) for c, clue in probes.items()] + [
         (DaggersAction("flag", c), clue) for c, clue in flags.items() if c not in probes
     ]
+
+
+class OpenClues:
+    """The clue cells that still have a covered neighbour, kept up to date from the cells
+    that changed since the last look (rows compared whole first): single-point moves read
+    those clues, in reading order, instead of the whole grid at every step."""
+
+    def __init__(self) -> None:
+        self.grid: tuple | None = None
+        self.open: set[Cell] = set()
+
+    def neighbourhoods(self, obs: DaggersObservation
+                       ) -> list[tuple[Cell, int, list[Cell], int]]:
+        """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour."""
+        grid, last = obs.grid, self.grid
+        if last is None or len(last) != len(grid) or len(last[0]) != len(grid[0]):
+            self.open = {cell for cell, _, unknown, _ in clue_neighbourhoods(obs) if unknown}
+        else:
+            table = obs.neighbours
+            for r, (row, old) in enumerate(zip(grid, last)):
+                if row == old:
+                    continue
+                for c, (now, before) in enumerate(zip(row, old)):
+                    if now == before:
+                        continue
+                    if now.isdigit() or now == GOLD:
+                        self.open.add((r, c))
+                    elif now == COVERED:  # unflagged: its clues have a covered cell again
+                        self.open.update(n for n in table[r, c]
+                                         if grid[n[0]][n[1]].isdigit() or
+                                         grid[n[0]][n[1]] == GOLD)
+        self.grid = grid
+        out = []
+        table = obs.neighbours
+        for cell in sorted(self.open):
+            unknown = []
+            marked = 0
+            for n in table[cell]:
+                around = grid[n[0]][n[1]]
+                if around == COVERED:
+                    unknown.append(n)
+                elif around in (FLAGGED, HIT):
+                    marked += 1
+            if unknown:
+                shown = grid[cell[0]][cell[1]]
+                out.append((cell, 0 if shown == GOLD else int(shown), unknown, marked))
+            else:
+                self.open.discard(cell)
+        return out
 
 
 class DaggersAgent:
@@ -88,6 +142,7 @@ class DaggersAgent:
         self.guesses = 0
         self.why = ""  # how the last move was chosen, for people watching a game
         self.pending: deque[tuple[DaggersAction, str]] = deque()
+        self.open_clues = OpenClues()
 
     def stats(self) -> dict:
         return {"guesses": self.guesses}
@@ -128,7 +183,7 @@ class SinglePointAgent(DaggersAgent):
         if move is None:
             self.pending.extend(
                 (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
-                for m, clue in single_point_proofs(obs))
+                for m, clue in single_point_proofs(obs, self.open_clues))
             move = self._next_pending(obs)
         return move or self._random_probe(obs)
 
@@ -239,7 +294,7 @@ class SatAgent(DaggersAgent):
         if move is None and self.single_point:
             self.pending.extend(
                 (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
-                for m, clue in single_point_proofs(obs))
+                for m, clue in single_point_proofs(obs, self.open_clues))
             move = self._next_pending(obs)
         if move is None:
             self.pending.extend(self.satisfiability_test(obs))

@@ -1,6 +1,8 @@
 """The three agents: completion on every official map, determinism, encodings, the cnf hook."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from logic_agents.games.daggers import (
     AGENTS,
@@ -65,6 +67,40 @@ def test_single_point_rules():
     probe_case = DaggersObservation(grid=(("1", "F", "?"), ("1", "1", "1")), lives=1,
                                     total_daggers=1, step=0)
     assert [str(m) for m in single_point_moves(probe_case)] == ["probe 0 2"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["beginner", "cs5011-medium", "tornado-medium"]))
+def test_open_clues_follow_the_grid_as_a_full_scan_does(seed, preset):
+    """An agent's OpenClues, updated from the cells that changed, yields exactly what a full
+    scan yields for the clues with a covered neighbour, in the same order, through probes,
+    flags, unflags (a clue regains a covered neighbour) and hits."""
+    import random
+
+    from logic_agents.games.daggers.agents import OpenClues
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+    from logic_agents.games.daggers.world import DaggersAction, clue_neighbourhoods
+
+    rng = random.Random(seed)
+    board = generate_maps(PRESETS[preset], 1, seed)[0]
+    world = DaggersWorld(board)
+    obs, info = world.reset(seed=seed)
+    clues = OpenClues()
+    for _ in range(60):
+        full = [t for t in clue_neighbourhoods(obs) if t[2]]
+        assert clues.neighbourhoods(obs) == full
+        if info.get("terminated"):
+            break
+        flagged = [c for c in obs.cells() if obs.at(c) == "F"]
+        covered = obs.unknown_cells()
+        if flagged and rng.random() < 0.3:
+            action = DaggersAction("unflag", rng.choice(flagged))
+        elif covered:
+            action = DaggersAction(rng.choice(["probe", "flag", "flag"]), rng.choice(covered))
+        else:
+            break
+        obs, _, terminated, truncated, info = world.step(action)
+        info = {**info, "terminated": terminated or truncated}
 
 
 def test_sympy_route_agrees_with_tseitin_route(official_maps):
