@@ -9,9 +9,13 @@ both agents on every map and run):
    probe at the [0,0] corner, which the generator keeps clear so that it opens an area (the
    issue's "opening start" rule): win rates with Wilson intervals, the distance from the
    published figures, and the median time per game;
-3. the same with the opening at (3,3), the "modern" rule under which the best published
-   solver record was measured (JSMinesweeper: 54% on expert, opening start at (3,3); 41% on
-   classic expert with a safe, not necessarily opening, corner start).
+3. the records' rules: 9x9/10 and 16x16/40 opened at (2,2), expert opened at (3,3) (Tu et
+   al.'s MineSweeperProb "SNR" rule at their 1-based [3,3] and [4,4]), 20,000 games each:
+   win rates with Wilson intervals beside the published figures, and with `--against REV` a
+   paired exact McNemar test against `prob` as it was at git revision REV, played on the same
+   boards and seeds in the same run;
+4. CPU seconds per game (mean, median, max) of those same games, one game at a time in each
+   of `--jobs` child processes (time.process_time), for this tree and for REV.
 With --safe-start it prints instead, as a section of its own, beginner (8x8), intermediate
 and expert under the "classic" rule: the first probe at the [0,0] corner is safe but need
 not open an area, against the published figures for that rule (Tu et al. 81.79 / 78.22 /
@@ -19,15 +23,21 @@ not open an area, against the published figures for that rule (Tu et al. 81.79 /
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
 Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern]
-                                    [--out docs/BENCHMARKS.md]
+                                    [--against REV] [--out docs/BENCHMARKS.md]
+       python scripts/bench_prob.py --records-only --against REV [--scale 1.0] [--out ...]
        python scripts/bench_prob.py --safe-start [--scale 1.0] [--jobs 2] [--out ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,10 +53,22 @@ from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 
 AGENTS = ("satx", "prob")
-# The figures the issue gives as published records (it attributes them to Tu et al., PSEQ, and
-# expert also to Hill's JSMinesweeper, whose README gives 54% with the opening at (3,3)).
-RECORDS = {"beginner": 97.2, "intermediate": 89.1, "expert": 53.5}
-TARGETS = {"beginner": 97.2, "intermediate": 89.0, "expert": 54.0}
+# Tu et al.'s solver, MineSweeperProb (github.com/b1f6c1c4/MineSweeperProb, README "Winning
+# Rate" and "Winning Rate by First Move", 10^8 games each), rule SNR: the first probe is an
+# opening (no dagger on it or around it). PSEQ at the 1-based corner [1,1], that is [0,0]:
+RECORDS = {"beginner": 96.2181, "intermediate": 85.4942, "expert": 46.7470}
+TARGETS: dict[str, float] = {}
+# ... and at the cells their table marks best: 9x9 and 16x16 at [3,3] = (2,2) 0-based,
+# 30x16 at [4,4] = (3,3): PSEQ, and PSEQ-D256 (their slow quasi-optimal variant).
+RECORD_RULES = {"beginner": (2, 2), "intermediate": (2, 2), "expert": (3, 3)}
+PSEQ = {"beginner": 97.1453, "intermediate": 88.9267, "expert": 52.7909}
+PSEQ_D256 = {"beginner": 97.1669, "intermediate": 89.0786, "expert": 53.452}
+JSMINESWEEPER = {"expert": 54.0}  # David Hill's JSMinesweeper README, expert opened at (3,3)
+RECORD_TARGETS = {"beginner": 97.2, "intermediate": 89.1, "expert": 54.0}
+# CPU per game before issue 19 as the issue measured it (s), and the target for each: expert
+# at most 0.1 s, the others shrunk by the same factor (0.54 / 0.1)
+CPU_BEFORE = {"beginner": 0.015, "intermediate": 0.079, "expert": 0.54}
+CPU_TARGET = {k: v * 0.1 / 0.54 for k, v in CPU_BEFORE.items()}
 # With a safe (not necessarily opening) first probe: Tu et al. (AAAI 2017, "Exploring
 # Efficient Strategies for Minesweeper"), quasi-optimal 81.79 / 78.22 / 40.06% (their PSEQ
 # heuristics 81.63 / 78.12 / 39.62%); JSMinesweeper's README: 40.7% on "classic expert
@@ -111,6 +133,98 @@ def classic(count: int, jobs: int, start: tuple[int, int] | None = None,
     return "\n".join(lines + [""] + pairs)
 
 
+def play_prob(pythonpath: Path, preset: str, count: int, start: tuple[int, int],
+              jobs: int) -> list[dict]:
+    """prob's games from `pythonpath`'s logic_agents, split over `jobs` child processes (seed
+    9 for the boards, 9 for the play): one dict per game, in board order."""
+    chunks = [(count * i // jobs, count * (i + 1) // jobs) for i in range(jobs)]
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    children = [subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "_prob_games.py"), preset, str(count), "9",
+         f"{start[0]},{start[1]}", str(a), str(b), "9"],
+        stdout=subprocess.PIPE, text=True, env=env, cwd=pythonpath) for a, b in chunks]
+    games = []
+    for child in children:
+        out, _ = child.communicate()
+        if child.returncode:
+            raise SystemExit(f"the games under {pythonpath} failed (exit {child.returncode})")
+        games += [json.loads(line) for line in out.splitlines()]
+    return games
+
+
+@contextlib.contextmanager
+def checkout(rev: str | None):
+    """A detached worktree of `rev` (None: nothing), removed afterwards."""
+    if rev is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(where),
+                        rev], check=True)
+        try:
+            yield where
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(where)], check=True)
+
+
+def cpu(games: list[dict]) -> str:
+    times = [g["cpu_s"] for g in games]
+    return (f"{statistics.mean(times):.4f} | {statistics.median(times):.4f} | "
+            f"{max(times):.3f}")
+
+
+def records(count: int, jobs: int, against: str | None) -> tuple[str, str]:
+    """Section 3 (win rates under the records' rules) and section 4 (CPU per game)."""
+    rev = None
+    if against:
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", against],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    lines = [f"{count} generated games per size (seed 9), each opened at the cell of the "
+             "records (kept clear with its neighbours: Tu et al.'s SNR rule); prob with "
+             "its default settings" + (f", and prob as of revision {rev} on the same boards "
+                                       "and seeds" if rev else "") + ".", "",
+             "| size | start | agent | win % [95% CI] | PSEQ | PSEQ-D256 | JSMinesweeper | "
+             "target |", "|---|---|---|---|---|---|---|---|"]
+    cost = ["CPU seconds per game (time.process_time around each game, one game at a time "
+            f"per child process, {jobs} in parallel), on the games above.", "",
+            "| size | agent | mean | median | max | before (issue 19) | target (mean) |",
+            "|---|---|---|---|---|---|---|"]
+    pairs = []
+    with checkout(against) as old_tree:
+        for preset, start in RECORD_RULES.items():
+            played = {"prob": play_prob(ROOT, preset, count, start, jobs)}
+            if old_tree is not None:
+                played[f"prob@{rev}"] = play_prob(old_tree, preset, count, start, jobs)
+            for agent, games in played.items():
+                wins = sum(g["won"] for g in games)
+                lo, hi = wilson(wins, len(games))
+                lines.append(f"| {preset} | {start[0]},{start[1]} | {agent} | "
+                             f"{100 * wins / len(games):.2f} [{100 * lo:.2f}, {100 * hi:.2f}] | "
+                             f"{PSEQ[preset]} | {PSEQ_D256[preset]} | "
+                             f"{JSMINESWEEPER.get(preset, '-')} | "
+                             f"{RECORD_TARGETS[preset]} |")
+                cost.append(f"| {preset} | {agent} | {cpu(games)} | {CPU_BEFORE[preset]} | "
+                            f"{CPU_TARGET[preset]:.4f} |")
+                print(lines[-1], cost[-1], sep="\n", file=sys.stderr, flush=True)
+            if old_tree is not None:
+                new, old = played["prob"], played[f"prob@{rev}"]
+                if [(g["name"], g["board"]) for g in new] != [(g["name"], g["board"])
+                                                              for g in old]:
+                    raise SystemExit(f"revision {rev} generated other boards: not paired")
+                only_new = sum(a["won"] and not b["won"] for a, b in zip(new, old))
+                only_old = sum(b["won"] and not a["won"] for a, b in zip(new, old))
+                pairs.append(f"- {preset}, prob vs prob@{rev}: {len(new)} paired games: only "
+                             f"prob won {only_new}, only prob@{rev} won {only_old}; exact "
+                             f"McNemar p = {batch.mcnemar_exact(only_new, only_old):.3g}")
+    sources = ("PSEQ and PSEQ-D256: Tu et al.'s MineSweeperProb README (10^8 games each, rule "
+               "SNR, first probe at 1-based [3,3] on 9x9 and 16x16, [4,4] on 30x16, i.e. "
+               "(2,2) and (3,3) here). JSMinesweeper: David Hill's README, 54% on expert "
+               "opened at (3,3).")
+    return ("\n".join(lines + [""] + pairs + ["", sources]), "\n".join(cost))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
@@ -118,6 +232,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     parser.add_argument("--skip-modern", action="store_true",
                         help="leave out section 3 (the opening at (3,3))")
+    parser.add_argument("--against", metavar="REV",
+                        help="also play prob as of this git revision on the records' games, "
+                        "for a paired test and its CPU per game")
+    parser.add_argument("--records-only", action="store_true",
+                        help="only sections 3 and 4 (the records' rules, CPU per game)")
     parser.add_argument("--safe-start", action="store_true",
                         help="only the three sizes with a safe (not opening) start in the "
                         "corner, written as a section of its own")
@@ -134,19 +253,24 @@ def main() -> int:
                            "an opening (the rule of Tu et al. and of JSMinesweeper's 40.7%)",
                            body)])
         return 0
-    sections = [("1. The 30 official 2018 maps", official(max(1, round(1000 * args.scale)),
-                                                          args.jobs))]
-    print(sections[-1][1], flush=True)
-    sections.append(("2. Classic Minesweeper, opening start at [0,0]",
-                     classic(games, args.jobs)))
-    print(sections[-1][1], flush=True)
-    if not args.skip_modern:
-        sections.append(("3. Classic Minesweeper, opening start at (3,3) (the records' rule)",
-                         classic(games, args.jobs, (3, 3))))
+    sections = []
+    if not args.records_only:
+        sections.append(("1. The 30 official 2018 maps",
+                         official(max(1, round(1000 * args.scale)), args.jobs)))
         print(sections[-1][1], flush=True)
+        sections.append(("2. Classic Minesweeper, opening start at [0,0] (SNR at [1,1])",
+                         classic(games, args.jobs)))
+        print(sections[-1][1], flush=True)
+    if not args.skip_modern:
+        wins, cost = records(max(1, round(20000 * args.scale)), args.jobs, args.against)
+        sections += [("3. The records' rules: 9x9 and 16x16 opened at (2,2), expert at (3,3)",
+                      wins), ("4. CPU per game", cost)]
+        print(wins, cost, sep="\n\n", flush=True)
     if args.out:
-        write_report(args.out, "bench_prob", "prob against satx (`scripts/bench_prob.py`)",
-                     time.perf_counter() - started, sections)
+        key, title = (("bench_prob_records", "prob under the records' rules "
+                       "(`scripts/bench_prob.py --records-only`)") if args.records_only else
+                      ("bench_prob", "prob against satx (`scripts/bench_prob.py`)"))
+        write_report(args.out, key, title, time.perf_counter() - started, sections)
     return 0
 
 

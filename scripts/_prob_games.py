@@ -1,0 +1,40 @@
+"""Child process of bench_prob.py: plays `prob` (with default settings) on generated games
+and prints one JSON line per game, {"name", "won", "cpu_s"}. It imports logic_agents from
+PYTHONPATH, so the same script plays the working tree or another revision's checkout.
+
+Usage: python scripts/_prob_games.py PRESET COUNT GEN_SEED ROW,COL FIRST LAST PLAY_SEED
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+
+from logic_agents.games.daggers.board import format_map
+from logic_agents.games.daggers.generate import PRESETS, generate_maps
+from logic_agents.games.daggers.prob import ProbAgent
+from logic_agents.games.daggers.world import DaggersWorld
+from logic_agents.world.core import Outcome
+from logic_agents.world.runner import run_episode
+
+
+def main() -> int:
+    preset, count, gen_seed, start, first, last, play_seed = sys.argv[1:8]
+    cell = tuple(int(x) for x in start.split(","))
+    boards = generate_maps(PRESETS[preset], int(count), int(gen_seed), cell, True)
+    for board in boards[int(first):int(last)]:
+        seed = int.from_bytes(hashlib.blake2b(f"{play_seed}:{board.name}".encode(),
+                                              digest_size=4).digest(), "big")
+        started = time.process_time()
+        result = run_episode(DaggersWorld(board), ProbAgent(), seed=seed)
+        cpu = time.process_time() - started
+        board_hash = hashlib.blake2b(format_map(board).encode(), digest_size=8).hexdigest()
+        print(json.dumps({"name": board.name, "board": board_hash, "cpu_s": cpu,
+                          "won": result.outcome is Outcome.WON}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
