@@ -9,8 +9,8 @@ Prints markdown tables, every row measured in this run on the same puzzles:
    the searches stop and SAT (solve plus the uniqueness proof) keeps going;
 3. the encoding of the three monster totals on the largest boards: every counting encoding
    of pysat.card, all three totals or only two (the third follows from one monster per cell);
-4. generation: seconds per unique puzzle, redraw rounds and givens, 7x7 to 20x20;
-5. the difficulty proxy (share of cells unit propagation fills) on the real game's puzzles.
+4. generation: seconds per unique puzzle, redraw rounds and givens, 7x7 to 20x20 (the
+   difficulty against the real game's rating: scripts/bench_undead_rating.py).
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
 Usage: python scripts/bench_undead.py [--quick] [--time-cap S] [--out docs/BENCHMARKS.md]
@@ -34,14 +34,9 @@ from _report import write_report  # noqa: E402
 from logic_agents.games.undead.board import is_solution, load_entries  # noqa: E402
 from logic_agents.games.undead.encode import (  # noqa: E402
     COUNTING_ENCODINGS,
-    LayoutSolver,
     UndeadSolver,
 )
-from logic_agents.games.undead.generate import (  # noqa: E402
-    DIFFICULTY_BANDS,
-    generate_puzzles,
-    propagation_share,
-)
+from logic_agents.games.undead.generate import generate_puzzles  # noqa: E402
 from logic_agents.games.undead.search import METHODS, Budget  # noqa: E402
 
 DATA = ROOT / "maps" / "undead"
@@ -186,23 +181,8 @@ def main() -> int:
                               sum(g.givens > 0 for g in made),
                               f"{statistics.median(g.share for g in made):.2f}"]))
         print(lines[-1], flush=True)
-    sections.append(("Generation of unique puzzles (seconds include the difficulty proxy)",
+    sections.append(("Generation of unique puzzles (seconds include the game's rating)",
                      "\n".join(lines)))
-
-    # 5. the difficulty proxy on the real game's puzzles
-    lines = [fmt_row(["set", "puzzles", "median share", "min", "max"]), fmt_row(["---"] * 5)]
-    for name in SETS:
-        shares = []
-        for e in load_entries(DATA / f"{name}.tsv")[:per_set]:
-            layout = LayoutSolver(e.puzzle.width, e.puzzle.height, e.puzzle.grid)
-            shares.append(propagation_share(e.puzzle, e.reference, layout))
-            layout.close()
-        lines.append(fmt_row([name, len(shares), f"{statistics.median(shares):.2f}",
-                              f"{min(shares):.2f}", f"{max(shares):.2f}"]))
-    bands = ", ".join(f"{k} [{lo:.2f}, {hi:.2f}]" for k, (lo, hi) in DIFFICULTY_BANDS.items())
-    sections.append(("Difficulty proxy: share of the empty cells unit propagation fills",
-                     f"Bands used by `generate --difficulty`: {bands}.\n\n" + "\n".join(lines)))
-    print(lines[-1], flush=True)
 
     elapsed = time.perf_counter() - started
     for title, body in sections:

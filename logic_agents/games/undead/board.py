@@ -5,7 +5,8 @@ Concepts (RULES.md section 5):
   empty cells (`.`); the three monster totals; 2(W+H) border clues, clockwise from the
   top-left corner (None = no clue, written `-`).
 - Game ID: `WxH:G,V,Z,GRID,c1,...,cK`, as Simon Tatham's Undead shows and accepts it; GRID runs
-  row by row, `a`..`z` being runs of 1..26 empty cells. parse_game_id / format_game_id.
+  row by row, `a`..`z` being runs of 1..26 empty cells. The parameters may name the
+  difficulty as the game's do (`4x4dt:`, kept as `level`). parse_game_id / format_game_id.
 - Picture format: a `counts: G V Z` line, the top clues, each row between its left and right
   clue, the bottom clues (the bottom row and left column read as a person reads them).
   parse_puzzles reads files that mix game-ID lines (TSV: the ID first) and pictures.
@@ -50,6 +51,7 @@ class UndeadPuzzle:
     grid: str  # W*H over L R . G V Z (G V Z: monsters given in the puzzle)
     clues: tuple[int | None, ...]  # 2(W+H), clockwise from the top-left corner
     name: str = field(default="undead", compare=False)
+    level: str | None = field(default=None, compare=False)  # the ID's difficulty, if it names one
 
     @property
     def size(self) -> str:
@@ -129,7 +131,8 @@ def seen(monster: str, bounced: bool) -> bool:
 
 
 # -- game IDs -----------------------------------------------------------------------------
-_ID_HEAD = re.compile(r"\s*([0-9]{1,6})x([0-9]{1,6}):")
+_ID_HEAD = re.compile(r"\s*([0-9]{1,6})x([0-9]{1,6})(?:d([a-z]))?:")
+LEVEL_LETTERS = {"e": "easy", "n": "normal", "t": "tricky"}  # as the game writes `7x7dt`
 MAX_CELLS = 2_500  # 50 x 50; larger boards need --no-limits (the real game stops at 54 cells)
 
 
@@ -146,8 +149,14 @@ def parse_game_id(text: str, file: str = "<game id>", line: int = 1, offset: int
 
     head = _ID_HEAD.match(text)
     if not head:
-        raise fail("a game ID starts with WxH: (such as 4x4:)", 0)
+        raise fail("a game ID starts with WxH: or WxHdD: (such as 4x4: or 4x4dt:)", 0)
     width, height = int(head.group(1)), int(head.group(2))
+    level = None
+    if head.group(3):
+        level = LEVEL_LETTERS.get(head.group(3))
+        if level is None:
+            raise fail(f"unknown difficulty letter {head.group(3)!r} (e, n or t)",
+                       head.start(3))
     if width < 1 or height < 1:
         raise fail(f"the board {width}x{height} has no cells", 0)
     within_limit(width * height, MAX_CELLS, f"the board {width}x{height}: its cell count",
@@ -202,11 +211,12 @@ def parse_game_id(text: str, file: str = "<game id>", line: int = 1, offset: int
         raise fail(f"the counts {counts[0]}+{counts[1]}+{counts[2]} = {sum(counts)} do not "
                    f"add up to the {monsters} monster cells", head.end())
     return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), "".join(grid),
-                        tuple(clues), name or f"{width}x{height}")
+                        tuple(clues), name or f"{width}x{height}", level)
 
 
 def format_game_id(puzzle: UndeadPuzzle) -> str:
-    """The game ID, exactly as Simon Tatham's Undead writes one."""
+    """The game ID as Simon Tatham's Undead writes one; with the puzzle's level, if it has one,
+    in the parameters (`7x7dn:...`), which the game reads too."""
     out = []
     run = 0
     for ch in puzzle.grid:
@@ -224,7 +234,8 @@ def format_game_id(puzzle: UndeadPuzzle) -> str:
         out.append(chr(ord("a") + run - 1))
     clues = ",".join(NO_CLUE if c is None else str(c) for c in puzzle.clues)
     g, v, z = puzzle.counts
-    return f"{puzzle.width}x{puzzle.height}:{g},{v},{z},{''.join(out)},{clues}"
+    level = f"d{puzzle.level[0]}" if puzzle.level else ""
+    return f"{puzzle.width}x{puzzle.height}{level}:{g},{v},{z},{''.join(out)},{clues}"
 
 
 # -- the picture format -------------------------------------------------------------------

@@ -8,9 +8,16 @@ Concepts:
   differ are redrawn (new clues, same layout, no re-encoding). After `redraw_rounds` the last
   resort is givens: a differing cell is revealed until the puzzle is unique, then every given
   that uniqueness does not need is removed again.
-- propagation_share: the difficulty proxy. The `logic` agent's run without a world: the share
-  of the empty cells that unit propagation alone fixes; at each stall, one cell is placed by
-  entailment (reading order). DIFFICULTY_BANDS are measured on the real game's puzzles.
+- Difficulty: the real game's own rating (difficulty.rate: easy / normal / tricky by how far
+  its line-of-sight deduction reaches). With a difficulty, layouts are redrawn until a
+  puzzle is rated exactly that; none found in `attempts` layouts is an error, never a puzzle
+  of another level.
+- Game-sized boards (each side at least 3, at most 54 cells, as the game allows) never leave
+  the game's Solve button a guess over more than GAME_SEARCH_LIMIT combinations, whatever
+  the difficulty: such a puzzle is redrawn. `game=True` refuses other sizes.
+- propagation_share: the share of the empty cells that unit propagation alone fixes while the
+  `logic` agent fills the puzzle (at each stall one cell is placed by entailment); reported
+  beside the rating.
 - generate_puzzles(width, height, count, seed, difficulty): reproducible for a seed.
 """
 
@@ -32,13 +39,10 @@ from logic_agents.games.undead.board import (
     clues_of,
     puzzle_from_solution,
 )
+from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
 from logic_agents.games.undead.encode import LayoutSolver
 from logic_agents.world.registry import GenerateReport, Generator
 
-# The share of empty cells propagation fixes, per difficulty. Measured by
-# scripts/bench_undead.py on the real game's own 4x4-7x7 puzzles (docs/BENCHMARKS.md):
-# medians are easy 1.0, normal 0.93, tricky 0.88; the bands split between them.
-DIFFICULTY_BANDS = {"easy": (0.97, 1.0), "normal": (0.9, 0.97), "tricky": (0.0, 0.9)}
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
 # Conflicts allowed per SAT call while repairing: a few puzzles on one incremental solver turn
 # very hard (one 20x20 took 18 minutes without a budget); past it, the puzzle is redrawn.
@@ -49,11 +53,22 @@ CONFLICT_BUDGET = 20_000
 class GeneratedPuzzle:
     puzzle: UndeadPuzzle
     solution: str
-    share: float  # propagation_share: the difficulty proxy
+    share: float  # propagation_share
     rounds: int  # monster redraws used
     givens: int
     seconds: float
-    attempts: int  # layouts tried (difficulty misses)
+    attempts: int  # layouts tried (difficulty misses and search spaces over the limit)
+    rating: Rating | None = None  # the game's rating (game-sized boards and asked levels)
+
+
+def game_size_problem(width: int, height: int) -> str | None:
+    """Why the real game refuses a size (None if it accepts it): each side at least 3, and
+    at most 54 cells (its own test: width <= 54 // height)."""
+    if width < 3 or height < 3:
+        return f"the game needs each side at least 3, not {width}x{height}"
+    if width > 54 // height:
+        return f"the game allows at most 54 cells, not {width}x{height} ({width * height})"
+    return None
 
 
 def random_layout(width: int, height: int, rng: random.Random) -> str:
@@ -139,21 +154,24 @@ def _with_givens(puzzle: UndeadPuzzle, givens: dict[int, str]) -> UndeadPuzzle:
 
 
 def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str | None = None,
-                    *, redraw_rounds: int = 1000, attempts: int = 40,
+                    *, redraw_rounds: int = 1000, attempts: int = 400, game: bool = False,
                     name: str = "") -> GeneratedPuzzle:
-    """One unique puzzle; with a difficulty, layouts are redrawn (up to `attempts`) until the
-    proxy falls in its band, else the closest one is kept."""
+    """One unique puzzle. With a difficulty, layouts are redrawn (up to `attempts`) until the
+    game's rating is that difficulty; on a game-sized board, until the game's guess would
+    try at most GAME_SEARCH_LIMIT combinations. `game` refuses sizes the game refuses."""
     if width < 1 or height < 1:
         raise GenerationError(f"a board needs at least one row and column, got {width}x{height}")
     if width * height > 10_000:
         raise GenerationError(f"{width}x{height} is too large (at most 10000 cells)")
-    if difficulty is not None and difficulty not in DIFFICULTY_BANDS:
+    if difficulty is not None and difficulty not in LEVELS:
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of "
-                              f"{', '.join(DIFFICULTY_BANDS)}")
+                              f"{', '.join(LEVELS)}")
+    problem = game_size_problem(width, height)
+    if game and problem:
+        raise GenerationError(problem)
+    rated = difficulty is not None or problem is None
     started = time.perf_counter()
-    best: GeneratedPuzzle | None = None
-    low, high = DIFFICULTY_BANDS.get(difficulty or "", (0.0, 1.0))
-    for attempt in range(1, (attempts if difficulty else 1) + 1):
+    for attempt in range(1, (attempts if rated else 1) + 1):
         grid = random_layout(width, height, rng)
         layout = LayoutSolver(width, height, grid)
         try:
@@ -163,49 +181,50 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
             puzzle, solution, rounds = made
         finally:
             layout.close()
-        fresh = LayoutSolver(width, height, grid)  # no learnt clauses: the proxy is the same
+        rating = rate(puzzle, unique=True) if rated else None
+        if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
+                                   (difficulty and rating.level != difficulty)):
+            continue
+        fresh = LayoutSolver(width, height, grid)  # no learnt clauses: the share is the same
         try:                                       # whatever the repair went through
             share = propagation_share(puzzle, solution, fresh)
         finally:
             fresh.close()
         puzzle = UndeadPuzzle(width, height, puzzle.counts, puzzle.grid, puzzle.clues,
-                              name or f"{width}x{height}")
-        candidate = GeneratedPuzzle(puzzle, solution, share, rounds, len(puzzle.givens), 0.0,
-                                    attempt)
-        distance = max(low - share, share - high, 0.0)
-        if best is None or distance < max(low - best.share, best.share - high, 0.0):
-            best = candidate
-        if distance == 0.0:
-            break
-    assert best is not None
-    best.seconds = time.perf_counter() - started
-    assert clues_of(width, height, best.solution) == best.puzzle.clues
-    return best
+                              name or f"{width}x{height}", level=difficulty)
+        assert clues_of(width, height, solution) == puzzle.clues
+        return GeneratedPuzzle(puzzle, solution, share, rounds, len(puzzle.givens),
+                               time.perf_counter() - started, attempt, rating)
+    wanted = f"rated {difficulty}" if difficulty else "the game can solve without a long guess"
+    raise GenerationError(f"no {width}x{height} puzzle {wanted} in {attempts} layouts; "
+                          "try another size or difficulty")
 
 
 def generate_puzzles(width: int, height: int, count: int, seed: int,
-                     difficulty: str | None = None, *,
-                     redraw_rounds: int = 1000) -> list[GeneratedPuzzle]:
+                     difficulty: str | None = None, *, redraw_rounds: int = 1000,
+                     game: bool = False) -> list[GeneratedPuzzle]:
     """`count` unique puzzles, reproducible from `seed`. Fewer `redraw_rounds` trade givens
     for speed on very large boards."""
     return list(iter_puzzles(width, height, count, seed, difficulty,
-                             redraw_rounds=redraw_rounds))
+                             redraw_rounds=redraw_rounds, game=game))
 
 
 def iter_puzzles(width: int, height: int, count: int, seed: int,
-                 difficulty: str | None = None, *,
-                 redraw_rounds: int = 1000, skip: Container[int] = ()) -> Iterator[GeneratedPuzzle]:
+                 difficulty: str | None = None, *, redraw_rounds: int = 1000,
+                 skip: Container[int] = (), game: bool = False) -> Iterator[GeneratedPuzzle]:
     """generate_puzzles one at a time, each as soon as it is proven unique; the puzzles
     numbered in `skip` (from 0) are left out. Puzzle k depends on the size, difficulty, seed
     and k alone, so a resumed run makes the same puzzles."""
     if count < 1:
         raise GenerationError("count must be at least 1")
+    if game and (problem := game_size_problem(width, height)):
+        raise GenerationError(problem)
     for k in range(count):
         if k in skip:
             continue
         rng = random.Random(f"undead-{width}x{height}-{difficulty}-{seed}-{k}")
         yield generate_puzzle(width, height, rng, difficulty, redraw_rounds=redraw_rounds,
-                              name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
+                              game=game, name=f"{width}x{height}{'-' + difficulty if difficulty else ''}"
                               f"-s{seed}-{k:04d}")
 
 
@@ -223,9 +242,13 @@ def _size(text: str) -> tuple[int, int]:
 def _add_arguments(p: Any) -> None:
     p.add_argument("--size", type=_size, required=True, metavar="WxH",
                    help="width x height, as in the game's IDs (such as 7x7 or 20x20)")
-    p.add_argument("--difficulty", choices=["easy", "normal", "tricky"],
-                   help="the share of cells unit propagation fills (easy >= 97%%, normal "
-                   "90-97%%, tricky < 90%%; see docs/FORMATS.md)")
+    p.add_argument("--difficulty", choices=list(LEVELS),
+                   help="keep only puzzles the real game rates so (easy: its deduction solves "
+                   "them within 3 passes; normal: more passes, or a guess over fewer than 4 "
+                   "cells; tricky: a guess over 4 or more; see docs/games/undead.md)")
+    p.add_argument("--game", action="store_true",
+                   help="game-compatible IDs only: refuse sizes the real game refuses (each "
+                   "side at least 3, at most 54 cells)")
 
 
 def _run(args: Any) -> GenerateReport:
@@ -233,6 +256,8 @@ def _run(args: Any) -> GenerateReport:
     from logic_agents.generated import LineFile, streamed
 
     width, height = args.size
+    if args.game and (problem := game_size_problem(width, height)):
+        raise GenerationError(problem)  # before any file is made
     tag = f"-{args.difficulty}" if args.difficulty else ""
     path = Path(args.output) / f"undead{width}x{height}{tag}-s{args.seed}.tsv"
     header = (f"# generated by logic-agents {__version__}: unique {width}x{height} "
@@ -241,7 +266,7 @@ def _run(args: Any) -> GenerateReport:
     made = []
     with LineFile(path, header, resume=args.resume, force=args.force) as f:
         todo = iter_puzzles(width, height, args.count, args.seed, args.difficulty,
-                            skip=range(f.held))
+                            skip=range(f.held), game=args.game)
         for g in streamed(todo, max(0, args.count - f.held), "puzzles"):
             # each puzzle is written once proven unique
             f.write(f"{format_game_id(g.puzzle)}\t{g.puzzle.name}\t{g.solution}")
@@ -253,6 +278,9 @@ def _run(args: Any) -> GenerateReport:
         f"{max(seconds):.2f}s per puzzle; {sum(g.givens for g in made)} givens in all)",
         {"puzzles": [{"name": g.puzzle.name, "id": format_game_id(g.puzzle),
                       "share_propagated": round(g.share, 4), "redraws": g.rounds,
+                      "rating": g.rating.level if g.rating else None,
+                      "passes": g.rating.passes if g.rating else None,
+                      "open_cells": g.rating.open_cells if g.rating else None,
                       "givens": g.givens, "seconds": round(g.seconds, 4)} for g in made]})
 
 

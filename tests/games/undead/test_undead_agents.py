@@ -14,9 +14,9 @@ from logic_agents.games.undead.board import (
     load_entries,
     parse_game_id,
 )
+from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, rate
 from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
 from logic_agents.games.undead.generate import (
-    DIFFICULTY_BANDS,
     generate_puzzle,
     generate_puzzles,
     propagation_share,
@@ -138,9 +138,10 @@ def test_generated_puzzles_are_unique_and_reproducible(size, difficulty):
         assert parse_game_id(format_game_id(g.puzzle)) == g.puzzle
         share = g.puzzle.monster_cells and len(g.puzzle.monster_cells) / (width * height)
         assert 0.48 <= share <= 0.78
-        if difficulty:
-            low, high = DIFFICULTY_BANDS[difficulty]
-            assert low <= g.share <= high
+        if difficulty:  # the game's own rating, recomputed from the ID alone
+            again_rated = rate(parse_game_id(format_game_id(g.puzzle)))
+            assert again_rated.level == difficulty == g.puzzle.level
+            assert again_rated.search_space <= GAME_SEARCH_LIMIT
 
 
 def test_the_difficulty_proxy_matches_the_logic_agent():

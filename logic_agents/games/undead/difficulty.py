@@ -1,0 +1,177 @@
+"""Undead difficulty as Simon Tatham's game rates it: easy, normal or tricky.
+
+The game (sgt-puzzles, undead.c) rates a puzzle by how far one deduction reaches, applied in
+passes; this module states that deduction in its own words and code.
+
+Concepts:
+- Path: a line of sight between two clues, listed once, in the game's order: clues in
+  clockwise order, a sight skipped when an earlier one ends at its clue; then the paths with
+  the fewest distinct monster cells first (ties keep that order).
+- Path deduction: every assignment of a path's undecided cells, each over the monsters still
+  possible there, that gives both end clues their counts and keeps each monster total within
+  its bound (the cells decided elsewhere counted too). A cell keeps only the monsters some
+  such assignment gives it. A pass runs the deduction once per path, in order, and each path
+  sees what the paths before it narrowed.
+- Passes: until every cell is decided or a pass changes nothing.
+- Rating: `easy` when the passes decide every cell within 3 passes; `normal` when they need
+  more passes, or leave fewer than 4 cells undecided and the puzzle has one solution; `tricky`
+  when 4 or more cells stay undecided and the puzzle has one solution (the game then guesses:
+  it tries every remaining combination). `search_space` is the number of combinations that
+  guess would try; the game's Solve button freezes for minutes past about 10^9.
+- GAME_SEARCH_LIMIT: the search space a puzzle for the real game may leave (a fraction of a
+  second in the game's own brute force).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, seen
+
+LEVELS = ("easy", "normal", "tricky")
+EASY_PASSES = 3  # the game's own thresholds
+TRICKY_OPEN_CELLS = 4
+GAME_SEARCH_LIMIT = 10**6
+BIT = {"G": 1, "V": 2, "Z": 4}
+ALL = 7
+
+
+@dataclass(frozen=True)
+class Path:
+    cells: tuple[int, ...]  # distinct monster cells, in the order the sight meets them
+    start_sees: tuple[dict[str, int], ...]  # per cell: how often each monster counts at start
+    end_sees: tuple[dict[str, int], ...]
+    start_clue: int | None
+    end_clue: int | None
+
+
+@dataclass(frozen=True)
+class Rating:
+    level: str | None  # easy / normal / tricky; None: not unique or inconsistent
+    passes: int
+    open_cells: int  # cells the passes leave undecided
+    search_space: int  # combinations a guess over those cells would try
+    reason: str = ""
+
+
+def paths_of(puzzle: UndeadPuzzle) -> list[Path]:
+    """The puzzle's lines of sight as the game lists them (see the module docstring)."""
+    sights = puzzle.sights
+    ends: set[int] = set()
+    paths = []
+    for sight in sights:
+        if sight.clue in ends:
+            continue
+        ends.add(sight.exit)
+        back = sights[sight.exit]
+        cells = tuple(dict.fromkeys(cell for cell, _ in sight.visits))
+        paths.append(Path(cells, _counts(cells, sight.visits), _counts(cells, back.visits),
+                          puzzle.clues[sight.clue], puzzle.clues[sight.exit]))
+    return sorted(paths, key=lambda p: len(p.cells))  # stable: ties keep clue order
+
+
+def _counts(cells: tuple[int, ...], visits) -> tuple[dict[str, int], ...]:
+    out = []
+    for cell in cells:
+        out.append({m: sum(seen(m, bounced) for c, bounced in visits if c == cell)
+                    for m in MONSTERS})
+    return tuple(out)
+
+
+def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bool | None:
+    """One path deduction on `possible` (bit sets per cell); True if it narrowed something,
+    None if no assignment agrees (an inconsistency)."""
+    decided = [0, 0, 0]
+    inside = set(path.cells)
+    for cell, bits in enumerate(possible):
+        if cell not in inside and bits in (1, 2, 4):
+            decided[bits.bit_length() - 1] += 1
+    room = [t - d for t, d in zip(totals, decided)]
+    options = [[m for m in MONSTERS if possible[c] & BIT[m]] for c in path.cells]
+    n = len(path.cells)
+    # the most each remaining stretch of cells can still add to either clue, for pruning
+    most_start = [0] * (n + 1)
+    most_end = [0] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        most_start[k] = most_start[k + 1] + max((path.start_sees[k][m] for m in options[k]),
+                                                default=0)
+        most_end[k] = most_end[k + 1] + max((path.end_sees[k][m] for m in options[k]),
+                                            default=0)
+    want_start = path.start_clue
+    want_end = path.end_clue
+    found = [0] * n
+    chosen = [""] * n
+
+    def go(k: int, start: int, end: int) -> None:
+        if want_start is not None and (start > want_start or
+                                       start + most_start[k] < want_start):
+            return
+        if want_end is not None and (end > want_end or end + most_end[k] < want_end):
+            return
+        if k == n:
+            for j, m in enumerate(chosen):
+                found[j] |= BIT[m]
+            return
+        for m in options[k]:
+            slot = MONSTERS.index(m)
+            if room[slot] <= 0:
+                continue
+            room[slot] -= 1
+            chosen[k] = m
+            go(k + 1, start + path.start_sees[k][m], end + path.end_sees[k][m])
+            room[slot] += 1
+
+    go(0, 0, 0)
+    if n and not any(found):
+        return None
+    changed = False
+    for j, cell in enumerate(path.cells):
+        if possible[cell] & ~found[j]:
+            possible[cell] &= found[j]
+            changed = True
+    return changed
+
+
+def deduce(puzzle: UndeadPuzzle) -> tuple[list[int], int, bool]:
+    """The passes: (possible monsters per cell as bit sets, passes run, consistent)."""
+    possible = [0] * (puzzle.width * puzzle.height)
+    for cell in puzzle.monster_cells:
+        given = puzzle.givens.get(cell)
+        possible[cell] = BIT[given] if given else ALL
+    paths = [p for p in paths_of(puzzle) if p.cells]
+    passes = 0
+    while True:
+        passes += 1
+        changed = False
+        for path in paths:
+            narrowed = _narrow(path, possible, puzzle.counts)
+            if narrowed is None:
+                return possible, passes, False
+            changed |= narrowed
+        if all(possible[c] in (1, 2, 4) for c in puzzle.monster_cells) or not changed:
+            return possible, passes, True
+
+
+def rate(puzzle: UndeadPuzzle, unique: bool | None = None) -> Rating:
+    """The game's rating of a puzzle. `unique` (whether it has exactly one solution) is asked
+    of the SAT solver when the passes leave cells open and the caller did not say."""
+    possible, passes, consistent = deduce(puzzle)
+    if not consistent:
+        return Rating(None, passes, 0, 0, "the deduction meets a contradiction")
+    open_cells = [c for c in puzzle.monster_cells if possible[c] not in (1, 2, 4)]
+    space = prod(bin(possible[c]).count("1") for c in open_cells)
+    if not open_cells:
+        return Rating("easy" if passes <= EASY_PASSES else "normal", passes, 0, 1)
+    if unique is None:
+        from logic_agents.games.undead.encode import UndeadSolver
+
+        solver = UndeadSolver(puzzle)
+        try:
+            unique = solver.count_solutions(2) == 1
+        finally:
+            solver.close()
+    if not unique:
+        return Rating(None, passes, len(open_cells), space, "more than one solution")
+    level = "normal" if len(open_cells) < TRICKY_OPEN_CELLS else "tricky"
+    return Rating(level, passes, len(open_cells), space)
