@@ -330,6 +330,23 @@ class LayoutSolver:
         self.oracle.add([[-selector]])  # retire them
         return found
 
+    def other_solution(self, puzzle: UndeadPuzzle, known: str, conflicts: int | None = None
+                       ) -> tuple[bool | None, str | None]:
+        """Whether `known`, a solution of the puzzle, is its only one, in one SAT call (the
+        generator already holds a solution, so it need not ask for one): (True, None) when
+        it is unique, (False, other) with a second solution, (None, None) when the
+        `conflicts` budget ran out first."""
+        assumptions = self.assumptions(puzzle.counts, puzzle.clues, puzzle.givens)
+        if assumptions is None:
+            raise ValueError("`known` is no solution of the puzzle: its counts do not fit")
+        selector = self.kb.var(("SEL", self.kb.num_vars + 1))
+        self.oracle.add_guarded(selector, [-self.ids[i][MONSTERS.index(known[i])]
+                                           for i in self.cells])
+        result = self.oracle.solve([selector, *assumptions], conflicts=conflicts)
+        other = self.decode(self.oracle.raw_model()) if result else None
+        self.oracle.add([[-selector]])  # retire the blocking clause
+        return (None if result is None else not result), other
+
     def propagated(self, puzzle: UndeadPuzzle, placed: dict[int, str]) -> dict[int, str] | None:
         """The monsters unit propagation fixes from the puzzle and `placed` (None: conflict)."""
         assumptions = self.assumptions(puzzle.counts, puzzle.clues, {**puzzle.givens, **placed})

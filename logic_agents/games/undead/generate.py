@@ -7,7 +7,9 @@ Concepts:
   looks for a second solution. While there is one, the monsters on the cells where the two
   differ are redrawn (new clues, same layout, no re-encoding). After `redraw_rounds` the last
   resort is givens: a differing cell is revealed until the puzzle is unique, then every given
-  that uniqueness does not need is removed again.
+  that uniqueness does not need is removed again. The rounds shrink as boards grow
+  (redraw_rounds_for): each costs a SAT call that grows with the board, while givens are
+  what the real game's own generator uses at large sizes (85-114 on its 20x20 boards).
 - Difficulty: the real game's own rating (difficulty.rate: easy / normal / tricky by how far
   its line-of-sight deduction reaches). With a difficulty, layouts are redrawn until a
   puzzle is rated exactly that; none found in `attempts` layouts is an error, never a puzzle
@@ -47,6 +49,13 @@ MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
 # Conflicts allowed per SAT call while repairing: a few puzzles on one incremental solver turn
 # very hard (one 20x20 took 18 minutes without a budget); past it, the puzzle is redrawn.
 CONFLICT_BUDGET = 20_000
+
+
+def redraw_rounds_for(cells: int) -> int:
+    """Redraw rounds before givens: 1,000 up to 100 cells, then fewer (250 on 20x20, whose
+    median puzzle took 13 s with 1,000 rounds and takes about 4 s with 250, with some 50
+    givens: scripts/bench_undead.py)."""
+    return max(100, min(1000, 100_000 // max(1, cells)))
 
 
 @dataclass
@@ -112,15 +121,15 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     rounds = 0
     puzzle = puzzle_from_solution(width, height, "".join(solution))
     while True:
-        found = layout.solutions(puzzle, 2, conflicts=CONFLICT_BUDGET)
-        if found is not None and len(found) == 1:
+        # the drawn monsters are a solution already: one SAT call asks for another
+        unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET)
+        if unique:
             return puzzle, "".join(solution), rounds
         if rounds >= redraw_rounds:
             break
-        if found is None:  # too hard to decide: redraw a tenth of the cells instead
+        if other is None:  # too hard to decide: redraw a tenth of the cells instead
             differing = rng.sample(cells, max(1, len(cells) // 10))
         else:
-            other = found[0] if found[0] != "".join(solution) else found[1]
             differing = [i for i in cells if other[i] != solution[i]]
         for i in differing:
             solution[i] = rng.choice(MONSTERS)
@@ -129,21 +138,18 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     # last resort: reveal differing cells, then drop the givens uniqueness does not need
     answer = "".join(solution)
     givens: dict[int, str] = {}
-    while found is None or len(found) > 1:
-        if found is None:
-            differing = [i for i in cells if i not in givens]
-        else:
-            other = found[0] if found[0] != answer else found[1]
-            differing = [i for i in cells if other[i] != answer[i] and i not in givens]
+    while not unique:
+        differing = [i for i in cells if i not in givens and (other is None or
+                                                               other[i] != answer[i])]
         cell = rng.choice(differing)
         givens[cell] = answer[cell]
         puzzle = _with_givens(puzzle, givens)
-        found = layout.solutions(puzzle, 2, conflicts=CONFLICT_BUDGET if differing else None)
+        unique, other = layout.other_solution(puzzle, answer,
+                                              CONFLICT_BUDGET if differing else None)
     for cell in rng.sample(sorted(givens), len(givens)):
         trial = {i: m for i, m in givens.items() if i != cell}
-        check = layout.solutions(_with_givens(puzzle, trial), 2, conflicts=CONFLICT_BUDGET)
-        if check is not None and len(check) == 1:  # undecided: keep the given
-            givens = trial
+        if layout.other_solution(_with_givens(puzzle, trial), answer, CONFLICT_BUDGET)[0]:
+            givens = trial  # unique without it (undecided: the given stays)
     return _with_givens(puzzle, givens), answer, rounds
 
 
@@ -154,7 +160,8 @@ def _with_givens(puzzle: UndeadPuzzle, givens: dict[int, str]) -> UndeadPuzzle:
 
 
 def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str | None = None,
-                    *, redraw_rounds: int = 1000, attempts: int = 400, game: bool = False,
+                    *, redraw_rounds: int | None = None, attempts: int = 400,
+                    game: bool = False,
                     name: str = "") -> GeneratedPuzzle:
     """One unique puzzle. With a difficulty, layouts are redrawn (up to `attempts`) until the
     game's rating is that difficulty; on a game-sized board, until the game's guess would
@@ -170,6 +177,8 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
     if game and problem:
         raise GenerationError(problem)
     rated = difficulty is not None or problem is None
+    if redraw_rounds is None:
+        redraw_rounds = redraw_rounds_for(width * height)
     started = time.perf_counter()
     for attempt in range(1, (attempts if rated else 1) + 1):
         grid = random_layout(width, height, rng)
@@ -201,7 +210,7 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
 
 
 def generate_puzzles(width: int, height: int, count: int, seed: int,
-                     difficulty: str | None = None, *, redraw_rounds: int = 1000,
+                     difficulty: str | None = None, *, redraw_rounds: int | None = None,
                      game: bool = False) -> list[GeneratedPuzzle]:
     """`count` unique puzzles, reproducible from `seed`. Fewer `redraw_rounds` trade givens
     for speed on very large boards."""
@@ -210,7 +219,7 @@ def generate_puzzles(width: int, height: int, count: int, seed: int,
 
 
 def iter_puzzles(width: int, height: int, count: int, seed: int,
-                 difficulty: str | None = None, *, redraw_rounds: int = 1000,
+                 difficulty: str | None = None, *, redraw_rounds: int | None = None,
                  skip: Container[int] = (), game: bool = False) -> Iterator[GeneratedPuzzle]:
     """generate_puzzles one at a time, each as soon as it is proven unique; the puzzles
     numbered in `skip` (from 0) are left out. Puzzle k depends on the size, difficulty, seed
