@@ -34,6 +34,10 @@ from logic_agents.logic.oracle import SatOracle
 DEFAULT_SOLVER = "glucose4"
 
 
+class OutOfBudget(Exception):
+    """A SAT call ran out of its conflict budget."""
+
+
 def cell_key(cell: Cell) -> tuple:
     return ("P", f"r{cell[0] + 1}c{cell[1] + 1}")
 
@@ -121,11 +125,16 @@ class MazeSolver:
     def _edge_assumptions(self, prefix: list[Cell]) -> list[int]:
         return [self.edge_var[frozenset((a, b))] for a, b in zip(prefix, prefix[1:])]
 
-    def _model(self, assumptions: list[int]) -> list[Cell] | None:
-        """A solution path under assumptions, cutting detached cycles until there are none."""
+    def _model(self, assumptions: list[int], conflicts: int | None = None
+               ) -> list[Cell] | None:
+        """A solution path under assumptions, cutting detached cycles until there are none.
+        With a `conflicts` budget per SAT call, OutOfBudget when one runs out."""
         while True:
             self.calls += 1
-            if self.oracle.solve(assumptions) is not True:
+            answer = self.oracle.solve(assumptions, conflicts=conflicts)
+            if answer is None:
+                raise OutOfBudget
+            if answer is not True:
                 return None
             model = self.oracle.raw_model()
             used = [(a, b) for a, b, v in self.edges if model[v - 1] > 0]
@@ -194,10 +203,12 @@ class MazeSolver:
 
     def solutions(self, limit: int = 2, prefix: list[Cell] | None = None,
                   extra: list[int] | tuple[int, ...] = (),
-                  excluded: list[list[Cell]] = ()) -> list[list[Cell]]:
+                  excluded: list[list[Cell]] = (), conflicts: int | None = None
+                  ) -> list[list[Cell]] | None:
         """Up to `limit` different solution paths other than the `excluded` ones (each blocked
         by its steps, under a selector that is retired afterwards, so the oracle stays
-        reusable); `extra` assumptions too."""
+        reusable); `extra` assumptions too. With a `conflicts` budget per SAT call, None when
+        it ran out before the answer was known."""
         base = self._edge_assumptions(list(prefix or [])) + list(extra)
         selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
 
@@ -207,13 +218,16 @@ class MazeSolver:
 
         for path in excluded:
             block(path)
-        found: list[list[Cell]] = []
-        while len(found) < limit:
-            path = self._model([selector, *base])
-            if path is None:
-                break
-            found.append(path)
-            block(path)
+        found: list[list[Cell]] | None = []
+        try:
+            while len(found) < limit:
+                path = self._model([selector, *base], conflicts)
+                if path is None:
+                    break
+                found.append(path)
+                block(path)
+        except OutOfBudget:
+            found = None
         self.oracle.add([[-selector]])
         return found
 
@@ -250,11 +264,13 @@ class ShapeFamilySolver(MazeSolver):
         return self._selectors[key]
 
     def shape_solutions(self, shapes: list[tuple[Cell, ...]], limit: int = 2,
-                        excluded: list[list[Cell]] = ()) -> list[list[Cell]]:
-        """Solutions of the board with these shapes, other than the `excluded` paths."""
+                        excluded: list[list[Cell]] = (), conflicts: int | None = None
+                        ) -> list[list[Cell]] | None:
+        """Solutions of the board with these shapes, other than the `excluded` paths (None:
+        the `conflicts` budget ran out)."""
         self.shape_cells = {cell for cells in shapes for cell in cells}
         return self.solutions(limit, extra=[self.selector(cells) for cells in shapes],
-                              excluded=excluded)
+                              excluded=excluded, conflicts=conflicts)
 
 
 def count_solutions(board: MazeBoard, limit: int = 2) -> int:

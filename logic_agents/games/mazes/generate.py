@@ -8,13 +8,15 @@ Concepts:
 - Repair: the SAT solver looks for a second solution; while there is one, an L is added that
   the planted path crosses once and the other path crosses never or twice (which rules the
   other path out). When no such L fits, a shape the other path crosses is moved: removed and
-  replaced by one that rules it out. The planted path stays a solution throughout, so the
-  loop ends in a unique puzzle; after `max_rounds` a new path is planted.
+  replaced by one that rules it out, or, if none can be, just removed (the board was full).
+  The planted path stays a solution throughout, so the loop ends in a unique puzzle; after
+  `max_rounds`, or when a SAT call passes CONFLICT_BUDGET, a new path is planted.
 - generate_boards(size, count, seed, shapes): reproducible for a seed.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Container, Iterator
@@ -26,6 +28,10 @@ from logic_agents.games.mazes.board import Cell, MazeBoard, is_solution, validat
 from logic_agents.games.mazes.encode import ShapeFamilySolver
 from logic_agents.world.registry import GenerateReport, Generator
 
+# Conflicts allowed per SAT call while repairing: a few layouts make one call run for
+# minutes on a 20x20 (seen: over 300 s); past the budget a new path is planted instead.
+CONFLICT_BUDGET = 20_000
+
 L_SHAPES = tuple(
     tuple(sorted(cells)) for cells in {
         tuple(sorted(((r * sr, c * sc) if not t else (c * sc, r * sr))
@@ -34,6 +40,14 @@ L_SHAPES = tuple(
     })
 
 
+
+
+@functools.lru_cache(maxsize=8)
+def placements(height: int, width: int) -> tuple[tuple[Cell, ...], ...]:
+    """Every L-tetromino inside a height x width board, in reading order of its anchor."""
+    return tuple(cells for r in range(height) for c in range(width) for shape in L_SHAPES
+                 for cells in [tuple((r + dr, c + dc) for dr, dc in shape)]
+                 if all(0 <= y < height and 0 <= x < width for y, x in cells))
 
 
 @dataclass
@@ -72,26 +86,20 @@ class _Layout:
         self.owner: dict[Cell, int] = {}
         self.shapes: dict[int, tuple[Cell, ...]] = {}
         self.next_id = 1
-        self.blocked = {path[0], path[-1]}
-
-    def fits(self, cells: tuple[Cell, ...]) -> bool:
-        return all(0 <= r < self.height and 0 <= c < self.width and (r, c) not in self.owner
-                   and (r, c) not in self.blocked for r, c in cells)
+        blocked = {path[0], path[-1]}
+        # every L on the board off the two ends that the planted path crosses exactly once,
+        # in reading order: the only shapes a layout may ever hold (computed once per path)
+        self.crossed_once = [cells for cells in placements(height, width)
+                             if not blocked.intersection(cells)
+                             and sum(x in self.on_path for x in cells) == 1]
 
     def candidates(self, avoid: set[Cell] | None = None) -> list[tuple[Cell, ...]]:
         """Every L that fits, crossed once by the planted path and (given `avoid`, another
         path's cells) not exactly once by the other path."""
-        out = []
-        for r in range(self.height):
-            for c in range(self.width):
-                for shape in L_SHAPES:
-                    cells = tuple((r + dr, c + dc) for dr, dc in shape)
-                    if not self.fits(cells) or sum(x in self.on_path for x in cells) != 1:
-                        continue
-                    if avoid is not None and sum(x in avoid for x in cells) == 1:
-                        continue
-                    out.append(cells)
-        return out
+        owner = self.owner
+        return [cells for cells in self.crossed_once
+                if not any(x in owner for x in cells)
+                and (avoid is None or sum(x in avoid for x in cells) != 1)]
 
     def add(self, cells: tuple[Cell, ...]) -> None:
         k = self.next_id
@@ -144,7 +152,10 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
                 rounds += 1
                 # the planted path is a solution by construction: ask only for another one
                 found = family.shape_solutions(list(layout.shapes.values()), 1,
-                                               excluded=[layout.path])
+                                               excluded=[layout.path],
+                                               conflicts=CONFLICT_BUDGET)
+                if found is None:  # a hard board to decide: plant another path
+                    break
                 if not found:
                     board = layout.board(name or f"maze{height}x{width}")
                     if not is_solution(board, layout.path):
@@ -162,23 +173,35 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
 
 
 def _rule_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
-    """Add an L that the other path cannot cross exactly once; if none fits, move a shape
-    the other path crosses to make room. False if neither works."""
-    options = layout.candidates(other)
-    if options:
-        layout.add(rng.choice(options))
+    """Add an L that the other path cannot cross exactly once, preferring those it crosses
+    most (they sit where the two paths part); if none fits, move a shape the other path
+    crosses to make room; if none can move, take one away (the board was full: the next
+    rounds have room). False when the other path crosses no shape."""
+    if _add_ruling_out(layout, other, rng):
         return True
     crossed = sorted({layout.owner[c] for c in other if c in layout.owner})
     rng.shuffle(crossed)
     for k in crossed:
         cells = layout.shapes[k]
         layout.remove(k)
-        options = layout.candidates(other)
-        if options:
-            layout.add(rng.choice(options))
+        if _add_ruling_out(layout, other, rng):
             return True
         layout.add(cells)
-    return False
+    if not crossed:
+        return False
+    # the moves above put shapes back under new numbers
+    layout.remove(rng.choice(sorted({layout.owner[c] for c in other if c in layout.owner})))
+    return True
+
+
+def _add_ruling_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
+    options = layout.candidates(other)
+    if not options:
+        return False
+    crossings = [sum(x in other for x in cells) for cells in options]
+    most = max(crossings)
+    layout.add(rng.choice([cells for cells, n in zip(options, crossings) if n == most]))
+    return True
 
 
 def generate_boards(size: int, count: int, seed: int, shapes: int | None = None,
