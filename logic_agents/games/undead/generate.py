@@ -47,8 +47,10 @@ from logic_agents.world.registry import GenerateReport, Generator
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
 # Conflicts allowed per SAT call while repairing: a few puzzles on one incremental solver turn
-# very hard (one 20x20 took 18 minutes without a budget); past it, the puzzle is redrawn.
-CONFLICT_BUDGET = 20_000
+# very hard (one 20x20 took 18 minutes without a budget); past it, a tenth of the cells is
+# redrawn. On 20x20, 20,000 let single calls run 1.5 s (median 6.1 s, max 30 s per puzzle
+# over seed 5's first six); 5,000 gave 4.7 s and 7.8 s; 2,000 redraws too often (8.9 s).
+CONFLICT_BUDGET = 5_000
 
 
 def redraw_rounds_for(cells: int) -> int:
