@@ -139,16 +139,22 @@ def play_prob(pythonpath: Path, preset: str, count: int, start: tuple[int, int],
     9 for the boards, 9 for the play): one dict per game, in board order."""
     chunks = [(count * i // jobs, count * (i + 1) // jobs) for i in range(jobs)]
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
-    children = [subprocess.Popen(
-        [sys.executable, str(ROOT / "scripts" / "_prob_games.py"), preset, str(count), "9",
-         f"{start[0]},{start[1]}", str(a), str(b), "9"],
-        stdout=subprocess.PIPE, text=True, env=env, cwd=pythonpath) for a, b in chunks]
     games = []
-    for child in children:
-        out, _ = child.communicate()
-        if child.returncode:
-            raise SystemExit(f"the games under {pythonpath} failed (exit {child.returncode})")
-        games += [json.loads(line) for line in out.splitlines()]
+    with tempfile.TemporaryDirectory() as tmp:
+        # each child writes to a file of its own: a pipe read after another child's would
+        # fill and stop it, and the children would run one after the other
+        outs = [Path(tmp) / f"{k}.jsonl" for k in range(jobs)]
+        children = []
+        for (a, b), out in zip(chunks, outs):
+            with out.open("w") as sink:
+                children.append(subprocess.Popen(
+                    [sys.executable, str(ROOT / "scripts" / "_prob_games.py"), preset,
+                     str(count), "9", f"{start[0]},{start[1]}", str(a), str(b), "9"],
+                    stdout=sink, text=True, env=env, cwd=pythonpath))
+        for child, out in zip(children, outs):
+            if child.wait():
+                raise SystemExit(f"the games under {pythonpath} failed (exit {child.returncode})")
+            games += [json.loads(line) for line in out.read_text().splitlines()]
     return games
 
 
