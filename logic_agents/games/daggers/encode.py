@@ -151,9 +151,12 @@ class DaggersEncoder:
                     # (open, flagged or hit), and leaving them out keeps the clause count down
                     # (C(8, k+1) clauses over all eight; the SAT test's main cost on expert)
                     around = [(n, obs.at(n)) for n in obs.neighbours[cell]]
+                    covered = [kb.var(dagger_key(n)) for n, shown_n in around
+                               if shown_n == COVERED]
+                    if not covered:  # every neighbour is known: the clue says nothing new
+                        continue
                     marked = sum(shown_n in (HIT, FLAGGED) for _, shown_n in around)
-                    formulas.append(IdCardinality("Exactly", obs.clue(cell) - marked, [
-                        kb.var(dagger_key(n)) for n, shown_n in around if shown_n == COVERED]))
+                    formulas.append(IdCardinality("Exactly", obs.clue(cell) - marked, covered))
                     self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
                 self.cell_of[formulas[-1]] = cell
         if self.global_count and not self._counted:
