@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from logic_agents.errors import UnknownName
-from logic_agents.games.daggers.board import GOLD, Cell
+from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
     count_window,
@@ -31,11 +31,11 @@ from logic_agents.games.daggers.encode import (
 )
 from logic_agents.games.daggers.world import (
     COVERED,
-    FLAGGED,
-    HIT,
     DaggersAction,
     DaggersObservation,
     clue_neighbourhoods,
+    clue_value,
+    neighbourhood,
 )
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import CARD_ENCODING_NAMES
@@ -102,27 +102,17 @@ class OpenClues:
                 for c, (now, before) in enumerate(zip(row, old)):
                     if now == before:
                         continue
-                    if now.isdigit() or now == GOLD:
+                    if clue_value(now) is not None:
                         self.open.add((r, c))
                     elif now == COVERED:  # unflagged: its clues have a covered cell again
                         self.open.update(n for n in table[r, c]
-                                         if grid[n[0]][n[1]].isdigit() or
-                                         grid[n[0]][n[1]] == GOLD)
+                                         if clue_value(grid[n[0]][n[1]]) is not None)
         self.grid = grid
         out = []
-        table = obs.neighbours
         for cell in sorted(self.open):
-            unknown = []
-            marked = 0
-            for n in table[cell]:
-                around = grid[n[0]][n[1]]
-                if around == COVERED:
-                    unknown.append(n)
-                elif around in (FLAGGED, HIT):
-                    marked += 1
+            unknown, marked = neighbourhood(obs, cell)
             if unknown:
-                shown = grid[cell[0]][cell[1]]
-                out.append((cell, 0 if shown == GOLD else int(shown), unknown, marked))
+                out.append((cell, clue_value(grid[cell[0]][cell[1]]), unknown, marked))
             else:
                 self.open.discard(cell)
         return out

@@ -28,11 +28,11 @@ from math import comb
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.world import (
-    COVERED,
     FLAGGED,
     HIT,
     DaggersObservation,
     clue_neighbourhoods,
+    neighbourhood,
 )
 
 
@@ -186,15 +186,7 @@ class Board:
             if cells or k:
                 cons.append((cells, k))
         if not hit:
-            grid = obs.grid
-            unknown = []
-            marked = 0
-            for n in obs.neighbours[cell]:
-                shown = grid[n[0]][n[1]]
-                if shown == COVERED:
-                    unknown.append(n)
-                elif shown in (FLAGGED, HIT):
-                    marked += 1
+            unknown, marked = neighbourhood(obs, cell)
             value = int(token)
             if unknown or value != marked:
                 cons.append((tuple(unknown), value - marked))
@@ -313,15 +305,7 @@ def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
     placements, the lowest dagger probability of any unknown cell then), as lowest_odds gives
     for board.showing(obs, cell, clue), but with one enumeration of the component the clue
     joins for every clue at once. Clues no placement agrees with are left out."""
-    grid = obs.grid
-    around = []
-    marked = 0
-    for n in obs.neighbours[cell]:
-        shown = grid[n[0]][n[1]]
-        if shown == COVERED:
-            around.append(n)
-        elif shown in (FLAGGED, HIT):
-            marked += 1
+    around, marked = neighbourhood(obs, cell)
     if not around:  # the clue is known already: only that one agrees
         try:
             return [(marked, *lowest_odds(board.showing(obs, cell, str(marked)), cache))]

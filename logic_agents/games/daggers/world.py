@@ -75,30 +75,38 @@ class DaggersObservation:
         }
 
 
+def neighbourhood(obs: DaggersObservation, cell: Cell) -> tuple[list[Cell], int]:
+    """A cell's covered neighbours, and how many of its neighbours are marked (flagged or
+    hit), reading the grid directly (a hot path of the single-point and probability agents)."""
+    grid = obs.grid
+    unknown = []
+    marked = 0
+    for n in obs.neighbours[cell]:
+        around = grid[n[0]][n[1]]
+        if around == COVERED:
+            unknown.append(n)
+        elif around in (FLAGGED, HIT):
+            marked += 1
+    return unknown, marked
+
+
+def clue_value(shown: str) -> int | None:
+    """The dagger count a shown token reads as (gold reads as 0), or None."""
+    if shown.isdigit():
+        return int(shown)
+    return 0 if shown == GOLD else None
+
+
 def clue_neighbourhoods(obs: DaggersObservation
                         ) -> Iterator[tuple[Cell, int, list[Cell], int]]:
     """For every cell showing a clue: (cell, clue, its covered neighbours, how many of its
-    neighbours are marked, flagged or hit), reading the grid directly (a hot path of the
-    single-point and probability agents)."""
-    table = obs.neighbours
-    grid = obs.grid
-    for r, row in enumerate(grid):
+    neighbours are marked)."""
+    for r, row in enumerate(obs.grid):
         for c, shown in enumerate(row):
-            if shown.isdigit():
-                k = int(shown)
-            elif shown == GOLD:
-                k = 0
-            else:
-                continue
-            unknown = []
-            marked = 0
-            for n in table[r, c]:
-                around = grid[n[0]][n[1]]
-                if around == COVERED:
-                    unknown.append(n)
-                elif around in (FLAGGED, HIT):
-                    marked += 1
-            yield (r, c), k, unknown, marked
+            k = clue_value(shown)
+            if k is not None:
+                unknown, marked = neighbourhood(obs, (r, c))
+                yield (r, c), k, unknown, marked
 
 
 @dataclass(frozen=True)

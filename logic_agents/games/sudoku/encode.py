@@ -21,8 +21,6 @@ from __future__ import annotations
 import functools
 import math
 
-from pysat.solvers import Solver
-
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.ids import IdCardinality, IdClause
 from logic_agents.logic.kb import KnowledgeBase
@@ -140,19 +138,19 @@ class SudokuSolver:
         ruled_out = {-lit for lit in implied if lit < 0}
         given = {lit for lit in implied if lit > 0}
         found: list[Grid] = []
-        with Solver(name=CORE_SOLVER) as core:
-            for group in self.groups:
-                open_ = [i for i in group if i not in ruled_out]
-                core.add_clause(open_)  # empty when a group has no place left: unsat
-                for k, a in enumerate(open_):
-                    for b in open_[k + 1:]:
-                        core.add_clause([-a, -b])
-            while len(found) < limit and core.solve():
+        clauses: list[list[int]] = []
+        for group in self.groups:
+            open_ = [i for i in group if i not in ruled_out]
+            clauses.append(open_)  # empty when a group has no place left: unsat
+            clauses += [[-a, -b] for k, a in enumerate(open_) for b in open_[k + 1:]]
+        with SatOracle(KnowledgeBase.from_clauses(self.kb.num_vars, clauses),
+                       CORE_SOLVER) as core:
+            while len(found) < limit and core.solve() is True:
                 # a ruled-out value is in no clause of the core, so the solver may set it
-                true = [lit for lit in core.get_model() if lit > 0 and lit not in ruled_out]
+                true = [lit for lit in core.raw_model() if lit > 0 and lit not in ruled_out]
                 found.append(self.decode(true))
                 # one-hot cells: the true values of the open cells determine the rest
-                core.add_clause([-lit for lit in true if lit not in given])
+                core.add([[-lit for lit in true if lit not in given]])
         return found
 
     def count_solutions(self, puzzle: SudokuPuzzle, limit: int = 2) -> list[Grid]:
