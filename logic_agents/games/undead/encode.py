@@ -13,6 +13,7 @@ Concepts:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
@@ -286,11 +287,21 @@ class LayoutSolver:
             clauses += counter.clauses
         self.num_clauses = len(clauses)
         names = {v: f"{m}_{i}" for i, vs in self.ids.items() for m, v in zip(MONSTERS, vs)}
+        self._encoding = (pool.top, clauses, names)
         self.kb = KnowledgeBase.from_clauses(pool.top, clauses, names)
         self.oracle = SatOracle(self.kb, solver or DEFAULT_SOLVER)
 
-    def assumptions(self, counts: Iterable[int], clues: Iterable[int | None],
+    def fresh(self) -> LayoutSolver:
+        """The same layout on a new solver, with none of this one's learnt clauses (the
+        encoding is shared, not rebuilt)."""
+        twin = copy.copy(self)
+        twin.kb = KnowledgeBase.from_clauses(*self._encoding)
+        twin.oracle = SatOracle(twin.kb, self.oracle.solver_name)
+        return twin
+
+    def assumptions(self, counts: Iterable[int | None], clues: Iterable[int | None],
                     givens: dict[int, str] | None = None) -> list[int] | None:
+        """The puzzle's numbers as assumptions (a None count or clue is not assumed)."""
         out: list[int] = []
         for counter, k in zip(self.totals + self.sight_counters, [*counts, *clues]):
             if k is None:
@@ -330,13 +341,19 @@ class LayoutSolver:
         self.oracle.add([[-selector]])  # retire them
         return found
 
-    def other_solution(self, puzzle: UndeadPuzzle, known: str, conflicts: int | None = None
+    def other_solution(self, puzzle: UndeadPuzzle, known: str, conflicts: int | None = None,
+                       *, totals: bool = True, hold: Iterable[int] = ()
                        ) -> tuple[bool | None, str | None]:
         """Whether `known`, a solution of the puzzle, is its only one, in one SAT call (the
         generator already holds a solution, so it need not ask for one): (True, None) when
         it is unique, (False, other) with a second solution, (None, None) when the
-        `conflicts` budget ran out first."""
-        assumptions = self.assumptions(puzzle.counts, puzzle.clues, puzzle.givens)
+        `conflicts` budget ran out first.
+
+        A relaxed question, for the generator's redraws: without `totals` the monster totals
+        are not assumed, and the cells in `hold` keep their monster from `known`."""
+        givens = {**puzzle.givens, **{i: known[i] for i in hold}}
+        counts = puzzle.counts if totals else (None,) * len(puzzle.counts)
+        assumptions = self.assumptions(counts, puzzle.clues, givens)
         if assumptions is None:
             raise ValueError("`known` is no solution of the puzzle: its counts do not fit")
         selector = self.kb.var(("SEL", self.kb.num_vars + 1))

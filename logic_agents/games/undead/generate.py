@@ -10,6 +10,8 @@ Concepts:
   that uniqueness does not need is removed again. The rounds shrink as boards grow
   (redraw_rounds_for): each costs a SAT call that grows with the board, while givens are
   what the real game's own generator uses at large sizes (85-114 on its 20x20 boards).
+  From RELAXED_REDRAW_CELLS on, a redraw asks the cheaper relaxed question (no totals, the
+  cells no sight sees held); the whole one is asked before the givens.
 - Difficulty: the real game's own rating (difficulty.rate: easy / normal / tricky by how far
   its line-of-sight deduction reaches). With a difficulty, layouts are redrawn until a
   puzzle is rated exactly that; none found in `attempts` layouts is an error, never a puzzle
@@ -51,6 +53,12 @@ MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
 # redrawn. On 20x20, 20,000 let single calls run 1.5 s (median 6.1 s, max 30 s per puzzle
 # over seed 5's first six); 5,000 gave 4.7 s and 7.8 s; 2,000 redraws too often (8.9 s).
 CONFLICT_BUDGET = 5_000
+# From this many cells the redraws ask a relaxed question: is the solution unique without the
+# monster totals, with the cells no sight sees held? Without the totals a call is cheap; a
+# solution unique so is unique with them (the cells no sight sees are left to the totals and
+# the givens). scripts/bench_generate.py: 20x20 median 5.5 -> 2.2 s (seed 5, six puzzles;
+# 2.25 s over twenty), 48 givens where the whole question left 42.
+RELAXED_REDRAW_CELLS = 100
 
 
 def redraw_rounds_for(cells: int) -> int:
@@ -122,12 +130,17 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     solution = [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid]
     rounds = 0
     puzzle = puzzle_from_solution(width, height, "".join(solution))
+    relaxed = width * height >= RELAXED_REDRAW_CELLS
+    seen = {cell for sight in layout.sights for cell, _ in sight.visits}
+    unseen = [i for i in cells if i not in seen]  # only the totals speak of these
     while True:
-        # the drawn monsters are a solution already: one SAT call asks for another
-        unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET)
-        if unique:
+        # the drawn monsters are a solution already: one SAT call asks for another; on large
+        # boards without the totals, the cells no sight sees held (a relaxed question)
+        unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET,
+                                              totals=not relaxed, hold=unseen if relaxed else ())
+        if unique and not relaxed:
             return puzzle, "".join(solution), rounds
-        if rounds >= redraw_rounds:
+        if unique or rounds >= redraw_rounds:
             break
         if other is None:  # too hard to decide: redraw a tenth of the cells instead
             differing = rng.sample(cells, max(1, len(cells) // 10))
@@ -137,6 +150,10 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
             solution[i] = rng.choice(MONSTERS)
         rounds += 1
         puzzle = puzzle_from_solution(width, height, "".join(solution))
+    if relaxed:  # the whole question, totals included
+        unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET)
+        if unique:
+            return puzzle, "".join(solution), rounds
     # last resort: reveal differing cells, then drop the givens uniqueness does not need
     answer = "".join(solution)
     givens: dict[int, str] = {}
@@ -190,17 +207,19 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
             if made is None:  # pragma: no cover - the givens always make it unique
                 continue
             puzzle, solution, rounds = made
+            rating = rate(puzzle, unique=True) if rated else None
+            if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
+                                       (difficulty and rating.level != difficulty)):
+                continue
+            # a new solver on the same encoding: without learnt clauses the share is the
+            # same whatever the repair went through
+            fresh = layout.fresh()
+            try:
+                share = propagation_share(puzzle, solution, fresh)
+            finally:
+                fresh.close()
         finally:
             layout.close()
-        rating = rate(puzzle, unique=True) if rated else None
-        if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
-                                   (difficulty and rating.level != difficulty)):
-            continue
-        fresh = LayoutSolver(width, height, grid)  # no learnt clauses: the share is the same
-        try:                                       # whatever the repair went through
-            share = propagation_share(puzzle, solution, fresh)
-        finally:
-            fresh.close()
         puzzle = UndeadPuzzle(width, height, puzzle.counts, puzzle.grid, puzzle.clues,
                               name or f"{width}x{height}", level=difficulty)
         assert clues_of(width, height, solution) == puzzle.clues

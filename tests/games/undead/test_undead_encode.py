@@ -78,6 +78,49 @@ def test_both_encodings_agree_with_brute_force(puzzle):
     solver.close()
 
 
+@st.composite
+def tiny_solved(draw):
+    """A layout, a random solution of it and that solution's clues and totals."""
+    width, height = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    layout = "".join(rng.choice("...LR") for _ in range(width * height))
+    answer = "".join(ch if ch in "LR" else rng.choice(MONSTERS) for ch in layout)
+    counts = tuple(answer.count(m) for m in MONSTERS)
+    return UndeadPuzzle(width, height, counts, layout, clues_of(width, height, answer)), answer
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiny_solved())
+def test_the_generators_relaxed_question_agrees_with_brute_force(case):
+    # without the totals and with the cells no sight sees held, `known` is unique exactly
+    # when no other grid gives the same clues and differs only where a sight looks; and
+    # then every other solution of the whole puzzle differs only where no sight looks
+    puzzle, known = case
+    layout = LayoutSolver(puzzle.width, puzzle.height, puzzle.grid)
+    seen = {cell for sight in layout.sights for cell, _ in sight.visits}
+    unseen = [i for i in layout.cells if i not in seen]
+    free = [i for i in layout.cells if i in seen]
+    same_clues = []
+    for values in itertools.product(MONSTERS, repeat=len(free)):
+        grid = list(known)
+        for i, m in zip(free, values):
+            grid[i] = m
+        if clues_of(puzzle.width, puzzle.height, "".join(grid)) == puzzle.clues:
+            same_clues.append("".join(grid))
+    unique, other = layout.other_solution(puzzle, known, totals=False, hold=unseen)
+    assert unique == (same_clues == [known])
+    if not unique:
+        assert other in same_clues and other != known
+    whole = layout.other_solution(puzzle, known)
+    assert whole[0] == (brute_force(puzzle) == [known])
+    if unique:
+        assert all(s[i] == known[i] for s in brute_force(puzzle) for i in free)
+    twin = layout.fresh()  # same encoding, a solver of its own
+    assert sorted(twin.solutions(puzzle, limit=10**4)) == brute_force(puzzle)
+    twin.close()
+    layout.close()
+
+
 def test_a_cell_passed_twice_counts_twice():
     # . . \    the sight from the top of column 1 passes (0,1) directly, then again after
     # . \ /    three bounces: a zombie there is seen twice, a ghost or vampire once
