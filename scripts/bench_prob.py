@@ -25,6 +25,7 @@ With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 Usage: python scripts/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern]
                                     [--against REV] [--out docs/BENCHMARKS.md]
        python scripts/bench_prob.py --records-only --against REV [--scale 1.0] [--out ...]
+       python scripts/bench_prob.py --records-only --sizes beginner,intermediate --scale 5
        python scripts/bench_prob.py --safe-start [--scale 1.0] [--jobs 2] [--out ...]
 """
 
@@ -181,8 +182,10 @@ def cpu(games: list[dict]) -> str:
             f"{max(times):.3f}")
 
 
-def records(count: int, jobs: int, against: str | None) -> tuple[str, str]:
-    """Section 3 (win rates under the records' rules) and section 4 (CPU per game)."""
+def records(count: int, jobs: int, against: str | None,
+            sizes: tuple[str, ...] = tuple(RECORD_RULES)) -> tuple[str, str]:
+    """Section 3 (win rates under the records' rules) and section 4 (CPU per game), for the
+    record `sizes`."""
     rev = None
     if against:
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", against],
@@ -199,7 +202,8 @@ def records(count: int, jobs: int, against: str | None) -> tuple[str, str]:
             "|---|---|---|---|---|---|---|"]
     pairs = []
     with checkout(against) as old_tree:
-        for preset, start in RECORD_RULES.items():
+        for preset in sizes:
+            start = RECORD_RULES[preset]
             played = {"prob": play_prob(ROOT, preset, count, start, jobs)}
             if old_tree is not None:
                 played[f"prob@{rev}"] = play_prob(old_tree, preset, count, start, jobs)
@@ -231,6 +235,15 @@ def records(count: int, jobs: int, against: str | None) -> tuple[str, str]:
     return ("\n".join(lines + [""] + pairs + ["", sources]), "\n".join(cost))
 
 
+def _sizes(text: str) -> tuple[str, ...]:
+    sizes = tuple(s.strip() for s in text.split(",") if s.strip())
+    unknown = [s for s in sizes if s not in RECORD_RULES]
+    if unknown or not sizes:
+        raise argparse.ArgumentTypeError(f"choose among {', '.join(RECORD_RULES)}, not "
+                                         f"{text!r}")
+    return sizes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
@@ -243,6 +256,10 @@ def main() -> int:
                         "for a paired test and its CPU per game")
     parser.add_argument("--records-only", action="store_true",
                         help="only sections 3 and 4 (the records' rules, CPU per game)")
+    parser.add_argument("--sizes", type=_sizes, default=tuple(RECORD_RULES),
+                        help="with --records-only: the record sizes to play, comma-separated "
+                        "(default beginner,intermediate,expert); a subset is written as a "
+                        "section of its own")
     parser.add_argument("--safe-start", action="store_true",
                         help="only the three sizes with a safe (not opening) start in the "
                         "corner, written as a section of its own")
@@ -268,7 +285,8 @@ def main() -> int:
                          classic(games, args.jobs)))
         print(sections[-1][1], flush=True)
     if not args.skip_modern:
-        wins, cost = records(max(1, round(20000 * args.scale)), args.jobs, args.against)
+        wins, cost = records(max(1, round(20000 * args.scale)), args.jobs, args.against,
+                             args.sizes)
         sections += [("3. The records' rules: 9x9 and 16x16 opened at (2,2), expert at (3,3)",
                       wins), ("4. CPU per game", cost)]
         print(wins, cost, sep="\n\n", flush=True)
@@ -276,6 +294,10 @@ def main() -> int:
         key, title = (("bench_prob_records", "prob under the records' rules "
                        "(`scripts/bench_prob.py --records-only`)") if args.records_only else
                       ("bench_prob", "prob against satx (`scripts/bench_prob.py`)"))
+        if args.records_only and args.sizes != tuple(RECORD_RULES):
+            key += "_" + "_".join(args.sizes)
+            title = (f"prob under the records' rules, {', '.join(args.sizes)} "
+                     f"(`scripts/bench_prob.py --records-only --sizes {','.join(args.sizes)}`)")
         write_report(args.out, key, title, time.perf_counter() - started, sections)
     return 0
 
