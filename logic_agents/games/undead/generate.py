@@ -55,9 +55,10 @@ MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
 CONFLICT_BUDGET = 5_000
 # From this many cells the redraws ask a relaxed question: is the solution unique without the
 # monster totals, with the cells no sight sees held? Without the totals a call is cheap; a
-# solution unique so is unique with them (the cells no sight sees are left to the totals and
-# the givens). scripts/bench_generate.py: 20x20 median 5.5 -> 2.2 s (seed 5, six puzzles;
-# 2.25 s over twenty), 48 givens where the whole question left 42.
+# solution unique so can differ from another only where no sight looks, which the whole
+# question (asked once, before the givens) settles. scripts/bench_generate.py: 20x20 median
+# 5.5 -> 2.2 s (seed 5, six puzzles; 2.25 s over twenty), 48 givens where the whole question
+# left 42.
 RELAXED_REDRAW_CELLS = 100
 
 
