@@ -6,8 +6,12 @@ with its 54-cell limit lifted), in a fresh process each, so the seconds include 
 parsing and building. Beside the shipped default, in the same run: the same solve with
 glucose4 (the default for small boards), and the rules without the three totals (a
 relaxation with many solutions: what the totals cost). Target: median < 1 s, max < 5 s.
+With `--peer RATER` (the real game's own solve loop, built from sgt-puzzles' undead.c as
+docs/games/undead.md says) each puzzle's game ID is also given to it, alone, under
+`--peer-timeout` seconds: what the game's Solve button would meet, beside ours.
 
     .venv/bin/python scripts/bench_undead_givens.py [FILE] [--timeout S]
+                                                    [--peer RATER] [--peer-timeout S]
 """
 
 from __future__ import annotations
@@ -53,13 +57,29 @@ def relaxed(path: Path, k: int) -> float:
     return time.perf_counter() - start
 
 
+def peer_solve(rater: str, game_id: str, timeout: float) -> tuple[float, str]:
+    """Wall seconds of the real game's solve loop on one ID, and what it said (its level,
+    passes, open cells and brute-force space), or that it ran past `timeout`."""
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([rater], input=game_id + "\n", capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return timeout, f"over {timeout:g} s"
+    return time.perf_counter() - start, done.stdout.strip() or f"exit {done.returncode}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", default=str(DEFAULT_FILE))
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--peer", help="the real game's solve loop (see the docstring)")
+    parser.add_argument("--peer-timeout", type=float, default=300.0)
     args = parser.parse_args()
     path = Path(args.file)
-    count = sum(1 for line in path.read_text().splitlines() if line.strip())
+    ids = [line.split("\t")[0] for line in path.read_text().splitlines()
+           if line.strip() and not line.startswith("#")]
+    count = len(ids)
     print(f"{path.name}: {count} puzzles; wall seconds of `solve FILE:K --unique` in a fresh "
           f"process (start-up, parsing, building, solving, proving unique)")
     print(f"{'K':>2} {'default':>9} {'status':>7} {'glucose4':>9} {'no totals (solve only)':>23}")
@@ -69,7 +89,11 @@ def main() -> int:
         g, _ = cli_solve(f"{path}:{k}", "glucose4", args.timeout)
         shipped.append(t)
         glucose.append(g)
-        print(f"{k:>2} {t:9.2f} {status:>7} {g:9.2f} {relaxed(path, k):23.3f}")
+        line = f"{k:>2} {t:9.2f} {status:>7} {g:9.2f} {relaxed(path, k):23.3f}"
+        if args.peer:
+            seconds, said = peer_solve(args.peer, ids[k - 1], args.peer_timeout)
+            line += f"   real game: {seconds:.1f} s ({said})"
+        print(line, flush=True)
     print(f"default: median {statistics.median(shipped):.2f} s, max {max(shipped):.2f} s "
           f"(target: median < 1 s, max < 5 s); glucose4: median "
           f"{statistics.median(glucose):.2f} s, max {max(glucose):.2f} s")
