@@ -20,13 +20,21 @@ from logic_agents.world.core import Outcome
 from logic_agents.world.runner import run_episode
 
 
+def games(preset: str, count: int, gen_seed: int, start: tuple[int, int], first: int,
+          last: int, play_seed: str):
+    """(board, play seed) of games first..last-1 of `count`: every script that plays the
+    records' games (bench_prob.py, prob_losses.py) plays exactly these."""
+    boards = generate_maps(PRESETS[preset], count, gen_seed, start, True)
+    for board in boards[first:last]:
+        yield board, int.from_bytes(hashlib.blake2b(f"{play_seed}:{board.name}".encode(),
+                                                    digest_size=4).digest(), "big")
+
+
 def main() -> int:
     preset, count, gen_seed, start, first, last, play_seed = sys.argv[1:8]
     cell = tuple(int(x) for x in start.split(","))
-    boards = generate_maps(PRESETS[preset], int(count), int(gen_seed), cell, True)
-    for board in boards[int(first):int(last)]:
-        seed = int.from_bytes(hashlib.blake2b(f"{play_seed}:{board.name}".encode(),
-                                              digest_size=4).digest(), "big")
+    for board, seed in games(preset, int(count), int(gen_seed), (cell[0], cell[1]), int(first),
+                             int(last), play_seed):
         started = time.process_time()
         result = run_episode(DaggersWorld(board), ProbAgent(), seed=seed)
         cpu = time.process_time() - started

@@ -235,7 +235,7 @@ def records(count: int, jobs: int, against: str | None,
     return ("\n".join(lines + [""] + pairs + ["", sources]), "\n".join(cost))
 
 
-def _sizes(text: str) -> tuple[str, ...]:
+def record_sizes(text: str) -> tuple[str, ...]:
     sizes = tuple(s.strip() for s in text.split(",") if s.strip())
     unknown = [s for s in sizes if s not in RECORD_RULES]
     if unknown or not sizes:
@@ -256,7 +256,7 @@ def main() -> int:
                         "for a paired test and its CPU per game")
     parser.add_argument("--records-only", action="store_true",
                         help="only sections 3 and 4 (the records' rules, CPU per game)")
-    parser.add_argument("--sizes", type=_sizes, default=tuple(RECORD_RULES),
+    parser.add_argument("--sizes", type=record_sizes, default=tuple(RECORD_RULES),
                         help="with --records-only: the record sizes to play, comma-separated "
                         "(default beginner,intermediate,expert); a subset is written as a "
                         "section of its own")

@@ -18,7 +18,6 @@ Usage: python scripts/prob_losses.py [--games 3000] [--sizes beginner,intermedia
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -27,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_prob import RECORD_RULES, _sizes  # noqa: E402
+from _prob_games import games  # noqa: E402
+from bench_prob import RECORD_RULES, record_sizes  # noqa: E402
 
-from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.games.daggers.prob import ProbAgent  # noqa: E402
 from logic_agents.games.daggers.world import DaggersWorld  # noqa: E402
 from logic_agents.world.core import Outcome  # noqa: E402
@@ -41,11 +40,8 @@ FIELDS = ("games", "lost", "lost_endgame", "lost_policy", "endgame_games", "endg
 
 def play(preset: str, count: int, first: int, last: int) -> dict[str, float]:
     """The tallies of games first..last-1 (boards and seeds as bench_prob's children)."""
-    boards = generate_maps(PRESETS[preset], count, 9, RECORD_RULES[preset], True)
     tally = dict.fromkeys(FIELDS, 0.0)
-    for board in boards[first:last]:
-        seed = int.from_bytes(hashlib.blake2b(f"9:{board.name}".encode(),
-                                              digest_size=4).digest(), "big")
+    for board, seed in games(preset, count, 9, RECORD_RULES[preset], first, last, "9"):
         agent = ProbAgent()
         guesses: list[tuple[str, float | None]] = []  # (who chose it, endgame win chance)
 
@@ -74,7 +70,7 @@ def play(preset: str, count: int, first: int, last: int) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3000, help="games per size (3000)")
-    parser.add_argument("--sizes", type=_sizes, default=("beginner", "intermediate"),
+    parser.add_argument("--sizes", type=record_sizes, default=("beginner", "intermediate"),
                         help="record sizes, comma-separated (beginner,intermediate)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     args = parser.parse_args()
