@@ -24,11 +24,14 @@ $(STAMP_DEV): pyproject.toml examples/plugin-game/pyproject.toml | $(BIN)/python
 demo: $(STAMP_RUN)
 	$(BIN)/logic-agents play maps/daggers/2018/HARD1.txt --agent satx
 
+# one worker per core (at most 4), each test file on one worker (pytest-xdist)
+PARALLEL := -n auto --maxprocesses=4 --dist loadfile
+
 test: $(STAMP_DEV)
-	CI_REQUIRE_PLUGIN=1 $(BIN)/python -m pytest
+	CI_REQUIRE_PLUGIN=1 $(BIN)/python -m pytest $(PARALLEL)
 
 test-fast: $(STAMP_DEV)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
