@@ -64,8 +64,8 @@ RELAXED_REDRAW_CELLS = 100
 
 def redraw_rounds_for(cells: int) -> int:
     """Redraw rounds before givens: 1,000 up to 100 cells, then fewer (250 on 20x20, whose
-    median puzzle took 13 s with 1,000 rounds and takes about 4 s with 250, with some 50
-    givens: scripts/bench_undead.py)."""
+    median puzzle took 13 s with 1,000 rounds and about 4 s with 250 before the relaxed
+    redraws, 2.2-3.2 s with them, leaving 40-70 givens: scripts/bench_generate.py)."""
     return max(100, min(1000, 100_000 // max(1, cells)))
 
 
