@@ -108,3 +108,15 @@ def test_inspect_solve_draws_the_model_on_the_board(capsys, tmp_path):
     bare.write_text("p cnf 2 1\n1 2 0\n")
     code, out, _ = run(capsys, "inspect", str(bare), "--solve")
     assert code == 0 and "the model on" not in out
+
+
+def test_a_cell_name_with_an_absurd_number_is_not_drawn(capsys, tmp_path):
+    # found by the fuzz test: a 5,000-digit row in a variable's name passed Python's limit on
+    # int conversion and ended in a traceback; such a name names no cell, so it is not drawn
+    path = tmp_path / "e.cnf"
+    assert run(capsys, "cnf", "EASY1", "-o", str(path))[0] == 0
+    text = path.read_text()
+    assert "c var 20 D_r4c5\n" in text  # a dagger in the first model
+    path.write_text(text.replace("c var 20 D_r4c5\n", f"c var 20 D_r{'9' * 5000}c5\n"))
+    code, out, err = run(capsys, "inspect", str(path), "--solve", "--limit", "1")
+    assert code == 0 and err == ""

@@ -12,7 +12,9 @@ import dataclasses
 import re
 from typing import Any
 
-NAME = re.compile(r"([A-Za-z]+)_r(\d+)c(\d+)(?:_v(\d+))?")
+# a cell's name; numbers past 6 digits name no cell of any board (and a 5,000-digit one
+# would pass Python's limit on int conversion), so such a name is simply not drawn
+NAME = re.compile(r"([A-Za-z]+)_r(\d{1,6})c(\d{1,6})(?:_v(\d{1,6}))?")
 SOURCE = re.compile(r"(?:map|puzzle|instance) (\S+)(?: \((.+)\))?$")
 
 
