@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -47,8 +48,14 @@ def _made(workdir: Path) -> dict[str, bytes]:
         for out in (csv, jsonl):
             assert main(["compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1",
                          "--out", str(out)]) == 0
-    return {"cnf": cnf.read_bytes(), "trace": trace.read_bytes(), "csv": csv.read_bytes(),
-            "jsonl": jsonl.read_bytes(),
+    # wall times and this checkout's path vary from run to run: fixed, so the derandomised
+    # cases are the same in every run and every clone
+    timed = re.compile(rb'("time_s": ?)[0-9.e-]+')
+    trace_bytes = timed.sub(rb"\g<1>0.0005", trace.read_bytes()).replace(
+        str(ROOT).encode() + b"/", b"")
+    csv_bytes = re.sub(rb"(?m)^((?:[^,\n]*,){10})[0-9.e-]+,", rb"\g<1>0.0005,", csv.read_bytes())
+    return {"cnf": cnf.read_bytes(), "trace": trace_bytes, "csv": csv_bytes,
+            "jsonl": timed.sub(rb"\g<1>0.0005", jsonl.read_bytes()),
             "study": Path(f"{csv}.study.json").read_bytes()}
 
 
