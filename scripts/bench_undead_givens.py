@@ -77,8 +77,9 @@ def main() -> int:
     parser.add_argument("--peer-timeout", type=float, default=300.0)
     args = parser.parse_args()
     path = Path(args.file)
-    ids = [line.split("\t")[0] for line in path.read_text().splitlines()
-           if line.strip() and not line.startswith("#")]
+    from logic_agents.games.undead.board import format_game_id, load_entries
+
+    ids = [format_game_id(entry.puzzle) for entry in load_entries(path)]
     count = len(ids)
     print(f"{path.name}: {count} puzzles; wall seconds of `solve FILE:K --unique` in a fresh "
           f"process (start-up, parsing, building, solving, proving unique)")

@@ -132,13 +132,13 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     rounds = 0
     puzzle = puzzle_from_solution(width, height, "".join(solution))
     relaxed = width * height >= RELAXED_REDRAW_CELLS
-    seen = {cell for sight in layout.sights for cell, _ in sight.visits}
-    unseen = [i for i in cells if i not in seen]  # only the totals speak of these
+    seen = {cell for sight in layout.sights for cell, _ in sight.visits} if relaxed else set()
+    hold = [i for i in cells if i not in seen] if relaxed else []  # only totals speak of these
     while True:
         # the drawn monsters are a solution already: one SAT call asks for another; on large
         # boards without the totals, the cells no sight sees held (a relaxed question)
         unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET,
-                                              totals=not relaxed, hold=unseen if relaxed else ())
+                                              totals=not relaxed, hold=hold)
         if unique and not relaxed:
             return puzzle, "".join(solution), rounds
         if unique or rounds >= redraw_rounds:
