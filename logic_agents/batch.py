@@ -7,11 +7,15 @@ Concepts:
   EA generations); rows serialise to CSV (counters as one JSON cell) or JSONL.
 - RowSink: appends each finished row to the --out file and flushes it at once, so an
   interrupted study loses no finished game; read_rows + `resume` skip what is already there.
-- compare(): runs the jobs on a backend ("process": a process pool; "ray": a Ray cluster,
-  local by default) and returns the rows.
+- compare(): runs the jobs on a backend ("process": worker processes, sandbox.Pool; "ray": a
+  Ray cluster, local by default) under sandbox.Caps and returns the rows. Jobs are made as
+  workers ask for them. A game the agent fails is a row with outcome `error` or `timeout`
+  and the failure in `error`; the study goes on, and a resume keeps such rows unless asked
+  to retry them.
 - summarize(): per agent and per group, games, wins, win rate with a 95% Wilson interval,
-  means of steps, guesses, time and the agent's counters; for every pair of agents an exact
-  McNemar test on the runs where exactly one of them won.
+  errors and timeouts (counted apart from losses; they are games not won), means of steps,
+  guesses, time and the agent's counters; for every pair of agents an exact McNemar test on
+  the runs where exactly one of them won.
 """
 
 from __future__ import annotations
@@ -20,25 +24,26 @@ import contextlib
 import csv
 import dataclasses
 import hashlib
+import io
 import json
 import math
 import os
-import queue
 import signal
 import statistics
 import threading
-import time
-import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import FormatError, LogicAgentsError, UnknownName
+from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName
 from logic_agents.inputs import int_or_none, is_dir, load_json, read_text
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import MAP_SUFFIXES
 from logic_agents.world.runner import run_episode
+from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, Pool
+
+CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
 
 BACKENDS = ("process", "ray")
 
@@ -75,6 +80,11 @@ class Row:
     time_s: float
     stats: dict = field(default_factory=dict)  # the agent's counters: generations, nodes, ...
     extra: dict = field(default_factory=dict)  # what the world reports: lives_left, ticks, ...
+    error: str = ""  # outcome error/timeout: the exception's type and first line, and where
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome in FAILED
 
     @property
     def key(self) -> tuple:
@@ -82,6 +92,8 @@ class Row:
 
 
 ROW_FIELDS = [f.name for f in dataclasses.fields(Row)]
+OLD_ROW_FIELDS = ROW_FIELDS[:-1]  # results files written before rows kept the agent's error
+FAILED = ("error", "timeout")  # outcomes that are the agent's failure, not the game's
 
 
 def seed_for(seed: int, map_name: str, run: int) -> int:
@@ -90,21 +102,40 @@ def seed_for(seed: int, map_name: str, run: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def play_job(job: Job) -> Row:
+def play_job(job: Job, clock: Clock | None = None) -> Row:
+    """Play one game; whatever the agent does (raise, exit, run out of time) is its row's
+    outcome, never an exception."""
     from logic_agents.world.agents import build_agent, resolve_agent
 
     spec = get_game(job.game)
-    agent = build_agent(resolve_agent(spec, job.agent), dict(job.agent_options))
-    world = spec.make_world(job.entry.instance, **dict(job.world_options))
     name = job.entry.instance.name
-    result = run_episode(world, agent, job.seed, game=job.game, map_name=name)
+    clock = clock or Clock()
+    clock.start_game()
+    try:
+        agent = build_agent(resolve_agent(spec, job.agent), dict(job.agent_options), clock)
+    except AgentFailed as e:
+        return failed_row(job, e)
+    except LogicAgentsError as e:  # the agent cannot be had here (a file gone since): its row
+        return failed_row(job, AgentFailed(job.agent, "__init__", type(e).__name__, str(e)))
+    world = spec.make_world(job.entry.instance, **dict(job.world_options))
+    result = run_episode(world, agent, job.seed, game=job.game, map_name=name, clock=clock)
     worlds = set(spec.result_keys) | ({"lives_left"} if spec.has_lives else set())
     reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and _number(v)}
     score = reported.get("score") if spec.objective == "score" else None
     return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
                outcome=result.outcome.value, won=result.won, steps=result.steps,
                guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
-               stats=_counters(result.extra, worlds), extra=reported)
+               stats=_counters(result.extra, worlds), extra=reported, error=result.error)
+
+
+def failed_row(job: Job, failure: AgentFailed) -> Row:
+    """The row of a game the agent failed before it could finish (or whose process was
+    killed or died): outcome timeout or error, and where."""
+    return Row(agent=job.agent, map=job.entry.instance.name, group=job.entry.group, run=job.run,
+               seed=job.seed, outcome="timeout" if failure.timeout else "error", won=False,
+               steps=max(0, failure.step - 1) if failure.where in ("act", "why") else 0,
+               guesses=0, score=None, time_s=0.0,
+               error=f"{failure.line} (in {failure.place})")
 
 
 def _number(value: Any) -> bool:
@@ -117,14 +148,45 @@ def _counters(extra: dict, worlds: set[str]) -> dict:
             if k not in worlds and isinstance(v, int) and not isinstance(v, bool)}
 
 
-def play_jobs(jobs: Sequence[Job]) -> list[Row]:
-    return [play_job(job) for job in jobs]
+def play_jobs(jobs: Sequence[Job], caps: Caps | None = None) -> list[Row]:
+    clock = Clock(caps or NO_CAPS, own_interrupts=True)
+    return [play_job(job, clock) for job in jobs]
+
+
+class Jobs(Sequence[Job]):
+    """Every agent x map x run of a study, in that nesting (map, then run, then agent), each
+    made only when it is asked for: a study of ten million games holds none of them."""
+
+    def __init__(self, game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
+                 seed: int, options: dict[str, tuple], world: tuple):
+        self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
+        self.options, self.world = options, world
+
+    def __len__(self) -> int:
+        return len(self.entries) * self.runs * len(self.agents)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError("job index out of range")
+        index %= len(self)
+        position, agent_index = divmod(index, len(self.agents))
+        entry_index, run = divmod(position, self.runs)
+        entry, agent = self.entries[entry_index], self.agents[agent_index]
+        return Job(self.game, agent, self.options[agent], entry, run,
+                   seed_for(self.seed, entry.instance.name, run), self.world)
+
+    def __iter__(self) -> Iterator[Job]:
+        return (self[i] for i in range(len(self)))
 
 
 def make_jobs(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, dict] | None = None,
-              world_options: dict[str, Any] | None = None) -> list[Job]:
-    """Every agent x map x run; run i on map m gets seed_for(seed, m, i) whoever plays it."""
+              world_options: dict[str, Any] | None = None) -> Jobs:
+    """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
+    seed_for(seed, m, i) whoever plays it. The agents and the map names are checked now,
+    before the first job."""
     from logic_agents.world.agents import check_options, resolve_agent
 
     spec = get_game(game)
@@ -135,14 +197,9 @@ def make_jobs(game: str, agents: Sequence[str], entries: Sequence[MapEntry], run
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise LogicAgentsError(f"two maps share the name {dup[0]!r}; give each map its own name")
-    world = tuple(sorted((world_options or {}).items()))
-    return [
-        Job(game, agent, tuple(sorted(options.get(agent, {}).items())), entry, run,
-            seed_for(seed, entry.instance.name, run), world)
-        for entry in entries
-        for run in range(runs)
-        for agent in agents
-    ]
+    return Jobs(game, list(agents), list(entries), runs, seed,
+                {a: tuple(sorted(options.get(a, {}).items())) for a in agents},
+                tuple(sorted((world_options or {}).items())))
 
 
 # -- streaming rows ----------------------------------------------------------------------
@@ -174,11 +231,14 @@ def _row_from_dict(d: dict, where: str) -> Row:
         score = None if d.get("score") in (None, "") else float(d["score"])
         if score is not None and not (math.isfinite(score) and abs(score) < 1e15):
             raise ValueError(f"score must be a finite number, got {d['score']!r}")
+        error = d.get("error") or ""
+        if not isinstance(error, str):
+            raise ValueError(f"error must be text, got {str(error)[:40]!r}")
         return Row(agent=str(d["agent"]), map=str(d["map"]), group=str(d["group"]),
                    run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
                    outcome=str(d["outcome"]), won=d["won"] in (True, "True", "true", "1"),
                    steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
-                   score=score, time_s=time_s, stats=stats, extra=extra)
+                   score=score, time_s=time_s, stats=stats, extra=extra, error=error)
     except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
         raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
 
@@ -198,18 +258,30 @@ def read_rows(path: str | Path) -> list[Row]:
         return []
     kind = _kind(path)
     text = read_text(path, "results file")
-    lines = text.splitlines()
-    if lines and not text.endswith("\n"):
-        lines = lines[:-1]  # the torn line of an interrupted write
+    text = text[: text.rfind("\n") + 1]  # the torn line of an interrupted write
     rows = []
     if kind == "csv":
-        if lines and next(csv.reader(lines[:1]), []) != ROW_FIELDS:
-            raise FormatError(f"the first line is not the results header "
-                              f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
-        for lineno, d in enumerate(csv.DictReader(lines), start=2):
-            rows.append(_row_from_dict(d, f"{path}:{lineno}"))
+        # rows are split by the csv module, not by str.splitlines: a name may hold U+2028
+        reader = csv.reader(io.StringIO(text, newline=""))
+        previous = csv.field_size_limit(CELL_LIMIT)
+        try:
+            header = next(reader, None)
+            if header is not None and header not in (ROW_FIELDS, OLD_ROW_FIELDS):
+                raise FormatError(f"the first line is not the results header "
+                                  f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
+            for cells in reader:
+                where = f"{path}:{reader.line_num}"
+                if cells and header is not None and len(cells) != len(header):
+                    raise FormatError(f"not a result row ({len(cells)} cells, the header has "
+                                      f"{len(header)})", where)
+                if cells:
+                    rows.append(_row_from_dict(dict(zip(header or [], cells)), where))
+        except csv.Error as e:
+            raise FormatError(f"not a results file ({e})", str(path), reader.line_num, 0) from None
+        finally:
+            csv.field_size_limit(previous)
     else:
-        for lineno, line in enumerate(lines, start=1):
+        for lineno, line in enumerate(text.split("\n"), start=1):
             if line.strip():
                 d = load_json(line, str(path), lineno)
                 if not isinstance(d, dict):
@@ -235,19 +307,36 @@ class RowSink:
             self.file = self.path.open("a", newline="")
         except OSError as e:
             raise FormatError(f"cannot write results: {e.strerror}", str(self.path), 0, 0) from None
-        self.writer = csv.DictWriter(self.file, ROW_FIELDS) if self.kind == "csv" else None
+        fields = ROW_FIELDS
+        if self.kind == "csv" and not fresh:  # a file of an older version keeps its header
+            with self.path.open(newline="") as f:
+                if next(csv.reader(f), None) == OLD_ROW_FIELDS:
+                    fields = OLD_ROW_FIELDS
+        self.writer = (csv.DictWriter(self.file, fields, extrasaction="ignore")
+                       if self.kind == "csv" else None)
         if self.writer is not None and fresh:
             self.writer.writeheader()
             self.file.flush()
 
     def write(self, row: Row) -> None:
+        """Append `row`; a row that would not read back (a field over CELL_LIMIT) is
+        refused before anything of it is written."""
+        record = dataclasses.asdict(row)
         if self.writer is not None:
-            record = dataclasses.asdict(row)
             record["stats"] = json.dumps(row.stats, sort_keys=True)
             record["extra"] = json.dumps(row.extra, sort_keys=True)
+            if any(len(str(v)) > CELL_LIMIT for v in record.values()):
+                raise FormatError(f"a row of {row.agent[:40]!r} on {row.map[:40]!r} has a field "
+                                  f"over {CELL_LIMIT >> 10} KiB, which a results file does not "
+                                  "keep", str(self.path))
             self.writer.writerow(record)
         else:
-            self.file.write(json.dumps(dataclasses.asdict(row)) + "\n")
+            line = json.dumps(record) + "\n"
+            if len(line) > CELL_LIMIT:
+                raise FormatError(f"a row of {row.agent[:40]!r} on {row.map[:40]!r} is over "
+                                  f"{CELL_LIMIT >> 10} KiB, which a results file does not keep",
+                                  str(self.path))
+            self.file.write(line)
         self.file.flush()
         os.fsync(self.file.fileno())
 
@@ -256,107 +345,13 @@ class RowSink:
 
 
 # -- backends ------------------------------------------------------------------------------
-def _die_with_parent(parent: int) -> None:
-    """Make a worker exit when the process that started it dies, even by SIGKILL: Linux's
-    parent-death signal where there is one, and a watchdog thread everywhere."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def _worker(tasks: Any, results: Any, parent: int) -> None:
-    """A worker process: play the jobs it is sent, one result message per finished game."""
-    # Ctrl-C at a terminal goes to the whole foreground group; the parent alone handles it
-    # (a solver interrupted mid-call would only raise), so the worker leaves the group
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(OSError):
-        os.setpgid(0, 0)
-    _die_with_parent(parent)
-    while True:
-        job = tasks.get()
-        if job is None:
-            return
-        try:
-            results.put(("row", play_job(job)))
-        except BaseException as e:  # a bug in an agent: send it to the parent, which raises it
-            results.put(("error", f"{type(e).__name__}: {e}",
-                         "".join(traceback.format_exception(e))))
-            return
-
-
-def _stop_workers(workers: list[Any]) -> None:
-    for proc in workers:
-        if proc.is_alive():
-            proc.terminate()
-    deadline = time.monotonic() + 1.0
-    for proc in workers:
-        proc.join(max(0.0, deadline - time.monotonic()))
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
-
-
-def _run_process(jobs: Sequence[Job], workers: int, emit: Callable[[Row], None],
+def _run_process(jobs: Iterable[Job], workers: int, caps: Caps, emit: Callable[[Row], None],
                  stop: threading.Event) -> None:
-    """Play the jobs on `workers` processes. Each finished game reaches `emit` at once; on
-    Ctrl-C (`stop`) the workers are ended within about a second and games still running are
-    dropped (a resume plays them again)."""
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            if stop.is_set():
-                return
-            emit(play_job(job))
-        return
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                          else "spawn")
-    tasks, results = context.Queue(), context.Queue()
-    workers = min(workers, len(jobs))
-    procs = [context.Process(target=_worker, args=(tasks, results, os.getpid()), daemon=True)
-             for _ in range(workers)]
-    for proc in procs:
-        proc.start()
-    try:
-        for job in jobs:
-            tasks.put(job)
-        for _ in procs:
-            tasks.put(None)
-        remaining = len(jobs)
-        while remaining and not stop.is_set():
-            try:
-                kind, *payload = results.get(timeout=0.2)
-            except queue.Empty:
-                if not any(p.is_alive() for p in procs):
-                    raise LogicAgentsError("every worker process ended before the study was "
-                                           "done (killed from outside?)") from None
-                continue
-            if kind == "error":
-                raise RuntimeError(f"a game raised {payload[0]}\n{payload[1]}")
-            emit(payload[0])
-            remaining -= 1
-    finally:
-        _stop_workers(procs)
-        # rows that reached the queue before the stop are finished games: keep them
-        with contextlib.suppress(Exception):
-            while True:
-                kind, *payload = results.get_nowait()
-                if kind == "row":
-                    emit(payload[0])
-        tasks.cancel_join_thread()
-        results.cancel_join_thread()
+    """Play the jobs on `workers` processes (one at --jobs 1 too: an agent that calls
+    os._exit or hangs in C must not take the study down). Each finished game reaches `emit`
+    at once; on Ctrl-C (`stop`) the workers are ended within about a second and games still
+    running are dropped (a resume plays them again)."""
+    Pool(workers, caps, play_job, failed_row).run(iter(jobs), emit, stop)
 
 
 @contextlib.contextmanager
@@ -367,11 +362,14 @@ def _interruptible():
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
-    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    # SIGTERM (a scheduler's stop, `kill`) ends a study as Ctrl-C does: its rows are kept
+    previous = {sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield stop
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if stop.is_set():
         raise KeyboardInterrupt
 
@@ -386,15 +384,18 @@ def compare(
     game: str | None = None,
     out: str | Path | None = None,
     resume: bool = False,
+    retry_errors: bool = False,
     backend: str = "process",
     address: str | None = None,
     agent_options: dict[str, dict] | None = None,
     world_options: dict[str, Any] | None = None,
+    caps: Caps = DEFAULT_CAPS,
     on_row: Callable[[Row], None] | None = None,
 ) -> list[Row]:
     """Play every agent on every map `runs` times with paired seeds; returns all rows
     (those read back from `out` when resuming, then the new ones). `game` defaults to the
-    game the instances belong to."""
+    game the instances belong to. A game the agent fails is a row with outcome error or
+    timeout (see Row.error); a resume keeps such rows unless `retry_errors`."""
     if game is None:
         from logic_agents.world.registry import game_of_instance
 
@@ -406,7 +407,13 @@ def compare(
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
-    wanted = {(j.agent, j.entry.instance.name, j.run, j.seed) for j in all_jobs}
+    maps, agent_set = {e.instance.name for e in entries}, set(agents)
+
+    def wanted(key: tuple) -> bool:
+        agent, name, run, run_seed = key
+        return (agent in agent_set and name in maps and run < runs
+                and run_seed == seed_for(seed, name, run))
+
     rows: list[Row] = []
     sink = None
     if out is not None:
@@ -421,16 +428,13 @@ def compare(
                                    "or choose another --out")
         if held:
             check_same_study(out, study)
-            # only this study's games count, each once, however the file was written
-            unique: dict[tuple, Row] = {}
-            for row in read_rows(out):
-                if row.key in wanted:
-                    unique.setdefault(row.key, row)
-            rows = list(unique.values())
+            rows = list(_latest(r for r in read_rows(out) if wanted(r.key)).values())
+            if retry_errors:
+                rows = [r for r in rows if not r.failed]
         write_study(out, study)
         sink = RowSink(out)
     done_keys = {r.key for r in rows}
-    todo = [j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys]
+    todo = (j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys)
 
     def emit(row: Row) -> None:
         rows.append(row)
@@ -444,13 +448,24 @@ def compare(
             if backend == "ray":
                 from logic_agents.ray_backend import run_ray
 
-                run_ray(todo, address, emit, stop)
+                run_ray(list(todo), address, caps, emit, stop)
             else:
-                _run_process(todo, jobs or os.cpu_count() or 1, emit, stop)
+                _run_process(todo, jobs or os.cpu_count() or 1, caps, emit, stop)
     finally:
         if sink is not None:
             sink.close()
     return rows
+
+
+def _latest(rows: Iterable[Row]) -> dict[tuple, Row]:
+    """One row per game: the first finished one, else the first failed one (a game retried
+    with --retry-errors leaves its failed row in the file, before the new one)."""
+    unique: dict[tuple, Row] = {}
+    for row in rows:
+        held = unique.get(row.key)
+        if held is None or (held.failed and not row.failed):
+            unique[row.key] = row
+    return unique
 
 
 # -- the study a results file belongs to ----------------------------------------------------
@@ -557,6 +572,8 @@ def _stats(rows: list[Row], scored: bool = False) -> dict:
     return {**extra,
         "games": n,
         "wins": wins,
+        "errors": sum(r.outcome == "error" for r in rows),
+        "timeouts": sum(r.outcome == "timeout" for r in rows),
         "win_rate": wins / n if n else 0.0,
         "ci95": [lo, hi],
         "mean_steps": sum(r.steps for r in rows) / n if n else 0.0,

@@ -5,7 +5,8 @@ IllegalAction (a world refused an action), UnknownName (game, agent, solver, map
 (a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
 solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
 UsageError (a command-line or agent option out of range), AgentOptionError (an option an agent does not
-take).
+take), AgentFailed (an agent's own code raised, returned a non-action or ran out of time: the
+game it played ends in outcome `error` or `timeout`, and the study goes on).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ class FormatError(LogicAgentsError):
         self.line = line
         self.col = col
         super().__init__(f"{file}:{line}:{col}: {message}")
+
+    def __reduce__(self) -> tuple:  # pickled whole, so it crosses a process unchanged
+        return (type(self), (self.message, self.file, self.line, self.col))
 
 
 class IllegalAction(LogicAgentsError):
@@ -61,3 +65,34 @@ class UsageError(LogicAgentsError):
 class AgentOptionError(UsageError, TypeError):
     """An agent option that does not fit the agent (a TypeError too, as Python's own for a
     wrong keyword argument is)."""
+
+
+class AgentFailed(LogicAgentsError):
+    """An agent's own code failed: it raised in `where` (``__init__``, ``reset``, ``act``,
+    ``why``, ``stats``, ``close``), returned what the world refused, or ran past a time cap
+    (`timeout`). `line` is the one line a results row keeps ("ZeroDivisionError: division by
+    zero"); `frames` are the agent's own traceback frames (its files, not the framework's)."""
+
+    def __init__(self, agent: str, where: str, kind: str, message: str, *, step: int = 0,
+                 frames: str = "", timeout: bool = False):
+        self.agent, self.where, self.kind, self.message = agent, where, kind, message
+        self.step, self.frames, self.timeout = step, frames, timeout
+        super().__init__(f"agent {agent} failed in {self.place}: {self.line}")
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild_failure, (self.agent, self.where, self.kind, self.message, self.step,
+                                   self.frames, self.timeout))
+
+    @property
+    def line(self) -> str:
+        return f"{self.kind}: {self.message}" if self.message else self.kind
+
+    @property
+    def place(self) -> str:
+        call = self.where if self.where.startswith("__") else f"{self.where}()"
+        return f"{call} at step {self.step}" if self.where in ("act", "why") else call
+
+
+def _rebuild_failure(agent: str, where: str, kind: str, message: str, step: int, frames: str,
+                     timeout: bool) -> AgentFailed:
+    return AgentFailed(agent, where, kind, message, step=step, frames=frames, timeout=timeout)

@@ -23,8 +23,9 @@ class _Console(Console):
 
 def make_console(stderr: bool = False, **options: Any) -> Console:
     """A Console for stdout (or stderr) that never wraps or cuts data when piped."""
-    console = _Console(highlight=False, stderr=stderr, **options)
+    # emoji=False: a name such as `agent.py:Banana:` stays text, not a picture
+    console = _Console(highlight=False, emoji=False, stderr=stderr, **options)
     if not console.is_terminal:
-        console = _Console(highlight=False, stderr=stderr, width=PIPE_WIDTH, soft_wrap=True,
-                           **options)
+        console = _Console(highlight=False, emoji=False, stderr=stderr, width=PIPE_WIDTH,
+                           soft_wrap=True, **options)
     return console

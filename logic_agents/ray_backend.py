@@ -93,12 +93,13 @@ def _connect(ray: Any, address: str | None) -> None:
         raise LogicAgentsError(f"cannot join the Ray cluster at {address}: {first}{hint}") from None
 
 
-def play_chunk(jobs: Sequence[Any]) -> tuple[str, list[Any]]:
-    """Run on a Ray worker: the games of one task and the worker's logic-agents version."""
+def play_chunk(jobs: Sequence[Any], caps: Any = None) -> tuple[str, list[Any]]:
+    """Run on a Ray worker: the games of one task (under the caps: the alarm stops an agent
+    that runs Python past them) and the worker's logic-agents version."""
     from logic_agents import __version__
     from logic_agents.batch import play_jobs
 
-    return __version__, play_jobs(jobs)
+    return __version__, play_jobs(jobs, caps)
 
 
 def _task_error(error: Exception) -> Exception:
@@ -109,7 +110,7 @@ def _task_error(error: Exception) -> Exception:
     return error
 
 
-def run_ray(jobs: Sequence[Any], address: str | None, emit: Callable[[Any], None],
+def run_ray(jobs: Sequence[Any], address: str | None, caps: Any, emit: Callable[[Any], None],
             stop: threading.Event) -> None:
     """Play `jobs` on Ray, emitting each finished row; returns early once `stop` is set."""
     from logic_agents import __version__
@@ -126,7 +127,7 @@ def run_ray(jobs: Sequence[Any], address: str | None, emit: Callable[[Any], None
     try:
         remote = ray.remote(play_chunk)
         chunks = [list(jobs[i : i + CHUNK]) for i in range(0, len(jobs), CHUNK)]
-        pending = [remote.remote(chunk) for chunk in chunks]
+        pending = [remote.remote(chunk, caps) for chunk in chunks]
         while pending and not stop.is_set():
             done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
             for ref in done:

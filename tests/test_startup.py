@@ -1,7 +1,8 @@
 """Start-up stays light: the play and solve paths never import sympy (nor the optional
 extras), which cost every call over a second before; sympy comes in only where a formula is
 built or printed. Each check runs in a fresh interpreter, so nothing earlier in the test
-process can hide an import. (Speed itself is measured by scripts/bench_startup.py.)"""
+process can hide an import; `play` runs --in-process, since it otherwise plays in a child
+whose imports this process would not see. (Speed itself is measured by scripts/bench_startup.py.)"""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ HEAVY = ("sympy", "textual", "matplotlib", "ray")
 
 def loaded_after(*commands: list[str]) -> list[str]:
     """The heavy modules loaded after running the commands in one fresh interpreter."""
+    commands = tuple([*argv, "--in-process"] if argv[0] == "play" else argv for argv in commands)
     code = ("import json, sys\nfrom logic_agents.cli import main\n"
             f"for argv in {commands!r}:\n    main(argv)\n"
             f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")

@@ -66,6 +66,8 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
         shown = [(owner, o) for owner, o in extra if owner]
         group = target.add_argument_group("options of this game and agent") if shown else target
         for owner, option in extra:
+            if option.flag in target._option_string_actions:
+                continue  # the verb's own flag (--memory-cap) reaches the agents too
             where = group if owner else target
             option.add_to(where, owner)
             if not owner:  # another agent's option: accepted by argparse, refused with a reason

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from logic_agents.errors import UsageError
 from logic_agents.inputs import path_exists
-from logic_agents.world.options import integer, positive_int
+from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
 
 PROG = "logic-agents"
@@ -44,6 +44,50 @@ def limit_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-limits", dest="no_limits", action="store_true",
                    help="lift the size limits on inputs (boards, CNF variables); for huge "
                    "inputs on purpose")
+
+
+MAX_SECONDS = 10_000_000  # about 115 days: past it a timer or a sleep overflows
+
+
+def seconds(text: str) -> float:
+    """A time cap in seconds: 0 means none; at most MAX_SECONDS."""
+    value = nonnegative_float(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:,} seconds, got {text}")
+    return value
+
+
+def caps_flags(p: argparse.ArgumentParser) -> None:
+    """--move-timeout, --game-timeout and --memory-cap: the caps an agent plays under."""
+    from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+    from logic_agents.world.sandbox import DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S
+
+    group = p.add_argument_group(
+        "caps on the agent (an agent past one loses its game as `timeout` or `error`; "
+        "see docs/compare.md, running agents you did not write)")
+    group.add_argument("--move-timeout", dest="move_timeout", type=seconds, default=None,
+                       metavar="S", help="stop an agent whose one call (a move, reset, its "
+                       f"constructor) runs past S seconds; 0: no cap (default "
+                       f"{DEFAULT_MOVE_TIMEOUT_S:g})")
+    group.add_argument("--game-timeout", dest="game_timeout", type=seconds, default=None,
+                       metavar="S", help="stop a game that runs past S seconds; 0: no cap "
+                       f"(default {DEFAULT_GAME_TIMEOUT_S:g})")
+    group.add_argument("--memory-cap", dest="memory_cap", type=positive_int, default=None,
+                       metavar="MIB", help="the memory one game may take: searches stop "
+                       "at MIB (estimated), and the process that plays is capped at MIB "
+                       f"+ 512 MiB (default {DEFAULT_MEMORY_CAP_MIB})")
+
+
+def caps_of(args: argparse.Namespace) -> Any:
+    """The sandbox.Caps the caps flags give (defaults where not given)."""
+    from logic_agents.world.sandbox import DEFAULT_CAPS, Caps
+
+    def pick(given: Any, default: Any) -> Any:
+        return default if given is None else (given or None)
+
+    return Caps(pick(getattr(args, "move_timeout", None), DEFAULT_CAPS.move_timeout),
+                pick(getattr(args, "game_timeout", None), DEFAULT_CAPS.game_timeout),
+                pick(getattr(args, "memory_cap", None), DEFAULT_CAPS.memory_cap))
 
 
 def game_flag(p: argparse.ArgumentParser, what: str = "the map") -> None:
@@ -191,12 +235,41 @@ def markup_renderer(spec: GameSpec) -> Any:
     return lambda obs: escape(spec.render(obs))
 
 
-def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, agent: Any,
+EXIT_AGENT_FAILED = 3  # play: the agent failed; compare: some games errored or timed out
+
+
+def failed_result(spec: GameSpec, instance: Any, agent: str, seed: int, failure: Any) -> Any:
+    """The EpisodeResult of a game the agent failed before run_episode could end it (its
+    constructor raised, or its process was killed past a cap or died)."""
+    from logic_agents.world.core import EpisodeResult, Outcome
+
+    return EpisodeResult(
+        game=spec.name, map=instance.name, agent=agent, seed=seed,
+        outcome=Outcome.TIMEOUT if failure.timeout else Outcome.ERROR, won=False,
+        steps=max(0, failure.step - 1) if failure.where in ("act", "why") else 0, guesses=0,
+        score=0.0, time_s=0.0, error=f"{failure.line} (in {failure.place})",
+        frames=failure.frames)
+
+
+def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: dict,
                  instance: Any, console: Any, show: bool) -> int:
+    """The result as a person reads it (or one JSON object with --json); an agent's failure
+    also goes to stderr with the agent's own frames, and the exit code is 3."""
     import json
 
     from rich.markup import escape
 
+    from logic_agents.output import make_console
+
+    failed = result.outcome.value in ("error", "timeout")
+    if failed:
+        err = make_console(stderr=True)
+        err.print(f"{PROG}: agent {escape(printable(result.agent))} failed: "
+                  f"{escape(printable(result.error))}", highlight=False)
+        if result.frames:
+            err.print("the agent's own frames (most recent call last):\n"
+                      + escape(result.frames.rstrip()), highlight=False)
+    code = EXIT_AGENT_FAILED if failed else 0
     if args.json:
         out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
                "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
@@ -204,21 +277,34 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, agent: A
         out.update({k: result.extra[k] for k in spec.result_keys if k in result.extra})
         if spec.has_lives:
             out["lives_left"] = result.extra.get("lives_left")
+        if failed:
+            out["error"] = result.error
         print(json.dumps(out))
-        return 0
-    words = (spec.summary(result) if spec.summary is not None
+        return code
+    words = (spec.summary(result) if spec.summary is not None and not failed
              else f"{result.steps} steps, {result.guesses} guesses")
     outcome = result.outcome.value.upper()
-    if spec.objective == "score":  # a scored game ends, it is not lost
+    if failed:
+        colour = "red"
+    elif spec.objective == "score":  # a scored game ends, it is not lost
         outcome = "TRUNCATED" if result.outcome.value == "truncated" else "ENDED"
         colour = "cyan"
     else:
         colour = "green" if result.won else "red"
     console.print(("\n" if show else "") + f"[bold {colour}]{outcome}[/bold {colour}] "
-                  f"{escape(instance.name)} with {escape(result.agent)}: {escape(words)}, "
-                  f"{result.time_s:.3f}s")
-    stopped = getattr(agent, "stopped", None)
-    if isinstance(stopped, str) and stopped and not result.won:
-        console.print(f"{escape(result.agent)} stopped at its {escape(stopped)} after "
-                      f"{getattr(agent, 'nodes', 0):,} nodes")
-    return 0
+                  f"{escape(printable(instance.name))} with {escape(printable(result.agent))}: "
+                  f"{escape(words)}, {result.time_s:.3f}s")
+    stopped = about.get("stopped", "")
+    if stopped and not result.won and not failed:
+        console.print(f"{escape(printable(result.agent))} stopped at its {escape(stopped)} "
+                      f"after {about.get('nodes', 0):,} nodes")
+    return code
+
+
+def printable(text: str) -> str:
+    """`text` with control characters escaped, so a name from a file cannot drive the
+    terminal (set its title, clear the screen)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)

@@ -11,15 +11,19 @@ import json
 from typing import Any
 
 from logic_agents.cli.common import (
+    EXIT_AGENT_FAILED,
     PROG,
     agent_entries,
     agents_epilog,
+    caps_flags,
+    caps_of,
     declared_flags,
     examples,
     game_flag,
     game_of,
     given_options,
     limit_flag,
+    printable,
     world_options,
 )
 from logic_agents.errors import UsageError
@@ -32,7 +36,11 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "compare", help="compare agents over many maps and seeds (paired)",
         description="Every agent plays every map --runs times; run i on map m uses the same "
-        "seed for every agent. Rows stream to --out as games finish; Ctrl-C loses none.")
+        "seed for every agent. Rows stream to --out as games finish; Ctrl-C loses none. "
+        "Each game is played in a worker process under the caps below: a game whose agent "
+        "raises, returns an action the world refuses, exits or runs past a cap is a row with "
+        "outcome error or timeout, and the study goes on. Exit code: 0, or 3 when some games "
+        "ended in error or timeout (2: bad input, 130: interrupted).")
     p.epilog_from = lambda: (examples("compare", "{example} --agents {agents} --runs 100 --out "
                                       "runs.csv --plot plot.png")
                              + "An agent of yours: --agents NAME,my_agent.py:MyAgent. "
@@ -48,7 +56,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--jobs", type=positive_int, default=None,
                    help="worker processes (default: all cores)")
     p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
-    p.add_argument("--resume", action="store_true", help="skip the runs already in --out")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the study in --out: play only the games it does not hold. "
+                   "The study must be the same (maps and their contents, agents and their "
+                   "files, options, grouping, seed); --runs may grow. Games that ended in "
+                   "error or timeout count as played")
+    p.add_argument("--retry-errors", dest="retry_errors", action="store_true",
+                   help="with --resume: play again the games that ended in error or timeout")
     p.add_argument("--plot", metavar="FILE.png", help="win rates (or scores) per group with "
                    "95%% intervals (extra 'plot')")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -74,6 +88,7 @@ def add_parser(sub: Any) -> None:
                    "(each its own), preset")
     game_flag(p, "the maps")
     limit_flag(p)
+    caps_flags(p)
     p.set_defaults(run=run, game_options=game_options)
 
 
@@ -125,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
     if args.resume and not args.out:
         raise UsageError("--resume continues an --out file; give --out")
+    if args.retry_errors and not args.resume:
+        raise UsageError("--retry-errors goes with --resume")
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
@@ -160,9 +177,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             rows = batch.compare(
                 names, entries, runs=args.runs, seed=args.seed, jobs=args.jobs, game=spec.name,
-                out=args.out, resume=args.resume, backend=args.backend, address=args.address,
+                out=args.out, resume=args.resume, retry_errors=args.retry_errors,
+                backend=args.backend, address=args.address,
                 agent_options={k: v for k, v in options.items() if v} or None,
-                world_options=wopts, on_row=on_row)
+                world_options=wopts, caps=caps_of(args), on_row=on_row)
         except KeyboardInterrupt:
             saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
             err.print(f"{PROG}: interrupted after {sum(map(len, tally.values()))} games{saved}")
@@ -177,13 +195,33 @@ def run(args: argparse.Namespace) -> int:
         plot_summary(summary, args.plot)
     if args.html:
         _write_html(args, spec, summary, rows, entries, options, wopts, err)
+    failed = sum(st["errors"] + st["timeouts"] for st in summary["agents"].values())
+    code = EXIT_AGENT_FAILED if failed else 0
+    if failed:
+        _report_failures(rows, err)
     if args.json:
         print(json.dumps(summary))
-        return 0
+        return code
     from logic_agents.cli.report import print_summary
 
     print_summary(make_console(), summary, len(entries), args)
-    return 0
+    return code
+
+
+def _report_failures(rows: list, err: Any) -> None:
+    """One line per agent whose games failed: how many, and the first failure's words."""
+    from rich.markup import escape
+
+    first: dict[str, Any] = {}
+    count: dict[str, int] = {}
+    for row in rows:
+        if row.failed:
+            first.setdefault(row.agent, row)
+            count[row.agent] = count.get(row.agent, 0) + 1
+    for agent, row in first.items():
+        err.print(f"{PROG}: agent {escape(printable(agent))} failed {count[agent]} game(s); "
+                  f"first on {escape(printable(row.map))} run {row.run}: "
+                  f"{escape(printable(row.error or row.outcome))}")
 
 
 

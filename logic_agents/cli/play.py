@@ -9,9 +9,12 @@ from typing import Any
 from logic_agents.cli.common import (
     agent_entries,
     agents_epilog,
+    caps_flags,
+    caps_of,
     declared_flags,
     episode_flags,
     examples,
+    failed_result,
     game_of,
     given_options,
     load_one,
@@ -25,11 +28,15 @@ from logic_agents.errors import UsageError
 from logic_agents.output import make_console
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.registry import GameSpec, Option
+from logic_agents.world.sandbox import Clock, run_child
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="run one agent on one map",
-                       description="Run one agent on one map and show the board after each move.")
+                       description="Run one agent on one map and show the board after each move. "
+                       "The agent plays in a child process under the caps below; if it raises, "
+                       "returns an action the world refuses or runs past a cap, play says where, "
+                       "shows the agent's own traceback frames and exits with code 3.")
     p.epilog_from = lambda: (examples("play", "{example} --agent {agent}")
                              + "An agent of yours: --agent my_agent.py:MyAgent. "
                              + agents_epilog())
@@ -47,6 +54,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step (with the "
                    "instance itself, so it replays anywhere)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
+    caps_flags(p)
+    p.add_argument("--in-process", dest="in_process", action="store_true",
+                   help="play in this process, not a child (to step through your agent with "
+                   "a debugger such as pdb); the move and game caps then stop only code that "
+                   "runs Python, and the memory cap is not set")
     p.set_defaults(run=run, game_options=game_options)
 
 
@@ -83,15 +95,14 @@ def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, dict, di
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from logic_agents.world.agents import build_agent, explaining
-    from logic_agents.world.runner import run_episode
+    from logic_agents.world.agents import explaining
 
     spec, map_path, instance, entry, options, wopts = prepare(args)
-    world = spec.make_world(instance, **wopts)
     if entry.interactive:
-        result, agent = _play_interactive(spec, entry, options, world, instance, map_path, wopts,
+        world = spec.make_world(instance, **wopts)
+        result, about = _play_interactive(spec, entry, options, world, instance, map_path, wopts,
                                           args)
-        return print_result(args, spec, result, agent, instance, make_console(), False)
+        return print_result(args, spec, result, about, instance, make_console(), False)
     console = make_console()
     if args.explain:
         # agents that prove their moves only do so when asked (it costs solver calls);
@@ -99,15 +110,58 @@ def run(args: argparse.Namespace) -> int:
         # JSON object only, so explanations go to stderr
         out = make_console(stderr=True) if args.json else console
         options = explaining(entry, options, lambda lines: out.print(escape("\n".join(lines))))
-    agent = build_agent(entry, options)
     show = not (args.quiet or args.json)
-    render_markup = markup_renderer(spec)
+    trace = open_trace(args, spec, instance, map_path, wopts)
+    if show and args.delay is None:
+        console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
+                      f"[bold]{escape(entry.name)}[/bold]  seed {args.seed}")
+        first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
+        console.print(markup_renderer(spec)(first))
 
+    def episode(clock: Any) -> tuple[Any, dict]:
+        """The game, in the process that plays it (a child, so a stuck agent can be
+        stopped): (the result, what print_result reads off the agent)."""
+        try:
+            return _episode(args, spec, entry, options, instance, wopts, trace, console, show,
+                            clock)
+        finally:
+            if trace is not None:
+                trace.close()
+
+    caps = caps_of(args)
+    if args.in_process:
+        outcome, lost = episode(Clock(caps)), None
+    else:
+        outcome, lost = run_child(episode, caps, quiet_stdout=args.json)
+    if lost is not None:
+        lost.agent = entry.name
+        result, about = failed_result(spec, instance, entry.name, args.seed, lost), {}
+    else:
+        result, about = outcome
+    return print_result(args, spec, result, about, instance, console, show)
+
+
+def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict, instance: Any,
+             wopts: dict, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, dict]:
+    from rich.markup import escape
+
+    from logic_agents.errors import AgentFailed
+    from logic_agents.world.agents import build_agent
+    from logic_agents.world.runner import run_episode
+
+    try:
+        agent = build_agent(entry, options, clock)
+    except AgentFailed as e:
+        return failed_result(spec, instance, entry.name, args.seed, e), {}
+    world = spec.make_world(instance, **wopts)
+    if show and args.delay is not None:
+        return _watch(args, spec, world, agent, instance, wopts, trace, console, clock)
+    render_markup = markup_renderer(spec)
     explained = args.explain and not args.json  # --quiet --explain: the moves and their whys
 
     def on_step(obs: Any, action: Any, reward: float) -> None:
         why = getattr(agent, "why", "")
-        move = f"[bold]{escape(str(action))}[/bold]" + (f"  [dim]({escape(why)})[/dim]"
+        move = f"[bold]{escape(str(action))}[/bold]" + (f"  [dim]({escape(str(why))})[/dim]"
                                                         if why else "")
         if not show:
             console.print(move)
@@ -115,26 +169,22 @@ def run(args: argparse.Namespace) -> int:
         console.print("\n" + move)
         console.print(render_markup(obs))
 
-    trace = open_trace(args, spec, instance, map_path, wopts)
-    if show and args.delay is not None:
-        return _watch(args, spec, world, agent, instance, wopts, trace, console)
-    if show:
-        console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
-                      f"[bold]{escape(entry.name)}[/bold]  seed {args.seed}")
-        first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
-        console.print(render_markup(first))
-    try:
-        result = run_episode(world, agent, args.seed, trace, game=spec.name,
-                             map_name=instance.name,
-                             on_step=on_step if show or explained else None)
-    finally:
-        if trace is not None:
-            trace.close()
-    return print_result(args, spec, result, agent, instance, console, show)
+    result = run_episode(world, agent, args.seed, trace, game=spec.name, map_name=instance.name,
+                         on_step=on_step if show or explained else None, clock=clock)
+    return result, about_agent(agent)
+
+
+def about_agent(agent: Any) -> dict:
+    """What print_result says of an agent after its game (a search's cap), as plain values
+    that cross from the process that played."""
+    stopped = getattr(agent, "stopped", None)
+    nodes = getattr(agent, "nodes", 0)
+    return {"stopped": stopped if isinstance(stopped, str) else "",
+            "nodes": nodes if isinstance(nodes, int) else 0}
 
 
 def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
-           wopts: dict, trace: Any, console: Any) -> int:
+           wopts: dict, trace: Any, console: Any, clock: Any) -> tuple[Any, dict]:
     """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
     from logic_agents.terminal import Watcher
     from logic_agents.world.runner import run_episode
@@ -143,15 +193,11 @@ def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, ins
     with Watcher(spec, console, args.delay, title) as watcher:
         first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
         watcher.show(first)
-        try:
-            result = run_episode(world, agent, args.seed, trace, game=spec.name,
-                                 map_name=instance.name,
-                                 on_step=lambda obs, action, reward: watcher.show(
-                                     obs, action, getattr(agent, "why", ""), reward))
-        finally:
-            if trace is not None:
-                trace.close()
-    return print_result(args, spec, result, agent, instance, console, True)
+        result = run_episode(world, agent, args.seed, trace, game=spec.name,
+                             map_name=instance.name, clock=clock,
+                             on_step=lambda obs, action, reward: watcher.show(
+                                 obs, action, getattr(agent, "why", ""), reward))
+    return result, about_agent(agent)
 
 
 def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
@@ -173,4 +219,4 @@ def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, ins
     finally:
         if trace is not None:
             trace.close()
-    return result, Scripted([])
+    return result, about_agent(Scripted([]))

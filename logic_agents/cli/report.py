@@ -17,6 +17,10 @@ def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespa
                 "time/game s") if scored else
                ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
                 "time/game s"))
+    # games the agent failed (error / timeout) are counted apart from the game's losses
+    failures = any(st.get("errors") or st.get("timeouts") for st in summary["agents"].values())
+    if failures:
+        columns = (*columns, "errors", "timeouts")
     for col in columns:
         table.add_column(col, justify="left" if col in ("agent", "group") else "right")
     for name, stats in summary["agents"].items():
@@ -27,16 +31,18 @@ def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespa
             first = escape(name) if group == "all" else ""
             if scored:
                 sc = st["score"]
-                table.add_row(first, escape(group), str(st["games"]),
-                              f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
-                              f"{sc['median']:g}", f"{sc['max']:g}", f"{st['mean_steps']:.1f}",
-                              f"{st['mean_time_s']:.4f}")
-                continue
-            lo, hi = st["ci95"]
-            table.add_row(first, escape(group), str(st["games"]), str(st["wins"]),
-                          f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
-                          f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
-                          f"{st['mean_time_s']:.4f}")
+                cells = [f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
+                         f"{sc['median']:g}", f"{sc['max']:g}", f"{st['mean_steps']:.1f}",
+                         f"{st['mean_time_s']:.4f}"]
+            else:
+                lo, hi = st["ci95"]
+                cells = [str(st["wins"]),
+                         f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+                         f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
+                         f"{st['mean_time_s']:.4f}"]
+            if failures:
+                cells += [str(st.get("errors", 0)), str(st.get("timeouts", 0))]
+            table.add_row(first, escape(group), str(st["games"]), *cells)
     console.print(table)
     for name, stats in summary["agents"].items():
         counters = ", ".join(f"{k} {v:.1f}" for k, v in stats["mean_stats"].items())

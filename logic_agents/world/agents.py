@@ -11,13 +11,17 @@ Concepts:
 - resolve_agent(spec, reference): the AgentEntry of a registered name or of a class named by
   `path/to/file.py:ClassName` or `package.module:ClassName`; a bad reference is a UsageError.
 - build_agent(entry, options): options are checked against the declared ones first (a wrong
-  one is a usage error); whatever the constructor then raises is a bug and surfaces as one.
+  one is a usage error); whatever the constructor then raises is the agent's failure
+  (errors.AgentFailed), which `play` reports with the agent's frames and a study records.
+- check_factory: a reference must name a class with reset() and act(), or a function that
+  takes no required argument; anything else (json:loads, os:system) is a usage error.
 - explaining(entry, options): the options plus an `explain` hook for agents that take one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -26,9 +30,10 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import AgentOptionError, UnknownName, UsageError
+from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.inputs import path_exists
 from logic_agents.world.registry import AgentEntry, GameSpec, Option
+from logic_agents.world.sandbox import Clock
 
 # options the framework itself hands to agents that accept them (not user flags)
 HOOKS = ("on_query", "explain")
@@ -52,7 +57,34 @@ def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
     from logic_agents.world.registry import summary_of
 
     factory = load_class(reference)
+    check_factory(factory, reference)
     return AgentEntry(reference, factory, summary_of(factory, reference))
+
+
+def check_factory(factory: Any, reference: str) -> None:
+    """UsageError unless `factory` can make agents: a class with reset() and act(), or a
+    callable that takes no required argument (it is called with the agent's options)."""
+    needs = "an agent needs reset(seed=None) and act(observation)"
+    if isinstance(factory, type):
+        missing = [m for m in ("reset", "act") if not callable(getattr(factory, m, None))]
+        if missing:
+            raise UsageError(f"--agent {reference}: the class {factory.__name__} has no "
+                             f"{' or '.join(m + '()' for m in missing)}; {needs}")
+        return
+    if not callable(factory):
+        raise UsageError(f"--agent {reference}: {reference} is a {type(factory).__name__}, "
+                         "not an agent class or a function that returns an agent")
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a built-in such as os.system: no signature to read
+        raise UsageError(f"--agent {reference}: {reference} is a built-in function that does "
+                         "not return an agent") from None
+    required = [p.name for p in params if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if required:
+        raise UsageError(f"--agent {reference}: {reference} is a function that does not return "
+                         f"an agent (it needs {', '.join(required)}; an agent factory is called "
+                         "with the agent's options only)")
 
 
 def load_class(reference: str) -> Any:
@@ -73,6 +105,10 @@ def load_class(reference: str) -> Any:
         except SyntaxError as e:
             raise UsageError(f"--agent {reference}: {e.filename}:{e.lineno}:{e.offset or 0}: "
                              f"{e.msg}") from None
+        except (Exception, SystemExit) as e:  # the file's own code failed as it was read
+            sys.modules.pop(name, None)
+            raise UsageError(f"--agent {reference}: reading {module_text} raised "
+                             f"{_where_in(e, module_text)}") from None
     else:
         if not all(part.isidentifier() for part in module_text.split(".")):
             raise UsageError(f"--agent {reference}: {module_text!r} is not a module name")
@@ -81,11 +117,27 @@ def load_class(reference: str) -> Any:
         except ModuleNotFoundError as e:
             if e.name and module_text.startswith(e.name):
                 raise UsageError(f"--agent {reference}: no module named {e.name!r}") from None
-            raise
+            raise UsageError(f"--agent {reference}: importing {module_text} raised "
+                             f"{_where_in(e, module_text)}") from None
+        except (Exception, SystemExit) as e:
+            raise UsageError(f"--agent {reference}: importing {module_text} raised "
+                             f"{_where_in(e, module_text)}") from None
     try:
         return getattr(module, attr)
     except AttributeError:
         raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
+
+
+def _where_in(error: BaseException, module: str) -> str:
+    """`Type: message (file:line)` of an error raised while a module was read."""
+    import traceback
+
+    text = str(error).strip().splitlines()
+    line = f"{type(error).__name__}: {text[0][:200]}" if text else type(error).__name__
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        line += f" ({frames[-1].filename}:{frames[-1].lineno})"
+    return line
 
 
 def declared_options(factory: Any) -> tuple[Option, ...]:
@@ -163,17 +215,25 @@ def check_options(entry: AgentEntry, options: dict[str, Any]) -> None:
         raise AgentOptionError(f"agent {entry.name} does not take {given} (it takes {takes})")
 
 
-def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None) -> Any:
-    """Check the options, then make the agent; it gets a `name` if it has none."""
+def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None,
+                clock: Clock | None = None) -> Any:
+    """Check the options, then make the agent; it gets a `name` if it has none. What the
+    constructor raises, or a made object that is no agent, is errors.AgentFailed (in
+    `__init__`): the agent's fault, which a study records and goes on."""
     options = dict(options or {})
     check_options(entry, options)
-    agent = entry.factory(**options)
-    for method in ("reset", "act"):
-        if not callable(getattr(agent, method, None)):
-            raise UsageError(f"agent {entry.name} has no {method}() method; an agent needs "
-                             "reset(seed=None) and act(observation)")
+    clock = clock or Clock()
+    clock.agent = entry.name
+    agent = clock.call("__init__", functools.partial(entry.factory, **options))
+    missing = [m for m in ("reset", "act") if not callable(getattr(agent, m, None))]
+    if missing:
+        what = type(agent).__name__
+        raise AgentFailed(entry.name, "__init__", "TypeError",
+                          f"it made a {what}, which has no "
+                          f"{' or '.join(m + '()' for m in missing)}; an agent needs "
+                          "reset(seed=None) and act(observation)")
     if not isinstance(getattr(agent, "name", None), str):
-        with contextlib.suppress(AttributeError):
+        with contextlib.suppress(AttributeError, TypeError):
             agent.name = entry.name
     return agent
 

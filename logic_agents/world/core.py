@@ -5,7 +5,8 @@ Concepts:
   The world owns its RNG and is the only object that knows the hidden state.
 - Agent: reset(seed) and act(observation) -> action. It never holds the world.
 - StepResult: the 5-tuple of step, with names.
-- Outcome / EpisodeResult: how an episode ended, as a JSON-ready dataclass.
+- Outcome / EpisodeResult: how an episode ended, as a JSON-ready dataclass; `error` and
+  `timeout` are the agent's failures (errors.AgentFailed), not the game's.
 - Why: an agent's reason for its last move (its `why` attribute): a str that may also carry
   the cells of its proof, the odds it weighed at a guess, and whether the move was a guess.
 """
@@ -88,6 +89,19 @@ def why_record(why: Any) -> dict | None:
     return why.to_json() if isinstance(why, Why) else {"text": str(why)}
 
 
+def whole_cell(cell: Any, action: Any) -> tuple[int, int]:
+    """An action's cell as (row, column): two whole numbers (not floats, not bools), else
+    IllegalAction. Every world checks its actions' cells through here, so an agent's
+    (0.0, 1.5) is refused as a move, not a TypeError deep in the world."""
+    from logic_agents.errors import IllegalAction
+
+    if (isinstance(cell, tuple) and len(cell) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
+        return cell
+    raise IllegalAction(f"{action!r}: a cell is two whole numbers (row, column), "
+                        f"not {cell!r}"[:300])
+
+
 class StepResult(NamedTuple):
     observation: Any
     reward: float
@@ -101,6 +115,8 @@ class Outcome(str, Enum):
     LOST = "lost"
     TRUNCATED = "truncated"  # the world's step cap ended the episode
     GAVE_UP = "gave_up"  # the agent returned None
+    ERROR = "error"  # the agent's code raised, or returned what the world refused
+    TIMEOUT = "timeout"  # the agent ran past a move or game time cap
 
     def __str__(self) -> str:
         return self.value
@@ -108,7 +124,9 @@ class Outcome(str, Enum):
 
 @dataclass
 class EpisodeResult:
-    """One finished episode. `extra` holds game-specific numbers such as lives_left."""
+    """One finished episode. `extra` holds game-specific numbers such as lives_left. An
+    episode the agent failed (outcome error or timeout) says how in `error` (one line: the
+    exception's type and message, and where) and `frames` (the agent's own traceback)."""
 
     game: str
     map: str
@@ -121,6 +139,8 @@ class EpisodeResult:
     score: float
     time_s: float
     extra: dict = field(default_factory=dict)
+    error: str = ""
+    frames: str = ""
 
     def to_dict(self) -> dict:
         d = asdict(self)

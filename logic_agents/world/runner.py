@@ -3,15 +3,27 @@
 Concepts: the world and agent are reset with the same seed; the agent sees observations only;
 each step may be written to a Trace; the result is an EpisodeResult. An agent may expose
 `stats() -> dict` (guesses, queries, ...) and `close()`, called when the episode ends however
-it ends; a world may expose `summary() -> dict` (lives_left, score).
+it ends; a world may expose `summary() -> dict` (lives_left, score). Every call into the agent
+goes through a sandbox.Clock: an agent that raises, returns an action the world refuses
+(IllegalAction) or runs past a cap ends its episode with outcome `error` or `timeout`, the
+error's one line in `result.error` and the agent's frames in `result.frames`.
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
+from logic_agents.errors import AgentFailed, IllegalAction
 from logic_agents.world.core import Agent, EpisodeResult, Outcome, World
+from logic_agents.world.sandbox import Clock
+
+MAX_COUNTER = 10**15  # a results file keeps counters below this (see batch.read_rows)
+MAX_COUNTER_NAME = 100
+# what a world's step raises on an action of the wrong shape, when it does not check it itself
+MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)
 
 
 def run_episode(
@@ -23,55 +35,37 @@ def run_episode(
     game: str = "",
     map_name: str = "",
     on_step: Any = None,
+    clock: Clock | None = None,
 ) -> EpisodeResult:
-    """Play one episode; `trace` is a Trace (or None); `on_step(obs, action, reward)` observes."""
-    try:
-        return _play(world, agent, seed, trace, game, map_name, on_step)
-    finally:
-        close = getattr(agent, "close", None)
-        if callable(close):
-            close()
-
-
-def agent_name(agent: Any) -> str:
-    name = getattr(agent, "name", None)
-    return name if isinstance(name, str) else type(agent).__name__
-
-
-def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, map_name: str,
-          on_step: Any) -> EpisodeResult:
+    """Play one episode; `trace` is a Trace (or None); `on_step(obs, action, reward)` observes.
+    Every call into the agent goes through `clock` (default: no caps), so an agent that fails
+    ends the episode with outcome error or timeout instead of raising."""
+    clock = clock or Clock()
+    clock.agent = agent_name(agent)
+    clock.start_game()
     start = time.perf_counter()
-    observation, info = world.reset(seed=seed)
-    agent.reset(seed)
-    if trace is not None:
-        trace.begin(game=game, map=map_name, agent=agent_name(agent), seed=seed,
-                    observation=observation)
-    steps = 0
-    score = 0.0
-    outcome = Outcome.GAVE_UP
-    if info.get("terminated"):  # some boards are finished by the opening move alone
-        outcome = Outcome.WON if info.get("won") else Outcome.LOST
-    while not info.get("terminated"):
-        action = agent.act(observation)
-        if action is None:
-            outcome = Outcome.GAVE_UP
-            break
-        observation, reward, terminated, truncated, info = world.step(action)
-        steps += 1
-        score += reward
-        if trace is not None:
-            trace.step(action, observation, reward, terminated, truncated,
-                       why=getattr(agent, "why", None))
-        if on_step is not None:
-            on_step(observation, action, reward)
-        if terminated:
-            outcome = Outcome.WON if info.get("won") else Outcome.LOST
-            break
-        if truncated:
-            outcome = Outcome.TRUNCATED
-            break
+    state = _Episode()
+    failure: AgentFailed | None = None
+    try:
+        _play(world, agent, seed, trace, game, map_name, on_step, clock, state)
+    except AgentFailed as e:
+        failure = e
+    stats: dict = {}
+    if failure is None and callable(getattr(agent, "stats", None)):
+        try:
+            stats = checked_stats(clock.call("stats", agent.stats, step=state.steps), clock)
+        except AgentFailed as e:
+            failure = e
+    close = getattr(agent, "close", None)
+    if callable(close):
+        try:
+            clock.call("close", close, step=state.steps)
+        except AgentFailed as e:
+            failure = failure or e
     elapsed = time.perf_counter() - start
-    stats = agent.stats() if hasattr(agent, "stats") else {}
+    outcome = state.outcome
+    if failure is not None:
+        outcome = Outcome.TIMEOUT if failure.timeout else Outcome.ERROR
     extra = world.summary() if hasattr(world, "summary") else {}
     extra.update({k: v for k, v in stats.items() if k != "guesses"})
     result = EpisodeResult(
@@ -81,12 +75,109 @@ def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, m
         seed=seed,
         outcome=outcome,
         won=outcome is Outcome.WON,
-        steps=steps,
+        steps=state.steps,
         guesses=int(stats.get("guesses", 0)),
-        score=score,
+        score=state.score,
         time_s=elapsed,
         extra=extra,
+        error="" if failure is None else f"{failure.line} (in {failure.place})",
+        frames="" if failure is None else failure.frames,
     )
     if trace is not None:
         trace.end(result)
     return result
+
+
+def agent_name(agent: Any) -> str:
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) else type(agent).__name__
+
+
+def checked_stats(stats: Any, clock: Clock) -> dict:
+    """An agent's stats() as a results row can keep it: names to numbers that read back."""
+    def refuse(message: str) -> AgentFailed:
+        return AgentFailed(clock.agent, "stats", "ValueError", message)
+
+    if not isinstance(stats, Mapping):
+        raise refuse(f"stats() returned {type(stats).__name__}, not a dict")
+    out = {}
+    for key, value in stats.items():
+        if not isinstance(key, str) or not key.isprintable() or len(key) > MAX_COUNTER_NAME:
+            raise refuse(f"stats() names a counter {str(key)[:40]!r}: names are printable "
+                         f"strings of at most {MAX_COUNTER_NAME} characters")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue  # not a counter: a results row keeps numbers only
+        if isinstance(value, int) and abs(value) >= MAX_COUNTER:
+            raise refuse(f"stats() counter {key!r} is {_digits(value)}, past the 10^15 a "
+                         "results file keeps")
+        if isinstance(value, float) and not (math.isfinite(value) and abs(value) < MAX_COUNTER):
+            raise refuse(f"stats() counter {key!r} is {value!r}: a finite number under 10^15")
+        out[key] = value
+    return out
+
+
+def _digits(value: int) -> str:
+    count = len(str(abs(value))) if abs(value) < 10**4000 else "over 4000"
+    return f"a number of {count} digits"
+
+
+class _Episode:
+    """How far the episode got (read when the agent fails part-way)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.score = 0.0
+        self.outcome = Outcome.GAVE_UP
+
+
+def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, map_name: str,
+          on_step: Any, clock: Clock, state: _Episode) -> None:
+    observation, info = clock.world(world.reset, step=0, seed=seed)
+    clock.call("reset", agent.reset, seed)
+    if trace is not None:
+        trace.begin(game=game, map=map_name, agent=agent_name(agent), seed=seed,
+                    observation=observation)
+    if info.get("terminated"):  # some boards are finished by the opening move alone
+        state.outcome = Outcome.WON if info.get("won") else Outcome.LOST
+    while not info.get("terminated"):
+        step = state.steps + 1
+        action = clock.call("act", agent.act, observation, step=step)
+        if action is None:
+            state.outcome = Outcome.GAVE_UP
+            return
+        try:
+            observation, reward, terminated, truncated, info = clock.world(world.step, action,
+                                                                           step=step)
+        except IllegalAction as e:
+            raise AgentFailed(clock.agent, "act", "IllegalAction", _short(str(e)),
+                              step=step) from None
+        except MALFORMED as e:  # a world that does not check its action's types (a plug-in)
+            raise AgentFailed(clock.agent, "act", "IllegalAction", _short(
+                f"the world cannot read the action {safe_repr(action)}: {type(e).__name__}: {e}"),
+                step=step) from None
+        state.steps = step
+        state.score += reward
+        why = clock.call("why", getattr, agent, "why", None, step=step)
+        if trace is not None:
+            trace.step(action, observation, reward, terminated, truncated, why=why)
+        if on_step is not None:
+            on_step(observation, action, reward)
+        if terminated:
+            state.outcome = Outcome.WON if info.get("won") else Outcome.LOST
+            return
+        if truncated:
+            state.outcome = Outcome.TRUNCATED
+            return
+
+
+def safe_repr(value: Any) -> str:
+    """A short repr of what an agent returned, whatever its __repr__ does."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 300 else text[:297] + "..."

@@ -17,6 +17,7 @@ from typing import Literal
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.daggers.board import DAGGER, GOLD, Cell, DaggersMap, neighbours
 from logic_agents.inputs import int_or_none
+from logic_agents.world.core import whole_cell
 
 COVERED = "?"
 FLAGGED = "F"
@@ -198,7 +199,7 @@ class DaggersWorld:
             raise IllegalAction("the episode has ended; call reset()")
         if not isinstance(action, DaggersAction) or action.kind not in ACTION_KINDS:
             raise IllegalAction(f"not a daggers action: {action!r}")
-        r, c = action.cell
+        r, c = whole_cell(action.cell, action)
         if not (0 <= r < self.instance.height and 0 <= c < self.instance.width):
             raise IllegalAction(f"{action}: off the {self.instance.height}x{self.instance.width} board")
         shown = self._grid[r][c]

@@ -125,7 +125,7 @@ class MazeWorld:
     def step(self, action: MazeAction) -> tuple[MazeObservation, float, bool, bool, dict]:
         if self._done:
             raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, MazeAction):
+        if not isinstance(action, MazeAction) or not isinstance(action.move, str):
             raise IllegalAction(f"not a maze action: {action!r}")
         reason = why_illegal(self.board, self._path, action.move)
         if reason is not None:

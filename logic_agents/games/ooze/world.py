@@ -34,6 +34,7 @@ from logic_agents.games.ooze.rules import (
     why_not_place,
 )
 from logic_agents.inputs import int_or_none, read_text
+from logic_agents.world.core import whole_cell
 
 VISIBLE = 5
 DEFAULT_NAME = "ooze"
@@ -180,8 +181,10 @@ class OozeWorld:
     def step(self, action: OozeAction) -> tuple[OozeObservation, float, bool, bool, dict]:
         if self._done:
             raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, OozeAction):
+        if not isinstance(action, OozeAction) or not isinstance(action.kind, str):
             raise IllegalAction(f"not an ooze action: {action!r}")
+        if action.cell is not None:
+            whole_cell(action.cell, action)
         state = self.state
         before = state.score
         info: dict = {}

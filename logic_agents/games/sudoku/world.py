@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.sudoku.board import Cell, Grid, SudokuPuzzle, is_solution, symbol, value_of
 from logic_agents.inputs import int_or_none
+from logic_agents.world.core import whole_cell
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,11 @@ class SudokuWorld:
         if not isinstance(action, SudokuAction):
             raise IllegalAction(f"not a sudoku action: {action!r}")
         n = self.puzzle.n
-        r, c = action.cell
+        r, c = whole_cell(action.cell, action)
         if not (0 <= r < n and 0 <= c < n):
             raise IllegalAction(f"{action}: off the {n}x{n} board")
-        if not 1 <= action.value <= n:
+        if isinstance(action.value, bool) or not isinstance(action.value, int) \
+                or not 1 <= action.value <= n:
             raise IllegalAction(f"{action}: values run 1-{symbol(n)}")
         if self.puzzle.cells[r * n + c]:
             raise IllegalAction(f"{action}: r{r + 1}c{c + 1} is a given")

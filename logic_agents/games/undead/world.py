@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, is_solution
 from logic_agents.inputs import int_or_none
+from logic_agents.world.core import whole_cell
 
 
 @dataclass(frozen=True)
@@ -102,10 +103,11 @@ class UndeadWorld:
         if not isinstance(action, UndeadAction):
             raise IllegalAction(f"not an undead action: {action!r}")
         w, h = self.puzzle.width, self.puzzle.height
-        r, c = action.cell
+        r, c = whole_cell(action.cell, action)
         if not (0 <= r < h and 0 <= c < w):
             raise IllegalAction(f"{action}: off the {w}x{h} board")
-        if action.monster not in MONSTERS:
+        if not (isinstance(action.monster, str) and len(action.monster) == 1
+                and action.monster in MONSTERS):
             raise IllegalAction(f"{action}: a monster is G, V or Z")
         here = self.puzzle.grid[r * w + c]
         if here in MIRRORS:

@@ -1,0 +1,205 @@
+"""A study survives its agents (issue 26): a broken agent's game is a row with outcome error
+or timeout, whatever the fault (a raise in any of its calls, a non-action, sys.exit, os._exit,
+KeyboardInterrupt, an endless loop in Python or in C, too much memory), at --jobs 1 and 2;
+`play` says where the agent failed, shows its own frames and exits 3; an --agent that is no
+agent is one clean line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from logic_agents import batch
+from logic_agents.cli import main
+from logic_agents.errors import AgentFailed
+from logic_agents.world.sandbox import Caps, Clock
+
+from .conftest import ROOT
+
+FAULTY = ROOT / "tests" / "agents" / "faulty.py"
+
+
+def agent(name: str) -> str:
+    return f"{FAULTY}:{name}"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def no_traceback(err: str) -> None:
+    assert "Traceback" not in err, err
+    assert "logic_agents/" not in err, err
+
+
+@pytest.mark.parametrize("name, where, kind", [
+    ("RaisesInAct", "act() at step 2", "ZeroDivisionError"),
+    ("RaisesInInit", "__init__", "ValueError"),
+    ("RaisesInReset", "reset()", "RuntimeError"),
+    ("RaisesInStats", "stats()", "LookupError"),
+    ("RaisesInClose", "close()", "OSError"),
+    ("RaisesInWhy", "why() at step 1", "TypeError"),
+    ("ExitsThree", "act() at step 1", "SystemExit"),
+    ("ExitsZero", "act() at step 1", "SystemExit"),
+    ("Interrupts", "act() at step 1", "KeyboardInterrupt"),
+])
+def test_play_says_where_the_agent_failed_and_shows_its_own_frames(capsys, name, where, kind):
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent(name), "--quiet")
+    assert code == 3
+    assert f"{kind}" in err and f"(in {where})" in err, err
+    assert f'File "{FAULTY}"' in err  # the agent's own frame, in its own file
+    no_traceback(err)
+    assert out.startswith("ERROR EASY1")
+
+
+@pytest.mark.parametrize("name, words", [
+    ("Banana", "not a daggers action: 'banana'"),
+    ("FortyTwo", "not a daggers action: 42"),
+    ("FloatCell", "a cell is two whole numbers"),
+    ("OffTheBoard", "off the"),
+])
+def test_a_non_action_is_the_agents_error(capsys, name, words):
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent(name), "--json")
+    assert code == 3
+    result = json.loads(out)
+    assert result["outcome"] == "error" and "IllegalAction" in result["error"]
+    assert words in result["error"]
+    no_traceback(err)
+
+
+def test_os_exit_endless_loops_and_c_are_stopped(capsys):
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent("HardExit"), "--json")
+    assert code == 3 and "ProcessDied" in json.loads(out)["error"]
+    for name, words in (("Loops", "ran past the 0.5 s move cap"),
+                        ("StuckInC", "did not answer the alarm")):
+        code, out, err = run(capsys, "play", "EASY1", "--agent", agent(name), "--json",
+                             "--move-timeout", "0.5")
+        result = json.loads(out)
+        assert code == 3 and result["outcome"] == "timeout" and words in result["error"]
+        no_traceback(err)
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent("Loops"), "--json",
+                         "--move-timeout", "0", "--game-timeout", "0.5")
+    assert code == 3 and "the game's 0.5 s cap" in json.loads(out)["error"]
+
+
+def test_the_memory_cap_holds_for_agents(capsys):
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent("Hog"), "--json",
+                         "--memory-cap", "200")
+    result = json.loads(out)
+    assert code == 3 and result["outcome"] == "error" and "MemoryError" in result["error"]
+
+
+def test_an_agents_prints_do_not_pollute_json(capsys):
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent("Prints"), "--json")
+    assert json.loads(out)["agent"].endswith("Prints")  # stdout is the one JSON object
+    assert "thinking out loud" in err
+    code, out, err = run(capsys, "compare", "EASY1", "--agents", agent("Prints"), "--runs", "2",
+                         "--jobs", "1", "--json")
+    assert json.loads(out)["agents"]
+
+
+@pytest.mark.parametrize("reference, words", [
+    ("json:loads", "json:loads is a function that does not return an agent"),
+    ("os:system", "os:system is a function that does not return an agent"),
+    ("math:pi", "math:pi is a float, not an agent class"),
+    (f"{FAULTY}:not_a_factory", "is a function that does not return an agent"),
+    ("collections:OrderedDict", "has no reset() or act()"),
+])
+def test_a_reference_to_something_else_is_one_clean_line(capsys, reference, words):
+    for verb in (["play", "EASY1", "--agent", reference],
+                 ["compare", "EASY1", "--agents", f"spx,{reference}", "--runs", "1"]):
+        code, out, err = run(capsys, *verb)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_study_survives_its_agents_at_any_jobs(capsys, tmp_path):
+    """The issue's bar: spx and four faulty agents at --jobs 2 with a move cap; then every
+    other fault at --jobs 1. spx's rows are those of spx alone; the others' are failures."""
+    alone = batch.compare(["spx"], _entries(), runs=2, seed=3, jobs=1)
+    four = ["RaisesInAct", "Banana", "ExitsThree", "Loops"]
+    out = tmp_path / "runs.csv"
+    code, stdout, err = run(capsys, "compare", "EASY1", "EASY2", "--agents",
+                            ",".join(["spx", *map(agent, four)]), "--runs", "2", "--seed", "3",
+                            "--jobs", "2", "--move-timeout", "0.5", "--out", str(out))
+    assert code == 3
+    no_traceback(err)
+    rows = batch.read_rows(out)
+    assert len(rows) == 2 * 2 * 5
+    assert _plain([r for r in rows if r.agent == "spx"]) == _plain(alone)
+    outcomes: dict[str, set] = {}
+    for r in rows:
+        if r.agent != "spx":
+            outcomes.setdefault(r.agent.rsplit(":", 1)[1], set()).add(r.outcome)
+    # RaisesInAct raises at its second move; a first move onto a dagger loses before that
+    assert outcomes.pop("RaisesInAct") in ({"error"}, {"error", "lost"})
+    assert outcomes == {"Banana": {"error"}, "ExitsThree": {"error"}, "Loops": {"timeout"}}
+    summary = batch.summarize(rows)
+    assert summary["agents"][agent("Loops")]["timeouts"] == 4
+    assert summary["agents"][agent("Banana")]["errors"] == 4
+    assert "errors" in stdout and "timeouts" in stdout  # the table counts them apart
+
+    others = ["RaisesInInit", "RaisesInReset", "RaisesInStats", "RaisesInClose", "RaisesInWhy",
+              "FortyTwo", "FloatCell", "ExitsZero", "HardExit", "Interrupts", "StuckInC",
+              "HugeCounter"]
+    rows = batch.compare(["spx", *map(agent, others)], _entries(), runs=1, seed=3, jobs=1,
+                         caps=Caps(move_timeout=0.5))
+    assert _plain([r for r in rows if r.agent == "spx"]) == _plain(alone[::2])
+    assert all(r.failed and r.error for r in rows if r.agent != "spx"), [
+        (r.agent, r.outcome) for r in rows if not r.failed]
+
+
+def test_resume_keeps_failed_games_unless_asked_to_retry(capsys, tmp_path):
+    out = tmp_path / "runs.jsonl"
+    study = ["compare", "EASY1", "--agents", f"spx,{agent('RaisesInAct')}", "--runs", "2",
+             "--jobs", "1", "--out", str(out)]
+    assert run(capsys, *study)[0] == 3
+    assert run(capsys, *study, "--resume")[0] == 3
+    assert len(batch.read_rows(out)) == 4  # nothing replayed
+    assert run(capsys, *study, "--resume", "--retry-errors")[0] == 3
+    rows = batch.read_rows(out)
+    assert len(rows) == 6  # the two failed games once more
+    assert sum(r.failed for r in rows) == 4
+    assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "1",
+               "--retry-errors")[0] == 2
+
+
+def test_every_exception_an_agent_raises_is_its_failure():
+    clock = Clock(Caps(None, None, None), own_interrupts=True)
+    clock.agent = "x"
+    for error in (ValueError("v"), SystemExit(2), KeyboardInterrupt(), GeneratorExit(),
+                  MemoryError(), RecursionError("deep")):
+        def boom(error=error):
+            raise error
+
+        with pytest.raises(AgentFailed) as caught:
+            clock.call("act", boom, step=4)
+        assert caught.value.kind == type(error).__name__ and caught.value.step == 4
+    with pytest.raises(KeyboardInterrupt):  # outside a worker, Ctrl-C is the user's
+        Clock().call("act", lambda: (_ for _ in ()).throw(KeyboardInterrupt()))
+
+
+def test_a_stuck_agent_in_a_real_process_stops_in_bounded_time(tmp_path):
+    """The whole command, as a person runs it: one line per failing agent, exit 3."""
+    done = subprocess.run(
+        [sys.executable, "-m", "logic_agents", "compare", "EASY1", "--agents",
+         f"spx,{agent('StuckInC')}", "--runs", "2", "--jobs", "2", "--move-timeout", "0.5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr
+    assert "StuckInC failed 2 game(s)" in done.stderr
+
+
+def _entries():
+    from logic_agents.games.daggers import load
+
+    return [batch.MapEntry(load(ROOT / "maps/daggers/2018" / f"{m}.txt"), "2018")
+            for m in ("EASY1", "EASY2")]
+
+
+def _plain(rows):
+    return sorted((r.agent, r.map, r.run, r.seed, r.outcome, r.steps, r.guesses) for r in rows)
