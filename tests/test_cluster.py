@@ -148,3 +148,22 @@ def _easy1():
     from logic_agents.games.daggers.board import load
 
     return load(ROOT / "maps/daggers/2018/EASY1.txt")
+
+
+@needs_ray
+@needs_proc
+@pytest.mark.slow
+def test_a_study_on_ray_survives_its_agents(loopback_cluster, tmp_path):
+    """Issue 26: on Ray as on --jobs, a failing agent's games are rows (error, timeout)."""
+    address, env = loopback_cluster
+    faulty = ROOT / "tests" / "agents" / "faulty.py"
+    out = tmp_path / "ray.csv"
+    run = subprocess.run([sys.executable, "-m", "logic_agents", "compare", "EASY1", "--agents",
+                          f"spx,{faulty}:RaisesInInit,{faulty}:Loops", "--runs", "2",
+                          "--move-timeout", "0.5", "--backend", "ray", "--address", address,
+                          "--out", str(out)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert run.returncode == 3, run.stderr[-3000:]
+    assert "Traceback" not in run.stderr
+    outcomes = {(r.agent.rsplit(":", 1)[-1], r.outcome) for r in batch.read_rows(out)}
+    assert outcomes == {("spx", "won"), ("RaisesInInit", "error"), ("Loops", "timeout")}

@@ -259,16 +259,7 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: d
 
     from rich.markup import escape
 
-    from logic_agents.output import make_console
-
-    failed = result.outcome.value in ("error", "timeout")
-    if failed:
-        err = make_console(stderr=True)
-        err.print(f"{PROG}: agent {escape(printable(result.agent))} failed: "
-                  f"{escape(printable(result.error))}", highlight=False)
-        if result.frames:
-            err.print("the agent's own frames (most recent call last):\n"
-                      + escape(result.frames.rstrip()), highlight=False)
+    failed = report_agent_failure(result)
     code = EXIT_AGENT_FAILED if failed else 0
     if args.json:
         out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
@@ -299,6 +290,24 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: d
         console.print(f"{escape(printable(result.agent))} stopped at its {escape(stopped)} "
                       f"after {about.get('nodes', 0):,} nodes")
     return code
+
+
+def report_agent_failure(result: Any) -> bool:
+    """If the agent failed the episode: say so on stderr, with where and the agent's own
+    frames (not the framework's), and return True."""
+    from rich.markup import escape
+
+    from logic_agents.output import make_console
+
+    if result.outcome.value not in ("error", "timeout"):
+        return False
+    err = make_console(stderr=True)
+    err.print(f"{PROG}: agent {escape(printable(result.agent))} failed: "
+              f"{escape(printable(result.error))}")
+    if result.frames:
+        err.print("the agent's own frames (most recent call last):\n"
+                  + escape(result.frames.rstrip()))
+    return True
 
 
 def printable(text: str) -> str:

@@ -237,7 +237,8 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
         task = progress.add_task("replay pages", total=len(rows))
         written, notes = write_study(args.html, spec, summary, rows, entries,
                                      {k: v for k, v in options.items() if v}, wopts, title,
-                                     lambda done, total: progress.update(task, completed=done))
+                                     lambda done, total: progress.update(task, completed=done),
+                                     caps_of(args))
     for note in notes:
         err.print(f"note: {note}")
     err.print(f"study page: {args.html} ({written} replay pages beside it)")

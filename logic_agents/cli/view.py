@@ -12,8 +12,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from logic_agents.cli.common import episode_flags, examples, portable_path, refuse_overwrite
-from logic_agents.errors import UsageError
+from logic_agents.cli.common import (
+    EXIT_AGENT_FAILED,
+    caps_flags,
+    caps_of,
+    episode_flags,
+    examples,
+    failed_result,
+    portable_path,
+    print_result,
+    refuse_overwrite,
+    report_agent_failure,
+)
+from logic_agents.errors import AgentFailed, UsageError
 
 
 def add_parser(sub: Any) -> None:
@@ -30,6 +41,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing page")
     p.add_argument("--json", action="store_true", help="print one JSON object: the page written, "
                    "its game, map, agent, seed, steps, outcome and size in bytes")
+    caps_flags(p)
     p.set_defaults(run=run, game_options=game_options)
 
 
@@ -52,12 +64,15 @@ def game_options(args: argparse.Namespace) -> list:
 
 def run(args: argparse.Namespace) -> int:
     from logic_agents.cli.play import prepare
+    from logic_agents.output import make_console
     from logic_agents.web import episode_data, game_page, record_episode
     from logic_agents.world.agents import build_agent, explaining
+    from logic_agents.world.sandbox import Clock
 
     if not args.output.endswith((".html", ".htm")):
         raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")
     refuse_overwrite(args.output, args.force, "-o")
+    failure = None
     if is_trace(args.map):
         if args.agent:
             raise UsageError("--agent plays a map; a trace already holds its agent's moves")
@@ -67,11 +82,17 @@ def run(args: argparse.Namespace) -> int:
         if entry.interactive:
             raise UsageError(f"--agent {entry.name} needs a person; play it with `play`, "
                              "--trace FILE, then view FILE")
-        agent = build_agent(entry, explaining(entry, options))  # the page shows the whys
+        clock = Clock(caps_of(args))
+        try:
+            agent = build_agent(entry, explaining(entry, options), clock)  # the page shows the whys
+        except AgentFailed as e:
+            return print_result(args, spec, failed_result(spec, instance, entry.name, args.seed, e),
+                                {}, instance, make_console(), False)
         world = spec.make_world(instance, **wopts)
-        _, text = record_episode(spec, world, agent, args.seed, instance,
-                                 portable_path(map_path), wopts)
+        result, text = record_episode(spec, world, agent, args.seed, instance,
+                                      portable_path(map_path), wopts, clock)
         data = episode_data(args.output, text=text)
+        failure = result  # an agent that failed: the page shows the game up to its failure
     page = game_page(data)
     Path(args.output).write_text(page, encoding="utf-8")
     if args.json:
@@ -79,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                           "agent": data["agent"], "seed": data["seed"],
                           "steps": len(data["frames"]) - 1, "outcome": data["outcome"],
                           "bytes": len(page.encode("utf-8"))}))
-        return 0
-    print(f"wrote {args.output}: {data['game']} {data['map']}, agent {data['agent']}, "
-          f"{len(data['frames']) - 1} steps, {data['outcome']} ({len(page) // 1024} KiB)")
-    return 0
+    else:
+        print(f"wrote {args.output}: {data['game']} {data['map']}, agent {data['agent']}, "
+              f"{len(data['frames']) - 1} steps, {data['outcome']} ({len(page) // 1024} KiB)")
+    return EXIT_AGENT_FAILED if failure is not None and report_agent_failure(failure) else 0

@@ -124,8 +124,9 @@ def game_page(data: dict, title: str | None = None) -> str:
 
 
 def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance: Any,
-                   map_path: str, world_options: dict) -> tuple[Any, str]:
-    """Play one episode into an in-memory trace; returns (result, trace text)."""
+                   map_path: str, world_options: dict, clock: Any = None) -> tuple[Any, str]:
+    """Play one episode into an in-memory trace (under `clock`'s caps); returns (result,
+    trace text)."""
     import io
 
     from logic_agents.world.runner import run_episode
@@ -134,7 +135,7 @@ def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance
     buffer = io.StringIO()
     header = trace_header(spec, instance, map_path, world_options)
     result = run_episode(world, agent, seed, Trace(buffer, **header), game=spec.name,
-                         map_name=instance.name)
+                         map_name=instance.name, clock=clock)
     return result, buffer.getvalue()
 
 

@@ -13,7 +13,9 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from logic_agents.errors import AgentFailed
 from logic_agents.web import CSP_STUDY, _asset, _fill, html_page
+from logic_agents.world.sandbox import NO_CAPS, Clock
 
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
 
@@ -122,10 +124,11 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
 
 def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entries: Sequence[Any],
                 agent_options: dict[str, dict], world_options: dict, title: str,
-                progress: Any = None) -> tuple[int, list[str]]:
+                progress: Any = None, caps: Any = None) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
-    explanations on, and checked against its row."""
+    explanations on, under the study's caps, and checked against its row. A game the agent
+    failed (error, timeout) gets no replay page: its row says what happened."""
     from pathlib import Path
 
     from logic_agents.web import episode_data, game_page, record_episode
@@ -137,15 +140,25 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
     instances = {(e.group, e.instance.name): e.instance for e in entries}
     links: dict[tuple, str] = {}
     notes: list[str] = []
+    failed = 0
     for k, row in enumerate(rows):
         instance = instances.get((row.group, row.map))
         if instance is None:  # a resumed row whose map is no longer in the study
             continue
+        if row.failed:
+            failed += 1
+            continue
         entry = resolve_agent(spec, row.agent)
         options = explaining(entry, agent_options.get(row.agent, {}))
         world = spec.make_world(instance, **world_options)
-        result, text = record_episode(spec, world, build_agent(entry, options), row.seed,
-                                      instance, row.map, world_options)
+        clock = Clock(caps or NO_CAPS)
+        try:
+            agent = build_agent(entry, options, clock)
+        except AgentFailed as e:
+            notes.append(f"{row.agent} on {row.map} run {row.run}: no replay ({e})")
+            continue
+        result, text = record_episode(spec, world, agent, row.seed, instance, row.map,
+                                      world_options, clock)
         if (result.outcome.value, result.steps) != (row.outcome, row.steps):
             notes.append(f"{row.agent} on {row.map} run {row.run}: the replay ended "
                          f"{result.outcome.value} in {result.steps} steps, the study's game "
@@ -157,5 +170,7 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
         links[row.key] = f"{folder.name}/{target.name}"
         if progress is not None:
             progress(k + 1, len(rows))
+    if failed:
+        notes.append(f"{failed} game(s) ended in error or timeout; they have no replay page")
     page.write_text(study_page(title, summary, rows, links, notes), encoding="utf-8")
     return len(links), notes

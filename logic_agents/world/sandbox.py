@@ -83,8 +83,12 @@ def agent_frames(error: BaseException) -> str:
     logic_agents (the agent's own files); the innermost frame when every frame is ours."""
     frames = traceback.extract_tb(error.__traceback__)
     mine = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)]
-    kept = mine or frames[-1:]
-    return "".join(traceback.format_list(kept))
+    kept = traceback.StackSummary.from_list(mine or frames[-1:])
+    here = os.getcwd() + os.sep
+    for frame in kept:  # files under the working folder are named as the user named them
+        if frame.filename.startswith(here):
+            frame.filename = frame.filename[len(here):]
+    return "".join(kept.format())
 
 
 def _first_line(error: BaseException) -> str:
