@@ -44,6 +44,7 @@ from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, Pool
 
 CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
+NAME_LIMIT = CELL_LIMIT // 8  # agent, map and group names (a character is up to 4 bytes)
 
 BACKENDS = ("process", "ray")
 
@@ -406,6 +407,10 @@ def compare(
         raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
+    for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
+        if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
+            raise LogicAgentsError(f"the name {name[:40]!r}... is {len(name):,} characters "
+                                   f"long; a study keeps names of at most {NAME_LIMIT:,}")
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
     maps, agent_set = {e.instance.name for e in entries}, set(agents)
 
@@ -421,7 +426,8 @@ def compare(
         _kind(out)
         if is_dir(out):
             raise FormatError("is a directory, not a results file", str(out), 0, 0)
-        study = study_record(game, agents, entries, runs, seed, agent_options, world_options)
+        study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
+                             caps)
         held = out.exists() and out.stat().st_size > 0
         if held and not resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
@@ -476,19 +482,64 @@ def study_path(out: str | Path) -> Path:
 
 def study_record(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
                  seed: int, agent_options: dict[str, dict] | None,
-                 world_options: dict[str, Any] | None) -> dict:
-    """What makes two runs of `compare` the same study (runs aside: a resume may add runs,
-    since run i's seed does not depend on how many there are)."""
+                 world_options: dict[str, Any] | None, caps: Caps | None = None) -> dict:
+    """What makes two runs of `compare` the same study, by what the names meant, not only the
+    names: each instance's contents (a hash) and group, each agent's identity (a file agent's
+    source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
+    depend on how many there are. The caps are recorded but may change on a resume (to retry
+    timeouts with more time)."""
     from logic_agents import __version__
 
+    spec = get_game(game)
     options = agent_options or {}
-    return {
+    record = {
         "version": __version__, "game": game, "seed": seed, "runs": runs,
-        "agents": [{"name": a, "options": {k: _plain(v) for k, v in
-                                           sorted(options.get(a, {}).items())}} for a in agents],
+        "agents": [{"name": a, "source": agent_source(spec, a),
+                    "options": {k: _plain(v) for k, v in sorted(options.get(a, {}).items())}}
+                   for a in agents],
         "world_options": {k: _plain(v) for k, v in sorted((world_options or {}).items())},
         "maps": [e.instance.name for e in entries],
+        "instances": [{"name": e.instance.name, "group": e.group,
+                       "sha256": instance_hash(spec, e.instance)} for e in entries],
     }
+    if caps is not None:
+        record["caps"] = dataclasses.asdict(caps)
+    return record
+
+
+IDENTITY = ("version", "game", "seed", "agents", "world_options", "maps", "instances")
+
+
+def instance_hash(spec: Any, instance: Any) -> str:
+    """A hash of an instance's contents: its text as the game writes it (else its repr)."""
+    text = spec.format_instance(instance) if spec.format_instance else repr(instance)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def agent_source(spec: Any, reference: str) -> str:
+    """What an agent name meant: `builtin` for the game's own agents (the version covers
+    them), else a hash of the source file of the class a reference names."""
+    import inspect
+    import sys
+
+    from logic_agents.world.agents import is_reference
+
+    if reference in spec.agents or not is_reference(reference):
+        return "builtin"
+    module_text = reference.rpartition(":")[0]
+    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+        path: str | None = module_text
+    else:
+        module = sys.modules.get(module_text)
+        try:
+            path = inspect.getsourcefile(module) if module is not None else None
+        except TypeError:
+            path = None
+    try:
+        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path \
+            else "unknown"
+    except OSError:
+        return "unknown"
 
 
 def _plain(value: Any) -> Any:
@@ -496,19 +547,57 @@ def _plain(value: Any) -> Any:
 
 
 def check_same_study(out: Path, study: dict) -> None:
-    """LogicAgentsError unless the results file was written by this same study."""
+    """LogicAgentsError unless the results file was written by this same study, naming what
+    differs (a map's contents, its group, an agent's file, an option)."""
+    held = read_study(out)
+    for key in IDENTITY:
+        if held.get(key) == study[key]:
+            continue
+        raise LogicAgentsError(
+            f"{out} holds another study: {_difference(key, held.get(key), study[key])}; "
+            "resume with the same maps, agents and settings, or choose another --out")
+
+
+def read_study(out: Path) -> dict:
+    """The study record beside `out`, checked as data."""
     sidecar = study_path(out)
     if not sidecar.exists():
         raise LogicAgentsError(f"{out} has no study record ({sidecar.name}), so a resume "
                                "cannot check it is the same study; choose another --out")
     held = load_json(read_text(sidecar, "study record"), str(sidecar))
     if not isinstance(held, dict):
-        raise FormatError("not a study record", str(sidecar), 1, 1)
-    for key in ("version", "game", "seed", "agents", "world_options", "maps"):
-        if held.get(key) != study[key]:
-            raise LogicAgentsError(
-                f"{out} holds another study: its {key} is {_brief(held.get(key))}, this one's "
-                f"is {_brief(study[key])}; resume with the same settings or choose another --out")
+        raise FormatError("not a study record (a JSON object)", str(sidecar), 1, 1)
+    runs = held.get("runs")
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 0 < runs < 10**12:
+        raise FormatError(f"the study record's runs must be a whole number, got "
+                          f"{_brief(runs)}", str(sidecar), 1, 1)
+    return held
+
+
+def _difference(key: str, held: Any, now: Any) -> str:
+    """Words for what differs under `key` of two study records."""
+    if key == "instances" and isinstance(held, list) and len(held) == len(now):
+        for old, new in zip(held, now):
+            if not isinstance(old, dict):
+                break
+            if old.get("name") != new["name"]:
+                return f"its maps are {_brief([h.get('name') for h in held if isinstance(h, dict)])}"
+            if old.get("sha256") != new["sha256"]:
+                return (f"map {new['name']!r} has other contents than when the study began "
+                        "(the same name, another instance)")
+            if old.get("group") != new["group"]:
+                return (f"map {new['name']!r} was in group {old.get('group')!r}, now in "
+                        f"{new['group']!r} (another --group-by or folder)")
+    if key == "agents" and isinstance(held, list) and len(held) == len(now):
+        for old, new in zip(held, now):
+            if isinstance(old, dict) and old.get("name") == new["name"] and \
+                    old.get("source") != new["source"]:
+                return (f"the source file of agent {new['name']!r} has changed since the study "
+                        "began")
+    if held is None and key == "instances":
+        return ("its record predates the contents check (written by an older logic-agents), "
+                "so it cannot be resumed safely")
+    return f"its {key} is {_brief(held)}, this one's is {_brief(now)}"
 
 
 def _brief(value: Any) -> str:
@@ -520,9 +609,8 @@ def write_study(out: Path, study: dict) -> None:
     """Record the study next to its results (written whole, then renamed into place)."""
     sidecar = study_path(out)
     if sidecar.exists():
-        with contextlib.suppress(FormatError, OSError):
-            held = load_json(read_text(sidecar, "study record"), str(sidecar))
-            study = {**study, "runs": max(study["runs"], int(held.get("runs", 0)))}
+        with contextlib.suppress(FormatError, LogicAgentsError, OSError):
+            study = {**study, "runs": max(study["runs"], read_study(out)["runs"])}
     tmp = sidecar.with_name(sidecar.name + ".tmp")
     try:
         tmp.write_text(json.dumps(study, indent=1) + "\n")

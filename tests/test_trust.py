@@ -146,6 +146,89 @@ def test_a_resume_must_be_the_same_study_and_counts_each_game_once(capsys, tmp_p
     assert code == 2 and "study record" in err
 
 
+def test_a_resume_never_mixes_two_studies(capsys, tmp_path):
+    """Issue 26: the record keeps what the names meant: a map's contents and group, an
+    agent file's source; a resume that differs is refused, naming what changed."""
+    maps = ROOT / "maps" / "daggers" / "2018"
+    folder, other = tmp_path / "a", tmp_path / "b"
+    folder.mkdir()
+    other.mkdir()
+    (folder / "A.txt").write_text((maps / "EASY1.txt").read_text())
+    agent = tmp_path / "mine.py"
+    agent.write_text((ROOT / "examples" / "my_agent.py").read_text())
+    out = tmp_path / "r.csv"
+    study = ["compare", "--agents", f"spx,{agent}:MyAgent", "--jobs", "1", "--out", str(out)]
+    assert run(capsys, *study, str(folder), "--runs", "2")[0] == 0
+    # same name, other contents: HARD1 with its name line set to EASY1
+    (folder / "A.txt").write_text((maps / "HARD1.txt").read_text().replace("name: HARD1",
+                                                                         "name: EASY1"))
+    code, _, err = run(capsys, *study, str(folder), "--runs", "4", "--resume")
+    assert code == 2 and "'EASY1' has other contents" in err and err.count("\n") == 1
+    (folder / "A.txt").write_text((maps / "EASY1.txt").read_text())
+    # the same map from another folder, and another grouping
+    (other / "A.txt").write_text((maps / "EASY1.txt").read_text())
+    code, _, err = run(capsys, *study, str(other), "--runs", "4", "--resume")
+    assert code == 2 and "was in group 'a', now in 'b'" in err
+    code, _, err = run(capsys, *study, str(folder), "--runs", "4", "--resume", "--group-by", "map")
+    assert code == 2 and "was in group 'a', now in 'EASY1'" in err
+    # a changed agent file
+    agent.write_text(agent.read_text() + "\n# changed\n")
+    code, _, err = run(capsys, *study, str(folder), "--runs", "4", "--resume")
+    assert code == 2 and "source file of agent" in err and "has changed" in err
+    agent.write_text(agent.read_text().replace("\n# changed\n", ""))
+    assert len(batch.read_rows(out)) == 4  # nothing was added by a refused resume
+    # the same study may grow its runs
+    code, stdout, _ = run(capsys, *study, str(folder), "--runs", "3", "--resume", "--json")
+    assert code == 0 and json.loads(stdout)["agents"]["spx"]["games"] == 3
+
+
+def test_every_results_file_the_program_writes_reads_back(capsys, tmp_path):
+    """Names with line separators, long names, huge counters: written and read back, or
+    refused before anything is written."""
+    text = (ROOT / "maps/daggers/2018/EASY1.txt").read_text().replace("name: EASY1\n", "")
+    odd = tmp_path / "E\u2028A\u0085B\rC.txt"
+    odd.write_text(text)
+    long = tmp_path / "long.txt"
+    long.write_text(f"name: {'x' * 100_000}\n{text}")
+    for suffix in ("csv", "jsonl"):
+        out = tmp_path / f"r.{suffix}"
+        for runs, resume in (("2", []), ("3", ["--resume"])):
+            code, stdout, err = run(capsys, "compare", str(odd), str(long), "--agents", "spx",
+                                    "--runs", runs, "--jobs", "1", "--out", str(out), "--json",
+                                    *resume)
+            assert code == 0, err
+        rows = batch.read_rows(out)
+        assert len(rows) == 6 and {r.map for r in rows} == {"E\u2028A\u0085B\rC", "x" * 100_000}
+    huge = tmp_path / "huge.txt"
+    huge.write_text(f"name: {'y' * 200_000}\n{text}")
+    code, _, err = run(capsys, "compare", str(huge), "--agents", "spx", "--runs", "1",
+                       "--out", str(tmp_path / "h.csv"))
+    assert code == 2 and "names of at most" in err and not (tmp_path / "h.csv").exists()
+    faulty = ROOT / "tests" / "agents" / "faulty.py"
+    out = tmp_path / "c.csv"
+    code, _, err = run(capsys, "compare", "EASY1", "--agents", f"{faulty}:HugeCounter",
+                       "--runs", "1", "--jobs", "1", "--out", str(out))
+    (row,) = batch.read_rows(out)  # the counter past 10^15 is the agent's error, not a row
+    assert code == 3 and row.outcome == "error" and "10^15" in row.error  # that cannot be read
+
+
+def test_a_study_record_is_read_as_data(capsys, tmp_path):
+    out = tmp_path / "r.csv"
+    base = ["compare", "EASY1", "--agents", "spx", "--runs", "1", "--jobs", "1", "--out", str(out)]
+    assert run(capsys, *base)[0] == 0
+    sidecar = Path(f"{out}.study.json")
+    good = json.loads(sidecar.read_text())
+    for key, value in (("runs", "abc"), ("runs", None), ("runs", [2]), ("runs", True),
+                       ("runs", 10**20), ("agents", "x"), ("instances", 7), ("seed", [])):
+        sidecar.write_text(json.dumps({**good, key: value}))
+        code, _, err = run(capsys, *base, "--resume")
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (key, value, err)
+    for text in ("[]", "null", '"x"', "{", ""):
+        sidecar.write_text(text)
+        code, _, err = run(capsys, *base, "--resume")
+        assert code == 2 and err.count("\n") == 1, (text, err)
+
+
 def test_a_torn_csv_header_is_rewritten(capsys, tmp_path):
     out = tmp_path / "h.csv"
     out.write_text("agent,map,gr")
