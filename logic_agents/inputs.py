@@ -12,12 +12,14 @@ Concepts:
 - Limits: MAX_DIGITS bounds every number read from input; MAX_INPUT_BYTES every file read.
   Sizes that cost memory or time (board cells, CNF variables, search nodes) are checked with
   `within_limit`, which the command line's `--no-limits` lifts on purpose (`lift_limits`).
+- printable: a name read from a file, made safe to print (control characters as escapes).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +158,14 @@ def load_json(text: str, file: str = "<input>", line: int = 0) -> Any:
         raise FormatError("JSON nested too deeply to read", file, line, 0) from None
     except ValueError as e:  # an integer of over 4,300 digits
         raise FormatError(f"not JSON this program reads: {str(e)[:80]}", file, line, 0) from None
+
+
+def printable(text: str, keep: str = "") -> str:
+    """`text` with control characters (C0, C1, DEL, line and paragraph separators, bidi
+    overrides) written as escapes, so a name from a file cannot drive the terminal (set its
+    title, clear the screen, reorder a line) or break one line into two; `keep` lists
+    characters left as they are (a console keeps "\n" and "\t")."""
+    if text.isprintable() or all(c.isprintable() or c in keep for c in text):
+        return text
+    return "".join(c if c.isprintable() or c in keep or unicodedata.category(c) == "Zs"
+                   else c.encode("unicode_escape").decode("ascii") for c in text)

@@ -1,9 +1,10 @@
 """Consoles for the command line's output, right on a terminal and in a pipe.
 
 Concepts: make_console(stderr) is a rich Console that, when its stream is not a terminal,
-neither wraps nor truncates (a table keeps its natural width, a line stays one line), and
-that raises BrokenPipeError when a reader such as `head` closes the pipe, so the command line
-can end quietly (rich itself would exit with code 1).
+neither wraps nor truncates (a table keeps its natural width, a line stays one line), that
+raises BrokenPipeError when a reader such as `head` closes the pipe, so the command line
+can end quietly (rich itself would exit with code 1), and that prints every text with its
+control characters escaped (printable): a map or agent name cannot drive the terminal.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.segment import Segment
+
+from logic_agents.inputs import printable
 
 PIPE_WIDTH = 100_000  # wide enough that no table cell or explanation line is ever cut
 
@@ -19,6 +23,13 @@ class _Console(Console):
     def on_broken_pipe(self) -> None:
         self.quiet = True
         raise BrokenPipeError
+
+    def _render_buffer(self, buffer: Any) -> str:
+        """Text is escaped of control characters before it is styled; rich's own control
+        segments (cursor moves of a live display) pass as they are."""
+        return super()._render_buffer(
+            Segment(printable(text, "\n\t"), style, control) if not control and text else
+            Segment(text, style, control) for text, style, control in buffer)
 
 
 def make_console(stderr: bool = False, **options: Any) -> Console:

@@ -11,6 +11,22 @@ from pathlib import Path
 
 from logic_agents.errors import DependencyNotInstalled, FormatError
 
+FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".webp", ".eps", ".ps", ".tif", ".tiff")
+
+
+def check_plot_target(path: str | Path) -> None:
+    """Before a study plays its first game: the extra is installed and the file is a kind
+    matplotlib writes; a usage error now, not after hours of games."""
+    import importlib.util
+
+    from logic_agents.errors import UsageError
+
+    if Path(path).suffix.lower() not in FORMATS:
+        raise UsageError(f"--plot {path}: name the file with one of {', '.join(FORMATS)}")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise DependencyNotInstalled(
+            "--plot needs the 'plot' extra: pip install 'logic-agents[plot]'")
+
 
 def plot_summary(summary: dict, path: str | Path) -> Path:
     """The plot that fits the summary's objective (`win` or `score`)."""

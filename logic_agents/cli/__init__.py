@@ -33,7 +33,7 @@ from logic_agents.cli import (
 )
 from logic_agents.cli.common import PROG, Parser
 from logic_agents.errors import LogicAgentsError
-from logic_agents.inputs import lift_limits
+from logic_agents.inputs import lift_limits, printable
 from logic_agents.world.registry import Option
 
 VERBS = (play, view, compare, cnf, solve, generate, inspect, maps, games, replay)
@@ -114,7 +114,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; see the module docstring for what it promises."""
+    if argv is None:  # the console script itself (not a caller's main([...]))
+        _stop_on_signals()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
+        return _fail("standard output is closed: nothing could be printed")
+    _tolerate_encodings()
     try:
         args = parse(argv)
         lift_limits(bool(getattr(args, "no_limits", False)))
@@ -142,9 +147,35 @@ def main(argv: list[str] | None = None) -> int:
         lift_limits(False)
 
 
+def _stop_on_signals() -> None:
+    """SIGTERM stops the command as Ctrl-C does (a study keeps its rows, exit 130); after the
+    first of either, later ones are ignored while it stops, so a second Ctrl-C 50 ms later
+    cannot kill it half-way through saving."""
+    import signal
+
+    def first_only(signum: int, frame: Any) -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    with contextlib.suppress(ValueError, OSError):  # not the main thread: leave them be
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, first_only)
+
+
+def _tolerate_encodings() -> None:
+    """On a terminal or pipe that is not UTF-8 (a C locale, PYTHONIOENCODING=ascii), what it
+    cannot show is written as an escape instead of failing (a board's '·' becomes '\\xb7')."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")
+
+
 def _fail(message: str) -> int:
-    with contextlib.suppress(OSError):
-        print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+    with contextlib.suppress(OSError, AttributeError):  # stderr may be closed (None)
+        print(f"{PROG}: error: {printable(message)}", file=sys.stderr, flush=True)
     return 2
 
 

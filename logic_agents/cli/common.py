@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from logic_agents.errors import UsageError
-from logic_agents.inputs import path_exists
+from logic_agents.inputs import path_exists, printable
 from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
 
@@ -46,17 +46,6 @@ def limit_flag(p: argparse.ArgumentParser) -> None:
                    "inputs on purpose")
 
 
-MAX_SECONDS = 10_000_000  # about 115 days: past it a timer or a sleep overflows
-
-
-def seconds(text: str) -> float:
-    """A time cap in seconds: 0 means none; at most MAX_SECONDS."""
-    value = nonnegative_float(text)
-    if value > MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:,} seconds, got {text}")
-    return value
-
-
 def caps_flags(p: argparse.ArgumentParser) -> None:
     """--move-timeout, --game-timeout and --memory-cap: the caps an agent plays under."""
     from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
@@ -65,11 +54,11 @@ def caps_flags(p: argparse.ArgumentParser) -> None:
     group = p.add_argument_group(
         "caps on the agent (an agent past one loses its game as `timeout` or `error`; "
         "see docs/compare.md, running agents you did not write)")
-    group.add_argument("--move-timeout", dest="move_timeout", type=seconds, default=None,
+    group.add_argument("--move-timeout", dest="move_timeout", type=nonnegative_float, default=None,
                        metavar="S", help="stop an agent whose one call (a move, reset, its "
                        f"constructor) runs past S seconds; 0: no cap (default "
                        f"{DEFAULT_MOVE_TIMEOUT_S:g})")
-    group.add_argument("--game-timeout", dest="game_timeout", type=seconds, default=None,
+    group.add_argument("--game-timeout", dest="game_timeout", type=nonnegative_float, default=None,
                        metavar="S", help="stop a game that runs past S seconds; 0: no cap "
                        f"(default {DEFAULT_GAME_TIMEOUT_S:g})")
     group.add_argument("--memory-cap", dest="memory_cap", type=positive_int, default=None,
@@ -308,12 +297,3 @@ def report_agent_failure(result: Any) -> bool:
         err.print("the agent's own frames (most recent call last):\n"
                   + escape(result.frames.rstrip()))
     return True
-
-
-def printable(text: str) -> str:
-    """`text` with control characters escaped, so a name from a file cannot drive the
-    terminal (set its title, clear the screen)."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)

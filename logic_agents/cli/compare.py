@@ -24,6 +24,7 @@ from logic_agents.cli.common import (
     given_options,
     limit_flag,
     printable,
+    refuse_overwrite,
     world_options,
 )
 from logic_agents.errors import UsageError
@@ -70,6 +71,8 @@ def add_parser(sub: Any) -> None:
                    "with intervals, the paired tests and a link per game to its replay page "
                    "(written in FILE_replays/; each game is re-played from its seed with "
                    "explanations on, which takes about as long again as the study)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing --html page or --plot file")
     p.add_argument("--backend", choices=["process", "ray"], default="process",
                    help="process pool (default) or Ray (extra 'ray')")
     p.add_argument("--address", metavar="HOST:PORT",
@@ -136,8 +139,16 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
     if len(set(names)) != len(names):
         raise UsageError("--agents names an agent twice")
+    # every output is checked before the first game, not after hours of them
     if args.html and not args.html.endswith((".html", ".htm")):
         raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
+    if args.html:
+        refuse_overwrite(args.html, args.force, "--html")
+    if args.plot:
+        from logic_agents.plot import check_plot_target
+
+        refuse_overwrite(args.plot, args.force, "--plot")
+        check_plot_target(args.plot)
     if args.resume and not args.out:
         raise UsageError("--resume continues an --out file; give --out")
     if args.retry_errors and not args.resume:

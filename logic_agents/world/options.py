@@ -38,10 +38,17 @@ def nonnegative_int(text: str) -> int:
     return value
 
 
+MAX_SECONDS = 10_000_000  # about 115 days: past it a timer, a sleep or a deadline overflows
+
+
 def nonnegative_float(text: str) -> float:
+    """A number of seconds (or any quantity) in ASCII digits, at most MAX_SECONDS."""
     if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12}", text.strip()):
         raise argparse.ArgumentTypeError(f"not a number (digits 0-9): {text[:40]!r}")
-    return float(text)
+    value = float(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:,}, got {text.strip()}")
+    return value
 
 
 def positive_float(text: str) -> float:
