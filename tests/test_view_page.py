@@ -227,3 +227,15 @@ def test_view_json_says_what_it_wrote(tmp_path, capsys):
     assert said == {"file": str(page), "game": "daggers", "map": "EASY1", "agent": "satx",
                     "seed": 0, "steps": 9, "outcome": "won",
                     "bytes": len(page.read_text().encode("utf-8"))}
+
+
+def test_a_name_that_looks_like_markup_leaves_the_page_working(tmp_path, capsys):
+    """Issue 26: `<!--` in a name blanked the page (it was rewritten to a non-JSON escape)."""
+    text = (Path(__file__).parent.parent / "maps/daggers/2018/EASY1.txt").read_text()
+    odd = tmp_path / "odd.txt"
+    odd.write_text(text.replace("name: EASY1", "name: a<!--b</script><script>c"))
+    page = tmp_path / "odd.html"
+    assert main(["view", str(odd), "--agent", "satx", "-o", str(page)]) == 0
+    dom = load(page, step=3)
+    assert shown_step(dom) == 3  # the script ran and drew step 3
+    assert "a&lt;!--b&lt;/script&gt;&lt;script&gt;c" in dom  # the name, shown as text

@@ -43,9 +43,12 @@ def html_page(title: str, css: str, body: str, csp: str) -> str:
 
 
 def _script_json(data: Any) -> str:
-    """JSON that is safe inside a <script> element."""
+    """JSON that is safe inside a <script> element and still JSON: every <, > and & is a
+    \\u escape (so no `</script>` or `<!--` can appear), as are the line separators."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    for char in "<>&\u2028\u2029":
+        text = text.replace(char, f"\\u{ord(char):04x}")
+    return text
 
 
 class _Recorder:

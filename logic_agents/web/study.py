@@ -122,6 +122,19 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
     return html_page(title, _asset("study.css"), page, CSP_STUDY)
 
 
+def replay_name(index: int, row: Any) -> str:
+    """A replay page's file name: a readable ASCII stem of at most 60 characters and a short
+    hash of the whole (agent, group, map, run), so any names give a file name well under the
+    255 bytes a file system allows, and no two games share one."""
+    import hashlib
+
+    whole = f"{row.agent}-{row.group}-{row.map}-run{row.run}"
+    stem = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_.") else "_"
+                   for ch in whole)[:60]
+    digest = hashlib.blake2b(whole.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+    return f"{index:05d}-{stem}-{digest}.html"
+
+
 def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entries: Sequence[Any],
                 agent_options: dict[str, dict], world_options: dict, title: str,
                 progress: Any = None, caps: Any = None) -> tuple[int, list[str]]:
@@ -163,9 +176,7 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
             notes.append(f"{row.agent} on {row.map} run {row.run}: the replay ended "
                          f"{result.outcome.value} in {result.steps} steps, the study's game "
                          f"{row.outcome} in {row.steps}")
-        name = "".join(ch if ch.isalnum() or ch in "-_." else "_"
-                       for ch in f"{row.agent}-{row.group}-{row.map}-run{row.run}")[:120]
-        target = folder / f"{k:05d}-{name}.html"
+        target = folder / replay_name(k, row)
         target.write_text(game_page(episode_data(target, text=text)), encoding="utf-8")
         links[row.key] = f"{folder.name}/{target.name}"
         if progress is not None:

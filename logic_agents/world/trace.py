@@ -124,11 +124,16 @@ def _check_record(record: Any, file: str, lineno: int) -> dict:
                 raise FormatError(f"'{key}' must be a string", file, lineno, 1)
         if not isinstance(record.get("world_options", {}), dict):
             raise FormatError("'world_options' must be an object", file, lineno, 1)
+        for key in ("map", "agent"):
+            if not isinstance(record.get(key, ""), str):
+                raise FormatError(f"'{key}' must be a string", file, lineno, 1)
         seed = record.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise FormatError("'seed' must be an integer or null", file, lineno, 1)
     elif kind == "step":
         wanted = _STEP_KEYS
+        if "why" in record:
+            _check_why(record["why"], file, lineno)
     elif kind == "end":
         result = record.get("result")
         if not isinstance(result, dict):
@@ -148,6 +153,36 @@ def _check_record(record: Any, file: str, lineno: int) -> dict:
     return record
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9
+
+
+def _check_why(why: Any, file: str, lineno: int) -> None:
+    """A step's `why` as Why.to_json writes it: {"text": str, "cells": [[r, c], ...],
+    "odds": [[r, c, p], ...] with 0 <= p <= 1, "guess": bool}, or null."""
+    def bad(what: str) -> FormatError:
+        return FormatError(f"the step's 'why' {what}", file, lineno, 1)
+
+    if why is None:
+        return
+    if not isinstance(why, dict):
+        raise bad(f"must be an object, got {type(why).__name__}")
+    if not isinstance(why.get("text", ""), str):
+        raise bad("'text' must be a string")
+    cells = why.get("cells", [])
+    if not isinstance(cells, list) or not all(
+            isinstance(c, list) and len(c) == 2 and all(map(_whole, c)) for c in cells):
+        raise bad("'cells' must be a list of [row, column] pairs of whole numbers")
+    odds = why.get("odds", [])
+    if not isinstance(odds, list) or not all(
+            isinstance(o, list) and len(o) == 3 and _whole(o[0]) and _whole(o[1])
+            and isinstance(o[2], (int, float)) and not isinstance(o[2], bool)
+            and 0 <= o[2] <= 1 for o in odds):
+        raise bad("'odds' must be a list of [row, column, probability 0-1]")
+    if not isinstance(why.get("guess", False), bool):
+        raise bad("'guess' must be true or false")
+
+
 def read_trace(path: str | Path, text: str | None = None) -> tuple[dict, list[dict], dict | None]:
     """(begin record, step records, end record or None) of a trace file (or of `text`, named
     `path` in errors), each line checked."""
@@ -157,7 +192,7 @@ def read_trace(path: str | Path, text: str | None = None) -> tuple[dict, list[di
     begin, steps, end = None, [], None
     # every line must be JSON before any is checked against its schema
     decoded = [(lineno, load_json(line, str(path), lineno))
-               for lineno, line in enumerate(text.splitlines(), start=1) if line.strip()]
+               for lineno, line in enumerate(text.split("\n"), start=1) if line.strip()]
     for lineno, value in decoded:
         record = _check_record(value, str(path), lineno)
         kind = record["type"]

@@ -69,7 +69,9 @@ def rules(board: MazeBoard, kb: KnowledgeBase | None = None) -> KnowledgeBase:
         incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
         if cell in (board.start, board.finish):
             items.append([p[cell]])
-            items.append(IdCardinality("Exactly", 1, incident))
+            # an end has one step, unless start and finish are one cell (a 1x1 maze): none
+            ends = 1 if board.start != board.finish else 0
+            items.append(IdCardinality("Exactly", ends, incident))
             continue
         items += [[-edge, p[cell]] for edge in incident]  # a step uses both of its cells
         if len(incident) > 2:  # a corner has only two steps anyway

@@ -115,6 +115,16 @@ def test_the_encoding_counts_what_brute_force_counts(board):
     assert sorted(family.shape_solutions(list(board.shapes.values()), 10**5)) == expected
 
 
+@settings(max_examples=60, deadline=None)
+@given(small_boards(sizes=(1, 3), shapes=2))
+def test_thin_boards_down_to_one_cell_count_as_brute_force(board):
+    """Issue 26: a 1x1 maze (start = finish) solved as unsatisfiable while bfs won it."""
+    expected = brute_force(board)
+    assert sorted(MazeSolver(board).solutions(limit=10**5)) == expected
+    family = ShapeFamilySolver(board.height, board.width)
+    assert sorted(family.shape_solutions(list(board.shapes.values()), 10**5)) == expected
+
+
 def simple_paths(board: MazeBoard):
     """Every simple path from the start to the finish, shapes ignored."""
     path = [board.start]
