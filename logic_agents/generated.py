@@ -11,11 +11,14 @@ Concepts:
   it already holds; new items are appended and flushed one by one.
 - without --resume or --force an existing output is refused.
 - streamed: the items as they come, a progress bar on a terminal, and Ctrl-C honoured even
-  when Python swallows it (a KeyboardInterrupt raised inside a destructor is only printed).
+  when Python swallows it (a KeyboardInterrupt raised inside a destructor is only printed);
+  an item that takes longer than the run's time cap (`generate --time-cap`, item_time_cap)
+  stops the run with a clean error, the items made before it kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -23,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from logic_agents.errors import UsageError
+from logic_agents.errors import GenerationError, UsageError
 from logic_agents.inputs import decode, path_exists
 from logic_agents.output import make_console
 
@@ -128,6 +131,49 @@ class LineFile:
                 raise UsageError(f"cannot write {self.path}: {e.strerror}") from None
 
 
+DEFAULT_ITEM_TIME_CAP_S = 600.0
+_ITEM_CAP: dict[str, float | None] = {"seconds": None}
+
+
+@contextlib.contextmanager
+def item_time_cap(seconds: float | None) -> Iterator[None]:
+    """While it holds, `streamed` stops a run whose next item takes more than `seconds`."""
+    _ITEM_CAP["seconds"] = seconds
+    try:
+        yield
+    finally:
+        _ITEM_CAP["seconds"] = None
+
+
+class _ItemTimeUp(BaseException):
+    """Raised by the alarm while an item is being made (a BaseException, so no generator's
+    own `except Exception` swallows it)."""
+
+
+def _next_within(iterator: Iterator[Any], made: int, what: str) -> Any:
+    """next(iterator), stopped by the alarm past the item time cap (GenerationError)."""
+    seconds = _ITEM_CAP["seconds"]
+    if not seconds or not hasattr(signal, "setitimer") or \
+            threading.current_thread() is not threading.main_thread():
+        return next(iterator)
+
+    def ring(*_: object) -> None:
+        raise _ItemTimeUp
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return next(iterator)
+    except _ItemTimeUp:
+        raise GenerationError(
+            f"making one of the {what} took more than the --time-cap of {seconds:g} s; "
+            f"the {made} made before it are written; ask for a smaller size, or raise "
+            "--time-cap") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def streamed(items: Iterable[Any], count: int, what: str) -> Iterator[Any]:
     """Yield generated items as they come, with a progress bar on a terminal (stderr).
 
@@ -148,8 +194,14 @@ def streamed(items: Iterable[Any], count: int, what: str) -> Iterator[Any]:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
             task = progress.add_task(what, total=count)
-            for item in items:
+            iterator, made = iter(items), 0
+            while True:
+                try:
+                    item = _next_within(iterator, made, what)
+                except StopIteration:
+                    break
                 yield item
+                made += 1
                 progress.advance(task)
                 if stop.is_set():
                     raise KeyboardInterrupt

@@ -35,6 +35,7 @@ from logic_agents.cli.common import PROG, Parser
 from logic_agents.errors import LogicAgentsError
 from logic_agents.inputs import lift_limits, printable
 from logic_agents.world.registry import Option
+from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
 
 VERBS = (play, view, compare, cnf, solve, generate, inspect, maps, games, replay)
 
@@ -114,7 +115,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; see the module docstring for what it promises."""
-    if argv is None:  # the console script itself (not a caller's main([...]))
+    console_script = argv is None  # not a caller's main([...]): this process is ours
+    if console_script:
         _stop_on_signals()
     argv = list(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
@@ -123,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parse(argv)
         lift_limits(bool(getattr(args, "no_limits", False)))
+        if console_script and getattr(args, "backend", "process") != "ray":
+            # Ray's own processes inherit the limit and map large regions: left alone there
+            set_memory_cap(_memory_cap(args))
         code = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe is seen here, not at exit
         return code
@@ -139,12 +144,23 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"cannot write: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
     except RecursionError:
         return _fail("input nested too deeply to read")
+    except MemoryError:
+        cap = memory_cap_mib() or _memory_cap(locals().get("args"))
+        return _fail(f"out of memory: the command passed its memory cap ({cap:,} MiB, "
+                     "+512 MiB for the interpreter); raise it with --memory-cap, or give a "
+                     "smaller input")
     except Exception as e:
         if "keyboard interrupt" in str(e).lower():  # PySAT's solvers turn SIGINT into an error
             return _interrupted()
         raise
     finally:
         lift_limits(False)
+
+
+def _memory_cap(args: Any) -> int:
+    from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+
+    return getattr(args, "memory_cap", None) or DEFAULT_MEMORY_CAP_MIB
 
 
 def _stop_on_signals() -> None:

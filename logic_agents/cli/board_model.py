@@ -4,6 +4,7 @@ Concepts: the header's `c game NAME` and `c map|puzzle NAME (PATH)` lines name t
 the instance; the board is the game's View of the instance at its start; every true
 variable named by the shared convention `<KIND>_r<row>c<col>[_v<value>]` (docs/FORMATS.md,
 1-based) marks its cell with the value, else the kind (D a dagger, G a ghost, P the path).
+A board over DRAW_LIMIT cells is not drawn (no terminal shows it, and making it is slow).
 """
 
 from __future__ import annotations
@@ -16,6 +17,18 @@ from typing import Any
 # would pass Python's limit on int conversion), so such a name is simply not drawn
 NAME = re.compile(r"([A-Za-z]+)_r(\d{1,6})c(\d{1,6})(?:_v(\d{1,6}))?")
 SOURCE = re.compile(r"(?:map|puzzle|instance) (\S+)(?: \((.+)\))?$")
+
+
+DRAW_LIMIT = 40_000  # cells (200 x 200); a larger board is not drawn
+
+
+def _cells(instance: Any) -> int | None:
+    """The instance's cell count, where it says its height and width."""
+    height = getattr(instance, "height", None)
+    width = getattr(instance, "width", None)
+    if isinstance(height, int) and isinstance(width, int):
+        return height * width
+    return None
 
 
 def header(comments: list[str]) -> tuple[str, list[str]] | None:
@@ -55,6 +68,9 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
         except LogicAgentsError:
             continue
     if instance is None:
+        return None
+    cells = _cells(instance)
+    if cells is not None and cells > DRAW_LIMIT:  # wider than any terminal, and slow to make
         return None
     board = spec.view.board(spec.make_world(instance).reset(seed=0)[0])
     marks: dict[tuple[int, int], str] = {}

@@ -41,14 +41,21 @@ class Parser(argparse.ArgumentParser):
 
 
 def limit_flag(p: argparse.ArgumentParser) -> None:
+    """--no-limits and --memory-cap: what every verb that reads inputs takes."""
+    from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+
     p.add_argument("--no-limits", dest="no_limits", action="store_true",
                    help="lift the size limits on inputs (boards, CNF variables); for huge "
-                   "inputs on purpose")
+                   "inputs on purpose (the memory cap still holds)")
+    p.add_argument("--memory-cap", dest="memory_cap", type=positive_int, default=None,
+                   metavar="MIB", help="the memory the command may take: searches stop at "
+                   "MIB (estimated), and each process (this one, a worker, the child that "
+                   f"plays) is capped at MIB + 512 MiB (default {DEFAULT_MEMORY_CAP_MIB})")
 
 
 def caps_flags(p: argparse.ArgumentParser) -> None:
-    """--move-timeout, --game-timeout and --memory-cap: the caps an agent plays under."""
-    from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+    """--move-timeout and --game-timeout: the time caps an agent plays under (with
+    --memory-cap, which limit_flag adds)."""
     from logic_agents.world.sandbox import DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S
 
     group = p.add_argument_group(
@@ -61,10 +68,6 @@ def caps_flags(p: argparse.ArgumentParser) -> None:
     group.add_argument("--game-timeout", dest="game_timeout", type=nonnegative_float, default=None,
                        metavar="S", help="stop a game that runs past S seconds; 0: no cap "
                        f"(default {DEFAULT_GAME_TIMEOUT_S:g})")
-    group.add_argument("--memory-cap", dest="memory_cap", type=positive_int, default=None,
-                       metavar="MIB", help="the memory one game may take: searches stop "
-                       "at MIB (estimated), and the process that plays is capped at MIB "
-                       f"+ 512 MiB (default {DEFAULT_MEMORY_CAP_MIB})")
 
 
 def caps_of(args: argparse.Namespace) -> Any:

@@ -12,7 +12,9 @@ from typing import Any
 
 from logic_agents.cli.common import Parser, limit_flag
 from logic_agents.errors import UsageError
-from logic_agents.world.options import integer
+from logic_agents.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap
+from logic_agents.world import sandbox
+from logic_agents.world.options import integer, nonnegative_float
 from logic_agents.world.registry import game_names, games
 
 
@@ -38,6 +40,10 @@ def common_flags(p: argparse.ArgumentParser) -> None:
                    help="finish an interrupted run: keep the instances already written (the "
                    "same options make the same ones) and make the rest")
     p.add_argument("--json", action="store_true", help="print the written files as JSON")
+    p.add_argument("--time-cap", dest="time_cap", type=nonnegative_float,
+                   default=DEFAULT_ITEM_TIME_CAP_S, metavar="S",
+                   help="stop when making one instance takes more than S seconds (the ones "
+                   f"made before it are kept); 0: no cap (default {DEFAULT_ITEM_TIME_CAP_S:g})")
     limit_flag(p)
 
 
@@ -60,7 +66,10 @@ def run(args: argparse.Namespace) -> int:
     lift_limits(bool(own.no_limits))
     if own.count < 1:
         raise UsageError("--count must be at least 1")
-    report = generator.run(own)
+    if own.memory_cap and sandbox.process_capped():
+        sandbox.set_memory_cap(own.memory_cap)
+    with item_time_cap(own.time_cap or None):
+        report = generator.run(own)
     if own.json:
         print(json.dumps({"game": spec.name, "seed": own.seed, "files": report.files,
                           "kept": report.kept, **report.details}))

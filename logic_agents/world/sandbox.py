@@ -63,11 +63,25 @@ DEFAULT_CAPS = Caps()
 NO_CAPS = Caps(None, None, None)
 
 
+_CAPPED: dict[str, Any] = {"process": False, "mib": None}
+
+
+def process_capped() -> bool:
+    """Whether this process's memory is capped (the command line caps its own process)."""
+    return _CAPPED["process"]
+
+
+def memory_cap_mib() -> int | None:
+    """The cap set_memory_cap last set on this process (MiB, headroom aside), if any."""
+    return _CAPPED["mib"]
+
+
 def set_memory_cap(mib: int | None) -> None:
     """Cap this process's data (heap and private mappings) at `mib` MiB plus HEADROOM_MIB:
     an allocation past it fails (MemoryError) instead of taking the machine's memory."""
     if not mib:
         return
+    _CAPPED["process"], _CAPPED["mib"] = True, mib
     with contextlib.suppress(ImportError, ValueError, OSError):
         import resource
 

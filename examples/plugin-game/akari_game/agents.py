@@ -6,6 +6,7 @@ their options, so `logic-agents play ... --agent dfs --node-cap N` works with no
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections import deque
 
@@ -13,7 +14,7 @@ from akari_game.board import AkariPuzzle, Cell
 from akari_game.encode import AkariSolver
 from akari_game.world import AkariAction, AkariObservation
 from logic_agents.world.budget import Budget, BudgetExceeded
-from logic_agents.world.options import node_cap, solver_option
+from logic_agents.world.options import node_cap, solver_option, time_cap
 from logic_agents.world.registry import Option
 
 
@@ -67,14 +68,14 @@ class DfsAkariAgent(_Planner):
     bulbs that see each other and numbers exceeded or no longer reachable."""
 
     name = "dfs"
-    options = (node_cap(1_000_000),)
+    options = (node_cap(1_000_000), time_cap(10.0))
 
-    def __init__(self, *, node_cap: int = 1_000_000):
-        self.node_cap = node_cap
+    def __init__(self, *, node_cap: int = 1_000_000, time_cap: float = 10.0):
+        self.node_cap, self.time_cap = node_cap, time_cap
         super().__init__()
 
     def plan(self, puzzle: AkariPuzzle) -> set[Cell] | None:
-        budget = Budget(node_cap=self.node_cap).start()
+        budget = Budget(node_cap=self.node_cap, time_cap=self.time_cap).start()
         whites = puzzle.whites()
         seen = {c: puzzle.seen_from(c) for c in whites}
         numbers = puzzle.numbered()
@@ -109,10 +110,15 @@ class DfsAkariAgent(_Planner):
                 bulbs.discard(cell)
             return numbers_ok(depth + 1) and lit_ok(depth + 1) and search(depth + 1)
 
+        depth_needed = len(whites) + 100  # one frame per white cell
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, depth_needed))
         try:
             found = search(0)
         except BudgetExceeded:
             found = False
+        finally:
+            sys.setrecursionlimit(limit)
         self.nodes = budget.nodes
         return set(bulbs) if found else None
 

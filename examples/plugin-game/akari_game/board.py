@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from logic_agents.errors import FormatError
@@ -56,6 +57,10 @@ class AkariPuzzle:
 
     def segments(self) -> list[list[Cell]]:
         """Every maximal run of white cells in a row or a column (what one bulb lights)."""
+        return self._segments
+
+    @cached_property
+    def _segments(self) -> list[list[Cell]]:
         out: list[list[Cell]] = []
         for r in range(self.height):
             run: list[Cell] = []
@@ -75,9 +80,18 @@ class AkariPuzzle:
                     run = []
         return out
 
-    def seen_from(self, cell: Cell) -> set[Cell]:
-        """The white cells a bulb at `cell` lights, itself included."""
-        return {x for segment in self.segments() if cell in segment for x in segment}
+    def seen_from(self, cell: Cell) -> frozenset[Cell]:
+        """The white cells a bulb at `cell` lights, itself included (made once per puzzle:
+        checking a solution asks it of every bulb, at every step of a game)."""
+        return self._sight.get(cell, frozenset())
+
+    @cached_property
+    def _sight(self) -> dict[Cell, frozenset[Cell]]:
+        sight: dict[Cell, set[Cell]] = {}
+        for segment in self._segments:
+            for cell in segment:
+                sight.setdefault(cell, set()).update(segment)
+        return {cell: frozenset(seen) for cell, seen in sight.items()}
 
 
 def parse(text: str, file: str = "<input>", name: str = "") -> AkariPuzzle:

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import GenerationError, UnknownName
-from logic_agents.games.daggers.board import DAGGER, GOLD, TOPOLOGIES, Cell, DaggersMap, neighbours
+from logic_agents.games.daggers.board import (
+    DAGGER,
+    GOLD,
+    MAX_CELLS,
+    TOPOLOGIES,
+    Cell,
+    DaggersMap,
+    neighbours,
+)
 from logic_agents.world.registry import GenerateReport, Generator, Option
 
 
@@ -94,6 +102,9 @@ def generate_map(
     safe); GenerationError if impossible."""
     if height < 1 or width < 1:
         raise GenerationError(f"a board needs at least one row and column, got {height}x{width}")
+    if height * width > MAX_CELLS:  # the loader refuses such a map: it is never written
+        raise GenerationError(f"a {height}x{width} board has {height * width:,} cells; maps "
+                              f"hold at most {MAX_CELLS:,}")
     if daggers < 0 or gold < 0:
         raise GenerationError("daggers and gold must not be negative")
     if topology not in TOPOLOGIES:

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.errors import GenerationError
-from logic_agents.games.mazes.board import Cell, MazeBoard, is_solution, validate
+from logic_agents.games.mazes.board import MAX_CELLS, Cell, MazeBoard, is_solution, validate
 from logic_agents.games.mazes.encode import ShapeFamilySolver
+from logic_agents.inputs import limits_lifted
 from logic_agents.world.registry import GenerateReport, Generator
 
 # Conflicts allowed per SAT call while repairing: a few layouts make one call run for
@@ -130,8 +131,10 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
     """One unique board; `shapes` caps the number of L-tetrominoes (default: as many as fit)."""
     if height < 2 or width < 2:
         raise GenerationError(f"a maze needs at least 2x2 cells, got {height}x{width}")
-    if height * width > 10_000:
-        raise GenerationError(f"{height}x{width} is too large (at most 10000 cells)")
+    # the limit its loader reads (board.MAX_CELLS, lifted by --no-limits): what is written reads
+    if height * width > MAX_CELLS and not limits_lifted():
+        raise GenerationError(f"a {height}x{width} board has {height * width:,} cells, over the "
+                              f"{MAX_CELLS:,} its files may hold; --no-limits lifts the limit")
     target = height * width if shapes is None else shapes
     if target < 0:
         raise GenerationError("--shapes must be at least 0")

@@ -38,6 +38,7 @@ from logic_agents import __version__
 from logic_agents.errors import GenerationError
 from logic_agents.games.undead.board import (
     EMPTY,
+    MAX_CELLS,
     MONSTERS,
     UndeadPuzzle,
     clues_of,
@@ -45,6 +46,7 @@ from logic_agents.games.undead.board import (
 )
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
 from logic_agents.games.undead.encode import LayoutSolver
+from logic_agents.inputs import limits_lifted
 from logic_agents.world.registry import GenerateReport, Generator
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
@@ -188,8 +190,10 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
     try at most GAME_SEARCH_LIMIT combinations. `game` refuses sizes the game refuses."""
     if width < 1 or height < 1:
         raise GenerationError(f"a board needs at least one row and column, got {width}x{height}")
-    if width * height > 10_000:
-        raise GenerationError(f"{width}x{height} is too large (at most 10000 cells)")
+    # the limit its loader reads (board.MAX_CELLS, lifted by --no-limits): what is written reads
+    if width * height > MAX_CELLS and not limits_lifted():
+        raise GenerationError(f"a {width}x{height} board has {width * height:,} cells, over the "
+                              f"{MAX_CELLS:,} its files may hold; --no-limits lifts the limit")
     if difficulty is not None and difficulty not in LEVELS:
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of "
                               f"{', '.join(LEVELS)}")
