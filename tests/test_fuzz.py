@@ -1,5 +1,10 @@
 """Fuzz every input kind through the real command line: never a traceback.
 
+Two families: byte mutations of every input kind (test_no_input_gives_a_traceback), and the
+classes of issue 26 (test_no_structured_edit_or_odd_option_gives_a_traceback): traces and
+study records edited field by field, oversized fields, odd option values, references to
+things that are not agents; plus closed streams and odd encodings.
+
 Hypothesis takes a valid input of each kind from maps/ (or made by the program itself: a CNF,
 a trace, results files), mutates its bytes (flips, truncation, deleted and duplicated lines,
 a byte-order mark, CRLF, non-ASCII digits, huge numbers) and runs the same `main()` that the
@@ -11,9 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -30,6 +37,7 @@ MAPS = ROOT / "maps"
 # over every kind; CI must see at least 2,000 (issue 16). The cases are derandomised, so CI is
 # repeatable; FUZZ_RANDOM=1 explores new ones (and FUZZ_CASES sets how many)
 CASES = int(os.environ.get("FUZZ_CASES", 3000))
+STRUCTURED_CASES = int(os.environ.get("FUZZ_STRUCTURED_CASES", 600))
 RANDOM = os.environ.get("FUZZ_RANDOM") == "1"
 
 
@@ -167,3 +175,148 @@ def test_no_input_gives_a_traceback(seeds):
     one()
     print(f"fuzzed {sum(seen.values())} inputs: {dict(sorted(seen.items()))}")
     assert sum(seen.values()) >= min(2000, CASES) and set(seen) == set(KINDS)
+
+
+# -- issue 26: structured edits, extreme options, references that are no agent ---------------
+# values that a JSON field must never be trusted to hold
+ODD_VALUES = [None, 0, -1, 1.5, 1e308, -1e308, 10**20, True, "", "ab", "x" * 150_000,
+              "\x1b]0;PWNED\x07\x1b[2J", "<!--", "</script>", "\u2028", [], [1], [[1]],
+              [[1e308, 0]], [["a", 1, 2]], [[0, 0, "0.5"]], {}, {"text": 5}, {"cells": "ab"},
+              {"odds": [[1, 2, 3]]}, {"text": "t", "cells": [[0, 0]], "odds": [[0, 0, 2.0]]}]
+ODD_OPTIONS = ["0", "-1", "1e3", "nan", "inf", "1e999", "999999999999", "9" * 13, "٣", "",
+               " ", "0.0000001", "10000001", "3.5", "+2", "0x10"]
+NOT_AGENTS = ["os:system", "json:loads", "math:pi", "sys:exit", "builtins:print",
+              "collections:OrderedDict", "logic_agents:play", "logic_agents.errors:UsageError",
+              "no_such_module_xyz:Agent", "missing.py:Agent", "/dev/null:Agent", ":", "a:b:c",
+              "os.path:join", "builtins:object", "types:SimpleNamespace", "itertools:count",
+              "os:getpid", "time:sleep", "tests/agents/faulty.py:nope",
+              "tests/agents/faulty.py:not_a_factory", "examples/my_agent.py:MyAgent",
+              "\x1b[2J:Agent", "é:Agent", "a" * 5000 + ":B"]
+
+
+def _json_lines(data: bytes) -> list:
+    return [json.loads(line) for line in data.decode().splitlines() if line.strip()]
+
+
+@st.composite
+def edited_json(draw, records: list) -> str:
+    """The records with one to three fields (top-level, or inside a step's why or a begin's
+    result) set to odd values, or deleted."""
+    import copy
+
+    records = copy.deepcopy(records)
+    for _ in range(draw(st.integers(1, 3))):
+        record = draw(st.sampled_from(records))
+        target = record
+        nested = [k for k, v in record.items() if isinstance(v, dict)]
+        if nested and draw(st.booleans()):
+            target = record[draw(st.sampled_from(sorted(nested)))]
+        keys = sorted(target) + ["why", "extra_field"]
+        key = draw(st.sampled_from(keys))
+        if draw(st.integers(0, 9)) == 0:
+            target.pop(key, None)
+        else:
+            target[key] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
+    return "\n".join(json.dumps(r) for r in records) + "\n"
+
+
+# kind -> how a case is made and run: (the seed it edits, argv around the edited file)
+STRUCTURED = ["trace-view", "trace-replay", "study-sidecar", "results-row", "option",
+              "agent-reference"]
+OPTION_FLAGS = [
+    (["play", "EASY1", "--quiet"], "--delay"), (["play", "EASY1", "--json"], "--move-timeout"),
+    (["play", "EASY1", "--json"], "--game-timeout"), (["play", "EASY1", "--json"], "--memory-cap"),
+    (["play", "EASY1", "--json"], "--seed"), (["play", "EASY1", "--json"], "--lives"),
+    (["compare", "EASY1", "--agents", "spx", "--jobs", "1", "--json"], "--runs"),
+    (["compare", "EASY1", "--agents", "spx", "--runs", "1", "--json"], "--jobs"),
+    (["compare", "EASY1", "--agents", "spx", "--runs", "1", "--json"], "--move-timeout"),
+    (["solve", "norvig_top95:1", "--json"], "--memory-cap"),
+    (["inspect", "--json"], "--limit"),
+]
+
+
+def _structured_case(kind: str, data, seeds: dict, workdir: Path) -> list[str]:
+    """The argv of one case of `kind`, its files written into `workdir`."""
+    if kind in ("trace-view", "trace-replay"):
+        path = workdir / "t.jsonl"
+        path.write_text(data.draw(edited_json(_json_lines(seeds["trace"]))))
+        return (["view", str(path), "-o", str(workdir / "t.html")] if kind == "trace-view"
+                else ["replay", str(path)])
+    if kind in ("study-sidecar", "results-row"):
+        out = workdir / "r.jsonl"
+        if kind == "study-sidecar":
+            out.write_bytes(seeds["results-jsonl"])
+            study = json.loads(seeds["study"])
+            Path(f"{out}.study.json").write_text(data.draw(edited_json([study])))
+        else:
+            out.write_text(data.draw(edited_json(_json_lines(seeds["results-jsonl"]))))
+            Path(f"{out}.study.json").write_bytes(seeds["study"])
+        return ["compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1", "--resume",
+                "--out", str(out)]
+    if kind == "option":
+        argv, flag = data.draw(st.sampled_from(OPTION_FLAGS))
+        value = data.draw(st.sampled_from(ODD_OPTIONS))
+        if flag == "--limit":  # inspect needs its file first
+            cnf = workdir / "q.cnf"
+            cnf.write_bytes(seeds["dimacs"])
+            return ["inspect", str(cnf), "--json", flag, value]
+        if flag in ("--runs", "--jobs") and value in ("10000001", "999999999999"):
+            value = "-3"  # a valid huge count would play for hours: its refusal is tested apart
+        if flag == "--delay" and value not in ("0", "0.0000001"):
+            argv = [*argv[:-1], "--json"]  # --delay only waits when boards are shown
+        return [*argv, flag, value]
+    reference = data.draw(st.sampled_from(NOT_AGENTS))
+    if data.draw(st.booleans()):
+        return ["play", "EASY1", "--agent", reference, "--json", "--move-timeout", "5"]
+    return ["compare", "EASY1", "--agents", f"spx,{reference}", "--runs", "1", "--jobs", "1",
+            "--json", "--move-timeout", "5"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", STRUCTURED)
+def test_no_structured_edit_or_odd_option_gives_a_traceback(kind, seeds, monkeypatch):
+    """Issue 26's classes: traces and study records edited field by field, oversized fields,
+    odd option values, references to things that are not agents. Every case exits 0, 2 with
+    one line, or 3 (an agent failed: said on stderr, no traceback); none lets an escape
+    sequence reach the terminal."""
+    monkeypatch.chdir(ROOT)  # the references name files of the checkout
+    seen: Counter[str] = Counter()
+    failures: list[str] = []
+
+    @settings(max_examples=max(1, STRUCTURED_CASES // len(STRUCTURED)), database=None,
+              deadline=None, derandomize=not RANDOM, suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def one(data) -> None:
+        workdir = Path(tempfile.mkdtemp(prefix="fuzz-"))
+        try:
+            argv = _structured_case(kind, data, seeds, workdir)
+            code, err = run_main(argv)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        seen[kind] += 1
+        lines = err.splitlines()
+        clean = (code == 0 or (code == 2 and len(lines) == 1 and "error" in lines[0])
+                 or (code == 3 and "failed" in err and "Traceback" not in err))
+        if not clean or "\x1b" in err:
+            failures.append(f"{kind}: {argv[:8]!r} exit {code}, stderr {err[:600]!r}")
+        assert not failures, failures[-1]
+
+    one()
+    print(f"fuzzed {sum(seen.values())} {kind} cases")
+    assert seen[kind] >= 1
+
+
+def test_closed_streams_and_odd_encodings(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["games"]) == 2
+    monkeypatch.undo()
+    capsys.readouterr()
+    for encoding in ("ascii", "latin-1"):
+        raw = io.BytesIO()
+        stream = io.TextIOWrapper(raw, encoding=encoding, errors="strict")
+        monkeypatch.setattr(sys, "stdout", stream)
+        assert main(["play", "EASY1", "--agent", "satx", "--in-process"]) == 0
+        assert main(["games"]) == 0
+        stream.flush()
+        monkeypatch.undo()
+        assert b"WON EASY1" in raw.getvalue()
