@@ -131,7 +131,7 @@ class LineFile:
                 raise UsageError(f"cannot write {self.path}: {e.strerror}") from None
 
 
-DEFAULT_ITEM_TIME_CAP_S = 600.0
+DEFAULT_ITEM_TIME_CAP_S = 120.0  # the slowest game-sized instances take seconds; 30x30 mazes, hours
 _ITEM_CAP: dict[str, float | None] = {"seconds": None}
 
 

@@ -25,6 +25,7 @@ from logic_agents.cli.common import (
     report_agent_failure,
 )
 from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.inputs import printable
 
 
 def add_parser(sub: Any) -> None:
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from logic_agents.output import make_console
     from logic_agents.web import episode_data, game_page, record_episode
     from logic_agents.world.agents import build_agent, explaining
-    from logic_agents.world.sandbox import Clock
+    from logic_agents.world.sandbox import run_child
 
     if not args.output.endswith((".html", ".htm")):
         raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")
@@ -82,15 +83,24 @@ def run(args: argparse.Namespace) -> int:
         if entry.interactive:
             raise UsageError(f"--agent {entry.name} needs a person; play it with `play`, "
                              "--trace FILE, then view FILE")
-        clock = Clock(caps_of(args))
-        try:
-            agent = build_agent(entry, explaining(entry, options), clock)  # the page shows the whys
-        except AgentFailed as e:
-            return print_result(args, spec, failed_result(spec, instance, entry.name, args.seed, e),
-                                {}, instance, make_console(), False)
-        world = spec.make_world(instance, **wopts)
-        result, text = record_episode(spec, world, agent, args.seed, instance,
-                                      portable_path(map_path), wopts, clock)
+        def recorded(clock: Any) -> tuple[Any, str | None]:
+            """The game with its trace, in a child (a stuck agent can be stopped there, and
+            Ctrl-C never lands inside its solver): (result, trace text or None)."""
+            try:
+                agent = build_agent(entry, explaining(entry, options), clock)  # whys shown
+            except AgentFailed as e:
+                return failed_result(spec, instance, entry.name, args.seed, e), None
+            world = spec.make_world(instance, **wopts)
+            return record_episode(spec, world, agent, args.seed, instance,
+                                  portable_path(map_path), wopts, clock)
+
+        outcome, lost = run_child(recorded, caps_of(args), quiet_stdout=True)
+        if lost is not None:
+            lost.agent = entry.name
+            outcome = failed_result(spec, instance, entry.name, args.seed, lost), None
+        result, text = outcome
+        if text is None:  # no game to show: the agent failed before it, or was killed
+            return print_result(args, spec, result, {}, instance, make_console(), False)
         data = episode_data(args.output, text=text)
         failure = result  # an agent that failed: the page shows the game up to its failure
     page = game_page(data)
@@ -101,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                           "steps": len(data["frames"]) - 1, "outcome": data["outcome"],
                           "bytes": len(page.encode("utf-8"))}))
     else:
-        print(f"wrote {args.output}: {data['game']} {data['map']}, agent {data['agent']}, "
-              f"{len(data['frames']) - 1} steps, {data['outcome']} ({len(page) // 1024} KiB)")
+        print(printable(f"wrote {args.output}: {data['game']} {data['map']}, agent "
+                        f"{data['agent']}, {len(data['frames']) - 1} steps, {data['outcome']} "
+                        f"({len(page) // 1024} KiB)"))
     return EXIT_AGENT_FAILED if failure is not None and report_agent_failure(failure) else 0
