@@ -56,7 +56,10 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
     parser = kind(prog=PROG, add_help=not first_pass,
                   description="Agents that play and solve logic games by reasoning with SAT.",
                   epilog="`logic-agents games` lists the games, their agents and their options; "
-                  "`logic-agents VERB --help` shows a verb's.")
+                  "`logic-agents VERB --help` shows a verb's. Exit codes: 0 done, 2 bad input or "
+                  "usage, 3 an agent failed (play, view) or some games of a study did "
+                  "(compare), 130 interrupted (Ctrl-C, SIGTERM). Input files are read as "
+                  "streams: a FIFO waits for its writer.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=kind)
     sub.required = True
