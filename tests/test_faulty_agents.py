@@ -145,7 +145,7 @@ def test_a_study_survives_its_agents_at_any_jobs(capsys, tmp_path):
 
     others = ["RaisesInInit", "RaisesInReset", "RaisesInStats", "RaisesInClose", "RaisesInWhy",
               "FortyTwo", "FloatCell", "ExitsZero", "HardExit", "Interrupts", "StuckInC",
-              "HugeCounter"]
+              "HugeCounter", "EnormousCounter"]
     rows = batch.compare(["spx", *map(agent, others)], _entries(), runs=1, seed=3, jobs=1,
                          caps=Caps(move_timeout=0.5))
     assert _plain([r for r in rows if r.agent == "spx"]) == _plain(alone[::2])

@@ -30,11 +30,12 @@ from logic_agents.cli.common import (
 from logic_agents.errors import UsageError
 from logic_agents.world.options import integer
 from logic_agents.world.registry import Option
+from logic_agents.world.sandbox import PassThrough
 
 MAX_KB_COMMENTS = 200
 
 
-class _Captured(Exception):
+class _Captured(PassThrough):
     """Raised from the query hook to stop the episode once the wanted query is captured."""
 
 

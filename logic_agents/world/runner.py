@@ -11,6 +11,7 @@ error's one line in `result.error` and the agent's frames in `result.frames`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Mapping
@@ -18,7 +19,7 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
 from logic_agents.world.core import Agent, EpisodeResult, Outcome, World
-from logic_agents.world.sandbox import Clock
+from logic_agents.world.sandbox import Clock, PassThrough
 
 MAX_COUNTER = 10**15  # a results file keeps counters below this (see batch.read_rows)
 MAX_COUNTER_NAME = 100
@@ -50,6 +51,12 @@ def run_episode(
         _play(world, agent, seed, trace, game, map_name, on_step, clock, state)
     except AgentFailed as e:
         failure = e
+    except PassThrough:  # a framework hook stopped the episode: the agent is still closed
+        close = getattr(agent, "close", None)
+        if callable(close):
+            with contextlib.suppress(AgentFailed):
+                clock.call("close", close, step=state.steps)
+        raise
     stats: dict = {}
     if failure is None and callable(getattr(agent, "stats", None)):
         try:

@@ -110,6 +110,11 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:300] if text else ""
 
 
+class PassThrough(BaseException):
+    """Raised by a hook the framework itself handed the agent (`cnf`'s on_query stops the
+    episode at the asked query): the Clock lets it through, it is no failure of the agent."""
+
+
 class _TimeUp(BaseException):
     """Raised by the alarm inside an agent's call (a BaseException, so `except Exception` in
     the agent does not swallow it)."""
@@ -191,7 +196,7 @@ class Clock:
             return fn(*args)
         except _TimeUp:
             raise self._timeout(where, step, is_game) from None
-        except AgentFailed:
+        except (AgentFailed, PassThrough):
             raise
         except KeyboardInterrupt as e:
             if not self.own_interrupts:

@@ -113,6 +113,11 @@ class HugeCounter(Plain):
         return {"nodes": 10**16}
 
 
+class EnormousCounter(Plain):
+    def stats(self):
+        return {"nodes": 10**5000}  # past Python's own limit on printing an int
+
+
 class Hog(Plain):
     def act(self, obs):
         return [bytearray(1 << 20) for _ in range(1 << 16)]
