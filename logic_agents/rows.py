@@ -1,0 +1,206 @@
+"""Results rows: one finished game each, written as they come and read back as data.
+
+Concepts:
+- Row: one game's result, with the agent's counters (SAT tests, search nodes, EA
+  generations) and, for a game the agent failed (outcome error or timeout), its error.
+- RowSink: appends each finished row to a .csv or .jsonl file and flushes it at once, so an
+  interrupted study loses no finished game; a row that could not be read back (a field over
+  CELL_LIMIT) is refused before anything of it is written.
+- read_rows: the rows of a results file, every field checked (file:line on the first bad
+  one); a half-written last line (a crash mid-write) is ignored. CSV rows are split by the csv
+  module, not by lines, so a name may hold a line separator.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import FormatError
+from logic_agents.inputs import int_or_none, load_json, read_text
+
+CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
+NAME_LIMIT = CELL_LIMIT // 8  # agent, map and group names (a character is up to 4 bytes)
+
+
+@dataclass
+class Row:
+    agent: str
+    map: str
+    group: str
+    run: int
+    seed: int
+    outcome: str
+    won: bool
+    steps: int
+    guesses: int
+    score: float | None  # the game's score (games whose objective is a score), else None
+    time_s: float
+    stats: dict = field(default_factory=dict)  # the agent's counters: generations, nodes, ...
+    extra: dict = field(default_factory=dict)  # what the world reports: lives_left, ticks, ...
+    error: str = ""  # outcome error/timeout: the exception's type and first line, and where
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome in FAILED
+
+    @property
+    def key(self) -> tuple:
+        return (self.agent, self.map, self.run, self.seed)
+
+
+ROW_FIELDS = [f.name for f in dataclasses.fields(Row)]
+OLD_ROW_FIELDS = ROW_FIELDS[:-1]  # results files written before rows kept the agent's error
+FAILED = ("error", "timeout")  # outcomes that are the agent's failure, not the game's
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _stats_field(value: Any) -> dict:
+    if value in (None, ""):
+        return {}
+    if isinstance(value, str):  # CSV keeps the counters as one JSON cell
+        value = json.loads(value)
+    return dict(value)
+
+
+def _count(value: Any, what: str) -> int:
+    """A whole number of a results row (at most 12 digits), as written by RowSink."""
+    number = int_or_none(str(value), signed=False) if not isinstance(value, bool) else None
+    if number is None:
+        raise ValueError(f"{what} must be a whole number, got {str(value)[:40]!r}")
+    return number
+
+
+def _row_from_dict(d: dict, where: str) -> Row:
+    try:
+        time_s = float(d["time_s"])
+        if not math.isfinite(time_s) or time_s < 0:
+            raise ValueError(f"time_s must be a finite number, got {d['time_s']!r}")
+        stats = _stats_field(d.get("stats"))
+        extra = _stats_field(d.get("extra"))
+        if not all(is_number(v) and abs(v) < 1e15 for v in [*stats.values(), *extra.values()]):
+            raise ValueError("stats and extra must map names to numbers")
+        score = None if d.get("score") in (None, "") else float(d["score"])
+        if score is not None and not (math.isfinite(score) and abs(score) < 1e15):
+            raise ValueError(f"score must be a finite number, got {d['score']!r}")
+        error = d.get("error") or ""
+        if not isinstance(error, str):
+            raise ValueError(f"error must be text, got {str(error)[:40]!r}")
+        return Row(agent=str(d["agent"]), map=str(d["map"]), group=str(d["group"]),
+                   run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
+                   outcome=str(d["outcome"]), won=d["won"] in (True, "True", "true", "1"),
+                   steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
+                   score=score, time_s=time_s, stats=stats, extra=extra, error=error)
+    except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
+        raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
+
+
+def results_kind(path: Path) -> str:
+    if path.suffix == ".csv":
+        return "csv"
+    if path.suffix in (".jsonl", ".json"):
+        return "jsonl"
+    raise FormatError("results file must end in .csv or .jsonl", str(path), 0, 0)
+
+
+def read_rows(path: str | Path) -> list[Row]:
+    """Rows of a results file; a half-written last line (a crash mid-write) is ignored."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    kind = results_kind(path)
+    text = read_text(path, "results file")
+    text = text[: text.rfind("\n") + 1]  # the torn line of an interrupted write
+    rows = []
+    if kind == "csv":
+        # rows are split by the csv module, not by str.splitlines: a name may hold U+2028
+        reader = csv.reader(io.StringIO(text, newline=""))
+        previous = csv.field_size_limit(CELL_LIMIT)
+        try:
+            header = next(reader, None)
+            if header is not None and header not in (ROW_FIELDS, OLD_ROW_FIELDS):
+                raise FormatError(f"the first line is not the results header "
+                                  f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
+            for cells in reader:
+                where = f"{path}:{reader.line_num}"
+                if cells and header is not None and len(cells) != len(header):
+                    raise FormatError(f"not a result row ({len(cells)} cells, the header has "
+                                      f"{len(header)})", where)
+                if cells:
+                    rows.append(_row_from_dict(dict(zip(header or [], cells)), where))
+        except csv.Error as e:
+            raise FormatError(f"not a results file ({e})", str(path), reader.line_num, 0) from None
+        finally:
+            csv.field_size_limit(previous)
+    else:
+        for lineno, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                d = load_json(line, str(path), lineno)
+                if not isinstance(d, dict):
+                    raise FormatError("a result row is a JSON object", str(path), lineno, 1)
+                rows.append(_row_from_dict(d, f"{path}:{lineno}"))
+    return rows
+
+
+class RowSink:
+    """Append rows to a .csv or .jsonl file, one flushed line per finished game."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.kind = results_kind(self.path)
+        if self.path.exists() and self.path.stat().st_size:
+            with self.path.open("rb+") as f:  # drop a torn last line before appending
+                data = f.read()
+                if data and not data.endswith(b"\n"):
+                    f.truncate(data.rfind(b"\n") + 1)
+        # a header torn by a crash is gone now too: a CSV starts again with its header
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        try:
+            self.file = self.path.open("a", newline="")
+        except OSError as e:
+            raise FormatError(f"cannot write results: {e.strerror}", str(self.path), 0, 0) from None
+        fields = ROW_FIELDS
+        if self.kind == "csv" and not fresh:  # a file of an older version keeps its header
+            with self.path.open(newline="") as f:
+                if next(csv.reader(f), None) == OLD_ROW_FIELDS:
+                    fields = OLD_ROW_FIELDS
+        self.writer = (csv.DictWriter(self.file, fields, extrasaction="ignore")
+                       if self.kind == "csv" else None)
+        if self.writer is not None and fresh:
+            self.writer.writeheader()
+            self.file.flush()
+
+    def write(self, row: Row) -> None:
+        """Append `row`; a row that would not read back (a field over CELL_LIMIT) is
+        refused before anything of it is written."""
+        record = dataclasses.asdict(row)
+        if self.writer is not None:
+            record["stats"] = json.dumps(row.stats, sort_keys=True)
+            record["extra"] = json.dumps(row.extra, sort_keys=True)
+            if any(len(str(v)) > CELL_LIMIT for v in record.values()):
+                raise FormatError(f"a row of {row.agent[:40]!r} on {row.map[:40]!r} has a field "
+                                  f"over {CELL_LIMIT >> 10} KiB, which a results file does not "
+                                  "keep", str(self.path))
+            self.writer.writerow(record)
+        else:
+            line = json.dumps(record) + "\n"
+            if len(line) > CELL_LIMIT:
+                raise FormatError(f"a row of {row.agent[:40]!r} on {row.map[:40]!r} is over "
+                                  f"{CELL_LIMIT >> 10} KiB, which a results file does not keep",
+                                  str(self.path))
+            self.file.write(line)
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self) -> None:
+        self.file.close()

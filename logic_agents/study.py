@@ -1,0 +1,171 @@
+"""The study a results file belongs to, recorded beside it so a resume never mixes two.
+
+Concepts:
+- study_path(out): the sidecar, runs.csv -> runs.csv.study.json.
+- study_record: what defines a study, by what its names meant: each instance's contents (a
+  hash) and group, each agent's identity (a file agent's source hash), the options, the seed
+  and version. The caps are recorded but may change on a resume.
+- check_same_study: a resume whose record differs is refused, naming what changed.
+- read_study: the sidecar checked as data; write_study writes it whole, then renames it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import FormatError, LogicAgentsError
+from logic_agents.inputs import load_json, read_text
+from logic_agents.world.registry import get_game
+from logic_agents.world.sandbox import Caps
+
+
+def study_path(out: str | Path) -> Path:
+    """The sidecar that records a results file's study: runs.csv -> runs.csv.study.json."""
+    return Path(f"{out}.study.json")
+
+
+def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs: int,
+                 seed: int, agent_options: dict[str, dict] | None,
+                 world_options: dict[str, Any] | None, caps: Caps | None = None) -> dict:
+    """What makes two runs of `compare` the same study, by what the names meant, not only the
+    names: each instance's contents (a hash) and group, each agent's identity (a file agent's
+    source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
+    depend on how many there are. The caps are recorded but may change on a resume (to retry
+    timeouts with more time)."""
+    from logic_agents import __version__
+
+    spec = get_game(game)
+    options = agent_options or {}
+    record = {
+        "version": __version__, "game": game, "seed": seed, "runs": runs,
+        "agents": [{"name": a, "source": agent_source(spec, a),
+                    "options": {k: _plain(v) for k, v in sorted(options.get(a, {}).items())}}
+                   for a in agents],
+        "world_options": {k: _plain(v) for k, v in sorted((world_options or {}).items())},
+        "maps": [e.instance.name for e in entries],
+        "instances": [{"name": e.instance.name, "group": e.group,
+                       "sha256": instance_hash(spec, e.instance)} for e in entries],
+    }
+    if caps is not None:
+        record["caps"] = dataclasses.asdict(caps)
+    return record
+
+
+IDENTITY = ("version", "game", "seed", "agents", "world_options", "maps", "instances")
+
+
+def instance_hash(spec: Any, instance: Any) -> str:
+    """A hash of an instance's contents: its text as the game writes it (else its repr)."""
+    text = spec.format_instance(instance) if spec.format_instance else repr(instance)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def agent_source(spec: Any, reference: str) -> str:
+    """What an agent name meant: `builtin` for the game's own agents (the version covers
+    them), else a hash of the source file of the class a reference names."""
+    import inspect
+    import sys
+
+    from logic_agents.world.agents import is_reference
+
+    if reference in spec.agents or not is_reference(reference):
+        return "builtin"
+    module_text = reference.rpartition(":")[0]
+    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+        path: str | None = module_text
+    else:
+        module = sys.modules.get(module_text)
+        try:
+            path = inspect.getsourcefile(module) if module is not None else None
+        except TypeError:
+            path = None
+    try:
+        return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path \
+            else "unknown"
+    except OSError:
+        return "unknown"
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
+def check_same_study(out: Path, study: dict) -> None:
+    """LogicAgentsError unless the results file was written by this same study, naming what
+    differs (a map's contents, its group, an agent's file, an option)."""
+    held = read_study(out)
+    for key in IDENTITY:
+        if held.get(key) == study[key]:
+            continue
+        raise LogicAgentsError(
+            f"{out} holds another study: {_difference(key, held.get(key), study[key])}; "
+            "resume with the same maps, agents and settings, or choose another --out")
+
+
+def read_study(out: Path) -> dict:
+    """The study record beside `out`, checked as data."""
+    sidecar = study_path(out)
+    if not sidecar.exists():
+        raise LogicAgentsError(f"{out} has no study record ({sidecar.name}), so a resume "
+                               "cannot check it is the same study; choose another --out")
+    held = load_json(read_text(sidecar, "study record"), str(sidecar))
+    if not isinstance(held, dict):
+        raise FormatError("not a study record (a JSON object)", str(sidecar), 1, 1)
+    runs = held.get("runs")
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 0 < runs < 10**12:
+        raise FormatError(f"the study record's runs must be a whole number, got "
+                          f"{_brief(runs)}", str(sidecar), 1, 1)
+    return held
+
+
+def _difference(key: str, held: Any, now: Any) -> str:
+    """Words for what differs under `key` of two study records."""
+    if key == "instances" and isinstance(held, list) and len(held) == len(now):
+        for old, new in zip(held, now):
+            if not isinstance(old, dict):
+                break
+            if old.get("name") != new["name"]:
+                return f"its maps are {_brief([h.get('name') for h in held if isinstance(h, dict)])}"
+            if old.get("sha256") != new["sha256"]:
+                return (f"map {new['name']!r} has other contents than when the study began "
+                        "(the same name, another instance)")
+            if old.get("group") != new["group"]:
+                return (f"map {new['name']!r} was in group {old.get('group')!r}, now in "
+                        f"{new['group']!r} (another --group-by or folder)")
+    if key == "agents" and isinstance(held, list) and len(held) == len(now):
+        for old, new in zip(held, now):
+            if isinstance(old, dict) and old.get("name") == new["name"] and \
+                    old.get("source") != new["source"]:
+                return (f"the source file of agent {new['name']!r} has changed since the study "
+                        "began")
+    if held is None and key == "instances":
+        return ("its record predates the contents check (written by an older logic-agents), "
+                "so it cannot be resumed safely")
+    return f"its {key} is {_brief(held)}, this one's is {_brief(now)}"
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def write_study(out: Path, study: dict) -> None:
+    """Record the study next to its results (written whole, then renamed into place)."""
+    sidecar = study_path(out)
+    if sidecar.exists():
+        with contextlib.suppress(FormatError, LogicAgentsError, OSError):
+            study = {**study, "runs": max(study["runs"], read_study(out)["runs"])}
+    tmp = sidecar.with_name(sidecar.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(study, indent=1) + "\n")
+        os.replace(tmp, sidecar)
+    except OSError as e:
+        raise FormatError(f"cannot write the study record: {e.strerror}", str(sidecar), 0, 0) \
+            from None

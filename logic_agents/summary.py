@@ -1,0 +1,112 @@
+"""Summaries of a study's rows: win rates with intervals, scores, and paired tests.
+
+Concepts: wilson (a proportion's 95% interval), mcnemar_exact (the two-sided exact test on
+the discordant pairs), score_stats (mean, median, max and an interval of the mean), and
+summarize: per agent and per group, games, wins, win rate, errors and timeouts (counted apart
+from losses; they are games not won), means of steps, guesses, time and the agent's counters;
+for every pair of agents an exact McNemar test (or, for scored games, a sign test on scores).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from logic_agents.rows import Row
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value: a sign test on the discordant pairs."""
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def score_stats(scores: Sequence[float], z: float = 1.96) -> dict:
+    """Mean, median, max and a normal-approximation 95% interval of the mean."""
+    n = len(scores)
+    if n == 0:
+        return {"mean": 0.0, "median": 0.0, "max": 0.0, "ci95": [0.0, 0.0]}
+    mean = sum(scores) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+    half = z * sd / math.sqrt(n)
+    return {"mean": mean, "median": statistics.median(scores), "max": max(scores),
+            "ci95": [mean - half, mean + half]}
+
+
+def _stats(rows: list[Row], scored: bool = False) -> dict:
+    n = len(rows)
+    wins = sum(r.won for r in rows)
+    lo, hi = wilson(wins, n)
+    extra = {"score": score_stats([r.score or 0 for r in rows])} if scored else {}
+    return {**extra,
+        "games": n,
+        "wins": wins,
+        "errors": sum(r.outcome == "error" for r in rows),
+        "timeouts": sum(r.outcome == "timeout" for r in rows),
+        "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi],
+        "mean_steps": sum(r.steps for r in rows) / n if n else 0.0,
+        "mean_guesses": sum(r.guesses for r in rows) / n if n else 0.0,
+        "mean_time_s": sum(r.time_s for r in rows) / n if n else 0.0,
+        "mean_stats": {k: sum(r.stats[k] for r in rows) / n
+                       for k in sorted(set.intersection(*[set(r.stats) for r in rows]))} if n else {},
+    }
+
+
+def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
+              alpha: float = 0.05, groups: Sequence[str] | None = None,
+              scored: bool = False) -> dict:
+    """{"agents": {name: stats + "groups"}, "pairs": [...]} as `compare --json` prints it.
+    Groups come in the order given (else sorted by name). A `scored` game (Ooze) adds score
+    statistics, and its pairs are judged on scores: an exact sign test on the paired runs
+    where one agent scored more than the other."""
+    rows = list(rows)
+    names = list(agents) if agents else list(dict.fromkeys(r.agent for r in rows))
+    out: dict[str, Any] = {"agents": {}, "pairs": []}
+    for name in names:
+        mine = [r for r in rows if r.agent == name]
+        entry = _stats(mine, scored)
+        by_group: dict[str, list[Row]] = {}
+        for r in mine:
+            by_group.setdefault(r.group, []).append(r)
+        order = [g for g in (groups or []) if g in by_group]
+        order += sorted(g for g in by_group if g not in order)
+        entry["groups"] = {g: _stats(by_group[g], scored) for g in order}
+        out["agents"][name] = entry
+    by_key = {(r.agent, r.map, r.run, r.seed): ((r.score or 0) if scored else r.won)
+              for r in rows}
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            shared = [(m, run, s) for (ag, m, run, s) in by_key if ag == a and (b, m, run, s) in by_key]
+            if scored:  # "won" = scored more in the paired run
+                only_a = sum(by_key[(a, *k)] > by_key[(b, *k)] for k in shared)
+                only_b = sum(by_key[(b, *k)] > by_key[(a, *k)] for k in shared)
+            else:
+                only_a = sum(by_key[(a, *k)] and not by_key[(b, *k)] for k in shared)
+                only_b = sum(by_key[(b, *k)] and not by_key[(a, *k)] for k in shared)
+            p = mcnemar_exact(only_a, only_b)
+            significant = p < alpha
+            out["pairs"].append({
+                "a": a, "b": b, "paired_games": len(shared), "only_a_won": only_a,
+                "only_b_won": only_b,
+                "test": ("exact sign test on paired scores" if scored
+                         else "exact McNemar (sign test on discordant runs)"),
+                "p_value": p, "significant": significant,
+                "better": (a if only_a > only_b else b) if significant else None,
+            })
+    return out
