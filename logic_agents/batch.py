@@ -47,10 +47,11 @@ from logic_agents.summary import (  # noqa: F401
     summarize,
     wilson,
 )
+from logic_agents.world.processes import Pool
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import MAP_SUFFIXES
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, Pool
+from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock
 
 BACKENDS = ("process", "ray")
 

@@ -27,8 +27,9 @@ from logic_agents.cli.common import (
 from logic_agents.errors import UsageError
 from logic_agents.output import make_console
 from logic_agents.world.options import nonnegative_float
+from logic_agents.world.processes import run_child
 from logic_agents.world.registry import GameSpec, Option
-from logic_agents.world.sandbox import Clock, run_child
+from logic_agents.world.sandbox import Clock
 
 
 def add_parser(sub: Any) -> None:

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from logic_agents.output import make_console
     from logic_agents.web import episode_data, game_page, record_episode
     from logic_agents.world.agents import build_agent, explaining
-    from logic_agents.world.sandbox import run_child
+    from logic_agents.world.processes import run_child
 
     if not args.output.endswith((".html", ".htm")):
         raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")

@@ -1,0 +1,295 @@
+"""The processes that play agents' games, so that no agent can take its caller down.
+
+Concepts:
+- Pool: worker processes that play jobs one at a time, each with its own pipe. A worker that
+  runs past a deadline (plus GRACE_S) is killed and replaced, one that dies (os._exit, a
+  signal, the memory cap) is replaced, and either way its game becomes a row through `lost`;
+  jobs are pulled from an iterator only when a worker is free, so a study never holds them all.
+- run_child: one call in one forked child under the same watch (`play`, `view`); what the
+  child prints is relayed to the parent's own streams (a terminal, pytest's capture).
+- A playing child ignores Ctrl-C and leaves the terminal's process group (the parent stops
+  it, so an interrupt never lands inside a C solver), dies with its parent, and caps its
+  memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from logic_agents.errors import AgentFailed
+from logic_agents.world.sandbox import GRACE_S, Caps, Clock, Watch, lost_failure, set_memory_cap
+
+
+def fork_context() -> Any:
+    """A fork context where the platform has one (children need nothing pickled to start)."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make a child exit when the process that started it dies, even by SIGKILL: Linux's
+    parent-death signal where there is one, and a watchdog thread everywhere."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _settle_child(parent: int, caps: Caps, quiet_stdout: bool) -> None:
+    """What every playing child does first: Ctrl-C is the parent's to handle (the child leaves
+    the terminal's group, so a solver is not interrupted mid-call), it dies with its parent,
+    and its memory is capped. With `quiet_stdout` (a worker, `play --json`) whatever it
+    prints, an agent's own prints included, goes to stderr: stdout is the parent's output."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    _die_with_parent(parent)
+    set_memory_cap(caps.memory_cap)
+    if quiet_stdout:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            os.dup2(2, 1)
+
+
+def _stop(proc: Any) -> None:
+    if proc.is_alive():
+        proc.terminate()
+        proc.join(1.0)
+    if proc.is_alive():
+        proc.kill()
+    proc.join()
+
+
+def _overdue(watch: Watch) -> bool:
+    deadline = watch.deadline
+    return deadline > 0 and time.monotonic() > deadline + GRACE_S
+
+
+@dataclass
+class _Slot:
+    proc: Any
+    conn: Any
+    watch: Watch
+    job: Any = None
+
+
+def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
+           play: Callable[[Any, Clock], Any]) -> None:
+    """A worker: play each job it is sent, send back its row; None ends it."""
+    _settle_child(parent, caps, quiet_stdout=True)
+    clock = Clock(caps, watch, own_interrupts=True)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        conn.send(play(job, clock))
+
+
+class Pool:
+    """`workers` processes playing jobs under `caps`; see the module docstring."""
+
+    def __init__(self, workers: int, caps: Caps, play: Callable[[Any, Clock], Any],
+                 lost: Callable[[Any, AgentFailed], Any]):
+        self.context = fork_context()
+        self.workers, self.caps, self.play, self.lost = max(1, workers), caps, play, lost
+        self.slots: list[_Slot] = []
+
+    def _spawn(self) -> _Slot:
+        mine, theirs = self.context.Pipe()
+        watch = Watch(self.context)
+        proc = self.context.Process(target=_serve, args=(theirs, watch, self.caps, os.getpid(),
+                                                         self.play), daemon=True)
+        proc.start()
+        theirs.close()
+        return _Slot(proc, mine, watch)
+
+    def run(self, jobs: Iterator[Any], emit: Callable[[Any], None],
+            stop: threading.Event) -> None:
+        """Play every job, emitting each row as it comes; return early once `stop` is set."""
+        from multiprocessing.connection import wait
+
+        pending = iter(jobs)
+        exhausted = False
+        try:
+            while not stop.is_set():
+                for index, slot in enumerate(self.slots):  # a free worker takes the next job
+                    if slot.job is None and not exhausted:
+                        job = next(pending, None)
+                        if job is None:
+                            exhausted = True
+                            break
+                        self._send(index, job)
+                while not exhausted and len(self.slots) < self.workers:
+                    job = next(pending, None)
+                    if job is None:
+                        exhausted = True
+                        break
+                    self.slots.append(self._spawn())
+                    self._send(len(self.slots) - 1, job)
+                busy = [s for s in self.slots if s.job is not None]
+                if not busy:
+                    return
+                for conn in wait([s.conn for s in busy], timeout=0.2):
+                    index = next(i for i, s in enumerate(self.slots) if s.conn is conn)
+                    self._receive(index, emit)
+                for index, slot in enumerate(self.slots):
+                    if slot.job is not None and _overdue(slot.watch):
+                        self._replace(index, emit, killed=True)
+        finally:
+            for slot in self.slots:
+                with contextlib.suppress(OSError, ValueError):
+                    slot.conn.send(None)
+            for slot in self.slots:
+                if slot.job is None:
+                    slot.proc.join(0.5)
+                _stop(slot.proc)
+                slot.conn.close()
+
+    def _send(self, index: int, job: Any) -> None:
+        slot = self.slots[index]
+        slot.job = job
+        try:
+            slot.conn.send(job)
+        except (OSError, ValueError):  # the worker died while idle: a new one takes the job
+            _stop(slot.proc)
+            slot.conn.close()
+            self.slots[index] = self._spawn()
+            self.slots[index].job = job
+            self.slots[index].conn.send(job)
+
+    def _receive(self, index: int, emit: Callable[[Any], None]) -> None:
+        slot = self.slots[index]
+        try:
+            row = slot.conn.recv()
+        except (EOFError, OSError):
+            self._replace(index, emit, killed=False)
+            return
+        slot.job = None
+        emit(row)
+
+    def _replace(self, index: int, emit: Callable[[Any], None], killed: bool) -> None:
+        """The worker at `index` is overdue (kill it) or dead: its game becomes a row, and a
+        fresh worker takes its place."""
+        slot = self.slots[index]
+        _stop(slot.proc)
+        slot.conn.close()
+        failure = lost_failure("", slot.watch, self.caps, slot.proc.exitcode, killed)
+        job, slot.job = slot.job, None
+        self.slots[index] = self._spawn()
+        emit(self.lost(job, failure))
+
+
+class _Relay:
+    """A child's stdout or stderr: each write goes to the parent as a message, to be written
+    to the parent's own stream (`like` is that stream, asked whether it is a terminal)."""
+
+    def __init__(self, conn: Any, number: int, like: Any):
+        self.conn, self.number, self.like = conn, number, like
+        self.encoding = getattr(like, "encoding", None) or "utf-8"
+        self.errors = getattr(like, "errors", None) or "strict"
+
+    def write(self, text: str) -> int:
+        if text:
+            self.conn.send((self.number, text))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self.like.isatty())
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    def fileno(self) -> int:
+        return self.like.fileno()
+
+
+def run_child(fn: Callable[[Clock], Any], caps: Caps,
+              quiet_stdout: bool = False) -> tuple[Any, AgentFailed | None]:
+    """fn(clock) in a forked child under `caps`; (its picklable return value, None), or
+    (None, the failure) when the child had to be killed past its deadline or died. Ctrl-C
+    here stops the child and raises KeyboardInterrupt. Without fork, fn runs in this process
+    (the alarm still caps code that runs Python)."""
+    context = fork_context()
+    if context.get_start_method() != "fork":
+        return fn(Clock(caps)), None
+    mine, theirs = context.Pipe(duplex=False)
+    watch = Watch(context)
+    streams = (sys.stdout, sys.stderr)
+
+    def child() -> None:
+        _settle_child(os.getppid(), caps, quiet_stdout=False)
+        # what the child prints travels to the parent's own stdout and stderr objects, so it
+        # lands wherever they write (a terminal, a pipe, pytest's capture, a notebook)
+        sys.stdout = _Relay(theirs, 2 if quiet_stdout else 1, streams[1 if quiet_stdout else 0])
+        sys.stderr = _Relay(theirs, 2, streams[1])
+        try:
+            outcome: tuple = ("ok", fn(Clock(caps, watch, own_interrupts=True)))
+        except BaseException as e:  # the parent raises it, as if fn had run there
+            outcome = ("raise", e)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        try:
+            theirs.send(outcome)
+        except Exception:  # an exception that does not pickle: its words still travel
+            from logic_agents.errors import LogicAgentsError
+
+            theirs.send(("raise", LogicAgentsError(str(outcome[1]))))
+
+    proc = context.Process(target=child, daemon=True)
+    proc.start()
+    theirs.close()
+    from multiprocessing.connection import wait
+
+    try:
+        while True:
+            if wait([mine], timeout=0.2):
+                try:
+                    kind, value = mine.recv()
+                except (EOFError, OSError):
+                    proc.join(1.0)
+                    return None, lost_failure("", watch, caps, proc.exitcode, killed=False)
+                if kind in (1, 2):  # a write to stdout or stderr
+                    streams[kind - 1].write(value)
+                    streams[kind - 1].flush()
+                    continue
+                if kind == "raise":
+                    raise value
+                return value, None
+            if _overdue(watch):
+                _stop(proc)
+                return None, lost_failure("", watch, caps, proc.exitcode, killed=True)
+    finally:
+        _stop(proc)
+        mine.close()
