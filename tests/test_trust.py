@@ -115,8 +115,24 @@ def test_ctrl_c_and_kill_lose_nothing_and_leave_nothing_running(tmp_path):
         time.sleep(0.1)
     assert not [w for w in workers if _alive(w)]
 
-    # --resume completes both studies with exactly the rows of an uninterrupted run
-    for path in (out, killed):
+    # two Ctrl-Cs 50 ms apart, and SIGTERM: each a clean stop (exit 130, one line), never a
+    # death by the signal while the rows are saved
+    stopped = []
+    for name, signals in (("twice.csv", [signal.SIGINT, signal.SIGINT]),
+                          ("term.csv", [signal.SIGTERM])):
+        path = tmp_path / name
+        proc = _start(path)
+        _wait_rows(path, 5, proc)
+        for sig in signals:
+            proc.send_signal(sig)
+            time.sleep(0.05)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130, (name, proc.returncode, err)
+        assert err.count("\n") == 1 and "Traceback" not in err
+        stopped.append(path)
+
+    # --resume completes the studies with exactly the rows of an uninterrupted run
+    for path in (out, killed, *stopped):
         done = subprocess.run([sys.executable, "-m", "logic_agents", *STUDY, "--out", str(path),
                                "--resume"], cwd=ROOT, capture_output=True, text=True,
                               timeout=600)
