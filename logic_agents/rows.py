@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import io
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import int_or_none, load_json, read_text
+from logic_agents.inputs import int_or_none, load_json, strip_bom
 
 CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
 NAME_LIMIT = CELL_LIMIT // 8  # agent, map and group names (a character is up to 4 bytes)
@@ -114,17 +114,17 @@ def results_kind(path: Path) -> str:
 
 
 def read_rows(path: str | Path) -> list[Row]:
-    """Rows of a results file; a half-written last line (a crash mid-write) is ignored."""
+    """Rows of a results file, streamed (a file of any size: a study of millions of games
+    reads back what it wrote); a half-written last line (a crash mid-write) is ignored."""
     path = Path(path)
     if not path.exists():
         return []
     kind = results_kind(path)
-    text = read_text(path, "results file")
-    text = text[: text.rfind("\n") + 1]  # the torn line of an interrupted write
     rows = []
+    lines = _complete_lines(path)
     if kind == "csv":
         # rows are split by the csv module, not by str.splitlines: a name may hold U+2028
-        reader = csv.reader(io.StringIO(text, newline=""))
+        reader = csv.reader(text for _, text in lines)
         previous = csv.field_size_limit(CELL_LIMIT)
         try:
             header = next(reader, None)
@@ -143,13 +143,33 @@ def read_rows(path: str | Path) -> list[Row]:
         finally:
             csv.field_size_limit(previous)
     else:
-        for lineno, line in enumerate(text.split("\n"), start=1):
+        for lineno, line in lines:
             if line.strip():
                 d = load_json(line, str(path), lineno)
                 if not isinstance(d, dict):
                     raise FormatError("a result row is a JSON object", str(path), lineno, 1)
                 rows.append(_row_from_dict(d, f"{path}:{lineno}"))
     return rows
+
+
+def _complete_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text with its newline) of every complete line, read as a stream and
+    split at b"\\n" only; a torn last line is dropped, a byte that is not UTF-8 located."""
+    try:
+        f = path.open("rb")
+    except OSError as e:
+        raise FormatError(f"cannot read results file: {e.strerror or e}", str(path), 0, 0) \
+            from None
+    with f:
+        for lineno, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):
+                return  # the torn line of an interrupted write
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise FormatError(f"not UTF-8 text (byte 0x{raw[e.start]:02x})", str(path),
+                                  lineno, e.start + 1) from None
+            yield lineno, strip_bom(text) if lineno == 1 else text
 
 
 class RowSink:

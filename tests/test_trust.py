@@ -431,3 +431,19 @@ def test_generate_resume_skips_files_already_written(capsys, tmp_path):
     assert run(capsys, *daggers)[0] == 0
     code, out, _ = run(capsys, *daggers, "--resume")
     assert code == 0 and "wrote 0" in out and "kept the 3" in out
+
+
+def test_what_is_written_is_never_past_what_is_read(capsys, tmp_path, monkeypatch):
+    """A trace stops at the size replay reads; a results file of any size reads back."""
+    from logic_agents import inputs
+    from logic_agents.world import trace
+
+    monkeypatch.setattr(trace, "MAX_INPUT_BYTES", 4096)
+    code, _, err = run(capsys, "play", "HARD1", "--agent", "satx", "--quiet", "--trace",
+                       str(tmp_path / "t.jsonl"))
+    assert code == 2 and "more than replay and view read" in err and err.count("\n") == 1
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 4096)
+    out = tmp_path / "r.csv"
+    assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "40", "--jobs", "1",
+               "--out", str(out))[0] == 0
+    assert out.stat().st_size > 4096 and len(batch.read_rows(out)) == 40

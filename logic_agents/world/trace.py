@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from logic_agents.errors import FormatError, LogicAgentsError, TraceMismatch
-from logic_agents.inputs import load_json, read_text
+from logic_agents.inputs import MAX_INPUT_BYTES, load_json, read_text
 
 
 def to_jsonable(value: Any) -> Any:
@@ -50,9 +50,17 @@ class Trace:
             self._file, self._owned = target, False
         self.header = header
         self._t = 0
+        self._bytes = 0
+        self._name = str(target) if isinstance(target, (str, Path)) else "<trace>"
 
     def _write(self, record: dict) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        self._bytes += len(line.encode("utf-8"))
+        if self._bytes > MAX_INPUT_BYTES:  # replay and view would refuse the file: stop here
+            raise FormatError(f"the trace would pass {MAX_INPUT_BYTES >> 20} MiB, more than "
+                              "replay and view read; play without --trace, or a smaller map",
+                              self._name, 0, 0)
+        self._file.write(line)
         self._file.flush()
 
     def begin(self, *, observation: Any, **fields: Any) -> None:
