@@ -442,8 +442,8 @@ def test_what_is_written_is_never_past_what_is_read(capsys, tmp_path, monkeypatc
     code, _, err = run(capsys, "play", "HARD1", "--agent", "satx", "--quiet", "--trace",
                        str(tmp_path / "t.jsonl"))
     assert code == 2 and "more than replay and view read" in err and err.count("\n") == 1
-    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 4096)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1024)
     out = tmp_path / "r.csv"
     assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "40", "--jobs", "1",
                "--out", str(out))[0] == 0
-    assert out.stat().st_size > 4096 and len(batch.read_rows(out)) == 40
+    assert out.stat().st_size > 1024 and len(batch.read_rows(out)) == 40
