@@ -51,7 +51,7 @@ from logic_agents.world.processes import Pool
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import MAP_SUFFIXES
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock
+from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, world_failure
 
 BACKENDS = ("process", "ray")
 
@@ -122,8 +122,15 @@ def _counters(extra: dict, worlds: set[str]) -> dict:
 
 
 def play_jobs(jobs: Sequence[Job], caps: Caps | None = None) -> list[Row]:
+    """The jobs of a Ray task, one row each, whatever a game raises (as a Pool worker does)."""
     clock = Clock(caps or NO_CAPS, own_interrupts=True)
-    return [play_job(job, clock) for job in jobs]
+    rows = []
+    for job in jobs:
+        try:
+            rows.append(play_job(job, clock))
+        except Exception as e:
+            rows.append(failed_row(job, world_failure(e)))
+    return rows
 
 
 class Jobs(Sequence[Job]):

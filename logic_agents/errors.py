@@ -89,6 +89,8 @@ class AgentFailed(LogicAgentsError):
 
     @property
     def place(self) -> str:
+        if self.where == "world":  # not the agent's code: the game's own, on its move
+            return f"the world at step {self.step}"
         call = self.where if self.where.startswith("__") else f"{self.where}()"
         return f"{call} at step {self.step}" if self.where in ("act", "why") else call
 

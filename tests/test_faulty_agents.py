@@ -203,3 +203,17 @@ def _entries():
 
 def _plain(rows):
     return sorted((r.agent, r.map, r.run, r.seed, r.outcome, r.steps, r.guesses) for r in rows)
+
+
+def test_a_world_that_raises_is_its_games_rows_not_the_end_of_the_study(monkeypatch):
+    """A plug-in world's bug, outside any agent's call: its games are rows, the study ends."""
+    from logic_agents.games.daggers import world
+
+    def broken(self, action):
+        raise RuntimeError("the world broke")
+
+    monkeypatch.setattr(world.DaggersWorld, "step", broken)  # forked workers inherit it
+    rows = batch.compare(["spx"], _entries(), runs=2, seed=3, jobs=2)
+    assert len(rows) == 4 and all(r.outcome == "error" for r in rows)
+    assert all("RuntimeError: the world broke" in r.error and "the world" in r.error
+               for r in rows)

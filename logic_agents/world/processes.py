@@ -25,7 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.errors import AgentFailed
-from logic_agents.world.sandbox import GRACE_S, Caps, Clock, Watch, lost_failure, set_memory_cap
+from logic_agents.world.sandbox import (
+    GRACE_S,
+    Caps,
+    Clock,
+    Watch,
+    lost_failure,
+    set_memory_cap,
+    world_failure,
+)
 
 
 def fork_context() -> Any:
@@ -96,8 +104,9 @@ class _Slot:
 
 
 def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
-           play: Callable[[Any, Clock], Any]) -> None:
-    """A worker: play each job it is sent, send back its row; None ends it."""
+           play: Callable[[Any, Clock], Any], lost: Callable[[Any, AgentFailed], Any]) -> None:
+    """A worker: play each job it is sent, send back its row; None ends it. What the game
+    raises outside the agent's calls (a plug-in world's bug) is that game's row too."""
     _settle_child(parent, caps, quiet_stdout=True)
     clock = Clock(caps, watch, own_interrupts=True)
     while True:
@@ -107,7 +116,11 @@ def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
             return
         if job is None:
             return
-        conn.send(play(job, clock))
+        try:
+            row = play(job, clock)
+        except Exception as e:
+            row = lost(job, world_failure(e, watch.step))
+        conn.send(row)
 
 
 class Pool:
@@ -123,7 +136,7 @@ class Pool:
         mine, theirs = self.context.Pipe()
         watch = Watch(self.context)
         proc = self.context.Process(target=_serve, args=(theirs, watch, self.caps, os.getpid(),
-                                                         self.play), daemon=True)
+                                                         self.play, self.lost), daemon=True)
         proc.start()
         theirs.close()
         return _Slot(proc, mine, watch)

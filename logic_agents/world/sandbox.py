@@ -230,6 +230,12 @@ class Clock:
                            frames=agent_frames(error))
 
 
+def world_failure(error: Exception, step: int = 0) -> AgentFailed:
+    """A game that raised outside its agent's calls (a plug-in world's bug): the failure its
+    row records, so the study goes on."""
+    return AgentFailed("", "world", type(error).__name__, _first_line(error), step=step)
+
+
 def lost_failure(agent: str, watch: Watch, caps: Caps, exitcode: int | None,
                  killed: bool) -> AgentFailed:
     """What to say of a game whose process was killed past its deadline, or died."""
