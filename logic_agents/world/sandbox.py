@@ -151,6 +151,7 @@ class Clock:
         self.agent = "agent"
         self.game_deadline = math.inf
         self._armed = False
+        self._previous_alarm: Any = None
 
     def start_game(self) -> None:
         self.game_deadline = (time.monotonic() + self.caps.game_timeout
@@ -178,14 +179,12 @@ class Clock:
         deadline, is_game = self._deadline(where)
         if deadline <= time.monotonic():
             raise self._timeout(where, step, is_game)
-        alarm = (not math.isinf(deadline) and hasattr(signal, "setitimer")
-                 and threading.current_thread() is threading.main_thread())
-        previous = None
+        # reading `why` is left to the supervisor's watch: the alarm costs two system calls
+        alarm = not math.isinf(deadline) and where != "why" and self._install_alarm()
         try:
             if self.watch is not None:
                 self.watch.set(0.0 if math.isinf(deadline) else deadline, step, where)
             if alarm:
-                previous = signal.signal(signal.SIGALRM, self._ring)
                 self._armed = True
                 signal.setitimer(signal.ITIMER_REAL, max(1e-3, deadline - time.monotonic()))
             return fn(*args)
@@ -203,14 +202,26 @@ class Clock:
             if alarm:
                 self._armed = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous or signal.SIG_DFL)
             if self.watch is not None:
                 self.watch.set(0.0, step, "")
+
+    def _install_alarm(self) -> bool:
+        """Make SIGALRM ours (once; a handler that was there before is still called when the
+        alarm is not ours); False where there is no alarm (Windows, a thread)."""
+        if self._previous_alarm is not None:
+            return True
+        if not hasattr(signal, "setitimer") or \
+                threading.current_thread() is not threading.main_thread():
+            return False
+        self._previous_alarm = signal.signal(signal.SIGALRM, self._ring)
+        return True
 
     def _ring(self, signum: int, frame: Any) -> None:
         if self._armed:
             self._armed = False
             raise _TimeUp()
+        if callable(self._previous_alarm):
+            self._previous_alarm(signum, frame)
 
     def _timeout(self, where: str, step: int, is_game: bool) -> AgentFailed:
         cap = (f"the game's {self.caps.game_timeout:g} s cap" if is_game
