@@ -217,3 +217,12 @@ def test_a_world_that_raises_is_its_games_rows_not_the_end_of_the_study(monkeypa
     assert len(rows) == 4 and all(r.outcome == "error" for r in rows)
     assert all("RuntimeError: the world broke" in r.error and "the world" in r.error
                for r in rows)
+
+
+def test_the_alarm_is_for_the_agent_alone(capsys):
+    """An alarm due while the framework reads the agent's error (its __str__ is slow) does
+    not fire in the framework's code: the game is the agent's error, the worker lives on."""
+    code, out, err = run(capsys, "compare", "EASY1", "--agents", agent("RaisesSlowly"),
+                         "--runs", "2", "--jobs", "1", "--move-timeout", "0.5", "--json")
+    assert code == 3 and "Traceback" not in err
+    assert "SlowToSay: slow to say (in act() at step 1)" in err

@@ -184,10 +184,15 @@ class Clock:
         try:
             if self.watch is not None:
                 self.watch.set(0.0 if math.isinf(deadline) else deadline, step, where)
-            if alarm:
-                self._armed = True
-                signal.setitimer(signal.ITIMER_REAL, max(1e-3, deadline - time.monotonic()))
-            return fn(*args)
+            try:
+                if alarm:
+                    self._armed = True
+                    signal.setitimer(signal.ITIMER_REAL, max(1e-3, deadline - time.monotonic()))
+                return fn(*args)
+            finally:  # disarmed before anything of ours runs: the alarm is for the agent only
+                if alarm:
+                    self._armed = False
+                    signal.setitimer(signal.ITIMER_REAL, 0)
         except _TimeUp:
             raise self._timeout(where, step, is_game) from None
         except (AgentFailed, PassThrough):
@@ -199,9 +204,6 @@ class Clock:
         except (Exception, SystemExit, GeneratorExit) as e:
             raise self.failure(e, where, step) from e
         finally:
-            if alarm:
-                self._armed = False
-                signal.setitimer(signal.ITIMER_REAL, 0)
             if self.watch is not None:
                 self.watch.set(0.0, step, "")
 

@@ -118,6 +118,19 @@ class EnormousCounter(Plain):
         return {"nodes": 10**5000}  # past Python's own limit on printing an int
 
 
+class SlowToSay(Exception):
+    def __str__(self):
+        import time
+
+        time.sleep(1.0)  # past a 0.5 s move cap, while the framework reads the error
+        return "slow to say"
+
+
+class RaisesSlowly(Plain):
+    def act(self, obs):
+        raise SlowToSay()
+
+
 class Hog(Plain):
     def act(self, obs):
         return [bytearray(1 << 20) for _ in range(1 << 16)]
