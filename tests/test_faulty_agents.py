@@ -226,3 +226,17 @@ def test_the_alarm_is_for_the_agent_alone(capsys):
                          "--runs", "2", "--jobs", "1", "--move-timeout", "0.5", "--json")
     assert code == 3 and "Traceback" not in err
     assert "SlowToSay: slow to say (in act() at step 1)" in err
+
+
+def test_a_move_made_before_the_agent_failed_stays_in_its_trace(capsys, tmp_path):
+    """Found by a by-hand round: `why` raising after a move made the trace one step short
+    of its result, so view and replay refused it."""
+    trace = tmp_path / "t.jsonl"
+    code, _, err = run(capsys, "play", "EASY1", "--agent", agent("RaisesInWhy"), "--quiet",
+                       "--trace", str(trace))
+    assert code == 3 and "(in why() at step 1)" in err
+    code, out, _ = run(capsys, "replay", str(trace))
+    assert code == 0 and "1 steps replayed, outcome error" in out
+    code, out, err = run(capsys, "view", "EASY1", "--agent", agent("RaisesInWhy"), "-o",
+                         str(tmp_path / "p.html"))
+    assert code == 3 and "1 steps, error" in out and (tmp_path / "p.html").exists()

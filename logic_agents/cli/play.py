@@ -161,7 +161,7 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict
     explained = args.explain and not args.json  # --quiet --explain: the moves and their whys
 
     def on_step(obs: Any, action: Any, reward: float) -> None:
-        why = getattr(agent, "why", "")
+        why = clock.last_why
         move = f"[bold]{escape(str(action))}[/bold]" + (f"  [dim]({escape(str(why))})[/dim]"
                                                         if why else "")
         if not show:
@@ -197,7 +197,7 @@ def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, ins
         result = run_episode(world, agent, args.seed, trace, game=spec.name,
                              map_name=instance.name, clock=clock,
                              on_step=lambda obs, action, reward: watcher.show(
-                                 obs, action, getattr(agent, "why", ""), reward))
+                                 obs, action, clock.last_why or "", reward))
     return result, about_agent(agent)
 
 

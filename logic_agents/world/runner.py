@@ -164,7 +164,13 @@ def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, m
                 step=step) from None
         state.steps = step
         state.score += reward
-        why = clock.call("why", getattr, agent, "why", None, step=step)
+        try:
+            why = clock.call("why", getattr, agent, "why", None, step=step)
+        except AgentFailed:  # the move was made: the trace keeps it, without its reason
+            if trace is not None:
+                trace.step(action, observation, reward, terminated, truncated, why=None)
+            raise
+        clock.last_why = why  # for on_step: the agent's why is read once, guarded
         if trace is not None:
             trace.step(action, observation, reward, terminated, truncated, why=why)
         if on_step is not None:

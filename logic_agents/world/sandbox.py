@@ -152,6 +152,7 @@ class Clock:
         self.game_deadline = math.inf
         self._armed = False
         self._previous_alarm: Any = None
+        self.last_why: Any = None  # the agent's why after its last move (run_episode sets it)
 
     def start_game(self) -> None:
         self.game_deadline = (time.monotonic() + self.caps.game_timeout
