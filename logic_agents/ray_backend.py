@@ -11,6 +11,8 @@ Concepts:
   worker nodes need the same logic-agents and extras installed, but no shared file system.
   A task reports its worker's logic-agents version; a mismatch stops the study.
 - stop: Ctrl-C cancels the pending tasks; rows already returned are kept.
+- caps: a task plays its games in a forked process of its own (sandbox.Pool, one worker), so
+  the move and game caps stop an agent stuck in C on Ray as they do on --jobs.
 """
 
 from __future__ import annotations
@@ -94,12 +96,21 @@ def _connect(ray: Any, address: str | None) -> None:
 
 
 def play_chunk(jobs: Sequence[Any], caps: Any = None) -> tuple[str, list[Any]]:
-    """Run on a Ray worker: the games of one task (under the caps: the alarm stops an agent
-    that runs Python past them) and the worker's logic-agents version."""
-    from logic_agents import __version__
-    from logic_agents.batch import play_jobs
+    """Run on a Ray worker: the games of one task and the worker's logic-agents version. The
+    games are played in a process of their own, as on --jobs (sandbox.Pool), so an agent stuck
+    in C past a cap is killed there and the Ray worker carries on; where the platform cannot
+    fork, in the Ray worker itself (the alarm then stops only code that runs Python)."""
+    import threading
 
-    return __version__, play_jobs(jobs, caps)
+    from logic_agents import __version__
+    from logic_agents.batch import failed_row, play_job, play_jobs
+    from logic_agents.world.processes import Pool, fork_context
+
+    if caps is None or fork_context().get_start_method() != "fork":
+        return __version__, play_jobs(jobs, caps)
+    rows: list[Any] = []
+    Pool(1, caps, play_job, failed_row).run(iter(jobs), rows.append, threading.Event())
+    return __version__, rows
 
 
 def _task_error(error: Exception) -> Exception:

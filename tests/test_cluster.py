@@ -159,11 +159,13 @@ def test_a_study_on_ray_survives_its_agents(loopback_cluster, tmp_path):
     faulty = ROOT / "tests" / "agents" / "faulty.py"
     out = tmp_path / "ray.csv"
     run = subprocess.run([sys.executable, "-m", "logic_agents", "compare", "EASY1", "--agents",
-                          f"spx,{faulty}:RaisesInInit,{faulty}:Loops", "--runs", "2",
+                          f"spx,{faulty}:RaisesInInit,{faulty}:Loops,{faulty}:StuckInC",
+                          "--runs", "2",
                           "--move-timeout", "0.5", "--backend", "ray", "--address", address,
                           "--out", str(out)],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert run.returncode == 3, run.stderr[-3000:]
     assert "Traceback" not in run.stderr
     outcomes = {(r.agent.rsplit(":", 1)[-1], r.outcome) for r in batch.read_rows(out)}
-    assert outcomes == {("spx", "won"), ("RaisesInInit", "error"), ("Loops", "timeout")}
+    assert outcomes == {("spx", "won"), ("RaisesInInit", "error"), ("Loops", "timeout"),
+                        ("StuckInC", "timeout")}
