@@ -31,7 +31,7 @@ from logic_agents.cli import (
     solve,
     view,
 )
-from logic_agents.cli.common import PROG, Parser
+from logic_agents.cli.common import PROG, Parser, stop_listening, stop_on_signals
 from logic_agents.errors import LogicAgentsError
 from logic_agents.inputs import lift_limits, printable
 from logic_agents.world.registry import Option
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; see the module docstring for what it promises."""
     console_script = argv is None  # not a caller's main([...]): this process is ours
     if console_script:
-        _stop_on_signals()
+        stop_on_signals()
     argv = list(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
         return _fail("standard output is closed: nothing could be printed")
@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     except LogicAgentsError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
+        stop_listening()
         return _interrupted()
     except SystemExit as e:  # argparse's usage errors, --help and --version: a code, not an exit
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
@@ -158,28 +159,14 @@ def main(argv: list[str] | None = None) -> int:
         raise
     finally:
         lift_limits(False)
+        if console_script:  # done: a signal now could only kill a process on its way out
+            stop_listening()
 
 
 def _memory_cap(args: Any) -> int:
     from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 
     return getattr(args, "memory_cap", None) or DEFAULT_MEMORY_CAP_MIB
-
-
-def _stop_on_signals() -> None:
-    """SIGTERM stops the command as Ctrl-C does (a study keeps its rows, exit 130); after the
-    first of either, later ones are ignored while it stops, so a second Ctrl-C 50 ms later
-    cannot kill it half-way through saving."""
-    import signal
-
-    def first_only(signum: int, frame: Any) -> None:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, signal.SIG_IGN)
-        raise KeyboardInterrupt
-
-    with contextlib.suppress(ValueError, OSError):  # not the main thread: leave them be
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, first_only)
 
 
 def _tolerate_encodings() -> None:

@@ -12,6 +12,7 @@ Concepts:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -38,6 +39,33 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         sys.exit(2)
+
+
+def _first_only(signum: int, frame: Any) -> None:
+    stop_listening()
+    raise KeyboardInterrupt
+
+
+def stop_on_signals() -> None:
+    """The console script's handling of Ctrl-C and SIGTERM: either stops the command as
+    Ctrl-C does (a study keeps its rows, exit 130); after the first, later ones are ignored
+    while it stops, so a second Ctrl-C 50 ms later cannot kill it half-way through saving."""
+    import signal
+
+    with contextlib.suppress(ValueError, OSError):  # not the main thread: leave them be
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _first_only)
+
+
+def stop_listening() -> None:
+    """The command is stopping: ignore Ctrl-C and SIGTERM from now on, where the console
+    script handles them (a caller's own main([...]) keeps its handlers)."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError, OSError):
+            if signal.getsignal(sig) is _first_only:
+                signal.signal(sig, signal.SIG_IGN)
 
 
 def limit_flag(p: argparse.ArgumentParser) -> None:

@@ -25,6 +25,7 @@ from logic_agents.cli.common import (
     limit_flag,
     printable,
     refuse_overwrite,
+    stop_listening,
     world_options,
 )
 from logic_agents.errors import UsageError
@@ -193,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
                 agent_options={k: v for k, v in options.items() if v} or None,
                 world_options=wopts, caps=caps_of(args), on_row=on_row)
         except KeyboardInterrupt:
+            stop_listening()  # saying so must not be cut short by a second Ctrl-C
             saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
             err.print(f"{PROG}: interrupted after {sum(map(len, tally.values()))} games{saved}")
             return 130
