@@ -9,9 +9,10 @@ Public API (the command line is built on the same calls):
   prints.
 - solve(ref, *, game=None, unique=True): a static puzzle's SolveResult (status, solution,
   second solution).
-- games(): every registered game (built-in and plug-ins), by name.
+- games(): every registered game (built-in and plug-ins), by name; register(spec) adds one.
 - make_world, make_agent, run_episode: the pieces, for your own loop.
-Agents are registered names or "file.py:Class" / "package.module:Class" references.
+Agents are registered names, "file.py:Class" / "package.module:Class" references, agent
+classes or factories (callables that return a fresh agent), and for play an agent object.
 """
 
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
@@ -42,26 +43,29 @@ def make_world(instance, game, **options):
     return get_game(game).make_world(instance, **options)
 
 
-def make_agent(name, game, **options):
-    """An agent of `game`: a registered name or a "file.py:Class" / "module:Class"
-    reference, with its declared options checked."""
-    from logic_agents.world.agents import build_agent, resolve_agent
+def make_agent(agent, game, **options):
+    """An agent of `game`: from a registered name, a "file.py:Class" / "module:Class"
+    reference, an agent class or a factory (a callable that returns a fresh agent), with its
+    declared options checked; an agent object is returned as it is."""
+    from logic_agents.world.agents import agent_entry, build_agent
     from logic_agents.world.registry import get_game
 
-    return build_agent(resolve_agent(get_game(game), name), options)
+    return build_agent(agent_entry(get_game(game), agent, instance_ok=True), options)
 
 
 def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **options):
     """Play one episode of `agent` (default: the game's) on the instance `ref` names; returns
-    the EpisodeResult, with its game and map names. `trace` is a JSONL path to write."""
+    the EpisodeResult, with its game and map names. The agent is a registered name, a
+    "file.py:Class" reference, an agent class, a factory or an agent object. If it fails
+    (raises, returns a non-action), the result's outcome is `error` and `result.error` and
+    `result.frames` say where. `trace` is a JSONL path to write."""
     from logic_agents.world.trace import Trace
 
     spec = _spec(ref, game)
     instance = load(ref, spec.name)
     world_options = {} if lives is None else {"lives": lives}
     world = spec.make_world(instance, **world_options)
-    name = agent or spec.default_agent
-    player = make_agent(name, spec.name, **options)
+    player = make_agent(spec.default_agent if agent is None else agent, spec.name, **options)
     writer = None
     if trace is not None:
         extra = {"instance": spec.format_instance(instance)} if spec.format_instance else {}
@@ -75,17 +79,23 @@ def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **option
 
 def compare(agents, refs, *, game=None, runs=10, seed=0, jobs=None, out=None, resume=False,
             agent_options=None, world_options=None):
-    """A paired study: every agent plays every instance of `refs` (files, folders, shipped
-    names) `runs` times with shared seeds; returns the summary that `compare --json` prints.
-    With `out`, rows stream to that CSV/JSONL file and `resume=True` continues it."""
+    """A paired study: every agent (registered names, "file.py:Class" references, agent
+    classes or factories: a study needs a fresh agent per game) plays every instance of
+    `refs` (files, folders, shipped names) `runs` times with shared seeds; returns the
+    summary that `compare --json` prints, agents named by their own `name`. With `out`, rows
+    stream to that CSV/JSONL file and `resume=True` continues it."""
     from logic_agents import batch
 
+    if isinstance(agents, (str, type)) or callable(agents):
+        agents = [agents]  # one agent, not a list of them
     spec = _spec(refs[0], game) if refs else _spec("", game)
     entries = batch.entries_from_references([str(r) for r in refs], spec)
+    study = batch.make_jobs(spec.name, list(agents), entries, runs, seed, agent_options,
+                            world_options)
     rows = batch.compare(list(agents), entries, runs=runs, seed=seed, jobs=jobs, game=spec.name,
                          out=out, resume=resume, agent_options=agent_options,
                          world_options=world_options)
-    summary = batch.summarize(rows, list(agents),
+    summary = batch.summarize(rows, study.agents,
                               groups=list(dict.fromkeys(e.group for e in entries)),
                               scored=spec.objective == "score")
     summary["objective"] = spec.objective
@@ -101,5 +111,13 @@ def solve(ref, *, game=None, unique=True, solver=None):
     return spec.puzzle.solve(load(ref, spec.name), unique, solver)
 
 
+def register(spec):
+    """Add a game (a GameSpec) at run time, for a notebook or a test; installed packages
+    register through the `logic_agents.games` entry point instead."""
+    from logic_agents.world.registry import register as add
+
+    return add(spec)
+
+
 __all__ = ["LogicAgentsError", "__version__", "compare", "games", "load", "make_agent",
-           "make_world", "play", "run_episode", "solve"]
+           "make_world", "play", "register", "run_episode", "solve"]

@@ -18,6 +18,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import signal
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName
+from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
 from logic_agents.inputs import is_dir
 from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the public names)
     FAILED,
@@ -47,6 +48,7 @@ from logic_agents.summary import (  # noqa: F401
     summarize,
     wilson,
 )
+from logic_agents.world.agents import is_reference
 from logic_agents.world.processes import Pool
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import MAP_SUFFIXES
@@ -79,9 +81,10 @@ def seed_for(seed: int, map_name: str, run: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def play_job(job: Job, clock: Clock | None = None) -> Row:
+def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None = None) -> Row:
     """Play one game; whatever the agent does (raise, exit, run out of time) is its row's
-    outcome, never an exception."""
+    outcome, never an exception. `agents` maps the study's agent names to their AgentEntry
+    (agents given as objects have no name to look up); other names are resolved."""
     from logic_agents.world.agents import build_agent, resolve_agent
 
     spec = get_game(job.game)
@@ -89,7 +92,8 @@ def play_job(job: Job, clock: Clock | None = None) -> Row:
     clock = clock or Clock()
     clock.start_game()
     try:
-        agent = build_agent(resolve_agent(spec, job.agent), dict(job.agent_options), clock)
+        entry = (agents or {}).get(job.agent) or resolve_agent(spec, job.agent)
+        agent = build_agent(entry, dict(job.agent_options), clock)
     except AgentFailed as e:
         return failed_row(job, e)
     except LogicAgentsError as e:  # the agent cannot be had here (a file gone since): its row
@@ -121,13 +125,14 @@ def _counters(extra: dict, worlds: set[str]) -> dict:
             if k not in worlds and isinstance(v, int) and not isinstance(v, bool)}
 
 
-def play_jobs(jobs: Sequence[Job], caps: Caps | None = None) -> list[Row]:
+def play_jobs(jobs: Sequence[Job], caps: Caps | None = None,
+              agents: dict[str, Any] | None = None) -> list[Row]:
     """The jobs of a Ray task, one row each, whatever a game raises (as a Pool worker does)."""
     clock = Clock(caps or NO_CAPS, own_interrupts=True)
     rows = []
     for job in jobs:
         try:
-            rows.append(play_job(job, clock))
+            rows.append(play_job(job, clock, agents))
         except Exception as e:
             rows.append(failed_row(job, world_failure(e)))
     return rows
@@ -141,6 +146,7 @@ class Jobs(Sequence[Job]):
                  seed: int, options: dict[str, tuple], world: tuple):
         self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
         self.options, self.world = options, world
+        self.agents_of: dict[str, Any] = {}  # name -> AgentEntry (make_jobs fills it)
 
     def __len__(self) -> int:
         return len(self.entries) * self.runs * len(self.agents)
@@ -161,35 +167,53 @@ class Jobs(Sequence[Job]):
         return (self[i] for i in range(len(self)))
 
 
-def make_jobs(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int, seed: int,
+def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, dict] | None = None,
               world_options: dict[str, Any] | None = None) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
-    seed_for(seed, m, i) whoever plays it. The agents and the map names are checked now,
-    before the first job."""
-    from logic_agents.world.agents import check_options, resolve_agent
+    seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
+    factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
+    maps each name to its AgentEntry. The agents and the map names are checked now, before the
+    first job."""
+    from logic_agents.world.agents import agent_entry, check_options
 
     spec = get_game(game)
     options = agent_options or {}
-    for name in agents:
-        check_options(resolve_agent(spec, name), options.get(name, {}))
+    if not agents:
+        raise UsageError("a study needs at least one agent")
+    resolved = [agent_entry(spec, a) for a in agents]
+    labels = [e.name for e in resolved]
+    if len(set(labels)) != len(labels):
+        dup = sorted({n for n in labels if labels.count(n) > 1})[0]
+        raise UsageError(f"two agents are named {dup!r}; give each its own name (a `name` "
+                         "attribute)")
+    for entry in resolved:
+        check_options(entry, options.get(entry.name, {}))
     names = [e.instance.name for e in entries]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise LogicAgentsError(f"two maps share the name {dup[0]!r}; give each map its own name")
-    return Jobs(game, list(agents), list(entries), runs, seed,
-                {a: tuple(sorted(options.get(a, {}).items())) for a in agents},
+    jobs = Jobs(game, labels, list(entries), runs, seed,
+                {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
                 tuple(sorted((world_options or {}).items())))
+    jobs.agents_of = dict(zip(labels, resolved))
+    return jobs
 
 
 # -- backends ------------------------------------------------------------------------------
 def _run_process(jobs: Iterable[Job], workers: int, caps: Caps, emit: Callable[[Row], None],
-                 stop: threading.Event) -> None:
+                 stop: threading.Event, agents: dict[str, Any] | None = None) -> None:
     """Play the jobs on `workers` processes (one at --jobs 1 too: an agent that calls
     os._exit or hangs in C must not take the study down). Each finished game reaches `emit`
     at once; on Ctrl-C (`stop`) the workers are ended within about a second and games still
     running are dropped (a resume plays them again)."""
-    Pool(workers, caps, play_job, failed_row).run(iter(jobs), emit, stop)
+    # forked workers inherit `agents` (classes, factories): only the jobs, names, are sent
+    play = functools.partial(_play_with, agents=agents or {})
+    Pool(workers, caps, play, failed_row).run(iter(jobs), emit, stop)
+
+
+def _play_with(job: Job, clock: Clock, agents: dict[str, Any]) -> Row:
+    return play_job(job, clock, agents)
 
 
 @contextlib.contextmanager
@@ -213,7 +237,7 @@ def _interruptible():
 
 
 def compare(
-    agents: Sequence[str],
+    agents: Sequence[Any],
     entries: Sequence[MapEntry],
     *,
     runs: int = 10,
@@ -231,9 +255,11 @@ def compare(
     on_row: Callable[[Row], None] | None = None,
 ) -> list[Row]:
     """Play every agent on every map `runs` times with paired seeds; returns all rows
-    (those read back from `out` when resuming, then the new ones). `game` defaults to the
-    game the instances belong to. A game the agent fails is a row with outcome error or
-    timeout (see Row.error); a resume keeps such rows unless `retry_errors`."""
+    (those read back from `out` when resuming, then the new ones). Agents are registered
+    names, `file.py:Class` references, classes or factories; rows name them by their own
+    `name` (else the class's). `game` defaults to the game the instances belong to. A game
+    the agent fails is a row with outcome error or timeout (see Row.error); a resume keeps
+    such rows unless `retry_errors`."""
     if game is None:
         from logic_agents.world.registry import game_of_instance
 
@@ -244,11 +270,12 @@ def compare(
         raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
+    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
+    agents = all_jobs.agents  # by name from here on
     for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
             raise LogicAgentsError(f"the name {name[:40]!r}... is {len(name):,} characters "
                                    f"long; a study keeps names of at most {NAME_LIMIT:,}")
-    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
     maps, agent_set = {e.instance.name for e in entries}, set(agents)
 
     def wanted(key: tuple) -> bool:
@@ -264,7 +291,7 @@ def compare(
         if is_dir(out):
             raise FormatError("is a directory, not a results file", str(out), 0, 0)
         study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
-                             caps)
+                             caps, all_jobs.agents_of)
         held = out.exists() and out.stat().st_size > 0
         if held and not resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
@@ -291,9 +318,13 @@ def compare(
             if backend == "ray":
                 from logic_agents.ray_backend import run_ray
 
-                run_ray(list(todo), address, caps, emit, stop)
+                registered = get_game(game).agents
+                objects = {k: e for k, e in all_jobs.agents_of.items()
+                           if k not in registered and not is_reference(k)}
+                run_ray(list(todo), address, caps, emit, stop, objects)
             else:
-                _run_process(todo, jobs or os.cpu_count() or 1, caps, emit, stop)
+                _run_process(todo, jobs or os.cpu_count() or 1, caps, emit, stop,
+                             all_jobs.agents_of)
     finally:
         if sink is not None:
             sink.close()

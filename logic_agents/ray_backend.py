@@ -17,6 +17,7 @@ Concepts:
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import socket
@@ -95,7 +96,8 @@ def _connect(ray: Any, address: str | None) -> None:
         raise LogicAgentsError(f"cannot join the Ray cluster at {address}: {first}{hint}") from None
 
 
-def play_chunk(jobs: Sequence[Any], caps: Any = None) -> tuple[str, list[Any]]:
+def play_chunk(jobs: Sequence[Any], caps: Any = None,
+               agents: dict[str, Any] | None = None) -> tuple[str, list[Any]]:
     """Run on a Ray worker: the games of one task and the worker's logic-agents version. The
     games are played in a process of their own, as on --jobs (sandbox.Pool), so an agent stuck
     in C past a cap is killed there and the Ray worker carries on; where the platform cannot
@@ -103,13 +105,14 @@ def play_chunk(jobs: Sequence[Any], caps: Any = None) -> tuple[str, list[Any]]:
     import threading
 
     from logic_agents import __version__
-    from logic_agents.batch import failed_row, play_job, play_jobs
+    from logic_agents.batch import _play_with, failed_row, play_jobs
     from logic_agents.world.processes import Pool, fork_context
 
     if caps is None or fork_context().get_start_method() != "fork":
-        return __version__, play_jobs(jobs, caps)
+        return __version__, play_jobs(jobs, caps, agents)
     rows: list[Any] = []
-    Pool(1, caps, play_job, failed_row).run(iter(jobs), rows.append, threading.Event())
+    play = functools.partial(_play_with, agents=agents or {})
+    Pool(1, caps, play, failed_row).run(iter(jobs), rows.append, threading.Event())
     return __version__, rows
 
 
@@ -122,8 +125,10 @@ def _task_error(error: Exception) -> Exception:
 
 
 def run_ray(jobs: Sequence[Any], address: str | None, caps: Any, emit: Callable[[Any], None],
-            stop: threading.Event) -> None:
-    """Play `jobs` on Ray, emitting each finished row; returns early once `stop` is set."""
+            stop: threading.Event, agents: dict[str, Any] | None = None) -> None:
+    """Play `jobs` on Ray, emitting each finished row; returns early once `stop` is set.
+    `agents`: the study's agents given as objects (classes, factories), which a Ray worker
+    cannot look up by name: they travel with every task (Ray pickles them)."""
     from logic_agents import __version__
 
     loopback = False
@@ -138,7 +143,7 @@ def run_ray(jobs: Sequence[Any], address: str | None, caps: Any, emit: Callable[
     try:
         remote = ray.remote(play_chunk)
         chunks = [list(jobs[i : i + CHUNK]) for i in range(0, len(jobs), CHUNK)]
-        pending = [remote.remote(chunk, caps) for chunk in chunks]
+        pending = [remote.remote(chunk, caps, agents or None) for chunk in chunks]
         while pending and not stop.is_set():
             done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
             for ref in done:

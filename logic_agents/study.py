@@ -33,7 +33,8 @@ def study_path(out: str | Path) -> Path:
 
 def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs: int,
                  seed: int, agent_options: dict[str, dict] | None,
-                 world_options: dict[str, Any] | None, caps: Caps | None = None) -> dict:
+                 world_options: dict[str, Any] | None, caps: Caps | None = None,
+                 entries_of: dict[str, Any] | None = None) -> dict:
     """What makes two runs of `compare` the same study, by what the names meant, not only the
     names: each instance's contents (a hash) and group, each agent's identity (a file agent's
     source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
@@ -45,7 +46,7 @@ def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs:
     options = agent_options or {}
     record = {
         "version": __version__, "game": game, "seed": seed, "runs": runs,
-        "agents": [{"name": a, "source": agent_source(spec, a),
+        "agents": [{"name": a, "source": agent_source(spec, a, (entries_of or {}).get(a)),
                     "options": {k: _plain(v) for k, v in sorted(options.get(a, {}).items())}}
                    for a in agents],
         "world_options": {k: _plain(v) for k, v in sorted((world_options or {}).items())},
@@ -67,16 +68,25 @@ def instance_hash(spec: Any, instance: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def agent_source(spec: Any, reference: str) -> str:
+def agent_source(spec: Any, reference: str, entry: Any = None) -> str:
     """What an agent name meant: `builtin` for the game's own agents (the version covers
-    them), else a hash of the source file of the class a reference names."""
+    them), else a hash of the source file of the class a reference names, or of the file
+    that defines an agent given as an object (`object` when it has no file: a notebook)."""
     import inspect
     import sys
 
     from logic_agents.world.agents import is_reference
 
-    if reference in spec.agents or not is_reference(reference):
+    if reference in spec.agents:
         return "builtin"
+    if not is_reference(reference):  # an agent given as a class or factory
+        factory = getattr(entry, "factory", None)
+        try:
+            path = inspect.getsourcefile(factory) if factory is not None else None
+            return ("sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+                    if path else "object")
+        except (TypeError, OSError):
+            return "object"
     module_text = reference.rpartition(":")[0]
     if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
         path: str | None = module_text

@@ -28,3 +28,55 @@ def test_compare_and_solve():
     result = la.solve("norvig_top95:1")
     assert result.status == "unique" and len(result.solution) == 81
     assert set(la.games()) >= {"daggers", "sudoku", "undead", "mazes", "ooze"}
+
+
+class _Mine:
+    """An agent written in a notebook: the single-point strategy under another name."""
+
+    name = "mine"
+
+    def reset(self, seed=None):
+        from logic_agents.games.daggers.agents import SinglePointAgent
+
+        self.inner = SinglePointAgent()
+        self.inner.reset(seed)
+
+    def act(self, observation):
+        return self.inner.act(observation)
+
+
+def test_objects_in_wherever_an_agent_is_named():
+    """Issue 27: classes, factories and (for one episode) instances, named by their `name`."""
+    from logic_agents.games.daggers.agents import SinglePointAgent
+
+    by_name = la.play("EASY1", agent="spx", seed=1)
+    for agent in (SinglePointAgent, SinglePointAgent(), lambda: SinglePointAgent()):
+        result = la.play("EASY1", agent=agent, seed=1)
+        assert (result.agent, result.steps, result.outcome) == ("spx", by_name.steps,
+                                                                by_name.outcome)
+    assert la.play("EASY1", agent=_Mine, seed=1).agent == "mine"
+    assert isinstance(la.make_agent(SinglePointAgent, "daggers"), SinglePointAgent)
+    summary = la.compare([_Mine, "spx", "satx"], ["EASY1", "EASY2"], runs=2, jobs=2)
+    assert list(summary["agents"]) == ["mine", "spx", "satx"]
+    assert summary["agents"]["mine"]["wins"] == summary["agents"]["spx"]["wins"]  # same play
+
+
+def test_mistakes_in_naming_agents_are_the_librarys_errors():
+    import pytest
+
+    from logic_agents.games.daggers.agents import SinglePointAgent
+
+    for agents, words in (([], "at least one agent"), ([object()], "is not an agent"),
+                          ([SinglePointAgent()], "fresh agent for each"),
+                          ([_Mine, _Mine], "two agents are named 'mine'")):
+        with pytest.raises(la.LogicAgentsError, match=words):
+            la.compare(agents, ["EASY1"], runs=1)
+    with pytest.raises(la.LogicAgentsError, match="is not an agent"):
+        la.play("EASY1", agent=42)
+
+
+def test_a_game_registers_at_run_time():
+    from logic_agents.world.registry import get_game
+
+    spec = get_game("daggers")
+    assert la.register(spec) is spec and "register" in la.__all__

@@ -15,6 +15,9 @@ Concepts:
   (errors.AgentFailed), which `play` reports with the agent's frames and a study records.
 - check_factory: a reference must name a class with reset() and act(), or a function that
   takes no required argument; anything else (json:loads, os:system) is a usage error.
+- agent_entry(spec, agent): what the Python API takes wherever an agent is named: a name or
+  reference (a str), an agent class, a factory, or (for one episode) an agent object; named by
+  the agent's own `name`.
 - explaining(entry, options): the options plus an `explain` hook for agents that take one.
 """
 
@@ -59,6 +62,47 @@ def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
     factory = load_class(reference)
     check_factory(factory, reference)
     return AgentEntry(reference, factory, summary_of(factory, reference))
+
+
+def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False) -> AgentEntry:
+    """The AgentEntry of whatever names an agent: a registered name or a `file.py:Class` /
+    `module:Class` reference (a str), an agent class, a factory (a callable that returns a
+    fresh agent), or, where one episode is played (`instance_ok`), an agent object itself.
+    Its name is the agent's own `name` when it has one, else the class's or function's name."""
+    if isinstance(agent, str):
+        return resolve_agent(spec, agent)
+    if isinstance(agent, AgentEntry):
+        return agent
+    label = _label(agent)
+    if isinstance(agent, type) or (callable(agent) and not _is_agent(agent)):
+        check_factory(agent, label)
+        return AgentEntry(label, agent, _doc_line(agent))
+    if not _is_agent(agent):
+        raise UsageError(f"agent {label}: {type(agent).__name__!r} is not an agent (it has no "
+                         "reset(seed=None) and act(observation)); pass an agent, its class, a "
+                         "function that makes one, or a registered name")
+    if not instance_ok:
+        raise UsageError(f"agent {label}: a study plays many games and needs a fresh agent for "
+                         "each: pass its class or a function that makes one, not an agent object")
+    return AgentEntry(label, lambda: agent, _doc_line(type(agent)))
+
+
+def _is_agent(obj: Any) -> bool:
+    return callable(getattr(obj, "reset", None)) and callable(getattr(obj, "act", None))
+
+
+def _label(agent: Any) -> str:
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    own = getattr(agent, "__name__", None) or getattr(getattr(agent, "func", None), "__name__",
+                                                      None)
+    return own if isinstance(own, str) else type(agent).__name__
+
+
+def _doc_line(obj: Any) -> str:
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else ""
 
 
 def check_factory(factory: Any, reference: str) -> None:
