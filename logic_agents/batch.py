@@ -187,6 +187,9 @@ def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], run
         dup = sorted({n for n in labels if labels.count(n) > 1})[0]
         raise UsageError(f"two agents are named {dup!r}; give each its own name (a `name` "
                          "attribute)")
+    # options are given by what named the agent (a file reference) or by its name
+    options = {e.name: options.get(a, options.get(e.name, {})) if isinstance(a, str)
+               else options.get(e.name, {}) for a, e in zip(agents, resolved)}
     for entry in resolved:
         check_options(entry, options.get(entry.name, {}))
     names = [e.instance.name for e in entries]

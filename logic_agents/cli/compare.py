@@ -174,7 +174,10 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries) * args.runs * len(names)
     err = make_console(stderr=True)
     scored = spec.objective == "score"
-    tally: dict[str, list[float]] = {name: [] for name in names}
+    from logic_agents.world.agents import agent_entry
+
+    labels = [agent_entry(spec, name).name for name in names]  # rows name agents so
+    tally: dict[str, list[float]] = {label: [] for label in labels}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=total)
@@ -199,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
             err.print(f"{PROG}: interrupted after {sum(map(len, tally.values()))} games{saved}")
             return 130
         progress.update(task, completed=total)
-    summary = batch.summarize(rows, names, groups=list(dict.fromkeys(e.group for e in entries)),
+    summary = batch.summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
                               scored=scored)
     summary["objective"] = spec.objective
     if args.plot:

@@ -24,6 +24,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import importlib
 import importlib.util
@@ -70,7 +71,11 @@ def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False) -> Age
     fresh agent), or, where one episode is played (`instance_ok`), an agent object itself.
     Its name is the agent's own `name` when it has one, else the class's or function's name."""
     if isinstance(agent, str):
-        return resolve_agent(spec, agent)
+        entry = resolve_agent(spec, agent)
+        named = getattr(entry.factory, "name", None)
+        if agent not in spec.agents and isinstance(named, str) and named:
+            return dataclasses.replace(entry, name=named)  # a file agent, by its own name
+        return entry
     if isinstance(agent, AgentEntry):
         return agent
     label = _label(agent)
