@@ -16,10 +16,9 @@ classes or factories (callables that return a fresh agent), and for play an agen
 """
 
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
+from logic_agents._version import __version__
 from logic_agents.errors import LogicAgentsError
 from logic_agents.world.runner import run_episode
-
-__version__ = "0.1.0"
 
 
 def _spec(ref, game):

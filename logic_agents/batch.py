@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
 from logic_agents.inputs import is_dir
 from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the public names)
@@ -49,7 +50,7 @@ from logic_agents.summary import (  # noqa: F401
     wilson,
 )
 from logic_agents.world.agents import is_reference
-from logic_agents.world.processes import Pool
+from logic_agents.world.processes import Pool, fork_context
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import MAP_SUFFIXES
 from logic_agents.world.runner import run_episode
@@ -219,6 +220,20 @@ def _play_with(job: Job, clock: Clock, agents: dict[str, Any]) -> Row:
     return play_job(job, clock, agents)
 
 
+def play_chunk(jobs: Sequence[Any], caps: Any = None,
+               agents: dict[str, Any] | None = None) -> tuple[str, list[Any]]:
+    """Run on a Ray worker: the games of one task and the worker's logic-agents version. The
+    games are played in a process of their own, as on --jobs (sandbox.Pool), so an agent stuck
+    in C past a cap is killed there and the Ray worker carries on; where the platform cannot
+    fork, in the Ray worker itself (the alarm then stops only code that runs Python)."""
+    if caps is None or fork_context().get_start_method() != "fork":
+        return __version__, play_jobs(jobs, caps, agents)
+    rows: list[Any] = []
+    play = functools.partial(_play_with, agents=agents or {})
+    Pool(1, caps, play, failed_row).run(iter(jobs), rows.append, threading.Event())
+    return __version__, rows
+
+
 @contextlib.contextmanager
 def _interruptible():
     """Turn Ctrl-C into a flag the run loops check, so no lock or half-written row is left;
@@ -324,7 +339,7 @@ def compare(
                 registered = get_game(game).agents
                 objects = {k: e for k, e in all_jobs.agents_of.items()
                            if k not in registered and not is_reference(k)}
-                run_ray(list(todo), address, caps, emit, stop, objects)
+                run_ray(list(todo), address, caps, emit, stop, play_chunk, objects)
             else:
                 _run_process(todo, jobs or os.cpu_count() or 1, caps, emit, stop,
                              all_jobs.agents_of)

@@ -17,7 +17,6 @@ Concepts:
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import os
 import socket
@@ -96,26 +95,6 @@ def _connect(ray: Any, address: str | None) -> None:
         raise LogicAgentsError(f"cannot join the Ray cluster at {address}: {first}{hint}") from None
 
 
-def play_chunk(jobs: Sequence[Any], caps: Any = None,
-               agents: dict[str, Any] | None = None) -> tuple[str, list[Any]]:
-    """Run on a Ray worker: the games of one task and the worker's logic-agents version. The
-    games are played in a process of their own, as on --jobs (sandbox.Pool), so an agent stuck
-    in C past a cap is killed there and the Ray worker carries on; where the platform cannot
-    fork, in the Ray worker itself (the alarm then stops only code that runs Python)."""
-    import threading
-
-    from logic_agents import __version__
-    from logic_agents.batch import _play_with, failed_row, play_jobs
-    from logic_agents.world.processes import Pool, fork_context
-
-    if caps is None or fork_context().get_start_method() != "fork":
-        return __version__, play_jobs(jobs, caps, agents)
-    rows: list[Any] = []
-    play = functools.partial(_play_with, agents=agents or {})
-    Pool(1, caps, play, failed_row).run(iter(jobs), rows.append, threading.Event())
-    return __version__, rows
-
-
 def _task_error(error: Exception) -> Exception:
     cause = getattr(error, "cause", None)
     if isinstance(cause, ImportError) or "No module named 'logic_agents" in str(error):
@@ -125,11 +104,14 @@ def _task_error(error: Exception) -> Exception:
 
 
 def run_ray(jobs: Sequence[Any], address: str | None, caps: Any, emit: Callable[[Any], None],
-            stop: threading.Event, agents: dict[str, Any] | None = None) -> None:
+            stop: threading.Event, play_chunk: Callable[..., tuple[str, list[Any]]],
+            agents: dict[str, Any] | None = None) -> None:
     """Play `jobs` on Ray, emitting each finished row; returns early once `stop` is set.
-    `agents`: the study's agents given as objects (classes, factories), which a Ray worker
-    cannot look up by name: they travel with every task (Ray pickles them)."""
-    from logic_agents import __version__
+    `play_chunk(jobs, caps, agents) -> (version, rows)` runs on a worker (batch.play_chunk:
+    this module imports nothing of batch's, so the two depend one way). `agents`: the study's
+    agents given as objects (classes, factories), which a Ray worker cannot look up by name:
+    they travel with every task (Ray pickles them)."""
+    from logic_agents._version import __version__
 
     loopback = False
     if address is not None:

@@ -40,7 +40,7 @@ def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs:
     source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
     depend on how many there are. The caps are recorded but may change on a resume (to retry
     timeouts with more time)."""
-    from logic_agents import __version__
+    from logic_agents._version import __version__
 
     spec = get_game(game)
     options = agent_options or {}

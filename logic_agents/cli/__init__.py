@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Any
 
-from logic_agents import __version__
+from logic_agents._version import __version__
 from logic_agents.cli import (
     cnf,
     compare,

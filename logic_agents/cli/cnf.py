@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from logic_agents import __version__
+from logic_agents._version import __version__
 from logic_agents.cli.common import (
     agent_entries,
     agents_epilog,

@@ -30,18 +30,14 @@ import importlib
 import importlib.util
 import inspect
 import sys
-import typing
 from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.inputs import path_exists
-from logic_agents.world.registry import AgentEntry, GameSpec, Option
+from logic_agents.world.declared import HOOKS, Option, accepts, declared_options  # noqa: F401
+from logic_agents.world.registry import AgentEntry, GameSpec
 from logic_agents.world.sandbox import Clock
-
-# options the framework itself hands to agents that accept them (not user flags)
-HOOKS = ("on_query", "explain")
-_SIMPLE = {bool: bool, int: int, float: float, str: str}
 
 
 def is_reference(text: str) -> bool:
@@ -187,70 +183,6 @@ def _where_in(error: BaseException, module: str) -> str:
     if frames:
         line += f" ({frames[-1].filename}:{frames[-1].lineno})"
     return line
-
-
-def declared_options(factory: Any) -> tuple[Option, ...]:
-    """What an agent factory declares: its `options` attribute, else its keyword parameters."""
-    target = getattr(factory, "func", factory)  # functools.partial
-    declared = getattr(target, "options", None)
-    if isinstance(declared, (tuple, list)) and all(isinstance(o, Option) for o in declared):
-        bound = getattr(factory, "keywords", {}) or {}
-        return tuple(o for o in declared if o.name not in bound)
-    return _from_signature(factory)
-
-
-def _from_signature(factory: Any) -> tuple[Option, ...]:
-    target = getattr(factory, "func", factory)
-    bound = getattr(factory, "keywords", {}) or {}
-    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
-             if isinstance(target, type) else [target])
-    out: dict[str, Option] = {}
-    for function in chain:
-        try:
-            signature = inspect.signature(function)
-            hints = typing.get_type_hints(function)
-        except (TypeError, ValueError, NameError):
-            break
-        params = list(signature.parameters.values())
-        for p in params:
-            if p.name in ("self", *bound, *HOOKS) or p.name in out:
-                continue
-            if p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
-                continue
-            kind = _simple_type(hints.get(p.name), p.default)
-            if kind is not None:
-                out[p.name] = Option(p.name, kind, p.default)
-        if not any(p.kind is p.VAR_KEYWORD for p in params):
-            break
-    return tuple(out.values())
-
-
-def _simple_type(hint: Any, default: Any) -> type | None:
-    if hint in _SIMPLE:
-        return _SIMPLE[hint]
-    args = [a for a in typing.get_args(hint) if a is not type(None)]
-    if len(args) == 1 and args[0] in _SIMPLE:
-        return _SIMPLE[args[0]]
-    if hint is None and type(default) in _SIMPLE:
-        return type(default)
-    return None
-
-
-def accepts(factory: Any, keyword: str) -> bool:
-    """Whether the factory takes `keyword` (a hook such as on_query or explain)."""
-    target = getattr(factory, "func", factory)
-    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
-             if isinstance(target, type) else [target])
-    for function in chain:
-        try:
-            params = inspect.signature(function).parameters
-        except (TypeError, ValueError):
-            return False
-        if keyword in params:
-            return True
-        if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
-            return False
-    return False
 
 
 def check_options(entry: AgentEntry, options: dict[str, Any]) -> None:

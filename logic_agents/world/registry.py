@@ -11,7 +11,7 @@ Concepts:
   file detection (sniff), lives, world options, objective (`win` or `score`), a CNF legend,
   human play, the instance codec that lets a trace replay anywhere.
 - AgentEntry: a registered agent, its help line and its declared Options.
-- Option: one declared option (name, type, default, help, choices); the command line makes a
+- Option: one declared option (world.declared, re-exported here): the command line makes a
   flag of it (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`).
 """
 
@@ -25,47 +25,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
+from logic_agents.world.declared import Option, accepts, declared_options
 from logic_agents.world.view import View
 
 ENTRY_POINT_GROUP = "logic_agents.games"
 DISTRIBUTION = "logic-agents"
 
 Objective = Literal["win", "score"]
-
-
-@dataclass(frozen=True)
-class Option:
-    """An option an agent (or a world) declares: `--node-cap N` comes from
-    Option("node_cap", int, 10_000_000, "stop after N search nodes")."""
-
-    name: str
-    type: type = str
-    default: Any = None
-    help: str = ""
-    choices: tuple[Any, ...] = ()
-    metavar: str | None = None
-    # a check run on the value (a UsageError-raising converter); None keeps type(text)
-    parse: Callable[[str], Any] | None = None
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-    def add_to(self, parser: argparse.ArgumentParser | Any, owner: str = "") -> None:
-        """Add this option's flag; the value stays None unless given."""
-        shown = f" (default {self.default})" if self.default not in (None, "", ()) else ""
-        text = (f"{owner}: " if owner else "") + self.help + shown
-        if self.type is bool:
-            parser.add_argument(self.flag, dest=self.name, action=argparse.BooleanOptionalAction,
-                                default=None, help=text)
-            return
-        kwargs: dict[str, Any] = {"dest": self.name, "default": None, "help": text,
-                                  "type": self.parse or self.type}
-        if self.choices:
-            kwargs["choices"] = self.choices
-        if self.metavar:
-            kwargs["metavar"] = self.metavar
-        parser.add_argument(self.flag, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -81,7 +47,6 @@ class AgentEntry:
     interactive: bool = False
 
     def declared(self) -> tuple[Option, ...]:
-        from logic_agents.world.agents import declared_options
 
         return self.options if self.options is not None else declared_options(self.factory)
 
@@ -182,7 +147,6 @@ class GameSpec:
 
     def query_agents(self) -> list[str]:
         """The agents that hand their satisfiability tests to an `on_query` hook (for `cnf`)."""
-        from logic_agents.world.agents import accepts
 
         return [k for k, e in self.agents.items() if accepts(e.factory, "on_query")]
 

@@ -253,7 +253,7 @@ def _add_arguments(p: Any) -> None:
 def _run(args: Any) -> GenerateReport:
     from pathlib import Path
 
-    from logic_agents import __version__
+    from logic_agents._version import __version__
     from logic_agents.games.mazes.board import format_board, load_board
     from logic_agents.generated import kept_files, streamed, write_file
 

@@ -16,7 +16,7 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any
 
-from logic_agents import __version__
+from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
 from logic_agents.games.sudoku.encode import SudokuSolver

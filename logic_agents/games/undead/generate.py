@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from logic_agents import __version__
+from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
 from logic_agents.games.undead.board import (
     EMPTY,

@@ -1,0 +1,126 @@
+"""What an agent or a world declares it takes, read off its code: Option, and the options of
+a factory.
+
+Concepts:
+- Option: one declared option (name, type, default, help, choices); the command line makes a
+  flag of it (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`).
+- declared_options(factory): the factory's `options` attribute, else the keyword-only
+  parameters of its `__init__` with a default and a simple annotation (bool/int/float/str).
+- accepts(factory, keyword): whether it takes a hook the framework hands (HOOKS: on_query,
+  explain).
+
+This module imports nothing else of logic-agents: the registry and the agent loader both
+build on it, and neither on the other's internals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# options the framework itself hands to agents that accept them (not user flags)
+HOOKS = ("on_query", "explain")
+_SIMPLE = {bool: bool, int: int, float: float, str: str}
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option an agent (or a world) declares: `--node-cap N` comes from
+    Option("node_cap", int, 10_000_000, "stop after N search nodes")."""
+
+    name: str
+    type: type = str
+    default: Any = None
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    metavar: str | None = None
+    # a check run on the value (a UsageError-raising converter); None keeps type(text)
+    parse: Callable[[str], Any] | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def add_to(self, parser: argparse.ArgumentParser | Any, owner: str = "") -> None:
+        """Add this option's flag; the value stays None unless given."""
+        shown = f" (default {self.default})" if self.default not in (None, "", ()) else ""
+        text = (f"{owner}: " if owner else "") + self.help + shown
+        if self.type is bool:
+            parser.add_argument(self.flag, dest=self.name, action=argparse.BooleanOptionalAction,
+                                default=None, help=text)
+            return
+        kwargs: dict[str, Any] = {"dest": self.name, "default": None, "help": text,
+                                  "type": self.parse or self.type}
+        if self.choices:
+            kwargs["choices"] = self.choices
+        if self.metavar:
+            kwargs["metavar"] = self.metavar
+        parser.add_argument(self.flag, **kwargs)
+
+
+def declared_options(factory: Any) -> tuple[Option, ...]:
+    """What an agent factory declares: its `options` attribute, else its keyword parameters."""
+    target = getattr(factory, "func", factory)  # functools.partial
+    declared = getattr(target, "options", None)
+    if isinstance(declared, (tuple, list)) and all(isinstance(o, Option) for o in declared):
+        bound = getattr(factory, "keywords", {}) or {}
+        return tuple(o for o in declared if o.name not in bound)
+    return _from_signature(factory)
+
+
+def _from_signature(factory: Any) -> tuple[Option, ...]:
+    target = getattr(factory, "func", factory)
+    bound = getattr(factory, "keywords", {}) or {}
+    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
+             if isinstance(target, type) else [target])
+    out: dict[str, Option] = {}
+    for function in chain:
+        try:
+            signature = inspect.signature(function)
+            hints = typing.get_type_hints(function)
+        except (TypeError, ValueError, NameError):
+            break
+        params = list(signature.parameters.values())
+        for p in params:
+            if p.name in ("self", *bound, *HOOKS) or p.name in out:
+                continue
+            if p.kind not in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is p.empty:
+                continue
+            kind = _simple_type(hints.get(p.name), p.default)
+            if kind is not None:
+                out[p.name] = Option(p.name, kind, p.default)
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
+    return tuple(out.values())
+
+
+def _simple_type(hint: Any, default: Any) -> type | None:
+    if hint in _SIMPLE:
+        return _SIMPLE[hint]
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if len(args) == 1 and args[0] in _SIMPLE:
+        return _SIMPLE[args[0]]
+    if hint is None and type(default) in _SIMPLE:
+        return type(default)
+    return None
+
+
+def accepts(factory: Any, keyword: str) -> bool:
+    """Whether the factory takes `keyword` (a hook such as on_query or explain)."""
+    target = getattr(factory, "func", factory)
+    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
+             if isinstance(target, type) else [target])
+    for function in chain:
+        try:
+            params = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            return False
+        if keyword in params:
+            return True
+        if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return False
+    return False

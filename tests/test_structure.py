@@ -1,0 +1,86 @@
+"""The package's structure shows itself: no import circle anywhere in logic_agents/, counting
+the imports made inside functions (issue 27), and the version is written in one place."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "logic_agents"
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, at module level or inside functions."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                graph[name] |= {a.name for a in node.names if a.name in modules}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                for alias in node.names:
+                    target = f"{base}.{alias.name}"
+                    graph[name].add(target if target in modules else base)
+        graph[name] &= set(modules)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_in_the_package():
+    graph = import_graph()
+    assert len(graph) > 50 and "logic_agents.batch" in graph["logic_agents"]
+    assert circles(graph) == []
+
+
+def test_the_check_sees_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_version_is_written_once():
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'^version\s*=\s*"', pyproject, re.M) is None  # no literal version
+    assert 'attr = "logic_agents._version.__version__"' in pyproject
+    written = [p for p in PACKAGE.rglob("*.py") if re.search(r"^__version__\s*=", p.read_text(), re.M)]
+    assert [p.name for p in written] == ["_version.py"]
