@@ -7,6 +7,8 @@ Public API (the command line is built on the same calls):
   names its game and map.
 - compare(agents, refs, *, runs=10, seed=0, ...): a paired study; the summary `compare --json`
   prints.
+- view(ref, agent=None, *, output=None, ...): one episode's game page (HTML), as `view`
+  writes it.
 - solve(ref, *, game=None, unique=True): a static puzzle's SolveResult (status, solution,
   second solution).
 - games(): every registered game (built-in and plug-ins), by name; register(spec) adds one.
@@ -76,6 +78,29 @@ def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **option
             writer.close()
 
 
+def view(ref, agent=None, *, output=None, game=None, seed=0, lives=None, **options):
+    """Play one episode of `agent` (a name, class, factory or agent object, as for `play`)
+    on the instance `ref` names, with its explanations on, and return the game page: one
+    self-contained HTML document (no network), as `logic-agents view` writes. With `output`,
+    the page is also written to that path."""
+    from pathlib import Path
+
+    from logic_agents.web import episode_data, game_page, record_episode
+    from logic_agents.world.agents import agent_entry, build_agent, explaining
+
+    spec = _spec(ref, game)
+    instance = load(ref, spec.name)
+    world_options = {} if lives is None else {"lives": lives}
+    entry = agent_entry(spec, spec.default_agent if agent is None else agent, instance_ok=True)
+    player = build_agent(entry, explaining(entry, options))
+    _, text = record_episode(spec, spec.make_world(instance, **world_options), player, seed,
+                             instance, str(ref), world_options)
+    page = game_page(episode_data(output or f"<{instance.name}>", text=text))
+    if output is not None:
+        Path(output).write_text(page, encoding="utf-8")
+    return page
+
+
 def compare(agents, refs, *, game=None, runs=10, seed=0, jobs=None, out=None, resume=False,
             agent_options=None, world_options=None):
     """A paired study: every agent (registered names, "file.py:Class" references, agent
@@ -119,4 +144,4 @@ def register(spec):
 
 
 __all__ = ["LogicAgentsError", "__version__", "compare", "games", "load", "make_agent",
-           "make_world", "play", "register", "run_episode", "solve"]
+           "make_world", "play", "register", "run_episode", "solve", "view"]

@@ -80,3 +80,13 @@ def test_a_game_registers_at_run_time():
 
     spec = get_game("daggers")
     assert la.register(spec) is spec and "register" in la.__all__
+
+
+def test_view_takes_objects_and_returns_the_page(tmp_path):
+    from logic_agents.games.daggers.agents import SinglePointAgent
+
+    out = tmp_path / "page.html"
+    page = la.view("EASY1", agent=SinglePointAgent, output=out)
+    assert page.startswith("<!DOCTYPE html>") and out.read_text(encoding="utf-8") == page
+    assert "EASY1" in page and "spx" in page
+    assert "view" in la.__all__ and la.view.__doc__
