@@ -115,7 +115,7 @@ def failed_row(job: Job, failure: AgentFailed) -> Row:
     killed or died): outcome timeout or error, and where."""
     return Row(agent=job.agent, map=job.entry.instance.name, group=job.entry.group, run=job.run,
                seed=job.seed, outcome="timeout" if failure.timeout else "error", won=False,
-               steps=max(0, failure.step - 1) if failure.where in ("act", "why") else 0,
+               steps=failure.steps_done,
                guesses=0, score=None, time_s=0.0,
                error=f"{failure.line} (in {failure.place})")
 

@@ -88,6 +88,11 @@ class AgentFailed(LogicAgentsError):
         return f"{self.kind}: {self.message}" if self.message else self.kind
 
     @property
+    def steps_done(self) -> int:
+        """The moves made before the failure (a failing act or why is at step k: k-1 made)."""
+        return max(0, self.step - 1) if self.where in ("act", "why") else 0
+
+    @property
     def place(self) -> str:
         if self.where == "world":  # not the agent's code: the game's own, on its move
             return f"the world at step {self.step}"

@@ -266,7 +266,7 @@ def failed_result(spec: GameSpec, instance: Any, agent: str, seed: int, failure:
     return EpisodeResult(
         game=spec.name, map=instance.name, agent=agent, seed=seed,
         outcome=Outcome.TIMEOUT if failure.timeout else Outcome.ERROR, won=False,
-        steps=max(0, failure.step - 1) if failure.where in ("act", "why") else 0, guesses=0,
+        steps=failure.steps_done, guesses=0,
         score=0.0, time_s=0.0, error=f"{failure.line} (in {failure.place})",
         frames=failure.frames)
 

@@ -140,6 +140,14 @@ def load_class(reference: str) -> Any:
         if not path_exists(path) or not path.is_file():
             raise UsageError(f"--agent {reference}: no such file {module_text}")
         name = f"logic_agents_user_{abs(hash(str(path.resolve())))}"
+        stamp = _stamp(path)
+        held = sys.modules.get(name)
+        if held is not None and getattr(held, "__logic_agents_stamp__", None) == stamp:
+            module = held  # read already, and unchanged: its code is not run twice
+            try:
+                return getattr(module, attr)
+            except AttributeError:
+                raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
             raise UsageError(f"--agent {reference}: {module_text} is not a Python file")
@@ -154,6 +162,7 @@ def load_class(reference: str) -> Any:
             sys.modules.pop(name, None)
             raise UsageError(f"--agent {reference}: reading {module_text} raised "
                              f"{_where_in(e, module_text)}") from None
+        module.__logic_agents_stamp__ = stamp  # type: ignore[attr-defined]
     else:
         if not all(part.isidentifier() for part in module_text.split(".")):
             raise UsageError(f"--agent {reference}: {module_text!r} is not a module name")
@@ -171,6 +180,15 @@ def load_class(reference: str) -> Any:
         return getattr(module, attr)
     except AttributeError:
         raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
+
+
+def _stamp(path: Path) -> tuple:
+    """What tells an agent file read before from one changed since: its size and mtime."""
+    try:
+        status = path.stat()
+    except OSError:
+        return ()
+    return (status.st_size, status.st_mtime_ns)
 
 
 def _where_in(error: BaseException, module: str) -> str:
