@@ -50,14 +50,15 @@ def entries_from_references(items: Iterable[str], spec: Any,
     """Entries of what a person names on the command line: folders (every instance file the
     game loads under them), files, FILE:K, shipped names and inline instances."""
     from logic_agents.inputs import is_dir
-    from logic_agents.world.resolve import resolve
+    from logic_agents.world.resolve import resolve, shipped_path
 
     if group_by not in GROUP_BY:
         raise UnknownName(f"unknown grouping {group_by!r}; choose one of {', '.join(GROUP_BY)}")
     entries = []
     for k, item in enumerate(items, start=1):
-        if is_dir(item):
-            entries += entries_from_paths([item], spec.load_all or spec.load, group_by)
+        folder = item if is_dir(item) else shipped_path(item, spec)
+        if folder is not None and is_dir(folder):  # a folder, or a shipped one (2018)
+            entries += entries_from_paths([folder], spec.load_all or spec.load, group_by)
             continue
         label = f"<argument {k}>"
         source, instances = resolve(item, spec, every=True, label=label)

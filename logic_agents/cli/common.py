@@ -168,11 +168,17 @@ def load_one(text: str, spec: GameSpec) -> tuple[str, Any]:
 
 
 def portable_path(source: str) -> str:
-    """A map path relative to the working folder when it lies under it (else as given)."""
-    try:
-        return str(Path(source).resolve().relative_to(Path.cwd()))
-    except (ValueError, OSError):
-        return source
+    """A shipped map as maps/GAME/... (the same wherever the package is installed); another
+    map relative to the working folder when it lies under it (else as given)."""
+    from logic_agents.world.resolve import shipped_maps
+
+    for root, shown in ((shipped_maps("logic_agents", "maps"), "maps"), (Path.cwd(), "")):
+        try:
+            relative = Path(source).resolve().relative_to(root.resolve())
+        except (ValueError, OSError):
+            continue
+        return str(Path(shown) / relative) if shown else str(relative)
+    return source
 
 
 def refuse_overwrite(target: str, force: bool, flag: str) -> None:

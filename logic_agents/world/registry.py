@@ -105,8 +105,7 @@ class GameSpec:
     # -- optional capabilities -------------------------------------------------------------
     example: str = ""  # a shipped instance (path relative to the maps folder, or an id) `play` takes
     example_instance: Callable[[], Any] | None = None  # a small instance, for contract tests
-    maps_dir: str = ""  # its folder under maps/ (shipped instances)
-    maps_root: Path | None = None  # where its maps folder lies, if not this package's maps/
+    maps: Path | None = None  # the folder of its shipped instances (package data)
     load_all: Callable[[str | Path], list[Any]] | None = None  # files that hold many instances
     parse_text: Callable[[str, str], list[Any]] | None = None  # instances written inline
     sniff: Callable[[str, str], int] | None = None  # (text, file name) -> 0 no, 1 parses, 2 says so

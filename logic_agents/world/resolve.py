@@ -4,9 +4,10 @@ Concepts:
 - A reference is what a person types: FILE; FILE:K (the K-th puzzle of a file, from 1); a
   shipped map's name (HARD1, 2018/HARD1, 7x7dn:3); or a puzzle written inline (a Sudoku
   line, an Undead game ID), for games that parse text.
-- MAPS_ROOT: the shipped maps, maps/<game>/...
+- Shipped instances: package data, a game's `maps` folder (`shipped_maps(package, folder)`
+  reads it through importlib.resources, so a wheel installed anywhere has them).
 - split_index(text): (FILE, K) for FILE:K, else (text, None).
-- shipped_path(name, spec): the one shipped file of that name, else None.
+- shipped_path(name, spec): the one shipped file (or folder) of that name, else None.
 - detect_game(items, default): a file that says its game (`game:` header) or sits in a folder
   named after a game, else the best score of the games' `sniff` capability, else `default`.
 - resolve(text, spec, every): (source, instances); `every` keeps every puzzle of a file.
@@ -17,6 +18,7 @@ names it would refuse.
 from __future__ import annotations
 
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,6 @@ from logic_agents.inputs import (
     shorten,
 )
 
-MAPS_ROOT = Path(__file__).resolve().parent.parent.parent / "maps"
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
 _GAME_HEADER = re.compile(r"^\s*game\s*:\s*([A-Za-z0-9_-]+)\s*$", re.MULTILINE)
@@ -58,17 +59,25 @@ def load_indexed(path: str | Path, load_all: Any) -> Any:
     return pick(load_all(base), k or 1, base)
 
 
+def shipped_maps(package: str, *folder: str) -> Path:
+    """A folder of a package's data (`shipped_maps("logic_agents", "maps", "daggers")`), read
+    through importlib.resources: where the package is installed, not where it was built."""
+    root = resources.files(package).joinpath(*folder)
+    if not isinstance(root, Path):  # a zipped package: the data has no folder of its own
+        raise LogicAgentsError(f"the data of {package} is not on disk ({root}); install the "
+                               "package unzipped")
+    return root
+
+
 def maps_folder(spec: Any) -> Path | None:
-    """Where a game's shipped instances lie: its own `maps_root` (a plug-in's package data),
-    else this checkout's maps/<maps_dir>; None when it ships none."""
-    root = getattr(spec, "maps_root", None)
-    if root is None:
-        root = MAPS_ROOT / spec.maps_dir if spec.maps_dir else None
-    return root if root is not None and is_dir(root) else None
+    """Where a game's shipped instances lie (its `maps`), None when it ships none."""
+    root = getattr(spec, "maps", None)
+    return Path(root) if root is not None and is_dir(root) else None
 
 
 def shipped_path(name: str, spec: Any) -> Path | None:
-    """The shipped file `name` names (HARD1, 2018/HARD1, 7x7dn), or None."""
+    """The shipped file `name` names (HARD1, 2018/HARD1, 7x7dn), else the shipped folder
+    (2018, daggers/2018), else None."""
     if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
         return None
     root = maps_folder(spec)
@@ -76,6 +85,11 @@ def shipped_path(name: str, spec: Any) -> Path | None:
         return None
     hits = sorted(p for suffix in MAP_SUFFIXES for p in root.rglob(f"{Path(name).name}{suffix}")
                   if str(p).endswith(f"{name}{suffix}"))
+    if not hits:
+        relative = name.removeprefix(f"{root.name}/")
+        hits = sorted(p for p in [root, *root.rglob(Path(name).name)]
+                      if p.is_dir() and (p == root and name == root.name
+                                         or str(p).endswith(f"/{relative}")))
     if len(hits) > 1:
         raise UsageError(f"map name {name!r} is ambiguous: {', '.join(map(str, hits))}")
     return hits[0] if hits else None
@@ -107,6 +121,9 @@ def resolve(text: str, spec: Any, *, every: bool = False,
         return text, (_load_many(spec, Path(text)) if every else [spec.load(Path(text))])
     base, k = split_index(text)
     path = Path(base) if is_file(base) else shipped_path(base, spec)
+    if path is not None and is_dir(path):
+        raise FormatError(f"is a shipped folder, not a {spec.name} file (`compare` plays a "
+                          "folder)", text, 0, 0)
     if path is not None:
         if k is None:
             return str(path), (_load_many(spec, path) if every else [spec.load(path)])

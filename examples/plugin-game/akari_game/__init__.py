@@ -8,7 +8,6 @@ same door the built-in games use, and declares what it can do: a world, two agen
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from akari_game.agents import AGENTS
@@ -20,8 +19,7 @@ from akari_game.world import AkariAction, AkariObservation, AkariWorld, render_o
 from logic_agents.errors import FormatError
 from logic_agents.world.puzzle import SolveResult, result_of
 from logic_agents.world.registry import GameSpec, Puzzle, agents_from
-
-PUZZLES = Path(__file__).resolve().parent / "puzzles"
+from logic_agents.world.resolve import shipped_maps
 
 
 def solve(puzzle: AkariPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
@@ -72,7 +70,7 @@ SPEC = GameSpec(
     default_agent="sat",
     example="akari-7x7-a",
     example_instance=lambda: parse("# tiny\n.1.\n...\n#..\n"),
-    maps_root=PUZZLES,
+    maps=shipped_maps("akari_game", "puzzles"),  # package data: works from a wheel too
     sniff=sniff,
     format_instance=format_puzzle,
     parse_instance=lambda text, source: parse(text, source),

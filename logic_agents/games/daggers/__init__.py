@@ -21,6 +21,7 @@ from logic_agents.games.daggers.world import (
     probe,
 )
 from logic_agents.world.registry import GameSpec, agents_from
+from logic_agents.world.resolve import shipped_maps
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
@@ -75,7 +76,7 @@ SPEC = GameSpec(
         hint_agent="prob",
         action_from_json=DaggersAction.from_json,
         illegal_actions=illegal_actions,
-        maps_dir="daggers",
+        maps=shipped_maps("logic_agents", "maps", "daggers"),
         has_lives=True,
         format_instance=format_map,
         parse_instance=parse,

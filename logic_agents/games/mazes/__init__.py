@@ -20,7 +20,7 @@ from logic_agents.games.mazes.generate import GENERATOR
 from logic_agents.games.mazes.view import VIEW
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
 from logic_agents.world.registry import GameSpec, Puzzle, agents_from
-from logic_agents.world.resolve import declared_game
+from logic_agents.world.resolve import declared_game, shipped_maps
 
 AGENT_HELP = {
     "sat": "solve the encoding (lazy cycle cuts), then walk the path",
@@ -70,7 +70,7 @@ SPEC = GameSpec(
         view=VIEW,
         action_from_json=MazeAction.from_json,
         illegal_actions=illegal_actions,
-        maps_dir="mazes",
+        maps=shipped_maps("logic_agents", "maps", "mazes"),
         default_agent="sat",
         example="eom-6x6-01",
         example_instance=lambda: parse_board(TOY, "<example>"),

@@ -82,7 +82,6 @@ SPEC = GameSpec(
     view=VIEW,
     action_from_json=OozeAction.from_json,
     illegal_actions=illegal_actions,
-    maps_dir="ooze",  # nothing shipped: `ooze` is the built-in instance
     default_agent="sat",
     example="ooze",
     example_instance=lambda: OozeInstance(max_ticks=200),

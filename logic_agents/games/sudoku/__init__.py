@@ -18,7 +18,7 @@ from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.world.registry import GameSpec, Puzzle, agents_from
-from logic_agents.world.resolve import load_indexed, parses
+from logic_agents.world.resolve import load_indexed, parses, shipped_maps
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -69,7 +69,7 @@ SPEC = GameSpec(
         hint_agent="logic",
         action_from_json=SudokuAction.from_json,
         illegal_actions=illegal_actions,
-        maps_dir="sudoku",
+        maps=shipped_maps("logic_agents", "maps", "sudoku"),
         default_agent="sat",
         example="norvig_top95:1",
         load_all=load_puzzles,

@@ -25,7 +25,7 @@ from logic_agents.games.undead.world import UndeadAction, UndeadObservation, Und
 from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
 from logic_agents.world.registry import GameSpec, Puzzle, agents_from
-from logic_agents.world.resolve import load_indexed, parses
+from logic_agents.world.resolve import load_indexed, parses, shipped_maps
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -87,7 +87,7 @@ SPEC = GameSpec(
         hint_agent="logic",
         action_from_json=UndeadAction.from_json,
         illegal_actions=illegal_actions,
-        maps_dir="undead",
+        maps=shipped_maps("logic_agents", "maps", "undead"),
         default_agent="sat",
         example="4x4de:1",
         load_all=load_puzzles,

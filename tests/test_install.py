@@ -1,0 +1,120 @@
+"""Install anywhere: the wheel, installed (not editable) into a fresh venv outside the checkout,
+has its maps, puzzle sets and web assets, and every verb works there; so does the example
+plug-in's wheel. This is what `pip install logic-agents` gives a user.
+
+The venv gets its dependencies (python-sat, sympy, rich) from the package index, as a user's
+does; pip's cache makes a second run quick."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
+
+
+def _pip(python: Path, *args: str, cwd: Path) -> None:
+    done = subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "-q", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(bin folder, a working folder outside the checkout) of a venv with both wheels."""
+    base = tmp_path_factory.mktemp("install")
+    wheels = base / "wheels"
+    for project in (ROOT, ROOT / "examples" / "plugin-game"):
+        # build from a copy, so that nothing but the wheel's own files can be found later
+        copy = base / "src" / project.name
+        shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(
+            ".venv", "*.egg-info", "build", "__pycache__", ".git", "tests", "docs", "scripts"))
+        _pip(Path(sys.executable), "wheel", "--no-deps", "-w", str(wheels), str(copy), cwd=base)
+    env_dir = base / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    core = next(wheels.glob("logic_agents-*.whl"))
+    plugin = next(wheels.glob("logic_agents_akari-*.whl"))
+    _pip(python, "install", str(core), cwd=base)
+    _pip(python, "install", "--no-deps", str(plugin), cwd=base)
+    work = base / "work"
+    work.mkdir()
+    return env_dir / "bin", work
+
+
+def run(installed, *argv: str) -> subprocess.CompletedProcess:
+    bin_dir, work = installed
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["COLUMNS"] = "200"
+    return subprocess.run([str(bin_dir / "logic-agents"), *argv], cwd=work, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_wheel_is_installed_not_the_checkout(installed):
+    bin_dir, work = installed
+    done = subprocess.run([str(bin_dir / "python"), "-c",
+                           "import logic_agents; print(logic_agents.__file__)"],
+                          cwd=work, capture_output=True, text=True)
+    assert done.returncode == 0 and "site-packages" in done.stdout
+    assert str(ROOT) not in done.stdout
+
+
+def test_version_comes_from_one_place(installed):
+    from logic_agents import __version__
+
+    done = run(installed, "--version")
+    assert done.returncode == 0 and done.stdout.split() == ["logic-agents", __version__]
+
+
+def test_maps_lists_every_shipped_map(installed):
+    done = run(installed, "maps", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    by_game = {g: [r for r in rows if r["game"] == g] for g in {r["game"] for r in rows}}
+    assert len(by_game["daggers"]) == 30
+    assert {"sudoku", "undead", "mazes", "akari"} <= set(by_game)
+
+
+def test_play_a_shipped_map_by_name(installed):
+    done = run(installed, "play", "HARD1", "--agent", "satx", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "HARD1" in done.stdout
+
+
+def test_solve_a_shipped_sudoku_by_name(installed):
+    done = run(installed, "solve", "norvig_hardest:1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["status"] == "solved"
+
+
+def test_view_writes_the_page_from_package_data(installed):
+    done = run(installed, "view", "EASY1", "--agent", "spx", "-o", "page.html")
+    assert done.returncode == 0, done.stderr
+    page = (installed[1] / "page.html").read_text()
+    assert "<svg" in page or "<script" in page
+
+
+def test_compare_on_a_shipped_folder(installed):
+    done = run(installed, "compare", "2018", "--agents", "spx,satx", "--runs", "1", "--json",
+               "--out", "runs.csv")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert set(summary["agents"]) == {"spx", "satx"}
+    assert all(row["games"] == 30 for row in summary["agents"].values())
+    assert (installed[1] / "runs.csv").read_text().count("\n") == 61
+
+
+def test_the_plugin_wheel_plays_its_own_shipped_puzzles(installed):
+    done = run(installed, "games", "--json")
+    assert done.returncode == 0
+    assert "akari" in {row["name"] for row in json.loads(done.stdout)}
+    done = run(installed, "play", "akari-7x7-a", "--quiet")
+    assert done.returncode == 0, done.stderr
+    done = run(installed, "solve", "akari-7x7-a", "--json")
+    assert done.returncode == 0, done.stderr
