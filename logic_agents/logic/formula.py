@@ -2,10 +2,11 @@
 
 Concepts:
 - key: a structured variable name, a tuple such as ("D", 3, 4); its symbol prints as D_3_4.
-- sym(key) / key_of(symbol): the two directions of that naming (logic.ids keeps the one
-  registry of names: key_of gives back exactly the key, ("my_flag",) stays one part; two keys
-  that would print alike, such as ("D", 3, 4) and ("D", "3", 4), are refused rather than
-  merged, and names starting with `_aux` are kept for auxiliary variables).
+- sym(key) / key_of(symbol): the two directions of that naming. The symbol carries its key
+  (KeySymbol), so key_of gives back exactly the key (("my_flag",) stays one part) with no
+  process-wide registry; two keys that print alike, such as ("D", 3, 4) and ("D", "3", 4),
+  are two symbols, and a knowledge base refuses them only where it writes names (DIMACS).
+  Names starting with `_aux` are kept for auxiliary variables.
 - Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes;
   IdCardinality (logic.ids) is the same constraint over int literals, for hot paths.
   They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
@@ -34,13 +35,38 @@ from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, r
     decide,
     key_of,
     name_of,
-    register,
 )
 
 
+class KeySymbol(Symbol):
+    """A sympy Symbol that carries the key it was made from: it prints as the key's name, and
+    it is equal only to a symbol of the same key (so ("D", 3, 4) and ("D", "3", 4) stay two)."""
+
+    key: Hashable
+
+    def __new__(cls, key: Hashable) -> KeySymbol:
+        name = check_name(name_of(key))
+        if isinstance(key, str):
+            raise EncodingError("a KeySymbol is made from a tuple key; a name is a plain Symbol")
+        symbol = Symbol.__xnew__(cls, name)  # not the cached constructor: the key is ours
+        symbol.key = key
+        return symbol
+
+    def _hashable_content(self) -> tuple:
+        return (*super()._hashable_content(), self.key)
+
+    def __getnewargs_ex__(self) -> tuple[tuple, dict]:
+        return (self.key,), {}
+
+
 def sym(key: Hashable) -> Symbol:
-    """The sympy symbol for a key (a tuple, or a string that is the name itself)."""
-    return Symbol(register(key))
+    """The sympy symbol for a key: a KeySymbol for a tuple, a plain Symbol for a string
+    (the name itself)."""
+    if isinstance(key, str):
+        return Symbol(check_name(key))
+    if not (isinstance(key, tuple) and key):
+        raise EncodingError(f"variable key must be a string or a non-empty tuple, got {key!r}")
+    return KeySymbol(key)
 
 
 def literal_parts(expr: Any) -> tuple[Symbol, bool]:

@@ -2,8 +2,10 @@
 
 Concepts:
 - key: a structured variable name, a tuple such as ("D", 3, 4); it prints as D_3_4.
-  name_of(key), key_of(name) and the one registry of names (two keys that would print alike
-  are refused; names starting with `_aux` are kept for auxiliary variables);
+  name_of(key) prints it; key_of(symbol) reads the key a symbol carries (logic.formula.sym
+  makes symbols that carry their key), else the name. There is no process-wide registry of
+  names: identity belongs to each KnowledgeBase, keyed by the key object as PySAT's IDPool
+  keys its objects (names starting with `_aux` are kept for auxiliary variables);
 - IdCardinality(kind, k, lits): Exactly/AtMost/AtLeast ("Exactly", "AtMost", "AtLeast")
   over int literals; IdClause(lits): one told clause, such as the fact ~D_r1c1. Both are what
   hot paths tell: the KB compiles them without sympy and prints them as sympy formulas only
@@ -36,10 +38,6 @@ def name_of(key: Hashable) -> str:
     raise EncodingError(f"variable key must be a string or a non-empty tuple, got {key!r}")
 
 
-# printed name -> the key it was made from: names are one vocabulary, so a name means one key
-_NAMED: dict[str, Hashable] = {}
-
-
 def check_name(name: str) -> str:
     if name.startswith(AUX_PREFIX):
         raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
@@ -47,23 +45,14 @@ def check_name(name: str) -> str:
     return name
 
 
-def register(key: Hashable) -> str:
-    """The name of a key, remembered so that key_of gives back exactly that key."""
-    name = check_name(name_of(key))
-    if not isinstance(key, str):
-        known = _NAMED.setdefault(name, key)
-        if known != key:
-            raise EncodingError(f"keys {known!r} and {key!r} would both be named {name}")
-    return name
-
-
 def key_of(symbol: Any) -> Hashable:
-    """Invert the naming: the key a name was made from (("D", 3, 4) for "D_3_4"); ("_aux", n)
-    for an auxiliary variable's name; else the name itself. Takes a name or a sympy Symbol."""
+    """The key behind a symbol or a name: the key a symbol made by `sym` carries (("D", 3, 4));
+    ("_aux", n) for an auxiliary variable's name; else the name itself (a plain string, or a
+    sympy Symbol a person wrote by name)."""
+    key = getattr(symbol, "key", None)
+    if key is not None:
+        return key
     name = symbol if isinstance(symbol, str) else symbol.name
-    known = _NAMED.get(name)
-    if known is not None:
-        return known
     tail = name[len(AUX_PREFIX) + 1 :]
     if name.startswith(AUX_PREFIX + "_") and tail.isascii() and tail.isdigit():
         return (AUX_PREFIX, int(tail))

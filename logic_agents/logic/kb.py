@@ -6,7 +6,10 @@ Concepts:
   as sympy only on request), or raw int clauses; each item is compiled once (tseitin route by
   default) and its clauses appended. sympy is imported only when a sympy formula is told or a
   formula is printed;
-- one IDPool maps structured keys ("D", 3, 4) to DIMACS ids; var(key) and name(id);
+- one IDPool per KB maps keys ("D", 3, 4) to DIMACS ids, keyed by the key object as PySAT
+  keys its objects: var(key), key(id), name(id). A name (a string) finds the one key that
+  prints so; two keys that print alike are two variables, refused only where names are
+  written (to_dimacs, names()) or looked up. There is no process-wide state;
 - clauses: the growing CNF, read by SatOracle.sync() so that nothing is rebuilt;
 - pretty(): the formulas as a person would write them; to_dimacs(): the file `cnf` writes.
 """
@@ -80,8 +83,8 @@ class KnowledgeBase:
         # (formula as shown, first clause, end): what each told formula compiled to
         self.told: list[tuple[Any, int, int]] = []
         self._symbol_ids: dict[Any, int] = {}
-        self._key_ids: dict[Hashable, int] = {}
-        self._name_ids: dict[str, int] = {}
+        self._key_ids: dict[Hashable, int] = {}  # every key, and names looked up
+        self._name_ids: dict[str, list[int]] = {}  # name -> the ids of the keys printing so
         self.card_encoding = card_encoding
         self._compiler_: Any = None
 
@@ -96,17 +99,17 @@ class KnowledgeBase:
 
     @classmethod
     def from_clauses(cls, num_vars: int, clauses: list[list[int]],
-                     names: dict[int, str] | None = None) -> KnowledgeBase:
-        """A KB over integer clauses an encoder built itself (ids 1..num_vars, some named):
-        what lets such an encoder ask through SatOracle like any other. The list is copied
-        (its clauses are shared), so what the KB is told later never reaches the encoder."""
+                     keys: dict[int, Hashable] | None = None) -> KnowledgeBase:
+        """A KB over integer clauses an encoder built itself (ids 1..num_vars, some with keys
+        such as ("X", 1, 2), or names): what lets such an encoder ask through SatOracle like
+        any other, and `kb.var(key)` find its variables. The list is copied (its clauses are
+        shared), so what the KB is told later never reaches the encoder."""
         kb = cls()
-        for vid, name in sorted((names or {}).items()):
-            kb.pool.obj2id[name] = vid
-            kb.pool.id2obj[vid] = name
-            kb._name_ids[name] = vid
-            kb._key_ids[name] = vid
-        kb.pool.top = max(num_vars, kb.pool.top)
+        kb.pool = IDPool(start_from=num_vars + 1)
+        for vid, key in sorted((keys or {}).items()):
+            if not 1 <= vid <= num_vars:
+                raise EncodingError(f"variable {vid} of key {key!r} is not in 1..{num_vars}")
+            kb._bind(key, vid)
         kb.clauses = list(clauses)
         return kb
 
@@ -115,18 +118,15 @@ class KnowledgeBase:
         starts from, when the compiled rules are cached and shared."""
         twin = KnowledgeBase.__new__(KnowledgeBase)
         twin.method = self.method
-        twin.pool = IDPool()
-        for vid, obj in self.pool.id2obj.items():
-            twin.pool.obj2id[obj] = vid
-            twin.pool.id2obj[vid] = obj
-        twin.pool.top = self.pool.top
-        twin.pool._occupied = [list(span) for span in self.pool._occupied]
+        twin.pool = IDPool(start_from=self.pool.top + 1)
+        twin.pool.obj2id.update(self.pool.obj2id)
+        twin.pool.id2obj.update(self.pool.id2obj)
         twin.formulas = list(self.formulas)
         twin.clauses = list(self.clauses)  # clauses are never changed in place
         twin.told = list(self.told)
         twin._symbol_ids = dict(self._symbol_ids)
         twin._key_ids = dict(self._key_ids)
-        twin._name_ids = dict(self._name_ids)
+        twin._name_ids = {name: list(ids) for name, ids in self._name_ids.items()}
         twin.card_encoding = self.card_encoding
         twin._compiler_ = None
         return twin
@@ -134,30 +134,60 @@ class KnowledgeBase:
     # -- names and ids -------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
         """The DIMACS id of a key, allocated on first use; keyed by the key itself, as PySAT's
-        IDPool keys its objects. A string is a name: "D_3_4" is the variable named so. Names
-        are unique in a KB (they are the DIMACS file's names), so a second key that would
-        print like a first one, ("D", "3", 4) after ("D", 3, 4), is refused, not merged."""
+        IDPool keys its objects. A string is a name: "D_3_4" is the variable whose key prints
+        so (a new variable of that name if there is none; an error if two keys print so)."""
         vid = self._key_ids.get(key)
         if vid is None:
-            vid = self._key_ids[key] = self._allocate(key)
+            vid = self._by_name(key) if isinstance(key, str) else self._allocate(key)
         return vid
 
     def _allocate(self, key: Hashable) -> int:
         name = check_name(name_of(key))
-        vid = self._name_ids.get(name)
-        if vid is not None:
-            held = self.pool.obj(vid)
-            if isinstance(key, str) or held == key:
-                return vid
-            raise EncodingError(f"keys {held!r} and {key!r} would both be named {name}")
-        vid = self.pool.id(key_of(key) if isinstance(key, str) else key)
-        self._name_ids[name] = vid
+        held = self._name_ids.get(name, [])
+        if len(held) == 1 and isinstance(self.pool.obj(held[0]), str):
+            # the variable was first named by its string: the key takes it over
+            vid = held[0]
+            del self.pool.obj2id[self.pool.obj(vid)]
+            self.pool.obj2id[key] = vid
+            self.pool.id2obj[vid] = key
+            self._key_ids[key] = vid
+            return vid
+        vid = self.pool.id(key)
+        self._bind(key, vid)
+        return vid
+
+    def _bind(self, key: Hashable, vid: int) -> None:
+        name = check_name(name_of(key))
+        self.pool.obj2id[key] = vid
+        self.pool.id2obj[vid] = key
+        self._key_ids[key] = vid
+        ids = self._name_ids.setdefault(name, [])
+        ids.append(vid)
+        if len(ids) > 1:  # the name no longer finds one variable
+            self._key_ids.pop(name, None)
+
+    def _by_name(self, name: str) -> int:
+        ids = self._name_ids.get(check_name(name), [])
+        if len(ids) > 1:
+            raise EncodingError(f"the name {name} is printed by {len(ids)} keys ("
+                                + ", ".join(repr(self.pool.obj(v)) for v in ids[:3])
+                                + "): look the variable up by its key")
+        if ids:
+            vid = ids[0]
+        else:
+            vid = self.pool.id(name)
+            self._name_ids[name] = [vid]
+        self._key_ids[name] = vid
         return vid
 
     def _symbol_id(self, symbol: Any) -> int:
         vid = self._symbol_ids.get(symbol)
         if vid is None:
-            vid = self._symbol_ids[symbol] = self.var(key_of(symbol))
+            key = key_of(symbol)
+            if isinstance(key, tuple) and key and key[0] == AUX_PREFIX:
+                raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
+                                    f"auxiliary variables: {symbol}")
+            vid = self._symbol_ids[symbol] = self.var(key)
         return vid
 
     def literal(self, lit: Any) -> int:
@@ -186,12 +216,15 @@ class KnowledgeBase:
         return name_of(key) if key is not None else f"{AUX_PREFIX}_{abs(var)}"
 
     def names(self) -> dict[int, str]:
-        """{id: name} for every named (non-auxiliary) variable."""
+        """{id: name} for every named (non-auxiliary) variable; EncodingError when two keys
+        print alike, since a name must then mean one variable (the DIMACS file's names)."""
         out = {}
-        for obj, vid in self.pool.obj2id.items():
-            if not (isinstance(obj, tuple) and obj and obj[0] == AUX_PREFIX):
-                out[vid] = name_of(obj)
-        return out
+        for name, ids in self._name_ids.items():
+            if len(ids) > 1:
+                raise EncodingError(f"keys {self.pool.obj(ids[0])!r} and {self.pool.obj(ids[1])!r}"
+                                    f" would both be named {name}")
+            out[ids[0]] = name
+        return dict(sorted(out.items()))
 
     @property
     def num_vars(self) -> int:

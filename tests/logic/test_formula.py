@@ -13,7 +13,12 @@ def test_keys_and_symbols_round_trip():
     assert str(sym(("D", 3, 4))) == "D_3_4"
     assert key_of(sym(("D", 3, 4))) == ("D", 3, 4)
     assert key_of("_aux_17") == ("_aux", 17)
-    assert sym("x") == sym(("x",))
+    # a name and the one-part key that prints so are one variable in a knowledge base
+    from logic_agents.logic.kb import KnowledgeBase
+
+    kb = KnowledgeBase()
+    assert str(sym("x")) == str(sym(("x",))) == "x"
+    assert kb.literal(sym(("x",))) == kb.literal(sym("x")) == kb.var("x")
 
 
 def test_cardinality_prints_as_written():
@@ -50,6 +55,8 @@ def test_expand_agrees_with_counting(n, k, kind):
 
 
 def test_keys_are_kept_as_given_and_names_never_merge_two_keys():
+    """Identity is the key's, per knowledge base: two keys that print alike are two
+    variables, refused where a name must mean one (a lookup by name, the DIMACS names)."""
     import pytest
 
     from logic_agents.errors import EncodingError
@@ -61,12 +68,47 @@ def test_keys_are_kept_as_given_and_names_never_merge_two_keys():
     assert kb.key(flag) == ("my_flag",) and kb.name(flag) == "my_flag"
     d = kb.var(("D", 3, 4))
     assert kb.var("D_3_4") == d and kb.literal(sym(("D", 3, 4))) == d
+    other = kb.var(("D", "3", 4))
+    assert other != d and kb.key(other) == ("D", "3", 4)
+    assert sym(("D", "3", 4)) != sym(("D", 3, 4)) and kb.literal(sym(("D", "3", 4))) == other
+    with pytest.raises(EncodingError, match="printed by 2 keys"):
+        kb.var("D_3_4")
     with pytest.raises(EncodingError, match="would both be named D_3_4"):
-        kb.var(("D", "3", 4))
-    with pytest.raises(EncodingError, match="would both be named"):
-        sym(("D", "3", 4))
+        kb.to_dimacs()
     for reserved in ("_aux_5", ("_aux", 5)):
         with pytest.raises(EncodingError, match="auxiliary"):
             kb.var(reserved)
     plain = kb.literal(__import__("sympy").Symbol("made_without_sym"))
     assert kb.key(plain) == "made_without_sym" and kb.var("made_without_sym") == plain
+
+
+def test_no_process_wide_names():
+    """What one knowledge base (or a symbol made anywhere) named never constrains another."""
+    from logic_agents.logic.kb import KnowledgeBase
+
+    sym(("Q", 1, 2))
+    kb = KnowledgeBase()
+    q = kb.var(("Q", "1", 2))
+    assert kb.name(q) == "Q_1_2" and "c var 1 Q_1_2" in kb.to_dimacs()
+    assert KnowledgeBase().var(("Q", 1, 2)) == 1
+
+
+def test_a_name_first_then_its_key_are_one_variable():
+    from logic_agents.logic.kb import KnowledgeBase
+
+    kb = KnowledgeBase()
+    by_name = kb.literal(__import__("sympy").Symbol("D_1_1"))
+    assert kb.var(("D", 1, 1)) == by_name and kb.key(by_name) == ("D", 1, 1)
+    assert kb.var("D_1_1") == by_name
+
+
+def test_from_clauses_takes_keys_and_copy_keeps_them():
+    from logic_agents.logic.kb import KnowledgeBase
+
+    kb = KnowledgeBase.from_clauses(3, [[1, 2], [-3]], {1: ("X", 1, 2), 2: "flag"})
+    assert kb.var(("X", 1, 2)) == 1 and kb.var("X_1_2") == 1 and kb.var("flag") == 2
+    assert kb.var(("Y",)) == 4  # a new key goes past the encoder's ids
+    twin = kb.copy()
+    assert twin.var(("Z",)) == 5 and kb.var(("Z",)) == 5 and twin.var(("X", 1, 2)) == 1
+    twin.var(("W",))
+    assert ("W",) not in kb.pool.obj2id
