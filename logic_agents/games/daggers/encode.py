@@ -9,8 +9,9 @@ Concepts:
 - global_count_formula: Exactly(total daggers, D of every cell).
 - frontier: covered, unflagged cells next to a shown clue.
 - encode_naive: the 2018 report's route, rebuilt from scratch through sympy.to_cnf.
-- DaggersEncoder: tells a KnowledgeBase only what each new observation adds, so one solver
-  serves a whole episode. Flags are told as daggers: use it with agents that flag soundly.
+- DaggersEncoder: tells a KnowledgeBase only what each new observation adds (read from the
+  agent's one GridChanges tracker), so one solver serves a whole episode. Flags are told as
+  daggers: use it with agents that flag soundly.
   It tells int-level items (IdClause, IdCardinality), so satx never loads sympy; the KB
   prints them as the same formulas (~D_r1c1, Exactly(2, ...)) when asked.
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from logic_agents.errors import EncodingError
 from logic_agents.games.daggers.board import GOLD, Cell
+from logic_agents.games.daggers.clues import GridChanges
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
 from logic_agents.logic.ids import IdCardinality, IdClause
 from logic_agents.logic.kb import KnowledgeBase
@@ -121,9 +123,12 @@ def frontier(obs: DaggersObservation) -> list[Cell]:
 class DaggersEncoder:
     """Grows one KnowledgeBase with what each observation adds; nothing is told twice."""
 
-    def __init__(self, kb: KnowledgeBase, *, global_count: bool = False):
+    def __init__(self, kb: KnowledgeBase, *, global_count: bool = False,
+                 changes: GridChanges | None = None):
         self.kb = kb
         self.global_count = global_count
+        self.changes = changes if changes is not None else GridChanges()
+        self.cursor = 0
         self._told: dict[Cell, str] = {}
         self._counted = False
         self.about: dict[Any, str] = {}  # told formula -> what it says, in words
@@ -133,32 +138,33 @@ class DaggersEncoder:
         """Tell the KB the facts `obs` adds; returns how many formulas were told."""
         kb = self.kb
         formulas: list[Any] = []
-        for r, row in enumerate(obs.grid):
-            for c, shown in enumerate(row):
-                cell = (r, c)
-                if shown == COVERED or self._told.get(cell) == shown:
+        news, self.cursor = self.changes.since(obs, self.cursor)
+        latest = dict(news)  # each changed cell as it is shown now
+        for cell in sorted(latest):  # in reading order, as a person reads the KB
+            shown = latest[cell]
+            if shown == COVERED or self._told.get(cell) == shown:
+                continue
+            self._told[cell] = shown
+            v = kb.var(dagger_key(cell))
+            if shown in (HIT, FLAGGED):
+                formulas.append(IdClause([v]))
+                self.about[formulas[-1]] = (f"dagger at {cell}" if shown == HIT
+                                            else f"flag at {cell}")
+            else:
+                formulas.append(IdClause([-v]))
+                self.about[formulas[-1]] = f"{cell} is open"
+                # over the neighbours still covered: the others are told facts already
+                # (open, flagged or hit), and leaving them out keeps the clause count down
+                # (C(8, k+1) clauses over all eight; the SAT test's main cost on expert)
+                around = [(n, obs.at(n)) for n in obs.neighbours[cell]]
+                covered = [kb.var(dagger_key(n)) for n, shown_n in around
+                           if shown_n == COVERED]
+                if not covered:  # every neighbour is known: the clue says nothing new
                     continue
-                self._told[cell] = shown
-                v = kb.var(dagger_key(cell))
-                if shown in (HIT, FLAGGED):
-                    formulas.append(IdClause([v]))
-                    self.about[formulas[-1]] = (f"dagger at {cell}" if shown == HIT
-                                                else f"flag at {cell}")
-                else:
-                    formulas.append(IdClause([-v]))
-                    self.about[formulas[-1]] = f"{cell} is open"
-                    # over the neighbours still covered: the others are told facts already
-                    # (open, flagged or hit), and leaving them out keeps the clause count down
-                    # (C(8, k+1) clauses over all eight; the SAT test's main cost on expert)
-                    around = [(n, obs.at(n)) for n in obs.neighbours[cell]]
-                    covered = [kb.var(dagger_key(n)) for n, shown_n in around
-                               if shown_n == COVERED]
-                    if not covered:  # every neighbour is known: the clue says nothing new
-                        continue
-                    marked = sum(shown_n in (HIT, FLAGGED) for _, shown_n in around)
-                    formulas.append(IdCardinality("Exactly", obs.clue(cell) - marked, covered))
-                    self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
-                self.cell_of[formulas[-1]] = cell
+                marked = sum(shown_n in (HIT, FLAGGED) for _, shown_n in around)
+                formulas.append(IdCardinality("Exactly", obs.clue(cell) - marked, covered))
+                self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
+            self.cell_of[formulas[-1]] = cell
         if self.global_count and not self._counted:
             # told after the clues so that a DIMACS reader meets the clue clauses first
             formulas.append(IdCardinality("Exactly", obs.total_daggers,

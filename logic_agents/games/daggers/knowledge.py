@@ -1,0 +1,183 @@
+"""DaggersKB: what satx knows about one game, in the shape of aima-python's WumpusKB.
+
+Concepts:
+- DaggersKB.tell(observation): the facts the observation adds (read from the agent's one
+  GridChanges tracker: each open cell is safe, each clue an Exactly over its covered
+  neighbours, each flag or hit a dagger).
+- DaggersKB.decide(frontier): a Verdict for every frontier cell, and with the global count a
+  shared one for the interior (cells no clue touches): the count stated as a window on the
+  frontier, asked under a scoped selector, so nothing is rebuilt.
+- Routes, chosen once when the KB is made, never in the agent's loop: `tseitin` with one
+  incremental SatOracle (the default), `incremental=False` (a fresh KB and solver per
+  question, for comparison), `encoding="sympy"` (the 2018 report's KB rebuilt through
+  sympy.to_cnf per question).
+- QueryEvent: what a question hands to `on_query` (used by `cnf`); `proofs`: with `explain`
+  on, the minimal proof of each decided cell, in words (a Why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from logic_agents.games.daggers.board import Cell
+from logic_agents.games.daggers.clues import GridChanges
+from logic_agents.games.daggers.encode import (
+    DaggersEncoder,
+    count_window,
+    dagger_key,
+    encode_naive,
+)
+from logic_agents.games.daggers.world import DaggersObservation
+from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.oracle import SatOracle, Verdict
+from logic_agents.logic.query import Query
+from logic_agents.world.core import Why
+
+ENCODINGS = ("tseitin", "sympy")
+
+
+@dataclass
+class QueryEvent(Query):
+    """One satisfiability test: its number (1-based), what was known, what was decided."""
+
+    index: int
+    observation: DaggersObservation
+    kb: KnowledgeBase
+    verdicts: dict[Cell, Verdict] = field(default_factory=dict)
+    assumptions: list[int] = field(default_factory=list)  # literals assumed for this test
+    agent_settings: str = ""
+
+    def __post_init__(self) -> None:
+        # the KB lives on (and retires this test's selectors); remember its size now
+        self.num_clauses = len(self.kb.clauses)
+        self.num_vars = self.kb.num_vars
+        self.step = self.observation.step
+
+    def clauses(self) -> list[list[int]]:
+        return self.kb.clauses[: self.num_clauses]
+
+    def names(self) -> dict[int, str]:
+        return {v: n for v, n in self.kb.names().items() if v <= self.num_vars}
+
+    def settings(self) -> str:
+        return self.agent_settings
+
+    def formulas(self) -> list[str]:
+        return [str(f) for f, _, end in self.kb.told if end <= self.num_clauses]
+
+    def spans(self) -> list[tuple[int, int]]:
+        return [(start, end) for _, start, end in self.kb.told if end <= self.num_clauses]
+
+
+class DaggersKB:
+    """One game's knowledge: told observations, asked about a frontier."""
+
+    def __init__(self, *, global_count: bool = True, encoding: str = "tseitin",
+                 incremental: bool = True, card_encoding: str = "seqcounter",
+                 solver: str | None = None, changes: GridChanges | None = None,
+                 on_query: Callable[[QueryEvent], None] | None = None,
+                 explain: bool = False):
+        self.global_count = global_count and encoding == "tseitin"
+        self.encoding = encoding
+        self.incremental = incremental
+        self.card_encoding = card_encoding
+        self.solver = solver
+        self.on_query = on_query
+        self.explain = explain and encoding == "tseitin"
+        self.kb = KnowledgeBase(card_encoding=card_encoding)
+        self.encoder = DaggersEncoder(self.kb, changes=changes)  # the total: see decide
+        self.oracle: SatOracle | None = None
+        self.obs: DaggersObservation | None = None
+        self.queries = 0
+        self.skipped_clues = 0  # the sympy route's clues past its size guard
+        self.proofs: dict[Cell, Why] = {}
+
+    def close(self) -> None:
+        if self.oracle is not None:
+            self.oracle.close()
+            self.oracle = None
+
+    def tell(self, obs: DaggersObservation) -> None:
+        """What `obs` adds (the rebuilding routes read it afresh when asked)."""
+        self.obs = obs
+        if self.encoding == "tseitin" and self.incremental:
+            self.encoder.update(obs)
+
+    def decide(self, frontier: list[Cell]) -> dict[Cell, Verdict]:
+        """A Verdict for every frontier cell (and the interior's shared one, with the global
+        count), from everything told so far."""
+        obs = self.obs
+        if obs is None:
+            raise RuntimeError("DaggersKB.decide before any tell(observation)")
+        self.queries += 1
+        self.proofs = {}
+        if self.encoding == "sympy":  # two questions per cell, on a KB rebuilt from sympy
+            kb, skipped = encode_naive(obs)
+            self.skipped_clues += skipped
+            with SatOracle(kb, self.solver) as oracle:
+                verdicts = {c: oracle.verdict(dagger_key(c)) for c in frontier}
+                self._report(obs, oracle, verdicts)
+            return verdicts
+        if not self.incremental:
+            kb = KnowledgeBase(card_encoding=self.card_encoding)
+            DaggersEncoder(kb).update(obs)
+            with SatOracle(kb, self.solver) as oracle:
+                return self._ask(oracle, obs, frontier, {}, {})
+        if self.oracle is None:
+            self.oracle = SatOracle(self.kb, self.solver)
+        return self._ask(self.oracle, obs, frontier, self.encoder.about, self.encoder.cell_of)
+
+    def _ask(self, oracle: SatOracle, obs: DaggersObservation, candidates: list[Cell],
+             about: dict, cell_of: dict) -> dict[Cell, Verdict]:
+        keys = [dagger_key(c) for c in candidates]
+        if not self.global_count:
+            by_key = oracle.backbone(keys)
+            verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
+            self._report(obs, oracle, verdicts)
+            self._prove(oracle, verdicts, about, cell_of)
+            return verdicts
+        window = count_window(oracle.kb, obs, candidates)
+        with oracle.scoped(*window.formulas()):  # ask under the total
+            by_key = oracle.backbone(keys)
+            verdicts = {c: by_key[k] for c, k in zip(candidates, keys)}
+            if window.interior:
+                with oracle.scoped(window.some_interior_dagger()):
+                    some_interior_dagger = oracle.satisfiable()
+                with oracle.scoped(window.some_interior_safe()):
+                    some_interior_safe = oracle.satisfiable()
+                shared = (Verdict.UNKNOWN if some_interior_dagger and some_interior_safe
+                          else Verdict.TRUE if some_interior_dagger else Verdict.FALSE)
+                verdicts.update(dict.fromkeys(window.interior, shared))
+            self._report(obs, oracle, verdicts)
+            self._prove(oracle, verdicts, about, cell_of, window.words(obs.total_daggers))
+        return verdicts
+
+    def _report(self, obs: DaggersObservation, oracle: SatOracle, verdicts: dict) -> None:
+        """Hand the question to `on_query` while its assumptions are still open (for `cnf`)."""
+        if self.on_query is not None:
+            settings = (f"encoding {self.encoding} global-count "
+                        f"{'on' if self.global_count else 'off'}")
+            self.on_query(QueryEvent(self.queries, obs, oracle.kb, dict(verdicts), oracle.assumed,
+                                     settings))
+
+    def _prove(self, oracle: SatOracle, verdicts: dict, about: dict, cell_of: dict,
+               count_words: str = "") -> None:
+        """With `explain` on: the minimal proof of every decided cell, in words."""
+        if not self.explain:
+            return
+        for cell, verdict in verdicts.items():
+            if verdict is Verdict.UNKNOWN:
+                continue
+            key = oracle.kb.literal(dagger_key(cell))
+            found = oracle.explain(key if verdict is Verdict.TRUE else -key)
+            what = "a dagger" if verdict is Verdict.TRUE else "safe"
+            if found is None:  # an interior cell: the total alone decides it
+                self.proofs[cell] = Why(f"{cell} is {what}: {count_words or 'the total'}")
+                continue
+            words = [about.get(f, count_words if str(f).startswith("Implies(SEL") else str(f))
+                     for f in found.formulas]
+            words = list(dict.fromkeys(w for w in words if w))
+            cells = dict.fromkeys(cell_of[f] for f in found.formulas if f in cell_of)
+            self.proofs[cell] = Why(f"{cell} is {what}: " + ", ".join(words)
+                                    + ("" if found.minimal else " (not minimised)"), cells)

@@ -1,0 +1,43 @@
+"""satx's moves are fixed: each agent's trajectory (every action, the outcome and the number
+of guesses) on the 30 official maps x 10 seeds has the digest recorded in
+data/trajectories.json, written by the code before DaggersKB took over satx's knowledge
+(issue 27). A change that moves any game of satx, its variants or prob fails here, by name."""
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from logic_agents.games.daggers import DaggersWorld, load
+from logic_agents.games.daggers.agents import SatAgent
+from logic_agents.games.daggers.prob import ProbAgent
+from logic_agents.world.runner import run_episode
+
+RECORDED = json.loads((Path(__file__).parent / "data" / "trajectories.json").read_text())
+MAPS = Path(__file__).resolve().parents[3] / "logic_agents" / "maps" / "daggers" / "2018"
+AGENTS = {
+    "satx": SatAgent,
+    "satx-explain": lambda: SatAgent(explain=lambda lines: None),
+    "satx-nogc": lambda: SatAgent(global_count=False),
+    "satx-rebuild": lambda: SatAgent(incremental=False),
+    "prob": ProbAgent,
+}
+
+
+def digest(board, make, seed: int) -> str:
+    moves: list[str] = []
+    result = run_episode(DaggersWorld(board), make(), seed=seed,
+                         on_step=lambda obs, action, reward: moves.append(
+                             f"{action.kind}{action.cell}"))
+    text = " ".join(moves) + f"|{result.outcome}|{result.guesses}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_every_trajectory_is_as_recorded(agent):
+    boards = [load(path) for path in sorted(MAPS.glob("*.txt"))]
+    assert len(boards) == 30
+    moved = [f"{board.name} seed {seed}" for board in boards for seed in range(10)
+             if digest(board, AGENTS[agent], seed) != RECORDED[f"{agent}/{board.name}/{seed}"]]
+    assert not moved, f"{agent} plays differently on {len(moved)} of 300 games: {moved[:5]}"
