@@ -84,3 +84,15 @@ def test_the_version_is_written_once():
     assert 'attr = "logic_agents._version.__version__"' in pyproject
     written = [p for p in PACKAGE.rglob("*.py") if re.search(r"^__version__\s*=", p.read_text(), re.M)]
     assert [p.name for p in written] == ["_version.py"]
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_over_400_lines():
+    """Every module does one job: a module that grows past 400 lines is split by job."""
+    roots = [PACKAGE, PACKAGE.parent / "examples"]
+    long = {str(path.relative_to(PACKAGE.parent)): n for root in roots
+            for path in root.rglob("*.py")
+            if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, long

@@ -10,8 +10,8 @@ Concepts (RULES.md section 5):
 - Picture format: a `counts: G V Z` line, the top clues, each row between its left and right
   clue, the bottom clues (the bottom row and left column read as a person reads them).
   parse_puzzles reads files that mix game-ID lines (TSV: the ID first) and pictures.
-- Line of sight (Sight): the path from one clue into the grid, bouncing off mirrors until it
-  leaves; `visits` lists (cell, seen-after-a-bounce) and may hold a cell twice. trace_sights.
+- Line of sight (Sight; sight.py, re-exported here): the path from one clue into the grid,
+  bouncing off mirrors until it leaves. trace_sights.
 - Solution: W*H characters over G V Z L R. is_solution re-walks every clue on its own.
 """
 
@@ -23,24 +23,24 @@ from functools import cached_property
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.games.undead.sight import (  # noqa: F401 - the lines of sight, re-exported
+    MIRRORS,
+    Direction,
+    Sight,
+    bounce,
+    clue_at_exit,
+    clue_entry,
+    seen,
+    trace_sight,
+    trace_sights,
+)
 from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
 
 MONSTERS = "GVZ"
-MIRRORS = "LR"
 EMPTY = "."
 GLYPH = {"L": "\\", "R": "/"}
 FROM_GLYPH = {"\\": "L", "/": "R"}
 NO_CLUE = "-"
-Direction = tuple[int, int]  # (d_row, d_col)
-
-
-@dataclass(frozen=True)
-class Sight:
-    """One line of sight: entered at clue `clue`, left at clue `exit`."""
-
-    clue: int
-    exit: int
-    visits: tuple[tuple[int, bool], ...]  # (cell index r*W+c, seen after a bounce)
 
 
 @dataclass(frozen=True)
@@ -72,62 +72,6 @@ class UndeadPuzzle:
 
     def cell(self, index: int) -> tuple[int, int]:
         return divmod(index, self.width)
-
-
-# -- lines of sight ---------------------------------------------------------------------
-def clue_entry(index: int, width: int, height: int) -> tuple[int, int, Direction]:
-    """The first cell (row, col) and the direction of the sight that enters at clue `index`."""
-    w, h = width, height
-    if index < w:
-        return 0, index, (1, 0)
-    if index < w + h:
-        return index - w, w - 1, (0, -1)
-    if index < 2 * w + h:
-        return h - 1, w - 1 - (index - w - h), (-1, 0)
-    return h - 1 - (index - 2 * w - h), 0, (0, 1)
-
-
-def clue_at_exit(r: int, c: int, width: int, height: int) -> int:
-    """The clue whose border square (r, c) is, just outside the grid."""
-    if r < 0:
-        return c
-    if c >= width:
-        return width + r
-    if r >= height:
-        return width + height + (width - 1 - c)
-    return 2 * width + height + (height - 1 - r)
-
-
-def bounce(mirror: str, direction: Direction) -> Direction:
-    dr, dc = direction
-    return (dc, dr) if mirror == "L" else (-dc, -dr)
-
-
-def trace_sight(width: int, height: int, grid: str, index: int) -> Sight:
-    """Follow the line of sight from clue `index` until it leaves the grid."""
-    r, c, direction = clue_entry(index, width, height)
-    bounced = False
-    visits = []
-    while 0 <= r < height and 0 <= c < width:
-        ch = grid[r * width + c]
-        if ch in MIRRORS:
-            direction = bounce(ch, direction)
-            bounced = True
-        else:
-            visits.append((r * width + c, bounced))
-        r, c = r + direction[0], c + direction[1]
-    return Sight(index, clue_at_exit(r, c, width, height), tuple(visits))
-
-
-def trace_sights(width: int, height: int, grid: str) -> tuple[Sight, ...]:
-    """Every clue's line of sight, in clue order."""
-    return tuple(trace_sight(width, height, grid, i) for i in range(2 * (width + height)))
-
-
-def seen(monster: str, bounced: bool) -> bool:
-    """Whether a monster passed by a line of sight is counted: G only in a mirror, V only
-    directly, Z always."""
-    return monster == "Z" or (monster == "G") == bounced
 
 
 # -- game IDs -----------------------------------------------------------------------------
