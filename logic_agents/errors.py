@@ -62,6 +62,10 @@ class UsageError(LogicAgentsError):
     """A command-line mistake argparse itself cannot see, or an agent option out of range."""
 
 
+class ContractError(LogicAgentsError):
+    """A game (its spec or its world) does not keep logic-agents' contract: see check_game."""
+
+
 class AgentOptionError(UsageError, TypeError):
     """An agent option that does not fit the agent (a TypeError too, as Python's own for a
     wrong keyword argument is)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.terminal import board_text, counters_text
+from logic_agents.world.base import ended
 from logic_agents.world.view import cells_in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
@@ -61,8 +62,9 @@ class Session:
     # -- the world -------------------------------------------------------------------------
     def _rebuild(self) -> None:
         self.world = self.spec.make_world(self.instance, **self.world_options)
-        self.obs, info = self.world.reset(seed=self.seed)
-        self.outcome = ("won" if info.get("won") else "lost") if info.get("terminated") else None
+        self.obs, _ = self.world.reset(seed=self.seed)
+        self.outcome = (None if getattr(self.world, "outcome", None) is None
+                        else ended(self.world, on_terminated=False).value)
         self.score = 0.0
         for action in self.actions:
             self._step(action)
@@ -71,7 +73,7 @@ class Session:
         self.obs, reward, terminated, truncated, info = self.world.step(action)
         self.score += reward
         if terminated:
-            self.outcome = "won" if info.get("won") else "lost"
+            self.outcome = ended(self.world).value
         elif truncated:
             self.outcome = "truncated"
         self.last_info = info

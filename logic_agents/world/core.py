@@ -113,6 +113,7 @@ class StepResult(NamedTuple):
 class Outcome(str, Enum):
     WON = "won"
     LOST = "lost"
+    ENDED = "ended"  # a scored game ran to its end (objective "score": the score says how well)
     TRUNCATED = "truncated"  # the world's step cap ended the episode
     GAVE_UP = "gave_up"  # the agent returned None
     ERROR = "error"  # the agent's code raised, or returned what the world refused

@@ -6,7 +6,8 @@ each step may be written to a Trace; the result is an EpisodeResult. An agent ma
 it ends; a world may expose `summary() -> dict` (lives_left, score). Every call into the agent
 goes through a sandbox.Clock: an agent that raises, returns an action the world refuses
 (IllegalAction) or runs past a cap ends its episode with outcome `error` or `timeout`, the
-error's one line in `result.error` and the agent's frames in `result.frames`.
+error's one line in `result.error` and the agent's frames in `result.frames`. How the game
+ended is the world's typed `outcome` (world.base.ended), never an `info` key.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
+from logic_agents.world.base import ended
 from logic_agents.world.core import Agent, EpisodeResult, Outcome, World
 from logic_agents.world.sandbox import Clock, PassThrough
 
@@ -144,9 +146,10 @@ def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, m
     if trace is not None:
         trace.begin(game=game, map=map_name, agent=agent_name(agent), seed=seed,
                     observation=observation)
-    if info.get("terminated"):  # some boards are finished by the opening move alone
-        state.outcome = Outcome.WON if info.get("won") else Outcome.LOST
-    while not info.get("terminated"):
+    if getattr(world, "outcome", None) is not None:  # finished by the opening move alone
+        state.outcome = ended(world, on_terminated=False)
+        return
+    while True:
         step = state.steps + 1
         action = clock.call("act", agent.act, observation, step=step)
         if action is None:
@@ -176,7 +179,7 @@ def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, m
         if on_step is not None:
             on_step(observation, action, reward)
         if terminated:
-            state.outcome = Outcome.WON if info.get("won") else Outcome.LOST
+            state.outcome = ended(world)
             return
         if truncated:
             state.outcome = Outcome.TRUNCATED

@@ -9,15 +9,14 @@ Concepts:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.errors import IllegalAction
 from logic_agents.games.daggers.board import DAGGER, GOLD, Cell, DaggersMap, neighbours
-from logic_agents.inputs import int_or_none
-from logic_agents.world.core import whole_cell
+from logic_agents.world.base import CellAction, WorldBase
+from logic_agents.world.core import Outcome
 
 COVERED = "?"
 FLAGGED = "F"
@@ -111,23 +110,12 @@ def clue_neighbourhoods(obs: DaggersObservation
 
 
 @dataclass(frozen=True)
-class DaggersAction:
+class DaggersAction(CellAction):
+    """probe / flag / unflag a cell, written "probe R C" (world.base.CellAction)."""
+
     kind: ActionKind
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.cell[0]} {self.cell[1]}"
-
-    def to_json(self) -> str:
-        return str(self)
-
-    @classmethod
-    def from_json(cls, text: str) -> DaggersAction:
-        parts = str(text).split()
-        numbers = [int_or_none(p) for p in parts[1:]]
-        if len(parts) != 3 or parts[0] not in ACTION_KINDS or None in numbers:
-            raise FormatError(f"not a daggers action: {str(text)[:60]!r} (expected 'probe R C')")
-        return cls(parts[0], (numbers[0], numbers[1]))  # type: ignore[arg-type]
+    VERBS = ACTION_KINDS
+    GAME = "daggers"
 
 
 def probe(r: int, c: int) -> DaggersAction:
@@ -138,7 +126,7 @@ def flag(r: int, c: int) -> DaggersAction:
     return DaggersAction("flag", (r, c))
 
 
-class DaggersWorld:
+class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
     """Daggers and Gold, a Minesweeper variant (2018 university AI course).
 
     ## Description
@@ -164,44 +152,37 @@ class DaggersWorld:
     after `max_steps` actions (default 4 per cell).
     """
 
+    game = "a daggers"
+    action_type = DaggersAction
+
     def __init__(self, instance: DaggersMap, *, lives: int | None = None,
                  max_steps: int | None = None):
         if lives is not None and lives < 1:
             raise IllegalAction(f"lives must be at least 1, got {lives}")
+        super().__init__()
         self.instance = instance
         self.start_lives = lives if lives is not None else instance.lives
         self.max_steps = max_steps or 4 * instance.height * instance.width
         self._neighbours = instance.neighbours
         self._safe_total = instance.height * instance.width - instance.total_daggers
-        self.rng = random.Random()
-        self._done = True
 
     def hidden_state(self) -> DaggersMap:
         return self.instance
 
-    # -- Gymnasium-shaped API ------------------------------------------------------------
-    def reset(self, *, seed: int | None = None) -> tuple[DaggersObservation, dict]:
-        self.rng = random.Random(seed)  # owned for API symmetry; the rules are deterministic
+    # -- the rules, in WorldBase's two hooks ---------------------------------------------------
+    def start(self) -> dict:
         h, w = self.instance.height, self.instance.width
         self._grid = [[COVERED] * w for _ in range(h)]
         self._lives = self.start_lives
-        self._steps = 0
         self._uncovered_safe = 0
-        self._done = False
         for hint in self.instance.starts:
             self._uncover(hint)
-        won = self._uncovered_safe == self._safe_total
-        self._done = won
-        return self._observe(), {"starts": self.instance.starts, "terminated": won, "won": won}
+        if self._uncovered_safe == self._safe_total:
+            self.end(Outcome.WON)
+        return {"starts": self.instance.starts}
 
-    def step(self, action: DaggersAction) -> tuple[DaggersObservation, float, bool, bool, dict]:
-        if self._done:
-            raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, DaggersAction) or action.kind not in ACTION_KINDS:
-            raise IllegalAction(f"not a daggers action: {action!r}")
-        r, c = whole_cell(action.cell, action)
-        if not (0 <= r < self.instance.height and 0 <= c < self.instance.width):
-            raise IllegalAction(f"{action}: off the {self.instance.height}x{self.instance.width} board")
+    def play(self, action: DaggersAction) -> tuple[float, dict]:
+        r, c = action.checked(self.instance.height, self.instance.width)
         shown = self._grid[r][c]
         reward = 0.0
         if action.kind == "flag":
@@ -227,16 +208,12 @@ class DaggersWorld:
             else:
                 event = "gold" if self.instance.token((r, c)) == GOLD else "clue"
                 self._uncover((r, c))
-        self._steps += 1
-        won = self._uncovered_safe == self._safe_total
-        lost = self._lives <= 0
-        terminated = won or lost
-        if won:
+        if self._uncovered_safe == self._safe_total:
             reward += 1.0
-        truncated = not terminated and self._steps >= self.max_steps
-        self._done = terminated or truncated
-        info = {"event": event, "won": won, "lives": self._lives}
-        return self._observe(), reward, terminated, truncated, info
+            self.end(Outcome.WON)
+        elif self._lives <= 0:
+            self.end(Outcome.LOST)
+        return reward, {"event": event, "lives": self._lives}
 
     def summary(self) -> dict:
         return {"lives_left": self._lives}
@@ -259,11 +236,11 @@ class DaggersWorld:
             if token in ("0", GOLD):
                 stack.extend(self._neighbours[(r, c)])
 
-    def _observe(self) -> DaggersObservation:
+    def observe(self) -> DaggersObservation:
         return DaggersObservation(
             grid=tuple(tuple(row) for row in self._grid),
             lives=self._lives,
             total_daggers=self.instance.total_daggers,
-            step=self._steps,
+            step=self.steps,
             topology=self.instance.topology,
         )

@@ -9,11 +9,11 @@ Concepts:
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.mazes.board import STEPS, Cell, MazeBoard
+from logic_agents.world.base import PuzzleWorld
 
 MOVES = (*STEPS, "undo")
 
@@ -83,7 +83,7 @@ def won(board: MazeBoard, path: tuple[Cell, ...] | list[Cell]) -> bool:
     return path[-1] == board.finish and crossed == set(board.shapes)
 
 
-class MazeWorld:
+class MazeWorld(PuzzleWorld[MazeObservation, MazeAction]):
     """Exactly One Mazes as a world.
 
     ## Description
@@ -106,26 +106,22 @@ class MazeWorld:
     `max_steps` actions (default 10 per cell); lost when the agent gives up.
     """
 
+    game = "a maze"
+    action_type = MazeAction
+
     def __init__(self, board: MazeBoard, *, max_steps: int | None = None):
+        super().__init__()
         self.board = board
         self.max_steps = max_steps or 10 * board.height * board.width
-        self.rng = random.Random()
-        self._done = True
 
-    def hidden_state(self) -> None:
-        return None  # a puzzle hides only its solution, which the world never computes
-
-    def reset(self, *, seed: int | None = None) -> tuple[MazeObservation, dict]:
-        self.rng = random.Random(seed)
+    def begin(self) -> None:
         self._path = [self.board.start]
-        self._steps = 0
-        self._done = won(self.board, self._path)
-        return self._observe(), {"terminated": self._done, "won": self._done}
 
-    def step(self, action: MazeAction) -> tuple[MazeObservation, float, bool, bool, dict]:
-        if self._done:
-            raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, MazeAction) or not isinstance(action.move, str):
+    def solved(self) -> bool:
+        return won(self.board, self._path)
+
+    def apply(self, action: MazeAction) -> None:
+        if not isinstance(action.move, str):
             raise IllegalAction(f"not a maze action: {action!r}")
         reason = why_illegal(self.board, self._path, action.move)
         if reason is not None:
@@ -136,11 +132,6 @@ class MazeWorld:
             dr, dc = STEPS[action.move]
             here = self._path[-1]
             self._path.append((here[0] + dr, here[1] + dc))
-        self._steps += 1
-        done = won(self.board, self._path)
-        truncated = not done and self._steps >= self.max_steps
-        self._done = done or truncated
-        return self._observe(), 1.0 if done else 0.0, done, truncated, {"won": done}
 
-    def _observe(self) -> MazeObservation:
-        return MazeObservation(self.board, tuple(self._path), self._steps)
+    def observe(self) -> MazeObservation:
+        return MazeObservation(self.board, tuple(self._path), self.steps)

@@ -34,7 +34,8 @@ from logic_agents.games.ooze.rules import (
     why_not_place,
 )
 from logic_agents.inputs import int_or_none, read_text
-from logic_agents.world.core import whole_cell
+from logic_agents.world.base import WorldBase
+from logic_agents.world.core import Outcome, whole_cell
 
 VISIBLE = 5
 DEFAULT_NAME = "ooze"
@@ -142,7 +143,7 @@ class OozeObservation:
                 "next_flow": self.next_flow}
 
 
-class OozeWorld:
+class OozeWorld(WorldBase[OozeObservation, OozeAction]):
     """Ooze as a world.
 
     ## Description
@@ -163,25 +164,25 @@ class OozeWorld:
     Terminated at the first leak; truncated at `max_ticks` if given.
     """
 
+    game = "an ooze"
+    action_type = OozeAction
+
     def __init__(self, *, pieces: str = "", max_ticks: int | None = None):
+        super().__init__()
         self.sequence = parse_pieces(pieces)
-        self.max_ticks = max_ticks
-        self._done = True
+        self.max_ticks = self.max_steps = max_ticks  # one tick per step
 
     def hidden_state(self) -> None:
         return None  # future pieces are drawn only when the queue advances: nothing to hide
 
-    def reset(self, *, seed: int | None = None) -> tuple[OozeObservation, dict]:
-        self.queue = PieceQueue(random.Random(seed), self.sequence)
+    def start(self) -> dict:
+        self.queue = PieceQueue(self.rng, self.sequence)
         self.state = OozeState()
         self.actions: list[str] = []
-        self._done = False
-        return self._observe(), {}
+        return {}
 
-    def step(self, action: OozeAction) -> tuple[OozeObservation, float, bool, bool, dict]:
-        if self._done:
-            raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, OozeAction) or not isinstance(action.kind, str):
+    def play(self, action: OozeAction) -> tuple[float, dict]:
+        if not isinstance(action.kind, str):
             raise IllegalAction(f"not an ooze action: {action!r}")
         if action.cell is not None:
             whole_cell(action.cell, action)
@@ -195,10 +196,9 @@ class OozeWorld:
         state.clock += 1
         if state.clock == state.next_flow():
             advance(state)
-        terminated = state.leaked
-        truncated = not terminated and self.max_ticks is not None and state.clock >= self.max_ticks
-        self._done = terminated or truncated
-        return self._observe(), float(state.score - before), terminated, truncated, info
+        if state.leaked:  # the game runs until the ooze leaks: its score says how well
+            self.end(Outcome.ENDED)
+        return float(state.score - before), info
 
     def summary(self) -> dict:
         """What anyone needs to re-score the game: every piece drawn and one action per tick
@@ -224,7 +224,7 @@ class OozeWorld:
             return reason
         return f"unknown action kind {action.kind!r}"
 
-    def _observe(self) -> OozeObservation:
+    def observe(self) -> OozeObservation:
         s = self.state
         return OozeObservation(
             tuple(sorted(s.board.items())),

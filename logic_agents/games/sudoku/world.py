@@ -8,12 +8,12 @@ Concepts:
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.sudoku.board import Cell, Grid, SudokuPuzzle, is_solution, symbol, value_of
 from logic_agents.inputs import int_or_none
+from logic_agents.world.base import PuzzleWorld
 from logic_agents.world.core import whole_cell
 
 
@@ -56,7 +56,7 @@ def place(r: int, c: int, v: int) -> SudokuAction:
     return SudokuAction((r, c), v)
 
 
-class SudokuWorld:
+class SudokuWorld(PuzzleWorld[SudokuObservation, SudokuAction]):
     """Sudoku N x N as a world.
 
     ## Description
@@ -77,28 +77,21 @@ class SudokuWorld:
     truncated after `max_steps` placements (default 4 per cell); the agent may give up.
     """
 
+    game = "a sudoku"
+    action_type = SudokuAction
+
     def __init__(self, puzzle: SudokuPuzzle, *, max_steps: int | None = None):
+        super().__init__()
         self.puzzle = puzzle
         self.max_steps = max_steps or 4 * puzzle.n * puzzle.n
-        self.rng = random.Random()
-        self._done = True
 
-    def hidden_state(self) -> None:
-        return None  # a puzzle hides only its solution, which the world never computes
-
-    def reset(self, *, seed: int | None = None) -> tuple[SudokuObservation, dict]:
-        self.rng = random.Random(seed)
+    def begin(self) -> None:
         self._cells = list(self.puzzle.cells)
-        self._steps = 0
-        won = is_solution(self.puzzle, tuple(self._cells))
-        self._done = won
-        return self._observe(), {"terminated": won, "won": won}
 
-    def step(self, action: SudokuAction) -> tuple[SudokuObservation, float, bool, bool, dict]:
-        if self._done:
-            raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, SudokuAction):
-            raise IllegalAction(f"not a sudoku action: {action!r}")
+    def solved(self) -> bool:
+        return is_solution(self.puzzle, tuple(self._cells))
+
+    def apply(self, action: SudokuAction) -> None:
         n = self.puzzle.n
         r, c = whole_cell(action.cell, action)
         if not (0 <= r < n and 0 <= c < n):
@@ -109,12 +102,7 @@ class SudokuWorld:
         if self.puzzle.cells[r * n + c]:
             raise IllegalAction(f"{action}: r{r + 1}c{c + 1} is a given")
         self._cells[r * n + c] = action.value
-        self._steps += 1
-        won = is_solution(self.puzzle, tuple(self._cells))
-        truncated = not won and self._steps >= self.max_steps
-        self._done = won or truncated
-        return self._observe(), 1.0 if won else 0.0, won, truncated, {"won": won}
 
-    def _observe(self) -> SudokuObservation:
+    def observe(self) -> SudokuObservation:
         return SudokuObservation(self.puzzle.n, tuple(self._cells),
-                                 tuple(v != 0 for v in self.puzzle.cells), self._steps)
+                                 tuple(v != 0 for v in self.puzzle.cells), self.steps)

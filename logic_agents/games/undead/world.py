@@ -8,12 +8,12 @@ Concepts:
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, is_solution
 from logic_agents.inputs import int_or_none
+from logic_agents.world.base import PuzzleWorld
 from logic_agents.world.core import whole_cell
 
 
@@ -58,7 +58,7 @@ def place(r: int, c: int, monster: str) -> UndeadAction:
     return UndeadAction((r, c), monster)
 
 
-class UndeadWorld:
+class UndeadWorld(PuzzleWorld[UndeadObservation, UndeadAction]):
     """Undead as a world.
 
     ## Description
@@ -80,28 +80,21 @@ class UndeadWorld:
     truncated after `max_steps` placements (default 4 per monster cell); the agent may give up.
     """
 
+    game = "an undead"
+    action_type = UndeadAction
+
     def __init__(self, puzzle: UndeadPuzzle, *, max_steps: int | None = None):
+        super().__init__()
         self.puzzle = puzzle
         self.max_steps = max_steps or 4 * max(1, len(puzzle.monster_cells))
-        self.rng = random.Random()
-        self._done = True
 
-    def hidden_state(self) -> None:
-        return None  # a puzzle hides only its solution, which the world never computes
-
-    def reset(self, *, seed: int | None = None) -> tuple[UndeadObservation, dict]:
-        self.rng = random.Random(seed)
+    def begin(self) -> None:
         self._cells = list(self.puzzle.grid)
-        self._steps = 0
-        won = is_solution(self.puzzle, "".join(self._cells))
-        self._done = won
-        return self._observe(), {"terminated": won, "won": won}
 
-    def step(self, action: UndeadAction) -> tuple[UndeadObservation, float, bool, bool, dict]:
-        if self._done:
-            raise IllegalAction("the episode has ended; call reset()")
-        if not isinstance(action, UndeadAction):
-            raise IllegalAction(f"not an undead action: {action!r}")
+    def solved(self) -> bool:
+        return is_solution(self.puzzle, "".join(self._cells))
+
+    def apply(self, action: UndeadAction) -> None:
         w, h = self.puzzle.width, self.puzzle.height
         r, c = whole_cell(action.cell, action)
         if not (0 <= r < h and 0 <= c < w):
@@ -115,11 +108,6 @@ class UndeadWorld:
         if here in MONSTERS:
             raise IllegalAction(f"{action}: ({r}, {c}) holds a given {here}")
         self._cells[r * w + c] = action.monster
-        self._steps += 1
-        won = is_solution(self.puzzle, "".join(self._cells))
-        truncated = not won and self._steps >= self.max_steps
-        self._done = won or truncated
-        return self._observe(), 1.0 if won else 0.0, won, truncated, {"won": won}
 
-    def _observe(self) -> UndeadObservation:
-        return UndeadObservation(self.puzzle, "".join(self._cells), self._steps)
+    def observe(self) -> UndeadObservation:
+        return UndeadObservation(self.puzzle, "".join(self._cells), self.steps)

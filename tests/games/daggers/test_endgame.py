@@ -35,7 +35,7 @@ def test_the_promised_win_probability_is_achieved_exactly(height, width, count, 
     for daggers in itertools.combinations([c for c in cells if c not in start_zone], count):
         world = DaggersWorld(board(height, width, set(daggers), lives))
         obs, info = world.reset(seed=0)
-        if info.get("terminated") or not any(obs.at(c) == COVERED for c in cells):
+        if world.outcome is not None or not any(obs.at(c) == COVERED for c in cells):
             continue  # won by the opening alone
         worlds = placements(obs, limit=10_000)
         promised = best_probe(obs, limit=10_000)

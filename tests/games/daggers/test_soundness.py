@@ -106,7 +106,7 @@ def play_checked(board: DaggersMap, agent, seed: int) -> int:
     obs, info = world.reset(seed=seed)
     agent.reset(seed)
     daggers = board.daggers
-    done = info["terminated"]
+    done = world.outcome is not None
     while not done:
         action = agent.act(obs)
         if action is None:

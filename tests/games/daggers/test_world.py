@@ -14,23 +14,25 @@ from logic_agents.games.daggers import (
 )
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT
 from logic_agents.world.check import check_world
+from logic_agents.world.core import Outcome
 
 TINY = parse("name: tiny\n0 1 d\n0 1 1\ng 0 0\n")
 TWO = parse("name: two\n0 1 d\n1 2 1\nd 1 0\n")
 
 
 def test_reset_opens_the_start_cell_and_cascades():
-    obs, info = DaggersWorld(TINY).reset(seed=0)
+    world = DaggersWorld(TINY)
+    obs, info = world.reset(seed=0)
     assert info["starts"] == ((0, 0),)
     # the 0 at [0][0] cascades through the other zeros and the gold; only the dagger stays covered
     assert obs.grid[0] == ("0", "1", COVERED)
-    assert info["terminated"] and info["won"]
+    assert world.outcome is Outcome.WON
 
 
 def test_probe_flag_unflag_and_gold():
     world = DaggersWorld(TWO, lives=2)
     obs, info = world.reset(seed=0)
-    assert not info["terminated"]
+    assert world.outcome is None
     assert obs.at((0, 0)) == "0" and obs.at((1, 1)) == "2"
     assert obs.at((2, 2)) == COVERED
     obs, reward, term, trunc, info = world.step(flag(0, 2))
@@ -43,7 +45,7 @@ def test_probe_flag_unflag_and_gold():
     assert obs.at((2, 0)) == HIT and obs.lives == 1 and reward == -1 and not term
     obs, reward, term, trunc, info = world.step(probe(2, 2))  # a 0 cascades
     assert obs.at((1, 2)) == "1" and obs.at((2, 1)) == "1"
-    assert term and info["won"] and reward == 1.0
+    assert term and world.outcome is Outcome.WON and reward == 1.0
     assert world.summary() == {"lives_left": 1}
     with pytest.raises(IllegalAction, match="ended"):
         world.step(probe(0, 2))
@@ -59,7 +61,7 @@ def test_losing_the_last_life():
     world = DaggersWorld(TWO)
     world.reset(seed=0)
     obs, reward, term, trunc, info = world.step(probe(0, 2))
-    assert term and not info["won"] and obs.lives == 0
+    assert term and world.outcome is Outcome.LOST and obs.lives == 0
 
 
 @pytest.mark.parametrize(

@@ -244,7 +244,7 @@ def test_agents_walk_to_a_win(agent):
         world = MazeWorld(board)
         result = run_episode(world, AGENTS[agent](), 0)
         assert result.outcome is Outcome.WON
-        assert is_solution(board, world._observe().path)
+        assert is_solution(board, world.observe().path)
 
 
 def test_keyboard_play_with_a_scripted_key_sequence():

@@ -42,7 +42,7 @@ def test_the_world_enforces_the_rules():
     puzzle = parse_game_id(EXAMPLE_ID.replace("LbRa", "LVaRa", 1))  # (0,1) given: a vampire
     world = UndeadWorld(puzzle)
     obs, info = world.reset(seed=0)
-    assert not info["terminated"] and obs.cells == puzzle.grid
+    assert world.outcome is None and obs.cells == puzzle.grid
     for bad in (place(0, 0, "G"), place(0, 1, "Z"), place(4, 0, "G"), place(0, 2, "X")):
         with pytest.raises(IllegalAction):
             world.step(bad)
@@ -65,8 +65,8 @@ def test_sat_and_logic_solve_every_shipped_7x7(agent):
     for entry in load_entries(DATA / "7x7dn.tsv")[:10]:
         result, world, _ = play(entry.puzzle, agent)
         assert result.outcome is Outcome.WON
-        assert is_solution(entry.puzzle, world._observe().cells)
-        assert world._observe().cells == entry.reference
+        assert is_solution(entry.puzzle, world.observe().cells)
+        assert world.observe().cells == entry.reference
 
 
 def test_logic_gives_up_when_nothing_is_entailed_and_reports_how_it_deduced():

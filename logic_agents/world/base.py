@@ -1,0 +1,219 @@
+"""Base classes that do the shared work of worlds and agents once, as Gymnasium's Env does
+seeding. A game may ignore them and meet the protocols of world.core directly.
+
+Concepts:
+- WorldBase: reset(seed) seeds `self.rng`, zeroes `self.steps`, clears `self.outcome`, then
+  calls the game's `start()`; step(action) refuses a step after the end and an action of
+  another type (IllegalAction), calls the game's `play(action) -> (reward, info)`, counts the
+  step and truncates at `max_steps`. A game ends its episode by `self.end(Outcome.WON)` (or
+  LOST, or ENDED for a scored game): the outcome is a typed field, never an `info` key.
+- PuzzleWorld: a static puzzle played as a world: the game writes `apply(action)` and
+  `solved()`; the episode is won (+1) when the grid is solved.
+- CellAction: an action on one cell, a verb and (row, column), written "verb R C" in traces;
+  a game names its verbs (`VERBS`) and gets the codec, the checks and `__str__`.
+- PlanningAgent: an agent that plans moves and then plays them: its RNG (seeded by reset),
+  a queue of pending moves with their reasons, `why`, `guesses`, `stats()` and `close()`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.world.core import Outcome, whole_cell
+
+Obs = TypeVar("Obs")
+Act = TypeVar("Act")
+Cell = tuple[int, int]
+
+
+class WorldBase(Generic[Obs, Act]):
+    """Seeding, the done guard, the step count, truncation and the outcome, once."""
+
+    game: ClassVar[str] = "this game's"  # for messages: "not a daggers action"
+    action_type: ClassVar[type | tuple[type, ...]] = object
+    max_steps: int | None = None
+
+    def __init__(self) -> None:
+        self.rng = random.Random()
+        self.outcome: Outcome | None = None
+        self.steps = 0
+        self._done = True
+
+    # -- what a game writes ------------------------------------------------------------------
+    def start(self) -> dict[str, Any]:
+        """Set up a new episode (self.rng is seeded); return reset's info. Call `self.end`
+        when the instance is finished before any move."""
+        return {}
+
+    def play(self, action: Act) -> tuple[float, dict[str, Any]]:
+        """Apply an action of the right type (raise IllegalAction to refuse it, changing
+        nothing); return (reward, info). Call `self.end(outcome)` when the game ends."""
+        raise NotImplementedError
+
+    def observe(self) -> Obs:
+        """What the agent sees now: a frozen value that holds no reference to the world."""
+        raise NotImplementedError
+
+    # -- the shared part -----------------------------------------------------------------------
+    def end(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+
+    def reset(self, *, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
+        self.rng = random.Random(seed)
+        self.outcome = None
+        self.steps = 0
+        info = self.start()
+        self._done = self.outcome is not None
+        return self.observe(), info
+
+    def step(self, action: Act) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise IllegalAction("the episode has ended; call reset()")
+        if not isinstance(action, self.action_type):
+            raise IllegalAction(f"not {self.game} action: {action!r}"[:300])
+        reward, info = self.play(action)
+        self.steps += 1
+        terminated = self.outcome is not None
+        truncated = (not terminated and self.max_steps is not None
+                     and self.steps >= self.max_steps)
+        self._done = terminated or truncated
+        return self.observe(), reward, terminated, truncated, info
+
+
+class PuzzleWorld(WorldBase[Obs, Act]):
+    """A static puzzle as a world: won (+1) when `solved()`; the game writes `apply`."""
+
+    def apply(self, action: Act) -> None:
+        """Change the grid (raise IllegalAction to refuse, changing nothing)."""
+        raise NotImplementedError
+
+    def solved(self) -> bool:
+        raise NotImplementedError
+
+    def hidden_state(self) -> None:
+        return None  # a puzzle hides only its solution, which the world never computes
+
+    def start(self) -> dict[str, Any]:
+        self.begin()
+        if self.solved():
+            self.end(Outcome.WON)
+        return {}
+
+    def begin(self) -> None:
+        """Set up the grid for a new episode."""
+
+    def play(self, action: Act) -> tuple[float, dict[str, Any]]:
+        self.apply(action)
+        if self.solved():
+            self.end(Outcome.WON)
+            return 1.0, {}
+        return 0.0, {}
+
+
+@dataclass(frozen=True)
+class CellAction:
+    """A verb on one cell, written "verb R C". Subclass it and name the verbs:
+
+        class AkariAction(CellAction):
+            VERBS = ("bulb", "clear")
+            GAME = "akari"
+    """
+
+    kind: str
+    cell: Cell
+    VERBS: ClassVar[tuple[str, ...]] = ()
+    GAME: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.cell[0]} {self.cell[1]}"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def from_json(cls, text: Any) -> CellAction:
+        """The action "verb R C" (what to_json wrote), else FormatError."""
+        parts = str(text).split()
+        if (len(parts) == 3 and parts[0] in cls.VERBS
+                and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts[1:])):
+            return cls(parts[0], (int(parts[1]), int(parts[2])))
+        expected = " or ".join(f"'{verb} R C'" for verb in cls.VERBS)
+        raise FormatError(f"not a{'n' if cls.GAME[:1] in 'aeiou' else ''} {cls.GAME} action: "
+                          f"{str(text)[:60]!r} (expected {expected})")
+
+    def checked(self, height: int, width: int) -> Cell:
+        """The action's cell when the verb is this game's and the cell is on a height x width
+        board, else IllegalAction."""
+        if self.kind not in self.VERBS:
+            raise IllegalAction(f"not a {self.GAME} action: {self!r}"[:300])
+        r, c = whole_cell(self.cell, self)
+        if not (0 <= r < height and 0 <= c < width):
+            raise IllegalAction(f"{self}: off the {height}x{width} board")
+        return r, c
+
+
+class PlanningAgent(Generic[Obs, Act]):
+    """Plans moves, then plays them: the RNG, the pending moves, why, guesses, stats, close.
+
+    A subclass writes `act`; `self.plan(moves)` queues (action, why) pairs, `self.next_move
+    (obs)` pops the first still worth playing (`playable(obs, action)`, by default every
+    one), `self.guess(action, why)` counts a guess."""
+
+    name = "agent"
+
+    def __init__(self) -> None:
+        self.rng = random.Random()
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.guesses = 0
+        self.why: Any = ""  # how the last move was chosen: a str or a world.core.Why
+        self.pending: deque[tuple[Act, Any]] = deque()
+
+    def plan(self, moves: Any) -> None:
+        self.pending.extend(moves)
+
+    def playable(self, obs: Obs, action: Act) -> bool:
+        return True
+
+    def next_move(self, obs: Obs) -> Act | None:
+        while self.pending:
+            move, why = self.pending.popleft()
+            if self.playable(obs, move):
+                self.why = why
+                return move
+        return None
+
+    def guess(self, action: Act | None, why: Any = "guess") -> Act | None:
+        if action is not None:
+            self.guesses += 1
+            self.why = why
+        return action
+
+    def stats(self) -> dict[str, Any]:
+        return {"guesses": self.guesses}
+
+    def close(self) -> None:
+        """Free what the episode held (solvers); `reset` makes the agent ready again."""
+
+
+def ended(world: Any, on_terminated: bool = True) -> Outcome:
+    """How a world says its episode ended: its `outcome` (WON, LOST or ENDED), else a
+    ContractError that says what to add. A Gymnasium env says `terminated` alone, which
+    cannot tell a win from a loss: logic-agents refuses to guess."""
+    from logic_agents.errors import ContractError
+
+    outcome = getattr(world, "outcome", None)
+    if isinstance(outcome, Outcome) and outcome in (Outcome.WON, Outcome.LOST, Outcome.ENDED):
+        return outcome
+    when = "ended the episode (terminated)" if on_terminated else "is finished at reset"
+    raise ContractError(
+        f"the world {type(world).__name__} {when} but says no outcome: set its `outcome` to "
+        f"Outcome.WON, Outcome.LOST or Outcome.ENDED (a scored game), as world.base.WorldBase "
+        f"does with self.end(...), not {outcome!r}")
+
