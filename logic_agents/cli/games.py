@@ -1,7 +1,8 @@
 """`logic-agents games`: every registered game, built-in or a plug-in, with its agents.
 
 `games --json` prints one JSON list of {name, description, origin, agents, verbs, example};
-`games NAME` shows one game's agents with their declared options.
+`games NAME` shows one game's agents with their declared options; `games --check [NAME]`
+runs world.contract.check_game (exit 1 when a game fails it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ def add_parser(sub: Any) -> None:
                        f"plug-in through the entry-point group {ENTRY_POINT_GROUP}).")
     p.add_argument("game", nargs="?", metavar="NAME", help="show this game's agents and options")
     p.add_argument("--json", action="store_true", help="print one JSON list")
+    p.add_argument("--check", action="store_true",
+                   help="check the game's contract (every game, or NAME): its spec, instance "
+                   "codec, world (determinism, hidden state, illegal actions, outcomes), action "
+                   "codec, and that its default agent plays the example; exit 1 if any fails")
     p.set_defaults(run=run)
 
 
@@ -42,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     console = make_console()
+    if args.check:
+        return run_check(args, console)
     if args.game:
         spec = get_game(args.game)
         if args.json:
@@ -72,3 +79,33 @@ def run(args: argparse.Namespace) -> int:
     for name, why in broken_games().items():
         console.print(f"[red]{escape(name)}: {escape(why)}[/red]")
     return 0
+
+
+def run_check(args: argparse.Namespace, console: Any) -> int:
+    """`games --check [NAME]`: check_game on one game or on every one that loads; a plug-in
+    that does not load is a failure too."""
+    from rich.markup import escape
+
+    from logic_agents.world.contract import check_game
+
+    names = [args.game] if args.game else list(games())
+    checks = [check_game(get_game(name)) for name in names]
+    broken = {} if args.game else broken_games()
+    if args.json:
+        print(json.dumps([c.to_dict() for c in checks]
+                         + [{"game": g, "ok": False, "checks": [
+                             {"name": "load", "passed": False, "detail": why}]}
+                            for g, why in broken.items()]))
+    else:
+        for check in checks:
+            marks = " ".join(("[green]" if r.passed else "[red]") + r.name
+                             + ("[/green]" if r.passed else "[/red]") for r in check.results)
+            verdict = "[green]ok[/green]" if check.ok else "[bold red]FAILED[/bold red]"
+            console.print(f"{escape(check.game)}: {verdict}  {marks}")
+            for r in check.results:
+                if not r.passed:
+                    console.print(f"  {r.name}: {escape(r.detail)}")
+        for game, why in broken.items():
+            console.print(f"{escape(game)}: [bold red]FAILED[/bold red]  load\n  load: "
+                          f"{escape(why)}")
+    return 0 if all(c.ok for c in checks) and not broken else 1

@@ -6,7 +6,10 @@ Concepts checked:
 - hiding: an observation holds no reference to the world or to its `hidden_state()`, and it
   is immutable, so an agent cannot reach or change what it should not see;
 - legality: every sampled illegal action raises IllegalAction and changes nothing; acting
-  after the episode has ended raises IllegalAction.
+  after the episode has ended raises IllegalAction;
+- outcomes: a step that terminates leaves the world's typed `outcome` (WON, LOST or ENDED:
+  world.base.ended); a step that does not leaves it None. A Gymnasium env, which says
+  `terminated` alone, fails here with the words of what to add.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def _play(make_world, make_agent, seed, max_steps):
         if not isinstance(reward, (int, float)) or not isinstance(info, dict):
             raise WorldContractError("reward must be a number and info a dict")
         record.append((to_jsonable(action), to_jsonable(obs), reward, terminated, truncated))
+        _check_outcome(world, terminated)
         if terminated or truncated:
             return world, record, obs, True
     return world, record, obs, False
@@ -105,7 +109,7 @@ def check_world(
         before = to_jsonable(obs)
         for action in illegal_actions(obs):
             _expect_illegal(world, action, "")
-        if info.get("terminated"):  # finished by reset alone: nothing more may be played
+        if getattr(world, "outcome", None) is not None:  # finished by reset: nothing to play
             continue
         legal = make_agent_act(make_agent, seed, obs)
         twin = make_world()
@@ -115,6 +119,20 @@ def check_world(
             raise WorldContractError("a refused illegal action changed the world")
         if to_jsonable(obs) != before:
             raise WorldContractError("stepping the world changed an earlier observation")
+
+
+def _check_outcome(world: Any, terminated: bool) -> None:
+    from logic_agents.errors import ContractError
+    from logic_agents.world.base import ended
+
+    if terminated:
+        try:
+            ended(world)
+        except ContractError as e:
+            raise WorldContractError(str(e)) from None
+    elif getattr(world, "outcome", None) is not None:
+        raise WorldContractError(f"a step that did not terminate left the outcome "
+                                 f"{world.outcome!r}; it must stay None until the end")
 
 
 def make_agent_act(make_agent: Callable[[], Any], seed: int, obs: Any) -> Any:

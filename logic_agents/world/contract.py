@@ -1,0 +1,168 @@
+"""check_game(name): the whole contract of a registered game, as Gymnasium's check_env is an
+env's. `logic-agents games --check [NAME]` runs it on any game, plug-ins included.
+
+Concepts (one CheckResult each; a failing check says what is wrong, in one line):
+- spec: the default agent is registered; the example resolves to an instance; agents'
+  factories make agents that have reset() and act().
+- instance: the example instance has a `.name` (a printable one-line str); the instance codec
+  round-trips: parse_instance(format_instance(x)) == x, and formats again to the same text.
+- world: check_world with the default agent on the example: shapes, determinism per seed,
+  frozen observations that hold no reference to the hidden state, illegal actions refused
+  with IllegalAction and changing nothing, a typed outcome whenever a step terminates.
+- actions: every action the default agent played round-trips through the action codec
+  (action_from_json of what a trace writes).
+- plays: the default agent plays the example to an end through run_episode, the loop every
+  verb uses, without an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from logic_agents.errors import LogicAgentsError
+from logic_agents.world.core import Outcome
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    passed: bool
+    detail: str = ""  # what failed, in one line; empty when passed
+
+
+@dataclass
+class GameCheck:
+    game: str
+    results: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.passed for r in self.results)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "ok": self.ok,
+                "checks": [{"name": r.name, "passed": r.passed, "detail": r.detail}
+                           for r in self.results]}
+
+
+CHECKS = ("spec", "instance", "world", "actions", "plays")
+
+
+def check_game(game: Any, seeds: tuple[int, ...] = (0, 1)) -> GameCheck:
+    """Run every check on a game (its name or its GameSpec); never raises for the game's
+    faults: each becomes a failed CheckResult with its reason."""
+    from logic_agents.world.registry import GameSpec, get_game
+
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    report = GameCheck(spec.name)
+    state: dict[str, Any] = {}
+    for name, check in (("spec", _spec), ("instance", _instance), ("world", _world),
+                        ("actions", _actions), ("plays", _plays)):
+        needs = {"instance": ("spec",), "world": ("spec",), "actions": ("spec",),
+                 "plays": ("spec",)}.get(name, ())
+        if any(not r.passed for r in report.results if r.name in needs):
+            report.results.append(CheckResult(name, False, "not run: the spec check failed"))
+            continue
+        try:
+            check(spec, state, seeds)
+        except Exception as e:  # the game's fault, whatever it is, is this check's result
+            report.results.append(CheckResult(name, False, _line(e)))
+        else:
+            report.results.append(CheckResult(name, True))
+    return report
+
+
+def _line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    what = "" if isinstance(e, (LogicAgentsError, AssertionError)) else f"{type(e).__name__}: "
+    return (what + text)[:400]
+
+
+def _spec(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    from logic_agents.world.resolve import resolve
+
+    if spec.default_agent not in spec.playing_agents():
+        raise AssertionError(f"default agent {spec.default_agent!r} is not one of its agents "
+                             f"({', '.join(spec.playing_agents())})")
+    if not spec.example:
+        raise AssertionError("the spec names no example instance (`example`)")
+    _, instances = resolve(spec.example, spec)
+    state["instance"] = instances[0]
+    for name in spec.playing_agents():
+        agent = spec.make_agent(name)
+        for method in ("reset", "act"):
+            if not callable(getattr(agent, method, None)):
+                raise AssertionError(f"agent {name!r} has no {method}()")
+        state.setdefault("agents", []).append(name)
+
+
+def _instance(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    instance = state["instance"]
+    name = getattr(instance, "name", None)
+    if not isinstance(name, str) or not name or not name.isprintable():
+        raise AssertionError(f"an instance's .name must be a printable one-line str, not "
+                             f"{name!r}")
+    if spec.format_instance is None or spec.parse_instance is None:
+        raise AssertionError("the spec has no instance codec (format_instance, "
+                             "parse_instance): traces cannot carry the instance")
+    text = spec.format_instance(instance)
+    back = spec.parse_instance(text, "<check>")
+    if back != instance:
+        raise AssertionError("parse_instance(format_instance(x)) differs from x")
+    if spec.format_instance(back) != text:
+        raise AssertionError("format_instance of the parsed instance gives another text")
+
+
+def _world(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    from logic_agents.world.check import check_world
+
+    instance = state["instance"]
+    check_world(lambda: spec.make_world(instance), lambda: spec.make_agent(spec.default_agent),
+                spec.illegal_actions, seeds=seeds)
+
+
+def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    from logic_agents.world.trace import to_jsonable
+
+    played = _record(spec, state["instance"], seeds[0])
+    for action in played:
+        written = to_jsonable(action)
+        back = spec.action_from_json(written)
+        if back != action:
+            raise AssertionError(f"action {action!r} was written as {written!r} and read back "
+                                 f"as {back!r}")
+
+
+def _record(spec: Any, instance: Any, seed: int, limit: int = 2000) -> list[Any]:
+    played: list[Any] = []
+    world = spec.make_world(instance)
+    agent = spec.make_agent(spec.default_agent)
+    obs, _ = world.reset(seed=seed)
+    agent.reset(seed)
+    while len(played) < limit and getattr(world, "outcome", None) is None:
+        action = agent.act(obs)
+        if action is None:
+            break
+        played.append(action)
+        obs, _, terminated, truncated, _ = world.step(action)
+        if terminated or truncated:
+            break
+    return played
+
+
+def _plays(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    from logic_agents.world.runner import run_episode
+
+    result = run_episode(spec.make_world(state["instance"]), spec.make_agent(spec.default_agent),
+                         seed=seeds[0], game=spec.name)
+    if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT):
+        raise AssertionError(f"the default agent's game ended in {result.outcome}: {result.error}")
+
+
+def format_report(check: GameCheck, mark: Callable[[bool], str] = lambda ok: "ok" if ok
+                  else "FAILED") -> list[str]:
+    """Lines a person reads: one per check."""
+    return [f"{check.game}: {r.name} {mark(r.passed)}" + (f": {r.detail}" if r.detail else "")
+            for r in check.results]
