@@ -30,7 +30,7 @@ def installed(tmp_path_factory):
     """(bin folder, a working folder outside the checkout) of a venv with both wheels."""
     base = tmp_path_factory.mktemp("install")
     wheels = base / "wheels"
-    for project in (ROOT, ROOT / "examples" / "plugin-game"):
+    for project in (ROOT, ROOT / "examples" / "plugin-game", ROOT / "examples" / "lights-out"):
         # build from a copy, so that nothing but the wheel's own files can be found later
         copy = base / "src" / project.name
         shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(
@@ -40,9 +40,9 @@ def installed(tmp_path_factory):
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
     core = next(wheels.glob("logic_agents-*.whl"))
-    plugin = next(wheels.glob("logic_agents_akari-*.whl"))
+    plugins = [next(wheels.glob(f"logic_agents_{name}-*.whl")) for name in ("akari", "lights_out")]
     _pip(python, "install", str(core), cwd=base)
-    _pip(python, "install", "--no-deps", str(plugin), cwd=base)
+    _pip(python, "install", "--no-deps", *map(str, plugins), cwd=base)
     work = base / "work"
     work.mkdir()
     return env_dir / "bin", work
@@ -97,7 +97,7 @@ def test_view_writes_the_page_from_package_data(installed):
     done = run(installed, "view", "EASY1", "--agent", "spx", "-o", "page.html")
     assert done.returncode == 0, done.stderr
     page = (installed[1] / "page.html").read_text()
-    assert "<svg" in page or "<script" in page
+    assert 'id="board-wrap"' in page and "EASY1" in page
 
 
 def test_compare_on_a_shipped_folder(installed):
@@ -118,3 +118,11 @@ def test_the_plugin_wheel_plays_its_own_shipped_puzzles(installed):
     assert done.returncode == 0, done.stderr
     done = run(installed, "solve", "akari-7x7-a", "--json")
     assert done.returncode == 0, done.stderr
+
+
+def test_the_second_plugin_wheel_keeps_the_contract_and_plays(installed):
+    done = run(installed, "games", "--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "lights-out: ok" in done.stdout and "akari: ok" in done.stdout
+    done = run(installed, "play", "lights-7x7-a", "--quiet")
+    assert done.returncode == 0 and "WON" in done.stdout, done.stderr

@@ -24,10 +24,10 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_games_lists_six_with_the_plugin_and_its_origin(capsys):
+def test_games_lists_the_plugin_and_its_origin(capsys):
     code, out, _ = run(capsys, "games", "--json")
     rows = {row["name"]: row for row in json.loads(out)}
-    assert code == 0 and len(rows) == 6
+    assert code == 0 and {"daggers", "sudoku", "undead", "mazes", "ooze", "akari"} <= set(rows)
     akari = rows["akari"]
     assert akari["origin"] == "logic-agents-akari"
     assert {"play", "compare", "cnf", "solve", "replay", "generate"} <= set(akari["verbs"])

@@ -33,7 +33,8 @@ def test_play_and_solve_of_every_game_load_no_sympy():
                         ["solve", SUDOKU], ["solve", "4x4de:1", "--unique", "--json"],
                         ["solve", "eom-6x6-01", "--json"],
                         ["play", "ooze", "--agent", "sat", "--max-ticks", "20", "--json"],
-                        ["play", "akari-7x7-a", "--agent", "dfs", "--json"]) == []
+                        ["play", "akari-7x7-a", "--agent", "dfs", "--json"],
+                        ["play", "lights-5x5-a", "--agent", "chase", "--json"]) == []
 
 
 def test_the_check_sees_sympy_where_formulas_are_built_or_printed(tmp_path):

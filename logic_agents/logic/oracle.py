@@ -83,10 +83,12 @@ class SatOracle:
     def __init__(
         self,
         kb: KnowledgeBase | None = None,
-        solver: str = DEFAULT_SOLVER,
+        solver: str | None = DEFAULT_SOLVER,
         *,
         time_budget: float | None = None,
     ):
+        # None is the default solver: what an agent's `--solver` option holds when not given
+        solver = DEFAULT_SOLVER if solver is None else solver
         self.solver_name = check_solver_name(solver)
         if time_budget is not None and solver.startswith(NOT_INTERRUPTIBLE):
             raise SolverError(

@@ -1,0 +1,56 @@
+"""Lights Out for logic-agents: the second example plug-in, written from docs/write-a-game.md
+and the base classes alone. Pressing a light toggles it and its four neighbours; put every
+light out. A different kind of game from Akari: one verb (`press R C`), and rules that are
+parities (a sympy Xor per cell) rather than counts.
+"""
+
+from __future__ import annotations
+
+from lights_game.agents import AGENTS
+from lights_game.board import LightsPuzzle, format_puzzle, load, parse
+from lights_game.view import VIEW
+from lights_game.world import LightsAction, LightsObservation, LightsWorld, render
+from logic_agents.errors import FormatError
+from logic_agents.world.registry import GameSpec, agents_from
+from logic_agents.world.resolve import shipped_maps
+
+
+def illegal_actions(obs: LightsObservation) -> list[LightsAction]:
+    return [LightsAction("press", (-1, 0)), LightsAction("press", (0, obs.puzzle.width)),
+            LightsAction("toggle", (0, 0))]
+
+
+def sniff(text: str, file: str = "<input>") -> int:
+    """2 for a file that says `game: lights-out`, 1 for one that parses, else 0."""
+    if "game: lights-out" in text:
+        return 2
+    try:
+        parse(text, file)
+    except FormatError:
+        return 0
+    return 1
+
+
+SPEC = GameSpec(
+    name="lights-out",
+    description="Lights Out: press lights (each toggles its neighbours too) until all are out",
+    load=load,
+    make_world=LightsWorld,
+    agents=agents_from(AGENTS),
+    render=render,
+    view=VIEW,
+    action_from_json=LightsAction.from_json,
+    illegal_actions=illegal_actions,
+    default_agent="sat",
+    example="lights-5x5-a",
+    example_instance=lambda: parse("# name: tiny\n*.\n**\n"),
+    maps=shipped_maps("lights_game", "puzzles"),
+    sniff=sniff,
+    format_instance=format_puzzle,
+    parse_instance=parse,
+    facts=lambda p: {"size": f"{p.width}x{p.height}",
+                     "on": sum(row.count("*") for row in p.rows)},
+    cnf_legend=("variables P_<row>_<col> (0-based): the light is pressed",),
+)
+
+__all__ = ["SPEC", "LightsPuzzle", "LightsWorld", "LightsAction", "load", "parse"]
