@@ -34,8 +34,11 @@ test: $(STAMP_DEV)
 test-fast: $(STAMP_DEV)
 	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"
 
+# ruff, then mypy: strict on logic/, world/ and the public API, the default level elsewhere
+# (the scope is in pyproject.toml, [tool.mypy])
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP_RUN)
 	$(BIN)/python scripts/bench_daggers.py

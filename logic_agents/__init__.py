@@ -17,34 +17,52 @@ Agents are registered names, "file.py:Class" / "package.module:Class" references
 classes or factories (callables that return a fresh agent), and for play an agent object.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
 from logic_agents._version import __version__
 from logic_agents.errors import LogicAgentsError
 from logic_agents.world.runner import run_episode
 
+if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
+    from collections.abc import Sequence
+    from os import PathLike
+    from typing import Any
 
-def _spec(ref, game):
+    from logic_agents.world.core import EpisodeResult, World
+    from logic_agents.world.registry import GameSpec
+
+    # an agent, wherever one is named: a registered name or "file.py:Class" reference, an
+    # agent class, a factory (a callable that returns a fresh agent), or (for one episode)
+    # an agent object
+    AgentRef = Any
+
+
+def _spec(ref: Any, game: str | None) -> GameSpec:
     from logic_agents.world.registry import get_game
     from logic_agents.world.resolve import detect_game
 
     return get_game(game or detect_game([str(ref)]))
 
 
-def load(ref, game=None):
+def load(ref: str | PathLike[str], game: str | None = None) -> Any:
     """The instance `ref` names (see the module docstring), of `game` or the detected one."""
     from logic_agents.world.resolve import resolve
 
     return resolve(str(ref), _spec(ref, game))[1][0]
 
 
-def make_world(instance, game, **options):
+def make_world(instance: Any, game: str, **options: Any) -> World[Any, Any]:
     """A fresh world of `game` for `instance` (options: lives, the game's world options)."""
     from logic_agents.world.registry import get_game
 
-    return get_game(game).make_world(instance, **options)
+    world: World[Any, Any] = get_game(game).make_world(instance, **options)
+    return world
 
 
-def make_agent(agent, game, **options):
+def make_agent(agent: AgentRef, game: str, **options: Any) -> Any:
     """An agent of `game`: from a registered name, a "file.py:Class" / "module:Class"
     reference, an agent class or a factory (a callable that returns a fresh agent), with its
     declared options checked; an agent object is returned as it is."""
@@ -54,12 +72,16 @@ def make_agent(agent, game, **options):
     return build_agent(agent_entry(get_game(game), agent, instance_ok=True), options)
 
 
-def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **options):
+def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str | None = None,
+         seed: int | None = 0, lives: int | None = None, trace: str | PathLike[str] | None = None,
+         **options: Any) -> EpisodeResult:
     """Play one episode of `agent` (default: the game's) on the instance `ref` names; returns
     the EpisodeResult, with its game and map names. The agent is a registered name, a
     "file.py:Class" reference, an agent class, a factory or an agent object. If it fails
     (raises, returns a non-action), the result's outcome is `error` and `result.error` and
     `result.frames` say where. `trace` is a JSONL path to write."""
+    import os
+
     from logic_agents.world.trace import Trace
 
     spec = _spec(ref, game)
@@ -70,7 +92,7 @@ def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **option
     writer = None
     if trace is not None:
         extra = {"instance": spec.format_instance(instance)} if spec.format_instance else {}
-        writer = Trace(trace, map_path=str(ref), world_options=world_options, **extra)
+        writer = Trace(os.fspath(trace), map_path=str(ref), world_options=world_options, **extra)
     try:
         return run_episode(world, player, seed, writer, game=spec.name, map_name=instance.name)
     finally:
@@ -78,11 +100,14 @@ def play(ref, agent=None, *, game=None, seed=0, lives=None, trace=None, **option
             writer.close()
 
 
-def view(ref, agent=None, *, output=None, game=None, seed=0, lives=None, **options):
+def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
+         output: str | PathLike[str] | None = None, game: str | None = None,
+         seed: int | None = 0, lives: int | None = None, **options: Any) -> str:
     """Play one episode of `agent` (a name, class, factory or agent object, as for `play`)
     on the instance `ref` names, with its explanations on, and return the game page: one
     self-contained HTML document (no network), as `logic-agents view` writes. With `output`,
     the page is also written to that path."""
+    import os
     from pathlib import Path
 
     from logic_agents.web import episode_data, game_page, record_episode
@@ -95,19 +120,24 @@ def view(ref, agent=None, *, output=None, game=None, seed=0, lives=None, **optio
     player = build_agent(entry, explaining(entry, options))
     _, text = record_episode(spec, spec.make_world(instance, **world_options), player, seed,
                              instance, str(ref), world_options)
-    page = game_page(episode_data(output or f"<{instance.name}>", text=text))
+    page = game_page(episode_data(os.fspath(output) if output else f"<{instance.name}>", text=text))
     if output is not None:
         Path(output).write_text(page, encoding="utf-8")
     return page
 
 
-def compare(agents, refs, *, game=None, runs=10, seed=0, jobs=None, out=None, resume=False,
-            agent_options=None, world_options=None):
+def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike[str]], *,
+            game: str | None = None, runs: int = 10, seed: int = 0, jobs: int | None = None,
+            out: str | PathLike[str] | None = None, resume: bool = False,
+            agent_options: dict[str, dict[str, Any]] | None = None,
+            world_options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A paired study: every agent (registered names, "file.py:Class" references, agent
     classes or factories: a study needs a fresh agent per game) plays every instance of
     `refs` (files, folders, shipped names) `runs` times with shared seeds; returns the
     summary that `compare --json` prints, agents named by their own `name`. With `out`, rows
     stream to that CSV/JSONL file and `resume=True` continues it."""
+    import os
+
     from logic_agents import batch
 
     if isinstance(agents, (str, type)) or callable(agents):
@@ -117,8 +147,8 @@ def compare(agents, refs, *, game=None, runs=10, seed=0, jobs=None, out=None, re
     study = batch.make_jobs(spec.name, list(agents), entries, runs, seed, agent_options,
                             world_options)
     rows = batch.compare(list(agents), entries, runs=runs, seed=seed, jobs=jobs, game=spec.name,
-                         out=out, resume=resume, agent_options=agent_options,
-                         world_options=world_options)
+                         out=None if out is None else os.fspath(out), resume=resume,
+                         agent_options=agent_options, world_options=world_options)
     summary = batch.summarize(rows, study.agents,
                               groups=list(dict.fromkeys(e.group for e in entries)),
                               scored=spec.objective == "score")
@@ -126,7 +156,8 @@ def compare(agents, refs, *, game=None, runs=10, seed=0, jobs=None, out=None, re
     return summary
 
 
-def solve(ref, *, game=None, unique=True, solver=None):
+def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,
+          solver: str | None = None) -> Any:
     """Solve the static puzzle `ref` names: a SolveResult (status unique / multiple / solved
     / unsat, the solution, and a second one when it is not unique)."""
     spec = _spec(ref, game)
@@ -135,7 +166,7 @@ def solve(ref, *, game=None, unique=True, solver=None):
     return spec.puzzle.solve(load(ref, spec.name), unique, solver)
 
 
-def register(spec):
+def register(spec: GameSpec) -> GameSpec:
     """Add a game (a GameSpec) at run time, for a notebook or a test; installed packages
     register through the `logic_agents.games` entry point instead."""
     from logic_agents.world.registry import register as add
@@ -145,3 +176,4 @@ def register(spec):
 
 __all__ = ["LogicAgentsError", "__version__", "compare", "games", "load", "make_agent",
            "make_world", "play", "register", "run_episode", "solve", "view"]
+del TYPE_CHECKING, annotations  # not part of the API (the annotations stay strings)

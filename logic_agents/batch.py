@@ -195,8 +195,8 @@ def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], run
         check_options(entry, options.get(entry.name, {}))
     names = [e.instance.name for e in entries]
     if len(set(names)) != len(names):
-        dup = sorted({n for n in names if names.count(n) > 1})
-        raise LogicAgentsError(f"two maps share the name {dup[0]!r}; give each map its own name")
+        shared = sorted({n for n in names if names.count(n) > 1})
+        raise LogicAgentsError(f"two maps share the name {shared[0]!r}; give each map its own name")
     jobs = Jobs(game, labels, list(entries), runs, seed,
                 {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
                 tuple(sorted((world_options or {}).items())))

@@ -82,9 +82,9 @@ def agent_source(spec: Any, reference: str, entry: Any = None) -> str:
     if not is_reference(reference):  # an agent given as a class or factory
         factory = getattr(entry, "factory", None)
         try:
-            path = inspect.getsourcefile(factory) if factory is not None else None
-            return ("sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-                    if path else "object")
+            found = inspect.getsourcefile(factory) if factory is not None else None
+            return ("sha256:" + hashlib.sha256(Path(found).read_bytes()).hexdigest()[:16]
+                    if found else "object")
         except (TypeError, OSError):
             return "object"
     module_text = reference.rpartition(":")[0]

@@ -206,8 +206,9 @@ class Session:
 def play_app(session: Session, title: str) -> Any:
     """The Textual app of a session (run it, or drive it with run_test in tests)."""
     app_module, widgets = _textual()
+    base: Any = app_module.App
 
-    class PlayApp(app_module.App):
+    class PlayApp(base):
         CSS = """
         #board { height: 1fr; padding: 1 2; overflow: auto; }
         #why { height: auto; max-height: 6; padding: 0 2; }

@@ -13,7 +13,7 @@ def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespa
 
     scored = summary.get("objective") == "score"
     table = Table(title=f"{maps} maps x {args.runs} runs, seed {args.seed} (paired)")
-    columns = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
+    columns: tuple[str, ...] = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
                 "time/game s") if scored else
                ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
                 "time/game s"))

@@ -54,7 +54,8 @@ def encoded_cardinality(kind: Any, k: int, lits: list[int], pool: Any,
         cnf = CardEnc.atleast(lits, bound=k, vpool=pool, encoding=enc)
     else:
         cnf = CardEnc.equals(lits, bound=k, vpool=pool, encoding=enc)
-    return cnf.clauses  # fresh lists of ints already: no copy
+    clauses: list[list[int]] = cnf.clauses  # fresh lists of ints already: no copy
+    return clauses
 
 
 def cardinality_clauses(kind: Any, k: int, lits: list[int], pool: Any,

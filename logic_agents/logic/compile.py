@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pysat.formula import IDPool
 from sympy import And, Equivalent, Implies, Not, Or, Symbol, Xor
 from sympy.logic.boolalg import ITE, BooleanFalse, BooleanTrue, to_cnf, to_nnf
 
@@ -45,14 +46,16 @@ def _clause_literals(formula: Any) -> list[Any] | None:
 class Compiler:
     """Compiles sympy formulas into clauses on one IDPool; `lit_id` maps a literal to an int."""
 
-    def __init__(self, pool, lit_id: LiteralIds, *, card_encoding: str = "seqcounter"):
+    def __init__(self, pool: IDPool, lit_id: LiteralIds, *,
+                 card_encoding: str = "seqcounter"):
         self.pool = pool
         self.lit_id = lit_id
         self.card_encoding = card_encoding
 
     def fresh(self) -> int:
         """A new auxiliary variable, named _aux_<id> in the DIMACS comments."""
-        return self.pool.id((AUX_PREFIX, self.pool.top + 1))
+        fresh: int = self.pool.id((AUX_PREFIX, self.pool.top + 1))
+        return fresh
 
     def compile(self, formula: Any, method: str = "tseitin") -> list[Clause]:
         if method == "sympy":

@@ -12,18 +12,18 @@ hence this small one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 class UnaryCounter:
     """Totalizer over `lits` with fresh output ids from `pool` (an IDPool-like `_next()`)."""
 
-    def __init__(self, lits: Sequence[int], new_var) -> None:
+    def __init__(self, lits: Sequence[int], new_var: Callable[[], int]) -> None:
         self.clauses: list[list[int]] = []
         self.size = len(lits)
         self.outputs = self._build(list(lits), new_var) if lits else []
 
-    def _build(self, lits: list[int], new_var) -> list[int]:
+    def _build(self, lits: list[int], new_var: Callable[[], int]) -> list[int]:
         if len(lits) == 1:
             return [lits[0]]
         mid = len(lits) // 2

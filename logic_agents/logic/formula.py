@@ -48,14 +48,14 @@ class KeySymbol(Symbol):
         name = check_name(name_of(key))
         if isinstance(key, str):
             raise EncodingError("a KeySymbol is made from a tuple key; a name is a plain Symbol")
-        symbol = Symbol.__xnew__(cls, name)  # not the cached constructor: the key is ours
+        symbol: KeySymbol = Symbol.__xnew__(cls, name)  # not the cached one: the key is ours
         symbol.key = key
         return symbol
 
-    def _hashable_content(self) -> tuple:
+    def _hashable_content(self) -> tuple[Any, ...]:
         return (*super()._hashable_content(), self.key)
 
-    def __getnewargs_ex__(self) -> tuple[tuple, dict]:
+    def __getnewargs_ex__(self) -> tuple[tuple[Hashable], dict[str, Any]]:
         return (self.key,), {}
 
 
@@ -93,7 +93,7 @@ class _Cardinality(BooleanFunction):
     def _decide(cls, k: int, n: int) -> bool | None:
         return decide(cls.__name__, k, n)
 
-    def __new__(cls, k: int, *lits: Any, evaluate: bool = True):
+    def __new__(cls, k: int, *lits: Any, evaluate: bool = True) -> Any:
         if len(lits) == 1 and isinstance(lits[0], (list, tuple, set, frozenset)):
             lits = tuple(lits[0])
         try:
@@ -120,35 +120,35 @@ class _Cardinality(BooleanFunction):
         return int(self.args[0])
 
     @property
-    def lits(self) -> tuple:
-        return self.args[1:]
+    def lits(self) -> tuple[Any, ...]:
+        return tuple(self.args[1:])
 
-    def _sympystr(self, printer) -> str:
+    def _sympystr(self, printer: Any) -> str:
         inner = ", ".join(printer._print(lit) for lit in self.lits)
         return f"{type(self).__name__}({self.k}, {inner})"
 
-    def _pretty(self, printer):
+    def _pretty(self, printer: Any) -> Any:
         from sympy.printing.pretty.stringpict import prettyForm
 
         inner = ", ".join(str(printer._print(lit)) for lit in self.lits)
         return prettyForm(f"{type(self).__name__}({self.k}, {inner})")
 
-    def _latex(self, printer) -> str:
+    def _latex(self, printer: Any) -> str:
         inner = ", ".join(printer._print(lit) for lit in self.lits)
         return rf"\operatorname{{{type(self).__name__}}}_{{{self.k}}}({inner})"
 
-    def to_plain(self):
+    def to_plain(self) -> Any:
         """The same constraint as a plain sympy And/Or formula (exponential: tiny cases only)."""
         raise NotImplementedError  # pragma: no cover - abstract
 
     expand = to_plain
 
 
-def _at_most_plain(k: int, lits: tuple) -> Any:
+def _at_most_plain(k: int, lits: tuple[Any, ...]) -> Any:
     return And(*[Or(*[Not(x) for x in group]) for group in itertools.combinations(lits, k + 1)])
 
 
-def _at_least_plain(k: int, lits: tuple) -> Any:
+def _at_least_plain(k: int, lits: tuple[Any, ...]) -> Any:
     n = len(lits)
     return And(*[Or(*group) for group in itertools.combinations(lits, n - k + 1)])
 
@@ -156,7 +156,7 @@ def _at_least_plain(k: int, lits: tuple) -> Any:
 class AtMost(_Cardinality):
     """At most k of the literals are true."""
 
-    def to_plain(self):
+    def to_plain(self) -> Any:
         return _at_most_plain(self.k, self.lits)
 
     expand = to_plain
@@ -165,7 +165,7 @@ class AtMost(_Cardinality):
 class AtLeast(_Cardinality):
     """At least k of the literals are true."""
 
-    def to_plain(self):
+    def to_plain(self) -> Any:
         return _at_least_plain(self.k, self.lits)
 
     expand = to_plain
@@ -174,7 +174,7 @@ class AtLeast(_Cardinality):
 class Exactly(_Cardinality):
     """Exactly k of the literals are true."""
 
-    def to_plain(self):
+    def to_plain(self) -> Any:
         """The DNF a person would write first: one conjunction per choice of k true literals.
 
         This is the form whose `to_cnf` blows up; it is kept because the naive route uses it.

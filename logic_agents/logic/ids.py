@@ -24,7 +24,7 @@ from typing import Any
 
 from logic_agents.errors import EncodingError
 
-Key = tuple
+Key = tuple[Any, ...]
 AUX_PREFIX = "_aux"
 KINDS = ("Exactly", "AtMost", "AtLeast")
 
@@ -49,7 +49,7 @@ def key_of(symbol: Any) -> Hashable:
     """The key behind a symbol or a name: the key a symbol made by `sym` carries (("D", 3, 4));
     ("_aux", n) for an auxiliary variable's name; else the name itself (a plain string, or a
     sympy Symbol a person wrote by name)."""
-    key = getattr(symbol, "key", None)
+    key: Hashable | None = getattr(symbol, "key", None)
     if key is not None:
         return key
     name = symbol if isinstance(symbol, str) else symbol.name
@@ -86,7 +86,7 @@ class IdCardinality:
 
     kind: str
     k: int
-    lits: tuple[int, ...]
+    lits: Sequence[int]  # kept as a tuple (see __post_init__), so items hash
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", kind_name(self.kind))

@@ -17,7 +17,7 @@ Concepts:
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from pysat.formula import IDPool
@@ -99,7 +99,7 @@ class KnowledgeBase:
 
     @classmethod
     def from_clauses(cls, num_vars: int, clauses: list[list[int]],
-                     keys: dict[int, Hashable] | None = None) -> KnowledgeBase:
+                     keys: Mapping[int, Hashable] | None = None) -> KnowledgeBase:
         """A KB over integer clauses an encoder built itself (ids 1..num_vars, some with keys
         such as ("X", 1, 2), or names): what lets such an encoder ask through SatOracle like
         any other, and `kb.var(key)` find its variables. The list is copied (its clauses are
@@ -152,7 +152,7 @@ class KnowledgeBase:
             self.pool.id2obj[vid] = key
             self._key_ids[key] = vid
             return vid
-        vid = self.pool.id(key)
+        vid = int(self.pool.id(key))
         self._bind(key, vid)
         return vid
 
@@ -206,7 +206,7 @@ class KnowledgeBase:
 
     def key(self, var: int) -> Hashable | None:
         """The key of an id, or None for an auxiliary variable."""
-        obj = self.pool.obj(abs(var))
+        obj: Hashable | None = self.pool.obj(abs(var))
         if obj is None or (isinstance(obj, tuple) and obj and obj[0] == AUX_PREFIX):
             return None
         return obj
@@ -228,7 +228,7 @@ class KnowledgeBase:
 
     @property
     def num_vars(self) -> int:
-        return self.pool.top
+        return int(self.pool.top)
 
     # -- telling ---------------------------------------------------------------------------
     def tell(self, *items: Any) -> list[list[int]]:

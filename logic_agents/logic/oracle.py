@@ -101,7 +101,8 @@ class SatOracle:
         self.calls = 0
         self._synced = 0
         self._scoped: list[int] = []  # selectors of the open scopes, assumed in every solve
-        self._solver = Solver(name=self.solver_name)
+        self._solver: Any = Solver(name=self.solver_name)  # pysat is untyped
+        self._explainer: Any = None  # made on the first explain
         self.sync()
 
     # -- lifetime ------------------------------------------------------------------------
@@ -173,13 +174,16 @@ class SatOracle:
         self.calls += 1
         if conflicts is not None and self.time_budget is None:
             self._solver.conf_budget(conflicts)
-            return self._solver.solve_limited(assumptions=lits)
+            limited: bool | None = self._solver.solve_limited(assumptions=lits)
+            return limited
         if self.time_budget is None:
-            return self._solver.solve(assumptions=lits)
+            answer: bool = self._solver.solve(assumptions=lits)
+            return answer
         timer = threading.Timer(self.time_budget, self._solver.interrupt)
         timer.start()
         try:
-            result = self._solver.solve_limited(assumptions=lits, expect_interrupt=True)
+            result: bool | None = self._solver.solve_limited(assumptions=lits,
+                                                             expect_interrupt=True)
         finally:
             timer.cancel()
             self._solver.clear_interrupt()
@@ -218,7 +222,7 @@ class SatOracle:
     def _sync_explainer(self) -> None:
         """The explainer: the KB's clauses on a second solver, each told formula's clauses
         guarded by a selector of its own (raw clauses stay unguarded background)."""
-        if getattr(self, "_explainer", None) is None:
+        if self._explainer is None:
             self._explainer = Solver(name=self.solver_name)
             self._why_clauses = 0
             self._why_spans = 0
@@ -275,7 +279,7 @@ class SatOracle:
 
     def raw_model(self) -> list[int]:
         """The last SAT answer's model as int literals (after `solve` returned True)."""
-        model = self._solver.get_model()
+        model: list[int] | None = self._solver.get_model()
         if model is None:
             raise SolverError("no model: the last solve did not return SAT")
         return model

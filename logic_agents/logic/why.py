@@ -85,5 +85,5 @@ def why_forced(cnf: DimacsFile, name: str, file: str = "<cnf>", solver: str = "g
             else:
                 minimal = minimal and result is not None
                 k += 1
-    chosen = tuple(groups[index[s]][0] for s in sorted(core, key=index.get))
+    chosen = tuple(groups[index[s]][0] for s in sorted(core, key=lambda s: index[s]))
     return Forced(name, value, True, chosen, minimal)

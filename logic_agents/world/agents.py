@@ -182,7 +182,7 @@ def load_class(reference: str) -> Any:
         raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
 
 
-def _stamp(path: Path) -> tuple:
+def _stamp(path: Path) -> tuple[Any, ...]:
     """What tells an agent file read before from one changed since: its size and mtime."""
     try:
         status = path.stat()

@@ -46,7 +46,8 @@ def _walk(value: Any, seen: set[int]) -> Iterable[Any]:
             yield from _walk(v, seen)
 
 
-def _play(make_world, make_agent, seed, max_steps):
+def _play(make_world: Callable[[], Any], make_agent: Callable[[], Any], seed: int,
+          max_steps: int) -> tuple[Any, list[Any], Any, bool]:
     world = make_world()
     agent = make_agent()
     obs, info = world.reset(seed=seed)
@@ -104,7 +105,8 @@ def check_world(
                 raise WorldContractError(
                     f"the observation holds a mutable {type(part).__name__}; use tuples"
                 )
-        if dataclasses.is_dataclass(obs) and not obs.__dataclass_params__.frozen:
+        params = getattr(obs, "__dataclass_params__", None)
+        if params is not None and not params.frozen:
             raise WorldContractError("the observation dataclass must be frozen")
         before = to_jsonable(obs)
         for action in illegal_actions(obs):

@@ -19,19 +19,24 @@ from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 Obs = TypeVar("Obs")
 Act = TypeVar("Act")
+Obs_co = TypeVar("Obs_co", covariant=True)
+Act_contra = TypeVar("Act_contra", contravariant=True)
+Obs_contra = TypeVar("Obs_contra", contravariant=True)
+Act_co = TypeVar("Act_co", covariant=True)
+Info = dict[str, Any]
 
 
 @runtime_checkable
-class World(Protocol[Obs, Act]):
-    def reset(self, *, seed: int | None = None) -> tuple[Obs, dict]: ...
+class World(Protocol[Obs_co, Act_contra]):
+    def reset(self, *, seed: int | None = None) -> tuple[Obs_co, Info]: ...
 
-    def step(self, action: Act) -> tuple[Obs, float, bool, bool, dict]:
+    def step(self, action: Act_contra) -> tuple[Obs_co, float, bool, bool, Info]:
         """(observation, reward, terminated, truncated, info), as in Gymnasium."""
         ...
 
 
 @runtime_checkable
-class Agent(Protocol[Obs, Act]):
+class Agent(Protocol[Obs_contra, Act_co]):
     """What `play`, `compare` and run_episode need of an agent: these two methods.
 
     Optional, used when present: `name: str` (default: the class name); `stats() -> dict`
@@ -43,7 +48,7 @@ class Agent(Protocol[Obs, Act]):
         """Start an episode; an agent that draws random numbers seeds its own RNG here."""
         ...
 
-    def act(self, observation: Obs) -> Act | None:
+    def act(self, observation: Obs_contra) -> Act_co | None:
         """The next action for this observation, or None to give up."""
         ...
 
@@ -53,10 +58,10 @@ class Why(str):
     proof, `odds` {(row, column): probability} weighed at a guess, `guess` (not proven)."""
 
     cells: tuple[tuple[int, int], ...]
-    odds: dict
+    odds: dict[tuple[int, int], float]
     guess: bool
 
-    def __new__(cls, text: str, cells: Any = (), odds: dict | None = None,
+    def __new__(cls, text: str, cells: Any = (), odds: dict[tuple[int, int], float] | None = None,
                 guess: bool = False) -> Why:
         why = super().__new__(cls, text)
         why.cells = tuple((int(r), int(c)) for r, c in cells)
@@ -64,7 +69,7 @@ class Why(str):
         why.guess = guess
         return why
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"text": str(self)}
         if self.cells:
             record["cells"] = [list(c) for c in self.cells]
@@ -75,14 +80,14 @@ class Why(str):
         return record
 
     @classmethod
-    def from_json(cls, record: dict | None) -> Why:
+    def from_json(cls, record: dict[str, Any] | None) -> Why:
         """The Why a trace recorded (what to_json wrote; a missing record says nothing)."""
         record = record or {}
         return cls(record.get("text", ""), record.get("cells", ()),
                    {(r, c): p for r, c, p in record.get("odds", ())}, bool(record.get("guess")))
 
 
-def why_record(why: Any) -> dict | None:
+def why_record(why: Any) -> dict[str, Any] | None:
     """The JSON of an agent's `why` (a str or a Why), None when it says nothing."""
     if not why:
         return None
@@ -107,7 +112,7 @@ class StepResult(NamedTuple):
     reward: float
     terminated: bool
     truncated: bool
-    info: dict
+    info: dict[str, Any]
 
 
 class Outcome(str, Enum):
@@ -139,11 +144,11 @@ class EpisodeResult:
     guesses: int
     score: float
     time_s: float
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     error: str = ""
     frames: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["outcome"] = self.outcome.value
         return d

@@ -75,7 +75,7 @@ def declared_options(factory: Any) -> tuple[Option, ...]:
 def _from_signature(factory: Any) -> tuple[Option, ...]:
     target = getattr(factory, "func", factory)
     bound = getattr(factory, "keywords", {}) or {}
-    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
+    chain = ([vars(k)["__init__"] for k in target.__mro__ if "__init__" in vars(k)]
              if isinstance(target, type) else [target])
     out: dict[str, Option] = {}
     for function in chain:
@@ -112,7 +112,7 @@ def _simple_type(hint: Any, default: Any) -> type | None:
 def accepts(factory: Any, keyword: str) -> bool:
     """Whether the factory takes `keyword` (a hook such as on_query or explain)."""
     target = getattr(factory, "func", factory)
-    chain = ([k.__init__ for k in target.__mro__ if "__init__" in vars(k)]
+    chain = ([vars(k)["__init__"] for k in target.__mro__ if "__init__" in vars(k)]
              if isinstance(target, type) else [target])
     for function in chain:
         try:

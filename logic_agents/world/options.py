@@ -64,7 +64,7 @@ def cell(text: str) -> tuple[int, int]:
     if len(parts) != 2 or None in parts:
         raise argparse.ArgumentTypeError(f"not a cell R,C: {text[:40]!r}")
     r, c = parts
-    if r < 0 or c < 0:
+    if r is None or c is None or r < 0 or c < 0:
         raise argparse.ArgumentTypeError(f"row and column must not be negative, got {text}")
     return r, c
 

@@ -244,7 +244,7 @@ class _Relay:
             return False
 
     def fileno(self) -> int:
-        return self.like.fileno()
+        return int(self.like.fileno())
 
 
 def run_child(fn: Callable[[Clock], Any], caps: Caps,
@@ -267,7 +267,7 @@ def run_child(fn: Callable[[Clock], Any], caps: Caps,
         sys.stdout = _Relay(theirs, 2 if quiet_stdout else 1, streams[1 if quiet_stdout else 0])
         sys.stderr = _Relay(theirs, 2, streams[1])
         try:
-            outcome: tuple = ("ok", fn(Clock(caps, watch, own_interrupts=True)))
+            outcome: tuple[Any, ...] = ("ok", fn(Clock(caps, watch, own_interrupts=True)))
         except BaseException as e:  # the parent raises it, as if fn had run there
             outcome = ("raise", e)
         for stream in (sys.stdout, sys.stderr):

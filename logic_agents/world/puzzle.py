@@ -75,5 +75,5 @@ class CappedSearchAgent:
         self.stopped: str | None = None
         self.searched = False
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}

@@ -18,7 +18,7 @@ Concepts:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -171,7 +171,8 @@ HUMAN = AgentEntry("human", _human, "you, in the terminal: arrows move, space pr
                    options=(), interactive=True)
 
 
-def agents_from(factories: dict[str, Callable[..., Any]], help: dict[str, str] | None = None,
+def agents_from(factories: Mapping[str, Callable[..., Any]],
+                help: Mapping[str, str] | None = None,
                 interactive: Sequence[str] = ()) -> dict[str, AgentEntry]:
     """AgentEntries from {name: factory}, with help lines (default: the factory's docstring)."""
     help = help or {}

@@ -30,8 +30,8 @@ MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)
 
 
 def run_episode(
-    world: World,
-    agent: Agent,
+    world: World[Any, Any],
+    agent: Agent[Any, Any],
     seed: int | None = None,
     trace: Any = None,
     *,
@@ -59,10 +59,11 @@ def run_episode(
             with contextlib.suppress(AgentFailed):
                 clock.call("close", close, step=state.steps)
         raise
-    stats: dict = {}
-    if failure is None and callable(getattr(agent, "stats", None)):
+    stats: dict[str, Any] = {}
+    stats_of = getattr(agent, "stats", None)  # optional: not part of the Agent protocol
+    if failure is None and callable(stats_of):
         try:
-            stats = checked_stats(clock.call("stats", agent.stats, step=state.steps), clock)
+            stats = checked_stats(clock.call("stats", stats_of, step=state.steps), clock)
         except AgentFailed as e:
             failure = e
     close = getattr(agent, "close", None)
@@ -102,7 +103,7 @@ def agent_name(agent: Any) -> str:
     return name if isinstance(name, str) else type(agent).__name__
 
 
-def checked_stats(stats: Any, clock: Clock) -> dict:
+def checked_stats(stats: Any, clock: Clock) -> dict[str, Any]:
     """An agent's stats() as a results row can keep it: names to numbers that read back."""
     def refuse(message: str) -> AgentFailed:
         return AgentFailed(clock.agent, "stats", "ValueError", message)
@@ -139,8 +140,8 @@ class _Episode:
         self.outcome = Outcome.GAVE_UP
 
 
-def _play(world: World, agent: Agent, seed: int | None, trace: Any, game: str, map_name: str,
-          on_step: Any, clock: Clock, state: _Episode) -> None:
+def _play(world: World[Any, Any], agent: Agent[Any, Any], seed: int | None, trace: Any,
+          game: str, map_name: str, on_step: Any, clock: Clock, state: _Episode) -> None:
     observation, info = clock.world(world.reset, step=0, seed=seed)
     clock.call("reset", agent.reset, seed)
     if trace is not None:

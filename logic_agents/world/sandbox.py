@@ -63,12 +63,13 @@ _CAPPED: dict[str, Any] = {"process": False, "mib": None}
 
 def process_capped() -> bool:
     """Whether this process's memory is capped (the command line caps its own process)."""
-    return _CAPPED["process"]
+    return bool(_CAPPED["process"])
 
 
 def memory_cap_mib() -> int | None:
     """The cap set_memory_cap last set on this process (MiB, headroom aside), if any."""
-    return _CAPPED["mib"]
+    mib: int | None = _CAPPED["mib"]
+    return mib
 
 
 def set_memory_cap(mib: int | None) -> None:
@@ -128,7 +129,7 @@ class Watch:
 
     @property
     def deadline(self) -> float:
-        return self.cells[0]
+        return float(self.cells[0])
 
     @property
     def step(self) -> int:

@@ -53,7 +53,7 @@ class Trace:
         self._bytes = 0
         self._name = str(target) if isinstance(target, (str, Path)) else "<trace>"
 
-    def _write(self, record: dict) -> None:
+    def _write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
         self._bytes += len(line.encode("utf-8"))
         if self._bytes > MAX_INPUT_BYTES:  # replay and view would refuse the file: stop here
@@ -106,7 +106,7 @@ _STEP_KEYS = {"t": int, "action": object, "reward": (int, float), "terminated": 
               "truncated": bool, "observation": object}
 
 
-def trace_header(spec: Any, instance: Any, map_path: str, world_options: dict) -> dict:
+def trace_header(spec: Any, instance: Any, map_path: str, world_options: dict[str, Any]) -> dict[str, Any]:
     """What a trace's `begin` line carries besides the episode: its map path, the world
     options and, when the game can write it, the instance itself (so it replays anywhere)."""
     header: dict[str, Any] = {"map_path": map_path, "world_options": world_options}
@@ -115,7 +115,7 @@ def trace_header(spec: Any, instance: Any, map_path: str, world_options: dict) -
     return header
 
 
-def _check_record(record: Any, file: str, lineno: int) -> dict:
+def _check_record(record: Any, file: str, lineno: int) -> dict[str, Any]:
     """A trace line's record, checked against its schema (FormatError at file:line)."""
     if not isinstance(record, dict):
         raise FormatError(f"a trace line is a JSON object, got {type(record).__name__}", file,
@@ -191,7 +191,11 @@ def _check_why(why: Any, file: str, lineno: int) -> None:
         raise bad("'guess' must be true or false")
 
 
-def read_trace(path: str | Path, text: str | None = None) -> tuple[dict, list[dict], dict | None]:
+Record = dict[str, Any]
+
+
+def read_trace(path: str | Path, text: str | None = None
+               ) -> tuple[Record, list[Record], Record | None]:
     """(begin record, step records, end record or None) of a trace file (or of `text`, named
     `path` in errors), each line checked."""
     path = Path(path)
@@ -219,7 +223,7 @@ def read_trace(path: str | Path, text: str | None = None) -> tuple[dict, list[di
     return begin, steps, end
 
 
-def _world_options(options: dict, spec: Any, path: str | Path) -> dict:
+def _world_options(options: dict[str, Any], spec: Any, path: str | Path) -> dict[str, Any]:
     """The trace's world options, checked against what the game's world takes."""
     allowed = ({"lives"} if spec.has_lives else set()) | {o.name for o in spec.world_options}
     for key, value in options.items():
@@ -234,7 +238,7 @@ def _world_options(options: dict, spec: Any, path: str | Path) -> dict:
     return options
 
 
-def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict:
+def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict[str, Any]:
     """Re-run a trace through a fresh world and check every step; returns a short report.
     The instance comes from the trace itself when it carries one (so it replays anywhere),
     else from its map path. `watch(spec, observation, record)` sees each observation as the

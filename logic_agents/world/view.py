@@ -67,7 +67,7 @@ class BoardView:
     def colours(self, kind: str) -> tuple[str, str]:
         return self.palette.get(kind, (PAPER, INK))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"rows": self.rows, "cols": self.cols, "boxes": self.boxes,
                 "row_shift": list(self.row_shift), "origin": list(self.origin),
                 "palette": {k: list(v) for k, v in self.palette.items()}}

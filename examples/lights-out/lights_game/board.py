@@ -46,7 +46,7 @@ def neighbours(height: int, width: int, cell: Cell) -> list[Cell]:
 
 
 def parse(text: str, source: str = "<input>") -> LightsPuzzle:
-    name, rows = Path(source).stem, []
+    name, rows = Path(source).stem, list[str]()
     for lineno, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if line.startswith("#"):

@@ -136,7 +136,7 @@ def format_puzzle(puzzle: AkariPuzzle) -> str:
 def is_solution(puzzle: AkariPuzzle, bulbs: Iterable[Cell]) -> bool:
     """The rules, checked directly: bulbs on white cells, all lit, none lit by another,
     every number met."""
-    bulbs = set(map(tuple, bulbs))
+    bulbs = {(b[0], b[1]) for b in bulbs}
     if not all(puzzle.is_white(b) for b in bulbs):
         return False
     lit: set[Cell] = set()

@@ -15,7 +15,7 @@ PALETTE = {"wall": ("#2b2b2b", "#ffffff"), "dark": (view.PAPER, view.INK),
 
 def board_view(obs: AkariObservation) -> view.BoardView:
     puzzle = obs.puzzle
-    lit = set()
+    lit: set[tuple[int, int]] = set()
     for bulb in obs.bulbs:
         lit |= puzzle.seen_from(bulb) | {bulb}
     out = []

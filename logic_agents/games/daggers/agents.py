@@ -108,8 +108,10 @@ class SinglePointAgent(DaggersAgent):
 class SatAgent(DaggersAgent):
     """satx: single-point passes, then the satisfiability test, then a random probe."""
 
+    knowledge: DaggersKB  # made by reset
+
     name = "satx"
-    options = (
+    options: tuple[Option, ...] = (
         Option("global_count", bool, DEFAULT_GLOBAL_COUNT, "also tell the total number of "
                "daggers (on by default, chosen by measurement; see docs/BENCHMARKS.md)"),
         Option("encoding", str, "tseitin", "tseitin = one incremental KB; sympy = the 2018 "
@@ -144,7 +146,6 @@ class SatAgent(DaggersAgent):
         self.card_encoding = card_encoding
         self.on_query = on_query
         self.explain = explain  # when set, every proven move carries its minimal proof
-        self.knowledge: DaggersKB | None = None
         super().__init__()
 
     def close(self) -> None:

@@ -114,8 +114,8 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
     rows: list[list[str]] = []
     where: list[list[tuple[int, int]]] = []  # (line, col) of every token
     for lineno, raw in enumerate(strip_bom(text).splitlines(), start=1):
-        line = raw.rstrip()
-        stripped = line.strip()
+        text_line = raw.rstrip()
+        stripped = text_line.strip()
         if not stripped:
             continue
         if stripped.startswith("#"):
@@ -133,7 +133,7 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
             header[key] = (match.group(2), lineno)
             continue
         row, cols = [], []
-        for m in re.finditer(r"\S+", line):
+        for m in re.finditer(r"\S+", text_line):
             token, col = m.group(0), m.start() + 1
             if len(token) != 1 or token not in CLUES | {DAGGER, GOLD, SAFE}:
                 raise FormatError(
@@ -143,7 +143,7 @@ def parse(text: str, file: str = "<string>") -> DaggersMap:
             row.append(token)
             cols.append((lineno, col))
         if rows and len(row) != len(rows[0]):
-            col = cols[len(rows[0])][1] if len(row) > len(rows[0]) else len(line) + 1
+            col = cols[len(rows[0])][1] if len(row) > len(rows[0]) else len(text_line) + 1
             raise FormatError(
                 f"row has {len(row)} cells, the first row has {len(rows[0])}", file, lineno, col
             )

@@ -77,8 +77,9 @@ class OpenClues:
         out = []
         for cell in sorted(self.open):
             unknown, marked = neighbourhood(obs, cell)
-            if unknown:
-                out.append((cell, clue_value(grid[cell[0]][cell[1]]), unknown, marked))
+            k = clue_value(grid[cell[0]][cell[1]])
+            if unknown and k is not None:
+                out.append((cell, k, unknown, marked))
             else:
                 self.open.discard(cell)
         return out

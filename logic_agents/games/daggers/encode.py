@@ -43,20 +43,28 @@ def dagger(cell: Cell) -> Any:
     return sym(dagger_key(cell))
 
 
-def clue_formula(obs: DaggersObservation, cell: Cell):
+def shown_clue(obs: DaggersObservation, cell: Cell) -> int:
+    """The clue `cell` shows; EncodingError when it shows none (covered, flagged, hit)."""
+    k = obs.clue(cell)
+    if k is None:
+        raise EncodingError(f"{cell} shows no clue")
+    return k
+
+
+def clue_formula(obs: DaggersObservation, cell: Cell) -> Any:
     """Exactly(k, D of every neighbour) for the clue k shown at `cell`."""
     from logic_agents.logic.formula import Exactly
 
-    k = obs.clue(cell)
+    k = shown_clue(obs, cell)
     nbrs = obs.neighbours[cell]
     return Exactly(k, *[dagger(n) for n in nbrs])
 
 
-def reduced_clue_formula(obs: DaggersObservation, cell: Cell):
+def reduced_clue_formula(obs: DaggersObservation, cell: Cell) -> Any:
     """The clue over unknown neighbours only, known daggers (hit or flagged) subtracted."""
     from logic_agents.logic.formula import Exactly
 
-    k = obs.clue(cell)
+    k = shown_clue(obs, cell)
     unknown = []
     for n in obs.neighbours[cell]:
         shown = obs.at(n)
@@ -162,7 +170,7 @@ class DaggersEncoder:
                 if not covered:  # every neighbour is known: the clue says nothing new
                     continue
                 marked = sum(shown_n in (HIT, FLAGGED) for _, shown_n in around)
-                formulas.append(IdCardinality("Exactly", obs.clue(cell) - marked, covered))
+                formulas.append(IdCardinality("Exactly", shown_clue(obs, cell) - marked, covered))
                 self.about[formulas[-1]] = f"clue {obs.clue(cell)} at {cell}"
             self.cell_of[formulas[-1]] = cell
         if self.global_count and not self._counted:

@@ -22,6 +22,7 @@ Concepts:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
@@ -107,7 +108,10 @@ class ProbAgent(SatAgent):
             return []
         return super().satisfiability_test(obs)
 
-    def _odds_of(self, obs: DaggersObservation) -> tuple[Board, dict, DaggerOdds] | None:
+    _odds: tuple[DaggersObservation, tuple[Board, dict[Any, Any], DaggerOdds]] | None
+
+    def _odds_of(self, obs: DaggersObservation
+                 ) -> tuple[Board, dict[Any, Any], DaggerOdds] | None:
         """The board, component cache and exact odds of `obs` (computed once per
         observation); None when no cell is unknown."""
         if self._odds is None or self._odds[0] is not obs:
@@ -120,7 +124,7 @@ class ProbAgent(SatAgent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._odds: tuple[DaggersObservation, tuple] | None = None
+        self._odds = None
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
         known = self._odds_of(obs)

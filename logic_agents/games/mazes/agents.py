@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import random
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 from logic_agents.errors import AgentOptionError, UnknownName
 from logic_agents.games.mazes.board import STEPS, Cell
@@ -91,7 +93,8 @@ class SatMazeAgent(_MazeAgent):
 class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
     """One of the report's searches, run once from the start, then walked."""
 
-    options = (node_cap(DEFAULT_NODE_CAP), time_cap(DEFAULT_TIME_CAP), memory_cap())
+    options: tuple[Option, ...] = (node_cap(DEFAULT_NODE_CAP), time_cap(DEFAULT_TIME_CAP),
+                                   memory_cap())
 
     def __init__(self, method: str, *, heuristic: str | None = None,
                  node_cap: int | None = DEFAULT_NODE_CAP, time_cap: float | None = DEFAULT_TIME_CAP,
@@ -136,4 +139,5 @@ def _search(method: str) -> functools.partial:
     return functools.partial(kind, method)
 
 
-AGENTS = {"sat": SatMazeAgent, **{m: _search(m) for m in METHODS}}
+AGENTS: dict[str, Callable[..., Any]] = {"sat": SatMazeAgent,
+                                         **{m: _search(m) for m in METHODS}}

@@ -152,7 +152,7 @@ def load_board(path: str | Path) -> MazeBoard:
 
 def is_solution(board: MazeBoard, path: list[Cell] | tuple[Cell, ...]) -> bool:
     """The path's own check, sharing nothing with the encoder or the world."""
-    path = [tuple(cell) for cell in path]
+    path = [(cell[0], cell[1]) for cell in path]
     if not path or path[0] != board.start or path[-1] != board.finish:
         return False
     if len(set(path)) != len(path):
@@ -175,7 +175,7 @@ def render_path(board: MazeBoard, path: list[Cell] | tuple[Cell, ...] = (),
     """The board with the path drawn: each path cell shows the way to the next one (`^ > v
     <`), `S` and `F` mark the ends, `@` the walker; shape numbers (letters past 9) and `.`
     (free) elsewhere."""
-    path = [tuple(cell) for cell in path]
+    path = [(cell[0], cell[1]) for cell in path]
     arrow = {}
     for (r1, c1), (r2, c2) in zip(path, path[1:]):
         arrow[(r1, c1)] = {(-1, 0): "^", (1, 0): "v", (0, -1): "<", (0, 1): ">"}[(r2 - r1, c2 - c1)]

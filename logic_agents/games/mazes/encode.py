@@ -26,6 +26,8 @@ Concepts:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from logic_agents.games.mazes.board import Cell, MazeBoard
 from logic_agents.logic.ids import IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
@@ -205,7 +207,7 @@ class MazeSolver:
 
     def solutions(self, limit: int = 2, prefix: list[Cell] | None = None,
                   extra: list[int] | tuple[int, ...] = (),
-                  excluded: list[list[Cell]] = (), conflicts: int | None = None
+                  excluded: Sequence[list[Cell]] = (), conflicts: int | None = None
                   ) -> list[list[Cell]] | None:
         """Up to `limit` different solution paths other than the `excluded` ones (each blocked
         by its steps, under a selector that is retired afterwards, so the oracle stays
@@ -220,21 +222,22 @@ class MazeSolver:
 
         for path in excluded:
             block(path)
-        found: list[list[Cell]] | None = []
+        found: list[list[Cell]] = []
         try:
             while len(found) < limit:
-                path = self._model([selector, *base], conflicts)
-                if path is None:
+                model_path = self._model([selector, *base], conflicts)
+                if model_path is None:
                     break
-                found.append(path)
-                block(path)
+                found.append(model_path)
+                block(model_path)
         except OutOfBudget:
-            found = None
-        self.oracle.add([[-selector]])
+            return None
+        finally:
+            self.oracle.add([[-selector]])
         return found
 
     def count_solutions(self, limit: int = 2) -> int:
-        return len(self.solutions(limit))
+        return len(self.solutions(limit) or [])
 
     def next_step(self, prefix: list[Cell]) -> Cell | None:
         """The next cell of a solution that goes on from `prefix`, if one exists."""
@@ -266,7 +269,7 @@ class ShapeFamilySolver(MazeSolver):
         return self._selectors[key]
 
     def shape_solutions(self, shapes: list[tuple[Cell, ...]], limit: int = 2,
-                        excluded: list[list[Cell]] = (), conflicts: int | None = None
+                        excluded: Sequence[list[Cell]] = (), conflicts: int | None = None
                         ) -> list[list[Cell]] | None:
         """Solutions of the board with these shapes, other than the `excluded` paths (None:
         the `conflicts` budget ran out)."""
@@ -288,6 +291,6 @@ def solve(board: MazeBoard, unique: bool = True, solver: str | None = None):
 
     s = MazeSolver(board, solver)
     try:
-        return result_of(s.solutions(2 if unique else 1), unique)
+        return result_of(s.solutions(2 if unique else 1) or [], unique)
     finally:
         s.close()

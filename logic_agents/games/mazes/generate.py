@@ -114,7 +114,7 @@ class _Layout:
             del self.owner[cell]
 
     def board(self, name: str) -> MazeBoard:
-        numbering = {}
+        numbering: dict[int, int] = {}
         cells = []
         for r in range(self.height):  # shapes renumbered 1..K in reading order
             for c in range(self.width):

@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from logic_agents.errors import UnknownName
 from logic_agents.games.mazes.board import Cell, MazeBoard
@@ -103,7 +104,7 @@ def _finish(space: _Space, found, budget: Budget, started: float,
 
 def _blind(space: _Space, budget: Budget, lifo: bool):
     cell, used, crossed = space.initial()
-    frontier = deque([((cell, None), used, crossed)])
+    frontier: deque[tuple[Any, int, int]] = deque([((cell, None), used, crossed)])
     pop = frontier.pop if lifo else frontier.popleft
     while frontier:
         node, used, crossed = pop()
@@ -125,7 +126,7 @@ def _ids(space: _Space, budget: Budget):
     total = space.board.height * space.board.width
     while limit < total:
         deeper = False
-        stack = [((cell, None), used, crossed, 0)]
+        stack: list[tuple[Any, int, int, int]] = [((cell, None), used, crossed, 0)]
         while stack:
             node, used_, crossed_, depth = stack.pop()
             budget.tick()
@@ -175,7 +176,8 @@ HEURISTICS = ("manhattan", "euclidean", "shapes-left", "manhattan-minus-crossed"
 def _best_first(space: _Space, budget: Budget, priority: Callable[[int, int, int], float]):
     cell, used, crossed = space.initial()
     counter = 0  # ties: first in, first out, so runs are reproducible
-    frontier = [(priority(cell, crossed, 0), counter, (cell, None), used, crossed, 0)]
+    frontier: list[tuple[Any, ...]] = [(priority(cell, crossed, 0), counter, (cell, None),
+                                       used, crossed, 0)]
     while frontier:
         _, _, node, used, crossed, g = heapq.heappop(frontier)
         budget.tick()

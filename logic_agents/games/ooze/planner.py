@@ -219,6 +219,7 @@ class SatOozeAgent:
         self.queries += 1
         if self.on_query is not None:
             self.on_query(OozeQuery(self.queries, self._observation, self.enc, list(assumptions)))
+        assert self.oracle is not None, "reset() makes the oracle"
         return self.oracle.solve(assumptions, conflicts=self.conflict_budget) is True
 
     def _length(self, h: int) -> list[int]:
@@ -227,7 +228,7 @@ class SatOozeAgent:
 
     def _ask(self, assumptions: list[int]) -> set[int] | None:
         """The true literals of a model, or None (unsatisfiable or out of budget)."""
-        if not self._solve(assumptions):
+        if not self._solve(assumptions) or self.oracle is None:
             return None
         return {lit for lit in self.oracle.raw_model() if lit > 0}
 
@@ -301,7 +302,7 @@ class SatOozeAgent:
         return Plan((), 0, 0, cell, False)
 
     @staticmethod
-    def _parking_cost(cell: Cell, obs: OozeObservation, end: Cell) -> tuple[int, int]:
+    def _parking_cost(cell: Cell, obs: OozeObservation, end: Cell) -> tuple[int, int, int, int]:
         board = obs.pieces
         open_neighbours = sum(1 for d in DIRECTIONS
                               if is_board_cell(step(cell, d)) and step(cell, d) not in board)

@@ -58,8 +58,8 @@ def _sub_pipes(board: dict[Cell, str], main: set[Cell]) -> list[set[Cell]]:
         pipe, todo = {first}, [first]
         while todo:
             cell = todo.pop()
-            for channel in PIECES[board[cell]]:
-                for d in channel:
+            for opening in PIECES[board[cell]]:
+                for d in opening:
                     n = step(cell, d)
                     if n in rest and channel_through(board[n], opposite(d)) is not None:
                         rest.discard(n)
@@ -85,8 +85,8 @@ def utility(board: dict[Cell, str], filled: dict, head: Cell, heading) -> float:
     for rank, pipe in enumerate(subs):
         score += SUB_CELL[min(rank, len(SUB_CELL) - 1)] * len(pipe)
         for cell in pipe:
-            for channel in PIECES[board[cell]]:
-                for d in channel:
+            for opening in PIECES[board[cell]]:
+                for d in opening:
                     if step(cell, d) not in pipe and _blocked(board, cell, d):
                         score += SUB_BLOCKED
     return score
@@ -103,8 +103,8 @@ def candidate_slots(board: dict[Cell, str], filled: dict, head: Cell, heading) -
         slots.append(end.cell)
     for pipe in _sub_pipes(board, main):
         for cell in sorted(pipe):
-            for channel in PIECES[board[cell]]:
-                for d in channel:
+            for opening in PIECES[board[cell]]:
+                for d in opening:
                     n = step(cell, d)
                     if is_board_cell(n) and n not in board and n not in slots:
                         slots.append(n)

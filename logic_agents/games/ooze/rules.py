@@ -129,7 +129,7 @@ def advance(state: OozeState) -> bool:
     entry = opposite(state.heading)
     glyph = state.board.get(target) if is_board_cell(target) else None
     channel = channel_through(glyph, entry) if glyph else None
-    if channel is None or channel in state.filled.get(target, set()):
+    if glyph is None or channel is None or channel in state.filled.get(target, set()):
         state.leaked = True
         return False
     state.filled.setdefault(target, set()).add(channel)

@@ -211,6 +211,8 @@ class OozeWorld(WorldBase[OozeObservation, OozeAction]):
         state = self.state
         if action.kind == "wait":
             return None
+        if action.cell is None:
+            return f"{action.kind} needs a cell"
         if action.kind == "place":
             reason = why_not_place(state, action.cell)
             if reason is None:

@@ -136,9 +136,9 @@ class LogicSudokuAgent(SudokuAgent):
         # full entailment on the remaining candidates
         keys = [var for i in empty for var in s.ids[i // n][i % n] if var not in false]
         verdicts = s.oracle.backbone(keys, assumptions=known)
-        for var, verdict in verdicts.items():
-            if verdict is Verdict.TRUE:
-                cell_index, v = divmod(var - 1, n)
+        for key, verdict in verdicts.items():
+            if verdict is Verdict.TRUE and isinstance(key, int):  # keys are ids here
+                cell_index, v = divmod(key - 1, n)
                 return self._deduce(cell_index, v + 1, n, "entailment")
         return None  # several solutions remain: a guess would be needed
 
@@ -170,7 +170,7 @@ class LogicSudokuAgent(SudokuAgent):
 
 
 @lru_cache(maxsize=8)
-def _peers(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+def _peers(n: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
     """(units of each cell, peers of each cell) as cell indices."""
     all_units = [tuple(r * n + c for r, c in unit) for unit in units(n)]
     cell_units = tuple(tuple(u for u in all_units if i in u) for i in range(n * n))

@@ -18,6 +18,7 @@ import functools
 import random
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
@@ -177,7 +178,7 @@ def _search(method: str) -> functools.partial:
     return functools.partial(SearchUndeadAgent, method)
 
 
-AGENTS = {
+AGENTS: dict[str, Callable[..., Any]] = {
     "sat": SatUndeadAgent,
     "logic": LogicUndeadAgent,
     **{method: _search(method) for method in METHODS},

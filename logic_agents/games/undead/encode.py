@@ -327,11 +327,12 @@ class LayoutSolver:
         if assumptions is None:
             return []
         selector = self.kb.var(("SEL", self.kb.num_vars + 1))  # blocking clauses hang on it
-        found: list[str] | None = []
+        found: list[str] = []
+        out_of_budget = False
         while len(found) < limit:
             result = self.oracle.solve([selector, *assumptions], conflicts=conflicts)
             if result is None:
-                found = None
+                out_of_budget = True
                 break
             if not result:
                 break
@@ -339,7 +340,7 @@ class LayoutSolver:
             found.append(self.decode(model))
             self.oracle.add_guarded(selector, [-v for v in self.monster_vars if model[v - 1] > 0])
         self.oracle.add([[-selector]])  # retire them
-        return found
+        return None if out_of_budget else found
 
     def other_solution(self, puzzle: UndeadPuzzle, known: str, conflicts: int | None = None,
                        *, totals: bool = True, hold: Iterable[int] = ()

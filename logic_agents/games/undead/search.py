@@ -68,8 +68,9 @@ class _State:
 
     def __init__(self, puzzle: UndeadPuzzle):
         self.puzzle = puzzle
-        self.sights = [(puzzle.clues[s.clue], s.visits) for s in puzzle.sights
-                       if puzzle.clues[s.clue] is not None]
+        self.sights: list[tuple[int, tuple[tuple[int, bool], ...]]] = [
+            (clue, s.visits) for s in puzzle.sights
+            if (clue := puzzle.clues[s.clue]) is not None]
         self.occurs: dict[int, list[tuple[int, bool]]] = {i: [] for i in puzzle.monster_cells}
         for k, (_, visits) in enumerate(self.sights):
             for cell, bounced in visits:
@@ -220,11 +221,11 @@ def _dfs_lines(state: _State, lines: list[tuple[list[int], list[tuple[str, ...]]
     return False
 
 
-def _lines(puzzle: UndeadPuzzle, tight: bool) -> list[list[tuple[tuple, int]]]:
+def _lines(puzzle: UndeadPuzzle, tight: bool) -> list[list[tuple[tuple[tuple[int, bool], ...], int]]]:
     """The lines to search: each clued sight on its own, or (tight) each physical line once
     with the clues of both its ends."""
     by_clue = {s.clue: s for s in puzzle.sights}
-    out = []
+    out: list[list[tuple[tuple[tuple[int, bool], ...], int]]] = []
     done = set()
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
@@ -235,8 +236,8 @@ def _lines(puzzle: UndeadPuzzle, tight: bool) -> list[list[tuple[tuple, int]]]:
         if sight.clue in done:
             continue
         done |= {sight.clue, sight.exit}
-        pair = [(s.visits, puzzle.clues[s.clue]) for s in (sight, by_clue[sight.exit])
-                if puzzle.clues[s.clue] is not None]
+        pair = [(s.visits, end_clue) for s in (sight, by_clue[sight.exit])
+                if (end_clue := puzzle.clues[s.clue]) is not None]
         if pair and sight.exit == sight.clue:  # pragma: no cover - a line cannot return
             pair = pair[:1]
         if pair:

@@ -51,7 +51,9 @@ class UndeadAction:
                 or parts[3] not in MONSTERS):
             raise FormatError(f"not an undead action: {str(text)[:60]!r} "
                               "(expected 'place R C G|V|Z')")
-        return cls((numbers[0], numbers[1]), parts[3])
+        r, c = numbers
+        assert r is not None and c is not None  # checked above
+        return cls((r, c), parts[3])
 
 
 def place(r: int, c: int, monster: str) -> UndeadAction:
