@@ -91,8 +91,8 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     player = make_agent(spec.default_agent if agent is None else agent, spec.name, **options)
     writer = None
     if trace is not None:
-        extra = {"instance": spec.format_instance(instance)} if spec.format_instance else {}
-        writer = Trace(os.fspath(trace), map_path=str(ref), world_options=world_options, **extra)
+        writer = Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
+                       instance=spec.instances.format(instance))
     try:
         return run_episode(world, player, seed, writer, game=spec.name, map_name=instance.name)
     finally:
@@ -160,10 +160,13 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
           solver: str | None = None) -> Any:
     """Solve the static puzzle `ref` names: a SolveResult (status unique / multiple / solved
     / unsat, the solution, and a second one when it is not unique)."""
+    from logic_agents.world.spec import Puzzle
+
     spec = _spec(ref, game)
-    if spec.puzzle is None:
+    puzzle = spec.get(Puzzle)
+    if puzzle is None:
         raise LogicAgentsError(f"{spec.name} is not a static puzzle")
-    return spec.puzzle.solve(load(ref, spec.name), unique, solver)
+    return puzzle.solve(load(ref, spec.name), unique, solver)
 
 
 def register(spec: GameSpec) -> GameSpec:

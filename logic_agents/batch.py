@@ -101,7 +101,7 @@ def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None
         return failed_row(job, AgentFailed(job.agent, "__init__", type(e).__name__, str(e)))
     world = spec.make_world(job.entry.instance, **dict(job.world_options))
     result = run_episode(world, agent, job.seed, game=job.game, map_name=name, clock=clock)
-    worlds = set(spec.result_keys) | ({"lives_left"} if spec.has_lives else set())
+    worlds = set(spec.result_keys())
     reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and is_number(v)}
     score = reported.get("score") if spec.objective == "score" else None
     return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,

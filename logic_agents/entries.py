@@ -58,21 +58,23 @@ def entries_from_references(items: Iterable[str], spec: Any,
     for k, item in enumerate(items, start=1):
         folder = item if is_dir(item) else shipped_path(item, spec)
         if folder is not None and is_dir(folder):  # a folder, or a shipped one (2018)
-            entries += entries_from_paths([folder], spec.load_all or spec.load, group_by)
+            entries += entries_from_paths([folder], spec.instances.read, group_by,
+                                          spec.instances.many)
             continue
         label = f"<argument {k}>"
         source, instances = resolve(item, spec, every=True, label=label)
         base = source.rsplit(":", 1)[0] if ":" in source else source
         path = None if source == label else Path(base)
-        many = len(instances) > 1 or spec.load_all is not None
+        many = len(instances) > 1 or spec.instances.many
         entries += [MapEntry(i, group_of(i, path, many, group_by)) for i in instances]
     return entries
 
 
 def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any],
-                       group_by: str = "auto") -> list[MapEntry]:
+                       group_by: str = "auto", many: bool | None = None) -> list[MapEntry]:
     """Instance files and folders (searched recursively for *.txt and *.tsv), grouped by
-    group_of. `load` may return one instance or a list (a file of many puzzles)."""
+    group_of. `load` returns one instance or a list; `many` says whether a file holds many
+    puzzles (default: whether `load` returned a list)."""
     entries = []
     for raw in paths:
         path = Path(raw)
@@ -82,7 +84,7 @@ def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any],
             raise FormatError(f"folder holds no {' or '.join(MAP_SUFFIXES)} files", str(path), 0, 0)
         for file in files:
             loaded = load(file)
-            many = isinstance(loaded, list)
-            entries += [MapEntry(i, group_of(i, file, many, group_by))
-                        for i in (loaded if many else [loaded])]
+            listed = loaded if isinstance(loaded, list) else [loaded]
+            several = isinstance(loaded, list) if many is None else many
+            entries += [MapEntry(i, group_of(i, file, several, group_by)) for i in listed]
     return entries

@@ -64,7 +64,7 @@ IDENTITY = ("version", "game", "seed", "agents", "world_options", "maps", "insta
 
 def instance_hash(spec: Any, instance: Any) -> str:
     """A hash of an instance's contents: its text as the game writes it (else its repr)."""
-    text = spec.format_instance(instance) if spec.format_instance else repr(instance)
+    text = spec.instances.format(instance)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from logic_agents.world.view import BoardView, Cell
+from logic_agents.world.view import BoardView, Cell, View
 
 CURSOR = "on #2f6fde"
 MOVE = "on #f59f4a"
@@ -91,10 +91,11 @@ class Watcher:
         if action is not None:
             self.steps += 1
             self.score += reward
-        view = self.spec.view
+        view = self.spec.get(View)
         parts: list[Any] = [Text(self.title, "bold")]
         if view is None:
-            parts.append(Text(self.spec.render(observation)))
+            shown = self.spec.render(observation)
+            parts.append(shown if isinstance(shown, Text) else Text(str(shown)))
         else:
             board = view.board(observation)
             moved = view.cells_of(action) if action is not None else ()

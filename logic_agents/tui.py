@@ -21,7 +21,8 @@ from typing import Any
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.terminal import board_text, counters_text
 from logic_agents.world.base import ended
-from logic_agents.world.view import cells_in
+from logic_agents.world.spec import Puzzle
+from logic_agents.world.view import View, cells_in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 SHARED_HELP = "arrows move · {primary}{secondary}{own} · {undo}h hint · q quit"
@@ -43,11 +44,13 @@ class Session:
 
     def __init__(self, spec: Any, instance: Any, world_options: dict, seed: int | None,
                  hint_agent: Callable[[], Any] | None = None):
-        if spec.view is None or spec.view.controls is None:
+        view = spec.get(View)
+        if view is None or view.controls is None:
             raise UsageError(f"{spec.name} has no controls for human play")
         self.spec, self.instance, self.world_options, self.seed = (spec, instance,
                                                                     world_options, seed)
-        self.controls = spec.view.controls
+        self.view: View = view
+        self.controls = view.controls
         self.hint_agent = hint_agent
         self.actions: list[Any] = []
         self.undos = self.hints = 0
@@ -85,7 +88,7 @@ class Session:
 
     @property
     def can_undo(self) -> bool:
-        return self.spec.puzzle is not None
+        return self.spec.get(Puzzle) is not None
 
     def help(self) -> str:
         c = self.controls
@@ -125,7 +128,7 @@ class Session:
     def _extent(self) -> tuple[int, int]:
         if self.controls.cells is not None:
             return self.controls.cells(self.obs)
-        board = self.spec.view.board(self.obs)
+        board = self.view.board(self.obs)
         return board.rows - board.origin[0], board.cols - board.origin[1]
 
     def act(self, key: str) -> None:
@@ -178,13 +181,13 @@ class Session:
                 "; undo" if self.can_undo else "")
             return
         why = getattr(agent, "why", "") or ""
-        self.hint_move = tuple(self.spec.view.cells_of(action))
+        self.hint_move = tuple(self.view.cells_of(action))
         self.hint_proof = tuple(c for c in cells_in(why) if c not in self.hint_move)
         self.message = f"hint: {action}" + (f" — {why}" if why else "")
 
     # -- drawing ---------------------------------------------------------------------------
     def picture(self) -> Any:
-        board = self.spec.view.board(self.obs)
+        board = self.view.board(self.obs)
         return board_text(board, cursor=None if self.controls.arrows_act else self.cursor,
                           move=self.hint_move, proof=self.hint_proof), board
 
@@ -192,7 +195,7 @@ class Session:
         """The status line (`board`: the BoardView of the current observation, if drawn)."""
         from rich.text import Text
 
-        board = board if board is not None else self.spec.view.board(self.obs)
+        board = board if board is not None else self.view.board(self.obs)
         score = int(self.score) if float(self.score).is_integer() else round(self.score, 3)
         line = counters_text(board, [("step", len(self.actions)), ("score", score)])
         if self.outcome is not None:

@@ -26,6 +26,7 @@ from logic_agents.world.agents import build_agent, explaining, resolve_agent  # 
 from logic_agents.world.registry import games, get_game  # noqa: E402
 from logic_agents.world.resolve import resolve  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
+from logic_agents.world.spec import Puzzle
 from logic_agents.world.trace import Trace, replay  # noqa: E402
 
 
@@ -87,7 +88,7 @@ def test_daggers_is_won_by_probing_every_safe_cell():
 
 def test_sudoku_is_won_with_digit_keys_and_undo_is_no_step():
     s = session_of("sudoku", "norvig_top95:1")
-    solution = s.spec.puzzle.solve(s.instance).solution
+    solution = s.spec.need(Puzzle, "solve").solve(s.instance).solution
     n = s.instance.n
     todo = [((i // n, i % n), str(solution[i])) for i in range(n * n) if not s.instance.cells[i]]
     first_cell = todo[0][0]
@@ -101,7 +102,7 @@ def test_sudoku_is_won_with_digit_keys_and_undo_is_no_step():
 
 def test_undead_is_won_with_g_v_z():
     s = session_of("undead", "4x4de:1")
-    solution = s.spec.puzzle.solve(s.instance).solution
+    solution = s.spec.need(Puzzle, "solve").solve(s.instance).solution
     w = s.instance.width
     todo = [(divmod(i, w), solution[i].lower()) for i, ch in enumerate(s.instance.grid)
             if ch == "."]
@@ -111,7 +112,7 @@ def test_undead_is_won_with_g_v_z():
 
 def test_mazes_is_won_by_walking_with_the_arrows():
     s = session_of("mazes", "eom-6x6-01")
-    path = s.spec.puzzle.solve(s.instance).solution
+    path = s.spec.need(Puzzle, "solve").solve(s.instance).solution
     moves = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
     keys = [moves[(b[0] - a[0], b[1] - a[1])] for a, b in zip(path, path[1:])]
     shown = press(s, ["down", keys[0], "u"] + keys)  # a wall bump and an undo on the way
@@ -142,7 +143,7 @@ def test_akari_plug_in_is_won_with_space():
         assert not os.environ.get("CI_REQUIRE_PLUGIN"), "make test installs the plug-in game"
         pytest.skip("the example plug-in game is not installed")
     s = session_of("akari", "akari-7x7-a")
-    bulbs = sorted(s.spec.puzzle.solve(s.instance).solution)
+    bulbs = sorted(s.spec.need(Puzzle, "solve").solve(s.instance).solution)
     shown = press(s, keys_for([(cell, "space") for cell in bulbs]))
     assert s.outcome == "won" and "WON" in shown
 
@@ -162,12 +163,12 @@ def test_h_shows_a_hint_and_its_why(game, reference, why):
 
 def test_a_human_trace_replays_like_any_other(tmp_path):
     s = session_of("sudoku", "norvig_top95:1")
-    solution = s.spec.puzzle.solve(s.instance).solution
+    solution = s.spec.need(Puzzle, "solve").solve(s.instance).solution
     n = s.instance.n
     todo = [((i // n, i % n), str(solution[i])) for i in range(n * n) if not s.instance.cells[i]]
     press(s, keys_for(todo[:5]))
     path = tmp_path / "human.jsonl"
-    with Trace(path, instance=s.spec.format_instance(s.instance), map_path="x") as trace:
+    with Trace(path, instance=s.spec.instances.format(s.instance), map_path="x") as trace:
         result = replay_actions(s.spec, s.instance, {}, 0, s, trace)
     assert result.steps == 5 and result.agent == "human"
     assert replay(path)["steps"] == 5
@@ -198,7 +199,7 @@ def test_a_hex_board_is_won_by_hand_too(tmp_path):
     path.write_text("name: hex5\ntopology: hex\nstart: 0,0\n"
                     ". . . d .\n. . . . .\n. d . d .\n. . . . .\n. . . . .\n")
     s = session_of("daggers", str(path))
-    assert s.spec.view.board(s.obs).row_shift  # drawn as a hex board
+    assert s.view.board(s.obs).row_shift  # drawn as a hex board
     safe = [(r, c) for r, row in enumerate(s.instance.tokens) for c, t in enumerate(row)
             if t != "d" and s.obs.at((r, c)) == "?"]
     shown = press(s, keys_for([(cell, "space") for cell in safe]))

@@ -25,6 +25,7 @@ import pytest
 from logic_agents.cli import main
 from logic_agents.world.registry import games
 from logic_agents.world.runner import run_episode
+from logic_agents.world.view import View
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 if BROWSER is None and os.environ.get("CI_REQUIRE_BROWSER"):
@@ -96,14 +97,15 @@ def test_the_page_shows_step_k_of_every_game(name, tmp_path, capsys):
     extra = ["--max-ticks", "40"] if name == "ooze" else []
     page = tmp_path / "game.html"
     assert main(["view", reference, "--agent", agent, "-o", str(page), *extra]) == 0
-    assert spec.view is not None, f"{name} has no View: the page would show text only"
+    view = spec.get(View)
+    assert view is not None, f"{name} has no View: the page would show text only"
     seen = observations(spec, reference, agent, **({"max_ticks": 40} if extra else {}))
     last = len(seen) - 1
     net_log = tmp_path / "net.json"
     for k in sorted({0, last // 2, last}):
         dom = load(page, k, net_log if k == 0 else None)
         assert shown_step(dom) == k
-        board = spec.view.board(seen[k])
+        board = view.board(seen[k])
         shown = tiles_in(dom)
         assert len(shown) == board.rows * board.cols
         for (r, c), attrs in shown.items():

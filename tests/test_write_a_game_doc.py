@@ -6,13 +6,15 @@ import dataclasses
 import re
 
 from logic_agents import errors
-from logic_agents.world import base, check, contract, core, registry, runner, view
+from logic_agents.world import base, check, contract, core, registry, runner, spec, view
 
 from .conftest import ROOT
 
 GUIDE = ROOT / "docs" / "write-a-game.md"
 # where a name the guide uses may live
-PLACES = [registry.GameSpec, registry.Puzzle, registry.Generator, registry.AgentEntry,
+PLACES = [spec.GameSpec, spec.Instances, spec.Actions, spec.Puzzle, spec.Generator,
+          spec.GenerateRequest, spec.Detection, spec.Inline, spec.Results, spec.CnfLegend,
+          spec.Shipped, spec.Lives, spec.AgentEntry, spec,
           view.View, view.Controls, view.BoardView, base.WorldBase, base.PuzzleWorld,
           base.CellAction, base.PlanningAgent, core.Outcome, errors, base, check, contract,
           registry, runner, view, core, base.WorldBase(), base.PlanningAgent()]
@@ -40,11 +42,13 @@ def test_every_name_in_the_guides_tables_exists():
     # words in code type that are not the contract's names: values, flags, example names
     names -= {"true", "false", "win", "score", "akari", "bulb", "clear", "obs", "x", "text",
               "instance", "action", "observation", "path", "file", "result", "moves",
-              "height", "width", "source", "name", "h"}
+              "height", "width", "source", "name", "h",
+              "str", "Text", "lives_left", "summary"}  # a type, rich's Text, a result key, a
+    # world's optional summary() (world.runner)
     missing = sorted(n for n in names if not known(n))
     assert not missing, f"docs/write-a-game.md names what the code does not have: {missing}"
 
 
 def test_the_check_sees_a_name_that_does_not_exist():
-    assert known("example_instance") and known("WorldBase") and known("Outcome.WON")
-    assert not known("example_instances") and not known("render_markdown")
+    assert known("instances") and known("WorldBase") and known("Outcome.WON")
+    assert not known("example_instance") and not known("render_markup")  # gone in the new spec

@@ -31,7 +31,7 @@ from logic_agents.cli import (
     solve,
     view,
 )
-from logic_agents.cli.common import PROG, Parser, stop_listening, stop_on_signals
+from logic_agents.cli.common import PROG, Parser, add_option, stop_listening, stop_on_signals
 from logic_agents.errors import LogicAgentsError
 from logic_agents.inputs import lift_limits, printable
 from logic_agents.world.registry import Option
@@ -73,7 +73,7 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
             if option.flag in target._option_string_actions:
                 continue  # the verb's own flag (--memory-cap) reaches the agents too
             where = group if owner else target
-            option.add_to(where, owner)
+            add_option(where, option, owner)
             if not owner:  # another agent's option: accepted by argparse, refused with a reason
                 where._actions[-1].help = argparse.SUPPRESS
     return parser

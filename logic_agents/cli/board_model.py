@@ -13,6 +13,8 @@ import dataclasses
 import re
 from typing import Any
 
+from logic_agents.world.view import View
+
 # a cell's name; numbers past 6 digits name no cell of any board (and a 5,000-digit one
 # would pass Python's limit on int conversion), so such a name is simply not drawn
 NAME = re.compile(r"([A-Za-z]+)_r(\d{1,6})c(\d{1,6})(?:_v(\d{1,6}))?")
@@ -58,7 +60,8 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
         spec = get_game(game)
     except LogicAgentsError:
         return None
-    if spec.view is None:
+    view = spec.get(View)
+    if view is None:
         return None
     instance = None
     for reference in references:
@@ -72,7 +75,7 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
     cells = _cells(instance)
     if cells is not None and cells > DRAW_LIMIT:  # wider than any terminal, and slow to make
         return None
-    board = spec.view.board(spec.make_world(instance).reset(seed=0)[0])
+    board = view.board(spec.make_world(instance).reset(seed=0)[0])
     marks: dict[tuple[int, int], str] = {}
     for name, value in model.items():
         m = NAME.fullmatch(name)

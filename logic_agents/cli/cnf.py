@@ -31,6 +31,7 @@ from logic_agents.errors import UsageError
 from logic_agents.world.options import integer
 from logic_agents.world.registry import Option
 from logic_agents.world.sandbox import PassThrough
+from logic_agents.world.spec import CnfLegend, GameSpec, Puzzle
 
 MAX_KB_COMMENTS = 200
 
@@ -56,7 +57,7 @@ def add_parser(sub: Any) -> None:
 
 def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     spec = game_of(args, [args.map])
-    if spec.puzzle is not None and spec.puzzle.encode is not None and args.agent is None:
+    if spec.get(Puzzle) is not None and args.agent is None:
         return []
     args.agent = args.agent or _query_agent(spec)
     return declared_flags(agent_entries(spec, [args.agent]), spec)
@@ -78,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
         refuse_overwrite(args.output, args.force, "-o")
     map_path, instance = load_one(args.map, spec)
     head = [f"logic-agents {__version__} cnf", f"game {spec.name}"]
-    if spec.puzzle is not None and spec.puzzle.encode is not None and args.agent is None:
-        kb = spec.puzzle.encode(instance)
+    if spec.get(Puzzle) is not None and args.agent is None:
+        kb = spec.need(Puzzle, "cnf").encode(instance)
         comments = head + [f"puzzle {instance.name} ({portable_path(map_path)})",
-                           *spec.cnf_legend]
+                           *legend_of(spec)]
         comments += kb_comments([str(f) for f, _, _ in kb.told], [(s, e) for _, s, e in kb.told])
         return _write(args, kb.to_dimacs(comments), {
             "file": args.output, "map": instance.name, "variables": kb.num_vars,
@@ -123,7 +124,7 @@ def _write_query(args: argparse.Namespace, spec: Any, instance: Any, map_path: s
     comments = head + [f"map {instance.name} ({portable_path(map_path)})",
                        f"agent {entry.name}" + (f" {settings}" if settings else ""),
                        f"seed {args.seed} query {query.index} step {query.step}"]
-    comments += query.legend() or list(spec.cnf_legend)
+    comments += query.legend() or legend_of(spec)
     comments += kb_comments(query.formulas(), query.spans())
     return _write(args, query.to_dimacs(comments), {
         "file": args.output, "map": instance.name, "agent": entry.name, "seed": args.seed,
@@ -161,3 +162,9 @@ def _write(args: argparse.Namespace, text: str, summary: dict) -> int:
         print(f"wrote {args.output}: {summary['variables']} variables, {summary['clauses']} "
               f"clauses, {summary['named']} named", file=sys.stderr)
     return 0
+
+
+def legend_of(spec: GameSpec) -> list[str]:
+    """The comment lines that explain the game's variable names (its CnfLegend)."""
+    legend = spec.get(CnfLegend)
+    return list(legend.lines) if legend is not None else []

@@ -21,6 +21,7 @@ from logic_agents.errors import UsageError
 from logic_agents.inputs import path_exists, printable
 from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
+from logic_agents.world.spec import Lives, Results
 
 PROG = "logic-agents"
 
@@ -242,10 +243,10 @@ def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     """The world options given: lives (for games with lives) and the game's declared ones."""
     options: dict[str, Any] = {}
     if getattr(args, "lives", None) is not None:
-        if not spec.has_lives:
+        if spec.get(Lives) is None:
             raise UsageError(f"--lives is for games with lives; {spec.name} has none")
         options["lives"] = args.lives
-    for option in spec.world_options:
+    for option in spec.options:
         value = getattr(args, option.name, None)
         if value is not None:
             options[option.name] = value
@@ -253,12 +254,16 @@ def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def markup_renderer(spec: GameSpec) -> Any:
-    """The game's rich renderer, else its plain one with markup escaped."""
-    if spec.render_markup is not None:
-        return spec.render_markup
+    """What console.print shows of an observation: the game's render as it is when it is a
+    rich Text (coloured), else its plain text with markup escaped."""
     from rich.markup import escape
+    from rich.text import Text
 
-    return lambda obs: escape(spec.render(obs))
+    def shown(obs: Any) -> Any:
+        text = spec.render(obs)
+        return text if isinstance(text, Text) else escape(str(text))
+
+    return shown
 
 
 EXIT_AGENT_FAILED = 3  # play: the agent failed; compare: some games errored or timed out
@@ -291,14 +296,13 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: d
         out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
                "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
                "guesses": result.guesses, "time_s": round(result.time_s, 6)}
-        out.update({k: result.extra[k] for k in spec.result_keys if k in result.extra})
-        if spec.has_lives:
-            out["lives_left"] = result.extra.get("lives_left")
+        out.update({k: result.extra.get(k) for k in spec.result_keys()})
         if failed:
             out["error"] = result.error
         print(json.dumps(out))
         return code
-    words = (spec.summary(result) if spec.summary is not None and not failed
+    results = spec.get(Results)
+    words = (results.words(result) if results is not None and not failed
              else f"{result.steps} steps, {result.guesses} guesses")
     outcome = result.outcome.value.upper()
     if failed:
@@ -334,3 +338,23 @@ def report_agent_failure(result: Any) -> bool:
         err.print("the agent's own frames (most recent call last):\n"
                   + escape(result.frames.rstrip()))
     return True
+
+
+def add_option(parser: Any, option: Option, owner: str = "") -> None:
+    """The flag of a declared Option (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`);
+    the value stays None unless given."""
+    shown = f" (default {option.default})" if option.default not in (None, "", ()) else ""
+    text = (f"{owner}: " if owner else "") + option.help + shown
+    if option.type is bool:
+        parser.add_argument(option.flag, dest=option.name, action=argparse.BooleanOptionalAction,
+                            default=None, help=text)
+        return
+    kwargs: dict[str, Any] = {"dest": option.name, "default": None, "help": text,
+                              "type": option.parse or option.type}
+    if option.choices:
+        kwargs["choices"] = option.choices
+    if option.metavar:
+        kwargs["metavar"] = option.metavar
+    if option.required:
+        kwargs["required"] = True
+    parser.add_argument(option.flag, **kwargs)

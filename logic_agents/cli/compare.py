@@ -32,6 +32,7 @@ from logic_agents.errors import UsageError
 from logic_agents.output import make_console
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import Option
+from logic_agents.world.spec import Generator
 
 
 def add_parser(sub: Any) -> None:
@@ -112,7 +113,8 @@ def _game(args: argparse.Namespace) -> Any:
 
     if args.maps or args.game:
         return game_of(args, args.maps)
-    makers = [n for n, s in games().items() if s.generator and s.generator.for_compare]
+    makers = [n for n, s in games().items()
+              if (g := s.get(Generator)) is not None and g.for_compare is not None]
     if args.generate and len(makers) == 1:
         return get_game(makers[0])
     if args.generate:
@@ -122,9 +124,10 @@ def _game(args: argparse.Namespace) -> Any:
 
 def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     spec = _game(args)
-    flags = [(f"{spec.name} world", o) for o in spec.world_options]
-    if spec.generator is not None:
-        flags += [(f"{spec.name} --generate", o) for o in spec.generator.compare_options]
+    flags = [(f"{spec.name} world", o) for o in spec.options]
+    generator = spec.get(Generator)
+    if generator is not None:
+        flags += [(f"{spec.name} --generate", o) for o in generator.compare_options]
     return flags + declared_flags(agent_entries(spec, _agent_names(args, spec)), spec)
 
 
@@ -158,12 +161,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
     entries = batch.entries_from_references(args.maps, spec, args.group_by)
-    generate_options = {o.name for o in spec.generator.compare_options} if spec.generator else set()
+    generator = spec.get(Generator)
+    generate_options = {o.name for o in generator.compare_options} if generator else set()
     if args.generate:
-        if spec.generator is None or spec.generator.for_compare is None:
+        if generator is None or generator.for_compare is None:
             raise UsageError(f"{spec.name} has no generator for --generate")
         entries += [batch.MapEntry(instance, group) for instance, group in
-                    spec.generator.for_compare(args.generate, args.count, args.seed, args)]
+                    generator.for_compare(args.generate, args.count, args.seed,
+                                          {name: getattr(args, name, None)
+                                           for name in generate_options})]
     elif any(getattr(args, name, None) not in (None, False) for name in generate_options):
         given = ", ".join("--" + n.replace("_", "-") for n in sorted(generate_options)
                           if getattr(args, n, None) not in (None, False))

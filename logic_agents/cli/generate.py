@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
-from logic_agents.cli.common import Parser, limit_flag
+from logic_agents.cli.common import Parser, add_option, limit_flag
 from logic_agents.errors import UsageError
 from logic_agents.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap
 from logic_agents.world import sandbox
 from logic_agents.world.options import integer, nonnegative_float
 from logic_agents.world.registry import game_names, games
+from logic_agents.world.spec import GenerateRequest, Generator
 
 
 def add_parser(sub: Any) -> None:
@@ -53,14 +55,14 @@ def run(args: argparse.Namespace) -> int:
     from logic_agents.world.registry import get_game
 
     spec = get_game(args.game)
-    generator = spec.generator
+    generator = spec.get(Generator)
     if generator is None:
-        makers = [name for name, s in games().items() if s.generator is not None]
+        makers = [name for name, s in games().items() if s.get(Generator) is not None]
         raise UsageError(f"{spec.name} has no generator; generate knows {', '.join(makers)}")
     p = Parser(prog=f"logic-agents generate {spec.name}", description=generator.help)
-    if generator.epilog is not None:
-        p.epilog_from = generator.epilog
-    generator.add_arguments(p)
+    p.epilog_from = generator.epilog
+    for option in generator.options:
+        add_option(p, option)
     common_flags(p)
     own = p.parse_args(args.rest)
     lift_limits(bool(own.no_limits))
@@ -69,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     if own.memory_cap and sandbox.process_capped():
         sandbox.set_memory_cap(own.memory_cap)
     with item_time_cap(own.time_cap or None):
-        report = generator.run(own)
+        report = generator.generate(GenerateRequest(
+            count=own.count, seed=own.seed, output=Path(own.output), force=own.force,
+            resume=own.resume, options={o.name: getattr(own, o.name)
+                                        for o in generator.options}))
     if own.json:
         print(json.dumps({"game": spec.name, "seed": own.seed, "files": report.files,
                           "kept": report.kept, **report.details}))

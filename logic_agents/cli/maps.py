@@ -37,16 +37,14 @@ def shipped_rows(spec: Any) -> list[dict[str, Any]]:
         except ValueError:
             shown = str(path)
         row: dict[str, Any] = {"game": spec.name, "path": shown}
-        if spec.load_all is not None:  # a file of many instances
-            instances = spec.load_all(path)
-            instance = instances[0]
+        instances = spec.instances.read(path)
+        instance = instances[0]
+        if spec.instances.many:  # a file of many instances
             row["name"] = path.stem
             row["puzzles"] = len(instances)
         else:
-            instance = spec.load(path)
             row["name"] = instance.name
-        if spec.facts is not None:
-            row.update(spec.facts(instance))
+        row.update(spec.instances.facts(instance))
         rows.append(row)
     return rows
 

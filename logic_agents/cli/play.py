@@ -67,7 +67,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     """The flags this game and agent add (the second parsing pass)."""
     spec = game_of(args, [args.map])
     args.agent = args.agent or spec.default_agent
-    flags = [(f"{spec.name} world", o) for o in spec.world_options]
+    flags = [(f"{spec.name} world", o) for o in spec.options]
     return flags + declared_flags(agent_entries(spec, [args.agent]), spec)
 
 
@@ -209,7 +209,7 @@ def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, ins
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")
-    hint_entry = resolve_agent(spec, spec.hint_agent or spec.default_agent)
+    hint_entry = resolve_agent(spec, spec.hint_agent)
 
     def hint_agent() -> Any:
         return build_agent(hint_entry, explaining(hint_entry))

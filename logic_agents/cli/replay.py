@@ -52,7 +52,7 @@ def _show(args: argparse.Namespace) -> dict:
         if record is None:
             watcher.show(observation)
         else:
-            watcher.show(observation, spec.action_from_json(record["action"]),
+            watcher.show(observation, spec.actions.from_json(record["action"]),
                          Why.from_json(record.get("why")), record["reward"])
 
     try:

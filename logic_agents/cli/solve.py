@@ -12,6 +12,7 @@ from logic_agents.cli.common import examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.output import make_console
 from logic_agents.world.registry import games, get_game
+from logic_agents.world.spec import Puzzle
 
 
 def add_parser(sub: Any) -> None:
@@ -21,7 +22,7 @@ def add_parser(sub: Any) -> None:
         "games that are static puzzles (`logic-agents games` shows which).",
     )
     p.epilog_from = lambda: examples("solve", "{example} --unique",
-                                     want=lambda spec: spec.puzzle is not None)
+                                     want=lambda spec: spec.get(Puzzle) is not None)
     p.add_argument("puzzles", nargs="+", metavar="FILE_OR_PUZZLE")
     game_flag(p, "the puzzles")
     p.add_argument("--unique", action="store_true",
@@ -60,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     from logic_agents.world.resolve import detect_game
 
     spec = get_game(args.game or detect_game(args.puzzles))
-    puzzle = spec.puzzle
+    puzzle = spec.get(Puzzle)
     if puzzle is None:
-        solvable = [name for name, s in games().items() if s.puzzle is not None]
+        solvable = [name for name, s in games().items() if s.get(Puzzle) is not None]
         raise UsageError(f"{spec.name} is not a static puzzle; solve knows {', '.join(solvable)}")
     if args.solver is not None:
         check_solver_name(args.solver)
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 out["second"] = puzzle.to_json(instance, result.second)
             print(json.dumps(out), flush=True)
             continue
-        about = f" ({escape(puzzle.describe(instance))})" if puzzle.describe else ""
+        about = f" ({escape(puzzle.describe(instance))})"
         console.print(f"[bold]{escape(instance.name)}[/bold]{about}")
         if result.solution is not None:
             console.print(escape(puzzle.show(instance, result.solution)))

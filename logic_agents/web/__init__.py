@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.world.core import Why
+from logic_agents.world.view import View
 
 # what a page may load: nothing from anywhere; its own inline style (and script)
 CSP_PAGE = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
@@ -72,9 +73,9 @@ class _Recorder:
         if record is not None:
             frame["action"] = str(record["action"])
             self.score += record["reward"]
-        view = spec.view
+        view = spec.get(View)
         if view is None:  # a game without a View: its text picture
-            frame["text"] = spec.render(observation)
+            frame["text"] = str(spec.render(observation))
         else:
             board = view.board(observation)
             if self.board is None:
@@ -90,7 +91,7 @@ class _Recorder:
                 return None if tile is None else tile[0] * board.cols + tile[1]
 
             if record is not None:
-                action = spec.action_from_json(record["action"])
+                action = spec.actions.from_json(record["action"])
                 frame["move"] = [i for i in map(index, view.cells_of(action)) if i is not None]
         why = Why.from_json(record.get("why") if record else None)
         if why:

@@ -5,12 +5,13 @@ Concepts (one CheckResult each; a failing check says what is wrong, in one line)
 - spec: the default agent is registered; the example resolves to an instance; agents'
   factories make agents that have reset() and act().
 - instance: the example instance has a `.name` (a printable one-line str); the instance codec
-  round-trips: parse_instance(format_instance(x)) == x, and formats again to the same text.
+  round-trips: instances.parse(instances.format(x)) == x (the example and the sample), and
+  formats again to the same text.
 - world: check_world with the default agent on the example: shapes, determinism per seed,
   frozen observations that hold no reference to the hidden state, illegal actions refused
   with IllegalAction and changing nothing, a typed outcome whenever a step terminates.
 - actions: every action the default agent played round-trips through the action codec
-  (action_from_json of what a trace writes).
+  (actions.from_json of what a trace writes).
 - plays: the default agent plays the example to an end through run_episode, the loop every
   verb uses, without an error.
 """
@@ -104,15 +105,16 @@ def _instance(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     if not isinstance(name, str) or not name or not name.isprintable():
         raise AssertionError(f"an instance's .name must be a printable one-line str, not "
                              f"{name!r}")
-    if spec.format_instance is None or spec.parse_instance is None:
-        raise AssertionError("the spec has no instance codec (format_instance, "
-                             "parse_instance): traces cannot carry the instance")
-    text = spec.format_instance(instance)
-    back = spec.parse_instance(text, "<check>")
+    codec = spec.instances
+    text = codec.format(instance)
+    back = codec.parse(text, "<check>")
     if back != instance:
-        raise AssertionError("parse_instance(format_instance(x)) differs from x")
-    if spec.format_instance(back) != text:
-        raise AssertionError("format_instance of the parsed instance gives another text")
+        raise AssertionError("instances.parse(instances.format(x)) differs from x")
+    if codec.format(back) != text:
+        raise AssertionError("instances.format of the parsed instance gives another text")
+    sample = codec.sample()
+    if codec.parse(codec.format(sample), "<check>") != sample:
+        raise AssertionError("the sample instance does not round-trip through the codec")
 
 
 def _world(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
@@ -120,7 +122,7 @@ def _world(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
 
     instance = state["instance"]
     check_world(lambda: spec.make_world(instance), lambda: spec.make_agent(spec.default_agent),
-                spec.illegal_actions, seeds=seeds)
+                spec.actions.illegal, seeds=seeds)
 
 
 def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
@@ -129,7 +131,7 @@ def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     played = _record(spec, state["instance"], seeds[0])
     for action in played:
         written = to_jsonable(action)
-        back = spec.action_from_json(written)
+        back = spec.actions.from_json(written)
         if back != action:
             raise AssertionError(f"action {action!r} was written as {written!r} and read back "
                                  f"as {back!r}")

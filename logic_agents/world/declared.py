@@ -3,7 +3,7 @@ a factory.
 
 Concepts:
 - Option: one declared option (name, type, default, help, choices); the command line makes a
-  flag of it (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`).
+  flag of it (cli.common.add_option: `node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`).
 - declared_options(factory): the factory's `options` attribute, else the keyword-only
   parameters of its `__init__` with a default and a simple annotation (bool/int/float/str).
 - accepts(factory, keyword): whether it takes a hook the framework hands (HOOKS: on_query,
@@ -15,7 +15,6 @@ build on it, and neither on the other's internals.
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import typing
 from collections.abc import Callable
@@ -40,26 +39,12 @@ class Option:
     metavar: str | None = None
     # a check run on the value (a UsageError-raising converter); None keeps type(text)
     parse: Callable[[str], Any] | None = None
+    required: bool = False  # the command line refuses to run without it
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
-    def add_to(self, parser: argparse.ArgumentParser | Any, owner: str = "") -> None:
-        """Add this option's flag; the value stays None unless given."""
-        shown = f" (default {self.default})" if self.default not in (None, "", ()) else ""
-        text = (f"{owner}: " if owner else "") + self.help + shown
-        if self.type is bool:
-            parser.add_argument(self.flag, dest=self.name, action=argparse.BooleanOptionalAction,
-                                default=None, help=text)
-            return
-        kwargs: dict[str, Any] = {"dest": self.name, "default": None, "help": text,
-                                  "type": self.parse or self.type}
-        if self.choices:
-            kwargs["choices"] = self.choices
-        if self.metavar:
-            kwargs["metavar"] = self.metavar
-        parser.add_argument(self.flag, **kwargs)
 
 
 def declared_options(factory: Any) -> tuple[Option, ...]:

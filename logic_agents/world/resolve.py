@@ -32,6 +32,7 @@ from logic_agents.inputs import (
     read_text,
     shorten,
 )
+from logic_agents.world.spec import Detection, Inline, Shipped
 
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
@@ -70,9 +71,9 @@ def shipped_maps(package: str, *folder: str) -> Path:
 
 
 def maps_folder(spec: Any) -> Path | None:
-    """Where a game's shipped instances lie (its `maps`), None when it ships none."""
-    root = getattr(spec, "maps", None)
-    return Path(root) if root is not None and is_dir(root) else None
+    """Where a game's shipped instances lie (its Shipped capability), None when it ships none."""
+    shipped = spec.get(Shipped)
+    return Path(shipped.folder) if shipped is not None and is_dir(shipped.folder) else None
 
 
 def shipped_path(name: str, spec: Any) -> Path | None:
@@ -106,9 +107,10 @@ def locate(text: str, spec: Any) -> Path | None:
 
 
 def _load_many(spec: Any, path: Path) -> list[Any]:
-    if spec.load_all is not None:
-        return list(spec.load_all(path))
-    return [spec.load(path)]
+    instances = list(spec.instances.read(path))
+    if not instances:
+        raise FormatError(f"holds no {spec.name} instance", str(path), 0, 0)
+    return instances
 
 
 def resolve(text: str, spec: Any, *, every: bool = False,
@@ -118,7 +120,7 @@ def resolve(text: str, spec: Any, *, every: bool = False,
     if is_dir(text):
         raise FormatError(f"is a directory, not a {spec.name} file", text, 0, 0)
     if is_file(text):
-        return text, (_load_many(spec, Path(text)) if every else [spec.load(Path(text))])
+        return text, (_load_many(spec, Path(text)) if every else _load_many(spec, Path(text))[:1])
     base, k = split_index(text)
     path = Path(base) if is_file(base) else shipped_path(base, spec)
     if path is not None and is_dir(path):
@@ -126,10 +128,11 @@ def resolve(text: str, spec: Any, *, every: bool = False,
                           "folder)", text, 0, 0)
     if path is not None:
         if k is None:
-            return str(path), (_load_many(spec, path) if every else [spec.load(path)])
+            return str(path), (_load_many(spec, path) if every else _load_many(spec, path)[:1])
         return f"{path}:{k}", [pick(_load_many(spec, path), k, str(path))]
-    if spec.parse_text is not None and not _looks_like_path(text):
-        return label, list(spec.parse_text(text, label))
+    inline = spec.get(Inline)
+    if inline is not None and not _looks_like_path(text):
+        return label, list(inline.parse(text, label))
     raise FormatError(f"no such map file, nor a shipped {spec.name} map", shorten(text, 80), 0, 0)
 
 
@@ -167,8 +170,8 @@ def detect_game(items: list[str], default: str | None = None) -> str:
     for item in items:
         path = locate_any(item, registered)
         if path is None:
-            scores = {name: spec.sniff_text(item) for name, spec in registered.items()
-                      if spec.sniff_text is not None}
+            scores = {name: detection.sniff(item, None) for name, spec in registered.items()
+                      if (detection := spec.get(Detection)) is not None}
             best = max(scores.values(), default=0)
             if best:
                 return next(name for name, score in scores.items() if score == best)
@@ -198,8 +201,8 @@ def _detect_file(path: Path, registered: dict[str, Any]) -> str | None:
     said = declared_game(text)
     if said in registered:
         return said
-    scores = {name: spec.sniff(text, str(path)) for name, spec in registered.items()
-              if spec.sniff is not None}
+    scores = {name: detection.sniff(text, str(path)) for name, spec in registered.items()
+              if (detection := spec.get(Detection)) is not None}
     best = max(scores.values(), default=0)
     return next(name for name, score in scores.items() if score == best) if best else None
 
@@ -211,7 +214,7 @@ def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsErro
     item = items[0]
     path = locate_any(item, registered)
     if path is None:
-        if _looks_like_path(item) or not any(s.sniff_text for s in registered.values()):
+        if _looks_like_path(item) or not any(s.get(Inline) for s in registered.values()):
             return FormatError("no such map file, nor a shipped map of any game", shorten(item, 80),
                                0, 0)
         return UsageError(f"{shorten(item, 60)!r}: no such map file, shipped map or instance "
@@ -219,7 +222,7 @@ def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsErro
     said = []
     for name, spec in registered.items():
         try:
-            spec.load(path)
+            _load_many(spec, path)
         except LogicAgentsError as e:
             said.append(f"as {name}: {e}")
     return UsageError(f"cannot tell which game {shorten(str(path), 60)} is ("

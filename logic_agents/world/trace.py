@@ -106,13 +106,12 @@ _STEP_KEYS = {"t": int, "action": object, "reward": (int, float), "terminated": 
               "truncated": bool, "observation": object}
 
 
-def trace_header(spec: Any, instance: Any, map_path: str, world_options: dict[str, Any]) -> dict[str, Any]:
+def trace_header(spec: Any, instance: Any, map_path: str,
+                 world_options: dict[str, Any]) -> dict[str, Any]:
     """What a trace's `begin` line carries besides the episode: its map path, the world
-    options and, when the game can write it, the instance itself (so it replays anywhere)."""
-    header: dict[str, Any] = {"map_path": map_path, "world_options": world_options}
-    if spec.format_instance is not None:
-        header["instance"] = spec.format_instance(instance)
-    return header
+    options and the instance itself (so it replays anywhere)."""
+    return {"map_path": map_path, "world_options": world_options,
+            "instance": spec.instances.format(instance)}
 
 
 def _check_record(record: Any, file: str, lineno: int) -> dict[str, Any]:
@@ -225,7 +224,9 @@ def read_trace(path: str | Path, text: str | None = None
 
 def _world_options(options: dict[str, Any], spec: Any, path: str | Path) -> dict[str, Any]:
     """The trace's world options, checked against what the game's world takes."""
-    allowed = ({"lives"} if spec.has_lives else set()) | {o.name for o in spec.world_options}
+    from logic_agents.world.spec import Lives
+
+    allowed = ({"lives"} if spec.get(Lives) else set()) | {o.name for o in spec.options}
     for key, value in options.items():
         if key not in allowed:
             raise FormatError(f"world option {key!r} is not one {spec.name} takes "
@@ -248,8 +249,8 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
 
     begin, steps, end = read_trace(path, text)
     spec = get_game(begin["game"])
-    if "instance" in begin and spec.parse_instance is not None:
-        instance = spec.parse_instance(begin["instance"], f"{path}: instance")
+    if "instance" in begin:
+        instance = spec.instances.parse(begin["instance"], f"{path}: instance")
     else:
         instance = resolve(begin["map_path"], spec)[1][0]
     world = spec.make_world(instance, **_world_options(begin.get("world_options", {}), spec, path))
@@ -260,7 +261,7 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
         watch(spec, observation, None)
     score = 0.0
     for record in steps:
-        action = spec.action_from_json(record["action"])
+        action = spec.actions.from_json(record["action"])
         try:
             observation, reward, terminated, truncated, info = world.step(action)
         except LogicAgentsError as e:

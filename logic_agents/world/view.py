@@ -87,6 +87,7 @@ class Controls:
     arrows_act: bool = False
     cursor: Callable[[Any], Cell] | None = None  # where the cursor starts (default (0, 0))
     cells: Callable[[Any], tuple[int, int]] | None = None  # (rows, cols) the cursor may visit
+    hint_agent: str = ""  # the agent `h` asks for a hint (default: the game's default agent)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ is caught and named, including a world written to Gymnasium's step contract alon
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_a_gymnasium_world_is_refused_not_mis_scored():
     spec = get_game("daggers")
     gym = variant(make_world=lambda instance, **kw: GymOnly(spec.make_world(instance, **kw)))
     assert "says no outcome" in failed(check_game(gym))["world"]
-    world = gym.make_world(spec.load("maps/daggers/2018/EASY1.txt"))
+    world = gym.make_world(spec.instances.read(Path("maps/daggers/2018/EASY1.txt"))[0])
     with pytest.raises(ContractError, match="Outcome.WON, Outcome.LOST or Outcome.ENDED"):
         run_episode(world, spec.make_agent("satx"), seed=0)
 
@@ -92,15 +93,15 @@ def test_a_world_that_ignores_its_seed_fails():
 
 def test_an_action_codec_that_does_not_round_trip_fails():
     spec = get_game("daggers")
-    broken = variant(action_from_json=lambda text: spec.action_from_json(
-        str(text).replace("probe", "flag")))
+    broken = variant(actions=dataclasses.replace(spec.actions, from_json=lambda text: (
+        spec.actions.from_json(str(text).replace("probe", "flag")))))
     assert "read back" in failed(check_game(broken))["actions"]
 
 
 def test_an_instance_codec_that_loses_the_name_fails():
     spec = get_game("daggers")
-    broken = variant(format_instance=lambda m: spec.format_instance(
-        dataclasses.replace(m, name="other")))
+    broken = variant(instances=dataclasses.replace(spec.instances, format=lambda m: (
+        spec.instances.format(dataclasses.replace(m, name="other")))))
     assert "differs" in failed(check_game(broken))["instance"]
 
 
@@ -133,6 +134,6 @@ def test_games_check_exits_1_and_names_the_failure(capsys):
 
 def test_outcomes_are_typed_on_every_built_in_world():
     spec = get_game("daggers")
-    world = spec.make_world(spec.load("maps/daggers/2018/EASY1.txt"))
+    world = spec.make_world(spec.instances.read(Path("maps/daggers/2018/EASY1.txt"))[0])
     result = run_episode(world, spec.make_agent("satx"), seed=0)
     assert world.outcome is result.outcome and result.outcome in (Outcome.WON, Outcome.LOST)

@@ -11,10 +11,9 @@ CASES = [(name, agent) for name, spec in sorted(games().items()) for agent in sp
 @pytest.mark.parametrize("game,agent", CASES, ids=[f"{g}-{a}" for g, a in CASES])
 def test_check_world_for_every_registered_game(game, agent):
     spec = games()[game]
-    assert spec.example_instance is not None, f"{game} registers no example instance"
-    instance = spec.example_instance()
+    instance = spec.instances.sample()
     check_world(lambda: spec.make_world(instance), lambda: spec.make_agent(agent),
-                spec.illegal_actions, seeds=(0, 1))
+                spec.actions.illegal, seeds=(0, 1))
 
 
 @pytest.mark.parametrize("game", sorted(games()))

@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Container, Iterator
 from pathlib import Path
-from typing import Any
 
 from akari_game.board import NUMBERS, WALL, WHITE, AkariPuzzle, format_puzzle, load
 from akari_game.encode import AkariSolver
 from logic_agents.errors import GenerationError
-from logic_agents.world.registry import GenerateReport, Generator
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
 
 WALL_SHARE = 0.2
 ATTEMPTS = 200
@@ -79,21 +78,19 @@ def _size(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def _add_arguments(p: Any) -> None:
-    p.add_argument("--size", type=_size, default=(7, 7), metavar="WxH",
-                   help="width x height (default 7x7)")
+OPTIONS = (Option("size", tuple, (7, 7), "width x height", metavar="WxH", parse=_size),)
 
 
-def _run(args: Any) -> GenerateReport:
+def _run(request: GenerateRequest) -> GenerateReport:
     from logic_agents.generated import kept_files, streamed, write_file
 
-    width, height = args.size
-    out = Path(args.output)
-    paths = [out / f"akari{width}x{height}-s{args.seed}-{k:04d}.txt" for k in range(args.count)]
-    kept = kept_files(paths, load, args.force, args.resume)
+    width, height = request.options.get("size") or (7, 7)
+    out = Path(request.output)
+    paths = [out / f"akari{width}x{height}-s{request.seed}-{k:04d}.txt" for k in range(request.count)]
+    kept = kept_files(paths, load, request.force, request.resume)
     written = []
-    for puzzle in streamed(iter_puzzles(width, height, args.count, args.seed, skip=kept),
-                           args.count - len(kept), "puzzles"):
+    for puzzle in streamed(iter_puzzles(width, height, request.count, request.seed, skip=kept),
+                           request.count - len(kept), "puzzles"):
         path = out / f"{puzzle.name}.txt"
         write_file(path, format_puzzle(puzzle))
         written.append(str(path))
@@ -101,7 +98,7 @@ def _run(args: Any) -> GenerateReport:
                           f"unique {width}x{height} Akari puzzles to {out}")
 
 
-GENERATOR = Generator(add_arguments=_add_arguments, run=_run,
+GENERATOR = Generator(options=OPTIONS, generate=_run,
                       help="unique Akari puzzles, one file each")
 
 __all__ = ["GENERATOR", "generate_puzzle", "iter_puzzles", "NUMBERS"]

@@ -12,7 +12,7 @@ from logic_agents.games.daggers.agents import SatAgent, single_point_moves
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
 from logic_agents.games.daggers.generate import GENERATOR
 from logic_agents.games.daggers.prob import ProbAgent
-from logic_agents.games.daggers.render import VIEW, render, render_markup
+from logic_agents.games.daggers.render import VIEW, styled
 from logic_agents.games.daggers.world import (
     DaggersAction,
     DaggersObservation,
@@ -20,8 +20,18 @@ from logic_agents.games.daggers.world import (
     flag,
     probe,
 )
-from logic_agents.world.registry import GameSpec, agents_from
 from logic_agents.world.resolve import shipped_maps
+from logic_agents.world.spec import (
+    Actions,
+    CnfLegend,
+    Detection,
+    GameSpec,
+    Instances,
+    Lives,
+    Results,
+    Shipped,
+    agents_from,
+)
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
@@ -65,32 +75,34 @@ def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
 
 
 SPEC = GameSpec(
-        name="daggers",
-        description="Daggers and Gold (2018 AI course): Minesweeper with gold and lives",
-        load=load,
-        make_world=DaggersWorld,
-        agents=agents_from(AGENTS, AGENT_HELP),
-        render=render,
-        render_markup=render_markup,
-        view=VIEW,
-        hint_agent="prob",
-        action_from_json=DaggersAction.from_json,
-        illegal_actions=illegal_actions,
-        maps=shipped_maps("logic_agents", "maps", "daggers"),
-        has_lives=True,
-        format_instance=format_map,
-        parse_instance=parse,
-        default_agent="satx",
-        example="EASY1",
-        example_instance=lambda: parse("name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"),
-        generator=GENERATOR,
-        summary=summary_line,
-        sniff=sniff,
+    name="daggers",
+    description="Daggers and Gold (2018 AI course): Minesweeper with gold and lives",
+    make_world=DaggersWorld,
+    agents=agents_from(AGENTS, AGENT_HELP),
+    instances=Instances(
+        read=lambda path: [load(path)],
+        parse=parse,
+        format=format_map,
+        sample=lambda: parse("name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"),
         facts=facts,
-        cnf_legend=("variables D_r<row>c<col> (1-based): the cell holds a dagger; _aux_N: "
-                    "auxiliary (Tseitin or counter)",
-                    "SEL_n: selector of a formula that held for one test only (SEL_n >> "
-                    "formula); the last unit clauses assume this test's selectors"),
+    ),
+    actions=Actions(from_json=DaggersAction.from_json, illegal=illegal_actions),
+    render=styled,
+    default_agent="satx",
+    example="EASY1",
+    capabilities=(
+        VIEW,
+        Lives(),
+        Shipped(shipped_maps("logic_agents", "maps", "daggers")),
+        Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+        GENERATOR,
+        Results(words=summary_line),
+        CnfLegend((
+            "variables D_r<row>c<col> (1-based): the cell holds a dagger; _aux_N: auxiliary "
+            "(Tseitin or counter)",
+            "SEL_n: selector of a formula that held for one test only (SEL_n >> formula); the "
+            "last unit clauses assume this test's selectors")),
+    ),
 )
 
 __all__ = [

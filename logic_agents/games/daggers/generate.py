@@ -14,6 +14,7 @@ Concepts:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from logic_agents.games.daggers.board import (
     DaggersMap,
     neighbours,
 )
-from logic_agents.world.registry import GenerateReport, Generator, Option
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
 
 
 @dataclass(frozen=True)
@@ -178,56 +179,65 @@ def custom_preset(height: int, width: int, daggers: int, gold: int = 0, topology
 
 
 # -- `logic-agents generate daggers` and `compare --generate` ---------------------------------
-def _add_arguments(p: Any) -> None:
-    from logic_agents.world.options import cell, integer, positive_int
+def _options() -> tuple[Option, ...]:
+    from logic_agents.world.options import integer, positive_int
 
-    p.add_argument("--preset", help="a preset name (see below)")
-    p.add_argument("--width", type=positive_int)
-    p.add_argument("--height", type=positive_int)
-    p.add_argument("--daggers", type=integer, metavar="K")
-    p.add_argument("--gold", type=integer, metavar="G", help="gold mines (default 0)")
-    p.add_argument("--topology", choices=["square", "hex"], help="default square")
-    p.add_argument("--lives", type=positive_int, help="starting lives written in the header")
-    add_start_arguments(p, cell)
-
-
-def add_start_arguments(p: Any, cell: Any) -> None:
-    p.add_argument("--start", type=cell, metavar="R,C", help="the first probe, kept clear so "
-                   "that it opens an area (default 0,0; 3,3 is the 'modern' opening of "
-                   "published solver records)")
-    p.add_argument("--safe-start", action="store_true", help="keep only the first probe "
-                   "clear, not its neighbours; it is safe but may show a number (the "
-                   "'classic' start rule)")
+    return (
+        Option("preset", str, None, "a preset name (see below)"),
+        Option("width", int, None, "", parse=positive_int),
+        Option("height", int, None, "", parse=positive_int),
+        Option("daggers", int, None, "", metavar="K", parse=integer),
+        Option("gold", int, None, "gold mines (default 0)", metavar="G", parse=integer),
+        Option("topology", str, None, "default square", choices=("square", "hex")),
+        Option("lives", int, None, "starting lives written in the header", parse=positive_int),
+        *_start_options(),
+    )
 
 
-def preset_from_args(args: Any) -> Preset:
-    """The preset named by --preset, or a custom one from --width/--height/--daggers/--gold."""
+def _start_options() -> tuple[Option, ...]:
+    from logic_agents.world.options import cell
+
+    return (
+        Option("start", tuple, None, "the first probe, kept clear so that it opens an area "
+               "(default 0,0; 3,3 is the 'modern' opening of published solver records)",
+               metavar="R,C", parse=cell),
+        Option("safe_start", bool, None, "keep only the first probe clear, not its "
+               "neighbours; it is safe but may show a number (the 'classic' start rule)"),
+    )
+
+
+def preset_from_options(options: Mapping[str, Any]) -> Preset:
+    """The preset named by `preset`, or a custom one from width/height/daggers/gold."""
     from logic_agents.errors import UsageError
 
-    sizes = [args.width, args.height, args.daggers]
-    if args.preset:
-        if any(v is not None for v in sizes + [args.gold]):
+    sizes = [options.get("width"), options.get("height"), options.get("daggers")]
+    if options.get("preset"):
+        if any(v is not None for v in [*sizes, options.get("gold")]):
             raise UsageError("give either --preset or --width/--height/--daggers, not both")
-        preset = get_preset(args.preset)
-        if args.topology and args.topology != preset.topology:
+        preset = get_preset(options["preset"])
+        topology = options.get("topology")
+        if topology and topology != preset.topology:
             raise UsageError(f"preset {preset.name} is {preset.topology}; drop --topology")
         return preset
-    if any(v is None for v in sizes):
+    height, width, daggers = options.get("height"), options.get("width"), options.get("daggers")
+    if height is None or width is None or daggers is None:
         raise UsageError("give --preset P, or all of --width W --height H --daggers K")
-    return custom_preset(args.height, args.width, args.daggers, args.gold or 0,
-                         args.topology or "square", args.lives or 1)
+    return custom_preset(height, width, daggers, options.get("gold") or 0,
+                         options.get("topology") or "square", options.get("lives") or 1)
 
 
-def _run(args: Any) -> GenerateReport:
+def _generate(request: GenerateRequest) -> GenerateReport:
     from logic_agents.games.daggers.board import format_map
     from logic_agents.games.daggers.board import load as load_map
     from logic_agents.generated import kept_files, write_file
 
-    preset = preset_from_args(args)
-    maps = generate_maps(preset, args.count, args.seed, args.start, not args.safe_start)
-    out = Path(args.output)
+    options = request.options
+    preset = preset_from_options(options)
+    maps = generate_maps(preset, request.count, request.seed, options.get("start"),
+                         not options.get("safe_start"))
+    out = Path(request.output)
     paths = [out / f"{instance.name}.txt" for instance in maps]
-    kept = kept_files(paths, load_map, args.force, args.resume)
+    kept = kept_files(paths, load_map, request.force, request.resume)
     written = []
     for k, (instance, path) in enumerate(zip(maps, paths)):
         if k not in kept:
@@ -238,13 +248,13 @@ def _run(args: Any) -> GenerateReport:
                           f"daggers, {preset.topology}) to {out}", {"preset": preset.name})
 
 
-def _for_compare(text: str, count: int, seed: int, args: Any) -> list[tuple[Any, str]]:
-    start = getattr(args, "start", None)
-    opening = not getattr(args, "safe_start", False)
+def _for_compare(text: str, count: int, seed: int,
+                 options: Mapping[str, Any]) -> list[tuple[Any, str]]:
     out = []
     for name in text.split(","):
         preset = get_preset(name.strip())
-        out += [(m, preset.name) for m in generate_maps(preset, count, seed, start, opening)]
+        out += [(m, preset.name) for m in generate_maps(preset, count, seed, options.get("start"),
+                                                        not options.get("safe_start"))]
     return out
 
 
@@ -253,19 +263,8 @@ def _epilog() -> str:
                                    for p in PRESETS.values())
 
 
-def _compare_options() -> tuple[Option, ...]:
-    from logic_agents.world.options import cell
-
-    return (
-        Option("start", tuple, None, "the first probe of --generate maps, kept clear so that "
-               "it opens an area (default 0,0)", metavar="R,C", parse=cell),
-        Option("safe_start", bool, None, "--generate maps keep only the first probe clear, "
-               "not its neighbours (the 'classic' start rule)"),
-    )
-
-
 GENERATOR = Generator(
-    add_arguments=_add_arguments, run=_run, epilog=_epilog, for_compare=_for_compare,
-    compare_options=_compare_options(),
+    options=_options(), generate=_generate, epilog=_epilog, for_compare=_for_compare,
+    compare_options=_start_options(),
     help="random maps of a preset or size; every start hint opens an area",
 )

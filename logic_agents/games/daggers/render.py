@@ -2,11 +2,13 @@
 
 Concepts: GLYPHS maps observation cells to characters (covered "·", flag "F", hit "X", gold
 "g", clue digits); render(obs) is plain text (hex boards drawn with their offset);
-render_markup colours the same text for rich; VIEW is the board as tiles (the HTML page, the
-terminal) and the keys a person plays it with.
+styled(obs) is the same text coloured (a rich Text: what `play` prints); VIEW is the board
+as tiles (the HTML page, the terminal) and the keys a person plays it with.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersAction, DaggersObservation
 from logic_agents.world import view
@@ -30,7 +32,14 @@ def render(obs: DaggersObservation) -> str:
     return "\n".join(lines)
 
 
-def render_markup(obs: DaggersObservation) -> str:
+def styled(obs: DaggersObservation) -> Any:
+    """The same picture, coloured: a rich Text (its str is render's text)."""
+    from rich.text import Text
+
+    return Text.from_markup(_markup(obs))
+
+
+def _markup(obs: DaggersObservation) -> str:
     """The same picture with rich markup."""
     out = []
     for line in render(obs).splitlines():
@@ -77,4 +86,5 @@ def act_at(obs: DaggersObservation, cell: view.Cell, key: str) -> DaggersAction 
 
 
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
-                 controls=view.Controls(act_at, primary="probe", secondary="flag / unflag"))
+                 controls=view.Controls(act_at, primary="probe", secondary="flag / unflag",
+                                         hint_agent="prob"))

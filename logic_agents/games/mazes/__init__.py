@@ -19,8 +19,18 @@ from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode,
 from logic_agents.games.mazes.generate import GENERATOR
 from logic_agents.games.mazes.view import VIEW
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
-from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import declared_game, shipped_maps
+from logic_agents.world.spec import (
+    Actions,
+    CnfLegend,
+    Detection,
+    GameSpec,
+    Inline,
+    Instances,
+    Puzzle,
+    Shipped,
+    agents_from,
+)
 
 AGENT_HELP = {
     "sat": "solve the encoding (lazy cycle cuts), then walk the path",
@@ -61,26 +71,27 @@ def render(obs: MazeObservation) -> str:
 
 
 SPEC = GameSpec(
-        name="mazes",
-        description="Exactly One Mazes (Erich Friedman): one cell of every shape",
-        load=load,
-        make_world=MazeWorld,
-        agents=agents_from(AGENTS, AGENT_HELP),
-        render=render,
-        view=VIEW,
-        action_from_json=MazeAction.from_json,
-        illegal_actions=illegal_actions,
-        maps=shipped_maps("logic_agents", "maps", "mazes"),
-        default_agent="sat",
-        example="eom-6x6-01",
-        example_instance=lambda: parse_board(TOY, "<example>"),
-        cnf_legend=("variables P_r<row>c<col> (1-based): the cell is on the path; "
-                    "E_r<a>c<b>_r<c>c<d>: the path steps between the two cells",
-                    "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps "
-                    "per cell and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) "
-                    "per shape; connectivity is added while solving, as cycle cuts"),
-        parse_text=lambda text, source: [parse_board(text, source)],
-        puzzle=Puzzle(
+    name="mazes",
+    description="Exactly One Mazes (Erich Friedman): one cell of every shape",
+    make_world=MazeWorld,
+    agents=agents_from(AGENTS, AGENT_HELP),
+    instances=Instances(
+        read=lambda path: [load(path)],
+        parse=parse_board,
+        format=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
+        sample=lambda: parse_board(TOY, "<example>"),
+        facts=lambda p: {"size": f"{p.height}x{p.width}"},
+    ),
+    actions=Actions(from_json=MazeAction.from_json, illegal=illegal_actions),
+    render=render,
+    default_agent="sat",
+    example="eom-6x6-01",
+    capabilities=(
+        VIEW,
+        Shipped(shipped_maps("logic_agents", "maps", "mazes")),
+        Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+        Inline(lambda text, source: [parse_board(text, source)]),
+        Puzzle(
             solve=lambda board, unique=True, solver=None: solve(board, unique, solver),
             is_solution=is_solution,
             show=lambda board, path: render_path(board, path),
@@ -88,11 +99,14 @@ SPEC = GameSpec(
             encode=encode,
             describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes",
         ),
-        generator=GENERATOR,
-        facts=lambda p: {"size": f"{p.height}x{p.width}"},
-        sniff=sniff,
-        format_instance=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
-        parse_instance=parse_board,
+        GENERATOR,
+        CnfLegend((
+            "variables P_r<row>c<col> (1-based): the cell is on the path; E_r<a>c<b>_r<c>c<d>: "
+            "the path steps between the two cells",
+            "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps per cell "
+            "and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) per shape; "
+            "connectivity is added while solving, as cycle cuts")),
+    ),
 )
 
 __all__ = [

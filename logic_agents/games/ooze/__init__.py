@@ -23,7 +23,16 @@ from logic_agents.games.ooze.world import (
 )
 from logic_agents.inputs import ascii_int
 from logic_agents.world.options import positive_int
-from logic_agents.world.registry import GameSpec, Option, agents_from
+from logic_agents.world.spec import (
+    Actions,
+    Detection,
+    GameSpec,
+    Inline,
+    Instances,
+    Option,
+    Results,
+    agents_from,
+)
 
 AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
 
@@ -68,7 +77,6 @@ def illegal_actions(obs: OozeObservation):
 SPEC = GameSpec(
     name="ooze",
     description="Ooze: lay pipe from a queue of pieces ahead of the flowing ooze",
-    load=load_instance,
     make_world=make_world,
     agents=agents_from(AGENTS, {
         "greedy": "place the current piece at the pipe's open end if it fits, else park it "
@@ -78,27 +86,31 @@ SPEC = GameSpec(
         "sat": "the planner: routes of --horizon tiles and placements of the visible queue on "
                "one incremental SAT oracle; maximises the guaranteed extension, then the pieces "
                "on the route"}),
+    instances=Instances(
+        read=lambda path: [load_instance(path)],
+        parse=parse_instance,
+        format=format_instance,
+        sample=lambda: OozeInstance(max_ticks=200),
+    ),
+    actions=Actions(from_json=OozeAction.from_json, illegal=illegal_actions),
     render=render,
-    view=VIEW,
-    action_from_json=OozeAction.from_json,
-    illegal_actions=illegal_actions,
     default_agent="sat",
     example="ooze",
-    example_instance=lambda: OozeInstance(max_ticks=200),
     objective="score",
-    result_keys=("score", "ticks", "tiles", "pieces", "actions"),
-    summary=lambda r: (f"score {r.extra.get('score')}, {r.extra.get('tiles')} tiles, "
-                       f"{r.extra.get('ticks')} ticks"),
-    world_options=(
+    options=(
         Option("pieces", str, None, "the first pieces, as glyphs from |-+qecz (then the "
                "seeded RNG)", metavar="SEQ"),
         Option("max_ticks", int, None, "end the game after N ticks", metavar="N",
                parse=positive_int),
     ),
-    sniff_text=lambda text: 2 if text == "ooze" else 0,
-    parse_text=lambda text, source: [load_instance(text)],
-    format_instance=format_instance,
-    parse_instance=parse_instance,
+    capabilities=(
+        VIEW,
+        Detection(lambda text, file: 2 if file is None and text == "ooze" else 0),
+        Inline(lambda text, source: [load_instance(text)]),
+        Results(words=lambda r: (f"score {r.extra.get('score')}, {r.extra.get('tiles')} tiles, "
+                                 f"{r.extra.get('ticks')} ticks"),
+                keys=("score", "ticks", "tiles", "pieces", "actions")),
+    ),
 )
 
 __all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "SatOozeAgent", "OozeAction",

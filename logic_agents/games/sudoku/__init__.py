@@ -17,8 +17,18 @@ from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, deco
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
-from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
+from logic_agents.world.spec import (
+    Actions,
+    CnfLegend,
+    Detection,
+    GameSpec,
+    Inline,
+    Instances,
+    Puzzle,
+    Shipped,
+    agents_from,
+)
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -59,30 +69,28 @@ def render(obs: SudokuObservation) -> str:
 
 
 SPEC = GameSpec(
-        name="sudoku",
-        description="Sudoku N x N (4, 9, 16, 25)",
-        load=load,
-        make_world=SudokuWorld,
-        agents=agents_from(AGENTS, AGENT_HELP),
-        render=render,
-        view=VIEW,
-        hint_agent="logic",
-        action_from_json=SudokuAction.from_json,
-        illegal_actions=illegal_actions,
-        maps=shipped_maps("logic_agents", "maps", "sudoku"),
-        default_agent="sat",
-        example="norvig_top95:1",
-        load_all=load_puzzles,
-        sniff=sniff,
-        format_instance=lambda p: format_line(p, p.name),
-        parse_instance=lambda text, source: parse_puzzles(text, source)[0],
-        sniff_text=sniff,
-        example_instance=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
-        cnf_legend=("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
-                    "the rules: Exactly(1, ...) per cell, and per value in each row, column "
-                    "and box; the clues: unit clauses"),
-        parse_text=parse_puzzles,
-        puzzle=Puzzle(
+    name="sudoku",
+    description="Sudoku N x N (4, 9, 16, 25)",
+    make_world=SudokuWorld,
+    agents=agents_from(AGENTS, AGENT_HELP),
+    instances=Instances(
+        read=load_puzzles,
+        parse=lambda text, source: parse_puzzles(text, source)[0],
+        format=lambda p: format_line(p, p.name),
+        sample=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
+        many=True,
+        facts=lambda p: {"size": f"{p.n}x{p.n}"},
+    ),
+    actions=Actions(from_json=SudokuAction.from_json, illegal=illegal_actions),
+    render=render,
+    default_agent="sat",
+    example="norvig_top95:1",
+    capabilities=(
+        VIEW,
+        Shipped(shipped_maps("logic_agents", "maps", "sudoku")),
+        Detection(lambda text, file: sniff(text, file or "<argument>")),
+        Inline(parse_puzzles),
+        Puzzle(
             solve=solve_puzzle,
             is_solution=is_solution,
             show=lambda puzzle, grid: format_grid(grid),
@@ -90,8 +98,12 @@ SPEC = GameSpec(
             encode=encode,
             describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues",
         ),
-        generator=GENERATOR,
-        facts=lambda p: {"size": f"{p.n}x{p.n}"},
+        GENERATOR,
+        CnfLegend((
+            "variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
+            "the rules: Exactly(1, ...) per cell, and per value in each row, column and box; "
+            "the clues: unit clauses")),
+    ),
 )
 
 __all__ = [

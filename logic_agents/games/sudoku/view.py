@@ -38,4 +38,4 @@ def act_at(obs: SudokuObservation, cell: view.Cell, key: str) -> SudokuAction | 
 
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, keys={"1-9, A-P": "place that value"},
-                                        primary="next value", secondary=""))
+                                        primary="next value", secondary="", hint_agent="logic"))

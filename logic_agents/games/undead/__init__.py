@@ -24,8 +24,18 @@ from logic_agents.games.undead.view import VIEW
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
 from logic_agents.inputs import path_exists
 from logic_agents.world.puzzle import SolveResult
-from logic_agents.world.registry import GameSpec, Puzzle, agents_from
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
+from logic_agents.world.spec import (
+    Actions,
+    CnfLegend,
+    Detection,
+    GameSpec,
+    Inline,
+    Instances,
+    Puzzle,
+    Shipped,
+    agents_from,
+)
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -77,32 +87,28 @@ def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None =
 
 
 SPEC = GameSpec(
-        name="undead",
-        description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
-        load=load,
-        make_world=UndeadWorld,
-        agents=agents_from(AGENTS, AGENT_HELP),
-        render=render,
-        view=VIEW,
-        hint_agent="logic",
-        action_from_json=UndeadAction.from_json,
-        illegal_actions=illegal_actions,
-        maps=shipped_maps("logic_agents", "maps", "undead"),
-        default_agent="sat",
-        example="4x4de:1",
-        load_all=load_puzzles,
-        sniff=sniff,
-        format_instance=lambda p: f"{format_game_id(p)}\t{p.name}",
-        parse_instance=lambda text, source: parse_puzzles(text, source)[0],
-        sniff_text=sniff_text,
-        example_instance=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
-        cnf_legend=("variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, "
-                    "vampire or zombie",
-                    "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
-                    "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); "
-                    "givens: unit clauses"),
-        parse_text=parse_puzzles,
-        puzzle=Puzzle(
+    name="undead",
+    description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
+    make_world=UndeadWorld,
+    agents=agents_from(AGENTS, AGENT_HELP),
+    instances=Instances(
+        read=load_puzzles,
+        parse=lambda text, source: parse_puzzles(text, source)[0],
+        format=lambda p: f"{format_game_id(p)}\t{p.name}",
+        sample=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
+        many=True,
+        facts=lambda p: {"size": f"{p.width}x{p.height}"},
+    ),
+    actions=Actions(from_json=UndeadAction.from_json, illegal=illegal_actions),
+    render=render,
+    default_agent="sat",
+    example="4x4de:1",
+    capabilities=(
+        VIEW,
+        Shipped(shipped_maps("logic_agents", "maps", "undead")),
+        Detection(lambda text, file: sniff_text(text) if file is None else sniff(text, file)),
+        Inline(parse_puzzles),
+        Puzzle(
             solve=solve_puzzle,
             is_solution=is_solution,
             show=format_picture,
@@ -111,8 +117,14 @@ SPEC = GameSpec(
             describe=lambda p: f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires "
                                f"{p.counts[1]}, zombies {p.counts[2]}",
         ),
-        generator=GENERATOR,
-        facts=lambda p: {"size": f"{p.width}x{p.height}"},
+        GENERATOR,
+        CnfLegend((
+            "variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, vampire "
+            "or zombie",
+            "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
+            "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); givens: "
+            "unit clauses")),
+    ),
 )
 
 __all__ = [

@@ -66,5 +66,6 @@ def act_at(obs: UndeadObservation, cell: view.Cell, key: str) -> UndeadAction | 
 VIEW = view.View(
     board=board_view, cells_of=lambda action: (action.cell,),
     controls=view.Controls(act_at, keys={"g v z": "place a ghost, vampire or zombie"},
+                           hint_agent="logic",
                            primary="next monster", secondary="",
                            cells=lambda obs: (obs.puzzle.height, obs.puzzle.width)))

@@ -1,0 +1,299 @@
+"""GameSpec: what a game declares, as Gymnasium's EnvSpec is what an env declares.
+
+Concepts:
+- GameSpec: small data (name, description, objective, default agent, example, world
+  options) and the factories every game needs (make_world, agents, render), the instance
+  codec (Instances) and the action codec (Actions).
+- Capabilities: optional, each a small typed class, either in `capabilities` or not:
+  Puzzle (solve, cnf), Generator (generate), View (the board as tiles and keys: the page,
+  human play), Lives (the world takes `lives`), Shipped (a folder of instances), Detection
+  (which game a file or an argument is), Inline (instances typed on the command line),
+  Results (the numbers and words a result carries), CnfLegend (what `cnf` writes to explain
+  the variables). `spec.get(Puzzle)` is the capability or None; `spec.need(Puzzle, "solve")`
+  raises a UsageError that names the verb.
+- AgentEntry: a registered agent (its factory, help line, declared options); agents_from
+  makes them from {name: class}.
+- GenerateRequest / GenerateReport: what `generate` asks of a Generator and what it answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from logic_agents.errors import UnknownName, UsageError
+from logic_agents.world.declared import Option, accepts, declared_options
+from logic_agents.world.view import View
+
+Objective = Literal["win", "score"]
+C = TypeVar("C")
+
+
+# -- the codecs every game gives --------------------------------------------------------------
+def no_facts(instance: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class Instances:
+    """How a game reads and writes its instances. An instance has a `name` (a one-line str)."""
+
+    read: Callable[[Path], list[Any]]  # a file -> its instances; FormatError(file, line, col)
+    parse: Callable[[str, str], Any]  # (text, source) -> the instance `format` wrote
+    format: Callable[[Any], str]  # instance -> text; parse(format(x)) == x (traces carry it)
+    sample: Callable[[], Any]  # a tiny instance: the contract tests play it with every agent
+    many: bool = False  # a file holds many instances (FILE:K names one)
+    facts: Callable[[Any], dict[str, Any]] = no_facts  # the columns `maps` shows
+
+
+@dataclass(frozen=True)
+class Actions:
+    """How actions are read back from a trace, and a few the rules forbid (for the checks)."""
+
+    from_json: Callable[[Any], Any]  # the inverse of the action's to_json()
+    illegal: Callable[[Any], Iterable[Any]]  # observation -> actions the world must refuse
+
+
+# -- capabilities -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Puzzle:
+    """A static puzzle: `solve` and `cnf` without an agent."""
+
+    solve: Callable[..., Any]  # (instance, unique: bool, solver: str | None) -> SolveResult
+    is_solution: Callable[[Any, Any], bool]
+    show: Callable[[Any, Any], str]  # (instance, solution) -> text a person reads
+    to_json: Callable[[Any, Any], Any]  # (instance, solution) -> JSON value
+    encode: Callable[[Any], Any]  # instance -> KnowledgeBase, for `cnf`
+    describe: Callable[[Any], str]  # one line about an instance
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    """What `generate` asks: `count` instances from `seed` into `output`; `options` holds the
+    generator's own options by name (None when not given)."""
+
+    count: int
+    seed: int
+    output: Path
+    force: bool = False  # overwrite files already there
+    resume: bool = False  # keep the instances already written (the same options make them)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def need(self, name: str) -> Any:
+        """A required option's value, else a UsageError naming its flag."""
+        value = self.options.get(name)
+        if value is None:
+            raise UsageError(f"--{name.replace('_', '-')} is required")
+        return value
+
+
+@dataclass
+class GenerateReport:
+    files: list[str]
+    made: int
+    kept: int = 0
+    summary: str = ""  # one line for a person
+    details: dict[str, Any] = field(default_factory=dict)  # extra keys of `--json`
+
+
+def no_epilog() -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A game that makes instances: `logic-agents generate GAME`. Its `options` become the
+    sub-command's flags; `generate(request)` writes through logic_agents.generated, so Ctrl-C
+    keeps what is written and `--resume` finishes a run. `for_compare(spec text, count, seed,
+    options)` gives `compare --generate SPEC` its instances, with `compare_options` as flags."""
+
+    options: tuple[Option, ...]
+    generate: Callable[[GenerateRequest], GenerateReport]
+    help: str = ""
+    epilog: Callable[[], str] = no_epilog
+    for_compare: Callable[[str, int, int, Mapping[str, Any]], list[tuple[Any, str]]] | None = None
+    compare_options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lives:
+    """The world takes `lives=N` (`--lives`), and results carry `lives_left`."""
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A folder of shipped instances (package data: world.resolve.shipped_maps): names like
+    HARD1 resolve in it, and `maps` lists it."""
+
+    folder: Path
+
+
+@dataclass(frozen=True)
+class Detection:
+    """Which game a text is: `sniff(text, file)` scores 2 (it says so), 1 (it parses) or 0;
+    `file` is None for an argument typed on the command line."""
+
+    sniff: Callable[[str, str | None], int]
+
+
+@dataclass(frozen=True)
+class Inline:
+    """Instances typed on the command line (a Sudoku line, an Undead game ID)."""
+
+    parse: Callable[[str, str], list[Any]]  # (text, label) -> instances
+
+
+@dataclass(frozen=True)
+class Results:
+    """The world's summary() keys a result carries (ooze: score), and the words `play` prints
+    after the outcome."""
+
+    words: Callable[[Any], str]  # EpisodeResult -> words
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CnfLegend:
+    """Comment lines `cnf` writes to explain the variable names."""
+
+    lines: tuple[str, ...]
+
+
+CAPABILITIES: tuple[type, ...] = (Puzzle, Generator, View, Lives, Shipped, Detection, Inline,
+                                  Results, CnfLegend)
+
+
+# -- agents ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AgentEntry:
+    """A registered agent: `factory(**options)` makes one; `options` are what it declares
+    (by default the factory's `options` attribute, see world.agents)."""
+
+    name: str
+    factory: Callable[..., Any]
+    help: str = ""
+    options: tuple[Option, ...] | None = None
+    # needs a person at a terminal: factory(read_key=..., show=...), `play` only
+    interactive: bool = False
+
+    def declared(self) -> tuple[Option, ...]:
+        return self.options if self.options is not None else declared_options(self.factory)
+
+
+def _human(**options: Any) -> Any:
+    raise UsageError("the human agent is a person at a terminal: `logic-agents play MAP "
+                     "--agent human`")
+
+
+HUMAN = AgentEntry("human", _human, "you, in the terminal: arrows move, space probes or "
+                   "places, f flags or marks, u undoes (puzzles), h hints with the why, q quits",
+                   options=(), interactive=True)
+
+
+def agents_from(factories: Mapping[str, Callable[..., Any]],
+                help: Mapping[str, str] | None = None,
+                interactive: Sequence[str] = ()) -> dict[str, AgentEntry]:
+    """AgentEntries from {name: factory}, with help lines (default: the factory's docstring)."""
+    help = help or {}
+    out = {}
+    for name, factory in factories.items():
+        doc = help.get(name) or summary_of(factory, name)
+        out[name] = AgentEntry(name, factory, doc, interactive=name in interactive)
+    return out
+
+
+def summary_of(factory: Any, name: str) -> str:
+    """The first paragraph of a factory's docstring, without a leading "name:"."""
+    target = getattr(factory, "func", factory)  # functools.partial
+    doc = (getattr(target, "__doc__", None) or "").strip()
+    text = " ".join(doc.split("\n\n")[0].split())
+    return text[len(name) + 1:].strip() if text.startswith(f"{name}:") else text
+
+
+# -- the spec ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    description: str
+    make_world: Callable[..., Any]  # (instance, **options) -> a World
+    agents: Mapping[str, AgentEntry]
+    instances: Instances
+    actions: Actions
+    render: Callable[[Any], Any]  # observation -> the text `play` prints (str, or rich Text)
+    default_agent: str
+    example: str  # an instance `play` takes: a shipped name or an inline instance
+    objective: Objective = "win"
+    options: tuple[Option, ...] = ()  # what make_world takes besides lives
+    capabilities: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        kinds = [type(c) for c in self.capabilities]
+        unknown = [k.__name__ for k in kinds if k not in CAPABILITIES]
+        if unknown:
+            raise TypeError(f"{self.name}: not capabilities: {', '.join(unknown)} (one of "
+                            f"{', '.join(k.__name__ for k in CAPABILITIES)})")
+        twice = sorted({k.__name__ for k in kinds if kinds.count(k) > 1})
+        if twice:
+            raise TypeError(f"{self.name}: capability {twice[0]} given twice")
+        # every game a person can play by hand gets the `human` agent (world.view.Controls)
+        view = self.get(View)
+        if view is not None and view.controls is not None and "human" not in self.agents:
+            object.__setattr__(self, "agents", {**self.agents, "human": HUMAN})
+
+    def get(self, kind: type[C]) -> C | None:
+        """The capability of that kind, or None when the game does not have it."""
+        for capability in self.capabilities:
+            if type(capability) is kind:
+                found: C = capability
+                return found
+        return None
+
+    def need(self, kind: type[C], verb: str) -> C:
+        """The capability, else a UsageError that says which verb needs it."""
+        found = self.get(kind)
+        if found is None:
+            raise UsageError(f"{self.name} has no {kind.__name__} capability, which `{verb}` "
+                             "needs")
+        return found
+
+    @property
+    def verbs(self) -> list[str]:
+        """The verbs this game supports, from its capabilities."""
+        out = ["play", "compare", "replay", "maps", "view"]
+        if self.get(Puzzle) is not None:
+            out.append("solve")
+        if self.get(Puzzle) is not None or self.query_agents():
+            out.append("cnf")
+        if self.get(Generator) is not None:
+            out.append("generate")
+        return sorted(out)
+
+    def query_agents(self) -> list[str]:
+        """The agents that hand their satisfiability tests to an `on_query` hook (for `cnf`)."""
+        return [k for k, e in self.agents.items() if accepts(e.factory, "on_query")]
+
+    def playing_agents(self) -> dict[str, AgentEntry]:
+        return {k: e for k, e in self.agents.items() if not e.interactive}
+
+    def make_agent(self, name: str, **options: Any) -> Any:
+        try:
+            entry = self.agents[name]
+        except KeyError:
+            raise UnknownName(f"unknown agent {name!r} for {self.name}; choose one of "
+                              f"{', '.join(self.playing_agents())}") from None
+        return entry.factory(**options)
+
+    def result_keys(self) -> tuple[str, ...]:
+        """The world's summary() keys a result carries: Results' keys, and lives_left."""
+        results = self.get(Results)
+        keys = results.keys if results is not None else ()
+        return keys + (("lives_left",) if self.get(Lives) and "lives_left" not in keys else ())
+
+    @property
+    def hint_agent(self) -> str:
+        """The agent human play asks for a hint: the View's Controls say, else the default."""
+        view = self.get(View)
+        hint = view.controls.hint_agent if view is not None and view.controls else ""
+        return hint or self.default_agent
