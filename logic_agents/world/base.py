@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -159,9 +160,12 @@ class CellAction:
 class PlanningAgent(Generic[Obs, Act]):
     """Plans moves, then plays them: the RNG, the pending moves, why, guesses, stats, close.
 
-    A subclass writes `act`; `self.plan(moves)` queues (action, why) pairs, `self.next_move
+    A subclass writes `act`; `self.plan(moves)` queues (action, why) pairs and
+    `self.plan_actions(actions)` queues actions (their why left as it is); `self.next_move
     (obs)` pops the first still worth playing (`playable(obs, action)`, by default every
-    one), `self.guess(action, why)` counts a guess."""
+    one); `self.guess(action, why)` counts a guess. `reset` closes what the last episode held
+    (`close`: the agent's SolverCache, `self.cache`, if it keeps one), so a trajectory never
+    depends on the episode before."""
 
     name = "agent"
 
@@ -170,13 +174,18 @@ class PlanningAgent(Generic[Obs, Act]):
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
+        self.close()
         self.rng = random.Random(seed)
         self.guesses = 0
         self.why: Any = ""  # how the last move was chosen: a str or a world.core.Why
         self.pending: deque[tuple[Act, Any]] = deque()
 
-    def plan(self, moves: Any) -> None:
+    def plan(self, moves: Iterable[tuple[Act, Any]]) -> None:
         self.pending.extend(moves)
+
+    def plan_actions(self, actions: Iterable[Act], why: Any = None) -> None:
+        """Queue actions; a why of None keeps `self.why` as the agent last set it."""
+        self.pending.extend((action, why) for action in actions)
 
     def playable(self, obs: Obs, action: Act) -> bool:
         return True
@@ -185,7 +194,8 @@ class PlanningAgent(Generic[Obs, Act]):
         while self.pending:
             move, why = self.pending.popleft()
             if self.playable(obs, move):
-                self.why = why
+                if why is not None:
+                    self.why = why
                 return move
         return None
 
@@ -199,7 +209,10 @@ class PlanningAgent(Generic[Obs, Act]):
         return {"guesses": self.guesses}
 
     def close(self) -> None:
-        """Free what the episode held (solvers); `reset` makes the agent ready again."""
+        """Free what the episode held (its SolverCache); `reset` makes the agent ready again."""
+        cache = getattr(self, "cache", None)
+        if cache is not None:
+            cache.close()
 
 
 def ended(world: Any, on_terminated: bool = True) -> Outcome:

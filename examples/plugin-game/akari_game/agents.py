@@ -7,43 +7,38 @@ their options, so `logic-agents play ... --agent dfs --node-cap N` works with no
 from __future__ import annotations
 
 import sys
-from abc import ABC, abstractmethod
-from collections import deque
 
 from akari_game.board import AkariPuzzle, Cell
 from akari_game.encode import AkariSolver
 from akari_game.world import AkariAction, AkariObservation
+from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import Budget, BudgetExceeded
 from logic_agents.world.options import node_cap, solver_option, time_cap
 from logic_agents.world.registry import Option
 
 
-class _Planner(ABC):
-    name = "agent"
+class _Planner(PlanningAgent[AkariObservation, AkariAction]):
     options: tuple[Option, ...] = ()
 
-    def __init__(self) -> None:
-        self.reset()
-
     def reset(self, seed: int | None = None) -> None:
-        self.pending: deque[AkariAction] = deque()
+        super().reset(seed)
         self.planned = False
         self.nodes = 0
 
     def stats(self) -> dict:
-        return {"guesses": 0, "nodes": self.nodes}
+        return {**super().stats(), "nodes": self.nodes}
 
     def act(self, obs: AkariObservation) -> AkariAction | None:
         if not self.planned:
             self.planned = True
-            bulbs = self.plan(obs.puzzle)
+            bulbs = self.solve(obs.puzzle)
             if bulbs is not None:
-                self.pending.extend(AkariAction("bulb", c) for c in sorted(bulbs - obs.bulbs))
-        return self.pending.popleft() if self.pending else None
+                self.plan_actions(AkariAction("bulb", c) for c in sorted(bulbs - obs.bulbs))
+        return self.next_move(obs)
 
-    @abstractmethod
-    def plan(self, puzzle: AkariPuzzle) -> set[Cell] | None:
+    def solve(self, puzzle: AkariPuzzle) -> set[Cell] | None:
         """The bulbs of a solution, or None when the agent finds none."""
+        raise NotImplementedError
 
 
 class SatAkariAgent(_Planner):
@@ -56,7 +51,7 @@ class SatAkariAgent(_Planner):
         self.solver = solver
         super().__init__()
 
-    def plan(self, puzzle: AkariPuzzle) -> set[Cell] | None:
+    def solve(self, puzzle: AkariPuzzle) -> set[Cell] | None:
         with AkariSolver(puzzle, self.solver) as sat:
             found = sat.solutions(1)
             self.nodes = sat.oracle.calls
@@ -74,7 +69,7 @@ class DfsAkariAgent(_Planner):
         self.node_cap, self.time_cap = node_cap, time_cap
         super().__init__()
 
-    def plan(self, puzzle: AkariPuzzle) -> set[Cell] | None:
+    def solve(self, puzzle: AkariPuzzle) -> set[Cell] | None:
         budget = Budget(node_cap=self.node_cap, time_cap=self.time_cap).start()
         whites = puzzle.whites()
         seen = {c: puzzle.seen_from(c) for c in whites}

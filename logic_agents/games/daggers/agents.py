@@ -14,9 +14,7 @@ Every agent sees observations only; proven moves are queued, since knowledge onl
 
 from __future__ import annotations
 
-import random
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -32,6 +30,7 @@ from logic_agents.games.daggers.knowledge import ENCODINGS, DaggersKB, QueryEven
 from logic_agents.games.daggers.world import COVERED, DaggersAction, DaggersObservation
 from logic_agents.logic.names import CARD_ENCODING_NAMES
 from logic_agents.logic.oracle import DEFAULT_SOLVER, Verdict, check_solver_name
+from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
 from logic_agents.world.options import solver_option
 from logic_agents.world.registry import Option
@@ -44,33 +43,18 @@ DEFAULT_GLOBAL_COUNT = True
 DEFAULT_CARD_ENCODING = "seqcounter"
 
 
-class DaggersAgent:
-    """Shared plumbing: the agent's RNG, its counters and a queue of proven moves."""
-
-    name = "agent"
-
-    def __init__(self) -> None:
-        self.rng = random.Random()
-        self.reset()
+class DaggersAgent(PlanningAgent[DaggersObservation, DaggersAction]):
+    """Shared plumbing (world.base.PlanningAgent: the RNG, the counters, the queue of proven
+    moves), and the one tracker of what the grid showed anew."""
 
     def reset(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-        self.guesses = 0
-        self.why = ""  # how the last move was chosen, for people watching a game
-        self.pending: deque[tuple[DaggersAction, str]] = deque()
+        super().reset(seed)
         self.changes = GridChanges()  # the one tracker of what the grid showed anew
         self.open_clues = OpenClues(self.changes)
 
-    def stats(self) -> dict:
-        return {"guesses": self.guesses}
-
-    def _next_pending(self, obs: DaggersObservation) -> DaggersAction | None:
-        while self.pending:
-            move, why = self.pending.popleft()
-            if obs.at(move.cell) == COVERED:
-                self.why = why
-                return move
-        return None
+    def playable(self, obs: DaggersObservation, action: DaggersAction) -> bool:
+        """A proven move is still worth playing while its cell is covered."""
+        return obs.at(action.cell) == COVERED
 
     def _random_probe(self, obs: DaggersObservation) -> DaggersAction | None:
         cells = obs.unknown_cells()
@@ -96,12 +80,12 @@ class SinglePointAgent(DaggersAgent):
     name = "spx"
 
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
-        move = self._next_pending(obs)
+        move = self.next_move(obs)
         if move is None:
-            self.pending.extend(
+            self.plan(
                 (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
                 for m, clue in single_point_proofs(obs, self.open_clues))
-            move = self._next_pending(obs)
+            move = self.next_move(obs)
         return move or self._random_probe(obs)
 
 
@@ -184,15 +168,15 @@ class SatAgent(DaggersAgent):
 
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
         """aima's KB-agent loop: single-point moves, then TELL and ASK, then ACT."""
-        move = self._next_pending(obs)
+        move = self.next_move(obs)
         if move is None and self.single_point:
-            self.pending.extend(
+            self.plan(
                 (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
                 for m, clue in single_point_proofs(obs, self.open_clues))
-            move = self._next_pending(obs)
+            move = self.next_move(obs)
         if move is None:
-            self.pending.extend(self.satisfiability_test(obs))
-            move = self._next_pending(obs)
+            self.plan(self.satisfiability_test(obs))
+            move = self.next_move(obs)
         return move or self._guess(obs)
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:

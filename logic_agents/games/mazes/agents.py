@@ -11,8 +11,6 @@ Concepts:
 from __future__ import annotations
 
 import functools
-import random
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +26,7 @@ from logic_agents.games.mazes.search import (
     search,
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation
+from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import Why
 from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
@@ -39,29 +38,10 @@ def move_between(a: Cell, b: Cell) -> str:
     return next(name for name, (dr, dc) in STEPS.items() if (a[0] + dr, a[1] + dc) == b)
 
 
-class _MazeAgent:
-    name = "agent"
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.pending: deque[MazeAction] = deque()
-        self.rng = random.Random(seed)
-        self.why = ""  # the plan being walked, for people watching
-        self.close()  # a fresh solver each episode: a trajectory never depends on the last one
-
-    def close(self) -> None:
-        cache = getattr(self, "cache", None)
-        if cache is not None:
-            cache.close()
-
-    def stats(self) -> dict:
-        return {"guesses": 0}
-
+class _MazeAgent(PlanningAgent[MazeObservation, MazeAction]):
     def _walk(self, path: list[Cell], start: int) -> None:
-        self.pending.extend(MazeAction(move_between(a, b))
-                            for a, b in zip(path[start - 1:], path[start:]))
+        self.plan_actions(MazeAction(move_between(a, b))
+                          for a, b in zip(path[start - 1:], path[start:]))
 
 
 class SatMazeAgent(_MazeAgent):
@@ -87,7 +67,7 @@ class SatMazeAgent(_MazeAgent):
             self._walk(path, len(obs.path))
             self.why = Why(f"the SAT path: {len(path) - 1} steps through one cell of every "
                            f"shape ({solver.cuts} cycle cuts so far)", path)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
@@ -123,7 +103,7 @@ class SearchMazeAgent(CappedSearchAgent, _MazeAgent):
                         + (f", stopped at its {self.stopped}" if self.stopped else ""))
             if result.path is not None and len(obs.path) == 1:
                 self._walk(result.path, 1)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 class InformedSearchMazeAgent(SearchMazeAgent):

@@ -16,7 +16,6 @@ Concepts:
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -25,23 +24,18 @@ from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
 from logic_agents.world.options import node_cap, positive_int, solver_option
 from logic_agents.world.registry import Option
 
 
-class SudokuAgent:
-    name = "agent"
+class SudokuAgent(PlanningAgent[SudokuObservation, SudokuAction]):
     solver: str | None = None
 
     def __init__(self) -> None:
         self._sat: SudokuSolver | None = None
-        self.reset()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.pending: deque[SudokuAction] = deque()
-        self.guesses = 0
-        self.close()  # a fresh solver each episode: a trajectory never depends on the last one
+        super().__init__()
 
     def close(self) -> None:
         if self._sat is not None:
@@ -55,13 +49,10 @@ class SudokuAgent:
             self._sat = SudokuSolver(n, self.solver)
         return self._sat
 
-    def stats(self) -> dict:
-        return {"guesses": self.guesses}
-
     def _write_out(self, obs: SudokuObservation, grid: Grid) -> None:
         n = obs.n
-        self.pending.extend(SudokuAction((i // n, i % n), v)
-                            for i, v in enumerate(grid) if obs.cells[i] != v)
+        self.plan_actions(SudokuAction((i // n, i % n), v)
+                          for i, v in enumerate(grid) if obs.cells[i] != v)
 
 
 class SatSudokuAgent(SudokuAgent):
@@ -80,7 +71,7 @@ class SatSudokuAgent(SudokuAgent):
             if grid is None:
                 return None  # unsatisfiable from here: give up
             self._write_out(obs, grid)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 class LogicSudokuAgent(SudokuAgent):
@@ -256,7 +247,7 @@ class NorvigAgent(SudokuAgent):
             if grid is None:
                 return None
             self._write_out(obs, grid)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 class EvolutionaryAgent(SudokuAgent):
@@ -293,7 +284,7 @@ class EvolutionaryAgent(SudokuAgent):
             if grid is None:
                 return None
             self._write_out(obs, grid)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 class RepairEAAgent(EvolutionaryAgent):

@@ -15,8 +15,6 @@ Concepts:
 from __future__ import annotations
 
 import functools
-import random
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -25,35 +23,18 @@ from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
 from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
 from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
 from logic_agents.world.registry import Option
 
 
-class UndeadAgent:
-    name = "agent"
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.pending: deque[UndeadAction] = deque()
-        self.rng = random.Random(seed)
-        self.close()  # a fresh solver each episode: a trajectory never depends on the last one
-
-    def close(self) -> None:
-        cache = getattr(self, "cache", None)
-        if cache is not None:
-            cache.close()
-
-    def stats(self) -> dict:
-        return {"guesses": 0}
-
+class UndeadAgent(PlanningAgent[UndeadObservation, UndeadAction]):
     def _write_out(self, obs: UndeadObservation, solution: str) -> None:
         w = obs.puzzle.width
-        self.pending.extend(UndeadAction(divmod(i, w), m) for i, m in enumerate(solution)
-                            if m in MONSTERS and obs.cells[i] != m)
+        self.plan_actions(UndeadAction(divmod(i, w), m) for i, m in enumerate(solution)
+                          if m in MONSTERS and obs.cells[i] != m)
 
 
 def _layout_of(puzzle: UndeadPuzzle) -> str:
@@ -76,7 +57,7 @@ class SatUndeadAgent(UndeadAgent):
             if found is None:
                 return None  # unsatisfiable from here: give up
             self._write_out(obs, found)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 class LogicUndeadAgent(UndeadAgent):
@@ -170,7 +151,7 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
                         + (f", stopped at its {self.stopped}" if self.stopped else ""))
             if result.solution is not None:
                 self._write_out(obs, result.solution)
-        return self.pending.popleft() if self.pending else None
+        return self.next_move(obs)
 
 
 def _search(method: str) -> functools.partial:
