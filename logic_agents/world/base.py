@@ -11,6 +11,8 @@ Concepts:
   `solved()`; the episode is won (+1) when the grid is solved.
 - CellAction: an action on one cell, a verb and (row, column), written "verb R C" in traces;
   a game names its verbs (`VERBS`) and gets the codec, the checks and `__str__`.
+  PlaceAction: "place R C V", a value written in one character (`symbol`, `value_of`).
+- GridShape: height, width and cells of a board whose rows are in one field (`GRID`).
 - PlanningAgent: an agent that plans moves and then plays them: its RNG (seeded by reset),
   a queue of pending moves with their reasons, `why`, `guesses`, `stats()` and `close()`.
 """
@@ -86,7 +88,16 @@ class WorldBase(Generic[Obs, Act]):
 
 
 class PuzzleWorld(WorldBase[Obs, Act]):
-    """A static puzzle as a world: won (+1) when `solved()`; the game writes `apply`."""
+    """A static puzzle as a world: won (+1) when `solved()`; the game writes `apply`, and
+    `step_cap(puzzle)`, the truncation when `max_steps` is not given."""
+
+    def __init__(self, puzzle: Any, *, max_steps: int | None = None):
+        super().__init__()
+        self.puzzle = puzzle
+        self.max_steps = max_steps or self.step_cap(puzzle)
+
+    def step_cap(self, puzzle: Any) -> int:
+        return 1000
 
     def apply(self, action: Act) -> None:
         """Change the grid (raise IllegalAction to refuse, changing nothing)."""
@@ -155,6 +166,60 @@ class CellAction:
         if not (0 <= r < height and 0 <= c < width):
             raise IllegalAction(f"{self}: off the {height}x{width} board")
         return r, c
+
+
+@dataclass(frozen=True)
+class PlaceAction:
+    """A value placed on one cell, written "place R C V" (V one character). Subclass it: name
+    the GAME, and `symbol(value)` / `value_of(text)` when the value is not the text itself."""
+
+    cell: Cell
+    value: Any
+    GAME: ClassVar[str] = ""
+    EXPECTED: ClassVar[str] = "V"  # what V may be, for the error message
+
+    @classmethod
+    def symbol(cls, value: Any) -> str:
+        return str(value)
+
+    @classmethod
+    def value_of(cls, text: str) -> Any:
+        """The value a one-character text writes, or None if it writes none."""
+        return text
+
+    def __str__(self) -> str:
+        return f"place {self.cell[0]} {self.cell[1]} {self.symbol(self.value)}"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def from_json(cls, text: Any) -> Any:
+        parts = str(text).split()
+        if (len(parts) == 4 and parts[0] == "place" and len(parts[3]) == 1
+                and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts[1:3])
+                and (value := cls.value_of(parts[3])) is not None):
+            return cls((int(parts[1]), int(parts[2])), value)
+        raise FormatError(f"not a{'n' if cls.GAME[:1] in 'aeiou' else ''} {cls.GAME} action: "
+                          f"{str(text)[:60]!r} (expected 'place R C {cls.EXPECTED}')")
+
+
+class GridShape:
+    """height, width and cells() of a board whose rows are the field named GRID."""
+
+    GRID: ClassVar[str] = "rows"
+
+    @property
+    def height(self) -> int:
+        return len(getattr(self, self.GRID))
+
+    @property
+    def width(self) -> int:
+        rows = getattr(self, self.GRID)
+        return len(rows[0]) if rows else 0
+
+    def cells(self) -> list[Cell]:
+        return [(r, c) for r in range(self.height) for c in range(self.width)]
 
 
 class PlanningAgent(Generic[Obs, Act]):

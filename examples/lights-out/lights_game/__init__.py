@@ -11,16 +11,8 @@ from lights_game.board import LightsPuzzle, format_puzzle, load, parse
 from lights_game.view import VIEW
 from lights_game.world import LightsAction, LightsObservation, LightsWorld, render
 from logic_agents.errors import FormatError
+from logic_agents.world import spec
 from logic_agents.world.resolve import shipped_maps
-from logic_agents.world.spec import (
-    Actions,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    Instances,
-    Shipped,
-    agents_from,
-)
 
 
 def illegal_actions(obs: LightsObservation) -> list[LightsAction]:
@@ -39,29 +31,19 @@ def sniff(text: str, file: str = "<input>") -> int:
     return 1
 
 
-SPEC = GameSpec(
+SPEC = spec.GameSpec(
     name="lights-out",
     description="Lights Out: press lights (each toggles its neighbours too) until all are out",
-    make_world=LightsWorld,
-    agents=agents_from(AGENTS),
-    instances=Instances(
-        read=lambda path: [load(path)],
-        parse=parse,
-        format=format_puzzle,
-        sample=lambda: parse("# name: tiny\n*.\n**\n"),
-        facts=lambda p: {"size": f"{p.width}x{p.height}",
-                         "on": sum(row.count("*") for row in p.rows)},
-    ),
-    actions=Actions(from_json=LightsAction.from_json, illegal=illegal_actions),
-    render=render,
-    default_agent="sat",
-    example="lights-5x5-a",
-    capabilities=(
-        VIEW,
-        Shipped(shipped_maps("lights_game", "puzzles")),
-        Detection(lambda text, file: 0 if file is None else sniff(text, file)),
-        CnfLegend(("variables P_<row>_<col> (0-based): the light is pressed",)),
-    ),
+    make_world=LightsWorld, agents=spec.agents_from(AGENTS), render=render,
+    instances=spec.Instances(read=lambda path: [load(path)], parse=parse, format=format_puzzle,
+                             sample=lambda: parse("# name: tiny\n*.\n**\n"),
+                             facts=lambda p: {"size": f"{p.width}x{p.height}",
+                                              "on": sum(row.count("*") for row in p.rows)}),
+    actions=spec.Actions(from_json=LightsAction.from_json, illegal=illegal_actions),
+    default_agent="sat", example="lights-5x5-a",
+    capabilities=(VIEW, spec.Shipped(shipped_maps("lights_game", "puzzles")),
+                  spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+                  spec.CnfLegend(("variables P_<row>_<col> (0-based): the light is pressed",))),
 )
 
 __all__ = ["SPEC", "LightsPuzzle", "LightsWorld", "LightsAction", "load", "parse"]

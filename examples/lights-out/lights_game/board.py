@@ -13,26 +13,17 @@ from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.inputs import read_text
+from logic_agents.world.base import GridShape
 
 Cell = tuple[int, int]
 ON, OFF = "*", "."
 
 
 @dataclass(frozen=True)
-class LightsPuzzle:
+class LightsPuzzle(GridShape):
     name: str
     rows: tuple[str, ...]
 
-    @property
-    def height(self) -> int:
-        return len(self.rows)
-
-    @property
-    def width(self) -> int:
-        return len(self.rows[0])
-
-    def cells(self) -> list[Cell]:
-        return [(r, c) for r in range(self.height) for c in range(self.width)]
 
     def on(self, cell: Cell) -> bool:
         return self.rows[cell[0]][cell[1]] == ON

@@ -34,10 +34,10 @@ class LightsWorld(PuzzleWorld[LightsObservation, LightsAction]):
     game = "a lights-out"
     action_type = LightsAction
 
-    def __init__(self, puzzle: LightsPuzzle, *, max_steps: int | None = None):
-        super().__init__()
-        self.puzzle = puzzle
-        self.max_steps = max_steps or 4 * puzzle.height * puzzle.width
+    puzzle: LightsPuzzle
+
+    def step_cap(self, puzzle: LightsPuzzle) -> int:
+        return 4 * puzzle.height * puzzle.width
 
     def begin(self) -> None:
         self._lights = [list(row) for row in self.puzzle.rows]

@@ -17,18 +17,9 @@ from akari_game.generate import GENERATOR
 from akari_game.view import VIEW
 from akari_game.world import AkariAction, AkariObservation, AkariWorld, render_observation
 from logic_agents.errors import FormatError
+from logic_agents.world import spec
 from logic_agents.world.puzzle import SolveResult, result_of
 from logic_agents.world.resolve import shipped_maps
-from logic_agents.world.spec import (
-    Actions,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    Instances,
-    Puzzle,
-    Shipped,
-    agents_from,
-)
 
 
 def solve(puzzle: AkariPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
@@ -66,39 +57,26 @@ def facts(puzzle: AkariPuzzle) -> dict[str, Any]:
     return {"size": f"{puzzle.width}x{puzzle.height}", "numbers": len(puzzle.numbered())}
 
 
-SPEC = GameSpec(
+LEGEND = ("variables L_r<row>c<col> (1-based): a bulb stands on the cell",
+          "the rules: AtMost(1) bulb per row or column segment; AtLeast(1) bulb lighting each "
+          "white cell; Exactly(k) bulbs beside each wall numbered k")
+
+SPEC = spec.GameSpec(
     name="akari",
     description="Akari (Light Up): light every cell with bulbs that do not see each other",
-    make_world=AkariWorld,
-    agents=agents_from(AGENTS),
-    instances=Instances(
-        read=lambda path: [load(path)],
-        parse=lambda text, source: parse(text, source),
-        format=format_puzzle,
-        sample=lambda: parse("# tiny\n.1.\n...\n#..\n"),
-        facts=facts,
-    ),
-    actions=Actions(from_json=AkariAction.from_json, illegal=illegal_actions),
-    render=render_observation,
-    default_agent="sat",
-    example="akari-7x7-a",
-    capabilities=(
-        VIEW,
-        Shipped(shipped_maps("akari_game", "puzzles")),  # package data: works from a wheel
-        Detection(lambda text, file: 0 if file is None else sniff(text, file)),
-        Puzzle(
-            solve=solve,
-            is_solution=is_solution,
-            show=lambda puzzle, bulbs: render(puzzle, bulbs),
-            to_json=lambda puzzle, bulbs: sorted([list(c) for c in bulbs]),
-            encode=encode,
-            describe=lambda p: f"{p.width}x{p.height}, {len(p.numbered())} numbered walls",
-        ),
-        GENERATOR,
-        CnfLegend(("variables L_r<row>c<col> (1-based): a bulb stands on the cell",
-                   "the rules: AtMost(1) bulb per row or column segment; AtLeast(1) bulb "
-                   "lighting each white cell; Exactly(k) bulbs beside each wall numbered k")),
-    ),
+    make_world=AkariWorld, agents=spec.agents_from(AGENTS), render=render_observation,
+    instances=spec.Instances(read=lambda path: [load(path)], parse=parse, format=format_puzzle,
+                             sample=lambda: parse("# tiny\n.1.\n...\n#..\n"), facts=facts),
+    actions=spec.Actions(from_json=AkariAction.from_json, illegal=illegal_actions),
+    default_agent="sat", example="akari-7x7-a",
+    capabilities=(VIEW, GENERATOR, spec.CnfLegend(LEGEND),
+                  spec.Shipped(shipped_maps("akari_game", "puzzles")),  # package data
+                  spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+                  spec.Puzzle(solve=solve, is_solution=is_solution, encode=encode,
+                              show=lambda puzzle, bulbs: render(puzzle, bulbs),
+                              to_json=lambda puzzle, bulbs: sorted([list(c) for c in bulbs]),
+                              describe=lambda p: f"{p.width}x{p.height}, "
+                                                 f"{len(p.numbered())} numbered walls")),
 )
 
 __all__ = ["SPEC", "AkariAction", "AkariPuzzle", "AkariWorld", "encode", "is_solution", "solve"]

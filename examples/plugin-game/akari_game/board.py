@@ -19,6 +19,7 @@ from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.inputs import read_text, strip_bom
+from logic_agents.world.base import GridShape
 
 Cell = tuple[int, int]
 WHITE, WALL = ".", "#"
@@ -27,17 +28,10 @@ MAX_CELLS = 10_000
 
 
 @dataclass(frozen=True)
-class AkariPuzzle:
+class AkariPuzzle(GridShape):
     rows: tuple[str, ...]
     name: str = "akari"
 
-    @property
-    def height(self) -> int:
-        return len(self.rows)
-
-    @property
-    def width(self) -> int:
-        return len(self.rows[0])
 
     def is_white(self, cell: Cell) -> bool:
         r, c = cell

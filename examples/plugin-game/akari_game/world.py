@@ -37,10 +37,10 @@ class AkariWorld(PuzzleWorld[AkariObservation, AkariAction]):
     game = "an akari"
     action_type = AkariAction
 
-    def __init__(self, puzzle: AkariPuzzle, *, max_steps: int | None = None):
-        super().__init__()
-        self.puzzle = puzzle
-        self.max_steps = max_steps or 4 * max(1, len(puzzle.whites()))
+    puzzle: AkariPuzzle
+
+    def step_cap(self, puzzle: AkariPuzzle) -> int:
+        return 4 * max(1, len(puzzle.whites()))
 
     def begin(self) -> None:
         self._bulbs: set[Cell] = set()

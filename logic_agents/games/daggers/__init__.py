@@ -20,18 +20,8 @@ from logic_agents.games.daggers.world import (
     flag,
     probe,
 )
+from logic_agents.world import spec
 from logic_agents.world.resolve import shipped_maps
-from logic_agents.world.spec import (
-    Actions,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    Instances,
-    Lives,
-    Results,
-    Shipped,
-    agents_from,
-)
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
@@ -74,35 +64,24 @@ def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
     return out
 
 
-SPEC = GameSpec(
+SAMPLE = "name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"
+LEGEND = ("variables D_r<row>c<col> (1-based): the cell holds a dagger; _aux_N: auxiliary "
+          "(Tseitin or counter)",
+          "SEL_n: selector of a formula that held for one test only (SEL_n >> formula); the "
+          "last unit clauses assume this test's selectors")
+
+SPEC = spec.GameSpec(
     name="daggers",
     description="Daggers and Gold (2018 AI course): Minesweeper with gold and lives",
-    make_world=DaggersWorld,
-    agents=agents_from(AGENTS, AGENT_HELP),
-    instances=Instances(
-        read=lambda path: [load(path)],
-        parse=parse,
-        format=format_map,
-        sample=lambda: parse("name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"),
-        facts=facts,
-    ),
-    actions=Actions(from_json=DaggersAction.from_json, illegal=illegal_actions),
-    render=styled,
-    default_agent="satx",
-    example="EASY1",
-    capabilities=(
-        VIEW,
-        Lives(),
-        Shipped(shipped_maps("logic_agents", "maps", "daggers")),
-        Detection(lambda text, file: 0 if file is None else sniff(text, file)),
-        GENERATOR,
-        Results(words=summary_line),
-        CnfLegend((
-            "variables D_r<row>c<col> (1-based): the cell holds a dagger; _aux_N: auxiliary "
-            "(Tseitin or counter)",
-            "SEL_n: selector of a formula that held for one test only (SEL_n >> formula); the "
-            "last unit clauses assume this test's selectors")),
-    ),
+    make_world=DaggersWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=styled,
+    instances=spec.Instances(read=lambda path: [load(path)], parse=parse, format=format_map,
+                             sample=lambda: parse(SAMPLE), facts=facts),
+    actions=spec.Actions(from_json=DaggersAction.from_json, illegal=illegal_actions),
+    default_agent="satx", example="EASY1",
+    capabilities=(VIEW, GENERATOR, spec.Lives(), spec.Results(words=summary_line),
+                  spec.Shipped(shipped_maps("logic_agents", "maps", "daggers")),
+                  spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+                  spec.CnfLegend(LEGEND)),
 )
 
 __all__ = [

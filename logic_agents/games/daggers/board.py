@@ -22,6 +22,7 @@ from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.inputs import ascii_int, read_text, strip_bom
+from logic_agents.world.base import GridShape
 
 Cell = tuple[int, int]
 Token = str
@@ -54,7 +55,9 @@ def neighbours(height: int, width: int, topology: str = "square") -> dict[Cell, 
 
 
 @dataclass(frozen=True)
-class DaggersMap:
+class DaggersMap(GridShape):
+    GRID = "tokens"
+
     """A Daggers and Gold board with its hidden contents. Only DaggersWorld reads `tokens`."""
 
     name: str
@@ -78,13 +81,6 @@ class DaggersMap:
     def total_gold(self) -> int:
         return sum(row.count(GOLD) for row in self.tokens)
 
-    @property
-    def height(self) -> int:
-        return len(self.tokens)
-
-    @property
-    def width(self) -> int:
-        return len(self.tokens[0])
 
     @property
     def daggers(self) -> frozenset[Cell]:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from logic_agents.errors import IllegalAction
 from logic_agents.games.daggers.board import DAGGER, GOLD, Cell, DaggersMap, neighbours
-from logic_agents.world.base import CellAction, WorldBase
+from logic_agents.world.base import CellAction, GridShape, WorldBase
 from logic_agents.world.core import Outcome
 
 COVERED = "?"
@@ -26,7 +26,9 @@ ACTION_KINDS = ("probe", "flag", "unflag")
 
 
 @dataclass(frozen=True)
-class DaggersObservation:
+class DaggersObservation(GridShape):
+    GRID = "grid"
+
     """What the agent sees. Cells: COVERED, FLAGGED, "0"-"8", GOLD ("g", reads as 0) or HIT."""
 
     grid: tuple[tuple[str, ...], ...]
@@ -40,19 +42,9 @@ class DaggersObservation:
         """The grid's neighbour table (public knowledge, like the board's size)."""
         return neighbours(self.height, self.width, self.topology)
 
-    @property
-    def height(self) -> int:
-        return len(self.grid)
-
-    @property
-    def width(self) -> int:
-        return len(self.grid[0])
 
     def at(self, cell: Cell) -> str:
         return self.grid[cell[0]][cell[1]]
-
-    def cells(self) -> list[Cell]:
-        return [(r, c) for r in range(self.height) for c in range(self.width)]
 
     def unknown_cells(self) -> list[Cell]:
         """Covered and not flagged: the cells a probe may choose."""

@@ -19,18 +19,8 @@ from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode,
 from logic_agents.games.mazes.generate import GENERATOR
 from logic_agents.games.mazes.view import VIEW
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
+from logic_agents.world import spec
 from logic_agents.world.resolve import declared_game, shipped_maps
-from logic_agents.world.spec import (
-    Actions,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    Inline,
-    Instances,
-    Puzzle,
-    Shipped,
-    agents_from,
-)
 
 AGENT_HELP = {
     "sat": "solve the encoding (lazy cycle cuts), then walk the path",
@@ -70,43 +60,30 @@ def render(obs: MazeObservation) -> str:
             + render_path(obs.board, obs.path, obs.walker))
 
 
-SPEC = GameSpec(
-    name="mazes",
-    description="Exactly One Mazes (Erich Friedman): one cell of every shape",
-    make_world=MazeWorld,
-    agents=agents_from(AGENTS, AGENT_HELP),
-    instances=Instances(
-        read=lambda path: [load(path)],
-        parse=parse_board,
-        format=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
-        sample=lambda: parse_board(TOY, "<example>"),
-        facts=lambda p: {"size": f"{p.height}x{p.width}"},
-    ),
-    actions=Actions(from_json=MazeAction.from_json, illegal=illegal_actions),
-    render=render,
-    default_agent="sat",
-    example="eom-6x6-01",
-    capabilities=(
-        VIEW,
-        Shipped(shipped_maps("logic_agents", "maps", "mazes")),
-        Detection(lambda text, file: 0 if file is None else sniff(text, file)),
-        Inline(lambda text, source: [parse_board(text, source)]),
-        Puzzle(
-            solve=lambda board, unique=True, solver=None: solve(board, unique, solver),
-            is_solution=is_solution,
-            show=lambda board, path: render_path(board, path),
-            to_json=lambda board, path: [list(cell) for cell in path],
-            encode=encode,
-            describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes",
-        ),
-        GENERATOR,
-        CnfLegend((
-            "variables P_r<row>c<col> (1-based): the cell is on the path; E_r<a>c<b>_r<c>c<d>: "
-            "the path steps between the two cells",
-            "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps per cell "
-            "and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) per shape; "
-            "connectivity is added while solving, as cycle cuts")),
-    ),
+LEGEND = ("variables P_r<row>c<col> (1-based): the cell is on the path; E_r<a>c<b>_r<c>c<d>: "
+          "the path steps between the two cells",
+          "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps per cell "
+          "and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) per shape; "
+          "connectivity is added while solving, as cycle cuts")
+
+SPEC = spec.GameSpec(
+    name="mazes", description="Exactly One Mazes (Erich Friedman): one cell of every shape",
+    make_world=MazeWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
+    instances=spec.Instances(read=lambda path: [load(path)], parse=parse_board,
+                             format=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
+                             sample=lambda: parse_board(TOY, "<example>"),
+                             facts=lambda p: {"size": f"{p.height}x{p.width}"}),
+    actions=spec.Actions(from_json=MazeAction.from_json, illegal=illegal_actions),
+    default_agent="sat", example="eom-6x6-01",
+    capabilities=(VIEW, GENERATOR, spec.CnfLegend(LEGEND),
+                  spec.Shipped(shipped_maps("logic_agents", "maps", "mazes")),
+                  spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+                  spec.Inline(lambda text, source: [parse_board(text, source)]),
+                  spec.Puzzle(solve=lambda board, unique=True, solver=None: solve(
+                      board, unique, solver), is_solution=is_solution, encode=encode,
+                      show=lambda board, path: render_path(board, path),
+                      to_json=lambda board, path: [list(cell) for cell in path],
+                      describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes")),
 )
 
 __all__ = [

@@ -110,9 +110,11 @@ class MazeWorld(PuzzleWorld[MazeObservation, MazeAction]):
     action_type = MazeAction
 
     def __init__(self, board: MazeBoard, *, max_steps: int | None = None):
-        super().__init__()
+        super().__init__(board, max_steps=max_steps)
         self.board = board
-        self.max_steps = max_steps or 10 * board.height * board.width
+
+    def step_cap(self, board: MazeBoard) -> int:
+        return 10 * board.height * board.width
 
     def begin(self) -> None:
         self._path = [self.board.start]

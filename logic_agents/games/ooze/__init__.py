@@ -22,17 +22,8 @@ from logic_agents.games.ooze.world import (
     render,
 )
 from logic_agents.inputs import ascii_int
+from logic_agents.world import spec
 from logic_agents.world.options import positive_int
-from logic_agents.world.spec import (
-    Actions,
-    Detection,
-    GameSpec,
-    Inline,
-    Instances,
-    Option,
-    Results,
-    agents_from,
-)
 
 AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
 
@@ -74,43 +65,32 @@ def illegal_actions(obs: OozeObservation):
     yield ("place", (3, 2))
 
 
-SPEC = GameSpec(
-    name="ooze",
-    description="Ooze: lay pipe from a queue of pieces ahead of the flowing ooze",
-    make_world=make_world,
-    agents=agents_from(AGENTS, {
-        "greedy": "place the current piece at the pipe's open end if it fits, else park it "
-                  "far away; never destroy",
-        "rbfs": "the course report's agent: a utility over main and sub-pipes, best and "
-                "second-best placements 5 pieces deep, destroys a blocking piece",
-        "sat": "the planner: routes of --horizon tiles and placements of the visible queue on "
-               "one incremental SAT oracle; maximises the guaranteed extension, then the pieces "
-               "on the route"}),
-    instances=Instances(
-        read=lambda path: [load_instance(path)],
-        parse=parse_instance,
-        format=format_instance,
-        sample=lambda: OozeInstance(max_ticks=200),
-    ),
-    actions=Actions(from_json=OozeAction.from_json, illegal=illegal_actions),
-    render=render,
-    default_agent="sat",
-    example="ooze",
-    objective="score",
-    options=(
-        Option("pieces", str, None, "the first pieces, as glyphs from |-+qecz (then the "
-               "seeded RNG)", metavar="SEQ"),
-        Option("max_ticks", int, None, "end the game after N ticks", metavar="N",
-               parse=positive_int),
-    ),
-    capabilities=(
-        VIEW,
-        Detection(lambda text, file: 2 if file is None and text == "ooze" else 0),
-        Inline(lambda text, source: [load_instance(text)]),
-        Results(words=lambda r: (f"score {r.extra.get('score')}, {r.extra.get('tiles')} tiles, "
-                                 f"{r.extra.get('ticks')} ticks"),
-                keys=("score", "ticks", "tiles", "pieces", "actions")),
-    ),
+AGENT_HELP = {
+    "greedy": "place the current piece at the pipe's open end if it fits, else park it far "
+              "away; never destroy",
+    "rbfs": "the course report's agent: a utility over main and sub-pipes, best and "
+            "second-best placements 5 pieces deep, destroys a blocking piece",
+    "sat": "the planner: routes of --horizon tiles and placements of the visible queue on one "
+           "incremental SAT oracle; maximises the guaranteed extension, then the pieces on the "
+           "route"}
+
+SPEC = spec.GameSpec(
+    name="ooze", description="Ooze: lay pipe from a queue of pieces ahead of the flowing ooze",
+    make_world=make_world, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
+    instances=spec.Instances(read=lambda path: [load_instance(path)], parse=parse_instance,
+                             format=format_instance, sample=lambda: OozeInstance(max_ticks=200)),
+    actions=spec.Actions(from_json=OozeAction.from_json, illegal=illegal_actions),
+    default_agent="sat", example="ooze", objective="score",
+    options=(spec.Option("pieces", str, None, "the first pieces, as glyphs from |-+qecz (then "
+                         "the seeded RNG)", metavar="SEQ"),
+             spec.Option("max_ticks", int, None, "end the game after N ticks", metavar="N",
+                         parse=positive_int)),
+    capabilities=(VIEW, spec.Inline(lambda text, source: [load_instance(text)]),
+                  spec.Detection(lambda text, file: 2 if file is None and text == "ooze" else 0),
+                  spec.Results(words=lambda r: (f"score {r.extra.get('score')}, "
+                                                f"{r.extra.get('tiles')} tiles, "
+                                                f"{r.extra.get('ticks')} ticks"),
+                               keys=("score", "ticks", "tiles", "pieces", "actions"))),
 )
 
 __all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "SatOozeAgent", "OozeAction",

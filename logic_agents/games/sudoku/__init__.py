@@ -17,18 +17,8 @@ from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, deco
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
+from logic_agents.world import spec
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
-from logic_agents.world.spec import (
-    Actions,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    Inline,
-    Instances,
-    Puzzle,
-    Shipped,
-    agents_from,
-)
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -68,42 +58,26 @@ def render(obs: SudokuObservation) -> str:
     return f"step {obs.step}\n" + format_grid(obs.cells)
 
 
-SPEC = GameSpec(
-    name="sudoku",
-    description="Sudoku N x N (4, 9, 16, 25)",
-    make_world=SudokuWorld,
-    agents=agents_from(AGENTS, AGENT_HELP),
-    instances=Instances(
-        read=load_puzzles,
-        parse=lambda text, source: parse_puzzles(text, source)[0],
-        format=lambda p: format_line(p, p.name),
+LEGEND = ("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
+          "the rules: Exactly(1, ...) per cell, and per value in each row, column and box; "
+          "the clues: unit clauses")
+
+SPEC = spec.GameSpec(
+    name="sudoku", description="Sudoku N x N (4, 9, 16, 25)",
+    make_world=SudokuWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
+    instances=spec.Instances(read=load_puzzles, parse=lambda text, source: parse_puzzles(
+        text, source)[0], format=lambda p: format_line(p, p.name), many=True,
         sample=lambda: parse_puzzles("12..3..2.1.34..1  # example")[0],
-        many=True,
-        facts=lambda p: {"size": f"{p.n}x{p.n}"},
-    ),
-    actions=Actions(from_json=SudokuAction.from_json, illegal=illegal_actions),
-    render=render,
-    default_agent="sat",
-    example="norvig_top95:1",
-    capabilities=(
-        VIEW,
-        Shipped(shipped_maps("logic_agents", "maps", "sudoku")),
-        Detection(lambda text, file: sniff(text, file or "<argument>")),
-        Inline(parse_puzzles),
-        Puzzle(
-            solve=solve_puzzle,
-            is_solution=is_solution,
-            show=lambda puzzle, grid: format_grid(grid),
-            to_json=lambda puzzle, grid: format_line(grid),
-            encode=encode,
-            describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues",
-        ),
-        GENERATOR,
-        CnfLegend((
-            "variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
-            "the rules: Exactly(1, ...) per cell, and per value in each row, column and box; "
-            "the clues: unit clauses")),
-    ),
+        facts=lambda p: {"size": f"{p.n}x{p.n}"}),
+    actions=spec.Actions(from_json=SudokuAction.from_json, illegal=illegal_actions),
+    default_agent="sat", example="norvig_top95:1",
+    capabilities=(VIEW, GENERATOR, spec.Inline(parse_puzzles), spec.CnfLegend(LEGEND),
+                  spec.Shipped(shipped_maps("logic_agents", "maps", "sudoku")),
+                  spec.Detection(lambda text, file: sniff(text, file or "<argument>")),
+                  spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
+                              show=lambda puzzle, grid: format_grid(grid),
+                              to_json=lambda puzzle, grid: format_line(grid),
+                              describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues")),
 )
 
 __all__ = [

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.errors import IllegalAction
 from logic_agents.games.sudoku.board import Cell, Grid, SudokuPuzzle, is_solution, symbol, value_of
-from logic_agents.inputs import int_or_none
-from logic_agents.world.base import PuzzleWorld
+from logic_agents.world.base import PlaceAction, PuzzleWorld
 from logic_agents.world.core import whole_cell
 
 
@@ -32,24 +31,19 @@ class SudokuObservation:
 
 
 @dataclass(frozen=True)
-class SudokuAction:
-    cell: Cell
+class SudokuAction(PlaceAction):
+    """place value v in cell (r, c), written "place R C V" (V: 1-9, then A for 10, ...)."""
+
     value: int
-
-    def __str__(self) -> str:
-        return f"place {self.cell[0]} {self.cell[1]} {symbol(self.value)}"
-
-    def to_json(self) -> str:
-        return str(self)
+    GAME = "sudoku"
 
     @classmethod
-    def from_json(cls, text: str) -> SudokuAction:
-        parts = str(text).split()
-        if (len(parts) != 4 or parts[0] != "place" or int_or_none(parts[1], False) is None
-                or int_or_none(parts[2], False) is None or len(parts[3]) != 1
-                or value_of(parts[3]) is None):
-            raise FormatError(f"not a sudoku action: {text!r} (expected 'place R C V')")
-        return cls((int(parts[1]), int(parts[2])), value_of(parts[3]) or 0)
+    def symbol(cls, value: int) -> str:
+        return symbol(value)
+
+    @classmethod
+    def value_of(cls, text: str) -> int | None:
+        return value_of(text)
 
 
 def place(r: int, c: int, v: int) -> SudokuAction:
@@ -80,10 +74,10 @@ class SudokuWorld(PuzzleWorld[SudokuObservation, SudokuAction]):
     game = "a sudoku"
     action_type = SudokuAction
 
-    def __init__(self, puzzle: SudokuPuzzle, *, max_steps: int | None = None):
-        super().__init__()
-        self.puzzle = puzzle
-        self.max_steps = max_steps or 4 * puzzle.n * puzzle.n
+    puzzle: SudokuPuzzle
+
+    def step_cap(self, puzzle: SudokuPuzzle) -> int:
+        return 4 * puzzle.n * puzzle.n
 
     def begin(self) -> None:
         self._cells = list(self.puzzle.cells)

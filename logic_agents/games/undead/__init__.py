@@ -23,19 +23,9 @@ from logic_agents.games.undead.generate import GENERATOR
 from logic_agents.games.undead.view import VIEW
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
 from logic_agents.inputs import path_exists
+from logic_agents.world import spec
 from logic_agents.world.puzzle import SolveResult
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
-from logic_agents.world.spec import (
-    Actions,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    Inline,
-    Instances,
-    Puzzle,
-    Shipped,
-    agents_from,
-)
 
 AGENT_HELP = {
     "sat": "solve the whole encoding once, then write the answer",
@@ -86,45 +76,34 @@ def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None =
     return solve(puzzle, unique, solver)
 
 
-SPEC = GameSpec(
+LEGEND = ("variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, vampire or "
+          "zombie",
+          "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
+          "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); givens: "
+          "unit clauses")
+
+
+def describe(p: UndeadPuzzle) -> str:
+    return (f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires {p.counts[1]}, zombies "
+            f"{p.counts[2]}")
+
+SPEC = spec.GameSpec(
     name="undead",
     description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
-    make_world=UndeadWorld,
-    agents=agents_from(AGENTS, AGENT_HELP),
-    instances=Instances(
-        read=load_puzzles,
-        parse=lambda text, source: parse_puzzles(text, source)[0],
-        format=lambda p: f"{format_game_id(p)}\t{p.name}",
+    make_world=UndeadWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
+    instances=spec.Instances(read=load_puzzles, parse=lambda text, source: parse_puzzles(
+        text, source)[0], format=lambda p: f"{format_game_id(p)}\t{p.name}", many=True,
         sample=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
-        many=True,
-        facts=lambda p: {"size": f"{p.width}x{p.height}"},
-    ),
-    actions=Actions(from_json=UndeadAction.from_json, illegal=illegal_actions),
-    render=render,
-    default_agent="sat",
-    example="4x4de:1",
-    capabilities=(
-        VIEW,
-        Shipped(shipped_maps("logic_agents", "maps", "undead")),
-        Detection(lambda text, file: sniff_text(text) if file is None else sniff(text, file)),
-        Inline(parse_puzzles),
-        Puzzle(
-            solve=solve_puzzle,
-            is_solution=is_solution,
-            show=format_picture,
-            to_json=lambda puzzle, solution: solution,
-            encode=encode,
-            describe=lambda p: f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires "
-                               f"{p.counts[1]}, zombies {p.counts[2]}",
-        ),
-        GENERATOR,
-        CnfLegend((
-            "variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, vampire "
-            "or zombie",
-            "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
-            "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); givens: "
-            "unit clauses")),
-    ),
+        facts=lambda p: {"size": f"{p.width}x{p.height}"}),
+    actions=spec.Actions(from_json=UndeadAction.from_json, illegal=illegal_actions),
+    default_agent="sat", example="4x4de:1",
+    capabilities=(VIEW, GENERATOR, spec.Inline(parse_puzzles), spec.CnfLegend(LEGEND),
+                  spec.Shipped(shipped_maps("logic_agents", "maps", "undead")),
+                  spec.Detection(lambda text, file: sniff_text(text) if file is None
+                                 else sniff(text, file)),
+                  spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
+                              show=format_picture, to_json=lambda puzzle, solution: solution,
+                              describe=describe)),
 )
 
 __all__ = [

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.errors import IllegalAction
 from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, is_solution
-from logic_agents.inputs import int_or_none
-from logic_agents.world.base import PuzzleWorld
+from logic_agents.world.base import PlaceAction, PuzzleWorld
 from logic_agents.world.core import whole_cell
 
 
@@ -33,27 +32,20 @@ class UndeadObservation:
 
 
 @dataclass(frozen=True)
-class UndeadAction:
-    cell: tuple[int, int]
-    monster: str
+class UndeadAction(PlaceAction):
+    """place a monster (G, V or Z) in cell (r, c), written "place R C G"."""
 
-    def __str__(self) -> str:
-        return f"place {self.cell[0]} {self.cell[1]} {self.monster}"
-
-    def to_json(self) -> str:
-        return str(self)
+    value: str
+    GAME = "undead"
+    EXPECTED = "G|V|Z"
 
     @classmethod
-    def from_json(cls, text: str) -> UndeadAction:
-        parts = str(text).split()
-        numbers = [int_or_none(p, signed=False) for p in parts[1:3]]
-        if (len(parts) != 4 or parts[0] != "place" or None in numbers
-                or parts[3] not in MONSTERS):
-            raise FormatError(f"not an undead action: {str(text)[:60]!r} "
-                              "(expected 'place R C G|V|Z')")
-        r, c = numbers
-        assert r is not None and c is not None  # checked above
-        return cls((r, c), parts[3])
+    def value_of(cls, text: str) -> str | None:
+        return text if text in MONSTERS else None
+
+    @property
+    def monster(self) -> str:
+        return self.value
 
 
 def place(r: int, c: int, monster: str) -> UndeadAction:
@@ -85,10 +77,10 @@ class UndeadWorld(PuzzleWorld[UndeadObservation, UndeadAction]):
     game = "an undead"
     action_type = UndeadAction
 
-    def __init__(self, puzzle: UndeadPuzzle, *, max_steps: int | None = None):
-        super().__init__()
-        self.puzzle = puzzle
-        self.max_steps = max_steps or 4 * max(1, len(puzzle.monster_cells))
+    puzzle: UndeadPuzzle
+
+    def step_cap(self, puzzle: UndeadPuzzle) -> int:
+        return 4 * max(1, len(puzzle.monster_cells))
 
     def begin(self) -> None:
         self._cells = list(self.puzzle.grid)
