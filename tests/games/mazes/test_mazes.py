@@ -11,14 +11,7 @@ from hypothesis import strategies as st
 
 from logic_agents.errors import FormatError, IllegalAction, UnknownName
 from logic_agents.games.mazes import AGENTS, MazeWorld
-from logic_agents.games.mazes.board import (
-    MazeBoard,
-    format_board,
-    is_solution,
-    load_board,
-    parse_board,
-    render_path,
-)
+from logic_agents.games.mazes import board as maze_board
 from logic_agents.games.mazes.encode import MazeSolver, ShapeFamilySolver, encode
 from logic_agents.games.mazes.generate import L_SHAPES, generate_boards
 from logic_agents.games.mazes.search import HEURISTICS, INFORMED, METHODS, search
@@ -32,9 +25,9 @@ REFERENCE = json.loads((DATA / "solutions.json").read_text())
 BOARDS = sorted(DATA.glob("*.txt"))
 
 
-def brute_force(board: MazeBoard) -> list[list[tuple[int, int]]]:
+def brute_force(board: maze_board.MazeBoard) -> list[list[tuple[int, int]]]:
     """Every valid path, by enumeration of simple paths from the start (pruned only where a
-    shape would be crossed twice; each full path is judged by is_solution)."""
+    shape would be crossed twice; each full path is judged by maze_board.is_solution)."""
     out = []
     path = [board.start]
     crossed = set()
@@ -42,7 +35,7 @@ def brute_force(board: MazeBoard) -> list[list[tuple[int, int]]]:
     def extend():
         here = path[-1]
         if here == board.finish:
-            if is_solution(board, path):
+            if maze_board.is_solution(board, path):
                 out.append(list(path))
             return
         for n in board.neighbours(here):
@@ -62,20 +55,20 @@ def brute_force(board: MazeBoard) -> list[list[tuple[int, int]]]:
 def test_the_shipped_boards_parse_round_trip_and_their_references_check():
     assert len(BOARDS) == 6
     for path in BOARDS:
-        board = load_board(path)
+        board = maze_board.load_board(path)
         assert board.name == path.stem
-        assert parse_board(format_board(board), name=board.name) == board
+        assert maze_board.parse_board(maze_board.format_board(board), name=board.name) == board
         reference = [tuple(c) for c in REFERENCE[board.name]["solution"]]
-        assert is_solution(board, reference)
+        assert maze_board.is_solution(board, reference)
 
 
 @pytest.mark.parametrize("path", BOARDS, ids=[p.stem for p in BOARDS])
 def test_solution_counts_match_the_published_ones(path):
-    board = load_board(path)
+    board = maze_board.load_board(path)
     solver = MazeSolver(board)
     found = solver.solutions(limit=1000)
     assert len(found) == REFERENCE[board.name]["num_solutions"]
-    assert all(is_solution(board, p) for p in found)
+    assert all(maze_board.is_solution(board, p) for p in found)
     assert [tuple(c) for c in REFERENCE[board.name]["solution"]] in found
     if len(found) <= 213 and board.height <= 6:
         assert sorted(found) == brute_force(board)
@@ -103,7 +96,7 @@ def small_boards(draw, sizes=(2, 4), shapes=4):
                 shape.append(rng.choice(options))
         for i in shape:
             cells[i] = k
-    return MazeBoard(h, w, tuple(cells))
+    return maze_board.MazeBoard(h, w, tuple(cells))
 
 
 @settings(max_examples=150, deadline=None)
@@ -125,7 +118,7 @@ def test_thin_boards_down_to_one_cell_count_as_brute_force(board):
     assert sorted(family.shape_solutions(list(board.shapes.values()), 10**5)) == expected
 
 
-def simple_paths(board: MazeBoard):
+def simple_paths(board: maze_board.MazeBoard):
     """Every simple path from the start to the finish, shapes ignored."""
     path = [board.start]
 
@@ -158,7 +151,7 @@ def test_every_cycle_cut_holds_for_every_simple_path(board):
 
 
 def test_the_path_may_touch_itself():
-    board = load_board(DATA / "eom-9x9-18.txt")
+    board = maze_board.load_board(DATA / "eom-9x9-18.txt")
     path = [tuple(c) for c in REFERENCE[board.name]["solution"]]
     steps = set(zip(path, path[1:])) | set(zip(path[1:], path))
     touching = [(a, b) for a in path for b in path
@@ -176,26 +169,26 @@ def test_the_path_may_touch_itself():
 ])
 def test_bad_boards_are_located(text, line, col, words):
     with pytest.raises(FormatError) as err:
-        parse_board(text, "m.txt")
+        maze_board.parse_board(text, "m.txt")
     assert (err.value.line, err.value.col) == (line, col), err.value
     assert words in err.value.message
 
 
 def test_is_solution_checks_every_rule():
-    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    board = maze_board.parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
     good = [(3, 0), (2, 0), (1, 0), (1, 1), (1, 2), (0, 2), (0, 3)]
-    assert is_solution(board, good)
-    assert not is_solution(board, good[:-1])  # does not reach the finish
-    assert not is_solution(board, good[1:])  # does not start at the start
-    assert not is_solution(board, [(3, 0), (2, 0), (1, 1), (1, 2), (0, 2), (0, 3)])  # diagonal
-    assert not is_solution(board, [(3, 0), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2), (0, 3)])
+    assert maze_board.is_solution(board, good)
+    assert not maze_board.is_solution(board, good[:-1])  # does not reach the finish
+    assert not maze_board.is_solution(board, good[1:])  # does not start at the start
+    assert not maze_board.is_solution(board, [(3, 0), (2, 0), (1, 1), (1, 2), (0, 2), (0, 3)])  # diagonal
+    assert not maze_board.is_solution(board, [(3, 0), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2), (0, 3)])
     twice = [(3, 0), (2, 0), (1, 0), (1, 1), (2, 1), (3, 1), (3, 2), (2, 2), (1, 2), (1, 3), (0, 3)]
-    assert not is_solution(board, twice)  # shape 1 crossed at (1,1) and (2,1)
-    assert "^" in render_path(board, good) and "@" in render_path(board, good, (0, 3))
+    assert not maze_board.is_solution(board, twice)  # shape 1 crossed at (1,1) and (2,1)
+    assert "^" in maze_board.render_path(board, good) and "@" in maze_board.render_path(board, good, (0, 3))
 
 
 def test_the_world_enforces_the_rules():
-    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    board = maze_board.parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
     world = MazeWorld(board)
     obs, _ = world.reset(seed=0)
     for bad in ("down", "left", "undo"):
@@ -218,15 +211,15 @@ def test_the_world_enforces_the_rules():
 def test_every_search_finds_valid_paths_on_the_official_boards(method):
     heuristics = HEURISTICS if method in INFORMED else ("manhattan",)
     for path in BOARDS:
-        board = load_board(path)
+        board = maze_board.load_board(path)
         for h in heuristics:
             result = search(board, method, heuristic_name=h, budget=Budget(10**6, 30))
             assert result.stopped is None and result.nodes > 0
-            assert is_solution(board, result.path), (method, h, board.name)
+            assert maze_board.is_solution(board, result.path), (method, h, board.name)
 
 
 def test_a_search_stops_at_its_cap_and_the_agent_gives_up():
-    board = load_board(DATA / "eom-9x9-18.txt")
+    board = maze_board.load_board(DATA / "eom-9x9-18.txt")
     result = search(board, "bfs", budget=Budget(node_cap=50))
     assert result.path is None and result.stopped == "node cap 50"
     outcome = run_episode(MazeWorld(board), AGENTS["ids"](node_cap=50), 0)
@@ -240,11 +233,11 @@ def test_a_search_stops_at_its_cap_and_the_agent_gives_up():
 @pytest.mark.parametrize("agent", ["sat", "astar", "dfs"])
 def test_agents_walk_to_a_win(agent):
     for path in BOARDS:
-        board = load_board(path)
+        board = maze_board.load_board(path)
         world = MazeWorld(board)
         result = run_episode(world, AGENTS[agent](), 0)
         assert result.outcome is Outcome.WON
-        assert is_solution(board, world.observe().path)
+        assert maze_board.is_solution(board, world.observe().path)
 
 
 def test_keyboard_play_with_a_scripted_key_sequence():
@@ -254,7 +247,7 @@ def test_keyboard_play_with_a_scripted_key_sequence():
     from logic_agents.world.registry import get_game
 
     spec = get_game("mazes")
-    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    board = maze_board.parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
     session = Session(spec, board, {}, 0, lambda: AGENTS["sat"]())
     said = []
     for key in ["down", "x", "up", "up", "right", "down", "u", "h", "right", "right", "up",
@@ -265,14 +258,14 @@ def test_keyboard_play_with_a_scripted_key_sequence():
     text = "\n".join(said)
     assert "not allowed: down" in text and "'x' does nothing here" in text
     assert "hint: right" in text and "already crossed" in text
-    assert is_solution(board, session.obs.path)
+    assert maze_board.is_solution(board, session.obs.path)
     quitting = Session(spec, board, {}, 0)
     assert quitting.press("up") and not quitting.press("q")
     assert replay_actions(spec, board, {}, 0, quitting, None).outcome is Outcome.GAVE_UP
 
 
 def test_the_hint_says_when_no_solution_goes_on():
-    board = parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
+    board = maze_board.parse_board("1 1 0 0\n0 1 2 0\n0 1 2 0\n0 0 2 2\n")
     solver = MazeSolver(board)
     assert solver.next_step([(3, 0)]) == (2, 0)
     assert solver.next_step([(3, 0), (3, 1)]) == (2, 1)
@@ -298,11 +291,11 @@ def test_generated_boards_scale_and_the_kb_prints():
     assert "Implies(P_r" in text and "Exactly(1, P_r" in text
 
 
-def _open_board(n: int) -> MazeBoard:
+def _open_board(n: int) -> maze_board.MazeBoard:
     rows = [["0"] * n for _ in range(n)]
     rows[2][2] = rows[2][3] = "1"
     rows[n - 3][n - 4] = rows[n - 3][n - 3] = "2"
-    return parse_board("\n".join(" ".join(row) for row in rows), name=f"open{n}")
+    return maze_board.parse_board("\n".join(" ".join(row) for row in rows), name=f"open{n}")
 
 
 @pytest.mark.parametrize("method", ["bfs", "ucs", "astar"])
@@ -319,7 +312,7 @@ def test_a_memory_capped_agent_says_why_it_gave_up(capsys, tmp_path):
     from logic_agents.cli import main
 
     path = tmp_path / "open.txt"
-    path.write_text(format_board(_open_board(40)))
+    path.write_text(maze_board.format_board(_open_board(40)))
     assert main(["play", str(path), "--agent", "bfs", "--memory-cap", "5", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "GAVE_UP" in out and "stopped at its memory cap 5 MiB" in out

@@ -9,15 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.errors import FormatError
-from logic_agents.games.sudoku.board import (
-    SudokuPuzzle,
-    format_grid,
-    format_line,
-    is_solution,
-    load_puzzles,
-    parse_puzzles,
-    units,
-)
+from logic_agents.games.sudoku import board as sudoku_board
 from logic_agents.games.sudoku.encode import SudokuSolver, rules
 
 DATA = Path(__file__).resolve().parents[3] / "maps" / "sudoku"
@@ -30,8 +22,8 @@ def all_4x4_grids() -> list[tuple[int, ...]]:
     grids = []
     for rows in itertools.product(perms, repeat=4):
         grid = tuple(v for row in rows for v in row)
-        puzzle = SudokuPuzzle(4, (0,) * 16)
-        if is_solution(puzzle, grid):
+        puzzle = sudoku_board.SudokuPuzzle(4, (0,) * 16)
+        if sudoku_board.is_solution(puzzle, grid):
             grids.append(grid)
     return grids
 
@@ -55,7 +47,7 @@ def test_solution_counts_agree_with_brute_force(index, seed, clues, core):
     if rng.random() < 0.2 and clues:  # sometimes a contradictory but well-formed puzzle
         i = rng.choice(sorted(keep))
         cells = cells[:i] + (cells[i] % 4 + 1,) + cells[i + 1:]
-    puzzle = SudokuPuzzle(4, cells)
+    puzzle = sudoku_board.SudokuPuzzle(4, cells)
     expected = [g for g in GRIDS_4 if all(c == 0 or c == v for c, v in zip(cells, g))]
     solver = SudokuSolver(4, core=core)
     solver.core_after = 0
@@ -67,18 +59,18 @@ def test_solution_counts_agree_with_brute_force(index, seed, clues, core):
     assert result.status == {0: "unsat", 1: "unique"}.get(len(expected), "multiple")
     for grid in (result.solution, result.second):
         if grid is not None:
-            assert is_solution(puzzle, grid)
+            assert sudoku_board.is_solution(puzzle, grid)
 
 
 def test_25x25_goes_to_the_core_and_agrees_with_the_whole_rules():
     """The puzzles whose search on the whole rules ran longest (CORE_SIZES' reason)."""
-    puzzles = load_puzzles(DATA / "lloyd_amos" / "inst25x25_p045.txt")
+    puzzles = sudoku_board.load_puzzles(DATA / "lloyd_amos" / "inst25x25_p045.txt")
     whole, core = SudokuSolver(25, core=False), SudokuSolver(25)
     assert core.core and not whole.core
     core.core_after = 0
     for index in (22, 86, 63):
         puzzle = puzzles[index]
-        assert is_solution(puzzle, core.solve(puzzle))
+        assert sudoku_board.is_solution(puzzle, core.solve(puzzle))
         assert core.check(puzzle).status == whole.check(puzzle).status
 
 
@@ -91,28 +83,28 @@ def test_rules_print_as_exactly_one_nodes():
 @pytest.mark.parametrize("name", ["norvig_top95.txt", "norvig_hardest.txt", "norvig_easy50.txt"])
 def test_published_9x9_sets_solve_uniquely(name):
     solver = SudokuSolver(9)
-    for puzzle in load_puzzles(DATA / name):
+    for puzzle in sudoku_board.load_puzzles(DATA / name):
         result = solver.check(puzzle)
-        assert result.status == "unique" and is_solution(puzzle, result.solution)
+        assert result.status == "unique" and sudoku_board.is_solution(puzzle, result.solution)
 
 
 def test_16x16_and_a_removed_clue_gives_multiple():
-    puzzle = load_puzzles(DATA / "lloyd_amos" / "inst16x16_p050.txt")[0]
-    assert is_solution(puzzle, SudokuSolver(16).solve(puzzle))
-    top = parse_puzzles(TOP95_FIRST)[0]
+    puzzle = sudoku_board.load_puzzles(DATA / "lloyd_amos" / "inst16x16_p050.txt")[0]
+    assert sudoku_board.is_solution(puzzle, SudokuSolver(16).solve(puzzle))
+    top = sudoku_board.parse_puzzles(TOP95_FIRST)[0]
     unique = SudokuSolver(9).check(top)
-    fewer = SudokuPuzzle(9, (0,) + top.cells[1:])  # drop the first clue: 16 clues left
+    fewer = sudoku_board.SudokuPuzzle(9, (0,) + top.cells[1:])  # drop the first clue: 16 clues left
     result = SudokuSolver(9).check(fewer)
     assert unique.status == "unique" and result.status == "multiple"
-    assert result.solution != result.second and is_solution(fewer, result.second)
+    assert result.solution != result.second and sudoku_board.is_solution(fewer, result.second)
 
 
 def test_formats_round_trip():
-    for puzzle in load_puzzles(DATA / "lloyd_amos" / "inst16x16_p040.txt")[:5] + [
-            parse_puzzles(TOP95_FIRST)[0]]:
-        assert parse_puzzles(format_line(puzzle))[0].cells == puzzle.cells
-        assert parse_puzzles(format_grid(puzzle))[0].cells == puzzle.cells
-    named = parse_puzzles(TOP95_FIRST + "  # first of top95\n")[0]
+    for puzzle in sudoku_board.load_puzzles(DATA / "lloyd_amos" / "inst16x16_p040.txt")[:5] + [
+            sudoku_board.parse_puzzles(TOP95_FIRST)[0]]:
+        assert sudoku_board.parse_puzzles(sudoku_board.format_line(puzzle))[0].cells == puzzle.cells
+        assert sudoku_board.parse_puzzles(sudoku_board.format_grid(puzzle))[0].cells == puzzle.cells
+    named = sudoku_board.parse_puzzles(TOP95_FIRST + "  # first of top95\n")[0]
     assert named.name == "first of top95"
 
 
@@ -132,18 +124,18 @@ def test_formats_round_trip():
 )
 def test_bad_puzzles_are_located(text, where, words):
     with pytest.raises(FormatError) as err:
-        parse_puzzles(text, "p.txt")
+        sudoku_board.parse_puzzles(text, "p.txt")
     assert str(err.value).startswith("p.txt" + where), str(err.value)
     assert words in str(err.value)
 
 
 def test_is_solution_rejects_wrong_grids():
-    puzzle = parse_puzzles(TOP95_FIRST)[0]
+    puzzle = sudoku_board.parse_puzzles(TOP95_FIRST)[0]
     grid = SudokuSolver(9).solve(puzzle)
-    assert is_solution(puzzle, grid)
+    assert sudoku_board.is_solution(puzzle, grid)
     swapped = list(grid)
     swapped[0], swapped[1] = swapped[1], swapped[0]
-    assert not is_solution(puzzle, tuple(swapped))
-    assert not is_solution(puzzle, None)
-    assert not is_solution(puzzle, grid[:-1])
-    assert len(units(9)) == 27
+    assert not sudoku_board.is_solution(puzzle, tuple(swapped))
+    assert not sudoku_board.is_solution(puzzle, None)
+    assert not sudoku_board.is_solution(puzzle, grid[:-1])
+    assert len(sudoku_board.units(9)) == 27

@@ -11,19 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.errors import FormatError
-from logic_agents.games.undead.board import (
-    UndeadPuzzle,
-    clues_of,
-    format_game_id,
-    format_picture,
-    is_solution,
-    load_entries,
-    parse_entries,
-    parse_game_id,
-    parse_puzzles,
-    trace_sight,
-    trace_sights,
-)
+from logic_agents.games.undead import board as undead_board
 
 DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"
 EXAMPLE_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
@@ -52,12 +40,12 @@ JANKO_14 = ("8x5:12,12,0,LaRbLaRaLaRLbRaVaVaGRaRaRaLbLaRbRLb,"
 
 
 def test_the_reports_worked_example_both_ways():
-    puzzle = parse_game_id(EXAMPLE_ID)
-    assert format_picture(puzzle) == EXAMPLE_PICTURE
-    assert format_picture(puzzle, EXAMPLE_SOLUTION) == EXAMPLE_SOLVED
-    assert parse_puzzles(EXAMPLE_PICTURE)[0] == puzzle
-    assert format_game_id(parse_puzzles(EXAMPLE_PICTURE)[0]) == EXAMPLE_ID
-    assert is_solution(puzzle, EXAMPLE_SOLUTION)
+    puzzle = undead_board.parse_game_id(EXAMPLE_ID)
+    assert undead_board.format_picture(puzzle) == EXAMPLE_PICTURE
+    assert undead_board.format_picture(puzzle, EXAMPLE_SOLUTION) == EXAMPLE_SOLVED
+    assert undead_board.parse_puzzles(EXAMPLE_PICTURE)[0] == puzzle
+    assert undead_board.format_game_id(undead_board.parse_puzzles(EXAMPLE_PICTURE)[0]) == EXAMPLE_ID
+    assert undead_board.is_solution(puzzle, EXAMPLE_SOLUTION)
     assert puzzle.counts == (3, 4, 2) and puzzle.width == puzzle.height == 4
 
 
@@ -66,38 +54,39 @@ def test_every_shipped_puzzle_round_trips_and_its_reference_checks():
     assert len(files) == 8
     for path in files:
         lines = path.read_text().splitlines()
-        entries = load_entries(path)
+        entries = undead_board.load_entries(path)
         assert len(entries) == 30
         for line, entry in zip(lines, entries):
             game_id, seed, solution = line.split("\t")
-            assert format_game_id(entry.puzzle) == game_id
+            assert undead_board.format_game_id(entry.puzzle) == game_id
             assert entry.puzzle.name == seed and entry.reference == solution
-            assert parse_puzzles(format_picture(entry.puzzle))[0] == entry.puzzle
-            assert is_solution(entry.puzzle, solution)
-            assert clues_of(entry.puzzle.width, entry.puzzle.height, solution) == entry.puzzle.clues
+            assert undead_board.parse_puzzles(undead_board.format_picture(entry.puzzle))[0] == entry.puzzle
+            assert undead_board.is_solution(entry.puzzle, solution)
+            assert undead_board.clues_of(entry.puzzle.width, entry.puzzle.height,
+                                         solution) == entry.puzzle.clues
 
 
 def test_givens_and_rectangular_boards():
-    puzzle = parse_game_id(JANKO_14)
+    puzzle = undead_board.parse_game_id(JANKO_14)
     assert (puzzle.width, puzzle.height) == (8, 5)
     assert sorted(puzzle.givens.values()) == ["G", "V", "V"]
-    assert format_game_id(puzzle) == JANKO_14
-    assert parse_puzzles(format_picture(puzzle))[0] == puzzle
+    assert undead_board.format_game_id(puzzle) == JANKO_14
+    assert undead_board.parse_puzzles(undead_board.format_picture(puzzle))[0] == puzzle
 
 
 def test_runs_longer_than_26_are_written_as_the_game_does():
-    puzzle = UndeadPuzzle(30, 1, (30, 0, 0), "." * 30, (0,) * 62)
-    assert format_game_id(puzzle).split(",")[3] == "zd"
-    assert parse_game_id(format_game_id(puzzle)) == puzzle
+    puzzle = undead_board.UndeadPuzzle(30, 1, (30, 0, 0), "." * 30, (0,) * 62)
+    assert undead_board.format_game_id(puzzle).split(",")[3] == "zd"
+    assert undead_board.parse_game_id(undead_board.format_game_id(puzzle)) == puzzle
 
 
 def test_a_line_of_sight_can_pass_a_cell_twice_with_two_visibilities():
     #  . . \      the sight from the top of column 1 goes down through (0,1), bounces off
     #  . \ /      (1,1) and (1,2) and (0,2), and comes back through (0,1) to the left edge
-    sight = trace_sight(3, 2, "..L.LR", 1)
+    sight = undead_board.trace_sight(3, 2, "..L.LR", 1)
     assert sight.visits == ((1, False), (1, True), (0, True))
     assert sight.exit == 9
-    assert clues_of(3, 2, "ZGL.LR".replace(".", "V"))[1] == 2  # one zombie seen twice
+    assert undead_board.clues_of(3, 2, "ZGL.LR".replace(".", "V"))[1] == 2  # one zombie seen twice
 
 
 @settings(max_examples=200, deadline=None)
@@ -105,7 +94,7 @@ def test_a_line_of_sight_can_pass_a_cell_twice_with_two_visibilities():
 def test_sights_pair_up_and_pass_every_cell_at_most_four_times(width, height, seed):
     rng = random.Random(seed)
     grid = "".join(rng.choice("..LR") for _ in range(width * height))
-    sights = trace_sights(width, height, grid)
+    sights = undead_board.trace_sights(width, height, grid)
     for sight in sights:  # the line back from the exit is the same line, reversed
         back = sights[sight.exit]
         assert back.exit == sight.clue
@@ -130,7 +119,7 @@ def test_sights_pair_up_and_pass_every_cell_at_most_four_times(width, height, se
 ])
 def test_bad_game_ids_name_the_position(text, col, words):
     with pytest.raises(FormatError) as err:
-        parse_game_id(text)
+        undead_board.parse_game_id(text)
     assert err.value.col == col, err.value
     assert words in err.value.message
 
@@ -139,33 +128,34 @@ def test_errors_in_a_file_carry_file_line_and_column(tmp_path):
     path = tmp_path / "ids.tsv"
     path.write_text(f"{EXAMPLE_ID}\tfirst\n\n  4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,9!\n")
     with pytest.raises(FormatError) as err:
-        load_entries(path)
+        undead_board.load_entries(path)
     assert (err.value.file, err.value.line, err.value.col) == (str(path), 3, 57)
     bad_picture = EXAMPLE_PICTURE.replace("\\ . . /", "\\ . x /")
     with pytest.raises(FormatError) as err:
-        parse_entries("# a name\n" + bad_picture, "pic.txt")
+        undead_board.parse_entries("# a name\n" + bad_picture, "pic.txt")
     assert (err.value.line, err.value.col) == (4, 9)
     with pytest.raises(FormatError, match="counts add up"):
-        parse_entries(EXAMPLE_PICTURE.replace("counts: 3 4 2", "counts: 3 4 3"))
+        undead_board.parse_entries(EXAMPLE_PICTURE.replace("counts: 3 4 2", "counts: 3 4 3"))
     with pytest.raises(FormatError, match="no Undead puzzle"):
-        parse_entries("# only a comment\n")
+        undead_board.parse_entries("# only a comment\n")
 
 
 def test_is_solution_checks_every_rule_on_its_own():
-    puzzle = parse_game_id(EXAMPLE_ID)
-    assert not is_solution(puzzle, EXAMPLE_SOLUTION[:-1])
-    assert not is_solution(puzzle, "R" + EXAMPLE_SOLUTION[1:])  # a mirror changed
+    puzzle = undead_board.parse_game_id(EXAMPLE_ID)
+    assert not undead_board.is_solution(puzzle, EXAMPLE_SOLUTION[:-1])
+    assert not undead_board.is_solution(puzzle, "R" + EXAMPLE_SOLUTION[1:])  # a mirror changed
     swapped = EXAMPLE_SOLUTION.replace("Z", "x").replace("G", "Z").replace("x", "G")
-    assert not is_solution(puzzle, swapped)  # totals broken
+    assert not undead_board.is_solution(puzzle, swapped)  # totals broken
     # same totals, a clue broken: swap a ghost and a vampire
     s = list(EXAMPLE_SOLUTION)
     g, v = s.index("G"), s.index("V")
     s[g], s[v] = s[v], s[g]
-    assert not is_solution(puzzle, "".join(s))
-    with_given = parse_game_id(EXAMPLE_ID.replace("LbRa", "LVaRa", 1))
-    assert is_solution(with_given, EXAMPLE_SOLUTION)
-    assert not is_solution(parse_game_id(EXAMPLE_ID.replace("LbRa", "LGaRa", 1).replace(
-        "3,4,2", "4,3,2", 1)), EXAMPLE_SOLUTION)  # a given ghost where the answer has a vampire
+    assert not undead_board.is_solution(puzzle, "".join(s))
+    with_given = undead_board.parse_game_id(EXAMPLE_ID.replace("LbRa", "LVaRa", 1))
+    assert undead_board.is_solution(with_given, EXAMPLE_SOLUTION)
+    # a given ghost where the answer has a vampire
+    assert not undead_board.is_solution(undead_board.parse_game_id(
+        EXAMPLE_ID.replace("LbRa", "LGaRa", 1).replace("3,4,2", "4,3,2", 1)), EXAMPLE_SOLUTION)
 
 
 VALID = [EXAMPLE_ID, JANKO_14]
@@ -183,8 +173,9 @@ def test_parser_fuzzing_raises_only_format_errors(base, edits, cut):
     if cut:
         candidate = candidate[: len(candidate) // 2]
     try:
-        parse_entries(candidate)
-        parse_entries(format_picture(parse_game_id(base)).replace("0", candidate[:2], 1))
+        undead_board.parse_entries(candidate)
+        picture = undead_board.format_picture(undead_board.parse_game_id(base))
+        undead_board.parse_entries(picture.replace("0", candidate[:2], 1))
     except FormatError:
         pass
 
@@ -193,4 +184,4 @@ def test_parser_fuzzing_raises_only_format_errors(base, edits, cut):
 @given(st.text(max_size=80))
 def test_arbitrary_text_raises_only_format_errors(text):
     with contextlib.suppress(FormatError):
-        parse_entries(text)
+        undead_board.parse_entries(text)

@@ -8,14 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic_agents.games.undead.board import (
-    MONSTERS,
-    UndeadPuzzle,
-    clues_of,
-    is_solution,
-    load_entries,
-    parse_game_id,
-)
+from logic_agents.games.undead import board as undead_board
 from logic_agents.games.undead.encode import (
     COUNTING_ENCODINGS,
     LayoutSolver,
@@ -32,14 +25,14 @@ DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"
 EXAMPLE_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
 
 
-def brute_force(puzzle: UndeadPuzzle) -> list[str]:
+def brute_force(puzzle: undead_board.UndeadPuzzle) -> list[str]:
     free = [i for i in puzzle.monster_cells if i not in puzzle.givens]
     out = []
-    for values in itertools.product(MONSTERS, repeat=len(free)):
+    for values in itertools.product(undead_board.MONSTERS, repeat=len(free)):
         grid = list(puzzle.grid)
         for i, m in zip(free, values):
             grid[i] = m
-        if is_solution(puzzle, "".join(grid)):
+        if undead_board.is_solution(puzzle, "".join(grid)):
             out.append("".join(grid))
     return sorted(out)
 
@@ -49,9 +42,9 @@ def tiny_puzzles(draw):
     width, height = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     rng = random.Random(draw(st.integers(0, 10**9)))
     layout = [rng.choice("..LR") for _ in range(width * height)]
-    answer = "".join(ch if ch in "LR" else rng.choice(MONSTERS) for ch in layout)
-    clues = list(clues_of(width, height, answer))
-    counts = [answer.count(m) for m in MONSTERS]
+    answer = "".join(ch if ch in "LR" else rng.choice(undead_board.MONSTERS) for ch in layout)
+    clues = list(undead_board.clues_of(width, height, answer))
+    counts = [answer.count(m) for m in undead_board.MONSTERS]
     if rng.random() < 0.5:  # perturb a clue: often no solution, sometimes another one
         k = rng.randrange(len(clues))
         clues[k] = max(0, clues[k] + rng.choice((-1, 1)))
@@ -62,7 +55,7 @@ def tiny_puzzles(draw):
         clues[rng.randrange(len(clues))] = None  # a hidden clue
     grid = "".join(
         answer[i] if ch == "." and rng.random() < 0.15 else ch for i, ch in enumerate(layout))
-    return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), grid, tuple(clues))
+    return undead_board.UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), grid, tuple(clues))
 
 
 @settings(max_examples=300, deadline=None)
@@ -84,9 +77,10 @@ def tiny_solved(draw):
     width, height = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     rng = random.Random(draw(st.integers(0, 10**9)))
     layout = "".join(rng.choice("...LR") for _ in range(width * height))
-    answer = "".join(ch if ch in "LR" else rng.choice(MONSTERS) for ch in layout)
-    counts = tuple(answer.count(m) for m in MONSTERS)
-    return UndeadPuzzle(width, height, counts, layout, clues_of(width, height, answer)), answer
+    answer = "".join(ch if ch in "LR" else rng.choice(undead_board.MONSTERS) for ch in layout)
+    counts = tuple(answer.count(m) for m in undead_board.MONSTERS)
+    clues = undead_board.clues_of(width, height, answer)
+    return undead_board.UndeadPuzzle(width, height, counts, layout, clues), answer
 
 
 @settings(max_examples=300, deadline=None)
@@ -101,11 +95,11 @@ def test_the_generators_relaxed_question_agrees_with_brute_force(case):
     unseen = [i for i in layout.cells if i not in seen]
     free = [i for i in layout.cells if i in seen]
     same_clues = []
-    for values in itertools.product(MONSTERS, repeat=len(free)):
+    for values in itertools.product(undead_board.MONSTERS, repeat=len(free)):
         grid = list(known)
         for i, m in zip(free, values):
             grid[i] = m
-        if clues_of(puzzle.width, puzzle.height, "".join(grid)) == puzzle.clues:
+        if undead_board.clues_of(puzzle.width, puzzle.height, "".join(grid)) == puzzle.clues:
             same_clues.append("".join(grid))
     unique, other = layout.other_solution(puzzle, known, totals=False, hold=unseen)
     assert unique == (same_clues == [known])
@@ -127,40 +121,40 @@ def test_a_cell_passed_twice_counts_twice():
     layout = "..L.LR"
     for monster, seen_times in (("Z", 2), ("G", 1), ("V", 1)):
         answer = "V" + monster + "L" + "V" + "LR"  # the vampire at (0,0) is seen in a mirror: not counted
-        clues = clues_of(3, 2, answer)
+        clues = undead_board.clues_of(3, 2, answer)
         assert clues[1] == seen_times
-        counts = tuple(answer.count(m) for m in MONSTERS)
-        puzzle = UndeadPuzzle(3, 2, counts, layout, clues)
+        counts = tuple(answer.count(m) for m in undead_board.MONSTERS)
+        puzzle = undead_board.UndeadPuzzle(3, 2, counts, layout, clues)
         assert answer in brute_force(puzzle)
         assert sorted(UndeadSolver(puzzle).solutions(100)) == brute_force(puzzle)
-    kb = encode(UndeadPuzzle(3, 2, (0, 0, 2), layout, (0, 2) + (0,) * 8))
+    kb = encode(undead_board.UndeadPuzzle(3, 2, (0, 0, 2), layout, (0, 2) + (0,) * 8))
     assert any("~G_r1c2, ~V_r1c2" in str(f) for f in kb.formulas)
 
 
 def test_every_shipped_puzzle_is_unique_and_matches_its_reference():
     for path in sorted(DATA.glob("*.tsv")):
-        for entry in load_entries(path):
+        for entry in undead_board.load_entries(path):
             solver = UndeadSolver(entry.puzzle)
             result = solver.check(unique=True)
             assert result.status == "unique", entry.puzzle.name
             assert result.solution == entry.reference
-            assert is_solution(entry.puzzle, result.solution)
+            assert undead_board.is_solution(entry.puzzle, result.solution)
             solver.close()
 
 
 @pytest.mark.parametrize("encoding", COUNTING_ENCODINGS)
 def test_every_counting_encoding_gives_the_same_answers(encoding):
-    for entry in load_entries(DATA / "7x7dn.tsv")[:5]:
+    for entry in undead_board.load_entries(DATA / "7x7dn.tsv")[:5]:
         solver = UndeadSolver(entry.puzzle, card_encoding=encoding)
         assert solver.solutions(3) == [entry.reference]
         solver.close()
-    entry = load_entries(DATA / "7x7dn.tsv")[0]
+    entry = undead_board.load_entries(DATA / "7x7dn.tsv")[0]
     solver = UndeadSolver(entry.puzzle, totals="two")
     assert solver.solutions(3) == [entry.reference]
 
 
 def test_the_kb_reads_as_rules_and_writes_dimacs():
-    puzzle = parse_game_id(EXAMPLE_ID)
+    puzzle = undead_board.parse_game_id(EXAMPLE_ID)
     kb = encode(puzzle)
     text = kb.pretty()
     assert "Exactly(1, G_r1c2, V_r1c2, Z_r1c2)" in text
@@ -173,10 +167,10 @@ def test_the_kb_reads_as_rules_and_writes_dimacs():
 
 
 def test_a_puzzle_with_two_solutions_shows_both():
-    puzzle = parse_game_id(EXAMPLE_ID)
-    loose = UndeadPuzzle(4, 4, puzzle.counts, puzzle.grid, (None,) * 16)
+    puzzle = undead_board.parse_game_id(EXAMPLE_ID)
+    loose = undead_board.UndeadPuzzle(4, 4, puzzle.counts, puzzle.grid, (None,) * 16)
     found = UndeadSolver(loose).solutions(3)
-    assert len(found) == 3 and all(is_solution(loose, s) for s in found)
+    assert len(found) == 3 and all(undead_board.is_solution(loose, s) for s in found)
     assert UndeadSolver(loose).check().status == "multiple"
 
 
