@@ -126,6 +126,12 @@ class PuzzleWorld(WorldBase[Obs, Act]):
         return 0.0, {}
 
 
+def not_an_action(game: str, text: Any, expected: str) -> FormatError:
+    """The error of a trace's action that is not one of the game's."""
+    article = "an" if game[:1] in "aeiou" else "a"
+    return FormatError(f"not {article} {game} action: {str(text)[:60]!r} (expected {expected})")
+
+
 @dataclass(frozen=True)
 class CellAction:
     """A verb on one cell, written "verb R C". Subclass it and name the verbs:
@@ -153,9 +159,7 @@ class CellAction:
         if (len(parts) == 3 and parts[0] in cls.VERBS
                 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts[1:])):
             return cls(parts[0], (int(parts[1]), int(parts[2])))
-        expected = " or ".join(f"'{verb} R C'" for verb in cls.VERBS)
-        raise FormatError(f"not a{'n' if cls.GAME[:1] in 'aeiou' else ''} {cls.GAME} action: "
-                          f"{str(text)[:60]!r} (expected {expected})")
+        raise not_an_action(cls.GAME, text, " or ".join(f"'{verb} R C'" for verb in cls.VERBS))
 
     def checked(self, height: int, width: int) -> Cell:
         """The action's cell when the verb is this game's and the cell is on a height x width
@@ -200,8 +204,7 @@ class PlaceAction:
                 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts[1:3])
                 and (value := cls.value_of(parts[3])) is not None):
             return cls((int(parts[1]), int(parts[2])), value)
-        raise FormatError(f"not a{'n' if cls.GAME[:1] in 'aeiou' else ''} {cls.GAME} action: "
-                          f"{str(text)[:60]!r} (expected 'place R C {cls.EXPECTED}')")
+        raise not_an_action(cls.GAME, text, f"'place R C {cls.EXPECTED}'")
 
 
 class GridShape:
@@ -225,7 +228,10 @@ class GridShape:
 class PlanningAgent(Generic[Obs, Act]):
     """Plans moves, then plays them: the RNG, the pending moves, why, guesses, stats, close.
 
-    A subclass writes `act`; `self.plan(moves)` queues (action, why) pairs and
+    A subclass writes `replan(obs)`, the actions of a plan from here (None: give up), and
+    the default `act` plays them, asking again when they are used up (`replans = False`: a
+    plan is made once per episode, as a capped search's); or it writes its own `act`.
+    `self.plan(moves)` queues (action, why) pairs and
     `self.plan_actions(actions)` queues actions (their why left as it is); `self.next_move
     (obs)` pops the first still worth playing (`playable(obs, action)`, by default every
     one); `self.guess(action, why)` counts a guess. `reset` closes what the last episode held
@@ -233,13 +239,31 @@ class PlanningAgent(Generic[Obs, Act]):
     depends on the episode before."""
 
     name = "agent"
+    replans: ClassVar[bool] = True
+    planned: bool  # a plan was asked for this episode
 
     def __init__(self) -> None:
         self.rng = random.Random()
         self.reset()
 
+    def replan(self, obs: Obs) -> Iterable[Act] | None:
+        """The actions of a plan from `obs`, or None to give up."""
+        return None
+
+    def act(self, obs: Obs) -> Act | None:
+        if not self.pending:
+            if self.planned and not self.replans:
+                return None
+            self.planned = True
+            actions = self.replan(obs)
+            if actions is None:
+                return None
+            self.plan_actions(actions)
+        return self.next_move(obs)
+
     def reset(self, seed: int | None = None) -> None:
         self.close()
+        self.planned = False
         self.rng = random.Random(seed)
         self.guesses = 0
         self.why: Any = ""  # how the last move was chosen: a str or a world.core.Why

@@ -140,6 +140,21 @@ def _looks_like_path(text: str) -> bool:
     return "/" in text or Path(text[:200]).suffix in MAP_SUFFIXES + (".cnf", ".jsonl", ".csv")
 
 
+def sniffer(parse: Any, game: str) -> Any:
+    """The Detection `sniff(text, file)` of a game whose files are known by parsing: 2 for a
+    file that names the game (a `game: NAME` line, bare or in a `#` comment), 1 for one that
+    parses, else 0; 0 for a command-line argument (`file` None)."""
+    says = re.compile(rf"^\s*#?\s*game\s*:\s*{re.escape(game)}\b", re.MULTILINE | re.IGNORECASE)
+    parsed = parses(parse)
+
+    def sniff(text: str, file: str | None = None) -> int:
+        if file is None:
+            return 0
+        return 2 if says.search(text[:4096]) else parsed(text, file)
+
+    return sniff
+
+
 def parses(parse: Any) -> Any:
     """A `sniff` capability for a game whose files are known by parsing: 1 if `parse(text,
     file)` accepts the text, else 0."""

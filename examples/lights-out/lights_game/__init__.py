@@ -10,9 +10,8 @@ from lights_game.agents import AGENTS
 from lights_game.board import LightsPuzzle, format_puzzle, load, parse
 from lights_game.view import VIEW
 from lights_game.world import LightsAction, LightsObservation, LightsWorld, render
-from logic_agents.errors import FormatError
 from logic_agents.world import spec
-from logic_agents.world.resolve import shipped_maps
+from logic_agents.world.resolve import shipped_maps, sniffer
 
 
 def illegal_actions(obs: LightsObservation) -> list[LightsAction]:
@@ -20,15 +19,7 @@ def illegal_actions(obs: LightsObservation) -> list[LightsAction]:
             LightsAction("toggle", (0, 0))]
 
 
-def sniff(text: str, file: str = "<input>") -> int:
-    """2 for a file that says `game: lights-out`, 1 for one that parses, else 0."""
-    if "game: lights-out" in text:
-        return 2
-    try:
-        parse(text, file)
-    except FormatError:
-        return 0
-    return 1
+sniff = sniffer(parse, "lights-out")  # 2 for a file that says `game: lights-out`, 1 if it parses
 
 
 SPEC = spec.GameSpec(
@@ -42,7 +33,7 @@ SPEC = spec.GameSpec(
     actions=spec.Actions(from_json=LightsAction.from_json, illegal=illegal_actions),
     default_agent="sat", example="lights-5x5-a",
     capabilities=(VIEW, spec.Shipped(shipped_maps("lights_game", "puzzles")),
-                  spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+                  spec.Detection(sniff),
                   spec.CnfLegend(("variables P_<row>_<col> (0-based): the light is pressed",))),
 )
 

@@ -16,17 +16,16 @@ from logic_agents.world.options import node_cap, solver_option
 
 
 class Planner(PlanningAgent[LightsObservation, LightsAction]):
+    replans = False  # one plan per episode
+
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self.planned = False
         self.nodes = 0
 
-    def act(self, obs: LightsObservation) -> LightsAction | None:
-        if not self.planned:
-            self.planned = True
-            self.plan((press(*cell), f"{self.name}: part of a solution")
-                      for cell in self.solve(obs) or [])
-        return self.next_move(obs)
+    def replan(self, obs: LightsObservation) -> list[LightsAction] | None:
+        presses = self.solve(obs)
+        self.why = f"{self.name}: part of a solution"
+        return None if presses is None else [press(*cell) for cell in presses]
 
     def stats(self) -> dict:
         return {**super().stats(), "nodes": self.nodes}

@@ -16,10 +16,9 @@ from akari_game.encode import AkariSolver, encode
 from akari_game.generate import GENERATOR
 from akari_game.view import VIEW
 from akari_game.world import AkariAction, AkariObservation, AkariWorld, render_observation
-from logic_agents.errors import FormatError
 from logic_agents.world import spec
 from logic_agents.world.puzzle import SolveResult, result_of
-from logic_agents.world.resolve import shipped_maps
+from logic_agents.world.resolve import shipped_maps, sniffer
 
 
 def solve(puzzle: AkariPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
@@ -42,15 +41,7 @@ def illegal_actions(obs: AkariObservation) -> list[AkariAction]:
     return out
 
 
-def sniff(text: str, file: str = "<input>") -> int:
-    """2 for a file that says `game: akari`, 1 for one that merely parses, else 0."""
-    if any(line.strip().lower().replace(" ", "") == "game:akari" for line in text.splitlines()):
-        return 2
-    try:
-        parse(text, file)
-    except FormatError:
-        return 0
-    return 1
+sniff = sniffer(parse, "akari")  # 2 for a file that says `game: akari`, 1 if it parses
 
 
 def facts(puzzle: AkariPuzzle) -> dict[str, Any]:
@@ -71,7 +62,7 @@ SPEC = spec.GameSpec(
     default_agent="sat", example="akari-7x7-a",
     capabilities=(VIEW, GENERATOR, spec.CnfLegend(LEGEND),
                   spec.Shipped(shipped_maps("akari_game", "puzzles")),  # package data
-                  spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
+                  spec.Detection(sniff),
                   spec.Puzzle(solve=solve, is_solution=is_solution, encode=encode,
                               show=lambda puzzle, bulbs: render(puzzle, bulbs),
                               to_json=lambda puzzle, bulbs: sorted([list(c) for c in bulbs]),

@@ -19,22 +19,19 @@ from logic_agents.world.registry import Option
 
 class _Planner(PlanningAgent[AkariObservation, AkariAction]):
     options: tuple[Option, ...] = ()
+    replans = False  # one plan per episode
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self.planned = False
         self.nodes = 0
 
     def stats(self) -> dict:
         return {**super().stats(), "nodes": self.nodes}
 
-    def act(self, obs: AkariObservation) -> AkariAction | None:
-        if not self.planned:
-            self.planned = True
-            bulbs = self.solve(obs.puzzle)
-            if bulbs is not None:
-                self.plan_actions(AkariAction("bulb", c) for c in sorted(bulbs - obs.bulbs))
-        return self.next_move(obs)
+    def replan(self, obs: AkariObservation) -> list[AkariAction] | None:
+        bulbs = self.solve(obs.puzzle)
+        return None if bulbs is None else [AkariAction("bulb", c)
+                                           for c in sorted(bulbs - obs.bulbs)]
 
     def solve(self, puzzle: AkariPuzzle) -> set[Cell] | None:
         """The bulbs of a solution, or None when the agent finds none."""

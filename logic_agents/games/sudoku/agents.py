@@ -49,10 +49,11 @@ class SudokuAgent(PlanningAgent[SudokuObservation, SudokuAction]):
             self._sat = SudokuSolver(n, self.solver)
         return self._sat
 
-    def _write_out(self, obs: SudokuObservation, grid: Grid) -> None:
+    @staticmethod
+    def moves_to(obs: SudokuObservation, grid: Grid) -> list[SudokuAction]:
+        """The placements that turn the grid seen into `grid`."""
         n = obs.n
-        self.plan_actions(SudokuAction((i // n, i % n), v)
-                          for i, v in enumerate(grid) if obs.cells[i] != v)
+        return [SudokuAction((i // n, i % n), v) for i, v in enumerate(grid) if obs.cells[i] != v]
 
 
 class SatSudokuAgent(SudokuAgent):
@@ -65,13 +66,9 @@ class SatSudokuAgent(SudokuAgent):
         self.solver = solver
         super().__init__()
 
-    def act(self, obs: SudokuObservation) -> SudokuAction | None:
-        if not self.pending:
-            grid = self._solver_of(obs.n).solve(SudokuPuzzle(obs.n, obs.cells))
-            if grid is None:
-                return None  # unsatisfiable from here: give up
-            self._write_out(obs, grid)
-        return self.next_move(obs)
+    def replan(self, obs: SudokuObservation) -> list[SudokuAction] | None:
+        grid = self._solver_of(obs.n).solve(SudokuPuzzle(obs.n, obs.cells))
+        return None if grid is None else self.moves_to(obs, grid)  # None: unsatisfiable
 
 
 class LogicSudokuAgent(SudokuAgent):
@@ -240,14 +237,10 @@ class NorvigAgent(SudokuAgent):
     def stats(self) -> dict:
         return {"guesses": 0, "nodes": self.nodes}
 
-    def act(self, obs: SudokuObservation) -> SudokuAction | None:
-        if not self.pending:
-            grid, nodes = norvig_solve(SudokuPuzzle(obs.n, obs.cells), self.node_cap)
-            self.nodes += nodes
-            if grid is None:
-                return None
-            self._write_out(obs, grid)
-        return self.next_move(obs)
+    def replan(self, obs: SudokuObservation) -> list[SudokuAction] | None:
+        grid, nodes = norvig_solve(SudokuPuzzle(obs.n, obs.cells), self.node_cap)
+        self.nodes += nodes
+        return None if grid is None else self.moves_to(obs, grid)
 
 
 class EvolutionaryAgent(SudokuAgent):
@@ -274,17 +267,13 @@ class EvolutionaryAgent(SudokuAgent):
     def stats(self) -> dict:
         return {"guesses": 0, "generations": self.generations_used}
 
-    def act(self, obs: SudokuObservation) -> SudokuAction | None:
-        if not self.pending:
-            if self.generations_used:
-                return None
-            grid, used = self.method(SudokuPuzzle(obs.n, obs.cells), self.rng,
-                                     self.population, self.generations)
-            self.generations_used = max(used, 1)
-            if grid is None:
-                return None
-            self._write_out(obs, grid)
-        return self.next_move(obs)
+    replans = False  # one run of the EA per episode
+
+    def replan(self, obs: SudokuObservation) -> list[SudokuAction] | None:
+        grid, used = self.method(SudokuPuzzle(obs.n, obs.cells), self.rng, self.population,
+                                 self.generations)
+        self.generations_used = max(used, 1)
+        return None if grid is None else self.moves_to(obs, grid)
 
 
 class RepairEAAgent(EvolutionaryAgent):

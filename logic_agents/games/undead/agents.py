@@ -31,10 +31,12 @@ from logic_agents.world.registry import Option
 
 
 class UndeadAgent(PlanningAgent[UndeadObservation, UndeadAction]):
-    def _write_out(self, obs: UndeadObservation, solution: str) -> None:
+    @staticmethod
+    def moves_to(obs: UndeadObservation, solution: str) -> list[UndeadAction]:
+        """The placements that turn the grid seen into `solution`."""
         w = obs.puzzle.width
-        self.plan_actions(UndeadAction(divmod(i, w), m) for i, m in enumerate(solution)
-                          if m in MONSTERS and obs.cells[i] != m)
+        return [UndeadAction(divmod(i, w), m) for i, m in enumerate(solution)
+                if m in MONSTERS and obs.cells[i] != m]
 
 
 def _layout_of(puzzle: UndeadPuzzle) -> str:
@@ -51,13 +53,9 @@ class SatUndeadAgent(UndeadAgent):
         self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
         super().__init__()
 
-    def act(self, obs: UndeadObservation) -> UndeadAction | None:
-        if not self.pending:
-            found = self.cache.get(obs.puzzle).solve(obs.placed)
-            if found is None:
-                return None  # unsatisfiable from here: give up
-            self._write_out(obs, found)
-        return self.next_move(obs)
+    def replan(self, obs: UndeadObservation) -> list[UndeadAction] | None:
+        found = self.cache.get(obs.puzzle).solve(obs.placed)
+        return None if found is None else self.moves_to(obs, found)  # None: unsatisfiable
 
 
 class LogicUndeadAgent(UndeadAgent):
@@ -150,7 +148,7 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
             self.why = (f"{self.name}: {self.nodes:,} nodes"
                         + (f", stopped at its {self.stopped}" if self.stopped else ""))
             if result.solution is not None:
-                self._write_out(obs, result.solution)
+                self.plan_actions(self.moves_to(obs, result.solution))
         return self.next_move(obs)
 
 
