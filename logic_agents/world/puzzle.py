@@ -2,7 +2,8 @@
 
 Concepts: Status (unique / multiple / solved / unsat); SolveResult, where `second` is a
 different solution, the evidence that a puzzle is not unique; SolverCache (one solver per
-instance across an episode); CappedSearchAgent (nodes and caps of the baseline searches).
+instance across an episode); SolverChoice (an agent's `--solver` option and its SolverCache);
+CappedSearchAgent (nodes and caps of the baseline searches).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from logic_agents.world.budget import MIB, Budget
+from logic_agents.world.options import solver_option
+from logic_agents.world.registry import Option
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
 
@@ -55,6 +58,21 @@ class SolverCache:
         if self.solver is not None:
             self.solver.close()
         self.solver = self.instance = None
+
+
+class SolverChoice:
+    """Mix in before a PlanningAgent: the `--solver` option (self.solver), and a SolverCache
+    (self.cache) of `new_solver(instance)`, one solver per instance, closed at reset."""
+
+    options: tuple[Option, ...] = (solver_option(),)
+
+    def __init__(self, *, solver: str | None = None, **rest: Any):
+        self.solver = solver
+        self.cache = SolverCache(self.new_solver)
+        super().__init__(**rest)
+
+    def new_solver(self, instance: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} keeps no solver per instance")
 
 
 class CappedSearchAgent:

@@ -12,7 +12,8 @@ from lights_game.board import ON, Cell, neighbours
 from lights_game.world import LightsAction, LightsObservation, press
 from logic_agents.logic import KnowledgeBase, SatOracle
 from logic_agents.world.base import PlanningAgent
-from logic_agents.world.options import node_cap, solver_option
+from logic_agents.world.options import node_cap
+from logic_agents.world.puzzle import SolverChoice
 
 
 class Planner(PlanningAgent[LightsObservation, LightsAction]):
@@ -38,16 +39,11 @@ def light(lights: tuple[str, ...], cell: Cell) -> bool:
     return lights[cell[0]][cell[1]] == ON
 
 
-class SatLights(Planner):
+class SatLights(SolverChoice, Planner):
     """sat: each light's presses around it have the parity of the light (a sympy Xor per
     cell, compiled by Tseitin); one model of the knowledge base is the plan."""
 
     name = "sat"
-    options = (solver_option(),)
-
-    def __init__(self, *, solver: str | None = None):
-        self.solver = solver
-        super().__init__()
 
     def solve(self, obs: LightsObservation) -> list[Cell] | None:
         from sympy import Not, Xor  # here, not at import: every command loads every SPEC

@@ -13,7 +13,8 @@ from akari_game.encode import AkariSolver
 from akari_game.world import AkariAction, AkariObservation
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import Budget, BudgetExceeded
-from logic_agents.world.options import node_cap, solver_option, time_cap
+from logic_agents.world.options import node_cap, time_cap
+from logic_agents.world.puzzle import SolverChoice
 from logic_agents.world.registry import Option
 
 
@@ -38,15 +39,10 @@ class _Planner(PlanningAgent[AkariObservation, AkariAction]):
         raise NotImplementedError
 
 
-class SatAkariAgent(_Planner):
+class SatAkariAgent(SolverChoice, _Planner):
     """sat: tell the rules, ask the oracle for a model, place its bulbs."""
 
     name = "sat"
-    options = (solver_option(),)
-
-    def __init__(self, *, solver: str | None = None):
-        self.solver = solver
-        super().__init__()
 
     def solve(self, puzzle: AkariPuzzle) -> set[Cell] | None:
         with AkariSolver(puzzle, self.solver) as sat:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.errors import AgentOptionError, UnknownName
-from logic_agents.games.mazes.board import STEPS, Cell
+from logic_agents.games.mazes.board import STEPS, Cell, MazeBoard
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
     DEFAULT_NODE_CAP,
@@ -29,8 +29,8 @@ from logic_agents.games.mazes.world import MazeAction, MazeObservation
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import Why
-from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
-from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
+from logic_agents.world.options import memory_cap, node_cap, time_cap
+from logic_agents.world.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.registry import Option
 
 
@@ -44,15 +44,13 @@ class _MazeAgent(PlanningAgent[MazeObservation, MazeAction]):
                           for a, b in zip(path[start - 1:], path[start:]))
 
 
-class SatMazeAgent(_MazeAgent):
+class SatMazeAgent(SolverChoice, _MazeAgent):
     """sat: one solve (and its cycle cuts) for the whole path, then walk it."""
 
     name = "sat"
-    options = (solver_option(),)
 
-    def __init__(self, *, solver: str | None = None):
-        self.cache = SolverCache(lambda board: MazeSolver(board, solver))
-        super().__init__()
+    def new_solver(self, board: MazeBoard) -> MazeSolver:
+        return MazeSolver(board, self.solver)
 
     def stats(self) -> dict:
         s = self.cache.solver

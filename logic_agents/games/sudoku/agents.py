@@ -26,7 +26,8 @@ from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import Verdict
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
-from logic_agents.world.options import node_cap, positive_int, solver_option
+from logic_agents.world.options import node_cap, positive_int
+from logic_agents.world.puzzle import SolverChoice
 from logic_agents.world.registry import Option
 
 
@@ -56,32 +57,25 @@ class SudokuAgent(PlanningAgent[SudokuObservation, SudokuAction]):
         return [SudokuAction((i // n, i % n), v) for i, v in enumerate(grid) if obs.cells[i] != v]
 
 
-class SatSudokuAgent(SudokuAgent):
+class SatSudokuAgent(SolverChoice, SudokuAgent):
     """sat: one SAT call on the size's cached encoding, then the answer, cell by cell."""
 
     name = "sat"
-    options = (solver_option(),)
-
-    def __init__(self, *, solver: str | None = None):
-        self.solver = solver
-        super().__init__()
 
     def replan(self, obs: SudokuObservation) -> list[SudokuAction] | None:
         grid = self._solver_of(obs.n).solve(SudokuPuzzle(obs.n, obs.cells))
         return None if grid is None else self.moves_to(obs, grid)  # None: unsatisfiable
 
 
-class LogicSudokuAgent(SudokuAgent):
+class LogicSudokuAgent(SolverChoice, SudokuAgent):
     """logic: one entailed value per step; gives up when nothing is entailed."""
 
     name = "logic"
-    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None,
                  explain: Callable[[list[str]], None] | None = None):
-        self.solver = solver
         self.explain = explain  # when set, each deduced value carries its minimal proof
-        super().__init__()
+        super().__init__(solver=solver)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

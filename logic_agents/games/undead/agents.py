@@ -25,8 +25,8 @@ from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
-from logic_agents.world.options import memory_cap, node_cap, solver_option, time_cap
-from logic_agents.world.puzzle import CappedSearchAgent, SolverCache
+from logic_agents.world.options import memory_cap, node_cap, time_cap
+from logic_agents.world.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.registry import Option
 
 
@@ -43,32 +43,30 @@ def _layout_of(puzzle: UndeadPuzzle) -> str:
     return "".join(ch if ch in "LR" else "." for ch in puzzle.grid)
 
 
-class SatUndeadAgent(UndeadAgent):
+class SolvingUndeadAgent(SolverChoice, UndeadAgent):
+    def new_solver(self, puzzle: UndeadPuzzle) -> UndeadSolver:
+        return UndeadSolver(puzzle, self.solver)
+
+
+class SatUndeadAgent(SolvingUndeadAgent):
     """sat: one SAT call on the puzzle's encoding, then the answer, cell by cell."""
 
     name = "sat"
-    options = (solver_option(),)
-
-    def __init__(self, *, solver: str | None = None):
-        self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
-        super().__init__()
 
     def replan(self, obs: UndeadObservation) -> list[UndeadAction] | None:
         found = self.cache.get(obs.puzzle).solve(obs.placed)
         return None if found is None else self.moves_to(obs, found)  # None: unsatisfiable
 
 
-class LogicUndeadAgent(UndeadAgent):
+class LogicUndeadAgent(SolvingUndeadAgent):
     """logic: one entailed monster per step; gives up when nothing is entailed."""
 
     name = "logic"
-    options = (solver_option(),)
 
     def __init__(self, *, solver: str | None = None,
                  explain: Callable[[list[str]], None] | None = None):
-        self.cache = SolverCache(lambda puzzle: UndeadSolver(puzzle, solver))
         self.explain = explain  # when set, each placed monster carries its minimal proof
-        super().__init__()
+        super().__init__(solver=solver)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
