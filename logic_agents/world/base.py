@@ -132,8 +132,15 @@ def not_an_action(game: str, text: Any, expected: str) -> FormatError:
     return FormatError(f"not {article} {game} action: {str(text)[:60]!r} (expected {expected})")
 
 
+class TextAction:
+    """An action a trace writes as its text (str) and reads back with from_json."""
+
+    def to_json(self) -> str:
+        return str(self)
+
+
 @dataclass(frozen=True)
-class CellAction:
+class CellAction(TextAction):
     """A verb on one cell, written "verb R C". Subclass it and name the verbs:
 
         class AkariAction(CellAction):
@@ -148,9 +155,6 @@ class CellAction:
 
     def __str__(self) -> str:
         return f"{self.kind} {self.cell[0]} {self.cell[1]}"
-
-    def to_json(self) -> str:
-        return str(self)
 
     @classmethod
     def from_json(cls, text: Any) -> CellAction:
@@ -173,7 +177,7 @@ class CellAction:
 
 
 @dataclass(frozen=True)
-class PlaceAction:
+class PlaceAction(TextAction):
     """A value placed on one cell, written "place R C V" (V one character). Subclass it: name
     the GAME, and `symbol(value)` / `value_of(text)` when the value is not the text itself."""
 
@@ -193,9 +197,6 @@ class PlaceAction:
 
     def __str__(self) -> str:
         return f"place {self.cell[0]} {self.cell[1]} {self.symbol(self.value)}"
-
-    def to_json(self) -> str:
-        return str(self)
 
     @classmethod
     def from_json(cls, text: Any) -> Any:
