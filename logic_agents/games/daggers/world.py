@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from logic_agents.errors import IllegalAction
@@ -37,11 +38,10 @@ class DaggersObservation(GridShape):
     step: int
     topology: str = "square"
 
-    @property
+    @cached_property  # read on every step by every agent: looked up once per observation
     def neighbours(self) -> dict[Cell, tuple[Cell, ...]]:
         """The grid's neighbour table (public knowledge, like the board's size)."""
         return neighbours(self.height, self.width, self.topology)
-
 
     def at(self, cell: Cell) -> str:
         return self.grid[cell[0]][cell[1]]
