@@ -40,3 +40,32 @@ def make_console(stderr: bool = False, **options: Any) -> Console:
         console = _Console(highlight=False, emoji=False, stderr=stderr, width=PIPE_WIDTH,
                            soft_wrap=True, **options)
     return console
+
+
+def names_table(title: str, columns: list[str], rows: list[list[str]], names: tuple[str, ...],
+                width: int) -> Any:
+    """A rich Table that never cuts a name a person must type: the `names` columns keep
+    every word whole (a list of names wraps between names), the other columns fold; when the
+    console is too narrow even so, the other columns are dropped from the right."""
+    from rich.table import Table
+
+    def longest_word(col: int) -> int:
+        return max((len(word) for row in rows for word in row[col].split()), default=0)
+
+    shown = list(range(len(columns)))
+    while True:
+        need = 1 + sum(max(longest_word(i), len(columns[i])) + 3 for i in shown)
+        droppable = [i for i in shown if columns[i] not in names]
+        if need <= width or not droppable:
+            break
+        shown.remove(droppable[-1])
+    table = Table(title=title)
+    for i in shown:
+        if columns[i] in names:
+            table.add_column(columns[i], min_width=max(longest_word(i), len(columns[i])),
+                             overflow="fold")
+        else:
+            table.add_column(columns[i], overflow="fold")
+    for row in rows:
+        table.add_row(*[row[i] for i in shown])
+    return table

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from logic_agents.output import make_console
+from logic_agents.output import make_console, names_table
 from logic_agents.world.registry import ENTRY_POINT_GROUP, broken_games, games, get_game, origin
 
 
@@ -44,7 +44,6 @@ def agent_rows(spec: Any) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
-    from rich.table import Table
 
     console = make_console()
     if args.check:
@@ -69,13 +68,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    table = Table(title=f"games ({len(rows)})")
-    for col in ("name", "origin", "agents", "verbs", "example", "description"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(row["name"], row["origin"], ", ".join(row["agents"]),
-                      ", ".join(row["verbs"]), escape(row["example"]), escape(row["description"]))
-    console.print(table)
+    columns = ["name", "agents", "example", "origin", "verbs", "description"]
+    cells = [[row["name"], ", ".join(row["agents"]), escape(row["example"]), row["origin"],
+              ", ".join(row["verbs"]), escape(row["description"])] for row in rows]
+    console.print(names_table(f"games ({len(rows)})", columns, cells,
+                              ("name", "agents", "example"), console.width))
     for name, why in broken_games().items():
         console.print(f"[red]{escape(name)}: {escape(why)}[/red]")
     return 0

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from logic_agents.output import make_console
+from logic_agents.output import make_console, names_table
 from logic_agents.world.registry import games, get_game
 
 
@@ -50,18 +50,16 @@ def shipped_rows(spec: Any) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.table import Table
 
     chosen = [get_game(args.game)] if args.game else list(games().values())
     rows = [row for spec in chosen for row in shipped_rows(spec)]
     if args.json:
         print(json.dumps(rows))
         return 0
-    table = Table(title=f"shipped maps ({len(rows)})")
     columns = list(dict.fromkeys(k for row in rows for k in row)) or ["game", "name", "path"]
-    for col in columns:
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*[str(row.get(col, "")) for col in columns])
-    make_console().print(table)
+    columns = ["name", "game"] + [c for c in columns if c not in ("name", "game")]
+    console = make_console()
+    console.print(names_table(f"shipped maps ({len(rows)})", columns,
+                              [[str(row.get(col, "")) for col in columns] for row in rows],
+                              ("name", "game"), console.width))
     return 0

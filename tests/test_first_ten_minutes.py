@@ -1,0 +1,49 @@
+"""The stumbles a new user met in the first ten minutes (issue 28, part 4), one test each."""
+
+import io
+
+import pytest
+from rich.console import Console
+
+from logic_agents.cli import main
+from logic_agents.world.registry import games
+
+
+def narrow(monkeypatch, module, width):
+    """Run `module`'s output through a console `width` columns wide; returns its text."""
+    out = io.StringIO()
+    console = Console(width=width, file=out, highlight=False, emoji=False, soft_wrap=False)
+    monkeypatch.setattr(module, "make_console", lambda *a, **k: console)
+    return out
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_games_never_cuts_a_name_a_user_types(monkeypatch, width):
+    from logic_agents.cli import games as games_verb
+
+    out = narrow(monkeypatch, games_verb, width)
+    assert main(["games"]) == 0
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width
+    lines = text.splitlines()
+    assert all(line.rstrip().endswith(("┓", "┃", "┩", "│", "┘")) for line in lines[1:] if line.strip()), \
+        "the table is wider than the console (its right edge is cropped)"
+    for name, spec in games().items():
+        for word in [name, spec.example, *spec.agents]:
+            assert word in text, f"{word!r} is cut at {width} columns"
+    assert "…" not in text
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_maps_never_cuts_a_name_a_user_types(monkeypatch, width):
+    from logic_agents.cli import maps as maps_verb
+
+    out = narrow(monkeypatch, maps_verb, width)
+    assert main(["maps", "--game", "sudoku"]) == 0
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width
+    assert all(line.rstrip().endswith(("┓", "┃", "┩", "│", "┘")) for line in text.splitlines()[1:]
+               if line.strip()), "the table is wider than the console (its right edge is cropped)"
+    for name in ("norvig_top95", "norvig_hardest", "inst25x25_p045", "royle17_first10000"):
+        assert name in text, f"{name!r} is cut at {width} columns"
+    assert "…" not in text
