@@ -47,3 +47,28 @@ def test_maps_never_cuts_a_name_a_user_types(monkeypatch, width):
     for name in ("norvig_top95", "norvig_hardest", "inst25x25_p045", "royle17_first10000"):
         assert name in text, f"{name!r} is cut at {width} columns"
     assert "…" not in text
+
+
+@pytest.mark.parametrize("typed,suggested", [("hard1", "HARD1"), ("HARD11", "HARD1"),
+                                             ("EASYY1", "EASY1"), ("norvig_top96", "norvig_top95")])
+def test_a_near_name_is_offered(capsys, typed, suggested):
+    assert main(["play", typed, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"did you mean {suggested}" in err and "give --game" not in err
+
+
+def test_a_sudoku_line_of_the_wrong_length_says_so(capsys):
+    assert main(["solve", "1" * 80]) == 2
+    assert "80 cells is no Sudoku size" in capsys.readouterr().err
+
+
+def test_two_games_that_claim_a_file_are_named_not_guessed(capsys, tmp_path):
+    both = tmp_path / "both.txt"
+    both.write_text("....\n....\n")  # an Akari grid of white cells, and Lights Out all off
+    claims = [n for n in ("akari", "lights-out") if n in games()]
+    if len(claims) < 2 and not os.environ.get("CI_REQUIRE_PLUGIN"):
+        pytest.skip("needs both example plug-ins (make test installs them and requires them)")
+    assert main(["play", str(both), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "reads as akari and as lights-out; give --game NAME" in err
+    assert main(["play", str(both), "--game", "lights-out", "--quiet"]) == 0

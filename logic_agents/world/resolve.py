@@ -133,7 +133,8 @@ def resolve(text: str, spec: Any, *, every: bool = False,
     inline = spec.get(Inline)
     if inline is not None and not _looks_like_path(text):
         return label, list(inline.parse(text, label))
-    raise FormatError(f"no such map file, nor a shipped {spec.name} map", shorten(text, 80), 0, 0)
+    raise FormatError(f"no such map file, nor a shipped {spec.name} map"
+                      + did_you_mean(text, {spec.name: spec}), shorten(text, 80), 0, 0)
 
 
 def _looks_like_path(text: str) -> bool:
@@ -187,9 +188,9 @@ def detect_game(items: list[str], default: str | None = None) -> str:
         if path is None:
             scores = {name: detection.sniff(item, None) for name, spec in registered.items()
                       if (detection := spec.get(Detection)) is not None}
-            best = max(scores.values(), default=0)
-            if best:
-                return next(name for name, score in scores.items() if score == best)
+            found = _best(scores, shorten(item, 60))
+            if found is not None:
+                return found
             continue
         parts = path.resolve().parts
         for part in reversed(parts):
@@ -218,8 +219,42 @@ def _detect_file(path: Path, registered: dict[str, Any]) -> str | None:
         return said
     scores = {name: detection.sniff(text, str(path)) for name, spec in registered.items()
               if (detection := spec.get(Detection)) is not None}
+    return _best(scores, shorten(str(path), 60))
+
+
+def _best(scores: dict[str, int], what: str) -> str | None:
+    """The one game that claims an input most strongly; None when none does; a usage error
+    when two claim it alike (a plug-in never silently takes another game's file)."""
     best = max(scores.values(), default=0)
-    return next(name for name, score in scores.items() if score == best) if best else None
+    if not best:
+        return None
+    claimed = [name for name, score in scores.items() if score == best]
+    if len(claimed) > 1:
+        raise UsageError(f"{what} reads as {' and as '.join(claimed)}; give --game NAME")
+    return claimed[0]
+
+
+def shipped_names(registered: dict[str, Any]) -> list[str]:
+    """The names of every game's shipped files (HARD1, norvig_top95, 4x4de, ...)."""
+    names: set[str] = set()
+    for spec in registered.values():
+        folder = maps_folder(spec)
+        if folder is not None:
+            names |= {p.stem for suffix in MAP_SUFFIXES for p in folder.rglob(f"*{suffix}")}
+    return sorted(names)
+
+
+def did_you_mean(text: str, registered: dict[str, Any]) -> str:
+    """"; did you mean HARD1?" for a name near a shipped one (another case, a typo), else ""."""
+    import difflib
+
+    if len(text) > 200 or "/" in text:
+        return ""
+    base = split_index(text)[0]
+    names = shipped_names(registered)
+    same = [n for n in names if n.lower() == base.lower()]
+    near = same or difflib.get_close_matches(base, names, n=3, cutoff=0.75)
+    return f"; did you mean {' or '.join(near)}?" if near else ""
 
 
 def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsError:
@@ -230,8 +265,11 @@ def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsErro
     path = locate_any(item, registered)
     if path is None:
         if _looks_like_path(item) or not any(s.get(Inline) for s in registered.values()):
-            return FormatError("no such map file, nor a shipped map of any game", shorten(item, 80),
-                               0, 0)
+            return FormatError("no such map file, nor a shipped map of any game"
+                               + did_you_mean(item, registered), shorten(item, 80), 0, 0)
+        near = did_you_mean(item, registered)
+        if near:
+            return UsageError(f"{shorten(item, 60)!r}: no such map file or shipped map{near}")
         return UsageError(f"{shorten(item, 60)!r}: no such map file, shipped map or instance "
                           f"of any game; give --game NAME (one of {', '.join(registered)})")
     said = []

@@ -37,6 +37,13 @@ def load(path: str | Path) -> SudokuPuzzle:
 sniff = parses(parse_puzzles)  # file detection: 1 if the text parses as Sudoku puzzles
 
 
+def sniff_argument(text: str) -> int:
+    """1 for an argument that is a Sudoku line (digits and dots, 16 or more), even one of a
+    wrong length: the parser then says what is wrong with it ("80 cells is no Sudoku size")."""
+    line = text.split("#")[0].strip()
+    return 1 if len(line) >= 16 and all(ch in "0123456789." for ch in line) else sniff(text)
+
+
 def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
     out = [place(-1, 0, 1), place(0, obs.n, 1)]
     empty = [i for i, v in enumerate(obs.cells) if v == 0]
@@ -73,7 +80,8 @@ SPEC = spec.GameSpec(
     default_agent="sat", example="norvig_top95:1",
     capabilities=(VIEW, GENERATOR, spec.Inline(parse_puzzles), spec.CnfLegend(LEGEND),
                   spec.Shipped(shipped_maps("logic_agents", "maps", "sudoku")),
-                  spec.Detection(lambda text, file: sniff(text, file or "<argument>")),
+                  spec.Detection(lambda text, file: sniff_argument(text) if file is None
+                                 else sniff(text, file)),
                   spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
                               show=lambda puzzle, grid: format_grid(grid),
                               to_json=lambda puzzle, grid: format_line(grid),
