@@ -1,6 +1,7 @@
 """The stumbles a new user met in the first ten minutes (issue 28, part 4), one test each."""
 
 import io
+import os
 
 import pytest
 from rich.console import Console
