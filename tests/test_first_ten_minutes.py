@@ -1,6 +1,7 @@
 """The stumbles a new user met in the first ten minutes (issue 28, part 4), one test each."""
 
 import io
+import json
 import os
 
 import pytest
@@ -73,3 +74,12 @@ def test_two_games_that_claim_a_file_are_named_not_guessed(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "reads as akari and as lights-out; give --game NAME" in err
     assert main(["play", str(both), "--game", "lights-out", "--quiet"]) == 0
+
+
+def test_compare_generate_works_as_the_daggers_guide_writes_it(capsys):
+    """docs/games/daggers.md: `compare --generate expert --start 3,3 ...`, no --game: the
+    preset names the one game that generates for compare."""
+    assert main(["compare", "--generate", "beginner", "--start", "3,3", "--count", "2",
+                 "--runs", "1", "--agents", "spx", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["agents"]["spx"]["games"] == 2

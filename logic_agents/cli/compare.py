@@ -111,13 +111,14 @@ def _game(args: argparse.Namespace) -> Any:
     instances for `compare --generate`."""
     from logic_agents.world.registry import games, get_game
 
-    if args.maps or args.game:
+    if args.game or args.maps and not args.generate:
         return game_of(args, args.maps)
-    makers = [n for n, s in games().items()
-              if (g := s.get(Generator)) is not None and g.for_compare is not None]
-    if args.generate and len(makers) == 1:
-        return get_game(makers[0])
-    if args.generate:
+    if args.generate:  # before the maps: a flag of the generator's game (--start 3,3) is not
+        # known yet on the first reading, so its value would pass for a map
+        makers = [n for n, s in games().items()
+                  if (g := s.get(Generator)) is not None and g.for_compare is not None]
+        if len(makers) == 1:
+            return get_game(makers[0])
         raise UsageError(f"--generate: give --game (one of {', '.join(makers)})")
     raise UsageError("no maps: give MAP_OR_DIR or --generate")
 
