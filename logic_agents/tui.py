@@ -52,6 +52,7 @@ class Session:
         self.view: View = view
         self.controls = view.controls
         self.hint_agent = hint_agent
+        self.seconds: float | None = None  # how long the person played (play_human)
         self.actions: list[Any] = []
         self.undos = self.hints = 0
         self.hint_move: tuple = ()  # the cells of the hinted move
@@ -263,8 +264,12 @@ def play_human(spec: Any, instance: Any, world_options: dict, seed: int | None, 
                hint_agent: Callable[[], Any] | None) -> Any:
     """Run human play; returns the EpisodeResult of the kept actions (and writes `trace`)."""
 
+    import time
+
     session = Session(spec, instance, world_options, seed, hint_agent)
+    started = time.perf_counter()
     play_app(session, f"{spec.name} {instance.name}").run()
+    session.seconds = time.perf_counter() - started
     return replay_actions(spec, instance, world_options, seed, session, trace)
 
 
@@ -276,6 +281,8 @@ def replay_actions(spec: Any, instance: Any, world_options: dict, seed: int | No
     world = spec.make_world(instance, **world_options)
     result = run_episode(world, Scripted(session.actions, session.hints, session.undos), seed,
                          trace, game=spec.name, map_name=instance.name)
+    if session.seconds is not None:  # the person's time at the board, not the replay's
+        result.time_s = session.seconds
     return result
 
 

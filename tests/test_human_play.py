@@ -234,3 +234,10 @@ def test_the_status_line_is_the_last_row_and_nothing_covers_it(size):
     assert status.y == size[1] - 1 and status.height == 1
     for name in ("board", "why", "keys"):
         assert regions[name].bottom <= status.y, name
+
+
+def test_a_human_game_reports_the_persons_time_not_the_replays():
+    s = session_of("daggers", "EASY1")
+    press(s, ["q"])
+    s.seconds = 61.5  # what play_human measures around the app
+    assert replay_actions(s.spec, s.instance, {}, 0, s, None).time_s == 61.5
