@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
 from logic_agents._version import __version__
 from logic_agents.errors import LogicAgentsError
+from logic_agents.results import Study
 from logic_agents.world.runner import run_episode
 
 if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
@@ -130,12 +131,14 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
             game: str | None = None, runs: int = 10, seed: int = 0, jobs: int | None = None,
             out: str | PathLike[str] | None = None, resume: bool = False,
             agent_options: dict[str, dict[str, Any]] | None = None,
-            world_options: dict[str, Any] | None = None) -> dict[str, Any]:
+            world_options: dict[str, Any] | None = None) -> Study:
     """A paired study: every agent (registered names, "file.py:Class" references, agent
     classes or factories: a study needs a fresh agent per game) plays every instance of
-    `refs` (files, folders, shipped names) `runs` times with shared seeds; returns the
-    summary that `compare --json` prints, agents named by their own `name`. With `out`, rows
-    stream to that CSV/JSONL file and `resume=True` continues it."""
+    `refs` (files, folders, shipped names) `runs` times with shared seeds; returns a Study:
+    its `rows` (one per game), `summary` (what `compare --json` prints, agents named by their
+    own `name`; `study["agents"]` reads it), `pairs` (the paired tests), `to_pandas()` and
+    `to_html()`. With `out`, rows stream to that CSV/JSONL file and `resume=True` continues
+    it."""
     import os
 
     from logic_agents import batch
@@ -153,7 +156,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                               groups=list(dict.fromkeys(e.group for e in entries)),
                               scored=spec.objective == "score")
     summary["objective"] = spec.objective
-    return summary
+    return Study(list(rows), summary, spec.name)
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,
@@ -177,6 +180,6 @@ def register(spec: GameSpec) -> GameSpec:
     return add(spec)
 
 
-__all__ = ["LogicAgentsError", "__version__", "compare", "games", "load", "make_agent",
+__all__ = ["LogicAgentsError", "Study", "__version__", "compare", "games", "load", "make_agent",
            "make_world", "play", "register", "run_episode", "solve", "view"]
 del TYPE_CHECKING, annotations  # not part of the API (the annotations stay strings)

@@ -1,6 +1,10 @@
 """The Python API: the calls a notebook or a script makes, with results that name their game
 and map, and a namespace without stray names."""
 
+import re
+
+import pytest
+
 import logic_agents as la
 
 
@@ -90,3 +94,20 @@ def test_view_takes_objects_and_returns_the_page(tmp_path):
     assert page.startswith("<!DOCTYPE html>") and out.read_text(encoding="utf-8") == page
     assert "EASY1" in page and "spx" in page
     assert "view" in la.__all__ and la.view.__doc__
+
+
+def test_compare_returns_a_study_for_notebooks(monkeypatch):
+    study = la.compare(["spx", "satx"], ["EASY1", "EASY2"], runs=3, jobs=1)
+    assert isinstance(study, la.Study) and len(study.rows) == 12
+    assert {r.agent for r in study.rows} == {"spx", "satx"} and study.objective == "win"
+    assert study.pairs == study.summary["pairs"] and study.pairs[0]["paired_games"] == 6
+    frame = study.to_pandas()
+    assert len(frame) == 12 and {"agent", "map", "seed", "outcome", "won"} <= set(frame.columns)
+    assert frame.groupby("agent")["won"].sum()["satx"] == study["agents"]["satx"]["wins"]
+    page = study._repr_html_()
+    assert page.startswith("<!") and "satx" in page
+    assert not re.search(r"(src|href)=\"https?:", page)  # no network
+    assert repr(study) == "<Study daggers: 12 games of spx, satx>"
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)
+    with pytest.raises(la.LogicAgentsError, match=r"pip install 'logic-agents\[pandas\]'"):
+        study.to_pandas()

@@ -1,0 +1,75 @@
+"""Study: what `logic_agents.compare` returns, for notebooks and scripts.
+
+Concepts: Study holds the per-game `rows` (batch.Row), the `summary` (win rates or scores with
+their 95% intervals, per agent and group) and the paired tests (`pairs`: McNemar on paired
+seeds); `to_pandas()` gives one row per game (pandas is the optional extra `pandas`),
+`to_html()` the self-contained study page (no network), which a notebook shows by itself
+(`_repr_html_`). A Study reads like the summary it used to be: `study["agents"]`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from logic_agents.errors import DependencyNotInstalled
+from logic_agents.rows import Row
+
+
+@dataclass
+class Study:
+    rows: list[Row]
+    summary: dict[str, Any]
+    game: str = ""
+
+    @property
+    def pairs(self) -> list[dict[str, Any]]:
+        """The paired tests: for each pair of agents, the games only one won and McNemar's p."""
+        pairs: list[dict[str, Any]] = self.summary.get("pairs", [])
+        return pairs
+
+    @property
+    def objective(self) -> str:
+        return str(self.summary.get("objective", "win"))
+
+    def __getitem__(self, key: str) -> Any:
+        return self.summary[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.summary)
+
+    def keys(self) -> Any:
+        return self.summary.keys()
+
+    def to_pandas(self) -> Any:
+        """One DataFrame row per game: the Row fields, the agent's counters as `stat_NAME` and
+        what the world reported as `world_NAME` columns."""
+        try:
+            import pandas
+        except ImportError:
+            raise DependencyNotInstalled(
+                "Study.to_pandas needs the 'pandas' extra: pip install 'logic-agents[pandas]'"
+            ) from None
+        records = []
+        for row in self.rows:
+            record = {k: v for k, v in dataclasses.asdict(row).items()
+                      if k not in ("stats", "extra")}
+            record.update({f"stat_{k}": v for k, v in row.stats.items()})
+            record.update({f"world_{k}": v for k, v in row.extra.items()})
+            records.append(record)
+        return pandas.DataFrame.from_records(records)
+
+    def to_html(self, title: str = "") -> str:
+        """The study page `compare --html` writes (without replay links)."""
+        from logic_agents.web.study import study_page
+
+        return study_page(title or f"{self.game} study", self.summary, self.rows, {})
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        agents = ", ".join(self.summary.get("agents", {}))
+        return f"<Study {self.game}: {len(self.rows)} games of {agents}>"
