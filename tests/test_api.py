@@ -111,3 +111,16 @@ def test_compare_returns_a_study_for_notebooks(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "pandas", None)
     with pytest.raises(la.LogicAgentsError, match=r"pip install 'logic-agents\[pandas\]'"):
         study.to_pandas()
+
+
+def test_tab_completion_shows_the_public_names():
+    import logic_agents.logic as logic
+    import logic_agents.world as world
+
+    for module in (logic, world):
+        listed = dir(module)
+        assert set(module.__all__) <= set(listed)
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{module.__name__}.{name}"
+    assert {"KnowledgeBase", "SatOracle", "Exactly", "sym"} <= set(logic.__all__)
+    assert {"GameSpec", "WorldBase", "PlanningAgent", "check_game", "Puzzle"} <= set(world.__all__)

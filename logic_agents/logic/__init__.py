@@ -12,7 +12,8 @@ from typing import Any
 _HOMES = {
     "AtLeast": "formula", "AtMost": "formula", "Exactly": "formula", "key_of": "ids",
     "IdCardinality": "ids", "IdClause": "ids",
-    "sym": "formula", "KnowledgeBase": "kb", "SatOracle": "oracle", "Verdict": "oracle",
+    "sym": "formula", "KeySymbol": "formula", "KnowledgeBase": "kb", "SatOracle": "oracle",
+    "Verdict": "oracle", "Query": "query",
 }
 
 __all__ = sorted(_HOMES)
@@ -22,3 +23,7 @@ def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f"logic_agents.logic.{_HOMES[name]}"), name)
+
+
+def __dir__() -> list[str]:  # tab completion lists the lazy names too
+    return sorted(set(globals()) | set(__all__))

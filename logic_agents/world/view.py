@@ -88,6 +88,12 @@ class Controls:
     cursor: Callable[[Any], Cell] | None = None  # where the cursor starts (default (0, 0))
     cells: Callable[[Any], tuple[int, int]] | None = None  # (rows, cols) the cursor may visit
     hint_agent: str = ""  # the agent `h` asks for a hint (default: the game's default agent)
+    # the characters that act beyond primary, secondary and the arrows (Sudoku's digits):
+    # what a Gymnasium action may press (logic_agents.gym)
+    alphabet: str = ""
+    # whether the world accepts an action here: the Gymnasium action mask; a person pressing a
+    # key anyway still hears the world's reason (default: every action `act` gives)
+    legal: Callable[[Any, Any], bool] = lambda obs, action: True
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,12 @@ def act_at(obs: DaggersObservation, cell: view.Cell, key: str) -> DaggersAction 
     return None
 
 
+def legal(obs: DaggersObservation, action: DaggersAction) -> bool:
+    """Whether the rules allow the action here (a covered cell to probe or flag, a flag to
+    take away): the Gymnasium action mask."""
+    return obs.at(action.cell) == (FLAGGED if action.kind == "unflag" else COVERED)
+
+
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, primary="probe", secondary="flag / unflag",
-                                         hint_agent="prob"))
+                                         hint_agent="prob", legal=legal))

@@ -6,7 +6,7 @@ keys walk (Controls.arrows_act), so the cursor is the walker.
 
 from __future__ import annotations
 
-from logic_agents.games.mazes.world import MazeAction, MazeObservation
+from logic_agents.games.mazes.world import MazeAction, MazeObservation, legal_moves
 from logic_agents.world import view
 
 SHAPE_COLOURS = ("#f4d6a0", "#c9e4c5", "#cfd8f2", "#f2cfe0", "#d9d2f0", "#f0e3b5", "#bfe5e8",
@@ -41,6 +41,8 @@ def board_view(obs: MazeObservation) -> view.BoardView:
 
 
 def act_at(obs: MazeObservation, cell: view.Cell, key: str) -> MazeAction | None:
+    if key == "u":  # human play undoes before it asks; a Gymnasium action undoes through here
+        return MazeAction("undo")
     return MazeAction(key) if key in ("up", "down", "left", "right") else None
 
 
@@ -50,4 +52,7 @@ def moved_to(action: MazeAction) -> tuple[view.Cell, ...]:
 
 VIEW = view.View(board=board_view, cells_of=moved_to,
                  controls=view.Controls(act_at, primary="", secondary="", arrows_act=True,
+                                        alphabet="u",
+                                        legal=lambda obs, a: a.move in legal_moves(obs.board,
+                                                                                   obs.path),
                                         cursor=lambda obs: tuple(obs.walker)))

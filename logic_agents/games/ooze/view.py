@@ -48,5 +48,5 @@ def cells_of(action: OozeAction) -> tuple[view.Cell, ...]:
 
 
 VIEW = view.View(board=board_view, cells_of=cells_of,
-                 controls=view.Controls(act_at, keys={"w": "wait a tick"},
+                 controls=view.Controls(act_at, keys={"w": "wait a tick"}, alphabet="w",
                                         primary="place the current piece", secondary="destroy"))

@@ -38,4 +38,7 @@ def act_at(obs: SudokuObservation, cell: view.Cell, key: str) -> SudokuAction | 
 
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, keys={"1-9, A-P": "place that value"},
-                                        primary="next value", secondary="", hint_agent="logic"))
+                                        primary="next value", secondary="", hint_agent="logic",
+                                        alphabet="123456789ABCDEFGHIJKLMNOP",
+                                        legal=lambda obs, a: not obs.givens[
+                                            a.cell[0] * obs.n + a.cell[1]]))

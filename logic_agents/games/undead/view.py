@@ -66,6 +66,8 @@ def act_at(obs: UndeadObservation, cell: view.Cell, key: str) -> UndeadAction | 
 VIEW = view.View(
     board=board_view, cells_of=lambda action: (action.cell,),
     controls=view.Controls(act_at, keys={"g v z": "place a ghost, vampire or zombie"},
-                           hint_agent="logic",
+                           hint_agent="logic", alphabet="gvz",
+                           legal=lambda obs, a: obs.puzzle.grid[
+                               a.cell[0] * obs.puzzle.width + a.cell[1]] == ".",
                            primary="next monster", secondary="",
                            cells=lambda obs: (obs.puzzle.height, obs.puzzle.width)))
