@@ -37,6 +37,11 @@ def load(path: str | Path) -> SudokuPuzzle:
 sniff = parses(parse_puzzles)  # file detection: 1 if the text parses as Sudoku puzzles
 
 
+def detect(text: str, file: str | None) -> int:
+    """A file is judged by parsing it; an argument by its look (sniff_argument)."""
+    return sniff_argument(text) if file is None else sniff(text, file)
+
+
 def sniff_argument(text: str) -> int:
     """1 for an argument that is a Sudoku line (digits and dots, 16 or more), even one of a
     wrong length: the parser then says what is wrong with it ("80 cells is no Sudoku size")."""
@@ -80,8 +85,7 @@ SPEC = spec.GameSpec(
     default_agent="sat", example="norvig_top95:1",
     capabilities=(VIEW, GENERATOR, spec.Inline(parse_puzzles), spec.CnfLegend(LEGEND),
                   spec.Shipped(shipped_maps("logic_agents", "maps", "sudoku")),
-                  spec.Detection(lambda text, file: sniff_argument(text) if file is None
-                                 else sniff(text, file)),
+                  spec.Detection(detect),
                   spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
                               show=lambda puzzle, grid: format_grid(grid),
                               to_json=lambda puzzle, grid: format_line(grid),
