@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 
 import pytest
 from rich.console import Console
@@ -83,3 +84,26 @@ def test_compare_generate_works_as_the_daggers_guide_writes_it(capsys):
                  "--runs", "1", "--agents", "spx", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["agents"]["spx"]["games"] == 2
+
+
+def test_piped_play_prints_the_moves_not_every_board(capsys):
+    assert main(["play", "HARD1", "--agent", "satx"]) == 0
+    out = capsys.readouterr().out
+    status = re.compile(r"^step \d+  lives", re.MULTILINE)  # each board's first line
+    steps = int(out.rsplit("with satx: ", 1)[1].split(" steps")[0])
+    assert len(status.findall(out)) == 2 and out.count("\n") < steps + 40  # first and last
+    assert main(["play", "HARD1", "--agent", "satx", "--every-board"]) == 0
+    assert len(status.findall(capsys.readouterr().out)) == steps + 1
+
+
+def test_play_on_a_terminal_redraws_one_board(monkeypatch):
+    from logic_agents.cli import play as play_verb
+
+    watched = []
+    monkeypatch.setattr(play_verb, "make_console", lambda *a, **k: Console(
+        file=io.StringIO(), force_terminal=True, width=100))
+    original = play_verb._watch
+    monkeypatch.setattr(play_verb, "_watch", lambda args, *rest: watched.append(args.delay)
+                        or original(args, *rest))
+    assert main(["play", "EASY1", "--in-process"]) == 0
+    assert watched == [0.0]  # the --delay drawing, with no wait between moves

@@ -52,6 +52,9 @@ def add_parser(sub: Any) -> None:
                    help="watch: redraw the board in place after each move, the move and its "
                    "why under it, waiting S seconds between moves (instead of printing every "
                    "board)")
+    p.add_argument("--every-board", action="store_true",
+                   help="print the board after every move (by default a terminal redraws one "
+                   "board in place, and a pipe gets the moves, the last board and the result)")
     p.add_argument("--trace", metavar="FILE", help="write a JSONL trace of every step (with the "
                    "instance itself, so it replays anywhere)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
@@ -112,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         out = make_console(stderr=True) if args.json else console
         options = explaining(entry, options, lambda lines: out.print(escape("\n".join(lines))))
     show = not (args.quiet or args.json)
+    if show and args.delay is None and not args.every_board and console.is_terminal:
+        args.delay = 0.0  # a terminal: one board, redrawn in place, as --delay draws it
     trace = open_trace(args, spec, instance, map_path, wopts)
     if show and args.delay is None:
         console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
@@ -160,18 +165,23 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict
     render_markup = markup_renderer(spec)
     explained = args.explain and not args.json  # --quiet --explain: the moves and their whys
 
+    last: list[Any] = []
+
     def on_step(obs: Any, action: Any, reward: float) -> None:
         why = clock.last_why
         move = f"[bold]{escape(str(action))}[/bold]" + (f"  [dim]({escape(str(why))})[/dim]"
                                                         if why else "")
-        if not show:
+        if not (show and args.every_board):  # the moves; a pipe gets the last board after
             console.print(move)
+            last[:] = [obs]
             return
         console.print("\n" + move)
         console.print(render_markup(obs))
 
     result = run_episode(world, agent, args.seed, trace, game=spec.name, map_name=instance.name,
                          on_step=on_step if show or explained else None, clock=clock)
+    if show and last:
+        console.print(render_markup(last[0]))
     return result, about_agent(agent)
 
 
