@@ -11,13 +11,24 @@ from logic_agents.world import base, check, contract, core, registry, runner, sp
 from .conftest import ROOT
 
 GUIDE = ROOT / "docs" / "write-a-game.md"
+
+
+class _World(base.WorldBase):
+    """The smallest world (WorldBase is abstract): what a game's world has once made."""
+
+    def play(self, action):
+        return 0.0, {}
+
+    def observe(self):
+        return ()
+
 # where a name the guide uses may live
 PLACES = [spec.GameSpec, spec.Instances, spec.Actions, spec.Puzzle, spec.Generator,
           spec.GenerateRequest, spec.Detection, spec.Inline, spec.Results, spec.CnfLegend,
           spec.Shipped, spec.Lives, spec.AgentEntry, spec,
           view.View, view.Controls, view.BoardView, base.WorldBase, base.PuzzleWorld,
           base.CellAction, base.PlanningAgent, core.Outcome, errors, base, check, contract,
-          registry, runner, view, core, base.WorldBase(), base.PlanningAgent()]
+          registry, runner, view, core, _World(), base.PlanningAgent()]
 # the command line's verbs (one module each in logic_agents/cli/)
 VERBS = {p.stem for p in (ROOT / "logic_agents" / "cli").glob("*.py")}
 NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_.]*)(?=[(=`\[ ])")

@@ -20,6 +20,7 @@ Concepts:
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ Act = TypeVar("Act")
 Cell = tuple[int, int]
 
 
-class WorldBase(Generic[Obs, Act]):
+class WorldBase(ABC, Generic[Obs, Act]):
     """Seeding, the done guard, the step count, truncation and the outcome, once."""
 
     game: ClassVar[str] = "this game's"  # for messages: "not a daggers action"
@@ -52,14 +53,14 @@ class WorldBase(Generic[Obs, Act]):
         when the instance is finished before any move."""
         return {}
 
+    @abstractmethod
     def play(self, action: Act) -> tuple[float, dict[str, Any]]:
         """Apply an action of the right type (raise IllegalAction to refuse it, changing
         nothing); return (reward, info). Call `self.end(outcome)` when the game ends."""
-        raise NotImplementedError
 
+    @abstractmethod
     def observe(self) -> Obs:
         """What the agent sees now: a frozen value that holds no reference to the world."""
-        raise NotImplementedError
 
     # -- the shared part -----------------------------------------------------------------------
     def end(self, outcome: Outcome) -> None:
@@ -99,12 +100,13 @@ class PuzzleWorld(WorldBase[Obs, Act]):
     def step_cap(self, puzzle: Any) -> int:
         return 1000
 
+    @abstractmethod
     def apply(self, action: Act) -> None:
         """Change the grid (raise IllegalAction to refuse, changing nothing)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def solved(self) -> bool:
-        raise NotImplementedError
+        """Whether the grid is a solution (the world ends the episode won)."""
 
     def hidden_state(self) -> None:
         return None  # a puzzle hides only its solution, which the world never computes

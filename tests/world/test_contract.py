@@ -137,3 +137,22 @@ def test_outcomes_are_typed_on_every_built_in_world():
     world = spec.make_world(spec.instances.read(Path("maps/daggers/2018/EASY1.txt"))[0])
     result = run_episode(world, spec.make_agent("satx"), seed=0)
     assert world.outcome is result.outcome and result.outcome in (Outcome.WON, Outcome.LOST)
+
+
+def test_a_world_base_without_its_hooks_is_refused_when_made():
+    from logic_agents.world.base import PuzzleWorld, WorldBase
+
+    class NoObserve(WorldBase):
+        def play(self, action):
+            return 0.0, {}
+
+    class NoSolved(PuzzleWorld):
+        def apply(self, action):
+            pass
+
+        def observe(self):
+            return ()
+
+    for cls, missing in ((NoObserve, "observe"), (NoSolved, "solved")):
+        with pytest.raises(TypeError, match=missing):
+            cls() if cls is NoObserve else cls(puzzle=None)

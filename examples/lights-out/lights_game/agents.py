@@ -7,6 +7,7 @@ Both plan on the first observation and play their presses one per step (Planning
 from __future__ import annotations
 
 import itertools
+from abc import ABC, abstractmethod
 
 from lights_game.board import ON, Cell, neighbours
 from lights_game.world import LightsAction, LightsObservation, press
@@ -16,7 +17,7 @@ from logic_agents.world.options import node_cap
 from logic_agents.world.puzzle import SolverChoice
 
 
-class Planner(PlanningAgent[LightsObservation, LightsAction]):
+class Planner(PlanningAgent[LightsObservation, LightsAction], ABC):
     replans = False  # one plan per episode
 
     def reset(self, seed: int | None = None) -> None:
@@ -31,8 +32,9 @@ class Planner(PlanningAgent[LightsObservation, LightsAction]):
     def stats(self) -> dict:
         return {**super().stats(), "nodes": self.nodes}
 
+    @abstractmethod
     def solve(self, obs: LightsObservation) -> list[Cell] | None:
-        raise NotImplementedError
+        """The presses of a solution, or None when the agent finds none."""
 
 
 def light(lights: tuple[str, ...], cell: Cell) -> bool:

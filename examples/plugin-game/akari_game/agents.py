@@ -7,6 +7,7 @@ their options, so `logic-agents play ... --agent dfs --node-cap N` works with no
 from __future__ import annotations
 
 import sys
+from abc import ABC, abstractmethod
 
 from akari_game.board import AkariPuzzle, Cell
 from akari_game.encode import AkariSolver
@@ -18,7 +19,7 @@ from logic_agents.world.puzzle import SolverChoice
 from logic_agents.world.registry import Option
 
 
-class _Planner(PlanningAgent[AkariObservation, AkariAction]):
+class _Planner(PlanningAgent[AkariObservation, AkariAction], ABC):
     options: tuple[Option, ...] = ()
     replans = False  # one plan per episode
 
@@ -34,9 +35,9 @@ class _Planner(PlanningAgent[AkariObservation, AkariAction]):
         return None if bulbs is None else [AkariAction("bulb", c)
                                            for c in sorted(bulbs - obs.bulbs)]
 
+    @abstractmethod
     def solve(self, puzzle: AkariPuzzle) -> set[Cell] | None:
         """The bulbs of a solution, or None when the agent finds none."""
-        raise NotImplementedError
 
 
 class SatAkariAgent(SolverChoice, _Planner):
