@@ -61,18 +61,19 @@ class SolverCache:
 
 
 class SolverChoice:
-    """Mix in before a PlanningAgent: the `--solver` option (self.solver), and a SolverCache
-    (self.cache) of `new_solver(instance)`, one solver per instance, closed at reset."""
+    """Mix in before a PlanningAgent: the `--solver` option (self.solver); an agent whose
+    `solver_class` is set also keeps a SolverCache (self.cache) of `solver_class(instance,
+    self.solver)`, one solver per instance, closed at reset."""
 
     options: tuple[Option, ...] = (solver_option(),)
+    solver_class: Callable[[Any, str | None], Any] | None = None
 
     def __init__(self, *, solver: str | None = None, **rest: Any):
         self.solver = solver
-        self.cache = SolverCache(self.new_solver)
+        make = self.solver_class
+        if make is not None:
+            self.cache = SolverCache(lambda instance: make(instance, self.solver))
         super().__init__(**rest)
-
-    def new_solver(self, instance: Any) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} keeps no solver per instance")
 
 
 class CappedSearchAgent:

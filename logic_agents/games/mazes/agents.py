@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.errors import AgentOptionError, UnknownName
-from logic_agents.games.mazes.board import STEPS, Cell, MazeBoard
+from logic_agents.games.mazes.board import STEPS, Cell
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
     DEFAULT_NODE_CAP,
@@ -49,8 +49,7 @@ class SatMazeAgent(SolverChoice, _MazeAgent):
 
     name = "sat"
 
-    def new_solver(self, board: MazeBoard) -> MazeSolver:
-        return MazeSolver(board, self.solver)
+    solver_class = MazeSolver
 
     def stats(self) -> dict:
         s = self.cache.solver

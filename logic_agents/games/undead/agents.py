@@ -44,8 +44,7 @@ def _layout_of(puzzle: UndeadPuzzle) -> str:
 
 
 class SolvingUndeadAgent(SolverChoice, UndeadAgent):
-    def new_solver(self, puzzle: UndeadPuzzle) -> UndeadSolver:
-        return UndeadSolver(puzzle, self.solver)
+    solver_class = UndeadSolver
 
 
 class SatUndeadAgent(SolvingUndeadAgent):
