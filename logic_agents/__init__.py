@@ -156,7 +156,12 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                               groups=list(dict.fromkeys(e.group for e in entries)),
                               scored=spec.objective == "score")
     summary["objective"] = spec.objective
-    return Study(list(rows), summary, spec.name)
+    labels = ", ".join(repr(name) for name in summary["agents"])
+    call = (f"logic_agents.compare([{labels}], {[os.fspath(r) for r in refs]!r}, "
+            f"game={spec.name!r}, runs={runs}, seed={seed})")
+    return Study(list(rows), summary, spec.name, {
+        "call": call, "version": f"logic-agents {__version__}", "seed": str(seed),
+        "runs": f"{runs} per map and agent"})
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,

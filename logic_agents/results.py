@@ -1,10 +1,11 @@
 """Study: what `logic_agents.compare` returns, for notebooks and scripts.
 
 Concepts: Study holds the per-game `rows` (batch.Row), the `summary` (win rates or scores with
-their 95% intervals, per agent and group) and the paired tests (`pairs`: McNemar on paired
-seeds); `to_pandas()` gives one row per game (pandas is the optional extra `pandas`),
-`to_html()` the self-contained study page (no network), which a notebook shows by itself
-(`_repr_html_`). A Study reads like the summary it used to be: `study["agents"]`.
+their 95% intervals, per agent and group), the paired tests (`pairs`: McNemar on paired seeds,
+beside each difference and its interval), `by_map` (the same per map) and `meta` (the call that
+made it, the version, the seed); `to_pandas()` gives one row per game (pandas is the optional
+extra `pandas`), `to_html()` the self-contained study page (no network), which a notebook shows
+by itself (`_repr_html_`). A Study reads like the summary it used to be: `study["agents"]`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Study:
     rows: list[Row]
     summary: dict[str, Any]
     game: str = ""
+    meta: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def pairs(self) -> list[dict[str, Any]]:
@@ -61,11 +63,21 @@ class Study:
             records.append(record)
         return pandas.DataFrame.from_records(records)
 
+    @property
+    def by_map(self) -> list[dict[str, Any]]:
+        """Each map's statistics per agent: [{"group", "map", "agents": {name: stats}}]."""
+        from logic_agents.summary import per_map
+
+        return per_map(self.rows, list(self.summary.get("agents", {})),
+                       self.objective == "score")
+
     def to_html(self, title: str = "") -> str:
-        """The study page `compare --html` writes (without replay links)."""
+        """The study page `compare --html` writes (without replay links), with the call that
+        made it at the top."""
         from logic_agents.web.study import study_page
 
-        return study_page(title or f"{self.game} study", self.summary, self.rows, {})
+        return study_page(title or f"{self.game} study", self.summary, self.rows, {},
+                          meta=self.meta)
 
     def _repr_html_(self) -> str:
         return self.to_html()

@@ -1,6 +1,6 @@
 """Regenerate the screenshots in docs/images: one game page per game (`logic-agents view`,
-drawn by headless Chromium at a chosen step) and human play in the terminal (Textual's own
-screenshot, drawn by Chromium).
+drawn by headless Chromium at a chosen step), human play in the terminal (Textual's own
+screenshot, drawn by Chromium) and a study page (`compare --html`).
 
     .venv/bin/python scripts/docs_screenshots.py      # needs chromium (apt-get install chromium)
 """
@@ -71,6 +71,11 @@ def main() -> int:
                            capture_output=True)
             shoot(browser, f"{page.as_uri()}#step={step}", OUT / f"view-{name}.png")
         human_play(browser, work)
+        study = work / "study.html"
+        subprocess.run([sys.executable, "-m", "logic_agents", "compare", "2018", "--agents",
+                        "spx,satx,prob", "--runs", "10", "--html", str(study)], check=True,
+                       cwd=ROOT, capture_output=True)
+        shoot(browser, study.as_uri(), OUT / "study-daggers.png", "1100,1500")
     return 0
 
 

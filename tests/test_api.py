@@ -1,6 +1,7 @@
 """The Python API: the calls a notebook or a script makes, with results that name their game
 and map, and a namespace without stray names."""
 
+import html
 import re
 
 import pytest
@@ -106,6 +107,9 @@ def test_compare_returns_a_study_for_notebooks(monkeypatch):
     assert frame.groupby("agent")["won"].sum()["satx"] == study["agents"]["satx"]["wins"]
     page = study._repr_html_()
     assert page.startswith("<!") and "satx" in page
+    assert [m["map"] for m in study.by_map] == ["EASY1", "EASY2"]
+    assert study.meta["call"].startswith("logic_agents.compare(['spx', 'satx'], ['EASY1'")
+    assert html.escape(study.meta["call"]) in page
     assert not re.search(r"(src|href)=\"https?:", page)  # no network
     assert repr(study) == "<Study daggers: 12 games of spx, satx>"
     monkeypatch.setitem(__import__("sys").modules, "pandas", None)
@@ -124,3 +128,15 @@ def test_tab_completion_shows_the_public_names():
             assert getattr(module, name) is not None, f"{module.__name__}.{name}"
     assert {"KnowledgeBase", "SatOracle", "Exactly", "sym"} <= set(logic.__all__)
     assert {"GameSpec", "WorldBase", "PlanningAgent", "check_game", "Puzzle"} <= set(world.__all__)
+
+
+def test_a_scored_study_shows_score_and_time_per_map():
+    study = la.compare(["greedy", "rbfs"], ["ooze"], runs=2, jobs=1)
+    (entry,) = study.by_map
+    scores = {a: [r.score for r in study.rows if r.agent == a] for a in ("greedy", "rbfs")}
+    for agent, mine in scores.items():
+        assert entry["agents"][agent]["score"]["mean"] == sum(mine) / 2
+    (pair,) = study.pairs
+    assert pair["difference"] == (sum(scores["greedy"]) - sum(scores["rbfs"])) / 2
+    table = re.search(r'<table id="maps".*?</table>', study.to_html(), re.S).group(0)
+    assert "greedy score [95% CI]" in table and "rbfs time/game s" in table

@@ -10,11 +10,14 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from logic_agents import batch
 from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError
 from logic_agents.games.daggers import load
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
+from logic_agents.summary import natural_key, paired_difference, per_map
 
 from .conftest import MAPS, ROOT
 
@@ -95,6 +98,34 @@ def test_summary_statistics():
     assert "queries" in sat["mean_stats"] and "guesses" not in rows[0].stats
     (pair,) = summary["pairs"]
     assert pair["significant"] and pair["better"] == "satx"
+    lo, hi = pair["difference_ci95"]
+    rpx_rate = summary["agents"]["rpx"]["win_rate"]
+    assert pair["difference"] == rpx_rate - sat["win_rate"] and lo <= pair["difference"] <= hi < 0
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40))
+def test_paired_difference_interval_holds_the_difference(only_a, only_b, agree):
+    n = only_a + only_b + agree
+    got = paired_difference(only_a, only_b, n)
+    lo, hi = got["ci95"]
+    assert -1 <= lo <= hi <= 1
+    if n:
+        assert got["difference"] == (only_a - only_b) / n
+        assert lo < hi  # the half added to each cell keeps an interval at 0/0 discordant
+    if only_a == only_b:
+        assert abs(lo + hi) < 1e-12  # symmetric about no difference
+
+
+def test_per_map_orders_maps_naturally_and_counts_each():
+    rows = batch.compare(["spx", "satx"], EASY[:3], runs=2, seed=1, jobs=1)
+    table = per_map(rows, ["spx", "satx"])
+    assert [m["map"] for m in table] == sorted({r.map for r in rows}, key=natural_key)
+    for entry in table:
+        for agent, st_ in entry["agents"].items():
+            mine = [r for r in rows if r.map == entry["map"] and r.agent == agent]
+            assert (st_["games"], st_["wins"]) == (len(mine), sum(r.won for r in mine))
+    assert natural_key("EASY2") < natural_key("EASY10")
 
 
 def test_generated_entries_group_by_preset():

@@ -176,6 +176,28 @@ def test_compare_html_writes_a_study_page_with_a_replay_per_game(tmp_path, capsy
     dom = load(page, net_log=net_log)
     assert dom.count(">replay</a>") == 8 and 'id="summary"' in dom
     assert page_requests(net_log) == []
+    # the command that made it, to be run again
+    command = re.search(r"<dt>command</dt><dd><code>(.*?)</code>", text).group(1)
+    assert html.unescape(command) == ("logic-agents compare " + str(maps) + " --agents spx,satx "
+                                      "--runs 2 --jobs 1 --html " + str(page) + " --out "
+                                      + str(tmp_path / "rows.csv"))
+    # per map: each agent's wins with an interval; per pair: the difference with one
+    maps_table = re.search(r'<table id="maps".*?</table>', text, re.S).group(0)
+    assert re.findall(r"<tr><td>maps</td><td>(\w+)</td>", maps_table) == ["EASY1", "MEDIUM2"]
+    assert len(re.findall(r"\d/2  [\d.]+ \[[\d.]+, [\d.]+\]", maps_table)) == 4
+    pairs = re.search(r'<table id="pairs".*?</table>', text, re.S).group(0)
+    assert re.search(r"<td>spx</td><td>satx</td>.*?[+-]\d+\.\d \[[+-][\d.]+, [+-][\d.]+\]", pairs)
+    # a click on a header sorts the table: by steps, ascending, then descending
+    clicked = tmp_path / "clicked.html"
+    clicked.write_text(text.replace("</body>", '<script>const h = document.querySelector('
+                                    '"#games th:nth-child(7)"); h.click(); h.click();</script>'
+                                    "</body>"))
+    sorted_dom = load(clicked)
+    games = re.search(r'<table id="games".*?</table>', sorted_dom, re.S).group(0)
+    steps = [int(m) for m in re.findall(r"<tr>(?:<td[^>]*>[^<]*</td>){6}<td[^>]*>(\d+)</td>",
+                                        games)]
+    assert len(steps) == 8 and steps == sorted(steps, reverse=True) and steps != sorted(steps)
+    assert 'aria-sort="descending"' in games
 
 
 def test_view_of_a_trace_is_the_view_of_the_game(tmp_path, capsys):

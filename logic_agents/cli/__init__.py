@@ -127,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     _tolerate_encodings()
     try:
         args = parse(argv)
+        args.argv = argv  # what the user typed: a study page prints it, to be run again
         lift_limits(bool(getattr(args, "no_limits", False)))
         if console_script and getattr(args, "backend", "process") != "ray":
             # Ray's own processes inherit the limit and map large regions: left alone there

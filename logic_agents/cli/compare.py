@@ -248,6 +248,21 @@ def _report_failures(rows: list, err: Any) -> None:
 
 
 
+def study_meta(args: argparse.Namespace) -> dict[str, str]:
+    """What a reader needs to make the study again: the command as typed, the version, the
+    seed, and when it ran."""
+    import datetime
+    import platform
+    import shlex
+
+    from logic_agents._version import __version__
+
+    return {"command": "logic-agents " + shlex.join(getattr(args, "argv", ["compare"])),
+            "version": f"logic-agents {__version__}, Python {platform.python_version()}",
+            "seed": str(args.seed), "runs": f"{args.runs} per map and agent",
+            "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
+
+
 def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, entries: list,
                 options: dict, wopts: dict, err: Any) -> None:
     from rich.progress import Progress
@@ -261,7 +276,7 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
         written, notes = write_study(args.html, spec, summary, rows, entries,
                                      {k: v for k, v in options.items() if v}, wopts, title,
                                      lambda done, total: progress.update(task, completed=done),
-                                     caps_of(args))
+                                     caps_of(args), study_meta(args))
     for note in notes:
         err.print(f"note: {note}")
     err.print(f"study page: {args.html} ({written} replay pages beside it)")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from typing import Any
 
 from logic_agents.output import make_console, names_table
+from logic_agents.summary import natural_key
 from logic_agents.world.registry import games, get_game
 
 
@@ -16,10 +16,6 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", default=None, metavar="NAME", help="only this game's maps")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(run=run)
-
-
-def _natural(text: str) -> list:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
 
 
 def shipped_rows(spec: Any) -> list[dict[str, Any]]:
@@ -31,7 +27,7 @@ def shipped_rows(spec: Any) -> list[dict[str, Any]]:
         return []
     rows = []
     files = [p for suffix in ("*.txt", "*.tsv") for p in root.rglob(suffix)]
-    for path in sorted(files, key=lambda p: _natural(str(p))):
+    for path in sorted(files, key=lambda p: natural_key(str(p))):
         try:
             shown = str(path.relative_to(root.parent.parent))
         except ValueError:

@@ -24,7 +24,6 @@ from logic_agents.world.view import View
 
 # what a page may load: nothing from anywhere; its own inline style (and script)
 CSP_PAGE = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
-CSP_STUDY = "default-src 'none'; style-src 'unsafe-inline'"
 
 
 def _asset(name: str) -> str:

@@ -1,10 +1,13 @@
-"""The study page of `compare --html`: summary table, bars, paired tests, and one link per
-game to its replay page (written beside it, in FILE_replays/).
+"""The study page of `compare --html`: summary table, bars, paired tests, and one link per game to
+its replay page (written beside it, in FILE_replays/).
 
-Concepts: bars_svg draws win rates (or mean scores) per agent and group with their 95%
-intervals as inline SVG; study_page puts the page together (no script, no network); replay
-pages are made by re-playing each game from its seed (a seed gives one trajectory), with the
-agents' explanations on, and are checked against the study's row.
+Concepts: bars_svg draws win rates (or mean scores) per agent and group with their 95% intervals
+as inline SVG; study_page puts the page together: the command, version and seed that made it,
+the summary, the bars, the paired differences with their intervals and McNemar p, a per-map
+table with intervals (score and time for scored games), and the games; every table sorts by its
+header (inline script, no network); replay pages are made by re-playing each game from its seed
+(a seed gives one trajectory), with the agents' explanations on, and are checked against the
+study's row.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from logic_agents.errors import AgentFailed
-from logic_agents.web import CSP_STUDY, _asset, _fill, html_page
+from logic_agents.web import CSP_PAGE, _asset, _fill, html_page
 from logic_agents.world.sandbox import NO_CAPS, Clock
 
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
@@ -25,7 +28,8 @@ def _e(value: Any) -> str:
 
 
 def bars_svg(summary: dict) -> str:
-    """Win rates (or mean scores) per group, one bar per agent, with 95% intervals."""
+    """Win rates (or mean scores) per group, one bar per agent, with 95% intervals; drawn
+    at a size a reader can read (12 px labels, 30 px bars), as wide as the groups need."""
     scored = summary.get("objective") == "score"
     agents = list(summary["agents"])
     groups = list(dict.fromkeys(g for st in summary["agents"].values() for g in st["groups"]))
@@ -42,84 +46,160 @@ def bars_svg(summary: dict) -> str:
         return st["win_rate"], st["ci95"][0], st["ci95"][1]
 
     top = 1.0 if not scored else max([stat(a, g)[2] for a in agents for g in groups] + [1.0])
-    bar, gap, height, left = 18, 14, 180, 44
-    width = max(left + len(groups) * (len(agents) * bar + gap) + 10, left + 90 * len(agents))
-    out = [f'<svg class="bars" width="{width}" height="{height + 60}" role="img" '
-           f'viewBox="0 0 {width} {height + 60}">']
+    bar, gap, height, left, legend = 30, 24, 300, 56, 130
+    width = max(left + len(groups) * (len(agents) * bar + gap) + 10, left + legend * len(agents))
+    out = [f'<svg class="bars" width="{width}" height="{height + 80}" role="img" '
+           f'viewBox="0 0 {width} {height + 80}">']
     for k in range(5):
         y = 10 + height * k / 4
         value = top * (1 - k / 4)
         label = f"{100 * value:.0f}%" if not scored else f"{value:.0f}"
         out.append(f'<line x1="{left}" x2="{width}" y1="{y}" y2="{y}" stroke="#ddd"/>'
-                   f'<text x="{left - 4}" y="{y + 4}" text-anchor="end" font-size="10">{label}</text>')
+                   f'<text x="{left - 6}" y="{y + 4}" text-anchor="end" font-size="12">{label}</text>')
     for gi, group in enumerate(groups):
         x0 = left + gi * (len(agents) * bar + gap) + gap / 2
         for ai, agent in enumerate(agents):
             mid, lo, hi = stat(agent, group)
             x = x0 + ai * bar
             y = 10 + height * (1 - mid / top)
-            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar - 3}" '
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar - 4}" '
                        f'height="{10 + height - y:.1f}" fill="{COLOURS[ai % len(COLOURS)]}">'
                        f'<title>{_e(agent)} {_e(group)}: {mid:.3f} [{lo:.3f}, {hi:.3f}]</title></rect>')
-            cx = x + (bar - 3) / 2
+            cx = x + (bar - 4) / 2
             y_lo, y_hi = 10 + height * (1 - lo / top), 10 + height * (1 - hi / top)
             out.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y_lo:.1f}" y2="{y_hi:.1f}" '
-                       'stroke="#222" stroke-width="1.2"/>')
-        out.append(f'<text x="{x0 + len(agents) * bar / 2:.1f}" y="{height + 26}" '
-                   f'text-anchor="middle" font-size="11">{_e(group)[:18]}</text>')
+                       'stroke="#222" stroke-width="1.5"/>'
+                       f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{y_lo:.1f}" y2="{y_lo:.1f}" '
+                       'stroke="#222" stroke-width="1.5"/>'
+                       f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{y_hi:.1f}" y2="{y_hi:.1f}" '
+                       'stroke="#222" stroke-width="1.5"/>')
+        out.append(f'<text x="{x0 + len(agents) * bar / 2:.1f}" y="{height + 32}" '
+                   f'text-anchor="middle" font-size="13">{_e(group)[:24]}</text>')
     for ai, agent in enumerate(agents):
-        out.append(f'<rect x="{left + ai * 90}" y="{height + 40}" width="10" height="10" '
-                   f'fill="{COLOURS[ai % len(COLOURS)]}"/><text x="{left + ai * 90 + 14}" '
-                   f'y="{height + 49}" font-size="11">{_e(agent)}</text>')
+        out.append(f'<rect x="{left + ai * legend}" y="{height + 52}" width="14" height="14" '
+                   f'fill="{COLOURS[ai % len(COLOURS)]}"/><text x="{left + ai * legend + 19}" '
+                   f'y="{height + 64}" font-size="13">{_e(agent)[:16]}</text>')
     out.append("</svg>")
     return "".join(out)
 
 
-def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple, str],
-               notes: Sequence[str] = ()) -> str:
-    """The whole page; `links` maps a row's key to its replay page (relative path)."""
-    scored = summary.get("objective") == "score"
-    head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s"] if scored
-            else ["agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
-                  "time/game s"])
+def _cell(value: Any, sort: float | str | None = None, cls: str = "") -> str:
+    """A table cell; `sort` is the value the sortable table orders it by (its text if None)."""
+    key = "" if sort is None else f' data-v="{_e(sort)}"'
+    klass = f' class="{cls}"' if cls else ""
+    return f"<td{key}{klass}>{_e(value)}</td>"
+
+
+def _rate(st: dict) -> str:
+    lo, hi = st["ci95"]
+    return f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _score(st: dict) -> str:
+    sc = st["score"]
+    return f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]"
+
+
+def _summary_rows(summary: dict, scored: bool) -> list[str]:
     body = []
     for name, st in summary["agents"].items():
         for group, g in [("all", st), *(st["groups"].items() if len(st["groups"]) > 1 else [])]:
+            first = [_cell(name), _cell(group), _cell(g["games"], g["games"])]
             if scored:
-                sc = g["score"]
-                cells = [g["games"], f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
-                         f"{g['mean_steps']:.1f}", f"{g['mean_time_s']:.4f}"]
+                cells = [_cell(_score(g), g["score"]["mean"]),
+                         _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
+                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"])]
             else:
-                lo, hi = g["ci95"]
-                cells = [g["games"], g["wins"],
-                         f"{100 * g['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
-                         f"{g['mean_steps']:.1f}", f"{g['mean_guesses']:.2f}",
-                         f"{g['mean_time_s']:.4f}"]
-            body.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in
-                                         [name if group == "all" else "", group, *cells]) + "</tr>")
-    pairs = []
+                cells = [_cell(g["wins"], g["wins"]), _cell(_rate(g), g["win_rate"]),
+                         _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
+                         _cell(f"{g['mean_guesses']:.2f}", g["mean_guesses"]),
+                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"])]
+            body.append("<tr>" + "".join(first + cells) + "</tr>")
+    return body
+
+
+def _pair_rows(summary: dict, scored: bool) -> list[str]:
+    body = []
+    unit = 1 if scored else 100
     for p in summary["pairs"]:
         verdict = f"{p['better']} is better" if p["significant"] else "no significant difference"
-        pairs.append(f"<li>{_e(p['a'])} vs {_e(p['b'])}: {p['paired_games']} paired games; "
-                     f"only {_e(p['a'])} {'scored more' if scored else 'won'} {p['only_a_won']}, "
-                     f"only {_e(p['b'])} {p['only_b_won']}; {_e(p['test'])} p = "
-                     f"{p['p_value']:.3g}: <b>{_e(verdict)}</b></li>")
+        lo, hi = p.get("difference_ci95", [0.0, 0.0])
+        diff = p.get("difference", 0.0)
+        body.append("<tr>" + "".join([
+            _cell(p["a"]), _cell(p["b"]), _cell(p["paired_games"], p["paired_games"]),
+            _cell(p["only_a_won"], p["only_a_won"]), _cell(p["only_b_won"], p["only_b_won"]),
+            _cell(f"{unit * diff:+.1f} [{unit * lo:+.1f}, {unit * hi:+.1f}]", diff),
+            _cell(f"{p['p_value']:.3g}", p["p_value"]),
+            _cell(verdict, cls="sig" if p["significant"] else "")]) + "</tr>")
+    return body
+
+
+def _map_rows(rows: Sequence[Any], agents: Sequence[str], scored: bool) -> list[str]:
+    from logic_agents.summary import per_map
+
+    body = []
+    for entry in per_map(rows, agents, scored):
+        cells = [_cell(entry["group"]), _cell(entry["map"])]
+        for agent in agents:
+            st = entry["agents"].get(agent)
+            if st is None:
+                cells += [_cell("", -1)] * (2 if scored else 1)
+            elif scored:
+                cells += [_cell(_score(st), st["score"]["mean"]),
+                          _cell(f"{st['mean_time_s']:.4f}", st["mean_time_s"])]
+            else:
+                cells.append(_cell(f"{st['wins']}/{st['games']}  {_rate(st)}", st["win_rate"]))
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return body
+
+
+def _meta(meta: dict[str, str]) -> str:
+    """The study's exact command, version and seed, so a reader can run it again."""
+    return "".join(f"<dt>{_e(k)}</dt><dd><code>{_e(v)}</code></dd>" for k, v in meta.items())
+
+
+def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple, str],
+               notes: Sequence[str] = (), meta: dict[str, str] | None = None) -> str:
+    """The whole page; `links` maps a row's key to its replay page (relative path); `meta`
+    (command, version, seed, ...) is printed at the top. Every table sorts by a click on its
+    header (a few lines of inline script; the page loads nothing)."""
+    scored = summary.get("objective") == "score"
+    agents = list(summary["agents"])
+    head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s"] if scored
+            else ["agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
+                  "time/game s"])
+    map_head = ["group", "map"]
+    for agent in agents:
+        map_head += ([f"{agent} score [95% CI]", f"{agent} time/game s"] if scored
+                     else [f"{agent} wins, % [95% CI]"])
+    pair_head = ["A", "B", "paired games", "only A " + ("scored more" if scored else "won"),
+                 "only B " + ("scored more" if scored else "won"),
+                 "A − B, " + ("mean score" if scored else "points of win rate") + " [95% CI]",
+                 "p", "verdict"]
     games = []
-    order = {name: k for k, name in enumerate(summary["agents"])}
+    order = {name: k for k, name in enumerate(agents)}
     for r in sorted(rows, key=lambda r: (r.group, r.map, r.run, order.get(r.agent, 0))):
         link = links.get(r.key)
-        cell = f'<a href="{_e(link)}">replay</a>' if link else ""
+        cell = f'<td><a href="{_e(link)}">replay</a></td>' if link else "<td></td>"
         value = f"{r.score:g}" if scored and r.score is not None else r.outcome
-        games.append(f"<tr><td>{_e(r.agent)}</td><td>{_e(r.group)}</td><td>{_e(r.map)}</td>"
-                     f"<td>{r.run}</td><td>{r.seed}</td><td class=\"o-{_e(r.outcome)}\">"
-                     f"{_e(value)}</td><td>{r.steps}</td><td>{r.guesses}</td><td>{cell}</td></tr>")
+        games.append("<tr>" + "".join([
+            _cell(r.agent), _cell(r.group), _cell(r.map), _cell(r.run, r.run),
+            _cell(r.seed, r.seed), _cell(value, r.score if scored else None, f"o-{r.outcome}"),
+            _cell(r.steps, r.steps), _cell(r.guesses, r.guesses)]) + cell + "</tr>")
+
+    def header(names: Sequence[str]) -> str:
+        return "".join(f'<th title="sort">{_e(h)}</th>' for h in names)
+
     page = _fill(_asset("study.html"), {
-        "title": _e(title), "head": "".join(f"<th>{_e(h)}</th>" for h in head),
-        "summary": "".join(body), "bars": bars_svg(summary),
-        "pairs": "".join(pairs) or "<li>one agent: no pairs</li>",
+        "title": _e(title), "meta": _meta(meta or {}), "head": header(head),
+        "summary": "".join(_summary_rows(summary, scored)), "bars": bars_svg(summary),
+        "pair_head": header(pair_head),
+        "pairs": "".join(_pair_rows(summary, scored))
+        or f'<tr><td colspan="{len(pair_head)}">one agent: no pairs</td></tr>',
+        "map_head": header(map_head), "maps": "".join(_map_rows(rows, agents, scored)),
         "notes": "".join(f"<p class=\"note\">{_e(n)}</p>" for n in notes),
-        "games": "".join(games)})
-    return html_page(title, _asset("study.css"), page, CSP_STUDY)
+        "games": "".join(games), "script": _asset("study.js")})
+    return html_page(title, _asset("study.css"), page, CSP_PAGE)
 
 
 def replay_name(index: int, row: Any) -> str:
@@ -137,7 +217,8 @@ def replay_name(index: int, row: Any) -> str:
 
 def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entries: Sequence[Any],
                 agent_options: dict[str, dict], world_options: dict, title: str,
-                progress: Any = None, caps: Any = None) -> tuple[int, list[str]]:
+                progress: Any = None, caps: Any = None,
+                meta: dict[str, str] | None = None) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
@@ -183,5 +264,5 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
             progress(k + 1, len(rows))
     if failed:
         notes.append(f"{failed} game(s) ended in error or timeout; they have no replay page")
-    page.write_text(study_page(title, summary, rows, links, notes), encoding="utf-8")
+    page.write_text(study_page(title, summary, rows, links, notes, meta), encoding="utf-8")
     return len(links), notes
