@@ -17,7 +17,7 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 
 # the tests also drive the example plug-in games through their entry points
 $(STAMP_DEV): pyproject.toml examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/lights-out
 	touch $@ $(STAMP_RUN)

@@ -5,10 +5,12 @@ Public API (the command line is built on the same calls):
   written inline; the game is detected when not given.
 - play(ref, agent=None, *, game=None, seed=0, **options): one episode; an EpisodeResult that
   names its game and map.
-- compare(agents, refs, *, runs=10, seed=0, ...): a paired study; the summary `compare --json`
-  prints.
+- compare(agents, refs, *, runs=10, seed=0, ...): a paired study, a Study (rows, summary,
+  pairs, by_map, to_pandas, to_html), with a progress display where someone watches.
 - view(ref, agent=None, *, output=None, ...): one episode's game page (HTML), as `view`
-  writes it.
+  writes it; a notebook shows it, playable, in a frame.
+- board(ref, *, game=None, seed=0, observation=None): the board a person sees, which a
+  notebook draws as the game page's SVG (an EpisodeResult from play shows its last board too).
 - solve(ref, *, game=None, unique=True): a static puzzle's SolveResult (status, solution,
   second solution).
 - games(): every registered game (built-in and plug-ins), by name; register(spec) adds one.
@@ -19,12 +21,13 @@ classes or factories (callables that return a fresh agent), and for play an agen
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
 from logic_agents._version import __version__
 from logic_agents.errors import LogicAgentsError
-from logic_agents.results import Study
+from logic_agents.results import GamePage, Study
 from logic_agents.world.runner import run_episode
 
 if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
@@ -32,6 +35,7 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
     from os import PathLike
     from typing import Any
 
+    from logic_agents.web.svg import Board
     from logic_agents.world.core import EpisodeResult, World
     from logic_agents.world.registry import GameSpec
 
@@ -81,8 +85,7 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     "file.py:Class" reference, an agent class, a factory or an agent object. If it fails
     (raises, returns a non-action), the result's outcome is `error` and `result.error` and
     `result.frames` say where. `trace` is a JSONL path to write."""
-    import os
-
+    from logic_agents.world.spec import View
     from logic_agents.world.trace import Trace
 
     spec = _spec(ref, game)
@@ -94,11 +97,21 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     if trace is not None:
         writer = Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
                        instance=spec.instances.format(instance))
+    last: list[Any] = [None]
+
+    def keep_last(obs: Any, action: Any, reward: float) -> None:
+        last[0] = obs
+
     try:
-        return run_episode(world, player, seed, writer, game=spec.name, map_name=instance.name)
+        result = run_episode(world, player, seed, writer, game=spec.name, map_name=instance.name,
+                             on_step=keep_last)
     finally:
         if writer is not None:
             writer.close()
+    drawn = spec.get(View)
+    if drawn is not None and last[0] is not None:
+        result.board = drawn.board(last[0])
+    return result
 
 
 def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
@@ -108,7 +121,6 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     on the instance `ref` names, with its explanations on, and return the game page: one
     self-contained HTML document (no network), as `logic-agents view` writes. With `output`,
     the page is also written to that path."""
-    import os
     from pathlib import Path
 
     from logic_agents.web import episode_data, game_page, record_episode
@@ -124,24 +136,58 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     page = game_page(episode_data(os.fspath(output) if output else f"<{instance.name}>", text=text))
     if output is not None:
         Path(output).write_text(page, encoding="utf-8")
-    return page
+    return GamePage(page)
+
+
+def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
+          observation: Any = None, action: Any = None, why: Any = None) -> Board:
+    """The board a person sees: of the instance `ref` names (a reference, or an instance
+    object with `game`) at the start of an episode with `seed`, or of an `observation` of
+    `game`; an `action` is outlined as the move, the cells a `why` names (an agent's reason for
+    it) as its proof, as on the game page. A notebook shows it as the game page's SVG; `print`
+    shows its text."""
+    from logic_agents.errors import UsageError
+    from logic_agents.web.svg import Board
+    from logic_agents.world.registry import get_game
+    from logic_agents.world.spec import View
+
+    if isinstance(ref, (str, os.PathLike)):
+        spec = _spec(ref, game)
+        instance = load(ref, spec.name)
+    elif game is None:
+        raise UsageError("board: name the game of an instance or observation object (game=...)")
+    else:
+        spec, instance = get_game(game), ref
+    drawn = spec.need(View, "board")
+    if observation is None:
+        if instance is None:
+            raise UsageError("board: give an instance (a reference or an object) or observation=")
+        observation, _ = spec.make_world(instance).reset(seed=seed)
+        title = f"{spec.name} · {getattr(instance, 'name', '')}"
+    else:
+        title = spec.name
+    from logic_agents.world.view import cells_in
+
+    move = tuple(drawn.cells_of(action)) if action is not None else ()
+    return Board(drawn.board(observation), title,
+                 tuple((int(r), int(c)) for r, c in move), cells_in(why))
 
 
 def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike[str]], *,
             game: str | None = None, runs: int = 10, seed: int = 0, jobs: int | None = None,
             out: str | PathLike[str] | None = None, resume: bool = False,
             agent_options: dict[str, dict[str, Any]] | None = None,
-            world_options: dict[str, Any] | None = None) -> Study:
+            world_options: dict[str, Any] | None = None, progress: bool | None = None) -> Study:
     """A paired study: every agent (registered names, "file.py:Class" references, agent
     classes or factories: a study needs a fresh agent per game) plays every instance of
     `refs` (files, folders, shipped names) `runs` times with shared seeds; returns a Study:
     its `rows` (one per game), `summary` (what `compare --json` prints, agents named by their
     own `name`; `study["agents"]` reads it), `pairs` (the paired tests), `to_pandas()` and
     `to_html()`. With `out`, rows stream to that CSV/JSONL file and `resume=True` continues
-    it."""
-    import os
-
+    it. `progress`: None shows the games as they finish where a person watches (a notebook,
+    a terminal) and nowhere else; True always; False never."""
     from logic_agents import batch
+    from logic_agents.progress import StudyProgress
 
     if isinstance(agents, (str, type)) or callable(agents):
         agents = [agents]  # one agent, not a list of them
@@ -149,12 +195,15 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     entries = batch.entries_from_references([str(r) for r in refs], spec)
     study = batch.make_jobs(spec.name, list(agents), entries, runs, seed, agent_options,
                             world_options)
-    rows = batch.compare(list(agents), entries, runs=runs, seed=seed, jobs=jobs, game=spec.name,
-                         out=None if out is None else os.fspath(out), resume=resume,
-                         agent_options=agent_options, world_options=world_options)
+    scored = spec.objective == "score"
+    with StudyProgress(len(study), progress, scored=scored) as shown:
+        rows = batch.compare(list(agents), entries, runs=runs, seed=seed, jobs=jobs,
+                             game=spec.name, out=None if out is None else os.fspath(out),
+                             resume=resume, agent_options=agent_options,
+                             world_options=world_options, on_row=shown.advance)
     summary = batch.summarize(rows, study.agents,
                               groups=list(dict.fromkeys(e.group for e in entries)),
-                              scored=spec.objective == "score")
+                              scored=scored)
     summary["objective"] = spec.objective
     labels = ", ".join(repr(name) for name in summary["agents"])
     call = (f"logic_agents.compare([{labels}], {[os.fspath(r) for r in refs]!r}, "
@@ -185,6 +234,6 @@ def register(spec: GameSpec) -> GameSpec:
     return add(spec)
 
 
-__all__ = ["LogicAgentsError", "Study", "__version__", "compare", "games", "load", "make_agent",
-           "make_world", "play", "register", "run_episode", "solve", "view"]
+__all__ = ["LogicAgentsError", "Study", "__version__", "board", "compare", "games", "load",
+           "make_agent", "make_world", "play", "register", "run_episode", "solve", "view"]
 del TYPE_CHECKING, annotations  # not part of the API (the annotations stay strings)

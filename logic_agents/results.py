@@ -19,6 +19,20 @@ from logic_agents.errors import DependencyNotInstalled
 from logic_agents.rows import Row
 
 
+class GamePage(str):
+    """A game page (the HTML `view` writes): a str, which a notebook shows as the page itself,
+    playable, in a sandboxed frame (its script runs there; it loads nothing)."""
+
+    def __repr__(self) -> str:
+        return f"<GamePage: {len(self):,} characters of HTML>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return (f'<iframe srcdoc="{html.escape(self)}" sandbox="allow-scripts" '
+                'style="width: 100%; height: 640px; border: 1px solid #ddd"></iframe>')
+
+
 @dataclass
 class Study:
     rows: list[Row]

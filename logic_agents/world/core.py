@@ -147,8 +147,17 @@ class EpisodeResult:
     extra: dict[str, Any] = field(default_factory=dict)
     error: str = ""
     frames: str = ""
+    # the last observation's board (a world.view.BoardView), when the caller drew it
+    # (logic_agents.play does): what a notebook shows beside the numbers
+    board: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["outcome"] = self.outcome.value
+        del d["board"]
         return d
+
+    def _repr_html_(self) -> str:
+        from logic_agents.web.svg import episode_html
+
+        return episode_html(self, self.board)
