@@ -59,7 +59,7 @@ def test_cnf_writes_valid_named_dimacs(capsys, tmp_path):
     code, _, err = run(capsys, "cnf", HARD1, "--query", "1", "-o", str(out_file))
     assert code == 0 and "wrote" in err
     cnf = read_dimacs(out_file)
-    assert cnf.clauses and "D_r1c1" in cnf.names.values()
+    assert cnf.clauses and "D_r0c0" in cnf.names.values()
     assert any(c.startswith("map HARD1") for c in cnf.comments)
     assert any(c.startswith("kb Exactly(") for c in cnf.comments)
     assert sum(name.startswith("D_") for name in cnf.names.values()) >= 8
@@ -265,7 +265,7 @@ def test_solve_json_lines_and_uniqueness(capsys):
 
 
 def test_solve_reports_unsat(capsys):
-    # box 2 holds 3 and 4 in row 2, but row 1 needs them there too: no solution, no format error
+    # box 1 holds 3 and 4 in row 1, but row 0 needs them there too: no solution, no format error
     code, out, _ = run(capsys, "solve", "12....34.......1", "--json")
     data = json.loads(out)
     assert code == 0 and data["status"] == "unsat" and data["solution"] is None
@@ -277,11 +277,11 @@ def test_cnf_of_a_sudoku_puzzle(capsys, tmp_path):
                           "--game", "sudoku", "-o", str(out), "--json")
     assert code == 0 and json.loads(stdout)["named"] == 729
     cnf = read_dimacs(out)
-    assert "X_r1c1_v4" in cnf.names.values() and [cnf.clauses[-1]] and any(
+    assert "X_r0c0_v4" in cnf.names.values() and [cnf.clauses[-1]] and any(
         len(c) == 1 for c in cnf.clauses)
     code, stdout, _ = run(capsys, "inspect", str(out), "--solve", "--json")
     model = json.loads(stdout)["model"]
-    assert model["X_r1c1_v4"] is True
+    assert model["X_r0c0_v4"] is True
 
 
 def test_generate_sudoku(capsys, tmp_path):
@@ -375,7 +375,7 @@ def test_play_compare_and_cnf_on_undead(capsys, tmp_path):
     cnf = tmp_path / "u.cnf"
     code, out, _ = run(capsys, "cnf", UNDEAD_ID, "-o", str(cnf), "--json")
     assert code == 0 and json.loads(out)["named"] == 27  # 9 monster cells x G, V, Z
-    assert "c var" in cnf.read_text() and "Exactly(3, ~G_r1c2" in cnf.read_text()
+    assert "c var" in cnf.read_text() and "Exactly(3, ~G_r0c1" in cnf.read_text()
     assert read_dimacs(cnf).num_vars == json.loads(out)["variables"]
 
 

@@ -49,7 +49,7 @@ def test_every_verb_works_on_the_plugin_example(capsys, tmp_path):
     assert code == 0 and all(json.loads(line)["unique"] for line in out.splitlines())
     cnf = tmp_path / "a.cnf"
     code, out, _ = run(capsys, "cnf", "akari-7x7-a", "-o", str(cnf), "--json")
-    assert code == 0 and json.loads(out)["named"] > 0 and "L_r1c1" in cnf.read_text()
+    assert code == 0 and json.loads(out)["named"] > 0 and "L_r0c0" in cnf.read_text()
     code, out, _ = run(capsys, "compare", "akari-7x7-a", "akari-7x7-b", "--agents", "sat,dfs",
                        "--runs", "2", "--jobs", "1", "--json")
     summary = json.loads(out)

@@ -3,7 +3,7 @@
 Concepts: the header's `c game NAME` and `c map|puzzle NAME (PATH)` lines name the game and
 the instance; the board is the game's View of the instance at its start; every true
 variable named by the shared convention `<KIND>_r<row>c<col>[_v<value>]` (docs/FORMATS.md,
-1-based) marks its cell with the value, else the kind (D a dagger, G a ghost, P the path).
+0-based) marks its cell with the value, else the kind (D a dagger, G a ghost, P the path).
 A board over DRAW_LIMIT cells is not drawn (no terminal shows it, and making it is slow).
 """
 
@@ -81,7 +81,7 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
         m = NAME.fullmatch(name)
         if value and m:
             kind, row, col, v = m.groups()
-            marks[(int(row) - 1, int(col) - 1)] = v if v is not None else kind
+            marks[(int(row), int(col))] = v if v is not None else kind
     tiles = list(board.tiles)
     for cell, text in marks.items():
         tile = board.tile_of(cell)

@@ -7,7 +7,7 @@ Concepts:
   names: identity belongs to each KnowledgeBase, keyed by the key object as PySAT's IDPool
   keys its objects (names starting with `_aux` are kept for auxiliary variables);
 - IdCardinality(kind, k, lits): Exactly/AtMost/AtLeast ("Exactly", "AtMost", "AtLeast")
-  over int literals; IdClause(lits): one told clause, such as the fact ~D_r1c1. Both are what
+  over int literals; IdClause(lits): one told clause, such as the fact ~D_r0c0. Both are what
   hot paths tell: the KB compiles them without sympy and prints them as sympy formulas only
   when a person reads them;
 - decide(kind, k, n): whether a cardinality is settled by its size alone.
@@ -95,7 +95,7 @@ class IdCardinality:
 
 @dataclass(frozen=True)
 class IdClause:
-    """One told clause over DIMACS literals (a fact such as [-7] for ~D_r1c1), explained like
+    """One told clause over DIMACS literals (a fact such as [-7] for ~D_r0c0), explained like
     any formula; a bare list of ints told instead is background, never explained."""
 
     lits: tuple[int, ...]

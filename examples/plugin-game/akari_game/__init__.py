@@ -48,7 +48,7 @@ def facts(puzzle: AkariPuzzle) -> dict[str, Any]:
     return {"size": f"{puzzle.width}x{puzzle.height}", "numbers": len(puzzle.numbered())}
 
 
-LEGEND = ("variables L_r<row>c<col> (1-based): a bulb stands on the cell",
+LEGEND = ("variables L_r<row>c<col> (0-based): a bulb stands on the cell",
           "the rules: AtMost(1) bulb per row or column segment; AtLeast(1) bulb lighting each "
           "white cell; Exactly(k) bulbs beside each wall numbered k")
 

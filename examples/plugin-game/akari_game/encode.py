@@ -1,7 +1,7 @@
 """Akari as a knowledge base: the rules in logic-agents' vocabulary, solved with SatOracle.
 
 Concepts:
-- L_r<row>c<col> (1-based in names): a bulb stands on the white cell.
+- L_r<row>c<col> (0-based row and column): a bulb stands on the white cell.
 - One AtMost(1, ...) per segment (no bulb lights another), one AtLeast(1, ...) per white cell
   over the segments through it (every cell is lit), one Exactly(k, ...) per numbered wall.
 - AkariSolver: one puzzle on one incremental oracle; solutions() enumerates up to a limit,
@@ -18,7 +18,7 @@ DEFAULT_SOLVER = "glucose4"
 
 
 def bulb(cell: Cell) -> tuple:
-    return ("L", f"r{cell[0] + 1}c{cell[1] + 1}")
+    return ("L", f"r{cell[0]}c{cell[1]}")
 
 
 def encode(puzzle: AkariPuzzle) -> KnowledgeBase:

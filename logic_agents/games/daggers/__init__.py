@@ -65,7 +65,7 @@ def illegal_actions(obs: DaggersObservation) -> list[DaggersAction]:
 
 
 SAMPLE = "name: example\n0 1 d .\n1 2 . .\nd . . .\n. . . d\n"
-LEGEND = ("variables D_r<row>c<col> (1-based): the cell holds a dagger; _aux_N: auxiliary "
+LEGEND = ("variables D_r<row>c<col> (0-based): the cell holds a dagger; _aux_N: auxiliary "
           "(Tseitin or counter)",
           "SEL_n: selector of a formula that held for one test only (SEL_n >> formula); the "
           "last unit clauses assume this test's selectors")

@@ -1,7 +1,7 @@
 """What a Daggers agent knows, as a knowledge base.
 
 Concepts:
-- dagger(cell): the symbol D_r<row>c<col> (1-based, as in every game's CNF names), "the cell
+- dagger(cell): the symbol D_r<row>c<col> (0-based, as every coordinate a person reads), "the cell
   holds a dagger".
 - clue_formula: clue k at a cell -> Exactly(k, D of every neighbour) (never "exactly one").
 - reduced_clue_formula: the same clue over the still-unknown neighbours only, with the known
@@ -13,7 +13,7 @@ Concepts:
   agent's one GridChanges tracker), so one solver serves a whole episode. Flags are told as
   daggers: use it with agents that flag soundly.
   It tells int-level items (IdClause, IdCardinality), so satx never loads sympy; the KB
-  prints them as the same formulas (~D_r1c1, Exactly(2, ...)) when asked.
+  prints them as the same formulas (~D_r0c0, Exactly(2, ...)) when asked.
 
 The sympy forms (dagger, clue_formula, ...) are for the naive route, tests and teaching;
 sympy is imported only when they are called.
@@ -33,7 +33,7 @@ from logic_agents.logic.kb import KnowledgeBase
 
 
 def dagger_key(cell: Cell) -> tuple:
-    return ("D", f"r{cell[0] + 1}c{cell[1] + 1}")
+    return ("D", f"r{cell[0]}c{cell[1]}")
 
 
 def dagger(cell: Cell) -> Any:

@@ -60,7 +60,7 @@ def render(obs: MazeObservation) -> str:
             + render_path(obs.board, obs.path, obs.walker))
 
 
-LEGEND = ("variables P_r<row>c<col> (1-based): the cell is on the path; E_r<a>c<b>_r<c>c<d>: "
+LEGEND = ("variables P_r<row>c<col> (0-based): the cell is on the path; E_r<a>c<b>_r<c>c<d>: "
           "the path steps between the two cells",
           "the rules: start and finish have Exactly(1) step; E -> P; AtMost(2) steps per cell "
           "and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) per shape; "

@@ -1,8 +1,8 @@
 """The Exactly One Mazes encoding: steps as edges, degrees, one cell per shape, lazy cycle cuts.
 
 Concepts:
-- P_r1c1 (1-based in names): the cell is on the path. E_r1c1_r1c2: the path steps between the
-  two neighbouring cells (an undirected edge).
+- P_r0c0 (0-based row and column): the cell is on the path. E_r0c0_r0c1: the path steps
+  between the two neighbouring cells (an undirected edge).
 - rules(board): start and finish are on the path with Exactly(1, their edges); every other
   cell has at most 2 edges, none when off the path (E -> P), and at least 2 when on it
   (P -> AtLeast(2, edges), a guarded node); Exactly(1, P of the cells of shape k) per shape.
@@ -41,12 +41,12 @@ class OutOfBudget(Exception):
 
 
 def cell_key(cell: Cell) -> tuple:
-    return ("P", f"r{cell[0] + 1}c{cell[1] + 1}")
+    return ("P", f"r{cell[0]}c{cell[1]}")
 
 
 def edge_key(a: Cell, b: Cell) -> tuple:
     a, b = min(a, b), max(a, b)
-    return ("E", f"r{a[0] + 1}c{a[1] + 1}", f"r{b[0] + 1}c{b[1] + 1}")
+    return ("E", f"r{a[0]}c{a[1]}", f"r{b[0]}c{b[1]}")
 
 
 def edges_of(board: MazeBoard) -> list[tuple[Cell, Cell]]:

@@ -70,7 +70,7 @@ def render(obs: SudokuObservation) -> str:
     return f"step {obs.step}\n" + format_grid(obs.cells)
 
 
-LEGEND = ("variables X_r<row>c<col>_v<value> (1-based): the cell holds the value",
+LEGEND = ("variables X_r<row>c<col>_v<value> (0-based row and column): the cell holds the value",
           "the rules: Exactly(1, ...) per cell, and per value in each row, column and box; "
           "the clues: unit clauses")
 

@@ -143,10 +143,10 @@ class LogicSudokuAgent(SolverChoice, SudokuAgent):
         facts, cells = [], []
         for lit in found.given:
             cell, v = divmod(lit - 1, n)
-            facts.append(f"r{cell // n + 1}c{cell % n + 1}={v + 1}")
+            facts.append(f"r{cell // n}c{cell % n}={v + 1}")
             cells.append(divmod(cell, n))
         rules = [words.get(f, str(f)) for f in found.formulas]
-        return Why(f"r{index // n + 1}c{index % n + 1}={value}: " + ", ".join(facts)
+        return Why(f"r{index // n}c{index % n}={value}: " + ", ".join(facts)
                    + ("; " if facts and rules else "") + ", ".join(rules)
                    + ("" if found.minimal else " (not minimised)"), cells)
 

@@ -96,7 +96,7 @@ def _check_clues(n: int, cells: list[int], where: list[tuple[int, int]], file: s
                 line, col = where[r * n + c]
                 pr, pc = seen[v]
                 raise FormatError(
-                    f"clue {symbol(v)} at r{r + 1}c{c + 1} repeats the clue at r{pr + 1}c{pc + 1}",
+                    f"clue {symbol(v)} at r{r}c{c} repeats the clue at r{pr}c{pc}",
                     file, line, col)
             seen[v] = (r, c)
 

@@ -1,7 +1,8 @@
 """The Sudoku encoding: stated once per size, asked with each puzzle's clues as assumptions.
 
 Concepts:
-- X_r{r}c{c}_v{v} (1-based in names): cell (r, c) holds value v.
+- X_r{r}c{c}_v{v} (0-based row and column, as every coordinate a person reads): cell (r, c)
+  holds value v.
 - rules(n): the extended encoding as 4*N*N Exactly(1, ...) nodes: every cell holds one value,
   every row, column and box holds every value once. A person can print it (kb.pretty()).
 - SudokuSolver: the rules of one size on one incremental SatOracle; a puzzle's clues are
@@ -46,13 +47,13 @@ def default_solver(n: int) -> str:
 
 
 def var_key(r: int, c: int, v: int) -> tuple:
-    """The key of "cell (r, c) holds v" (0-based r, c; value 1..N); its name is X_r1c1_v1."""
-    return ("X", f"r{r + 1}c{c + 1}", f"v{v}")
+    """The key of "cell (r, c) holds v" (0-based r, c; value 1..N); its name is X_r0c0_v1 for (0, 0) and 1."""
+    return ("X", f"r{r}c{c}", f"v{v}")
 
 
 def rules(n: int, kb: KnowledgeBase | None = None) -> KnowledgeBase:
     """Tell a KB the rules of N x N Sudoku as Exactly(1, ...) constraints (told over ids, so
-    no sympy is loaded; kb.pretty() prints them as Exactly(1, X_r1c1_v1, ...))."""
+    no sympy is loaded; kb.pretty() prints them as Exactly(1, X_r0c0_v1, ...))."""
     kb = kb if kb is not None else KnowledgeBase()
     x = {(r, c, v): kb.var(var_key(r, c, v))  # ids in a fixed order: cell-major, then value
          for r in range(n) for c in range(n) for v in range(1, n + 1)}
@@ -73,11 +74,11 @@ def rule_words(n: int) -> dict:
     k = 0
     for r in range(n):
         for c in range(n):
-            out[rules_list[k]] = f"r{r + 1}c{c + 1} holds one value"
+            out[rules_list[k]] = f"r{r}c{c} holds one value"
             k += 1
     b = math.isqrt(n)
-    names = ([f"row {r + 1}" for r in range(n)] + [f"column {c + 1}" for c in range(n)]
-             + [f"box {i + 1}" for i in range(b * b)])
+    names = ([f"row {r}" for r in range(n)] + [f"column {c}" for c in range(n)]
+             + [f"box {i}" for i in range(b * b)])
     for name in names:
         for v in range(1, n + 1):
             out[rules_list[k]] = f"{name} holds one {v}"
@@ -202,7 +203,7 @@ def decode(puzzle: SudokuPuzzle, model: dict[str, bool]) -> Grid:
     for r in range(n):
         for c in range(n):
             for v in range(1, n + 1):
-                if model.get(f"X_r{r + 1}c{c + 1}_v{v}"):
+                if model.get(f"X_r{r}c{c}_v{v}"):
                     grid[r * n + c] = v
     return tuple(grid)
 

@@ -94,7 +94,7 @@ class SudokuWorld(PuzzleWorld[SudokuObservation, SudokuAction]):
                 or not 1 <= action.value <= n:
             raise IllegalAction(f"{action}: values run 1-{symbol(n)}")
         if self.puzzle.cells[r * n + c]:
-            raise IllegalAction(f"{action}: r{r + 1}c{c + 1} is a given")
+            raise IllegalAction(f"{action}: r{r}c{c} is a given")
         self._cells[r * n + c] = action.value
 
     def observe(self) -> SudokuObservation:

@@ -76,7 +76,7 @@ def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None =
     return solve(puzzle, unique, solver)
 
 
-LEGEND = ("variables G_r<row>c<col>, V_..., Z_... (1-based): the cell holds a ghost, vampire or "
+LEGEND = ("variables G_r<row>c<col>, V_..., Z_... (0-based): the cell holds a ghost, vampire or "
           "zombie",
           "the rules: Exactly(1, G, V, Z) per cell; Exactly(total) per monster type; "
           "Exactly(clue) per line of sight over ~G (before a bounce) and ~V (after); givens: "

@@ -1,7 +1,7 @@
 """The Undead encoding: every rule as an Exactly node a person can read; solving and counting.
 
 Concepts:
-- G_r1c1, V_r1c1, Z_r1c1 (1-based in names): the cell holds a ghost, vampire or zombie.
+- G_r0c0, V_r0c0, Z_r0c0 (0-based row and column): the cell holds a ghost, vampire or zombie.
 - rules(puzzle): Exactly(1, G, V, Z) per monster cell; Exactly(total, ...) per monster type;
   one Exactly(clue, ...) per line of sight over its "seen" literals: ~G before a bounce (a
   vampire or zombie is seen), ~V after it (a ghost or zombie). A cell the sight passes twice
@@ -56,8 +56,8 @@ COUNTING_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mt
 
 
 def var_key(monster: str, r: int, c: int) -> tuple:
-    """The key of "cell (r, c) holds `monster`" (0-based r, c); its name is G_r1c1."""
-    return (monster, f"r{r + 1}c{c + 1}")
+    """The key of "cell (r, c) holds `monster`" (0-based r, c); its name is G_r0c0 for (0, 0)."""
+    return (monster, f"r{r}c{c}")
 
 
 def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
@@ -110,7 +110,7 @@ def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
     out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
     for i in puzzle.monster_cells:
         r, c = puzzle.cell(i)
-        out.append((f"r{r + 1}c{c + 1} holds one monster", ((r, c),)))
+        out.append((f"r{r}c{c} holds one monster", ((r, c),)))
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
         if clue is None or (clue == 0 and not sight.visits):
@@ -118,7 +118,7 @@ def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
         r, c, (dr, dc) = clue_entry(sight.clue, puzzle.width, puzzle.height)
         edge = ("the top of column" if dr == 1 else "the bottom of column" if dr == -1
                 else "the left of row" if dc == 1 else "the right of row")
-        out.append((f"clue {clue} at {edge} {c + 1 if dr else r + 1}", ((r - dr, c - dc),)))
+        out.append((f"clue {clue} at {edge} {c if dr else r}", ((r - dr, c - dc),)))
     for m, total in zip(MONSTERS, puzzle.counts):
         if not (totals == "none" or (totals == "two" and m == "Z")):
             out.append((f"{total} {names[m]} in all", ()))
@@ -173,7 +173,7 @@ class UndeadSolver:
         found = self.oracle.explain(self.literal(cell, monster), self.assumptions(placed))
         r, c = self.puzzle.cell(cell)
         if found is None:
-            return Why(f"r{r + 1}c{c + 1}={monster}: entailed")
+            return Why(f"r{r}c{c}={monster}: entailed")
         if self._parts is None:  # the words of the rules, once per solver
             self._parts = rule_parts(self.puzzle, self.totals)
         parts = self._parts
@@ -183,7 +183,7 @@ class UndeadSolver:
             for i, vs in self.ids.items():
                 if lit in vs:
                     rr, cc = self.puzzle.cell(i)
-                    facts.append(f"r{rr + 1}c{cc + 1}={MONSTERS[vs.index(lit)]}")
+                    facts.append(f"r{rr}c{cc}={MONSTERS[vs.index(lit)]}")
                     cells.append((rr, cc))
         rules_used = []
         for f in found.formulas:
@@ -191,7 +191,7 @@ class UndeadSolver:
             words, where = parts[k] if 0 <= k < len(parts) else (str(f), ())
             rules_used.append(words)
             cells.extend(where)
-        return Why(f"r{r + 1}c{c + 1}={monster}: " + ", ".join(facts + rules_used)
+        return Why(f"r{r}c{c}={monster}: " + ", ".join(facts + rules_used)
                    + ("" if found.minimal else " (not minimised)"), cells)
 
     def assumptions(self, placed: dict[int, str]) -> list[int]:
@@ -250,7 +250,7 @@ def decode(puzzle: UndeadPuzzle, model: dict[str, bool]) -> str:
     for i in puzzle.monster_cells:
         r, c = puzzle.cell(i)
         for m in MONSTERS:
-            if model.get(f"{m}_r{r + 1}c{c + 1}"):
+            if model.get(f"{m}_r{r}c{c}"):
                 out[i] = m
     return "".join(out)
 

@@ -77,7 +77,7 @@ def test_25x25_goes_to_the_core_and_agrees_with_the_whole_rules():
 def test_rules_print_as_exactly_one_nodes():
     kb = rules(4)
     assert len(kb.formulas) == 4 * 16
-    assert kb.pretty(1).startswith("Exactly(1, X_r1c1_v1, X_r1c1_v2, X_r1c1_v3, X_r1c1_v4)")
+    assert kb.pretty(1).startswith("Exactly(1, X_r0c0_v1, X_r0c0_v2, X_r0c0_v3, X_r0c0_v4)")
 
 
 @pytest.mark.parametrize("name", ["norvig_top95.txt", "norvig_hardest.txt", "norvig_easy50.txt"])
