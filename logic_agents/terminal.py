@@ -26,16 +26,28 @@ PROOF = "on #9ec5ff"
 
 
 def board_text(board: BoardView, cursor: Cell | None = None, move: Iterable[Cell] = (),
-               proof: Iterable[Cell] = ()) -> Text:
-    """The board as Text; cells are game cells (the board's origin is added here)."""
+               proof: Iterable[Cell] = (), labels: bool = True) -> Text:
+    """The board as Text; cells are game cells (the board's origin is added here). With
+    `labels`, the game's row numbers run down the left and its column numbers along the top
+    (0-based, as in every action and reason)."""
     def tiles(cells: Iterable[Cell] | None) -> set[Cell]:
         return {t for t in (board.tile_of(c) for c in cells or ()) if t is not None}
 
     cursor_tile = board.tile_of(cursor) if cursor is not None else None
     moved, proved = tiles(move), tiles(proof)
     width = 4 if board.row_shift else 3
+    margin = max((len(board.row_label(r)) for r in range(board.rows)), default=0) + 1
     out = Text()
+    if labels:
+        head = " " * margin + (" " * round(board.row_shift[0] * width) if board.row_shift else "")
+        for c in range(board.cols):
+            head += board.col_label(c)[-width + 1:].center(width)
+            if board.boxes and (c + 1) % board.boxes[1] == 0 and c + 1 < board.cols:
+                head += " "
+        out.append(head.rstrip() + "\n", "dim")
     for r in range(board.rows):
+        if labels:
+            out.append(board.row_label(r).rjust(margin - 1) + " ", "dim")
         if board.row_shift:
             out.append(" " * round(board.row_shift[r] * width))
         for c in range(board.cols):
@@ -53,7 +65,8 @@ def board_text(board: BoardView, cursor: Cell | None = None, move: Iterable[Cell
                 out.append("│", "dim")
         out.append("\n")
         if board.boxes and (r + 1) % board.boxes[0] == 0 and r + 1 < board.rows:
-            out.append("─" * (board.cols * width + board.cols // board.boxes[1] - 1) + "\n",
+            out.append((" " * margin if labels else "")
+                       + "─" * (board.cols * width + board.cols // board.boxes[1] - 1) + "\n",
                        "dim")
     return out
 

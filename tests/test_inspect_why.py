@@ -98,9 +98,11 @@ def test_inspect_solve_draws_the_model_on_the_board(capsys, tmp_path):
     assert run(capsys, "cnf", "norvig_top95:1", "-o", str(path))[0] == 0
     code, out, _ = run(capsys, "inspect", str(path), "--solve", "--limit", "0")
     assert code == 0 and "the model on sudoku norvig_top95:1 at its start (81 cells" in out
-    rows = [line.replace("│", "").split() for line in out.splitlines()[-12:]
-            if line.strip() and "─" not in line]
-    grid = tuple(int(v) for row in rows[-9:] for v in row)
+    lines = [line for line in out.splitlines() if line.strip()][-12:]  # numbers, rows, boxes
+    assert lines[0].split() == [str(c) for c in range(9)]
+    rows = [line.replace("│", "").split() for line in lines[1:] if "─" not in line]
+    assert [row[0] for row in rows] == [str(r) for r in range(9)]
+    grid = tuple(int(v) for row in rows for v in row[1:])
     puzzle = resolve("norvig_top95:1", get_game("sudoku"))[1][0]
     assert is_solution(puzzle, grid)
     # a file that names no game is only listed

@@ -40,10 +40,14 @@ TILE = re.compile(r'<g class="tile" ([^>]*)>')
 ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
 
 
-def load(page: Path, step: int | None = None, net_log: Path | None = None) -> str:
-    """The page's DOM after its script ran (Chromium --dump-dom)."""
+def load(page: Path, step: int | None = None, net_log: Path | None = None,
+         width: int | None = None) -> str:
+    """The page's DOM after its script ran (Chromium --dump-dom), in a window `width` pixels
+    wide when given."""
     url = page.resolve().as_uri() + ("" if step is None else f"#step={step}")
     extra = [f"--log-net-log={net_log}"] if net_log else []
+    if width is not None:
+        extra += [f"--window-size={width},800", "--virtual-time-budget=2000"]
     done = subprocess.run([BROWSER, *QUIET, *extra, "--dump-dom", url], capture_output=True,
                           text=True, timeout=120, check=True)
     return done.stdout
@@ -263,3 +267,46 @@ def test_a_name_that_looks_like_markup_leaves_the_page_working(tmp_path, capsys)
     dom = load(page, step=3)
     assert shown_step(dom) == 3  # the script ran and drew step 3
     assert "a&lt;!--b&lt;/script&gt;&lt;script&gt;c" in dom  # the name, shown as text
+
+
+def test_boards_carry_the_games_row_and_column_numbers(tmp_path, capsys):
+    page = tmp_path / "u.html"
+    assert main(["view", "4x4de:1", "--agent", "logic", "-o", str(page)]) == 0
+    dom = load(page)
+    labels = re.findall(r'<text[^>]*class="label"[^>]*>(\d+)</text>', dom)
+    # the clue frame has no number: rows 0-3 and columns 0-3 of the game, as its actions
+    assert sorted(labels) == sorted([str(k) for k in range(4)] * 2)
+
+
+def test_a_narrow_page_keeps_the_board_in_view_and_its_odds_readable(tmp_path, capsys):
+    page = tmp_path / "h.html"
+    assert main(["view", "HARD10", "--agent", "prob", "-o", str(page)]) == 0
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace("</body>", (
+        "<script>setTimeout(() => { document.body.dataset.scrolly = String(window.scrollY); "
+        "document.body.dataset.listy = String(document.querySelector('aside').scrollTop); }, "
+        "300);</script></body>")))
+    last = len(json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)'
+                                    r"</script>", page.read_text(), re.S).group(1))["frames"]) - 1
+    dom = load(probe, step=last, width=400)
+    scrolled = re.search(r'data-scrolly="(\d+)" data-listy="(\d+)"', dom)
+    # the move list scrolled to the last move; the page did not (the board stays in view)
+    assert scrolled and scrolled.group(1) == "0" and int(scrolled.group(2)) > 0
+    guess = load(page, step=24)  # prob's first guess on HARD10: the odds of every cell
+    sizes = {int(m) for m in re.findall(r'<text[^>]*font-size="(\d+)"[^>]*>\.\d\d</text>', guess)}
+    assert sizes and min(sizes) >= 11
+
+
+def test_oozes_plan_is_drawn_as_a_route_not_listed(tmp_path, capsys):
+    page = tmp_path / "o.html"
+    assert main(["view", "ooze", "--agent", "sat", "--max-ticks", "30", "-o", str(page)]) == 0
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)'
+                                r"</script>", page.read_text(), re.S).group(1))
+    step = next(k for k, f in enumerate(data["frames"]) if f.get("route"))
+    words = data["frames"][step]["why"]
+    tiles = int(re.search(r"a route of (\d+) tiles", words).group(1))
+    assert len(re.findall(r"\(\d+, \d+\)", words)) == 2  # where it starts and ends only
+    dom = load(page, step=step)
+    line = re.search(r'<polyline id="route"[^>]*>', dom).group(0)
+    assert 'visibility="visible"' in line
+    assert len(re.search(r'points="([^"]*)"', line).group(1).split()) == tiles

@@ -96,7 +96,8 @@ class _Recorder:
         if why:
             frame["why"] = str(why)
             if view is not None:
-                frame["proof"] = [i for i in map(index, why.cells) if i is not None]
+                cells = [i for i in map(index, why.cells) if i is not None]
+                frame["route" if why.path else "proof"] = cells
                 frame["odds"] = [[i, p] for cell, p in sorted(why.odds.items())
                                  if (i := index(cell)) is not None]
             if why.guess:

@@ -28,7 +28,7 @@
   out.className = "outcome-" + outcome; out.textContent = outcome.toUpperCase().replace("_", " ");
   $("meta").append(out);
 
-  let root, groups = [];
+  let root, route, routeStart, groups = [];
   const wrap = $("board-wrap");
   function el(name, attrs) {
     const e = document.createElementNS(svgNS, name);
@@ -38,29 +38,44 @@
   if (board) {
     const shift = (r) => (board.row_shift.length ? board.row_shift[r] : 0);
     const maxShift = board.row_shift.length ? Math.max(...board.row_shift) : 0;
-    const W = (board.cols + maxShift) * S + 4, H = board.rows * S + 4;
+    // the game's row and column numbers (0-based, as in the actions) around the board
+    const rowLabels = board.row_labels || [], colLabels = board.col_labels || [];
+    const LX = rowLabels.some((x) => x) ? 6 + 8 * Math.max(...rowLabels.map((x) => x.length)) : 0;
+    const LY = colLabels.some((x) => x) ? 16 : 0;
+    const W = LX + (board.cols + maxShift) * S + 4, H = LY + board.rows * S + 4;
     root = el("svg", { id: "board", width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img" });
+    const label = (x, y, text, anchor) => {
+      const t = el("text", { x, y, "text-anchor": anchor, "dominant-baseline": "central", "font-size": 11, fill: "#777", class: "label" });
+      t.textContent = text;
+      root.append(t);
+    };
+    rowLabels.forEach((text, r) => { if (text) label(LX - 4, LY + 2 + r * S + S / 2, text, "end"); });
+    colLabels.forEach((text, c) => { if (text) label(LX + 2 + (c + shift(0)) * S + S / 2, LY / 2, text, "middle"); });
     for (let r = 0; r < board.rows; r++) {
       for (let c = 0; c < board.cols; c++) {
-        const x = 2 + (c + shift(r)) * S, y = 2 + r * S;
+        const x = LX + 2 + (c + shift(r)) * S, y = LY + 2 + r * S;
         const g = el("g", { class: "tile", "data-cell": `${r},${c}` });
         const rect = el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 3 });
         const odds = el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 3, fill: "#e05a47", "fill-opacity": 0 });
         const text = el("text", { x: x + S / 2, y: y + S / 2 + 1, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 17, "font-weight": 600 });
         const mark = el("rect", { x: x + 2.5, y: y + 2.5, width: S - 5, height: S - 5, rx: 3, fill: "none", "stroke-width": 3, visibility: "hidden" });
-        const small = el("text", { x: x + S - 3, y: y + S - 4, "text-anchor": "end", "font-size": 8, fill: "#7a1a10" });
+        const small = el("text", { x: x + S / 2, y: y + S - 6, "text-anchor": "middle", "font-size": 11, "font-weight": 600, fill: "#7a1a10" });
         g.append(rect, odds, text, mark, small);
         root.append(g);
-        groups.push({ g, rect, odds, text, mark, small });
+        groups.push({ g, rect, odds, text, mark, small, cx: x + S / 2, cy: y + S / 2 });
       }
     }
     if (board.boxes) {
       const [bh, bw] = board.boxes;
       for (let r = 0; r <= board.rows; r += bh)
-        root.append(el("line", { x1: 2, y1: 2 + r * S, x2: 2 + board.cols * S, y2: 2 + r * S, stroke: "#1b1b1b", "stroke-width": 2.5 }));
+        root.append(el("line", { x1: LX + 2, y1: LY + 2 + r * S, x2: LX + 2 + board.cols * S, y2: LY + 2 + r * S, stroke: "#1b1b1b", "stroke-width": 2.5 }));
       for (let c = 0; c <= board.cols; c += bw)
-        root.append(el("line", { x1: 2 + c * S, y1: 2, x2: 2 + c * S, y2: 2 + board.rows * S, stroke: "#1b1b1b", "stroke-width": 2.5 }));
+        root.append(el("line", { x1: LX + 2 + c * S, y1: LY + 2, x2: LX + 2 + c * S, y2: LY + 2 + board.rows * S, stroke: "#1b1b1b", "stroke-width": 2.5 }));
     }
+    // a plan's route (Ooze): a line through its cells in order, a dot where it starts
+    route = el("polyline", { id: "route", fill: "none", stroke: "#4a7bd1", "stroke-width": 4, "stroke-opacity": 0.75, "stroke-linejoin": "round", "stroke-linecap": "round", visibility: "hidden" });
+    routeStart = el("circle", { r: 6, fill: "#4a7bd1", visibility: "hidden" });
+    root.append(route, routeStart);
     wrap.append(root);
   } else {
     root = document.createElement("pre");
@@ -107,6 +122,12 @@
         t.mark.setAttribute("stroke", isMove ? "#e8590c" : "#4a7bd1");
         t.mark.setAttribute("stroke-dasharray", isMove ? "" : "4 3");
       });
+      const path = (f.route || []).filter((i) => groups[i]);
+      route.setAttribute("points", path.map((i) => `${groups[i].cx},${groups[i].cy}`).join(" "));
+      route.setAttribute("visibility", path.length ? "visible" : "hidden");
+      route.dataset.cells = path.join(",");
+      if (path.length) { routeStart.setAttribute("cx", groups[path[0]].cx); routeStart.setAttribute("cy", groups[path[0]].cy); }
+      routeStart.setAttribute("visibility", path.length ? "visible" : "hidden");
     } else {
       root.textContent = f.text;
     }
@@ -130,8 +151,14 @@
     }
     slider.value = k;
     for (const li of moves.children) li.classList.toggle("now", +li.dataset.step === k);
-    const now = moves.children[k - 1];
-    if (now && now.scrollIntoView) now.scrollIntoView({ block: "nearest" });
+    // keep the move in view by scrolling the move list alone: scrollIntoView would scroll
+    // the page too, and on a narrow screen (the list under the board) push the board away
+    const now = moves.children[k - 1], list = moves.parentElement;
+    if (now && list) {
+      const top = now.offsetTop, bottom = top + now.offsetHeight;
+      if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight)
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
     try { if (location.hash !== `#step=${k}`) history.replaceState(null, "", `#step=${k}`); } catch (e) { /* a page opened from disk may refuse */ }
   }
 

@@ -1,10 +1,11 @@
 """Boards as static SVG, for notebooks and reports: the picture the game page draws.
 
 Concepts: board_svg draws a BoardView with the geometry of page.js (34-pixel tiles, the
-palette's fill and ink, thick box lines, shifted rows), with the last move and a proof's cells
-outlined as on the page; Board is a board to show: its SVG in a notebook (`_repr_html_`), its
-text in a terminal (`str`); episode_html is a finished episode's card: its numbers and its last
-board. Nothing here loads anything from the network.
+palette's fill and ink, thick box lines, shifted rows, the game's row and column numbers around
+it), with the last move and a proof's cells outlined as on the page; Board is a board to show:
+its SVG in a notebook (`_repr_html_`), its text in a terminal (`str`); episode_html is a
+finished episode's card: its numbers and its last board. Nothing here loads anything from the
+network.
 """
 
 from __future__ import annotations
@@ -28,15 +29,27 @@ def board_svg(board: BoardView, move: Iterable[Cell] = (), proof: Iterable[Cell]
     moved = {t for t in (board.tile_of(c) for c in move) if t is not None}
     proved = {t for t in (board.tile_of(c) for c in proof) if t is not None}
     shift = max(board.row_shift, default=0.0)
-    width, height = (board.cols + shift) * tile + 4, board.rows * tile + 4
+    rows = [board.row_label(r) for r in range(board.rows)]
+    cols = [board.col_label(c) for c in range(board.cols)]
+    left = 6 + 8 * max(map(len, rows)) if any(rows) else 0  # room for the labels, as page.js
+    top = 16 if any(cols) else 0
+    width, height = left + (board.cols + shift) * tile + 4, top + board.rows * tile + 4
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width:g}" '
            f'height="{height:g}" viewBox="0 0 {width:g} {height:g}" role="img">']
+    label = ('<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" dominant-baseline="central" '
+             'font-size="11" font-family="system-ui, sans-serif" fill="#777" '
+             'class="label">{text}</text>')
+    first_shift = board.row_shift[0] if board.row_shift else 0.0
+    out += [label.format(x=left - 4, y=top + 2 + r * tile + tile / 2, anchor="end", text=text)
+            for r, text in enumerate(rows) if text]
+    out += [label.format(x=left + 2 + (c + first_shift) * tile + tile / 2, y=top / 2,
+                         anchor="middle", text=text) for c, text in enumerate(cols) if text]
     for r in range(board.rows):
         offset = board.row_shift[r] if board.row_shift else 0.0
         for c in range(board.cols):
             cell = board.tile(r, c)
             fill, ink = board.colours(cell.kind)
-            x, y = 2 + (c + offset) * tile, 2 + r * tile
+            x, y = left + 2 + (c + offset) * tile, top + 2 + r * tile
             out.append(f'<g data-cell="{r},{c}" data-kind="{html.escape(cell.kind)}">'
                        f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{tile - 2}" height="{tile - 2}"'
                        f' rx="3" fill="{html.escape(fill)}"/>')
@@ -54,12 +67,13 @@ def board_svg(board: BoardView, move: Iterable[Cell] = (), proof: Iterable[Cell]
             out.append("</g>")
     if board.boxes:
         bh, bw = board.boxes
+        x0, y0 = left + 2, top + 2
         for r in range(0, board.rows + 1, bh):
-            out.append(f'<line x1="2" y1="{2 + r * tile}" x2="{2 + board.cols * tile}" '
-                       f'y2="{2 + r * tile}" stroke="#1b1b1b" stroke-width="2.5"/>')
+            out.append(f'<line x1="{x0}" y1="{y0 + r * tile}" x2="{x0 + board.cols * tile}" '
+                       f'y2="{y0 + r * tile}" stroke="#1b1b1b" stroke-width="2.5"/>')
         for c in range(0, board.cols + 1, bw):
-            out.append(f'<line x1="{2 + c * tile}" y1="2" x2="{2 + c * tile}" '
-                       f'y2="{2 + board.rows * tile}" stroke="#1b1b1b" stroke-width="2.5"/>')
+            out.append(f'<line x1="{x0 + c * tile}" y1="{y0}" x2="{x0 + c * tile}" '
+                       f'y2="{y0 + board.rows * tile}" stroke="#1b1b1b" stroke-width="2.5"/>')
     out.append("</svg>")
     return "".join(out)
 

@@ -55,18 +55,21 @@ class Agent(Protocol[Obs_contra, Act_co]):
 
 class Why(str):
     """The words of a reason, plus what a viewer highlights: `cells` (row, column) of the
-    proof, `odds` {(row, column): probability} weighed at a guess, `guess` (not proven)."""
+    proof, `odds` {(row, column): probability} weighed at a guess, `guess` (not proven),
+    `path` (the cells are a route in order, which a viewer draws as a line: Ooze's plan)."""
 
     cells: tuple[tuple[int, int], ...]
     odds: dict[tuple[int, int], float]
     guess: bool
+    path: bool
 
     def __new__(cls, text: str, cells: Any = (), odds: dict[tuple[int, int], float] | None = None,
-                guess: bool = False) -> Why:
+                guess: bool = False, path: bool = False) -> Why:
         why = super().__new__(cls, text)
         why.cells = tuple((int(r), int(c)) for r, c in cells)
         why.odds = dict(odds or {})
         why.guess = guess
+        why.path = path
         return why
 
     def to_json(self) -> dict[str, Any]:
@@ -77,6 +80,8 @@ class Why(str):
             record["odds"] = [[r, c, round(p, 4)] for (r, c), p in sorted(self.odds.items())]
         if self.guess:
             record["guess"] = True
+        if self.path:
+            record["path"] = True
         return record
 
     @classmethod
@@ -84,7 +89,8 @@ class Why(str):
         """The Why a trace recorded (what to_json wrote; a missing record says nothing)."""
         record = record or {}
         return cls(record.get("text", ""), record.get("cells", ()),
-                   {(r, c): p for r, c, p in record.get("odds", ())}, bool(record.get("guess")))
+                   {(r, c): p for r, c, p in record.get("odds", ())}, bool(record.get("guess")),
+                   bool(record.get("path")))
 
 
 def why_record(why: Any) -> dict[str, Any] | None:

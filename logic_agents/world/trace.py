@@ -166,7 +166,7 @@ def _whole(value: Any) -> bool:
 
 def _check_why(why: Any, file: str, lineno: int) -> None:
     """A step's `why` as Why.to_json writes it: {"text": str, "cells": [[r, c], ...],
-    "odds": [[r, c, p], ...] with 0 <= p <= 1, "guess": bool}, or null."""
+    "odds": [[r, c, p], ...] with 0 <= p <= 1, "guess": bool, "path": bool}, or null."""
     def bad(what: str) -> FormatError:
         return FormatError(f"the step's 'why' {what}", file, lineno, 1)
 
@@ -188,6 +188,8 @@ def _check_why(why: Any, file: str, lineno: int) -> None:
         raise bad("'odds' must be a list of [row, column, probability 0-1]")
     if not isinstance(why.get("guess", False), bool):
         raise bad("'guess' must be true or false")
+    if not isinstance(why.get("path", False), bool):
+        raise bad("'path' must be true or false")
 
 
 Record = dict[str, Any]

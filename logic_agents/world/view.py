@@ -14,7 +14,9 @@ Concepts:
 - View: the capability a game declares: `board(obs)`, `cells_of(action)` (the cells an
   action touches, to highlight the last move) and Controls (None: not playable by hand).
 
-Cells are (row, column), 0-based, in the game's own board; `tile_of` adds the origin.
+Cells are (row, column), 0-based, in the game's own board; `tile_of` adds the origin. Every
+viewer labels the rows and columns with these numbers (`row_label`, `col_label`), the same
+base as the actions, reasons and CNF names (docs/FORMATS.md).
 """
 
 from __future__ import annotations
@@ -55,6 +57,25 @@ class BoardView:
     row_shift: tuple[float, ...] = ()  # per row, in tiles (hex boards)
     origin: Cell = (0, 0)  # the tile of game cell (0, 0)
     counters: tuple[tuple[str, Any], ...] = ()  # what the observation shows: lives, score
+    # the game's own rows and columns (default: the tiles less a frame as wide on both sides
+    # as the origin, as Undead's clue frame is); the boards' labels number these, from 0
+    extent: tuple[int, int] | None = None
+
+    def game_size(self) -> tuple[int, int]:
+        """(rows, columns) of game cells, which the row and column labels number."""
+        if self.extent is not None:
+            return self.extent
+        return (self.rows - 2 * self.origin[0], self.cols - 2 * self.origin[1])
+
+    def row_label(self, tile_row: int) -> str:
+        """The label of a row of tiles: its game row (0-based), "" on a frame row."""
+        row = tile_row - self.origin[0]
+        return str(row) if 0 <= row < self.game_size()[0] else ""
+
+    def col_label(self, tile_col: int) -> str:
+        """The label of a column of tiles: its game column (0-based), "" on a frame column."""
+        col = tile_col - self.origin[1]
+        return str(col) if 0 <= col < self.game_size()[1] else ""
 
     def tile(self, row: int, col: int) -> Tile:
         return self.tiles[row * self.cols + col]
@@ -69,6 +90,8 @@ class BoardView:
 
     def to_json(self) -> dict[str, Any]:
         return {"rows": self.rows, "cols": self.cols, "boxes": self.boxes,
+                "row_labels": [self.row_label(r) for r in range(self.rows)],
+                "col_labels": [self.col_label(c) for c in range(self.cols)],
                 "row_shift": list(self.row_shift), "origin": list(self.origin),
                 "palette": {k: list(v) for k, v in self.palette.items()}}
 

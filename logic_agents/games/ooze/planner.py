@@ -155,13 +155,17 @@ class SatOozeAgent:
 
     @staticmethod
     def _words(plan: Plan) -> Why:
-        """The plan in words: the route the oracle chose and where the piece goes on it (the
-        route's cells, row first, go with the words for a viewer to draw)."""
-        route = " ".join(f"{y},{x}" for x, y in plan.route)  # row,col as in actions
+        """The plan in words: how long the route the oracle chose is and where the piece goes
+        on it; the route's cells (row first, in order) go with the words as a path, which a
+        viewer draws as a line over the board rather than as a list of coordinates."""
         where = ("on the route" if plan.on_route else "parked off the route"
                  if plan.cell is not None else "nowhere")
-        return Why(f"route {route or '-'} ({len(plan.route)} tiles, {plan.guaranteed} "
-                   f"guaranteed in time); this piece {where}", [(y, x) for x, y in plan.route])
+        if not plan.route:
+            return Why(f"no route ({plan.guaranteed} guaranteed in time); this piece {where}")
+        (x0, y0), (x1, y1) = plan.route[0], plan.route[-1]
+        return Why(f"a route of {len(plan.route)} tiles from ({y0}, {x0}) to ({y1}, {x1}), "
+                   f"{plan.guaranteed} guaranteed in time; this piece {where}",
+                   [(y, x) for x, y in plan.route], path=True)
 
     @staticmethod
     def _blocker(end, board, filled) -> Cell | None:
