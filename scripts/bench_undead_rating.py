@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import write_report  # noqa: E402
 
-from logic_agents.games.undead.board import format_game_id, load_entries  # noqa: E402
+from logic_agents.games.undead.board import format_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import LEVELS, rate  # noqa: E402
+from logic_agents.games.undead.files import load_entries  # noqa: E402
 from logic_agents.games.undead.generate import iter_puzzles  # noqa: E402
 
 DATA = ROOT / "maps" / "undead"

@@ -104,3 +104,26 @@ def test_play_on_a_terminal_redraws_one_board(monkeypatch):
                         or original(args, *rest))
     assert main(["play", "EASY1", "--in-process"]) == 0
     assert watched == [0.0]  # the --delay drawing, with no wait between moves
+
+
+def test_the_name_a_game_shows_is_a_reference_that_loads_it_again():
+    """`play 4x4de:1` used to show `4x4de#rs-0` (the real game's seed ID), which no command
+    takes; every shipped puzzle, first and last of each file, now shows a name that loads the
+    same puzzle again."""
+    from logic_agents.world.resolve import maps_folder, resolve
+
+    checked = 0
+    for spec in games().values():
+        root = maps_folder(spec)
+        if root is None:
+            continue
+        for path in sorted(p for p in root.rglob("*") if p.suffix in (".txt", ".tsv")):
+            count = len(list(spec.instances.read(path)))
+            for k in sorted({1, count}):
+                instance = resolve(f"{path.stem}:{k}" if count > 1 else path.stem, spec)[1][0]
+                again = resolve(instance.name, spec)[1][0]
+                assert again == instance, (spec.name, path.name, k, instance.name)
+                checked += 1
+    assert checked >= 30
+    undead = resolve("4x4de:1", games()["undead"])[1][0]
+    assert undead.name == "4x4de:1" and undead.seed_id == "4x4de#rs-0"

@@ -11,14 +11,12 @@ from logic_agents.games.undead.board import (
     format_game_id,
     format_picture,
     is_solution,
-    load_entries,
-    load_puzzles,
     looks_like_game_id,
     parse_game_id,
-    parse_puzzles,
     trace_sights,
 )
 from logic_agents.games.undead.encode import UndeadSolver, count_solutions, decode, encode, solve
+from logic_agents.games.undead.files import load_entries, load_puzzles, parse_puzzles
 from logic_agents.games.undead.generate import GENERATOR
 from logic_agents.games.undead.view import VIEW
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place

@@ -9,7 +9,7 @@ Concepts (RULES.md section 5):
   difficulty as the game's do (`4x4dt:`, kept as `level`). parse_game_id / format_game_id.
 - Picture format: a `counts: G V Z` line, the top clues, each row between its left and right
   clue, the bottom clues (the bottom row and left column read as a person reads them).
-  parse_puzzles reads files that mix game-ID lines (TSV: the ID first) and pictures.
+  files.py reads files that mix game-ID lines (TSV: the ID first) and pictures.
 - Line of sight (Sight; sight.py, re-exported here): the path from one clue into the grid,
   bouncing off mirrors until it leaves. trace_sights.
 - Solution: W*H characters over G V Z L R. is_solution re-walks every clue on its own.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.games.undead.sight import (  # noqa: F401 - the lines of sight, re-exported
@@ -34,7 +33,7 @@ from logic_agents.games.undead.sight import (  # noqa: F401 - the lines of sight
     trace_sight,
     trace_sights,
 )
-from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
+from logic_agents.inputs import ascii_int, is_ascii_digits, within_limit
 
 MONSTERS = "GVZ"
 EMPTY = "."
@@ -52,6 +51,9 @@ class UndeadPuzzle:
     clues: tuple[int | None, ...]  # 2(W+H), clockwise from the top-left corner
     name: str = field(default="undead", compare=False)
     level: str | None = field(default=None, compare=False)  # the ID's difficulty, if it names one
+    # the real game's random seed ID that made it (`4x4de#rs-0`: its "Random Seed" dialog
+    # makes the same puzzle), when the file gives one
+    seed_id: str = field(default="", compare=False)
 
     @property
     def size(self) -> str:
@@ -212,7 +214,7 @@ def _tokens(text: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
-def _picture(lines: list[tuple[int, str]], k: int, file: str,
+def read_picture(lines: list[tuple[int, str]], k: int, file: str,
              name: str) -> tuple[UndeadPuzzle, int]:
     """Parse the picture whose `counts:` line is lines[k]; return it and the next index."""
     lineno, text = lines[k]
@@ -270,69 +272,6 @@ def _picture(lines: list[tuple[int, str]], k: int, file: str,
     puzzle = UndeadPuzzle(width, len(rows), (counts[0], counts[1], counts[2]), "".join(grid),
                           tuple(clues), name or f"{width}x{len(rows)}")
     return puzzle, j + 1
-
-
-# -- files ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Entry:
-    """One puzzle of a file, with the reference solution the file gives (TSV third column)."""
-
-    puzzle: UndeadPuzzle
-    reference: str | None = None
-
-
-def parse_entries(text: str, file: str = "<input>") -> list[Entry]:
-    """Every puzzle of a text: game-ID lines (TSV: ID, seed or name, solution) and pictures.
-    A `# name` comment line names the picture below it."""
-    lines = [(n, line.rstrip("\n")) for n, line in enumerate(strip_bom(text).splitlines(), start=1)]
-    entries: list[Entry] = []
-    name = ""
-    k = 0
-    while k < len(lines):
-        lineno, line = lines[k]
-        stripped = line.strip()
-        if not stripped:
-            k += 1
-            continue
-        if stripped.startswith("#"):
-            name = stripped.lstrip("#").strip()
-            k += 1
-            continue
-        if stripped.startswith("counts:"):
-            puzzle, k = _picture(lines, k, file, name)
-            entries.append(Entry(puzzle))
-            name = ""
-            continue
-        columns = line.split("\t")
-        lead = len(columns[0]) - len(columns[0].lstrip())
-        label = columns[1].strip() if len(columns) > 1 and columns[1].strip() else ""
-        puzzle = parse_game_id(columns[0].strip(), file, lineno, lead,
-                               label or name or f"{Path(file).stem}:{lineno}")
-        reference = columns[2].strip() if len(columns) > 2 and columns[2].strip() else None
-        if reference is not None and (len(reference) != puzzle.width * puzzle.height
-                                      or set(reference) - set(MONSTERS + MIRRORS)):
-            col = len(columns[0]) + len(columns[1]) + 3
-            raise FormatError(f"the solution column must be {puzzle.width * puzzle.height} "
-                              "characters over G V Z L R", file, lineno, col)
-        entries.append(Entry(puzzle, reference))
-        name = ""
-        k += 1
-    if not entries:
-        raise FormatError("no Undead puzzle here (a game ID such as 4x4:... or a 'counts:' "
-                          "picture)", file, 0, 0)
-    return entries
-
-
-def parse_puzzles(text: str, file: str = "<input>") -> list[UndeadPuzzle]:
-    return [e.puzzle for e in parse_entries(text, file)]
-
-
-def load_entries(path: str | Path) -> list[Entry]:
-    return parse_entries(read_text(path, "Undead puzzle file"), str(path))
-
-
-def load_puzzles(path: str | Path) -> list[UndeadPuzzle]:
-    return [e.puzzle for e in load_entries(path)]
 
 
 # -- the independent checker ---------------------------------------------------------------

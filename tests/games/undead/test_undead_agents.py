@@ -8,6 +8,7 @@ import pytest
 from logic_agents.errors import FormatError, GenerationError, IllegalAction
 from logic_agents.games.undead import AGENTS, UndeadWorld, place
 from logic_agents.games.undead import board as undead_board
+from logic_agents.games.undead import files as undead_files
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, rate
 from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
 from logic_agents.games.undead.generate import (
@@ -23,7 +24,7 @@ from logic_agents.world.runner import run_episode
 DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"
 EXAMPLE_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
 FOUR_BY_FOUR = [e for name in ("4x4de", "4x4dn", "4x4dt")
-                for e in undead_board.load_entries(DATA / f"{name}.tsv")]
+                for e in undead_files.load_entries(DATA / f"{name}.tsv")]
 
 
 def play(puzzle, agent_name, seed=0, **options):
@@ -57,7 +58,7 @@ def test_the_world_enforces_the_rules():
 
 @pytest.mark.parametrize("agent", ["sat", "logic"])
 def test_sat_and_logic_solve_every_shipped_7x7(agent):
-    for entry in undead_board.load_entries(DATA / "7x7dn.tsv")[:10]:
+    for entry in undead_files.load_entries(DATA / "7x7dn.tsv")[:10]:
         result, world, _ = play(entry.puzzle, agent)
         assert result.outcome is Outcome.WON
         assert undead_board.is_solution(entry.puzzle, world.observe().cells)
@@ -90,7 +91,7 @@ def test_the_reports_methods_solve_every_4x4(method, use_zero_fill):
 
 @pytest.mark.parametrize("method", ["dfs-square", "dfs-path", "dfs-path-tight"])
 def test_the_exhaustive_searches_solve_7x7_and_say_unsat(method):
-    for entry in undead_board.load_entries(DATA / "7x7de.tsv")[:5]:
+    for entry in undead_files.load_entries(DATA / "7x7de.tsv")[:5]:
         assert METHODS[method](entry.puzzle).solution == entry.reference
     puzzle = undead_board.parse_game_id(EXAMPLE_ID)
     impossible = undead_board.UndeadPuzzle(4, 4, puzzle.counts, puzzle.grid, (9,) + puzzle.clues[1:])
@@ -101,12 +102,12 @@ def test_the_exhaustive_searches_solve_7x7_and_say_unsat(method):
 def test_zero_fill_is_sound_and_a_cap_stops_a_search():
     filled = 0
     for path in sorted(DATA.glob("*.tsv")):
-        for entry in undead_board.load_entries(path):
+        for entry in undead_files.load_entries(path):
             fixed = zero_fill(entry.puzzle)
             filled += len(fixed)
             assert all(entry.reference[i] == m for i, m in fixed.items())
     assert filled > 500
-    hard = undead_board.load_entries(DATA / "7x7dn.tsv")[0].puzzle
+    hard = undead_files.load_entries(DATA / "7x7dn.tsv")[0].puzzle
     result = METHODS["brute-force"](hard, budget=Budget(node_cap=1000, time_cap=None))
     assert result.solution is None and result.stopped == "node cap 1000" and result.nodes == 1001
     played, _, agent = play(hard, "brute-force", node_cap=1000)
@@ -114,7 +115,7 @@ def test_zero_fill_is_sound_and_a_cap_stops_a_search():
 
 
 def test_same_seed_same_trajectory_for_the_random_method():
-    puzzle = undead_board.load_entries(DATA / "4x4dt.tsv")[0].puzzle
+    puzzle = undead_files.load_entries(DATA / "4x4dt.tsv")[0].puzzle
     runs = [play(puzzle, "brute-force", seed=s, zero_fill=False) for s in (3, 3, 4)]
     nodes = [agent.stats()["nodes"] for _, _, agent in runs]
     assert nodes[0] == nodes[1] != nodes[2]
@@ -140,7 +141,7 @@ def test_generated_puzzles_are_unique_and_reproducible(size, difficulty):
 
 
 def test_the_difficulty_proxy_matches_the_logic_agent():
-    for entry in undead_board.load_entries(DATA / "5x5dt.tsv")[:8]:
+    for entry in undead_files.load_entries(DATA / "5x5dt.tsv")[:8]:
         layout = LayoutSolver(entry.puzzle.width, entry.puzzle.height, entry.puzzle.grid)
         share = propagation_share(entry.puzzle, entry.reference, layout)
         _, _, agent = play(entry.puzzle, "logic")
@@ -157,7 +158,7 @@ def test_generator_refuses_the_impossible():
 
 
 def test_the_memory_cap_stops_the_line_search():
-    hard = undead_board.load_entries(DATA / "7x7dn.tsv")[0].puzzle
+    hard = undead_files.load_entries(DATA / "7x7dn.tsv")[0].puzzle
     budget = Budget(node_cap=None, time_cap=None, memory_cap=2000)
     result = METHODS["dfs-path"](hard, zero_fill=False, budget=budget)
     assert result.solution is None and result.stopped.startswith("memory cap")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from logic_agents.errors import FormatError
 from logic_agents.games.undead import board as undead_board
+from logic_agents.games.undead import files as undead_files
 
 DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"
 EXAMPLE_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
@@ -43,8 +44,8 @@ def test_the_reports_worked_example_both_ways():
     puzzle = undead_board.parse_game_id(EXAMPLE_ID)
     assert undead_board.format_picture(puzzle) == EXAMPLE_PICTURE
     assert undead_board.format_picture(puzzle, EXAMPLE_SOLUTION) == EXAMPLE_SOLVED
-    assert undead_board.parse_puzzles(EXAMPLE_PICTURE)[0] == puzzle
-    assert undead_board.format_game_id(undead_board.parse_puzzles(EXAMPLE_PICTURE)[0]) == EXAMPLE_ID
+    assert undead_files.parse_puzzles(EXAMPLE_PICTURE)[0] == puzzle
+    assert undead_board.format_game_id(undead_files.parse_puzzles(EXAMPLE_PICTURE)[0]) == EXAMPLE_ID
     assert undead_board.is_solution(puzzle, EXAMPLE_SOLUTION)
     assert puzzle.counts == (3, 4, 2) and puzzle.width == puzzle.height == 4
 
@@ -54,13 +55,14 @@ def test_every_shipped_puzzle_round_trips_and_its_reference_checks():
     assert len(files) == 8
     for path in files:
         lines = path.read_text().splitlines()
-        entries = undead_board.load_entries(path)
+        entries = undead_files.load_entries(path)
         assert len(entries) == 30
-        for line, entry in zip(lines, entries):
+        for k, (line, entry) in enumerate(zip(lines, entries), start=1):
             game_id, seed, solution = line.split("\t")
             assert undead_board.format_game_id(entry.puzzle) == game_id
-            assert entry.puzzle.name == seed and entry.reference == solution
-            assert undead_board.parse_puzzles(undead_board.format_picture(entry.puzzle))[0] == entry.puzzle
+            assert entry.puzzle.seed_id == seed and entry.reference == solution
+            assert entry.puzzle.name == f"{path.stem}:{k}"  # what loads it again
+            assert undead_files.parse_puzzles(undead_board.format_picture(entry.puzzle))[0] == entry.puzzle
             assert undead_board.is_solution(entry.puzzle, solution)
             assert undead_board.clues_of(entry.puzzle.width, entry.puzzle.height,
                                          solution) == entry.puzzle.clues
@@ -71,7 +73,7 @@ def test_givens_and_rectangular_boards():
     assert (puzzle.width, puzzle.height) == (8, 5)
     assert sorted(puzzle.givens.values()) == ["G", "V", "V"]
     assert undead_board.format_game_id(puzzle) == JANKO_14
-    assert undead_board.parse_puzzles(undead_board.format_picture(puzzle))[0] == puzzle
+    assert undead_files.parse_puzzles(undead_board.format_picture(puzzle))[0] == puzzle
 
 
 def test_runs_longer_than_26_are_written_as_the_game_does():
@@ -128,16 +130,16 @@ def test_errors_in_a_file_carry_file_line_and_column(tmp_path):
     path = tmp_path / "ids.tsv"
     path.write_text(f"{EXAMPLE_ID}\tfirst\n\n  4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,9!\n")
     with pytest.raises(FormatError) as err:
-        undead_board.load_entries(path)
+        undead_files.load_entries(path)
     assert (err.value.file, err.value.line, err.value.col) == (str(path), 3, 57)
     bad_picture = EXAMPLE_PICTURE.replace("\\ . . /", "\\ . x /")
     with pytest.raises(FormatError) as err:
-        undead_board.parse_entries("# a name\n" + bad_picture, "pic.txt")
+        undead_files.parse_entries("# a name\n" + bad_picture, "pic.txt")
     assert (err.value.line, err.value.col) == (4, 9)
     with pytest.raises(FormatError, match="counts add up"):
-        undead_board.parse_entries(EXAMPLE_PICTURE.replace("counts: 3 4 2", "counts: 3 4 3"))
+        undead_files.parse_entries(EXAMPLE_PICTURE.replace("counts: 3 4 2", "counts: 3 4 3"))
     with pytest.raises(FormatError, match="no Undead puzzle"):
-        undead_board.parse_entries("# only a comment\n")
+        undead_files.parse_entries("# only a comment\n")
 
 
 def test_is_solution_checks_every_rule_on_its_own():
@@ -173,9 +175,9 @@ def test_parser_fuzzing_raises_only_format_errors(base, edits, cut):
     if cut:
         candidate = candidate[: len(candidate) // 2]
     try:
-        undead_board.parse_entries(candidate)
+        undead_files.parse_entries(candidate)
         picture = undead_board.format_picture(undead_board.parse_game_id(base))
-        undead_board.parse_entries(picture.replace("0", candidate[:2], 1))
+        undead_files.parse_entries(picture.replace("0", candidate[:2], 1))
     except FormatError:
         pass
 
@@ -184,4 +186,4 @@ def test_parser_fuzzing_raises_only_format_errors(base, edits, cut):
 @given(st.text(max_size=80))
 def test_arbitrary_text_raises_only_format_errors(text):
     with contextlib.suppress(FormatError):
-        undead_board.parse_entries(text)
+        undead_files.parse_entries(text)

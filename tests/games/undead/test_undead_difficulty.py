@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.errors import FormatError, GenerationError
-from logic_agents.games.undead.board import format_game_id, load_entries, parse_game_id
+from logic_agents.games.undead.board import format_game_id, parse_game_id
 from logic_agents.games.undead.difficulty import (
     BIT,
     GAME_SEARCH_LIMIT,
@@ -20,6 +20,7 @@ from logic_agents.games.undead.difficulty import (
     paths_of,
     rate,
 )
+from logic_agents.games.undead.files import load_entries
 from logic_agents.games.undead.generate import game_size_problem, generate_puzzles
 
 DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.games.undead import board as undead_board
+from logic_agents.games.undead import files as undead_files
 from logic_agents.games.undead.encode import (
     COUNTING_ENCODINGS,
     LayoutSolver,
@@ -133,7 +134,7 @@ def test_a_cell_passed_twice_counts_twice():
 
 def test_every_shipped_puzzle_is_unique_and_matches_its_reference():
     for path in sorted(DATA.glob("*.tsv")):
-        for entry in undead_board.load_entries(path):
+        for entry in undead_files.load_entries(path):
             solver = UndeadSolver(entry.puzzle)
             result = solver.check(unique=True)
             assert result.status == "unique", entry.puzzle.name
@@ -144,11 +145,11 @@ def test_every_shipped_puzzle_is_unique_and_matches_its_reference():
 
 @pytest.mark.parametrize("encoding", COUNTING_ENCODINGS)
 def test_every_counting_encoding_gives_the_same_answers(encoding):
-    for entry in undead_board.load_entries(DATA / "7x7dn.tsv")[:5]:
+    for entry in undead_files.load_entries(DATA / "7x7dn.tsv")[:5]:
         solver = UndeadSolver(entry.puzzle, card_encoding=encoding)
         assert solver.solutions(3) == [entry.reference]
         solver.close()
-    entry = undead_board.load_entries(DATA / "7x7dn.tsv")[0]
+    entry = undead_files.load_entries(DATA / "7x7dn.tsv")[0]
     solver = UndeadSolver(entry.puzzle, totals="two")
     assert solver.solutions(3) == [entry.reference]
 
