@@ -241,3 +241,122 @@ def test_a_human_game_reports_the_persons_time_not_the_replays():
     press(s, ["q"])
     s.seconds = 61.5  # what play_human measures around the app
     assert replay_actions(s.spec, s.instance, {}, 0, s, None).time_s == 61.5
+
+
+def test_the_footer_lists_the_keys_and_the_help_is_not_said_twice():
+    s = session_of("undead", "4x4de:1")
+    app = play_app(s, "test")
+    shown = {}
+
+    async def drive():
+        async with app.run_test(size=(110, 40)) as pilot:
+            await pilot.pause()
+            shown["footer"] = type(app.query_one("#keys")).__name__
+            shown["keys"] = {b.description for b in app.BINDINGS if b.show}
+
+    asyncio.run(drive())
+    assert shown["footer"] == "Footer"
+    assert {"move", "hint", "rules", "restart", "new game", "quit", "undo",
+            "place a ghost, vampire or zombie"} <= shown["keys"]
+    assert s.help() not in s.message  # the keys are in the footer, not also in the message
+
+
+def test_question_mark_shows_the_rules_and_any_key_closes_them():
+    s = session_of("undead", "4x4de:1")
+    app = play_app(s, "test")
+    seen = {}
+
+    async def drive():
+        async with app.run_test(size=(110, 40)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            seen["screen"] = type(app.screen).__name__
+            seen["text"] = str(app.screen.query_one("#rules").render())
+            await pilot.press("x")
+            await pilot.pause()
+            seen["after"] = type(app.screen).__name__
+
+    asyncio.run(drive())
+    assert seen["screen"] == "Rules" and "line of sight" in seen["text"]
+    assert seen["after"] != "Rules" and not s.actions  # closing it played nothing
+
+
+def test_restart_and_new_game():
+    from logic_agents.cli.play import next_puzzle_after
+
+    spec = get_game("undead")
+    s = Session(spec, resolve("4x4de:1", spec)[1][0], {}, 0, None,
+                next_puzzle_after("4x4de:1", spec))
+    press(s, ["g", "right", "v"])
+    assert len(s.actions) == 2
+    press(s, ["r"])
+    assert s.actions == [] and s.instance.name == "4x4de:1" and s.outcome is None
+    press(s, ["n"])
+    assert s.instance.name == "4x4de:2" and s.actions == []
+    daggers = get_game("daggers")
+    d = Session(daggers, resolve("HARD1", daggers)[1][0], {}, 0, None,
+                next_puzzle_after("HARD1", daggers))
+    d.new_game()
+    assert d.instance.name == "HARD2"  # the next map of its folder, in natural order
+    inline = Session(spec, resolve("4x4de:1", spec)[1][0], {}, 0, None, None)
+    inline.new_game()
+    assert inline.seed == 1  # no file to step through: the next seed
+
+
+def test_a_click_on_a_cell_acts_there():
+    s = session_of("sudoku", "norvig_top95:1")
+    app = play_app(s, "test")
+
+    async def drive():
+        async with app.run_test(size=(110, 40)) as pilot:
+            await pilot.pause()
+            board = app.query_one("#board")
+            # the board is padded 1 row and 2 columns; line 0 holds the column numbers, the
+            # row numbers take 2 characters, and a cell 3: cell (0, 1) is at x = 2 + 2 + 3 + 1
+            await pilot.click(board, offset=(2 + 2 + 3 + 1, 1 + 1))
+            await pilot.pause()
+
+    asyncio.run(drive())
+    assert s.cursor == (0, 1) and [str(a) for a in s.actions] == ["place 0 1 1"]
+    assert s.cell_at(2 + 3 * 4 + 1, 1 + 4 + 1) == (4, 4)  # past a box line and a box column
+
+
+def test_broken_clues_are_drawn_red():
+    u = session_of("undead", "4x4de:1")
+    kinds = lambda s: {t.kind for t in s.view.board(s.obs).tiles}  # noqa: E731
+    assert "broken clue" not in kinds(u)
+    # 4x4de:1's top clue of column 0 is 3; fill its whole line with ghosts, seen 0 times there
+    for cell in [(0, 0), (1, 0), (2, 0), (3, 0)]:
+        u.cursor = cell
+        u.act("g")
+    assert "broken clue" in kinds(u)
+    sudoku = session_of("sudoku", "norvig_top95:1")
+    sudoku.cursor = (0, 1)
+    sudoku.act("4")  # 4 is given at r0c0: both are drawn red
+    board = sudoku.view.board(sudoku.obs)
+    assert board.tile(0, 0).kind == "given clash" and board.tile(0, 1).kind == "clash"
+    from logic_agents.games.daggers.world import clue_neighbourhoods
+
+    daggers = session_of("daggers", "HARD1")
+    assert "broken" not in kinds(daggers)
+    # a clue with more covered neighbours than it counts: flag one more than it allows
+    cell, k, covered, _ = next(x for x in clue_neighbourhoods(daggers.obs) if len(x[2]) > x[1])
+    for neighbour in covered[:k + 1]:
+        daggers.cursor = neighbour
+        daggers.act("secondary")
+    board = daggers.view.board(daggers.obs)
+    assert board.tile(*cell).kind == "broken" and board.tile(*cell).text == str(k)
+
+
+def test_a_hint_that_is_a_guess_says_so_with_its_odds():
+    s = session_of("daggers", "HARD10")
+    for _ in range(200):
+        s.hint()
+        if "a guess" in s.message:
+            break
+        action = s.controls.act(s.obs, s.hint_move[0], "primary" if s.message.startswith(
+            "hint: probe") else "secondary")
+        s._step(action)
+        s.actions.append(action)
+    assert s.message.startswith("hint, a guess (not proven): probe ")
+    assert "P(dagger) = 0." in s.message and "win chance 1.0000 (P(dagger)" not in s.message

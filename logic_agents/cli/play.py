@@ -211,6 +211,37 @@ def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, ins
     return result, about_agent(agent)
 
 
+def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
+    """What human play's `n` plays after an instance: the next puzzle of its file (4x4de:1,
+    then 4x4de:2), else the next file of its folder (HARD1, then HARD2), wrapping around;
+    None when the reference names no file (an inline puzzle: `n` changes the seed)."""
+    from logic_agents.errors import LogicAgentsError
+    from logic_agents.summary import natural_key
+    from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
+
+    path = locate(reference, spec)
+    if path is None:
+        return None
+    puzzles = resolve(str(path), spec, every=True)[1]
+    if len(puzzles) > 1:
+        names = [p.name for p in puzzles]
+        return lambda current: puzzles[(names.index(current.name) + 1) % len(puzzles)
+                                       if current.name in names else 0]
+    siblings = sorted((p for p in path.parent.iterdir() if p.suffix in MAP_SUFFIXES),
+                      key=lambda p: natural_key(p.name))
+
+    def following(current: Any) -> Any:
+        at = next((k for k, p in enumerate(siblings) if p.stem == current.name), -1)
+        for step in range(1, len(siblings) + 1):
+            try:
+                return resolve(str(siblings[(at + step) % len(siblings)]), spec)[1][0]
+            except LogicAgentsError:  # a file of the folder that is not this game's: skip it
+                continue
+        return current
+
+    return following
+
+
 def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
                       map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
     """A person's game in the terminal (logic_agents.tui); returns (result, agent)."""
@@ -224,10 +255,12 @@ def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, ins
     def hint_agent() -> Any:
         return build_agent(hint_entry, explaining(hint_entry))
 
-    trace = open_trace(args, spec, instance, map_path, wopts)
-    try:
-        result = play_human(spec, instance, wopts, args.seed, trace, hint_agent)
-    finally:
-        if trace is not None:
-            trace.close()
+    def make_trace(played: Any, seed: int | None) -> Any:
+        """The trace of the game the person ended on (after `n`, the new puzzle's)."""
+        args.seed = seed
+        return open_trace(args, spec, played, map_path if played is instance else played.name,
+                          wopts)
+
+    result = play_human(spec, instance, wopts, args.seed, make_trace, hint_agent,
+                        next_puzzle_after(args.map, spec))
     return result, about_agent(Scripted([]))

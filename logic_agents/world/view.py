@@ -117,6 +117,9 @@ class Controls:
     # whether the world accepts an action here: the Gymnasium action mask; a person pressing a
     # key anyway still hears the world's reason (default: every action `act` gives)
     legal: Callable[[Any, Any], bool] = lambda obs, action: True
+    # the rules as a person reads them before a first move (human play's `?` screen); empty:
+    # the game's description
+    rules: str = ""
 
 
 @dataclass(frozen=True)

@@ -144,8 +144,11 @@ class ProbAgent(SatAgent):
             cell = near[0] if self.policy == "lowest" else min(
                 near, key=lambda c: self._opening_key(c, obs, odds))
         self.guesses += 1
-        self.why = Why(f"endgame: win chance {self.win_chance:.4f} (P(dagger) = "
-                       f"{odds.probability(cell):.4f})" if endgame is not None
+        # a guess says so first, with the odds of this cell; the endgame's win chance counts
+        # the lives left, so a probe with P(dagger) = 0.5 may still win with chance 1
+        self.why = Why(f"guess: P(dagger) = {odds.probability(cell):.4f} here; the endgame "
+                       f"search wins from here with chance {self.win_chance:.4f}, lives "
+                       f"included" if endgame is not None
                        else f"guess: P(dagger) = {odds.probability(cell):.4f}",
                        odds={c: float(p) for c, p in ranked}, guess=True)
         if self.explain is not None:

@@ -3,14 +3,22 @@
 Concepts: GLYPHS maps observation cells to characters (covered "·", flag "F", hit "X", gold
 "g", clue digits); render(obs) is plain text (hex boards drawn with their offset);
 styled(obs) is the same text coloured (a rich Text: what `play` prints); VIEW is the board
-as tiles (the HTML page, the terminal) and the keys a person plays it with.
+as tiles (the HTML page, the terminal; a clue with more flags around it than it counts in red)
+and the keys a person plays it with.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersAction, DaggersObservation
+from logic_agents.games.daggers.world import (
+    COVERED,
+    FLAGGED,
+    HIT,
+    DaggersAction,
+    DaggersObservation,
+    clue_neighbourhoods,
+)
 from logic_agents.world import view
 
 GLYPHS = {COVERED: "·", FLAGGED: "F", HIT: "X", "0": " "}
@@ -59,7 +67,8 @@ PALETTE = {"covered": (view.COVERED, view.INK), "open": (view.PAPER, "#6b6b6b"),
            "gold": ("#f6e7a8", "#8a6d00"), "1": (view.PAPER, "#2b59c3"),
            "2": (view.PAPER, "#2e8b3a"), "3": (view.PAPER, "#c0392b"),
            "4": (view.PAPER, "#6c3483"), "5": (view.PAPER, "#7b241c"),
-           "6": (view.PAPER, "#117a65"), "7": (view.PAPER, view.INK), "8": (view.PAPER, "#555555")}
+           "6": (view.PAPER, "#117a65"), "7": (view.PAPER, view.INK), "8": (view.PAPER, "#555555"),
+           "broken": ("#fbe3e0", view.BAD)}
 TILES = {COVERED: view.Tile("", "covered"), FLAGGED: view.Tile("⚑", "flag"),
          HIT: view.Tile("✖", "hit"), "g": view.Tile("◆", "gold"), "0": view.Tile("", "open")}
 
@@ -68,9 +77,13 @@ def board_view(obs: DaggersObservation) -> view.BoardView:
     """The board for every viewer: covered, open (clue digits coloured), flags, hits, gold."""
     shift = (tuple((obs.height - 1 - r) / 2 for r in range(obs.height))
              if obs.topology == "hex" else ())
+    # a clue with more flags (and hit daggers) around it than it counts: a flag is wrong
+    broken = {cell for cell, k, _, marked in clue_neighbourhoods(obs) if marked > k}
     return view.BoardView(
         obs.height, obs.width,
-        tuple(TILES.get(v) or view.Tile(v, v) for row in obs.grid for v in row),
+        tuple(view.Tile((TILES.get(v) or view.Tile(v)).text, "broken") if (r, c) in broken
+              else TILES.get(v) or view.Tile(v, v)
+              for r, row in enumerate(obs.grid) for c, v in enumerate(row)),
         PALETTE, row_shift=shift,
         counters=(("lives", obs.lives), ("daggers", obs.total_daggers),
                   ("flags", sum(row.count(FLAGGED) for row in obs.grid))))
@@ -91,6 +104,14 @@ def legal(obs: DaggersObservation, action: DaggersAction) -> bool:
     return obs.at(action.cell) == (FLAGGED if action.kind == "unflag" else COVERED)
 
 
+RULES = (
+    "Every covered cell hides a clue, a dagger or gold. A clue counts the daggers among its 8 "
+    "neighbours (6 on a hex board). Probe a cell to uncover it: a 0 or gold opens its "
+    "neighbours too, gold gives a life, a dagger costs one. Flag cells you believe are daggers "
+    "(it changes nothing in the world). You win when every covered cell left is a dagger; you "
+    "lose when your lives reach 0. The header shows your lives and how many daggers there are.")
+
+
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, primary="probe", secondary="flag / unflag",
-                                         hint_agent="prob", legal=legal))
+                                         hint_agent="prob", legal=legal, rules=RULES))

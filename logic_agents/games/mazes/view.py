@@ -50,8 +50,13 @@ def moved_to(action: MazeAction) -> tuple[view.Cell, ...]:
     return ()  # a move names a direction, not a cell: the walker tile shows where it went
 
 
+RULES = ("Walk from the lower-left corner to the upper-right one with the arrows, never "
+         "using a cell twice, passing through exactly one cell of every numbered shape. Free "
+         "cells need not all be visited; u takes a step back.")
+
+
 VIEW = view.View(board=board_view, cells_of=moved_to,
-                 controls=view.Controls(act_at, primary="", secondary="", arrows_act=True,
+                 controls=view.Controls(act_at, primary="", secondary="", arrows_act=True, rules=RULES,
                                         alphabet="u",
                                         legal=lambda obs, a: a.move in legal_moves(obs.board,
                                                                                    obs.path),

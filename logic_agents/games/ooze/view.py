@@ -47,6 +47,13 @@ def cells_of(action: OozeAction) -> tuple[view.Cell, ...]:
     return () if action.cell is None else ((action.cell[1], action.cell[0]),)
 
 
+RULES = ("Lay pipe ahead of the ooze. Each tick you place the current piece of the queue on "
+         "an empty cell (space), destroy an unflowed piece for 3 points (f), or wait (w). The "
+         "ooze leaves the source going up and enters a new tile every 3 ticks, scoring 2 (a "
+         "cross filled both ways 9). The game ends when the ooze reaches an empty cell, a "
+         "wall, or a piece it cannot enter; the score is what it flowed through.")
+
+
 VIEW = view.View(board=board_view, cells_of=cells_of,
-                 controls=view.Controls(act_at, keys={"w": "wait a tick"}, alphabet="w",
+                 controls=view.Controls(act_at, keys={"w": "wait a tick"}, rules=RULES, alphabet="w",
                                         primary="place the current piece", secondary="destroy"))
