@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
 
-.PHONY: demo test test-fast lint bench clean
+.PHONY: demo test test-fast lint docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/python
 
 # the tests also drive the example plug-in games through their entry points
 $(STAMP_DEV): pyproject.toml examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/lights-out
 	touch $@ $(STAMP_RUN)
@@ -40,8 +40,13 @@ lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# the documentation site in site/ (README as the home page, the API from the docstrings);
+# --strict: a broken link, a page missing from the nav or a bad reference fails it
+docs: $(STAMP_DEV)
+	$(BIN)/mkdocs build --strict --quiet
+
 bench: $(STAMP_RUN)
 	$(BIN)/python scripts/bench_daggers.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build site *.egg-info
