@@ -92,6 +92,7 @@ def play_app(session: Session, title: str) -> Any:
         """
         TITLE = title
         BINDINGS = bindings
+        ENABLE_COMMAND_PALETTE = False  # its ^p would take a place in the footer
 
         def compose(self) -> Any:
             yield widgets.Header(show_clock=False)
@@ -100,7 +101,7 @@ def play_app(session: Session, title: str) -> Any:
             from textual.containers import Vertical
 
             with Vertical(id="bottom"):  # the keys, then the status line as the last row
-                yield widgets.Footer(id="keys")
+                yield widgets.Footer(id="keys", compact=True)
                 yield widgets.Static(id="status")
 
         def on_mount(self) -> None:
@@ -132,8 +133,6 @@ def play_app(session: Session, title: str) -> Any:
             self.redraw()
 
         def action_rules(self) -> None:
-            session.press("question_mark")
-            self.redraw()
             self.push_screen(Rules())
 
         def on_key(self, event: Any) -> None:

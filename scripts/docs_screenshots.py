@@ -54,6 +54,19 @@ def human_play(browser: str, work: Path) -> None:
 
     asyncio.run(drive())
     shoot(browser, svg.as_uri(), OUT / "human-daggers.png", "980,620")
+    # the ? screen: the game's rules over the board, the keys in the footer
+    rules_app = play_app(Session(get_game("undead"), resolve("4x4de:1", get_game("undead"))[1][0],
+                                 {}, 0, None), "undead 4x4de:1")
+    rules_svg = work / "rules.svg"
+
+    async def show_rules() -> None:
+        async with rules_app.run_test(size=(90, 26)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            rules_app.save_screenshot(str(rules_svg))
+
+    asyncio.run(show_rules())
+    shoot(browser, rules_svg.as_uri(), OUT / "human-rules.png", "980,620")
 
 
 def main() -> int:

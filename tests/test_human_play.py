@@ -257,7 +257,7 @@ def test_the_footer_lists_the_keys_and_the_help_is_not_said_twice():
     asyncio.run(drive())
     assert shown["footer"] == "Footer"
     assert {"move", "hint", "rules", "restart", "new game", "quit", "undo",
-            "place a ghost, vampire or zombie"} <= shown["keys"]
+            "ghost / vampire / zombie"} <= shown["keys"]
     assert s.help() not in s.message  # the keys are in the footer, not also in the message
 
 

@@ -21,5 +21,8 @@ def act_at(obs: LightsObservation, cell: view.Cell, key: str) -> LightsAction | 
     return press(*cell) if key == "primary" else None
 
 
+RULES = ("Turn every light off. Pressing a cell toggles it and its four neighbours (up, "
+         "down, left, right).")
+
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
-                 controls=view.Controls(act_at, primary="press", secondary=""))
+                 controls=view.Controls(act_at, primary="press", secondary="", rules=RULES))

@@ -38,5 +38,10 @@ def act_at(obs: AkariObservation, cell: view.Cell, key: str) -> AkariAction | No
     return None
 
 
+RULES = ("Put bulbs on white cells so that every white cell is lit. A bulb lights its row "
+         "and column until a wall; no bulb may light another. A numbered wall has exactly "
+         "that many bulbs beside it (up, down, left, right).")
+
 VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
-                 controls=view.Controls(act_at, primary="bulb on / off", secondary=""))
+                 controls=view.Controls(act_at, primary="bulb on / off", secondary="",
+                                        rules=RULES))

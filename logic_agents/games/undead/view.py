@@ -94,7 +94,7 @@ RULES = ("Put a monster in every empty cell: a ghost (g), seen only in a mirror;
 
 VIEW = view.View(
     board=board_view, cells_of=lambda action: (action.cell,),
-    controls=view.Controls(act_at, keys={"g v z": "place a ghost, vampire or zombie"}, rules=RULES,
+    controls=view.Controls(act_at, keys={"g v z": "ghost / vampire / zombie"}, rules=RULES,
                            hint_agent="logic", alphabet="gvz",
                            legal=lambda obs, a: obs.puzzle.grid[
                                a.cell[0] * obs.puzzle.width + a.cell[1]] == ".",
