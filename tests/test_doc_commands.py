@@ -37,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT
+from .warm import WarmRunner
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "games").glob("*.md"))]
@@ -174,7 +175,17 @@ def check_install(argv: list[str], where: str) -> None:
             assert (ROOT / token).exists(), f"{where}: no {token}"
 
 
-def check(command: str, folder: Path, where: str) -> str:
+def run_warm(argv: list[str], folder: Path, where: str, warm: WarmRunner) -> None:
+    """`run` for a plain logic-agents command, in a fork of a warm process (tests/warm.py)."""
+    done = warm(argv[1:], folder, timeout=RUN_SECONDS, env={"COLUMNS": "100"})
+    shown = f"{where}: `{shlex.join(argv)}`"
+    if done.timed_out:
+        assert "error" not in done.stderr.lower(), f"{shown}:\n{done.stderr}"
+    else:
+        assert done.code == 0, f"{shown} exited {done.code}:\n{done.stderr}"
+
+
+def check(command: str, folder: Path, where: str, warm: WarmRunner | None = None) -> str:
     """Check one command; returns how ("ran", "form", ...), for the summary test."""
     argv = shlex.split(command.replace("\n", " ")) if "python3 -c" not in command else ["python3"]
     while argv and argv[0] in ("/usr/bin/time", "-v"):
@@ -193,7 +204,10 @@ def check(command: str, folder: Path, where: str) -> str:
                                   timeout=120)
             assert done.returncode == 2 and "needs a terminal" in done.stderr, where
             return "needs a terminal"
-        run(shlex.join(argv), folder, where)  # as written, less a `/usr/bin/time -v` before it
+        if warm is not None:  # as written, less a `/usr/bin/time -v` before it
+            run_warm(argv, folder, where, warm)
+        else:
+            run(shlex.join(argv), folder, where)
         return "ran"
     if head in ("python", "python3") and len(argv) > 1 and argv[1].startswith("scripts/"):
         check_script(argv, where)
@@ -225,12 +239,18 @@ def scratch_for(tmp_path: Path) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", sorted({p for p, _, _ in every_command()}))
-def test_every_command_of_a_page_works_as_written(page, tmp_path):
+def test_every_command_of_a_page_works_as_written(page, tmp_path, warm):
     folder = scratch_for(tmp_path)
     started = time.monotonic()
     for _, where, command in (c for c in every_command() if c[0] == page):
-        check(command, folder, where)
+        check(command, folder, where, warm)
     assert time.monotonic() - started < 600
+
+
+@pytest.fixture(scope="module")
+def warm():
+    with WarmRunner() as run:
+        yield run
 
 
 def test_the_commands_are_found():
@@ -242,10 +262,12 @@ def test_the_commands_are_found():
     assert not any(c.startswith(("you$", "head$")) or c.endswith("\\") for _, _, c in found)
 
 
-def test_a_broken_command_fails_the_check(tmp_path):
+def test_a_broken_command_fails_the_check(tmp_path, warm):
     folder = scratch_for(tmp_path)
     with pytest.raises(AssertionError, match="exited 2"):
         check("logic-agents play HARD11", folder, "x")
+    with pytest.raises(AssertionError, match="exited 2"):
+        check("logic-agents play HARD11", folder, "x", warm)
     with pytest.raises(AssertionError, match="has no --no-such-flag"):
         check("logic-agents compare MAP --no-such-flag 3", folder, "x")
     with pytest.raises(AssertionError, match="no extra"):

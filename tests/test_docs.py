@@ -12,13 +12,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from .conftest import ROOT
+from .warm import WarmRunner
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "games").glob("*.md"))]
@@ -62,6 +61,13 @@ def matches(shown: list[str], got: list[str]) -> bool:
     return bool(got) and shown[0] == got[0] and matches(shown[1:], got[1:])
 
 
+@pytest.fixture(scope="module")
+def warm():
+    """One warm logic-agents process for the whole page set (tests/warm.py)."""
+    with WarmRunner() as run:
+        yield run
+
+
 @pytest.fixture
 def scratch(tmp_path):
     """A fresh folder per block, so that files one page writes never meet another's."""
@@ -78,7 +84,7 @@ def test_the_pages_have_examples():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("where,lines", examples(), ids=[w for w, _ in examples()])
-def test_example(where, lines, scratch):
+def test_example(where, lines, scratch, warm):
     steps: list[tuple[str, list[str]]] = []
     for line in lines:
         if line.startswith("$ "):
@@ -89,9 +95,8 @@ def test_example(where, lines, scratch):
     for command, shown in steps:
         argv = shlex.split(command)
         assert argv[0] == "logic-agents", f"{where}: only logic-agents commands are checked"
-        done = subprocess.run([sys.executable, "-m", "logic_agents", *argv[1:]], cwd=scratch,
-                              capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "COLUMNS": "100"})
+        done = warm(argv[1:], scratch, env={"COLUMNS": "100"})
+        assert not done.timed_out, f"{where}: `{command}` ran past 10 minutes"
         got = normalise(done.stdout + done.stderr)
         assert matches(normalise("\n".join(shown)), got), (
             f"{where}: `{command}` printed:\n" + "\n".join(got))

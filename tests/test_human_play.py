@@ -346,6 +346,11 @@ def test_broken_clues_are_drawn_red():
         daggers.act("secondary")
     board = daggers.view.board(daggers.obs)
     assert board.tile(*cell).kind == "broken" and board.tile(*cell).text == str(k)
+    akari = session_of("akari", "akari-7x7-a")  # the plug-in marks its own, the same way
+    for cell in [(0, 0), (0, 2)]:  # two bulbs in one row with no wall between: they see each other
+        akari.cursor = cell
+        akari.act("primary")
+    assert "broken bulb" in kinds(akari)
 
 
 def test_a_hint_that_is_a_guess_says_so_with_its_odds():

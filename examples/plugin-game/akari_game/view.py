@@ -1,7 +1,8 @@
 """Akari as tiles and keys (logic_agents.world.view): walls, bulbs, lit cells.
 
-Concepts: board_view draws walls (with their numbers), bulbs and the cells they light;
-act_at: space puts a bulb on the cursor cell or takes it away.
+Concepts: board_view draws walls (with their numbers), bulbs and the cells they light, and in
+red what breaks the rules (a numbered wall with more bulbs beside it than its number, bulbs
+that light each other); act_at: space puts a bulb on the cursor cell or takes it away.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from akari_game.world import AkariAction, AkariObservation
 from logic_agents.world import view
 
 PALETTE = {"wall": ("#2b2b2b", "#ffffff"), "dark": (view.PAPER, view.INK),
-           "lit": ("#fff3b0", view.INK), "bulb": ("#ffd43b", "#7a4d00")}
+           "lit": ("#fff3b0", view.INK), "bulb": ("#ffd43b", "#7a4d00"),
+           "broken wall": ("#2b2b2b", view.BAD), "broken bulb": (view.BAD, "#ffffff")}
 
 
 def board_view(obs: AkariObservation) -> view.BoardView:
@@ -18,13 +20,17 @@ def board_view(obs: AkariObservation) -> view.BoardView:
     lit: set[tuple[int, int]] = set()
     for bulb in obs.bulbs:
         lit |= puzzle.seen_from(bulb) | {bulb}
+    over = {cell for cell, k in puzzle.numbered()
+            if sum(n in obs.bulbs for n in puzzle.neighbours(cell)) > k}
+    crossed = {b for b in obs.bulbs if puzzle.seen_from(b) & set(obs.bulbs)}
     out = []
     for r, row in enumerate(puzzle.rows):
         for c, ch in enumerate(row):
             if ch != ".":
-                out.append(view.Tile("" if ch == "#" else ch, "wall"))
+                out.append(view.Tile("" if ch == "#" else ch,
+                                     "broken wall" if (r, c) in over else "wall"))
             elif (r, c) in obs.bulbs:
-                out.append(view.Tile("●", "bulb"))
+                out.append(view.Tile("●", "broken bulb" if (r, c) in crossed else "bulb"))
             else:
                 out.append(view.Tile("", "lit" if (r, c) in lit else "dark"))
     whites = puzzle.whites()
