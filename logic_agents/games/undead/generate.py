@@ -18,7 +18,9 @@ Concepts:
   of another level.
 - Game-sized boards (each side at least 3, at most 54 cells, as the game allows) never leave
   the game's Solve button a guess over more than GAME_SEARCH_LIMIT combinations, whatever
-  the difficulty: such a puzzle is redrawn. `game=True` refuses other sizes.
+  the difficulty: such a puzzle is redrawn. `game=True` refuses other sizes and keeps only
+  puzzles that pass the game generator's own acceptance tests at their level
+  (acceptance.game_problem: sight lengths, monster counts).
 - propagation_share: the share of the empty cells that unit propagation alone fixes while the
   `logic` agent fills the puzzle (at each stall one cell is placed by entailment); reported
   beside the rating.
@@ -35,6 +37,7 @@ from pathlib import Path
 
 from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
+from logic_agents.games.undead.acceptance import game_problem
 from logic_agents.games.undead.board import (
     EMPTY,
     MAX_CELLS,
@@ -186,7 +189,8 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
                     name: str = "") -> GeneratedPuzzle:
     """One unique puzzle. With a difficulty, layouts are redrawn (up to `attempts`) until the
     game's rating is that difficulty; on a game-sized board, until the game's guess would
-    try at most GAME_SEARCH_LIMIT combinations. `game` refuses sizes the game refuses."""
+    try at most GAME_SEARCH_LIMIT combinations. `game` refuses sizes the game refuses and
+    redraws a puzzle the game's generator would discard (acceptance.game_problem)."""
     if width < 1 or height < 1:
         raise GenerationError(f"a board needs at least one row and column, got {width}x{height}")
     # the limit its loader reads (board.MAX_CELLS, lifted by --no-limits): what is written reads
@@ -214,6 +218,10 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
             rating = rate(puzzle, unique=True) if rated else None
             if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
                                        (difficulty and rating.level != difficulty)):
+                continue
+            # as the game: its generator's own acceptance tests at the level it is made for
+            if game and rating is not None and game_problem(puzzle, solution,
+                                                             rating.level or "tricky"):
                 continue
             # a new solver on the same encoding: without learnt clauses the share is the
             # same whatever the repair went through
@@ -280,8 +288,9 @@ OPTIONS = (
            "deduction solves them within 3 passes; normal: more passes, or a guess over fewer "
            "than 4 cells; tricky: a guess over 4 or more; see docs/games/undead.md)",
            choices=tuple(LEVELS)),
-    Option("game", bool, None, "game-compatible IDs only: refuse sizes the real game refuses "
-           "(each side at least 3, at most 54 cells)"),
+    Option("game", bool, None, "only puzzles the real game could have made: refuse sizes it "
+           "refuses (each side at least 3, at most 54 cells) and apply its generator's own "
+           "acceptance tests (sight lengths and monster counts per level)"),
 )
 
 
