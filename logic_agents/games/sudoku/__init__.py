@@ -13,7 +13,14 @@ from logic_agents.games.sudoku.board import (
     load_puzzles,
     parse_puzzles,
 )
-from logic_agents.games.sudoku.encode import SudokuSolver, count_solutions, decode, encode
+from logic_agents.games.sudoku.encode import (
+    CORE_SIZES,
+    SudokuSolver,
+    count_solutions,
+    decode,
+    encode,
+    solve_one,
+)
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
@@ -61,9 +68,23 @@ def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
     return out
 
 
+_WARM: dict[tuple[int, str | None], SudokuSolver] = {}
+
+
 def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None):
-    with SudokuSolver(puzzle.n, solver) as own:  # each call owns its solver: no history
-        return own.check(puzzle, unique)
+    """One puzzle. 9x9 and smaller go to a solver kept warm for the process (the rules told
+    once, the clues as assumptions), whose answers are canonical (the first solution in
+    reading order), so what it answers never depends on what it solved before; other sizes
+    get their own solver, as the benchmark found quicker there."""
+    if puzzle.n > 9:
+        if puzzle.n in CORE_SIZES:  # 25x25: propagation by the solver, then the core search
+            with SudokuSolver(puzzle.n, solver) as own:
+                return own.check(puzzle, unique)
+        return solve_one(puzzle, unique, solver)
+    warm = _WARM.get((puzzle.n, solver))
+    if warm is None:
+        warm = _WARM[(puzzle.n, solver)] = SudokuSolver(puzzle.n, solver)
+    return warm.canonical(puzzle, unique)
 
 
 def render(obs: SudokuObservation) -> str:

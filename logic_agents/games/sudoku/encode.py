@@ -15,6 +15,11 @@ Concepts:
   the search runs on a small fresh formula over the values still possible (the same rules,
   restricted). On 25x25 boards that cut the worst case from 2.3 s to under 0.5 s, while on
   9x9 and 16x16 the plain assumptions are quicker (scripts/bench_sudoku.py).
+- Canonical answers (`canonical`, `first_solution`): the first solution in reading order, so
+  a solver kept warm across puzzles answers as a fresh one would (`solve` keeps one per size
+  up to 9x9: the rules are told once, not per puzzle).
+- candidates / clue_core / solve_one: one puzzle alone (16x16): the rules restricted by
+  constraint propagation of the clues in Python, so the whole rules never reach a solver.
 """
 
 from __future__ import annotations
@@ -114,11 +119,78 @@ class SudokuSolver:
         """The grid of a model: cell variables come first, cell-major, then value."""
         n = self.n
         grid = [0] * (n * n)
-        for lit in model[: n * n * n]:
-            if lit > 0:
-                cell, v = divmod(lit - 1, n)
-                grid[cell] = v + 1
+        for lit in [lit for lit in model[: n * n * n] if lit > 0]:  # the N*N true ones
+            cell, v = divmod(lit - 1, n)
+            grid[cell] = v + 1
         return tuple(grid)
+
+    def _guard_other_than(self, puzzle: SudokuPuzzle, grid: Grid) -> int:
+        """A selector under which some open cell differs from `grid` (one-hot cells: its
+        open cells' values name it); retire it with `self.oracle.add([[-selector]])`."""
+        n = self.n
+        selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+        self.oracle.add_guarded(selector, [-self.ids[i // n][i % n][grid[i] - 1]
+                                           for i, v in enumerate(puzzle.cells) if not v])
+        return selector
+
+    def two_solutions(self, puzzle: SudokuPuzzle) -> list[Grid]:
+        """Up to two solutions (what uniqueness asks), blocking the first by its open cells
+        alone: the same answer as count_solutions(puzzle, 2), with less work per call."""
+        base = self.assumptions(puzzle)
+        if self.oracle.solve(base) is not True:
+            return []
+        first = self.decode(self.oracle.raw_model())
+        selector = self._guard_other_than(puzzle, first)
+        try:
+            if self.oracle.solve([*base, selector]) is True:
+                return [first, self.decode(self.oracle.raw_model())]
+            return [first]
+        finally:
+            self.oracle.add([[-selector]])  # retire the clause
+
+    def first_solution(self, puzzle: SudokuPuzzle, avoid: Grid | None = None) -> Grid | None:
+        """The first solution in reading order (the smallest value in the first open cell,
+        then in the next, ...), other than `avoid`: the same grid whatever this solver
+        learnt before, so a warm solver answers as a fresh one would. The model found first
+        is improved cell by cell, trying only the values below the one it holds."""
+        n = self.n
+        base = self.assumptions(puzzle)
+        selector = None
+        if avoid is not None:  # "some open cell differs from avoid", only for this search
+            selector = self._guard_other_than(puzzle, avoid)
+            base.append(selector)
+        try:
+            if self.oracle.solve(base) is not True:
+                return None
+            grid = self.decode(self.oracle.raw_model())
+            fixed: list[int] = []
+            for i, v in enumerate(puzzle.cells):
+                if v:
+                    continue
+                r, c = divmod(i, n)
+                for smaller in range(1, grid[i]):
+                    if self.oracle.solve([*base, *fixed, self.ids[r][c][smaller - 1]]) is True:
+                        grid = self.decode(self.oracle.raw_model())
+                        break
+                fixed.append(self.ids[r][c][grid[i] - 1])
+            return grid
+        finally:
+            if selector is not None:
+                self.oracle.add([[-selector]])  # retire the clause
+
+    def canonical(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult:
+        """As `check`, but every grid it gives is the first in reading order (the second
+        of a puzzle with several: the first of the others), so a solver kept warm across
+        puzzles (the rules told once) answers exactly as a fresh one."""
+        found = self._core_models(puzzle, 2) if self.core else self.two_solutions(puzzle)
+        if len(found) < 2:  # none, or the one solution: nothing to choose
+            return result_of(found, unique=unique)
+        first = self.first_solution(puzzle)
+        assert first is not None
+        if not unique:
+            return result_of([first], unique=False)
+        second = self.first_solution(puzzle, avoid=first)
+        return result_of([first, *([second] if second else [])], unique=True)
 
     def solve(self, puzzle: SudokuPuzzle) -> Grid | None:
         budget = self.core_after if self.core else None
@@ -180,6 +252,104 @@ class SudokuSolver:
             grid = self.solve(puzzle)
             return result_of([grid] if grid else [], unique=False)
         return result_of(self.count_solutions(puzzle, 2), unique=True)
+
+
+def _peers_and_units(n: int) -> tuple[list[list[int]], list[list[int]]]:
+    all_units = [[r * n + c for r, c in unit] for unit in units(n)]
+    peers: list[set[int]] = [set() for _ in range(n * n)]
+    for members in all_units:
+        for cell in members:
+            peers[cell].update(members)
+    return [sorted(p - {cell}) for cell, p in enumerate(peers)], all_units
+
+
+_LAYOUT: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+
+
+def candidates(puzzle: SudokuPuzzle) -> list[set[int]] | None:
+    """Each cell's values still possible after the clues, by the two sound deductions of
+    constraint propagation run to a fixed point: a placed value leaves its peers, and a value
+    with one place left in a unit goes there (so a cell with one value left is placed). None
+    when the clues contradict each other."""
+    n = puzzle.n
+    if n not in _LAYOUT:
+        _LAYOUT[n] = _peers_and_units(n)
+    peers, all_units = _LAYOUT[n]
+    possible = [{v} if v else set(range(1, n + 1)) for v in puzzle.cells]
+    todo = [cell for cell, v in enumerate(puzzle.cells) if v]
+    placed: set[int] = set()
+    while True:
+        while todo:
+            cell = todo.pop()
+            if cell in placed:
+                continue
+            placed.add(cell)
+            (value,) = possible[cell]
+            for peer in peers[cell]:
+                if value in possible[peer]:
+                    possible[peer].discard(value)
+                    if not possible[peer]:
+                        return None
+                    if len(possible[peer]) == 1:
+                        todo.append(peer)
+        for members in all_units:  # hidden singles
+            for value in range(1, n + 1):
+                places = [cell for cell in members if value in possible[cell]]
+                if not places:
+                    return None
+                if len(places) == 1 and places[0] not in placed and len(possible[places[0]]) > 1:
+                    possible[places[0]] = {value}
+                    todo.append(places[0])
+        if not todo:
+            return possible
+
+
+def clue_core(puzzle: SudokuPuzzle) -> tuple[list[list[int]], list[int]]:
+    """The rules restricted to the values the clues leave possible (`candidates`), built
+    without a solver: (clauses, the variables already true). Every Exactly-1 group (a cell's
+    values; a unit's places for a value) becomes an at-least-one clause over its open
+    variables and pairwise at-most-one clauses; a decided cell is a unit clause. The
+    deductions are sound, so the models are exactly the puzzle's solutions. Variables are
+    numbered as in the whole rules ((r*N + c)*N + v for X_r{r}c{c}_v{v})."""
+    n = puzzle.n
+    possible = candidates(puzzle)
+    if possible is None:
+        return [[]], []
+    true = [cell * n + next(iter(p)) for cell, p in enumerate(possible) if len(p) == 1]
+    clauses: list[list[int]] = [[lit] for lit in true]
+    groups = [[cell * n + v for v in sorted(p)] for cell, p in enumerate(possible) if len(p) > 1]
+    for members in _LAYOUT[n][1]:
+        for value in range(1, n + 1):
+            places = [cell * n + value for cell in members if value in possible[cell]]
+            if len(places) > 1:
+                groups.append(places)
+    for group in groups:
+        clauses.append(group)
+        clauses += [[-a, -b] for k, a in enumerate(group) for b in group[k + 1:]]
+    return clauses, true
+
+
+def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+    """One puzzle on its own fresh solver, fed only the rules its clues leave open
+    (clue_core): a few thousand clauses instead of the whole rules, which cost more to hand
+    to a solver than the search itself. What it answers depends on the puzzle alone."""
+    clauses, true = clue_core(puzzle)
+    n = puzzle.n
+    # a value ruled out is in no clause, so the solver may set it: read only the others
+    possible = {lit for clause in clauses for lit in clause if lit > 0}
+    found: list[Grid] = []
+    with SatOracle(KnowledgeBase.from_clauses(n * n * n, clauses),
+                   solver or CORE_SOLVER) as core:
+        while len(found) < (2 if unique else 1) and core.solve() is True:
+            model = [lit for lit in core.raw_model() if lit in possible]
+            grid = [0] * (n * n)
+            for lit in model:
+                cell, v = divmod(lit - 1, n)
+                grid[cell] = v + 1
+            found.append(tuple(grid))
+            # one-hot cells: the values of the open cells determine the rest
+            core.add([[-lit for lit in model if lit not in true]])
+    return result_of(found, unique=unique)
 
 
 @functools.lru_cache(maxsize=8)

@@ -123,7 +123,8 @@ def test_conflicts():
 
 def test_answers_do_not_depend_on_what_the_process_solved_before(capsys, tmp_path):
     """An empty grid has many solutions: the one `solve` and `play` pick must be the same in a
-    fresh process and after 30 other puzzles (no solver outlives its call or episode)."""
+    fresh process and after 30 other puzzles (`solve` keeps one warm solver per size, whose
+    answers are canonical; an agent's solver lives for its episode)."""
     import json
     import subprocess
     import sys

@@ -1,0 +1,60 @@
+"""`solve` answers with the first solution in reading order (and, for a puzzle with several,
+the next one as its second), checked against brute force on small grids: so the warm solver
+it keeps per size answers exactly as a fresh one would, whatever it solved before."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic_agents.games.sudoku import is_solution, solve_puzzle
+from logic_agents.games.sudoku.board import SudokuPuzzle
+
+
+def all_solutions(puzzle: SudokuPuzzle) -> list[tuple[int, ...]]:
+    """Every 4x4 solution of the puzzle, in reading order (brute force over the 288 grids)."""
+    rows = list(itertools.permutations(range(1, 5)))
+    out = []
+    for grid_rows in itertools.product(rows, repeat=4):
+        grid = tuple(v for row in grid_rows for v in row)
+        if all(c in (0, g) for c, g in zip(puzzle.cells, grid)) and is_solution(puzzle, grid):
+            out.append(grid)
+    return sorted(out)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4]), min_size=16, max_size=16),
+       st.integers(0, 30))
+def test_the_answer_is_the_first_solution_in_reading_order(cells, others):
+    puzzle = SudokuPuzzle(4, tuple(cells), "p")
+    every = all_solutions(puzzle)
+    for k in range(others):  # whatever the warm solver saw before
+        solve_puzzle(SudokuPuzzle(4, tuple([(k % 4) + 1] + [0] * 15), "other"))
+    found = solve_puzzle(puzzle, unique=True)
+    if not every:
+        assert found.status == "unsat"
+        return
+    assert found.solution == every[0]
+    if len(every) > 1:
+        assert found.status == "multiple" and found.second == every[1]
+    else:
+        assert found.status == "unique"
+    assert solve_puzzle(puzzle, unique=False).solution == every[0]
+
+
+@settings(deadline=None, max_examples=80)
+@given(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4]), min_size=16, max_size=16))
+def test_the_clue_core_has_exactly_the_puzzles_solutions(cells):
+    """clue_core (the rules restricted by propagating the clues in Python, what solve uses
+    for 16x16) against brute force on 4x4: same status, and every grid it gives solves."""
+    from logic_agents.games.sudoku.encode import solve_one
+
+    puzzle = SudokuPuzzle(4, tuple(cells), "p")
+    every = all_solutions(puzzle)
+    found = solve_one(puzzle, unique=True)
+    assert found.status == ("unsat" if not every else "unique" if len(every) == 1 else "multiple")
+    for grid in (found.solution, getattr(found, "second", None)):
+        if grid is not None:
+            assert grid in every
