@@ -4,6 +4,7 @@ it keeps per size answers exactly as a fresh one would, whatever it solved befor
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from hypothesis import given, settings
@@ -13,15 +14,29 @@ from logic_agents.games.sudoku import is_solution, solve_puzzle
 from logic_agents.games.sudoku.board import SudokuPuzzle
 
 
+@functools.cache
+def every_grid() -> list[tuple[int, ...]]:
+    """The 288 valid 4x4 grids, row by row: each row a permutation that repeats no value in a
+    column or a box of the rows above."""
+    rows = list(itertools.permutations(range(1, 5)))
+    grids: list[list[tuple[int, ...]]] = [[]]
+    for r in range(4):
+        grids = [g + [row] for g in grids for row in rows
+                 if all(row[c] != above[c] for above in g for c in range(4))
+                 and (r % 2 == 0 or all({row[c], row[c + 1]}.isdisjoint({g[-1][c], g[-1][c + 1]})
+                                        for c in (0, 2)))]
+    return sorted(tuple(v for row in g for v in row) for g in grids)
+
+
 def all_solutions(puzzle: SudokuPuzzle) -> list[tuple[int, ...]]:
     """Every 4x4 solution of the puzzle, in reading order (brute force over the 288 grids)."""
-    rows = list(itertools.permutations(range(1, 5)))
-    out = []
-    for grid_rows in itertools.product(rows, repeat=4):
-        grid = tuple(v for row in grid_rows for v in row)
-        if all(c in (0, g) for c, g in zip(puzzle.cells, grid)) and is_solution(puzzle, grid):
-            out.append(grid)
-    return sorted(out)
+    return [grid for grid in every_grid()
+            if all(c in (0, g) for c, g in zip(puzzle.cells, grid)) and is_solution(puzzle, grid)]
+
+
+def test_there_are_288_grids():
+    assert len(every_grid()) == 288 and all(
+        is_solution(SudokuPuzzle(4, (0,) * 16, "empty"), grid) for grid in every_grid())
 
 
 @settings(deadline=None, max_examples=60)
