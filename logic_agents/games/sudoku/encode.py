@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.ids import IdCardinality, IdClause
@@ -118,11 +119,7 @@ class SudokuSolver:
     def decode(self, model: list[int]) -> Grid:
         """The grid of a model: cell variables come first, cell-major, then value."""
         n = self.n
-        grid = [0] * (n * n)
-        for lit in [lit for lit in model[: n * n * n] if lit > 0]:  # the N*N true ones
-            cell, v = divmod(lit - 1, n)
-            grid[cell] = v + 1
-        return tuple(grid)
+        return grid_of([lit for lit in model[: n * n * n] if lit > 0], n)
 
     def _guard_other_than(self, puzzle: SudokuPuzzle, grid: Grid) -> int:
         """A selector under which some open cell differs from `grid` (one-hot cells: its
@@ -210,21 +207,10 @@ class SudokuSolver:
             return []
         ruled_out = {-lit for lit in implied if lit < 0}
         given = {lit for lit in implied if lit > 0}
-        found: list[Grid] = []
-        clauses: list[list[int]] = []
-        for group in self.groups:
-            open_ = [i for i in group if i not in ruled_out]
-            clauses.append(open_)  # empty when a group has no place left: unsat
-            clauses += [[-a, -b] for k, a in enumerate(open_) for b in open_[k + 1:]]
-        with SatOracle(KnowledgeBase.from_clauses(self.kb.num_vars, clauses),
-                       CORE_SOLVER) as core:
-            while len(found) < limit and core.solve() is True:
-                # a ruled-out value is in no clause of the core, so the solver may set it
-                true = [lit for lit in core.raw_model() if lit > 0 and lit not in ruled_out]
-                found.append(self.decode(true))
-                # one-hot cells: the true values of the open cells determine the rest
-                core.add([[-lit for lit in true if lit not in given]])
-        return found
+        # a group with no place left gives an empty clause: unsat
+        clauses = exactly_one([[i for i in group if i not in ruled_out] for group in self.groups])
+        return search_core(clauses, self.n, self.kb.num_vars, limit, CORE_SOLVER, given,
+                           lambda lit: lit not in ruled_out)
 
     def count_solutions(self, puzzle: SudokuPuzzle, limit: int = 2) -> list[Grid]:
         """Up to `limit` solutions. A solution is blocked by the values of its empty cells
@@ -252,6 +238,38 @@ class SudokuSolver:
             grid = self.solve(puzzle)
             return result_of([grid] if grid else [], unique=False)
         return result_of(self.count_solutions(puzzle, 2), unique=True)
+
+
+def grid_of(true_lits: list[int], n: int) -> Grid:
+    """The grid the true cell variables of a model name ((cell*N + v) for value v)."""
+    grid = [0] * (n * n)
+    for lit in true_lits:
+        cell, v = divmod(lit - 1, n)
+        grid[cell] = v + 1
+    return tuple(grid)
+
+
+def exactly_one(groups: list[list[int]]) -> list[list[int]]:
+    """Each group's at-least-one clause and pairwise at-most-one clauses."""
+    clauses: list[list[int]] = []
+    for group in groups:
+        clauses.append(group)
+        clauses += [[-a, -b] for k, a in enumerate(group) for b in group[k + 1:]]
+    return clauses
+
+
+def search_core(clauses: list[list[int]], n: int, num_vars: int, limit: int, solver: str,
+                given: set[int], readable: Callable[[int], bool]) -> list[Grid]:
+    """Up to `limit` solutions of a puzzle's core on a fresh solver. A variable the core
+    leaves out (a value ruled out) may come back true, so only `readable` ones are read; a
+    solution is blocked by its open cells' values alone (one-hot cells)."""
+    found: list[Grid] = []
+    with SatOracle(KnowledgeBase.from_clauses(num_vars, clauses), solver) as core:
+        while len(found) < limit and core.solve() is True:
+            true = [lit for lit in core.raw_model() if lit > 0 and readable(lit)]
+            found.append(grid_of(true, n))
+            core.add([[-lit for lit in true if lit not in given]])
+    return found
 
 
 def _peers_and_units(n: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -316,17 +334,13 @@ def clue_core(puzzle: SudokuPuzzle) -> tuple[list[list[int]], list[int]]:
     if possible is None:
         return [[]], []
     true = [cell * n + next(iter(p)) for cell, p in enumerate(possible) if len(p) == 1]
-    clauses: list[list[int]] = [[lit] for lit in true]
     groups = [[cell * n + v for v in sorted(p)] for cell, p in enumerate(possible) if len(p) > 1]
     for members in _LAYOUT[n][1]:
         for value in range(1, n + 1):
             places = [cell * n + value for cell in members if value in possible[cell]]
             if len(places) > 1:
                 groups.append(places)
-    for group in groups:
-        clauses.append(group)
-        clauses += [[-a, -b] for k, a in enumerate(group) for b in group[k + 1:]]
-    return clauses, true
+    return [[lit] for lit in true] + exactly_one(groups), true
 
 
 def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
@@ -335,20 +349,9 @@ def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = No
     to a solver than the search itself. What it answers depends on the puzzle alone."""
     clauses, true = clue_core(puzzle)
     n = puzzle.n
-    # a value ruled out is in no clause, so the solver may set it: read only the others
     possible = {lit for clause in clauses for lit in clause if lit > 0}
-    found: list[Grid] = []
-    with SatOracle(KnowledgeBase.from_clauses(n * n * n, clauses),
-                   solver or CORE_SOLVER) as core:
-        while len(found) < (2 if unique else 1) and core.solve() is True:
-            model = [lit for lit in core.raw_model() if lit in possible]
-            grid = [0] * (n * n)
-            for lit in model:
-                cell, v = divmod(lit - 1, n)
-                grid[cell] = v + 1
-            found.append(tuple(grid))
-            # one-hot cells: the values of the open cells determine the rest
-            core.add([[-lit for lit in model if lit not in true]])
+    found = search_core(clauses, n, n * n * n, 2 if unique else 1, solver or CORE_SOLVER,
+                        set(true), possible.__contains__)
     return result_of(found, unique=unique)
 
 
