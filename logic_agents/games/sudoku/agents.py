@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from functools import lru_cache
 
-from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
+from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, unit_indices
 from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
@@ -154,7 +154,7 @@ class LogicSudokuAgent(SolverChoice, SudokuAgent):
 @lru_cache(maxsize=8)
 def _peers(n: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
     """(units of each cell, peers of each cell) as cell indices."""
-    all_units = [tuple(r * n + c for r, c in unit) for unit in units(n)]
+    all_units = unit_indices(n)
     cell_units = tuple(tuple(u for u in all_units if i in u) for i in range(n * n))
     peers = tuple(tuple(sorted({j for u in cell_units[i] for j in u} - {i})) for i in range(n * n))
     return cell_units, peers

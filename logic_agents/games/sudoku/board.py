@@ -15,7 +15,9 @@ Concepts (after Norvig):
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,18 +76,29 @@ class SudokuPuzzle:
         return sum(v != 0 for v in self.cells)
 
 
-def units(n: int) -> list[list[Cell]]:
-    """Every row, column and box of an N x N grid."""
+@functools.lru_cache(maxsize=8)
+def units(n: int) -> tuple[tuple[Cell, ...], ...]:
+    """Every row, column and box of an N x N grid (built once per size)."""
     b = math.isqrt(n)
-    rows = [[(r, c) for c in range(n)] for r in range(n)]
-    cols = [[(r, c) for r in range(n)] for c in range(n)]
-    boxes = [[(br + i, bc + j) for i in range(b) for j in range(b)]
+    rows = [tuple((r, c) for c in range(n)) for r in range(n)]
+    cols = [tuple((r, c) for r in range(n)) for c in range(n)]
+    boxes = [tuple((br + i, bc + j) for i in range(b) for j in range(b))
              for br in range(0, n, b) for bc in range(0, n, b)]
-    return rows + cols + boxes
+    return tuple(rows + cols + boxes)
+
+
+@functools.lru_cache(maxsize=8)
+def unit_indices(n: int) -> tuple[tuple[int, ...], ...]:
+    """The units as indices into a grid's values (r*N + c), for the checks that run on
+    every puzzle of a file."""
+    return tuple(tuple(r * n + c for r, c in unit) for unit in units(n))
 
 
 def _check_clues(n: int, cells: list[int], where: list[tuple[int, int]], file: str) -> None:
     """Two equal clues in one unit is a format error (the puzzle contradicts itself)."""
+    givens = ([cells[i] for i in unit if cells[i]] for unit in unit_indices(n))
+    if all(len(given) == len(set(given)) for given in givens):
+        return  # the usual case, checked without locating anything
     for unit in units(n):
         seen: dict[int, Cell] = {}
         for r, c in unit:
@@ -101,8 +114,12 @@ def _check_clues(n: int, cells: list[int], where: list[tuple[int, int]], file: s
             seen[v] = (r, c)
 
 
-def _make(values: list[int], where: list[tuple[int, int]], name: str, file: str,
-          line: int) -> SudokuPuzzle:
+def _make(values: list[int], where: list[tuple[int, int]] | Callable[[], list[tuple[int, int]]],
+          name: str, file: str, line: int) -> SudokuPuzzle:
+    """A checked puzzle; `where` locates each value for errors (or computes that, when an
+    error needs it)."""
+    if callable(where):
+        return _make_checked(values, name, file, line, where)
     count = len(values)
     n = math.isqrt(count)
     if n * n != count or n not in SIZES:
@@ -114,6 +131,20 @@ def _make(values: list[int], where: list[tuple[int, int]], name: str, file: str,
                               file, *where[i])
     _check_clues(n, values, where, file)
     return SudokuPuzzle(n, tuple(values), name, file)
+
+
+def _make_checked(values: list[int], name: str, file: str, line: int,
+                  locate: Callable[[], list[tuple[int, int]]]) -> SudokuPuzzle:
+    """As _make, locating the values only when something is wrong."""
+    count = len(values)
+    n = math.isqrt(count)
+    if n * n == count and n in SIZES and max(values, default=0) <= n:
+        try:
+            _check_clues(n, values, [], file)
+            return SudokuPuzzle(n, tuple(values), name, file)
+        except (FormatError, IndexError):
+            pass  # said again below, with its place
+    return _make(values, locate(), name, file, line)
 
 
 def parse_puzzles(text: str, file: str = "<string>") -> list[SudokuPuzzle]:
@@ -137,9 +168,33 @@ def _comment_name(raw: str, default: str) -> str:
     return raw.split("#", 1)[1].strip() if "#" in raw and raw.split("#", 1)[1].strip() else default
 
 
+# every symbol a line may hold, and the noise it may carry, by character
+_VALUES = {ch: v for ch in [*EMPTY, *"123456789", *(chr(ord("A") + k) for k in range(26)),
+                            *(chr(ord("a") + k) for k in range(26))]
+           if (v := value_of(ch)) is not None}
+
+
 def _parse_line(lines: list[str], lineno: int, file: str) -> SudokuPuzzle:
     raw = lines[lineno - 1]
     content = raw.split("#", 1)[0]
+    try:  # the usual case: every character a symbol, placed only if an error needs it
+        values = [_VALUES[ch] for ch in content.rstrip()]
+    except KeyError:
+        pass
+    else:
+        return _make(values, lambda: _locate_line(lines, lineno, file),
+                     _comment_name(raw, f"{Path(file).stem}:{lineno}"), file, lineno)
+    return _make(*_located_values(lines, lineno, file),
+                 _comment_name(raw, f"{Path(file).stem}:{lineno}"), file, lineno)
+
+
+def _locate_line(lines: list[str], lineno: int, file: str) -> list[tuple[int, int]]:
+    return _located_values(lines, lineno, file)[1]
+
+
+def _located_values(lines: list[str], lineno: int,
+                    file: str) -> tuple[list[int], list[tuple[int, int]]]:
+    content = lines[lineno - 1].split("#", 1)[0]
     values, where = [], []
     for col, ch in enumerate(content, start=1):
         if ch in _GRID_NOISE:
@@ -149,8 +204,7 @@ def _parse_line(lines: list[str], lineno: int, file: str) -> SudokuPuzzle:
             raise FormatError(f"bad symbol {ch!r}: expected 1-9, A-Z, '.' or '0'", file, lineno, col)
         values.append(v)
         where.append((lineno, col))
-    name = _comment_name(raw, f"{Path(file).stem}:{lineno}")
-    return _make(values, where, name, file, lineno)
+    return values, where
 
 
 def _parse_grid(lines: list[str], body: list[tuple[int, str]], file: str) -> SudokuPuzzle:
@@ -215,4 +269,4 @@ def is_solution(puzzle: SudokuPuzzle, grid: Grid | None) -> bool:
     if any(clue and clue != v for clue, v in zip(puzzle.cells, grid)):
         return False
     full = set(range(1, n + 1))
-    return all({grid[r * n + c] for r, c in unit} == full for unit in units(n))
+    return all({grid[i] for i in unit} == full for unit in unit_indices(n))

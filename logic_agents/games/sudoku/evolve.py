@@ -16,20 +16,14 @@ Concepts:
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
-from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
-
-
-@lru_cache(maxsize=8)
-def _units(n: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(r * n + c for r, c in unit) for unit in units(n))
+from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, unit_indices
 
 
 def conflicts(grid: list[int], n: int) -> set[int]:
     """Cells whose value appears twice in one of their units."""
     bad: set[int] = set()
-    for unit in _units(n):
+    for unit in unit_indices(n):
         seen: dict[int, int] = {}
         for i in unit:
             v = grid[i]
