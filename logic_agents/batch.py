@@ -107,7 +107,8 @@ def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None
     return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
                outcome=result.outcome.value, won=result.won, steps=result.steps,
                guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
-               stats=_counters(result.extra, worlds), extra=reported, error=result.error)
+               stats=_counters(result.extra, worlds), extra=reported, error=result.error,
+               cpu_s=round(result.cpu_s, 6))
 
 
 def failed_row(job: Job, failure: AgentFailed) -> Row:

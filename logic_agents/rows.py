@@ -46,6 +46,7 @@ class Row:
     stats: dict = field(default_factory=dict)  # the agent's counters: generations, nodes, ...
     extra: dict = field(default_factory=dict)  # what the world reports: lives_left, ticks, ...
     error: str = ""  # outcome error/timeout: the exception's type and first line, and where
+    cpu_s: float = 0.0  # CPU seconds of the process that played it (time_s is wall time)
 
     @property
     def failed(self) -> bool:
@@ -57,7 +58,10 @@ class Row:
 
 
 ROW_FIELDS = [f.name for f in dataclasses.fields(Row)]
-OLD_ROW_FIELDS = ROW_FIELDS[:-1]  # results files written before rows kept the agent's error
+# the headers of results files written by older versions, which keep their header: before
+# rows kept the CPU time, and before that the agent's error
+OLD_ROW_FIELDS = ROW_FIELDS[:-1]
+OLDER_ROW_FIELDS = ROW_FIELDS[:-2]
 FAILED = ("error", "timeout")  # outcomes that are the agent's failure, not the game's
 
 
@@ -93,6 +97,9 @@ def _row_from_dict(d: dict, where: str) -> Row:
         score = None if d.get("score") in (None, "") else float(d["score"])
         if score is not None and not (math.isfinite(score) and abs(score) < 1e15):
             raise ValueError(f"score must be a finite number, got {d['score']!r}")
+        cpu_s = float(d.get("cpu_s") or 0.0)
+        if not math.isfinite(cpu_s) or cpu_s < 0:
+            raise ValueError(f"cpu_s must be a finite number, got {d['cpu_s']!r}")
         error = d.get("error") or ""
         if not isinstance(error, str):
             raise ValueError(f"error must be text, got {str(error)[:40]!r}")
@@ -100,7 +107,8 @@ def _row_from_dict(d: dict, where: str) -> Row:
                    run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
                    outcome=str(d["outcome"]), won=d["won"] in (True, "True", "true", "1"),
                    steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
-                   score=score, time_s=time_s, stats=stats, extra=extra, error=error)
+                   score=score, time_s=time_s, stats=stats, extra=extra, error=error,
+                   cpu_s=cpu_s)
     except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
         raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
 
@@ -128,7 +136,8 @@ def read_rows(path: str | Path) -> list[Row]:
         previous = csv.field_size_limit(CELL_LIMIT)
         try:
             header = next(reader, None)
-            if header is not None and header not in (ROW_FIELDS, OLD_ROW_FIELDS):
+            if header is not None and header not in (ROW_FIELDS, OLD_ROW_FIELDS,
+                                                     OLDER_ROW_FIELDS):
                 raise FormatError(f"the first line is not the results header "
                                   f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
             for cells in reader:
@@ -192,8 +201,9 @@ class RowSink:
         fields = ROW_FIELDS
         if self.kind == "csv" and not fresh:  # a file of an older version keeps its header
             with self.path.open(newline="") as f:
-                if next(csv.reader(f), None) == OLD_ROW_FIELDS:
-                    fields = OLD_ROW_FIELDS
+                header = next(csv.reader(f), None)
+                if header in (OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
+                    fields = header
         self.writer = (csv.DictWriter(self.file, fields, extrasaction="ignore")
                        if self.kind == "csv" else None)
         if self.writer is not None and fresh:

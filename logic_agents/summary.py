@@ -86,6 +86,7 @@ def _stats(rows: list[Row], scored: bool = False) -> dict:
         "mean_steps": sum(r.steps for r in rows) / n if n else 0.0,
         "mean_guesses": sum(r.guesses for r in rows) / n if n else 0.0,
         "mean_time_s": sum(r.time_s for r in rows) / n if n else 0.0,
+        "mean_cpu_s": sum(r.cpu_s for r in rows) / n if n else 0.0,
         "mean_stats": {k: sum(r.stats[k] for r in rows) / n
                        for k in sorted(set.intersection(*[set(r.stats) for r in rows]))} if n else {},
     }

@@ -27,7 +27,8 @@ EASY = [batch.MapEntry(load(p), "2018") for p in MAPS if p.stem.startswith("EASY
 def comparable(rows):
     """Rows without their timings, in a fixed order (workers finish in any order)."""
     return sorted(tuple(json.dumps(v, sort_keys=True) if isinstance(v, dict) else v
-                        for k, v in dataclasses.asdict(r).items() if k != "time_s") for r in rows)
+                        for k, v in dataclasses.asdict(r).items() if k not in ("time_s", "cpu_s"))
+                  for r in rows)
 
 
 def test_seeds_are_paired_and_stable():
@@ -172,3 +173,32 @@ def test_example_batch_script_runs(tmp_path):
                            "--out", str(tmp_path / "r.csv")], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "satx" in done.stdout and len(batch.read_rows(tmp_path / "r.csv")) == 150
+
+
+def test_rows_keep_cpu_time_beside_wall_time_and_older_files_still_read(tmp_path):
+    """cpu_s (the playing process's CPU seconds) sits beside time_s (wall) in every row and
+    the summary; a CSV written before cpu_s (or before error) reads with cpu_s 0 and keeps
+    its header when more rows are appended."""
+    import csv as csv_module
+
+    from logic_agents.rows import OLD_ROW_FIELDS, OLDER_ROW_FIELDS, RowSink
+    from logic_agents.summary import summarize
+
+    rows = batch.compare(["satx"], EASY[:2], runs=2, seed=5, jobs=1, out=tmp_path / "new.csv")
+    assert all(r.cpu_s > 0 for r in rows)
+    assert all(r.cpu_s <= r.time_s * 1.5 + 0.05 for r in rows)  # one process, one thread
+    assert summarize(rows)["agents"]["satx"]["mean_cpu_s"] > 0
+    for header in (OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
+        old = tmp_path / f"old{len(header)}.csv"
+        with old.open("w", newline="") as f:
+            writer = csv_module.DictWriter(f, header, extrasaction="ignore")
+            writer.writeheader()
+            record = dataclasses.asdict(rows[0])
+            record["stats"], record["extra"] = json.dumps(rows[0].stats), json.dumps(rows[0].extra)
+            writer.writerow(record)
+        assert batch.read_rows(old)[0].cpu_s == 0.0
+        sink = RowSink(old)
+        sink.write(rows[1])
+        sink.close()
+        assert old.read_text().splitlines()[0] == ",".join(header)
+        assert len(batch.read_rows(old)) == 2

@@ -14,7 +14,8 @@ from logic_agents.logic.dimacs import read_dimacs
 from .conftest import MAPS, ROOT
 
 HARD1 = str(ROOT / "maps" / "daggers" / "2018" / "HARD1.txt")
-PLAY_KEYS = {"game", "map", "agent", "seed", "outcome", "won", "steps", "guesses", "lives_left", "time_s"}
+PLAY_KEYS = {"game", "map", "agent", "seed", "outcome", "won", "steps", "guesses", "lives_left", "time_s",
+             "cpu_s"}
 
 
 def run(capsys, *argv):

@@ -58,10 +58,11 @@ def _made(workdir: Path) -> dict[str, bytes]:
                          "--out", str(out)]) == 0
     # wall times and this checkout's path vary from run to run: fixed, so the derandomised
     # cases are the same in every run and every clone
-    timed = re.compile(rb'("time_s": ?)[0-9.e-]+')
+    timed = re.compile(rb'("(?:time|cpu)_s": ?)[0-9.e-]+')
     trace_bytes = timed.sub(rb"\g<1>0.0005", trace.read_bytes()).replace(
         str(ROOT).encode() + b"/", b"")
     csv_bytes = re.sub(rb"(?m)^((?:[^,\n]*,){10})[0-9.e-]+,", rb"\g<1>0.0005,", csv.read_bytes())
+    csv_bytes = re.sub(rb"(?m),[0-9.e-]+(\r?)$", rb",0.0005\1", csv_bytes)  # cpu_s, last
     return {"cnf": cnf.read_bytes(), "trace": trace_bytes, "csv": csv_bytes,
             "jsonl": timed.sub(rb"\g<1>0.0005", jsonl.read_bytes()),
             "study": Path(f"{csv}.study.json").read_bytes()}

@@ -295,7 +295,8 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: d
     if args.json:
         out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
                "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
-               "guesses": result.guesses, "time_s": round(result.time_s, 6)}
+               "guesses": result.guesses, "time_s": round(result.time_s, 6),
+               "cpu_s": round(result.cpu_s, 6)}
         out.update({k: result.extra.get(k) for k in spec.result_keys()})
         if failed:
             out["error"] = result.error

@@ -14,9 +14,9 @@ def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespa
     scored = summary.get("objective") == "score"
     table = Table(title=f"{maps} maps x {args.runs} runs, seed {args.seed} (paired)")
     columns: tuple[str, ...] = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
-                "time/game s") if scored else
+                "time/game s", "cpu/game s") if scored else
                ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
-                "time/game s"))
+                "time/game s", "cpu/game s"))
     # games the agent failed (error / timeout) are counted apart from the game's losses
     failures = any(st.get("errors") or st.get("timeouts") for st in summary["agents"].values())
     if failures:
@@ -33,13 +33,13 @@ def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespa
                 sc = st["score"]
                 cells = [f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
                          f"{sc['median']:g}", f"{sc['max']:g}", f"{st['mean_steps']:.1f}",
-                         f"{st['mean_time_s']:.4f}"]
+                         f"{st['mean_time_s']:.4f}", f"{st.get('mean_cpu_s', 0.0):.4f}"]
             else:
                 lo, hi = st["ci95"]
                 cells = [str(st["wins"]),
                          f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
                          f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
-                         f"{st['mean_time_s']:.4f}"]
+                         f"{st['mean_time_s']:.4f}", f"{st.get('mean_cpu_s', 0.0):.4f}"]
             if failures:
                 cells += [str(st.get("errors", 0)), str(st.get("timeouts", 0))]
             table.add_row(first, escape(group), str(st["games"]), *cells)

@@ -12,6 +12,11 @@ Concepts:
 - scoped(*formulas): a `with` block in which extra formulas hold (selector-guarded, retired
   on exit): questions about a hypothetical on the same incremental solver.
 - time_budget: solve_limited plus interrupt (solvers that support it); a time-out is UNKNOWN.
+- shuffle: the same formula under a random renumbering of its variables and a shuffled order
+  of its clauses and of their literals (Renumbered), answers mapped back: a solver's time on
+  a hard instance is partly luck, and this draws the luck again (scripts/bench_tails.py).
+  LOGIC_AGENTS_SHUFFLE=N in the environment renumbers every oracle the process makes
+  (the k-th with seed "N:k"), so any command or benchmark can be run again with other luck.
 - explain(lit): a minimal set of the told formulas that entails lit (an Explanation). Every
   told formula is guarded by a selector on a second incremental solver; the unsat core under
   ~lit is a sufficient set, shrunk deletion by deletion (each call under a conflict budget)
@@ -22,6 +27,7 @@ Kissat is refused: it ignores assumptions, so it cannot answer incremental quest
 from __future__ import annotations
 
 import contextlib
+import random
 import threading
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
@@ -33,6 +39,7 @@ from pysat.solvers import Solver
 from logic_agents.errors import SolverError, UnknownName
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import DEFAULT_SOLVER, SOLVERS
+from logic_agents.logic.renumber import Renumbered, environment_shuffle
 
 EXPLAIN_CONFLICTS = 20_000  # per deletion test; past it the set is reported not minimised
 
@@ -86,6 +93,7 @@ class SatOracle:
         solver: str | None = DEFAULT_SOLVER,
         *,
         time_budget: float | None = None,
+        shuffle: int | str | None = None,
     ):
         # None is the default solver: what an agent's `--solver` option holds when not given
         solver = DEFAULT_SOLVER if solver is None else solver
@@ -102,6 +110,10 @@ class SatOracle:
         self._synced = 0
         self._scoped: list[int] = []  # selectors of the open scopes, assumed in every solve
         self._solver: Any = Solver(name=self.solver_name)  # pysat is untyped
+        shuffle = shuffle if shuffle is not None else environment_shuffle()
+        self._shuffle = None if shuffle is None else random.Random(shuffle)
+        if self._shuffle is not None:
+            self._solver = Renumbered(self._solver, self._shuffle)
         self._explainer: Any = None  # made on the first explain
         self.sync()
 
@@ -124,6 +136,9 @@ class SatOracle:
     def sync(self) -> int:
         """Add the KB's clauses not yet in the solver; returns how many were added."""
         new = self.kb.clauses[self._synced :]
+        if self._shuffle is not None:  # the order the solver meets them in, drawn again
+            new = new[:]
+            self._shuffle.shuffle(new)
         for clause in new:
             self._solver.add_clause(clause)
         self._synced = len(self.kb.clauses)
@@ -371,3 +386,4 @@ class SatOracle:
         self.kb.clauses.append([-selector])
         self._synced = len(self.kb.clauses)
         return found
+

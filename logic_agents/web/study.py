@@ -100,6 +100,11 @@ def _score(st: dict) -> str:
     return f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]"
 
 
+def _cpu_cell(stats: dict) -> str:
+    cpu = stats.get("mean_cpu_s", 0.0)  # a summary of rows from before CPU time was kept
+    return _cell(f"{cpu:.4f}", cpu)
+
+
 def _summary_rows(summary: dict, scored: bool) -> list[str]:
     body = []
     for name, st in summary["agents"].items():
@@ -108,12 +113,13 @@ def _summary_rows(summary: dict, scored: bool) -> list[str]:
             if scored:
                 cells = [_cell(_score(g), g["score"]["mean"]),
                          _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
-                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"])]
+                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]),
+                         _cpu_cell(g)]
             else:
                 cells = [_cell(g["wins"], g["wins"]), _cell(_rate(g), g["win_rate"]),
                          _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
                          _cell(f"{g['mean_guesses']:.2f}", g["mean_guesses"]),
-                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"])]
+                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]), _cpu_cell(g)]
             body.append("<tr>" + "".join(first + cells) + "</tr>")
     return body
 
@@ -165,9 +171,10 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
     header (a few lines of inline script; the page loads nothing)."""
     scored = summary.get("objective") == "score"
     agents = list(summary["agents"])
-    head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s"] if scored
+    head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s",
+             "cpu/game s"] if scored
             else ["agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
-                  "time/game s"])
+                  "time/game s", "cpu/game s"])
     map_head = ["group", "map"]
     for agent in agents:
         map_head += ([f"{agent} score [95% CI]", f"{agent} time/game s"] if scored

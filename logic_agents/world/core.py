@@ -153,6 +153,9 @@ class EpisodeResult:
     extra: dict[str, Any] = field(default_factory=dict)
     error: str = ""
     frames: str = ""
+    # the CPU seconds of the process that played the game (agent and world), beside time_s,
+    # which is wall time and grows when the machine is busy
+    cpu_s: float = 0.0
     # the last observation's board (a world.view.BoardView), when the caller drew it
     # (logic_agents.play does): what a notebook shows beside the numbers
     board: Any = field(default=None, repr=False, compare=False)

@@ -44,7 +44,7 @@ def fork_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Make a child exit when the process that started it dies, even by SIGKILL: Linux's
     parent-death signal where there is one, and a watchdog thread everywhere."""
     with contextlib.suppress(Exception):
@@ -73,7 +73,7 @@ def _settle_child(parent: int, caps: Caps, quiet_stdout: bool) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
-    _die_with_parent(parent)
+    die_with_parent(parent)
     set_memory_cap(caps.memory_cap)
     if quiet_stdout:
         with contextlib.suppress(OSError, ValueError):
@@ -81,7 +81,7 @@ def _settle_child(parent: int, caps: Caps, quiet_stdout: bool) -> None:
             os.dup2(2, 1)
 
 
-def _stop(proc: Any) -> None:
+def stop_process(proc: Any) -> None:
     if proc.is_alive():
         proc.terminate()
         proc.join(1.0)
@@ -180,7 +180,7 @@ class Pool:
             for slot in self.slots:
                 if slot.job is None:
                     slot.proc.join(0.5)
-                _stop(slot.proc)
+                stop_process(slot.proc)
                 slot.conn.close()
 
     def _send(self, index: int, job: Any) -> None:
@@ -189,7 +189,7 @@ class Pool:
         try:
             slot.conn.send(job)
         except (OSError, ValueError):  # the worker died while idle: a new one takes the job
-            _stop(slot.proc)
+            stop_process(slot.proc)
             slot.conn.close()
             self.slots[index] = self._spawn()
             self.slots[index].job = job
@@ -209,7 +209,7 @@ class Pool:
         """The worker at `index` is overdue (kill it) or dead: its game becomes a row, and a
         fresh worker takes its place."""
         slot = self.slots[index]
-        _stop(slot.proc)
+        stop_process(slot.proc)
         slot.conn.close()
         failure = lost_failure("", slot.watch, self.caps, slot.proc.exitcode, killed)
         job, slot.job = slot.job, None
@@ -301,8 +301,8 @@ def run_child(fn: Callable[[Clock], Any], caps: Caps,
                     raise value
                 return value, None
             if _overdue(watch):
-                _stop(proc)
+                stop_process(proc)
                 return None, lost_failure("", watch, caps, proc.exitcode, killed=True)
     finally:
-        _stop(proc)
+        stop_process(proc)
         mine.close()

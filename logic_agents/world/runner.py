@@ -46,7 +46,7 @@ def run_episode(
     clock = clock or Clock()
     clock.agent = agent_name(agent)
     clock.start_game()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     state = _Episode()
     failure: AgentFailed | None = None
     try:
@@ -72,7 +72,7 @@ def run_episode(
             clock.call("close", close, step=state.steps)
         except AgentFailed as e:
             failure = failure or e
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     outcome = state.outcome
     if failure is not None:
         outcome = Outcome.TIMEOUT if failure.timeout else Outcome.ERROR
@@ -89,6 +89,7 @@ def run_episode(
         guesses=int(stats.get("guesses", 0)),
         score=state.score,
         time_s=elapsed,
+        cpu_s=cpu,
         extra=extra,
         error="" if failure is None else f"{failure.line} (in {failure.place})",
         frames="" if failure is None else failure.frames,

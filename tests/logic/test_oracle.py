@@ -118,3 +118,50 @@ def test_scoped_formulas_hold_only_inside_and_leave_the_solver_reusable():
             assert not oracle.satisfiable()
         assert oracle.satisfiable()
         assert any(str(f).startswith("Implies(SEL_") for f in kb.formulas)
+
+
+@settings(max_examples=200, deadline=None)
+@given(clauses_strategy, st.integers(0, 10**6), st.sampled_from(["glucose4", "cadical195"]))
+def test_a_renumbered_oracle_answers_as_the_plain_one(clauses, seed, solver):
+    """shuffle= renumbers the variables and shuffles the clauses and their literals inside the
+    solver; every answer comes back in the KB's own numbering: the same verdicts, every
+    model one of the formula's, the whole enumeration, and what propagation implies."""
+    models = brute_models(clauses)
+    kb = fresh_kb()
+    kb.tell(*clauses)
+    with SatOracle(kb, solver, shuffle=seed) as oracle:
+        assert oracle.satisfiable() == bool(models)
+        if not models:
+            return
+        model = oracle.raw_model()  # variables no clause names are left out, as unshuffled
+        assert tuple(i < len(model) and model[i] > 0 for i in range(N)) in models
+        assert len(oracle.models(limit=100)) == len(models)
+        for i in range(1, N + 1):
+            want = {m[i - 1] for m in models}
+            assert oracle.entails(i) == (want == {True})
+    # propagation on fresh oracles (what one learnt at level 0 it no longer reports)
+    with SatOracle(kb, solver, shuffle=seed) as oracle, SatOracle(kb, solver) as plain:
+        for lit in (1, -1, 2, -3):
+            ok, implied = oracle.propagate([lit])
+            plain_ok, plain_implied = plain.propagate([lit])
+            assert ok == plain_ok
+            if ok:
+                assert set(implied) == set(plain_implied)
+
+
+def test_the_environment_renumbers_every_oracle(monkeypatch):
+    """LOGIC_AGENTS_SHUFFLE=N renumbers every oracle a process makes (any command or
+    benchmark run again with other luck); the answers stay right; a bad value is refused."""
+    from logic_agents.errors import UsageError
+    from logic_agents.logic.renumber import Renumbered
+
+    kb = fresh_kb()
+    kb.tell([1, 2], [-1, 3], [-2, -3])
+    monkeypatch.setenv("LOGIC_AGENTS_SHUFFLE", "5")
+    with SatOracle(kb) as oracle:
+        assert isinstance(oracle._solver, Renumbered)
+        assert oracle.satisfiable() and len(oracle.models(limit=10)) == len(
+            brute_models([[1, 2], [-1, 3], [-2, -3]]))
+    monkeypatch.setenv("LOGIC_AGENTS_SHUFFLE", "five")
+    with pytest.raises(UsageError, match="LOGIC_AGENTS_SHUFFLE"):
+        SatOracle(kb)

@@ -71,16 +71,21 @@ def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
 _WARM: dict[tuple[int, str | None], SudokuSolver] = {}
 
 
-def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None):
+def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None, *,
+                 shuffle: int | None = None):
     """One puzzle. 9x9 and smaller go to a solver kept warm for the process (the rules told
     once, the clues as assumptions), whose answers are canonical (the first solution in
     reading order), so what it answers never depends on what it solved before; other sizes
-    get their own solver, as the benchmark found quicker there."""
+    get their own solver, as the benchmark found quicker there. `shuffle` renumbers the
+    variables (on a solver of its own), to measure luck (scripts/bench_tails.py)."""
     if puzzle.n > 9:
         if puzzle.n in CORE_SIZES:  # 25x25: propagation by the solver, then the core search
-            with SudokuSolver(puzzle.n, solver) as own:
+            with SudokuSolver(puzzle.n, solver, shuffle=shuffle) as own:
                 return own.check(puzzle, unique)
-        return solve_one(puzzle, unique, solver)
+        return solve_one(puzzle, unique, solver, shuffle)
+    if shuffle is not None:
+        with SudokuSolver(puzzle.n, solver, shuffle=shuffle) as own:
+            return own.canonical(puzzle, unique)
     warm = _WARM.get((puzzle.n, solver))
     if warm is None:
         warm = _WARM[(puzzle.n, solver)] = SudokuSolver(puzzle.n, solver)

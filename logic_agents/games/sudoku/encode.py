@@ -96,14 +96,16 @@ class SudokuSolver:
     """The rules of one size on one incremental solver; puzzles come as assumptions."""
 
     def __init__(self, n: int, solver: str | None = None,
-                 card_encoding: str = DEFAULT_CARD_ENCODING, core: bool | None = None):
+                 card_encoding: str = DEFAULT_CARD_ENCODING, core: bool | None = None,
+                 shuffle: int | None = None):
         self.n = n
+        self.shuffle = shuffle  # a renumbering of the variables, to measure luck
         self.core = (n in CORE_SIZES) if core is None else core
         self.core_after = CORE_AFTER  # conflicts on the whole rules before the core search
         solver = solver or default_solver(n)
         self.solver_name = solver
         self.kb = rules_for(n, card_encoding).copy()
-        self.oracle = SatOracle(self.kb, solver)
+        self.oracle = SatOracle(self.kb, solver, shuffle=shuffle)
         self.ids = [[[self.kb.var(var_key(r, c, v)) for v in range(1, n + 1)]
                      for c in range(n)] for r in range(n)]
         self.cell_vars = [i for row in self.ids for cell in row for i in cell]
@@ -210,7 +212,7 @@ class SudokuSolver:
         # a group with no place left gives an empty clause: unsat
         clauses = exactly_one([[i for i in group if i not in ruled_out] for group in self.groups])
         return search_core(clauses, self.n, self.kb.num_vars, limit, CORE_SOLVER, given,
-                           lambda lit: lit not in ruled_out)
+                           lambda lit: lit not in ruled_out, self.shuffle)
 
     def count_solutions(self, puzzle: SudokuPuzzle, limit: int = 2) -> list[Grid]:
         """Up to `limit` solutions. A solution is blocked by the values of its empty cells
@@ -259,12 +261,13 @@ def exactly_one(groups: list[list[int]]) -> list[list[int]]:
 
 
 def search_core(clauses: list[list[int]], n: int, num_vars: int, limit: int, solver: str,
-                given: set[int], readable: Callable[[int], bool]) -> list[Grid]:
+                given: set[int], readable: Callable[[int], bool],
+                shuffle: int | None = None) -> list[Grid]:
     """Up to `limit` solutions of a puzzle's core on a fresh solver. A variable the core
     leaves out (a value ruled out) may come back true, so only `readable` ones are read; a
     solution is blocked by its open cells' values alone (one-hot cells)."""
     found: list[Grid] = []
-    with SatOracle(KnowledgeBase.from_clauses(num_vars, clauses), solver) as core:
+    with SatOracle(KnowledgeBase.from_clauses(num_vars, clauses), solver, shuffle=shuffle) as core:
         while len(found) < limit and core.solve() is True:
             true = [lit for lit in core.raw_model() if lit > 0 and readable(lit)]
             found.append(grid_of(true, n))
@@ -343,7 +346,8 @@ def clue_core(puzzle: SudokuPuzzle) -> tuple[list[list[int]], list[int]]:
     return [[lit] for lit in true] + exactly_one(groups), true
 
 
-def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None,
+              shuffle: int | None = None) -> SolveResult:
     """One puzzle on its own fresh solver, fed only the rules its clues leave open
     (clue_core): a few thousand clauses instead of the whole rules, which cost more to hand
     to a solver than the search itself. What it answers depends on the puzzle alone."""
@@ -351,7 +355,7 @@ def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = No
     n = puzzle.n
     possible = {lit for clause in clauses for lit in clause if lit > 0}
     found = search_core(clauses, n, n * n * n, 2 if unique else 1, solver or CORE_SOLVER,
-                        set(true), possible.__contains__)
+                        set(true), possible.__contains__, shuffle)
     return result_of(found, unique=unique)
 
 

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
-from logic_agents.games.undead.encode import LayoutSolver, UndeadSolver
+from logic_agents.games.undead.encode import UndeadSolver
+from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict

@@ -47,7 +47,7 @@ from logic_agents.games.undead.board import (
     puzzle_from_solution,
 )
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
-from logic_agents.games.undead.encode import LayoutSolver
+from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.inputs import limits_lifted
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
 

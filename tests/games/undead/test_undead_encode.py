@@ -12,12 +12,12 @@ from logic_agents.games.undead import board as undead_board
 from logic_agents.games.undead import files as undead_files
 from logic_agents.games.undead.encode import (
     COUNTING_ENCODINGS,
-    LayoutSolver,
     UndeadSolver,
     count_solutions,
     decode,
     encode,
 )
+from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.logic.counter import UnaryCounter
 from logic_agents.logic.dimacs import parse_dimacs
 from logic_agents.logic.oracle import SatOracle
@@ -195,3 +195,30 @@ def test_unary_counter_means_at_least_k_both_ways(raw, k):
         with Solver(name="glucose4", bootstrap_with=counter.clauses) as s:
             sat = assumptions is not None and s.solve(assumptions=assignment + assumptions)
         assert sat == (count == k)
+
+
+def test_large_boards_race_two_set_ups_and_answer_as_the_first_alone():
+    """On a 20x20 board `solve` races RACE_SETUPS on two cores; whichever wins, the answer is
+    the one the first set-up gives alone: the same unique solution, and for a board with
+    several solutions the first set-up's two (a second solution depends on the solver, so
+    the race waits for it), every time. Renumbered (shuffle=) the answers are still right."""
+    import dataclasses
+
+    from logic_agents.games.undead.encode import RACE_SETUPS, check_with, solve
+    from logic_agents.games.undead.generate import generate_puzzles
+
+    made = generate_puzzles(20, 20, 1, seed=3)[0]
+    assert solve(made.puzzle).status == "unique"
+    assert solve(made.puzzle).solution == made.solution == solve(made.puzzle, race=False).solution
+    for setup in RACE_SETUPS:
+        for shuffle in (None, 1, 2):
+            assert check_with(made.puzzle, setup, shuffle=shuffle).solution == made.solution
+    open_board = dataclasses.replace(made.puzzle, grid=made.puzzle.grid.translate(
+        str.maketrans("GVZ", "...")))
+    alone = solve(open_board, race=False)
+    assert alone.status == "multiple"
+    for _ in range(3):
+        assert solve(open_board) == alone
+    assert solve(open_board, unique=False).solution == alone.solution
+    for grid in (alone.solution, alone.second):
+        assert undead_board.is_solution(open_board, grid)

@@ -1,0 +1,97 @@
+"""Renumbered: a solver's luck drawn again, on the same formula.
+
+Concepts:
+- A CDCL solver's time on a hard instance depends on the variable numbering, the order of the
+  clauses and of their literals. Renumbered wraps a pysat solver: the formula reaches it under
+  a random renumbering of its variables (in the batches they first appear in), each clause's
+  literals shuffled; models and implied literals come back in the caller's numbering.
+  SatOracle(shuffle=seed) uses it, and shuffles the order of each batch of clauses it adds.
+- LOGIC_AGENTS_SHUFFLE=N in the environment renumbers every oracle the process makes (the
+  k-th with seed "N:k"), so any command or benchmark can be run again with other luck
+  (scripts/bench_tails.py, docs/BENCHMARKS.md "SAT tails").
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from logic_agents.errors import UsageError
+
+SHUFFLE_VARIABLE = "LOGIC_AGENTS_SHUFFLE"
+_ORACLES_MADE = itertools.count()
+
+
+def environment_shuffle() -> str | None:
+    """The seed of the next oracle under LOGIC_AGENTS_SHUFFLE, or None when it is not set."""
+    text = os.environ.get(SHUFFLE_VARIABLE)
+    if not text:
+        return None
+    if not text.isdigit():
+        raise UsageError(f"{SHUFFLE_VARIABLE} must be a whole number (a seed), got {text[:40]!r}")
+    return f"{int(text)}:{next(_ORACLES_MADE)}"
+
+
+class Renumbered:
+    """A pysat solver that sees the formula under a random renumbering of its variables, each
+    clause's literals in a shuffled order; what it answers is mapped back. Variables are
+    renumbered in the batches they first appear in (the rules, then what is told later), so
+    a solver's luck on one formula can be drawn again without changing the formula."""
+
+    def __init__(self, solver: Any, rng: random.Random):
+        self._solver = solver
+        self._rng = rng
+        self._to = [0]  # original variable -> the solver's
+        self._back = [0]  # the solver's variable -> original
+
+    def _grow(self, var: int) -> None:
+        known = len(self._to) - 1
+        if var <= known:
+            return
+        fresh = list(range(known + 1, var + 1))
+        self._rng.shuffle(fresh)
+        self._to.extend(fresh)
+        self._back.extend([0] * len(fresh))
+        for original in range(known + 1, var + 1):
+            self._back[self._to[original]] = original
+
+    def _out(self, lits: Iterable[int]) -> list[int]:
+        out = []
+        for lit in lits:
+            var = abs(lit)
+            self._grow(var)
+            out.append(self._to[var] if lit > 0 else -self._to[var])
+        return out
+
+    def _in(self, lit: int) -> int:
+        var = self._back[abs(lit)]
+        return var if lit > 0 else -var
+
+    def add_clause(self, clause: Iterable[int]) -> Any:
+        lits = self._out(clause)
+        self._rng.shuffle(lits)
+        return self._solver.add_clause(lits)
+
+    def solve(self, assumptions: Iterable[int] = ()) -> Any:
+        return self._solver.solve(assumptions=self._out(assumptions))
+
+    def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> Any:
+        return self._solver.solve_limited(assumptions=self._out(assumptions),
+                                          expect_interrupt=expect_interrupt)
+
+    def get_model(self) -> list[int] | None:
+        model = self._solver.get_model()
+        if model is None:
+            return None
+        true = {lit for lit in model if lit > 0}
+        return [var if self._to[var] in true else -var for var in range(1, len(self._to))]
+
+    def propagate(self, assumptions: Iterable[int] = ()) -> tuple[Any, list[int]]:
+        ok, implied = self._solver.propagate(assumptions=self._out(assumptions))
+        return ok, [self._in(lit) for lit in implied if abs(lit) < len(self._back)]
+
+    def __getattr__(self, name: str) -> Any:  # conf_budget, interrupt, delete, ...
+        return getattr(self._solver, name)
