@@ -4,7 +4,7 @@ Concepts:
 - A CDCL solver's time on a hard instance depends on the variable numbering, the order of the
   clauses and of their literals. Renumbered wraps a pysat solver: the formula reaches it under
   a random renumbering of its variables (in the batches they first appear in), each clause's
-  literals shuffled; models and implied literals come back in the caller's numbering.
+  literals rotated by a random offset; models and implied literals come back in the caller's numbering.
   SatOracle(shuffle=seed) uses it, and shuffles the order of each batch of clauses it adds.
 - LOGIC_AGENTS_SHUFFLE=N in the environment renumbers every oracle the process makes (the
   k-th with seed "N:k"), so any command or benchmark can be run again with other luck
@@ -59,12 +59,11 @@ class Renumbered:
             self._back[self._to[original]] = original
 
     def _out(self, lits: Iterable[int]) -> list[int]:
-        out = []
-        for lit in lits:
-            var = abs(lit)
-            self._grow(var)
-            out.append(self._to[var] if lit > 0 else -self._to[var])
-        return out
+        lits = list(lits)
+        if lits:
+            self._grow(max(lits, key=abs).__abs__())
+        to = self._to
+        return [to[lit] if lit > 0 else -to[-lit] for lit in lits]
 
     def _in(self, lit: int) -> int:
         var = self._back[abs(lit)]
@@ -72,7 +71,9 @@ class Renumbered:
 
     def add_clause(self, clause: Iterable[int]) -> Any:
         lits = self._out(clause)
-        self._rng.shuffle(lits)
+        if len(lits) > 1:  # rotated by a random offset: one draw per clause, not a shuffle
+            turn = self._rng.randrange(len(lits))
+            lits = lits[turn:] + lits[:turn]
         return self._solver.add_clause(lits)
 
     def solve(self, assumptions: Iterable[int] = ()) -> Any:
@@ -86,8 +87,9 @@ class Renumbered:
         model = self._solver.get_model()
         if model is None:
             return None
-        true = {lit for lit in model if lit > 0}
-        return [var if self._to[var] in true else -var for var in range(1, len(self._to))]
+        size = len(model)  # a variable past the solver's count is in no clause: false
+        return [var if mine <= size and model[mine - 1] > 0 else -var
+                for var, mine in enumerate(self._to[1:], start=1)]
 
     def propagate(self, assumptions: Iterable[int] = ()) -> tuple[Any, list[int]]:
         ok, implied = self._solver.propagate(assumptions=self._out(assumptions))

@@ -14,7 +14,6 @@ from logic_agents.games.sudoku.board import (
     parse_puzzles,
 )
 from logic_agents.games.sudoku.encode import (
-    CORE_SIZES,
     SudokuSolver,
     count_solutions,
     decode,
@@ -76,12 +75,12 @@ def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None =
     """One puzzle. 9x9 and smaller go to a solver kept warm for the process (the rules told
     once, the clues as assumptions), whose answers are canonical (the first solution in
     reading order), so what it answers never depends on what it solved before; other sizes
-    get their own solver, as the benchmark found quicker there. `shuffle` renumbers the
-    variables (on a solver of its own), to measure luck (scripts/bench_tails.py)."""
+    get a fresh solver fed only the rules their clues leave open (solve_one): on 25x25 the
+    whole rules are 750,000 pairwise clauses, which took 3 s to hand to a solver per puzzle,
+    where the clue core takes 0.06 s (median; docs/BENCHMARKS.md "SAT tails"). `shuffle`
+    renumbers the variables (on a solver of its own), to measure luck
+    (scripts/bench_tails.py)."""
     if puzzle.n > 9:
-        if puzzle.n in CORE_SIZES:  # 25x25: propagation by the solver, then the core search
-            with SudokuSolver(puzzle.n, solver, shuffle=shuffle) as own:
-                return own.check(puzzle, unique)
         return solve_one(puzzle, unique, solver, shuffle)
     if shuffle is not None:
         with SudokuSolver(puzzle.n, solver, shuffle=shuffle) as own:

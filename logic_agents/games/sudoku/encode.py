@@ -18,8 +18,11 @@ Concepts:
 - Canonical answers (`canonical`, `first_solution`): the first solution in reading order, so
   a solver kept warm across puzzles answers as a fresh one would (`solve` keeps one per size
   up to 9x9: the rules are told once, not per puzzle).
-- candidates / clue_core / solve_one: one puzzle alone (16x16): the rules restricted by
-  constraint propagation of the clues in Python, so the whole rules never reach a solver.
+- candidates / clue_core / solve_one: one puzzle alone (what `solve` does for 16x16 and
+  25x25): the rules restricted by constraint propagation of the clues in Python, so the
+  whole rules (750,000 clauses at 25x25) never reach a solver. SudokuSolver (the whole
+  rules, and the propagated core past a conflict budget on 25x25) serves the agents, which
+  ask many questions of one puzzle.
 """
 
 from __future__ import annotations
