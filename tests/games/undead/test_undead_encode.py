@@ -211,14 +211,17 @@ def test_large_boards_race_two_set_ups_and_answer_as_the_first_alone():
     assert solve(made.puzzle).status == "unique"
     assert solve(made.puzzle).solution == made.solution == solve(made.puzzle, race=False).solution
     for setup in RACE_SETUPS:
-        for shuffle in (None, 1, 2):
+        for shuffle in (None, 1):
             assert check_with(made.puzzle, setup, shuffle=shuffle).solution == made.solution
-    open_board = dataclasses.replace(made.puzzle, grid=made.puzzle.grid.translate(
-        str.maketrans("GVZ", "...")))
+    # several solutions (a shipped 7x7 board without its clues on one side): raced on purpose
+    board = undead_files.load_entries(DATA / "7x7dn.tsv")[0].puzzle
+    clues = list(board.clues)
+    clues[: board.width] = [None] * board.width
+    open_board = dataclasses.replace(board, clues=tuple(clues))
     alone = solve(open_board, race=False)
     assert alone.status == "multiple"
     for _ in range(3):
-        assert solve(open_board) == alone
-    assert solve(open_board, unique=False).solution == alone.solution
+        assert solve(open_board, race=True) == alone
+    assert solve(open_board, unique=False, race=True).solution == alone.solution
     for grid in (alone.solution, alone.second):
         assert undead_board.is_solution(open_board, grid)
