@@ -21,6 +21,10 @@ Families (each set-up side by side, on the same instances and seeds, in one run)
   `previous` (what `solve` did before: the whole rules on a SudokuSolver, the propagated core
   past a conflict budget; only its check is timed, not the 3 s of handing it 750,000
   clauses). Seconds are measured inside one process per puzzle and set-up.
+- mazes20: `solve --unique` on `--limit` Exactly One Mazes of 20x20 (`generate mazes --size 20
+  --count 10 --seed 2026`, as scripts/bench_mazes.py makes them; made in the run, about 50 s
+  each). Set-ups: `shipped` (as numbered; its repeats show the machine's noise) and
+  `renumbered` (LOGIC_AGENTS_SHUFFLE).
 - generate-undead: `generate undead --size 20x20 --count 1 --seed K` for K = 1..`--limit`.
   Set-ups: `shipped` (as it runs; its repeats show the machine's noise) and `renumbered`
   (every SAT oracle of the run renumbered through LOGIC_AGENTS_SHUFFLE: the generator's own
@@ -49,12 +53,22 @@ sys.path.insert(0, str(ROOT / "scripts"))
 UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
 SETUPS = {"undead": ("shipped", "quick", "steady"), "sudoku25": ("shipped", "previous"),
-          "generate-undead": ("shipped", "renumbered")}
+          "generate-undead": ("shipped", "renumbered"), "mazes20": ("shipped", "renumbered")}
 TARGET = (1.0, 5.0)  # median, max: the targets of issue 29 for Undead 20x20
 
 
 def one(family: str, reference: str, setup: str, seed: int) -> str:
     """The child: solve one instance under one set-up and renumbering; print its status."""
+    if family == "mazes20":
+        import os
+
+        if setup == "renumbered":
+            os.environ["LOGIC_AGENTS_SHUFFLE"] = str(seed)
+        from logic_agents.games.mazes.encode import solve as solve_maze
+        from logic_agents.world.registry import get_game
+        from logic_agents.world.resolve import resolve
+
+        return solve_maze(resolve(reference, get_game("mazes"))[1][0]).status
     if family == "generate-undead":
         import os
 
@@ -150,6 +164,14 @@ def instances(family: str, limit: int) -> list[tuple[str, str]]:
         return [(f"{SUDOKU_25}:{k}", "25x25, 45% given") for k in range(1, limit + 1)]
     if family == "generate-undead":
         return [(str(k), "generate undead 20x20, seed") for k in range(1, limit + 1)]
+    if family == "mazes20":
+        folder = Path(tempfile.gettempdir()) / "bench_tails_mazes"
+        if not folder.exists() or len(list(folder.glob("*.txt"))) < limit:
+            subprocess.run([sys.executable, "-m", "logic_agents", "generate", "mazes", "--size",
+                            "20", "--count", "10", "--seed", "2026", "-o", str(folder)],
+                           cwd=ROOT, check=True, capture_output=True)
+        return [(str(path), "mazes 20x20, seed 2026")
+                for path in sorted(folder.glob("*.txt"))[:limit]]
     from logic_agents.games.undead.files import load_entries
 
     out = [(f"{UNDEAD_PUBLIC}:{k}", "sgt-style, givens")
