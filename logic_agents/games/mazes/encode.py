@@ -286,7 +286,16 @@ def count_solutions(board: MazeBoard, limit: int = 2) -> int:
         solver.close()
 
 
-def solve(board: MazeBoard, unique: bool = True, solver: str | None = None):
+# Boards of RACE_CELLS and more: the default solver races CaDiCaL 1.9.5 on two cores
+# (logic/portfolio.py). Under 10 renumberings of each of ten generated 20x20 boards, glucose4
+# alone ran past 60 s once and took 29.6 s once (median 0.27 s); under the renumbering that
+# stalled it, CaDiCaL, CaDiCaL 1.5.3 and MiniSat took 0.3-0.4 s (scripts/bench_tails.py
+# --family mazes20, docs/BENCHMARKS.md "SAT tails").
+RACE_CELLS = 400
+RACE_SOLVERS = (DEFAULT_SOLVER, "cadical195")
+
+
+def _check(board: MazeBoard, unique: bool, solver: str | None):
     from logic_agents.world.puzzle import result_of
 
     s = MazeSolver(board, solver)
@@ -294,3 +303,25 @@ def solve(board: MazeBoard, unique: bool = True, solver: str | None = None):
         return result_of(s.solutions(2 if unique else 1) or [], unique)
     finally:
         s.close()
+
+
+def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
+          race: bool | None = None):
+    """A solution path (and with `unique`, a second one or the proof there is none). `race`:
+    RACE_SOLVERS on two cores, the first answer wins (default: when no solver is named and
+    the board has RACE_CELLS or more); a board with two solutions always shows the first
+    solver's two, so answers never depend on which finished first."""
+    if race is None:
+        race = solver is None and board.height * board.width >= RACE_CELLS
+    if not race:
+        return _check(board, unique, solver)
+    from functools import partial
+
+    from logic_agents.logic.portfolio import race as first_of
+    from logic_agents.world.puzzle import result_of
+
+    _, result = first_of([partial(_check, board, True, name) for name in RACE_SOLVERS],
+                         accept=lambda index, answer: answer.status != "multiple")
+    if unique:
+        return result
+    return result_of([result.solution] if result.solution else [], unique=False)

@@ -318,3 +318,23 @@ def test_a_memory_capped_agent_says_why_it_gave_up(capsys, tmp_path):
     assert "GAVE_UP" in out and "stopped at its memory cap 5 MiB" in out
     assert main(["play", str(path), "--agent", "sat", "--memory-cap", "5"]) == 2
     assert "--memory-cap" in capsys.readouterr().err
+
+
+def test_large_boards_race_two_solvers_and_answer_as_the_first_alone():
+    """From 20x20 `solve` races RACE_SOLVERS on two cores; whichever wins, the answer is the
+    one the first solver gives alone: the unique path of a shipped board, and for a board with
+    many paths the first solver's two (the race waits for it), every time."""
+    from logic_agents.games.mazes.encode import RACE_CELLS, solve
+
+    assert RACE_CELLS <= 400  # 20x20 boards race by default
+    shipped = maze_board.load_board(DATA / "eom-6x6-02.txt")
+    assert solve(shipped, race=True) == solve(shipped, race=False)
+    assert solve(shipped, race=True).status == "unique"
+    empty = maze_board.MazeBoard(6, 6, (0,) * 36, "empty")  # no shapes: many paths
+    alone = solve(empty, race=False)
+    assert alone.status == "multiple"
+    for _ in range(3):
+        assert solve(empty, race=True) == alone
+    assert solve(empty, unique=False, race=True).solution == alone.solution
+    for path in (alone.solution, alone.second):
+        assert maze_board.is_solution(empty, path)
