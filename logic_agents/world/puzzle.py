@@ -4,6 +4,9 @@ Concepts: Status (unique / multiple / solved / unsat); SolveResult, where `secon
 different solution, the evidence that a puzzle is not unique; SolverCache (one solver per
 instance across an episode); SolverChoice (an agent's `--solver` option and its SolverCache);
 CappedSearchAgent (nodes and caps of the baseline searches).
+- raced(checks, unique): solver set-ups raced on two cores (logic/portfolio.race), each a
+  check with uniqueness; a later set-up's answer is taken unless it shows two solutions
+  (which two depends on the solver), so the answer never depends on which finished first.
 """
 
 from __future__ import annotations
@@ -35,6 +38,18 @@ def result_of(found: list[Any], unique: bool) -> SolveResult:
     if len(found) == 1:
         return SolveResult("unique", found[0])
     return SolveResult("multiple", found[0], found[1])
+
+
+def raced(checks: list[Callable[[], SolveResult]], unique: bool) -> SolveResult:
+    """The first answer of `checks` (each a check with uniqueness, checks[0] the default
+    set-up), raced on two cores; see the module docstring. `unique=False` keeps the solution
+    alone, the one checks[0] would give first whenever it matters."""
+    from logic_agents.logic.portfolio import race
+
+    _, result = race(checks, accept=lambda index, answer: answer.status != "multiple")
+    if unique:
+        return result
+    return result_of([result.solution] if result.solution else [], unique=False)
 
 
 class SolverCache:

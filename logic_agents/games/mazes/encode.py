@@ -317,11 +317,6 @@ def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
         return _check(board, unique, solver)
     from functools import partial
 
-    from logic_agents.logic.portfolio import race as first_of
-    from logic_agents.world.puzzle import result_of
+    from logic_agents.world.puzzle import raced
 
-    _, result = first_of([partial(_check, board, True, name) for name in RACE_SOLVERS],
-                         accept=lambda index, answer: answer.status != "multiple")
-    if unique:
-        return result
-    return result_of([result.solution] if result.solution else [], unique=False)
+    return raced([partial(_check, board, True, name) for name in RACE_SOLVERS], unique)

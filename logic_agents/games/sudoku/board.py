@@ -94,11 +94,13 @@ def unit_indices(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(r * n + c for r, c in unit) for unit in units(n))
 
 
-def _check_clues(n: int, cells: list[int], where: list[tuple[int, int]], file: str) -> None:
-    """Two equal clues in one unit is a format error (the puzzle contradicts itself)."""
+def _check_clues(n: int, cells: list[int], locate: Callable[[], list[tuple[int, int]]],
+                 file: str) -> None:
+    """Two equal clues in one unit is a format error (the puzzle contradicts itself). The
+    values are located (file:line:col) only when there is one."""
     givens = ([cells[i] for i in unit if cells[i]] for unit in unit_indices(n))
     if all(len(given) == len(set(given)) for given in givens):
-        return  # the usual case, checked without locating anything
+        return
     for unit in units(n):
         seen: dict[int, Cell] = {}
         for r, c in unit:
@@ -106,7 +108,7 @@ def _check_clues(n: int, cells: list[int], where: list[tuple[int, int]], file: s
             if v == 0:
                 continue
             if v in seen:
-                line, col = where[r * n + c]
+                line, col = locate()[r * n + c]
                 pr, pc = seen[v]
                 raise FormatError(
                     f"clue {symbol(v)} at r{r}c{c} repeats the clue at r{pr}c{pc}",
@@ -114,12 +116,9 @@ def _check_clues(n: int, cells: list[int], where: list[tuple[int, int]], file: s
             seen[v] = (r, c)
 
 
-def _make(values: list[int], where: list[tuple[int, int]] | Callable[[], list[tuple[int, int]]],
-          name: str, file: str, line: int) -> SudokuPuzzle:
-    """A checked puzzle; `where` locates each value for errors (or computes that, when an
-    error needs it)."""
-    if callable(where):
-        return _make_checked(values, name, file, line, where)
+def _make(values: list[int], locate: Callable[[], list[tuple[int, int]]], name: str,
+          file: str, line: int) -> SudokuPuzzle:
+    """A checked puzzle; `locate()` gives each value's (line, col), asked only for an error."""
     count = len(values)
     n = math.isqrt(count)
     if n * n != count or n not in SIZES:
@@ -128,23 +127,9 @@ def _make(values: list[int], where: list[tuple[int, int]] | Callable[[], list[tu
     for i, v in enumerate(values):
         if v > n:
             raise FormatError(f"value {symbol(v)} is out of range 1-{symbol(n)} for {n}x{n}",
-                              file, *where[i])
-    _check_clues(n, values, where, file)
+                              file, *locate()[i])
+    _check_clues(n, values, locate, file)
     return SudokuPuzzle(n, tuple(values), name, file)
-
-
-def _make_checked(values: list[int], name: str, file: str, line: int,
-                  locate: Callable[[], list[tuple[int, int]]]) -> SudokuPuzzle:
-    """As _make, locating the values only when something is wrong."""
-    count = len(values)
-    n = math.isqrt(count)
-    if n * n == count and n in SIZES and max(values, default=0) <= n:
-        try:
-            _check_clues(n, values, [], file)
-            return SudokuPuzzle(n, tuple(values), name, file)
-        except (FormatError, IndexError):
-            pass  # said again below, with its place
-    return _make(values, locate(), name, file, line)
 
 
 def parse_puzzles(text: str, file: str = "<string>") -> list[SudokuPuzzle]:
@@ -176,20 +161,12 @@ _VALUES = {ch: v for ch in [*EMPTY, *"123456789", *(chr(ord("A") + k) for k in r
 
 def _parse_line(lines: list[str], lineno: int, file: str) -> SudokuPuzzle:
     raw = lines[lineno - 1]
-    content = raw.split("#", 1)[0]
-    try:  # the usual case: every character a symbol, placed only if an error needs it
-        values = [_VALUES[ch] for ch in content.rstrip()]
-    except KeyError:
-        pass
-    else:
-        return _make(values, lambda: _locate_line(lines, lineno, file),
-                     _comment_name(raw, f"{Path(file).stem}:{lineno}"), file, lineno)
-    return _make(*_located_values(lines, lineno, file),
+    try:  # the usual case: every character a symbol, each placed only if an error needs it
+        values = [_VALUES[ch] for ch in raw.split("#", 1)[0].rstrip()]
+    except KeyError:  # noise or a bad symbol: read located (a bad symbol is said there)
+        values = _located_values(lines, lineno, file)[0]
+    return _make(values, lambda: _located_values(lines, lineno, file)[1],
                  _comment_name(raw, f"{Path(file).stem}:{lineno}"), file, lineno)
-
-
-def _locate_line(lines: list[str], lineno: int, file: str) -> list[tuple[int, int]]:
-    return _located_values(lines, lineno, file)[1]
 
 
 def _located_values(lines: list[str], lineno: int,
@@ -232,7 +209,7 @@ def _parse_grid(lines: list[str], body: list[tuple[int, str]], file: str) -> Sud
         raise FormatError(f"grid has {len(values) // max(width, 1)} rows of {width}; "
                           f"a Sudoku grid is square", file, body[-1][0], 0)
     name = Path(file).stem if file != "<string>" else "sudoku"
-    return _make(values, where, name, file, body[0][0])
+    return _make(values, lambda: where, name, file, body[0][0])
 
 
 def load_puzzles(path: str | Path) -> list[SudokuPuzzle]:

@@ -17,13 +17,14 @@ Concepts:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.logic.ids import IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.world.core import Why
-from logic_agents.world.puzzle import SolveResult, result_of
+from logic_agents.world.puzzle import SolveResult, raced, result_of
 
 # The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md,
 # build + solve + uniqueness): up to 20x20 the modulo totalizer is fastest with the best worst
@@ -263,16 +264,8 @@ def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, 
     if race is None:
         race = solver is None and puzzle.width * puzzle.height >= LARGE_SOLVER_CELLS
     if race:
-        from functools import partial
-
-        from logic_agents.logic.portfolio import race as first_of
-
-        # the solutions of a unique (or unsolvable) puzzle are the same whoever found them
-        _, result = first_of([partial(check_with, puzzle, setup, solver, shuffle)
-                              for setup in RACE_SETUPS],
-                             accept=lambda index, answer: answer.status != "multiple")
-        return result if unique else result_of([result.solution] if result.solution else [],
-                                               unique=False)
+        return raced([partial(check_with, puzzle, setup, solver, shuffle)
+                      for setup in RACE_SETUPS], unique)
     s = UndeadSolver(puzzle, solver, shuffle=shuffle)
     try:
         return s.check(unique)
