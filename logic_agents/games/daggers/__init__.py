@@ -1,7 +1,8 @@
 """Daggers and Gold: board, world, encode, agents, render; registered as game "daggers".
 
 Agents: the 2018 report's rpx, spx and satx (agents.py), and prob (prob.py), which plays
-satx's certainties and guesses by exact dagger probability (probability.py).
+the cells satx would prove (found from the exact odds) and guesses by exact dagger probability
+(probability.py).
 """
 
 from typing import Any
@@ -25,8 +26,8 @@ from logic_agents.world.resolve import shipped_maps
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
-              "prob": "satx's certainties, then the guess with the lowest exact dagger "
-                      "probability (--explain prints the candidates)"}
+              "prob": "satx's certain cells (read off the exact odds), then the guess with "
+                      "the best exact odds (--explain prints the candidates and SAT's proofs)"}
 
 
 def sniff(text: str, file: str = "<input>") -> int:

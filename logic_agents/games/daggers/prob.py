@@ -1,8 +1,11 @@
 """prob: satx's certainties, then every guess chosen by exact dagger probability.
 
 Concepts:
-- Certainties first: the same single-point passes and incremental SAT oracle as satx; every
-  cell proved safe or a dagger is played as satx plays it.
+- Certainties first: the same single-point passes as satx; then the cells the exact odds put
+  at 0 or 1 (`certainties="odds"`, the default: the odds are needed for the guess anyway), or
+  satx's incremental SAT test (`"sat"`, and always with `explain`, for its minimal proofs).
+  Both find the same cells, queued in the same order (frontier, then interior, each in
+  reading order), so a game plays the same moves either way (tests/games/daggers/test_prob.py).
 - Odds: when nothing is provable, probability.dagger_odds gives every covered cell's exact
   dagger probability.
 - Candidates: the cells whose chance of being safe is within `tie` (relative) of the safest
@@ -59,6 +62,7 @@ DEFAULT_BETA = 1.0  # weight of a guess without progress; 0.9 measured no better
 # with 2 lives, 0 / 0.5 / 0.8 won 86.4 / 86.1 / 85.7% of 1,000 paired games
 DEFAULT_SPARE_LIFE = 0.0
 DEFAULT_ENDGAME = 750  # placements; 0 turns the exact endgame search off
+CERTAINTIES = ("odds", "sat")
 
 
 class ProbAgent(SatAgent):
@@ -72,18 +76,25 @@ class ProbAgent(SatAgent):
         Option("endgame", int, DEFAULT_ENDGAME, "search exactly for the best win chance when "
                "at most N placements remain (0 turns it off)", metavar="N",
                parse=nonnegative_int),
+        Option("certainties", str, "odds", "how certain cells are found: odds (P(dagger) 0 or "
+               "1 in the exact odds, computed for the guess anyway) or sat (satx's SAT test; "
+               "--explain always asks SAT, for the proof); both play the same moves",
+               choices=CERTAINTIES),
     )
 
     def __init__(self, *, policy: str = DEFAULT_POLICY, tie: float | None = None,
                  candidates: int = DEFAULT_CANDIDATES, interior: int = DEFAULT_INTERIOR,
                  beta: float = DEFAULT_BETA, spare_life: float = DEFAULT_SPARE_LIFE,
-                 endgame: int = DEFAULT_ENDGAME,
+                 endgame: int = DEFAULT_ENDGAME, certainties: str = "odds",
                  explain: Callable[[list[str]], None] | None = None, **options) -> None:
         if policy not in POLICIES:
             raise UnknownName(f"unknown guess policy {policy!r}; choose one of "
                               f"{', '.join(POLICIES)}")
         if tie is not None and not 0.0 <= tie < 1.0:
             raise UsageError(f"tie must be at least 0 and below 1, got {tie}")
+        if certainties not in CERTAINTIES:
+            raise UnknownName(f"unknown certainties route {certainties!r}; choose one of "
+                              f"{', '.join(CERTAINTIES)}")
         if endgame < 0:
             raise UsageError(f"endgame must not be negative, got {endgame}")
         self.policy = policy
@@ -93,20 +104,46 @@ class ProbAgent(SatAgent):
         self.beta = beta
         self.spare_life = spare_life
         self.endgame = endgame
+        self.certainties = certainties
         self.win_chance: float | None = None
         self.looked_ahead: tuple[int, float] | None = None  # (candidates, best score)
         self.last_odds: DaggerOdds | None = None
         super().__init__(explain=explain, **options)
 
     def satisfiability_test(self, obs: DaggersObservation) -> list:
-        """satx's test, asked only when the exact odds show a certain cell. They are needed
-        for the guess anyway, and SAT's verdicts are complete (tests/games/daggers/
-        test_soundness.py), so a test that would prove nothing is skipped: same moves, a
-        third fewer SAT calls."""
-        odds = self._odds_of(obs)
-        if odds is not None and all(0 < p < 1 for p in odds[2].exact.values()):
+        """The certain cells, once the single-point passes stall. The exact odds are needed
+        for the guess anyway, and they are complete as SAT's verdicts are (a cell is proved
+        safe exactly when no consistent placement puts a dagger on it: tests/games/daggers/
+        test_probability.py), so SAT is asked only for its proofs (`explain`), on request
+        (`certainties="sat"`), or without the total (the odds always count it)."""
+        known = self._odds_of(obs)
+        if known is None:
             return []
-        return super().satisfiability_test(obs)
+        odds = known[2]
+        if all(0 < p < 1 for p in odds.exact.values()):
+            return []  # nothing is certain: a SAT test would prove nothing
+        if self.certainties == "sat" or self.explain is not None or not self.global_count:
+            return super().satisfiability_test(obs)
+        return self._certain_moves(odds)
+
+    def _certain_moves(self, odds: DaggerOdds) -> list[tuple[DaggersAction, Why]]:
+        """The cells the odds decide, in satx's order: frontier, then interior."""
+        inside = set(odds.interior_cells)
+        moves = []
+        for cell in sorted(odds.frontier) + list(odds.interior_cells):
+            p = odds.exact[cell]
+            if p == 0:
+                self.proved_safe += 1
+                moves.append((DaggersAction("probe", cell), Why(
+                    f"exact odds: {cell} is safe: none of the {odds.placements} placements "
+                    f"that agree with the clues and the total puts a dagger there")))
+            elif p == 1:
+                self.proved_dagger += 1
+                moves.append((DaggersAction("flag", cell), Why(
+                    f"exact odds: {cell} is a dagger in all {odds.placements} placements "
+                    f"that agree with the clues and the total"
+                    + (" (an interior cell)" if cell in inside else ""))))
+        return moves
 
     _odds: tuple[DaggersObservation, tuple[Board, dict[Any, Any], DaggerOdds]] | None
 

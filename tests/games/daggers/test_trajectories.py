@@ -1,7 +1,9 @@
 """satx's moves are fixed: each agent's trajectory (every action, the outcome and the number
 of guesses) on the 30 official maps x 10 seeds has the digest recorded in
 data/trajectories.json, written by the code before DaggersKB took over satx's knowledge
-(issue 27). A change that moves any game of satx, its variants or prob fails here, by name."""
+(issue 27). A change that moves any game of satx, its variants or prob fails here, by name. prob finds
+its certain cells from the exact odds, or from SAT when asked or explaining: both routes must
+play prob's recorded games."""
 
 import hashlib
 import json
@@ -22,7 +24,11 @@ AGENTS = {
     "satx-nogc": lambda: SatAgent(global_count=False),
     "satx-rebuild": lambda: SatAgent(incremental=False),
     "prob": ProbAgent,
+    # the odds route and SAT's find the same certain cells in the same order: same games
+    "prob-sat": lambda: ProbAgent(certainties="sat"),
+    "prob-explain": lambda: ProbAgent(explain=lambda lines: None),
 }
+RECORDED_AS = {"prob-sat": "prob", "prob-explain": "prob"}
 
 
 def digest(board, make, seed: int) -> str:
@@ -39,5 +45,16 @@ def test_every_trajectory_is_as_recorded(agent):
     boards = [load(path) for path in sorted(MAPS.glob("*.txt"))]
     assert len(boards) == 30
     moved = [f"{board.name} seed {seed}" for board in boards for seed in range(10)
-             if digest(board, AGENTS[agent], seed) != RECORDED[f"{agent}/{board.name}/{seed}"]]
+             if digest(board, AGENTS[agent], seed) != RECORDED[f"{RECORDED_AS.get(agent, agent)}/{board.name}/{seed}"]]
     assert not moved, f"{agent} plays differently on {len(moved)} of 300 games: {moved[:5]}"
+
+
+def test_both_certainty_routes_play_the_same_generated_games():
+    """Beyond the official maps: classic, hex and gold boards, the odds route and the SAT route
+    play every game the same."""
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+
+    for preset in ("intermediate", "tornado-medium", "cs5011-hard"):
+        for i, board in enumerate(generate_maps(PRESETS[preset], 12, seed=5)):
+            assert digest(board, ProbAgent, i) == \
+                digest(board, lambda: ProbAgent(certainties="sat"), i), (preset, board.name)
