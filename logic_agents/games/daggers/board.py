@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from logic_agents.errors import FormatError
@@ -88,7 +88,7 @@ class DaggersMap(GridShape):
             (r, c) for r, row in enumerate(self.tokens) for c, t in enumerate(row) if t == DAGGER
         )
 
-    @property
+    @cached_property  # the world reports it at every step
     def total_daggers(self) -> int:
         return sum(row.count(DAGGER) for row in self.tokens)
 

@@ -62,13 +62,23 @@ class OpenClues:
         self.changes = changes if changes is not None else GridChanges()
         self.cursor = 0
         self.open: set[Cell] = set()
+        self._last: tuple[DaggersObservation, list] | None = None
+        # per open clue: (cell, clue, covered neighbours, marked), until a neighbour changes
+        self._entries: dict[Cell, tuple[Cell, int, list[Cell], int]] = {}
 
     def neighbourhoods(self, obs: DaggersObservation
                        ) -> list[tuple[Cell, int, list[Cell], int]]:
-        """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour."""
+        """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour (the
+        same list again when asked twice about one observation: do not change it)."""
+        if self._last is not None and self._last[0] is obs:
+            return self._last[1]
         news, self.cursor = self.changes.since(obs, self.cursor)
         grid, table = obs.grid, obs.neighbours
+        entries = self._entries
         for (r, c), now in news:
+            for n in table[r, c]:  # the clues around a changed cell see it change
+                entries.pop(n, None)
+            entries.pop((r, c), None)
             if clue_value(now) is not None:
                 self.open.add((r, c))
             elif now == COVERED:  # unflagged: its clues have a covered cell again
@@ -76,12 +86,16 @@ class OpenClues:
                                  if clue_value(grid[n[0]][n[1]]) is not None)
         out = []
         for cell in sorted(self.open):
-            unknown, marked = neighbourhood(obs, cell)
-            k = clue_value(grid[cell[0]][cell[1]])
-            if unknown and k is not None:
-                out.append((cell, k, unknown, marked))
-            else:
-                self.open.discard(cell)
+            entry = entries.get(cell)
+            if entry is None:
+                unknown, marked = neighbourhood(obs, cell)
+                k = clue_value(grid[cell[0]][cell[1]])
+                if not unknown or k is None:
+                    self.open.discard(cell)
+                    continue
+                entry = entries[cell] = (cell, k, unknown, marked)
+            out.append(entry)
+        self._last = (obs, out)
         return out
 
 

@@ -116,7 +116,7 @@ def count_window(kb: KnowledgeBase, obs: DaggersObservation,
     """The global count of `obs` as a window on `candidates` (its frontier), in `kb`'s ids."""
     edge = set(candidates)
     interior = tuple(c for c in obs.unknown_cells() if c not in edge)
-    remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
+    remaining = obs.total_daggers - obs.marked
     return CountWindow(tuple(kb.var(dagger_key(c)) for c in candidates), interior, remaining)
 
 

@@ -3,7 +3,8 @@
 Concepts:
 - Certainties first: the same single-point passes as satx; then the cells the exact odds put
   at 0 or 1 (`certainties="odds"`, the default: the odds are needed for the guess anyway), or
-  satx's incremental SAT test (`"sat"`, and always with `explain`, for its minimal proofs).
+  satx's incremental SAT test (`"sat"`; always with `explain`, for its minimal proofs, and
+  with `on_query`, for `cnf`).
   Both find the same cells, queued in the same order (frontier, then interior, each in
   reading order), so a game plays the same moves either way (tests/games/daggers/test_prob.py).
 - Odds: when nothing is provable, probability.dagger_odds gives every covered cell's exact
@@ -63,6 +64,7 @@ DEFAULT_BETA = 1.0  # weight of a guess without progress; 0.9 measured no better
 DEFAULT_SPARE_LIFE = 0.0
 DEFAULT_ENDGAME = 750  # placements; 0 turns the exact endgame search off
 CERTAINTIES = ("odds", "sat")
+COMPONENT_CACHE = 20_000  # enumerated components kept per game before the cache is cleared
 
 
 class ProbAgent(SatAgent):
@@ -114,15 +116,17 @@ class ProbAgent(SatAgent):
         """The certain cells, once the single-point passes stall. The exact odds are needed
         for the guess anyway, and they are complete as SAT's verdicts are (a cell is proved
         safe exactly when no consistent placement puts a dagger on it: tests/games/daggers/
-        test_probability.py), so SAT is asked only for its proofs (`explain`), on request
-        (`certainties="sat"`), or without the total (the odds always count it)."""
+        test_probability.py), so SAT is asked only for its proofs (`explain`), for its
+        questions (`on_query`, as `cnf` asks), on request (`certainties="sat"`), or without
+        the total (the odds always count it)."""
         known = self._odds_of(obs)
         if known is None:
             return []
         odds = known[2]
         if all(0 < p < 1 for p in odds.exact.values()):
             return []  # nothing is certain: a SAT test would prove nothing
-        if self.certainties == "sat" or self.explain is not None or not self.global_count:
+        if (self.certainties == "sat" or self.explain is not None
+                or self.on_query is not None or not self.global_count):
             return super().satisfiability_test(obs)
         return self._certain_moves(odds)
 
@@ -154,14 +158,19 @@ class ProbAgent(SatAgent):
         if self._odds is None or self._odds[0] is not obs:
             if not obs.unknown_cells():
                 return None
-            board = Board.of(obs)
-            cache: dict = {}  # components enumerated here, reused by the look-ahead
+            board = Board.of(obs, self.open_clues)
+            cache = self._components
+            if len(cache) > COMPONENT_CACHE:
+                cache.clear()
             self._odds = (obs, (board, cache, odds_of(board, cache)))
         return self._odds[1]
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self._odds = None
+        # components enumerated in this game, by their constraints: a step changes one or
+        # two, and the look-ahead's boards share the rest
+        self._components: dict = {}
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
         known = self._odds_of(obs)

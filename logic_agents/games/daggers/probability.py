@@ -27,8 +27,8 @@ from math import comb
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers.board import Cell
+from logic_agents.games.daggers.clues import OpenClues
 from logic_agents.games.daggers.world import (
-    FLAGGED,
     HIT,
     DaggersObservation,
     clue_neighbourhoods,
@@ -69,7 +69,7 @@ def constraints(obs: DaggersObservation) -> list[Constraint]:
 
 def remaining_daggers(obs: DaggersObservation) -> int:
     """The daggers not yet shown (flagged or hit)."""
-    return obs.total_daggers - sum(v in (FLAGGED, HIT) for row in obs.grid for v in row)
+    return obs.total_daggers - obs.marked
 
 
 def _components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:
@@ -171,8 +171,13 @@ class Board:
     remaining: int
 
     @classmethod
-    def of(cls, obs: DaggersObservation) -> Board:
-        return cls(constraints(obs), tuple(obs.unknown_cells()), remaining_daggers(obs))
+    def of(cls, obs: DaggersObservation, clues: OpenClues | None = None) -> Board:
+        """The board `obs` shows. `clues`, the agent's own tracker, spares a scan of the
+        grid; it skips clues with no covered neighbour, so it is only for observations whose
+        flags are all sound (every flag a proven dagger), where such clues add up."""
+        cons = constraints(obs) if clues is None else [
+            (tuple(unknown), k - marked) for _, k, unknown, marked in clues.neighbourhoods(obs)]
+        return cls(cons, tuple(obs.unknown_cells()), remaining_daggers(obs))
 
     def showing(self, obs: DaggersObservation, cell: Cell, token: str) -> Board:
         """The board if the unknown `cell` of `obs` showed `token`: a clue value (it is safe)
@@ -324,7 +329,13 @@ def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
     except InconsistentObservation:
         return []
     local = [cons[i] for i in joined]
-    classes, table = _enumerate(local, joined.index(free))
+    key = ("branch", tuple(local), joined.index(free))
+    found = cache.get(key) if cache is not None else None
+    if found is None:
+        found = _enumerate(local, joined.index(free))
+        if cache is not None:
+            cache[key] = found
+    classes, table = found
     frontier = sum(len(cells) for part_classes, _ in parts for _, cells in part_classes)
     frontier += sum(len(cells) for _, cells in classes)
     n_in = len(safe.unknown) - frontier

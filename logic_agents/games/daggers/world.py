@@ -28,9 +28,9 @@ ACTION_KINDS = ("probe", "flag", "unflag")
 
 @dataclass(frozen=True)
 class DaggersObservation(GridShape):
-    GRID = "grid"
-
     """What the agent sees. Cells: COVERED, FLAGGED, "0"-"8", GOLD ("g", reads as 0) or HIT."""
+
+    GRID = "grid"
 
     grid: tuple[tuple[str, ...], ...]
     lives: int
@@ -47,8 +47,18 @@ class DaggersObservation(GridShape):
         return self.grid[cell[0]][cell[1]]
 
     def unknown_cells(self) -> list[Cell]:
-        """Covered and not flagged: the cells a probe may choose."""
-        return [cell for cell in self.cells() if self.at(cell) == COVERED]
+        """Covered and not flagged: the cells a probe may choose (reading order)."""
+        return list(self._unknown)
+
+    @cached_property  # asked several times per observation by every agent
+    def _unknown(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r, row in enumerate(self.grid) if COVERED in row
+                     for c, v in enumerate(row) if v == COVERED)
+
+    @cached_property
+    def marked(self) -> int:
+        """How many cells show a dagger: flagged or hit."""
+        return sum(row.count(FLAGGED) + row.count(HIT) for row in self.grid)
 
     def clue(self, cell: Cell) -> int | None:
         """The dagger count a cell shows (gold reads as 0), or None if it shows none."""

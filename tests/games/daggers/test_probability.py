@@ -83,8 +83,8 @@ def test_a_contradiction_is_reported():
 def test_certainties_are_exactly_the_cells_of_probability_0_or_1():
     """On thousands of positions met in real games, a cell satx proves safe has probability 0,
     a proved dagger 1, and every cell satx cannot decide lies strictly between. (prob relies
-    on it: it skips the SAT test when no probability is 0 or 1. satx plays here because it
-    asks at every position where single points are stuck.)"""
+    on it: it reads its certain cells off the odds and asks SAT only for proofs. satx plays
+    here because it asks at every position where single points are stuck.)"""
     from logic_agents.games.daggers import DaggersWorld, SatAgent
     from logic_agents.games.daggers.generate import PRESETS, generate_maps
     from logic_agents.logic.oracle import Verdict

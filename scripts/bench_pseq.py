@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""prob beside Tu et al.'s PSEQ (MineSweeperProb, C++), in one run: CPU per game and win rates.
+
+Both play the records' rule (SNR: the first probe opens an area): 9x9/10 and 16x16/40 opened
+at (2,2), 30x16/99 at (3,3) (PSEQ's 1-based [3,3] and [4,4]). For each size it prints:
+- PSEQ's games, win rate with its 95% Wilson interval and CPU milliseconds per game: the
+  binary's whole process tree (its monitor and worker included) from getrusage, over the games;
+- prob's the same, from `--jobs` child processes playing scripts/_prob_games.py (board seed
+  9, play seed 9, as bench_prob.py): whole processes (Python's start-up, the imports and the
+  board generation included) and, beside it, the mean of the games alone (time.process_time
+  around each game);
+- the ratio prob / PSEQ (whole processes) and the target.
+
+PSEQ is not shipped. Build it from its sources (github.com/b1f6c1c4/MineSweeperProb, directory
+MineSweeperSolver) with the flags of its README (Release: -O3, -march=native, link-time
+optimisation), without CMake, since only the solver binary is needed:
+
+    g++ -std=c++23 -O3 -march=native -DNDEBUG -flto -o mss BasicDrainer.cpp BasicSolver.cpp \\
+        BinomialHelper.cpp Drainer.cpp GameMgr.cpp random.cpp Solver.cpp facade.cpp main.cpp \\
+        -lpthread
+
+(main.cpp needs nlohmann/json.hpp: `apt-get install nlohmann-json3-dev`), or pass
+`--pseq-src DIR` and this script runs that command into a temporary folder.
+
+Usage: python scripts/bench_pseq.py --pseq PATH [--games 20000] [--jobs 2] [--sizes ...]
+                                    [--out docs/BENCHMARKS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _report import wilson, write_report  # noqa: E402
+from bench_prob import play_prob  # noqa: E402
+
+# (preset, our 0-based opening, PSEQ's configuration string, target ratio prob / PSEQ)
+SIZES = {
+    "beginner": ((2, 2), "FL@[3,3]-PSEQ-9-9-T10-SNR", 50),
+    "intermediate": ((2, 2), "FL@[3,3]-PSEQ-16-16-T40-SNR", 50),
+    "expert": ((3, 3), "FL@[4,4]-PSEQ-30-16-T99-SNR", 20),
+}
+SOURCES = ("BasicDrainer.cpp", "BasicSolver.cpp", "BinomialHelper.cpp", "Drainer.cpp",
+           "GameMgr.cpp", "random.cpp", "Solver.cpp", "facade.cpp", "main.cpp")
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def build_pseq(src: Path, into: Path) -> Path:
+    binary = into / "mss"
+    command = ["g++", "-std=c++23", "-O3", "-march=native", "-DNDEBUG", "-flto", "-o",
+               str(binary), *SOURCES, "-lpthread"]
+    print("building PSEQ:", " ".join(command), file=sys.stderr, flush=True)
+    subprocess.run(command, cwd=src, check=True)
+    return binary
+
+
+def play_pseq(binary: Path, config: str, games: int, jobs: int) -> tuple[int, float]:
+    """(games won, CPU seconds of the whole process tree) for `games` games on `jobs` workers
+    (as many as prob gets: two busy cores run slower than one)."""
+    before = children_cpu()
+    done = subprocess.run([str(binary), config, str(games), str(jobs)], capture_output=True,
+                          text=True, check=True)
+    cpu = children_cpu() - before
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    if report["result"]["pass"] + report["result"]["fail"] != games:
+        raise SystemExit(f"PSEQ played {report['result']} for {config}")
+    return report["result"]["pass"], cpu
+
+
+def percent(won: int, games: int) -> str:
+    low, high = wilson(won, games)
+    return f"{100 * won / games:.2f} [{100 * low:.2f}, {100 * high:.2f}]"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--pseq", type=Path, help="a built MineSweeperSolver binary")
+    where.add_argument("--pseq-src", type=Path, help="its MineSweeperSolver source folder: "
+                       "build it first (g++, nlohmann-json)")
+    parser.add_argument("--games", type=int, default=20_000, help="games per size and player")
+    parser.add_argument("--jobs", type=int, default=2, help="prob's child processes")
+    parser.add_argument("--sizes", default=",".join(SIZES), help="comma-separated presets")
+    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
+    args = parser.parse_args()
+    sizes = [s for s in args.sizes.split(",") if s]
+    if unknown := [s for s in sizes if s not in SIZES]:
+        parser.error(f"unknown size {unknown[0]!r}; choose from {', '.join(SIZES)}")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = args.pseq if args.pseq else build_pseq(args.pseq_src, Path(tmp))
+        if not binary.is_file():
+            parser.error(f"{binary}: no such file")
+        lines = ["| board | PSEQ win % [95% CI] | PSEQ CPU ms/game | prob win % [95% CI] | "
+                 "prob CPU ms/game, whole processes (games alone) | prob / PSEQ | target |",
+                 "|---|---|---|---|---|---|---|"]
+        for preset in sizes:
+            start, config, target = SIZES[preset]
+            won, cpu = play_pseq(binary, config, args.games, args.jobs)
+            pseq_ms = 1000 * cpu / args.games
+            before = children_cpu()
+            games = play_prob(ROOT, preset, args.games, start, args.jobs)
+            prob_cpu = children_cpu() - before
+            prob_ms = 1000 * prob_cpu / len(games)
+            alone_ms = 1000 * sum(g["cpu_s"] for g in games) / len(games)
+            ratio = prob_ms / pseq_ms
+            lines.append(
+                f"| {preset} opened at {start} | {percent(won, args.games)} | {pseq_ms:.3f} | "
+                f"{percent(sum(g['won'] for g in games), len(games))} | {prob_ms:.2f} "
+                f"({alone_ms:.2f}) | {ratio:.1f}x | <= {target}x "
+                f"{'met' if ratio <= target else 'NOT met'} |")
+            print(lines[-1], file=sys.stderr, flush=True)
+    body = "\n".join(lines) + (
+        f"\n\n{args.games:,} games per size and player, each on {args.jobs} processes at "
+        "once. PSEQ: Tu et al.'s MineSweeperSolver built from its sources with its "
+        "README's flags (see the script's docstring); its boards are its own random ones under "
+        "the same rule, prob's are generate_maps(seed 9). CPU is user + system time of the "
+        "whole process trees.")
+    print(body)
+    if args.out:
+        write_report(args.out, "bench-pseq", "prob beside PSEQ: CPU per game, one run",
+                     time.perf_counter() - started, [("Records' rule (SNR)", body)])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
