@@ -44,8 +44,9 @@ def digest(board, make, seed: int) -> str:
 def test_every_trajectory_is_as_recorded(agent):
     boards = [load(path) for path in sorted(MAPS.glob("*.txt"))]
     assert len(boards) == 30
+    recorded = RECORDED_AS.get(agent, agent)
     moved = [f"{board.name} seed {seed}" for board in boards for seed in range(10)
-             if digest(board, AGENTS[agent], seed) != RECORDED[f"{RECORDED_AS.get(agent, agent)}/{board.name}/{seed}"]]
+             if digest(board, AGENTS[agent], seed) != RECORDED[f"{recorded}/{board.name}/{seed}"]]
     assert not moved, f"{agent} plays differently on {len(moved)} of 300 games: {moved[:5]}"
 
 
