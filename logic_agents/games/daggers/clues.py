@@ -40,7 +40,7 @@ class GridChanges:
             last = tuple((COVERED,) * len(row) for row in grid)
         log = self.log
         for r, (row, old) in enumerate(zip(grid, last)):
-            if row == old:
+            if row is old or row == old:  # the world hands unchanged rows out again
                 continue
             for c, (now, before) in enumerate(zip(row, old)):
                 if now != before:

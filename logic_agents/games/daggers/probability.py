@@ -129,26 +129,37 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None
     result: dict = {}
     counts = [0] * len(classes)
 
+    last = len(classes)
+    binomials = [[comb(size, n) for n in range(size + 1)] for size in sizes]
+
     def go(j: int, daggers: int, weight: int, shown: int = 0) -> None:
-        if j == len(classes):
+        if j == last:
             key = daggers if free is None else (daggers, shown)
-            entry = result.setdefault(key, [0, [0] * len(classes)])
+            entry = result.get(key)
+            if entry is None:
+                entry = result[key] = [0, [0] * last]
             entry[0] += weight
+            per_class = entry[1]
             for i, n in enumerate(counts):
                 if n:
-                    entry[1][i] += weight * n
+                    per_class[i] += weight * n
             return
         owners = bounded[j]
         size = sizes[j]
-        low = max([0] + [need[i] - (left[i] - size) for i in owners])
-        high = min([size] + [need[i] for i in owners])
+        low, high = 0, size
         for i in owners:
+            if need[i] < high:
+                high = need[i]
             left[i] -= size
+            if need[i] - left[i] > low:
+                low = need[i] - left[i]
+        ways = binomials[j]
+        into_free = in_free[j]
         for n in range(low, high + 1):
             for i in owners:
                 need[i] -= n
             counts[j] = n
-            go(j + 1, daggers + n, weight * comb(size, n), shown + n if in_free[j] else shown)
+            go(j + 1, daggers + n, weight * ways[n], shown + n if into_free else shown)
             for i in owners:
                 need[i] += n
         counts[j] = 0

@@ -175,6 +175,9 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
     def start(self) -> dict:
         h, w = self.instance.height, self.instance.width
         self._grid = [[COVERED] * w for _ in range(h)]
+        # observe() hands out the rows as tuples; only the rows changed since are rebuilt
+        self._rows = [tuple(row) for row in self._grid]
+        self._changed_rows: set[int] = set()
         self._lives = self.start_lives
         self._uncovered_safe = 0
         for hint in self.instance.starts:
@@ -190,12 +193,12 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
         if action.kind == "flag":
             if shown != COVERED:
                 raise IllegalAction(f"{action}: only a covered, unflagged cell can be flagged")
-            self._grid[r][c] = FLAGGED
+            self._show(r, c, FLAGGED)
             event = "flag"
         elif action.kind == "unflag":
             if shown != FLAGGED:
                 raise IllegalAction(f"{action}: the cell is not flagged")
-            self._grid[r][c] = COVERED
+            self._show(r, c, COVERED)
             event = "unflag"
         else:
             if shown == FLAGGED:
@@ -203,7 +206,7 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
             if shown != COVERED:
                 raise IllegalAction(f"{action}: the cell is already uncovered")
             if self.instance.token((r, c)) == DAGGER:
-                self._grid[r][c] = HIT
+                self._show(r, c, HIT)
                 self._lives -= 1
                 reward -= 1.0
                 event = "dagger"
@@ -221,6 +224,10 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
         return {"lives_left": self._lives}
 
     # -- rules ------------------------------------------------------------------------------
+    def _show(self, r: int, c: int, token: str) -> None:
+        self._grid[r][c] = token
+        self._changed_rows.add(r)
+
     def _uncover(self, cell: Cell) -> None:
         """Uncover a safe cell; zeros and golds open their neighbours, cascading."""
         stack = [cell]
@@ -231,16 +238,22 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
             token = self.instance.token((r, c))
             if token == DAGGER:  # a cascade never reaches a dagger; kept as a guard
                 continue
-            self._grid[r][c] = token
+            self._show(r, c, token)
             self._uncovered_safe += 1
             if token == GOLD:
                 self._lives += 1
             if token in ("0", GOLD):
                 stack.extend(self._neighbours[(r, c)])
 
+    def _grid_now(self) -> tuple[tuple[str, ...], ...]:
+        for r in self._changed_rows:
+            self._rows[r] = tuple(self._grid[r])
+        self._changed_rows.clear()
+        return tuple(self._rows)
+
     def observe(self) -> DaggersObservation:
         return DaggersObservation(
-            grid=tuple(tuple(row) for row in self._grid),
+            grid=self._grid_now(),
             lives=self._lives,
             total_daggers=self.instance.total_daggers,
             step=self.steps,
