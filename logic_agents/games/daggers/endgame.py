@@ -99,6 +99,11 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
     if all(bits == everything for bits in dagger_bits):
         return None  # every covered cell is a dagger: nothing is left to probe
     nodes = 0
+    # per covered cell, its covered neighbours as bits: its clue differs between two
+    # placements exactly when they hold different numbers of daggers there
+    around = [tuple(index[n] for n in table[c] if n in index) for c in covered]
+    around_bits = [sum(1 << j for j in near) for near in around]
+    known_around = [sum(n in known_daggers for n in table[c]) for c in covered]
     # per cell: the worlds in which it is a dagger, and (lazily) the worlds grouped by what
     # probing it shows, so that a search step costs one pass over a few groups, not over
     # every world
@@ -110,19 +115,20 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
         """What probing the safe cell i uncovers in world w: its (cell, clue) pairs, cascading
         through 0s, and those cells as bits. Cells open before show the same clue in every
         world still in play, so including them does not split worlds that agree."""
-        daggers = worlds[w] | known_daggers
+        daggers = dagger_bits[w]
         seen: dict[int, int] = {}
-        todo = [covered[i]]
+        opened = 0
+        todo = [i]
         while todo:
-            c = todo.pop()
-            j = index.get(c)
-            if j is None or j in seen:
+            j = todo.pop()
+            if opened >> j & 1:
                 continue
-            clue = sum(n in daggers for n in table[c])
+            opened |= 1 << j
+            clue = known_around[j] + (daggers & around_bits[j]).bit_count()
             seen[j] = clue
-            if clue == 0:
-                todo.extend(n for n in table[c] if n not in daggers)
-        return tuple(sorted(seen.items())), sum(1 << j for j in seen)
+            if clue == 0:  # no dagger around: its covered neighbours open too
+                todo.extend(around[j])
+        return tuple(sorted(seen.items())), opened
 
     def partition(i: int) -> list[tuple[int, int]]:
         """The worlds where cell i is safe, grouped by what its probe shows: (worlds, cells
@@ -158,6 +164,17 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
 
     @cache
     def win(worlds_now: int, open_: int, lives: int) -> float:
+        rest = worlds_now & (worlds_now - 1)
+        if rest == 0:
+            return 1.0  # one placement left: every safe cell is known
+        if rest & (rest - 1) == 0:  # two left: told apart by a safe probe, or a coin toss
+            a = dagger_bits[(worlds_now & -worlds_now).bit_length() - 1]
+            b = dagger_bits[rest.bit_length() - 1]
+            either = a | b
+            if lives > 1 or any((a & near).bit_count() != (b & near).bit_count()
+                                for c, near in enumerate(around_bits) if not either >> c & 1):
+                return 1.0
+            return 0.5
         nonlocal nodes
         nodes += 1
         if nodes > budget:
