@@ -164,6 +164,10 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
 
     @cache
     def win(worlds_now: int, open_: int, lives: int) -> float:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            raise _OutOfBudget
         rest = worlds_now & (worlds_now - 1)
         if rest == 0:
             return 1.0  # one placement left: every safe cell is known
@@ -175,10 +179,6 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
                                 for c, near in enumerate(around_bits) if not either >> c & 1):
                 return 1.0
             return 0.5
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget:
-            raise _OutOfBudget
         some = (worlds_now & -worlds_now).bit_length() - 1
         # won: every covered cell not yet open is a dagger (then it is so in every world, as
         # all worlds hold the same number of daggers)
