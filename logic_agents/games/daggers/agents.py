@@ -84,7 +84,7 @@ class SinglePointAgent(DaggersAgent):
         if move is None:
             self.plan(
                 (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
-                for m, clue in single_point_proofs(obs, self.open_clues))
+                for m, clue in single_point_proofs(obs, self.open_clues, fresh=True))
             move = self.next_move(obs)
         return move or self._random_probe(obs)
 
@@ -172,7 +172,7 @@ class SatAgent(DaggersAgent):
         if move is None and self.single_point:
             self.plan(
                 (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
-                for m, clue in single_point_proofs(obs, self.open_clues))
+                for m, clue in single_point_proofs(obs, self.open_clues, fresh=True))
             move = self.next_move(obs)
         if move is None:
             self.plan(self.satisfiability_test(obs))

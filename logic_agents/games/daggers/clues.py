@@ -62,40 +62,58 @@ class OpenClues:
         self.changes = changes if changes is not None else GridChanges()
         self.cursor = 0
         self.open: set[Cell] = set()
-        self._last: tuple[DaggersObservation, list] | None = None
+        self._seen: DaggersObservation | None = None  # the observation last read
         # per open clue: (cell, clue, covered neighbours, marked), until a neighbour changes
         self._entries: dict[Cell, tuple[Cell, int, list[Cell], int]] = {}
+        self._fresh: set[Cell] = set()  # clues (re)read since the last `fresh` call
+        self._sorted: list[tuple[Cell, int, list[Cell], int]] | None = None
+
+    def _read(self, obs: DaggersObservation) -> None:
+        """Bring the entries up to `obs`: re-read the clues around every changed cell."""
+        if obs is self._seen:
+            return
+        self._seen = obs
+        news, self.cursor = self.changes.since(obs, self.cursor)
+        if not news:
+            return
+        grid, table, entries, open_ = obs.grid, obs.neighbours, self._entries, self.open
+        stale: set[Cell] = set()
+        for (r, c), now in news:
+            stale.update(table[r, c])  # the clues around a changed cell see it change
+            stale.add((r, c))
+            if clue_value(now) is not None:
+                open_.add((r, c))
+            elif now == COVERED:  # unflagged: its clues have a covered cell again
+                open_.update(n for n in table[r, c]
+                             if clue_value(grid[n[0]][n[1]]) is not None)
+        for cell in stale:
+            entries.pop(cell, None)
+            if cell not in open_:
+                continue
+            unknown, marked = neighbourhood(obs, cell)
+            k = clue_value(grid[cell[0]][cell[1]])
+            if not unknown or k is None:
+                open_.discard(cell)
+                continue
+            entries[cell] = (cell, k, unknown, marked)
+            self._fresh.add(cell)
+        self._sorted = None
 
     def neighbourhoods(self, obs: DaggersObservation
                        ) -> list[tuple[Cell, int, list[Cell], int]]:
-        """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour (the
-        same list again when asked twice about one observation: do not change it)."""
-        if self._last is not None and self._last[0] is obs:
-            return self._last[1]
-        news, self.cursor = self.changes.since(obs, self.cursor)
-        grid, table = obs.grid, obs.neighbours
-        entries = self._entries
-        for (r, c), now in news:
-            for n in table[r, c]:  # the clues around a changed cell see it change
-                entries.pop(n, None)
-            entries.pop((r, c), None)
-            if clue_value(now) is not None:
-                self.open.add((r, c))
-            elif now == COVERED:  # unflagged: its clues have a covered cell again
-                self.open.update(n for n in table[r, c]
-                                 if clue_value(grid[n[0]][n[1]]) is not None)
-        out = []
-        for cell in sorted(self.open):
-            entry = entries.get(cell)
-            if entry is None:
-                unknown, marked = neighbourhood(obs, cell)
-                k = clue_value(grid[cell[0]][cell[1]])
-                if not unknown or k is None:
-                    self.open.discard(cell)
-                    continue
-                entry = entries[cell] = (cell, k, unknown, marked)
-            out.append(entry)
-        self._last = (obs, out)
+        """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour, in
+        reading order (the same list again until the grid changes: do not change it)."""
+        self._read(obs)
+        if self._sorted is None:
+            self._sorted = [self._entries[cell] for cell in sorted(self.open)]
+        return self._sorted
+
+    def fresh(self, obs: DaggersObservation) -> list[tuple[Cell, int, list[Cell], int]]:
+        """neighbourhoods(obs), but only the clues whose neighbourhood changed since the last
+        call (or that are new): a clue read before and unchanged since proves nothing new."""
+        self._read(obs)
+        out = [self._entries[cell] for cell in sorted(self._fresh) if cell in self.open]
+        self._fresh.clear()
         return out
 
 
@@ -108,13 +126,17 @@ def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:
     return [move for move, _ in single_point_proofs(obs)]
 
 
-def single_point_proofs(obs: DaggersObservation, clues: OpenClues | None = None
-                        ) -> list[tuple[DaggersAction, Cell]]:
+def single_point_proofs(obs: DaggersObservation, clues: OpenClues | None = None, *,
+                        fresh: bool = False) -> list[tuple[DaggersAction, Cell]]:
     """single_point_moves, each with the clue cell that proves it (the first one found).
-    `clues` (an agent's OpenClues) reads only the clues that may still prove something."""
+    `clues` (an agent's OpenClues) reads only the clues that may still prove something; with
+    `fresh`, only those changed since the last fresh pass. The agents' loop asks so: its moves
+    are played before it asks again, and each move changes the clues that proved it, so an
+    unchanged clue has nothing left to prove (tests/games/daggers/test_trajectories.py)."""
     probes: dict[Cell, Cell] = {}
     flags: dict[Cell, Cell] = {}
-    around = clue_neighbourhoods(obs) if clues is None else clues.neighbourhoods(obs)
+    around = (clue_neighbourhoods(obs) if clues is None
+              else clues.fresh(obs) if fresh else clues.neighbourhoods(obs))
     for cell, k, unknown, marked in around:
         if not unknown:
             continue

@@ -114,12 +114,20 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None
     order: list[int] = []
     pending = set(range(len(classes)))
     touched: set[int] = set()
+    holding: dict[int, list[int]] = {}  # constraint -> the classes under it
+    for j, (owners, _) in enumerate(classes):
+        for i in owners:
+            holding.setdefault(i, []).append(j)
+    touching = [0] * len(classes)  # per class, its constraints touched so far
     while pending:
-        best = max(pending, key=lambda j: (len(touched & set(classes[j][0])),
-                                           len(classes[j][0]), -j))
+        best = max(pending, key=lambda j: (touching[j], len(classes[j][0]), -j))
         order.append(best)
         pending.discard(best)
-        touched |= set(classes[best][0])
+        for i in classes[best][0]:
+            if i not in touched:
+                touched.add(i)
+                for j in holding[i]:
+                    touching[j] += 1
     classes = [classes[j] for j in order]
     need = [k for _, k in cons]
     left = [len(cells) for cells, _ in cons]  # unassigned cells per constraint
