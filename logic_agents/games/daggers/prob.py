@@ -123,18 +123,31 @@ class ProbAgent(SatAgent):
         if known is None:
             return []
         odds = known[2]
-        if all(0 < p < 1 for p in odds.exact.values()):
+        if not self._decided(odds):
             return []  # nothing is certain: a SAT test would prove nothing
         if (self.certainties == "sat" or self.explain is not None
                 or self.on_query is not None or not self.global_count):
             return super().satisfiability_test(obs)
         return self._certain_moves(odds)
 
+    @staticmethod
+    def _decided(odds: DaggerOdds) -> list[Cell]:
+        """The cells of probability 0 or 1, in satx's order: frontier, then interior (all
+        interior cells share one probability, looked at once)."""
+        exact = odds.exact
+        cells = [c for c in sorted(odds.frontier)
+                 if exact[c].numerator in (0, exact[c].denominator)]
+        if odds.interior_cells:
+            shared = exact[odds.interior_cells[0]]
+            if shared.numerator in (0, shared.denominator):
+                cells += odds.interior_cells
+        return cells
+
     def _certain_moves(self, odds: DaggerOdds) -> list[tuple[DaggersAction, Why]]:
-        """The cells the odds decide, in satx's order: frontier, then interior."""
+        """The cells the odds decide, as moves with their reasons."""
         inside = set(odds.interior_cells)
         moves = []
-        for cell in sorted(odds.frontier) + list(odds.interior_cells):
+        for cell in self._decided(odds):
             p = odds.exact[cell]
             if p == 0:
                 self.proved_safe += 1

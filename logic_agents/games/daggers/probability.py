@@ -238,26 +238,46 @@ def _parts(board: Board, cache: dict | None) -> Parts:
     return parts
 
 
-def _combine(parts: Parts, n_in: int, remaining: int):
-    """(total placements, per component the expected daggers of each class summed over all
-    placements, the same for the interior as a whole): exact integers."""
-    polys = [{k: w for k, (w, _) in table.items()} for _, table in parts]
+Poly = dict[int, int]  # dagger count -> placements
 
-    def times(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for i, wa in a.items():
-            for j, wb in b.items():
-                out[i + j] = out.get(i + j, 0) + wa * wb
-        return out
 
-    # the product of all components but one, for each one, from prefix and suffix products
+def _times(a: Poly, b: Poly) -> Poly:
+    out: Poly = {}
+    for i, wa in a.items():
+        for j, wb in b.items():
+            out[i + j] = out.get(i + j, 0) + wa * wb
+    return out
+
+
+def _poly(table: dict) -> Poly:
+    return {k: w for k, (w, _) in table.items()}
+
+
+def _products(parts: Parts) -> tuple[list[Poly], Poly]:
+    """(per component, the product of every other component's count polynomial; the product
+    of all), from prefix and suffix products."""
+    polys = [_poly(table) for _, table in parts]
     prefix = [{0: 1}]
     for poly in polys:
-        prefix.append(times(prefix[-1], poly))
+        prefix.append(_times(prefix[-1], poly))
     suffix = [{0: 1}]
     for poly in reversed(polys):
-        suffix.append(times(suffix[-1], poly))
+        suffix.append(_times(suffix[-1], poly))
     suffix.reverse()
+    return [_times(prefix[i], suffix[i + 1]) for i in range(len(polys))], prefix[-1]
+
+
+def _combine(parts: Parts, n_in: int, remaining: int,
+             known: tuple[list[Poly], Poly] | None = None):
+    """(total placements, per component the expected daggers of each class summed over all
+    placements, the same for the interior as a whole): exact integers. `known`: _products of
+    all parts but the last, when only the last changes between calls (a look-ahead's clues)."""
+    if known is None:
+        others_of, everything = _products(parts)
+    else:
+        last = _poly(parts[-1][1])
+        others_of = [_times(others, last) for others in known[0]] + [known[1]]
+        everything = _times(known[1], last)
 
     rest_of: dict[int, int] = {}
 
@@ -268,14 +288,12 @@ def _combine(parts: Parts, n_in: int, remaining: int):
             rest_of[s] = comb(n_in, left) if 0 <= left <= n_in else 0
         return rest_of[s]
 
-    everything = prefix[-1]
     total = sum(w * rest(s) for s, w in everything.items())
     if total == 0:
         raise InconsistentObservation("no placement of the daggers agrees with the clues and "
                                       "the dagger total")
     expected_per_part = []
-    for i, (classes, table) in enumerate(parts):
-        others = times(prefix[i], suffix[i + 1])
+    for (classes, table), others in zip(parts, others_of):
         tail = {k: sum(w * rest(k + s) for s, w in others.items()) for k in table}
         expected_per_part.append([
             sum(per_class[j] * tail[k] for k, (_, per_class) in table.items() if per_class[j])
@@ -314,8 +332,9 @@ def lowest_odds(board: Board, cache: dict | None = None) -> tuple[int, float]:
     return _lowest(parts, len(board.unknown) - frontier, board.remaining, len(board.unknown))
 
 
-def _lowest(parts: Parts, n_in: int, remaining: int, unknown: int) -> tuple[int, float]:
-    total, expected_per_part, in_daggers = _combine(parts, n_in, remaining)
+def _lowest(parts: Parts, n_in: int, remaining: int, unknown: int,
+            known: tuple[list[Poly], Poly] | None = None) -> tuple[int, float]:
+    total, expected_per_part, in_daggers = _combine(parts, n_in, remaining, known)
     low = in_daggers / (total * n_in) if n_in else 1.0
     for (classes, _), expected in zip(parts, expected_per_part):
         for (_, cells), e in zip(classes, expected):
@@ -359,11 +378,12 @@ def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
     frontier += sum(len(cells) for _, cells in classes)
     n_in = len(safe.unknown) - frontier
     out = []
+    known = _products(parts)  # the components the clue leaves alone, multiplied once
     for shown in sorted({f for _, f in table}):
         by_k = {k: entry for (k, f), entry in table.items() if f == shown}
         try:
             out.append((shown + marked, *_lowest(parts + [(classes, by_k)], n_in,
-                                                safe.remaining, len(safe.unknown))))
+                                                safe.remaining, len(safe.unknown), known)))
         except InconsistentObservation:
             continue
     return out
