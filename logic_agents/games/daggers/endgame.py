@@ -174,10 +174,14 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
         if rest & (rest - 1) == 0:  # two left: told apart by a safe probe, or a coin toss
             a = dagger_bits[(worlds_now & -worlds_now).bit_length() - 1]
             b = dagger_bits[rest.bit_length() - 1]
-            either = a | b
-            if lives > 1 or any((a & near).bit_count() != (b & near).bit_count()
-                                for c, near in enumerate(around_bits) if not either >> c & 1):
-                return 1.0
+            if lives > 1:
+                return 1.0  # a hit shows which one, and a life is left to finish
+            near = 0  # only the cells next to where they differ can show different clues
+            for j in members(a ^ b):
+                near |= around_bits[j]
+            for c in members(near & ~(a | b)):
+                if (a & around_bits[c]).bit_count() != (b & around_bits[c]).bit_count():
+                    return 1.0
             return 0.5
         some = (worlds_now & -worlds_now).bit_length() - 1
         # won: every covered cell not yet open is a dagger (then it is so in every world, as
