@@ -133,7 +133,9 @@ def main() -> int:
         "whole process trees.")
     print(body)
     if args.out:
-        write_report(args.out, "bench-pseq", "prob beside PSEQ: CPU per game, one run",
+        write_report(args.out, f"bench-pseq-jobs{args.jobs}",
+                     f"prob beside PSEQ: CPU per game, one run, {args.jobs} process"
+                     f"{'es' if args.jobs > 1 else ''} each",
                      time.perf_counter() - started, [("Records' rule (SNR)", body)])
     return 0
 
