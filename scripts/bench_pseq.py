@@ -9,7 +9,9 @@ at (2,2), 30x16/99 at (3,3) (PSEQ's 1-based [3,3] and [4,4]). For each size it p
   9, play seed 9, as bench_prob.py): whole processes (Python's start-up, the imports and the
   board generation included) and, beside it, the mean of the games alone (time.process_time
   around each game);
-- the ratio prob / PSEQ (whole processes) and the target.
+- the ratio prob / PSEQ (whole processes) and the target;
+- with `--against REV`, prob as it was at git revision REV on the same games in the same run
+  (its win rate, CPU and ratio), for a before and after.
 
 PSEQ is not shipped. Build it from its sources (github.com/b1f6c1c4/MineSweeperProb, directory
 MineSweeperSolver) with the flags of its README (Release: -O3, -march=native, link-time
@@ -23,7 +25,7 @@ optimisation), without CMake, since only the solver binary is needed:
 `--pseq-src DIR` and this script runs that command into a temporary folder.
 
 Usage: python scripts/bench_pseq.py --pseq PATH [--games 20000] [--jobs 2] [--sizes ...]
-                                    [--out docs/BENCHMARKS.md]
+                                    [--against REV] [--out docs/BENCHMARKS.md]
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import wilson, write_report  # noqa: E402
-from bench_prob import play_prob  # noqa: E402
+from bench_prob import checkout, play_prob  # noqa: E402
 
 # (preset, our 0-based opening, PSEQ's configuration string, target ratio prob / PSEQ)
 SIZES = {
@@ -82,6 +84,17 @@ def play_pseq(binary: Path, config: str, games: int, jobs: int) -> tuple[int, fl
     return report["result"]["pass"], cpu
 
 
+def play(tree: Path, preset: str, games: int, start: tuple[int, int], jobs: int
+         ) -> tuple[float, float, list[dict]]:
+    """prob's games from `tree`: (CPU ms per game of the whole processes, of the games alone,
+    the games)."""
+    before = children_cpu()
+    played = play_prob(tree, preset, games, start, jobs)
+    whole = children_cpu() - before
+    return (1000 * whole / len(played), 1000 * sum(g["cpu_s"] for g in played) / len(played),
+            played)
+
+
 def percent(won: int, games: int) -> str:
     low, high = wilson(won, games)
     return f"{100 * won / games:.2f} [{100 * low:.2f}, {100 * high:.2f}]"
@@ -96,34 +109,38 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20_000, help="games per size and player")
     parser.add_argument("--jobs", type=int, default=2, help="prob's child processes")
     parser.add_argument("--sizes", default=",".join(SIZES), help="comma-separated presets")
+    parser.add_argument("--against", metavar="REV", help="also play prob as it was at git "
+                        "revision REV, on the same games")
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
     sizes = [s for s in args.sizes.split(",") if s]
     if unknown := [s for s in sizes if s not in SIZES]:
         parser.error(f"unknown size {unknown[0]!r}; choose from {', '.join(SIZES)}")
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, checkout(args.against) as old_tree:
         binary = args.pseq if args.pseq else build_pseq(args.pseq_src, Path(tmp))
         if not binary.is_file():
             parser.error(f"{binary}: no such file")
-        lines = ["| board | PSEQ win % [95% CI] | PSEQ CPU ms/game | prob win % [95% CI] | "
-                 "prob CPU ms/game, whole processes (games alone) | prob / PSEQ | target |",
-                 "|---|---|---|---|---|---|---|"]
+        head = ["board", "PSEQ win % [95% CI]", "PSEQ CPU ms/game", "prob win % [95% CI]",
+                "prob CPU ms/game, whole processes (games alone)", "prob / PSEQ", "target"]
+        if old_tree is not None:
+            head[6:6] = [f"prob at {args.against}: win %", "CPU ms/game", "/ PSEQ"]
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for preset in sizes:
             start, config, target = SIZES[preset]
             won, cpu = play_pseq(binary, config, args.games, args.jobs)
             pseq_ms = 1000 * cpu / args.games
-            before = children_cpu()
-            games = play_prob(ROOT, preset, args.games, start, args.jobs)
-            prob_cpu = children_cpu() - before
-            prob_ms = 1000 * prob_cpu / len(games)
-            alone_ms = 1000 * sum(g["cpu_s"] for g in games) / len(games)
+            prob_ms, alone_ms, games = play(ROOT, preset, args.games, start, args.jobs)
             ratio = prob_ms / pseq_ms
-            lines.append(
-                f"| {preset} opened at {start} | {percent(won, args.games)} | {pseq_ms:.3f} | "
-                f"{percent(sum(g['won'] for g in games), len(games))} | {prob_ms:.2f} "
-                f"({alone_ms:.2f}) | {ratio:.1f}x | <= {target}x "
-                f"{'met' if ratio <= target else 'NOT met'} |")
+            cells = [f"{preset} opened at {start}", percent(won, args.games), f"{pseq_ms:.3f}",
+                     percent(sum(g["won"] for g in games), len(games)),
+                     f"{prob_ms:.2f} ({alone_ms:.2f})", f"{ratio:.1f}x",
+                     f"<= {target}x {'met' if ratio <= target else 'NOT met'}"]
+            if old_tree is not None:
+                old_ms, _, old = play(old_tree, preset, args.games, start, args.jobs)
+                cells[6:6] = [percent(sum(g["won"] for g in old), len(old)), f"{old_ms:.2f}",
+                              f"{old_ms / pseq_ms:.1f}x"]
+            lines.append("| " + " | ".join(cells) + " |")
             print(lines[-1], file=sys.stderr, flush=True)
     body = "\n".join(lines) + (
         f"\n\n{args.games:,} games per size and player, each on {args.jobs} processes at "

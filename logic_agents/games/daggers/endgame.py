@@ -10,9 +10,12 @@ Concepts:
 - win_probability(state): the best, over covered cells, of the chance the probe is safe times
   the expected win probability of what it shows; a dagger costs a life and is shown. The game
   is won when every covered cell is a dagger. A cell safe in every remaining placement is
-  probed first without trying the others (it only adds information). States are memoised; a
-  node budget bounds the search (None when it runs out, and the caller guesses by probability
-  instead).
+  probed first without trying the others (it only adds information). One placement left is a
+  win; two are told apart by a cell safe in both that shows different clues, or else are a
+  coin toss (a win with a life to spare). States are memoised; a node budget bounds the
+  search (None when it runs out, and the caller guesses by probability instead).
+- Regions: with one life, covered regions that touch no other and whose placements combine
+  freely are separate games, searched alone; the win probability is their product.
 """
 
 from __future__ import annotations
@@ -85,19 +88,88 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
                budget: int = 200_000) -> tuple[Cell, float] | None:
     """The covered cell whose probe maximises the win probability, and that probability;
     None if more than `limit` placements remain, the search exceeds `budget` nodes, or no
-    covered cell is safe in any placement."""
+    covered cell is safe in any placement.
+
+    With one life, covered regions that touch no other (no cell of one next to a cell of
+    another) whose placements combine freely (every placement is one of each region's) are
+    separate games: what a probe shows in one says nothing about another, and both must be
+    won, so the win probability is the product of theirs, each searched alone."""
     worlds = placements(obs, limit)
     if not worlds:
         return None
     table = obs.neighbours
     covered = tuple(obs.unknown_cells())
+    known_daggers = frozenset(c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT))
+    if all(len(w) == len(covered) for w in worlds):
+        return None  # every covered cell is a dagger: nothing is left to probe
+    parts = _regions(covered, worlds, table) if obs.lives == 1 else None
+    try:
+        if parts is None:
+            scored = _scores(covered, worlds, known_daggers, table, obs.lives, budget)
+        else:
+            searched = [_scores(cells, region_worlds, known_daggers, table, 1, budget)
+                        for cells, region_worlds in parts]
+            # a region's best win chance (1 when it has nothing left to probe)
+            bests = [max((v for v, _ in found), default=1.0) for found in searched]
+            scored = []
+            for r, found in enumerate(searched):
+                others = 1.0
+                for o, best in enumerate(bests):
+                    if o != r:
+                        others *= best
+                scored += [(v * others, c) for v, c in found]
+    except _OutOfBudget:
+        return None
+    best_value = max(v for v, _ in scored)
+    # among equal win chances, the lowest dagger probability, then reading order
+    daggers_at = {c: sum(c in w for w in worlds) for c in covered}
+    cell = min((c for v, c in scored if v >= best_value - 1e-12), key=lambda c: (daggers_at[c], c))
+    return cell, best_value
+
+
+def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: dict
+             ) -> list[tuple[tuple[Cell, ...], list[frozenset[Cell]]]] | None:
+    """The covered cells split into regions that are separate games, each with its own
+    placements (in first-seen order), or None when there is only one."""
+    parent = {c: c for c in covered}
+
+    def find(c: Cell) -> Cell:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for c in covered:
+        for n in table[c]:
+            if n in parent:
+                parent[find(c)] = find(n)
+    groups: dict[Cell, list[Cell]] = {}
+    for c in covered:
+        groups.setdefault(find(c), []).append(c)
+    if len(groups) < 2:
+        return None
+    parts = []
+    combinations = 1
+    for cells in groups.values():
+        inside = frozenset(cells)
+        seen = dict.fromkeys(w & inside for w in worlds)
+        parts.append((tuple(cells), list(seen)))
+        combinations *= len(seen)
+    return parts if combinations == len(worlds) else None
+
+
+def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
+            known_daggers: frozenset[Cell], table: dict, lives: int, budget: int
+            ) -> list[tuple[float, Cell]]:
+    """(win probability, cell) for the covered cells worth probing first, safest first: the
+    best of them and every cell that may tie it (none when every cell is a dagger in every
+    placement). Raises _OutOfBudget past `budget` search nodes."""
     index = {c: i for i, c in enumerate(covered)}
     everything = (1 << len(covered)) - 1
-    known_daggers = frozenset(c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT))
     # worlds and cells as bits, so that a search state is three small integers
     dagger_bits = [sum(1 << index[c] for c in w) for w in worlds]
     if all(bits == everything for bits in dagger_bits):
-        return None  # every covered cell is a dagger: nothing is left to probe
+        return []
     nodes = 0
     # per covered cell, its covered neighbours as bits: its clue differs between two
     # placements exactly when they hold different numbers of daggers there
@@ -209,15 +281,9 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
     n = len(worlds)
     scored = []
     best_value = 0.0
-    try:
-        for hits, i in sorted((dagger_worlds[i].bit_count(), i) for i in range(len(covered))):
-            if obs.lives == 1 and (n - hits) / n < best_value - 1e-12:
-                break  # as in win(): no safer than the best, it cannot win more often
-            scored.append((value(i, all_worlds, 0, obs.lives), covered[i]))
-            best_value = max(best_value, scored[-1][0])
-    except _OutOfBudget:
-        return None
-    # among equal win chances, the lowest dagger probability, then reading order
-    daggers_at = {c: sum(c in w for w in worlds) for c in covered}
-    cell = min((c for v, c in scored if v >= best_value - 1e-12), key=lambda c: (daggers_at[c], c))
-    return cell, best_value
+    for hits, i in sorted((dagger_worlds[i].bit_count(), i) for i in range(len(covered))):
+        if lives == 1 and (n - hits) / n < best_value - 1e-12:
+            break  # as in win(): no safer than the best, it cannot win more often
+        scored.append((value(i, all_worlds, 0, lives), covered[i]))
+        best_value = max(best_value, scored[-1][0])
+    return scored

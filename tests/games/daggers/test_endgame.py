@@ -57,3 +57,52 @@ def test_out_of_budget_or_too_many_placements_gives_none():
     obs, _ = world.reset(seed=0)
     assert best_probe(obs, limit=0) is None  # one placement is more than none
     assert best_probe(obs, limit=10_000, budget=1) is None
+
+
+def test_separate_regions_multiply_their_win_chances():
+    """Two 50/50s far apart, one dagger in each: four placements, won with chance 1/4, the
+    same as the search over all four placements finds."""
+    from logic_agents.games.daggers.endgame import _scores
+    from logic_agents.games.daggers.world import DaggersObservation
+
+    grid = tuple(tuple(row) for row in ("?1001?", "?1001?"))
+    obs = DaggersObservation(grid=grid, lives=1, total_daggers=2, step=0)
+    cell, chance = best_probe(obs, limit=100)
+    assert chance == 0.25 and cell == (0, 0)
+    whole = _scores(tuple(obs.unknown_cells()), placements(obs, 100),
+                    frozenset(), obs.neighbours, 1, 10_000)
+    assert max(v for v, _ in whole) == chance
+
+
+def test_the_split_search_agrees_with_the_whole_search():
+    """On every endgame position met in 150 small random games, the regions searched apart
+    give the win chance the search over all placements gives, and a cell that achieves it."""
+    import random
+
+    from logic_agents.games.daggers.endgame import _regions, _scores
+    from logic_agents.games.daggers.world import FLAGGED, HIT
+
+    rng = random.Random(7)
+    split = 0
+    for _ in range(150):
+        cells = [(r, c) for r in range(4) for c in range(7)]
+        daggers = set(rng.sample([c for c in cells if c[0] + c[1] > 2], 6))
+        world = DaggersWorld(board(4, 7, daggers))
+        obs, _ = world.reset(seed=0)
+        agent = ProbAgent()
+        agent.reset(0)
+        while world.outcome is None:
+            worlds = placements(obs, 2_000)
+            covered = tuple(obs.unknown_cells())
+            if worlds and _regions(covered, worlds, obs.neighbours):
+                split += 1
+                known = frozenset(c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT))
+                whole = _scores(covered, worlds, known, obs.neighbours, 1, 10**7)
+                found = best_probe(obs, limit=2_000, budget=10**7)
+                assert found is not None
+                best = max(v for v, _ in whole)
+                assert abs(found[1] - best) < 1e-12
+                assert any(c == found[0] and abs(v - best) < 1e-12 for v, c in whole)
+            action = agent.act(obs)
+            obs, *_ = world.step(action)
+    assert split >= 10
