@@ -115,8 +115,8 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None
     pending = set(range(len(classes)))
     touched: set[int] = set()
     holding: dict[int, list[int]] = {}  # constraint -> the classes under it
-    for j, (owners, _) in enumerate(classes):
-        for i in owners:
+    for j, (ids, _) in enumerate(classes):
+        for i in ids:
             holding.setdefault(i, []).append(j)
     touching = [0] * len(classes)  # per class, its constraints touched so far
     while pending:
