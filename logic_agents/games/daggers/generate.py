@@ -123,17 +123,23 @@ def generate_map(
         )
     for _ in range(attempts):
         placed = set(rng.sample(free, daggers))
-        calm = [cell for cell in table
-                if cell not in placed and cell not in starts
-                and not any(n in placed for n in table[cell])]
-        if len(calm) < gold:
-            continue
-        golds = set(rng.sample(calm, gold))
+        golds: set[Cell] = set()
+        if gold:  # (sampling none draws nothing from rng: the same maps either way)
+            calm = [cell for cell in table
+                    if cell not in placed and cell not in starts
+                    and not any(n in placed for n in table[cell])]
+            if len(calm) < gold:
+                continue
+            golds = set(rng.sample(calm, gold))
+        counts = dict.fromkeys(table, 0)
+        for cell in placed:  # each dagger counts once for each of its neighbours
+            for n in table[cell]:
+                counts[n] += 1
         tokens = tuple(
             tuple(
                 DAGGER if (r, c) in placed
                 else GOLD if (r, c) in golds
-                else str(sum(n in placed for n in table[(r, c)]))
+                else str(counts[(r, c)])
                 for c in range(width)
             )
             for r in range(height)
