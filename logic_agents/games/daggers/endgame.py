@@ -20,11 +20,18 @@ Concepts:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.probability import constraints
-from logic_agents.games.daggers.world import FLAGGED, HIT, DaggersObservation
+from logic_agents.games.daggers.world import (
+    COVERED,
+    FLAGGED,
+    HIT,
+    DaggersObservation,
+    clue_value,
+)
 
 
 class _OutOfBudget(Exception):
@@ -84,8 +91,11 @@ def placements(obs: DaggersObservation, limit: int) -> list[frozenset[Cell]] | N
     return None if len(found) > limit else found
 
 
-def best_probe(obs: DaggersObservation, limit: int = 300,
-               budget: int = 200_000) -> tuple[Cell, float] | None:
+Resume = Callable[[DaggersObservation, int], "tuple[Cell, float] | None"]
+
+
+def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000,
+               keep: list[Resume] | None = None) -> tuple[Cell, float] | None:
     """The covered cell whose probe maximises the win probability, and that probability;
     None if more than `limit` placements remain, the search exceeds `budget` nodes, or no
     covered cell is safe in any placement.
@@ -93,7 +103,11 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
     With one life, covered regions that touch no other (no cell of one next to a cell of
     another) whose placements combine freely (every placement is one of each region's) are
     separate games: what a probe shows in one says nothing about another, and both must be
-    won, so the win probability is the product of theirs, each searched alone."""
+    won, so the win probability is the product of theirs, each searched alone.
+
+    `keep` (a list) receives, for a search over the whole board, a Resume: called with a later
+    observation of the same game and a budget, it answers as best_probe would, from the
+    positions this search met (the next guess of an endgame is mostly one of them)."""
     worlds = placements(obs, limit)
     if not worlds:
         return None
@@ -105,7 +119,7 @@ def best_probe(obs: DaggersObservation, limit: int = 300,
     parts = _regions(covered, worlds, table) if obs.lives == 1 else None
     try:
         if parts is None:
-            scored = _scores(covered, worlds, known_daggers, table, obs.lives, budget)
+            scored = _scores(covered, worlds, known_daggers, table, obs.lives, budget, keep)
         else:
             searched = [_scores(cells, region_worlds, known_daggers, table, 1, budget)
                         for cells, region_worlds in parts]
@@ -159,11 +173,12 @@ def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: di
 
 
 def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
-            known_daggers: frozenset[Cell], table: dict, lives: int, budget: int
-            ) -> list[tuple[float, Cell]]:
+            known_daggers: frozenset[Cell], table: dict, lives: int, budget: int,
+            keep: list[Resume] | None = None) -> list[tuple[float, Cell]]:
     """(win probability, cell) for the covered cells worth probing first, safest first: the
     best of them and every cell that may tie it (none when every cell is a dagger in every
-    placement). Raises _OutOfBudget past `budget` search nodes."""
+    placement). Raises _OutOfBudget past `budget` search nodes. `keep` receives a Resume
+    that answers later positions of the same game from this search's memo."""
     index = {c: i for i, c in enumerate(covered)}
     everything = (1 << len(covered)) - 1
     # worlds and cells as bits, so that a search state is three small integers
@@ -277,13 +292,68 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                 break
         return best
 
-    all_worlds = (1 << len(worlds)) - 1
-    n = len(worlds)
-    scored = []
-    best_value = 0.0
-    for hits, i in sorted((dagger_worlds[i].bit_count(), i) for i in range(len(covered))):
-        if lives == 1 and (n - hits) / n < best_value - 1e-12:
-            break  # as in win(): no safer than the best, it cannot win more often
-        scored.append((value(i, all_worlds, 0, lives), covered[i]))
-        best_value = max(best_value, scored[-1][0])
-    return scored
+    def top(worlds_now: int, cells: list[int], open_: int, lives: int
+            ) -> list[tuple[float, int]]:
+        n = worlds_now.bit_count()
+        scored = []
+        best_value = 0.0
+        for hits, i in sorted(((worlds_now & dagger_worlds[i]).bit_count(), i) for i in cells):
+            if lives == 1 and (n - hits) / n < best_value - 1e-12:
+                break  # as in win(): no safer than the best, it cannot win more often
+            scored.append((value(i, worlds_now, open_, lives), i))
+            best_value = max(best_value, scored[-1][0])
+        return scored
+
+    start_lives = lives
+
+    def resume(obs: DaggersObservation, new_budget: int) -> tuple[Cell, float] | None:
+        """best_probe for a later position of the same game, as a state of this search
+        (its memo answers what it met before); None when `obs` is not one (a cell covered
+        again, a life gained) or the search runs out of budget."""
+        nonlocal nodes, budget
+        grid = obs.grid
+        if not set(obs.unknown_cells()) <= index.keys():
+            return None
+        worlds_now, open_, lost, flagged = (1 << len(worlds)) - 1, 0, 0, 0
+        for i, (r, c) in enumerate(covered):
+            shown = grid[r][c]
+            if shown == COVERED:
+                continue
+            if shown in (FLAGGED, HIT):
+                worlds_now &= dagger_worlds[i]
+                if shown == HIT:
+                    open_ |= 1 << i
+                    lost += 1
+                else:
+                    flagged |= 1 << i
+                continue
+            clue = clue_value(shown)
+            if clue is None:
+                return None
+            open_ |= 1 << i
+            agree = 0
+            for w in members(worlds_now):
+                if (not dagger_bits[w] >> i & 1 and
+                        known_around[i] + (dagger_bits[w] & around_bits[i]).bit_count() == clue):
+                    agree |= 1 << w
+            worlds_now = agree
+        if not worlds_now or obs.lives != start_lives - lost:
+            return None
+        cells = list(members(everything & ~open_ & ~flagged))
+        if all(worlds_now & dagger_worlds[i] == worlds_now for i in cells):
+            return None  # every covered cell is a dagger: nothing is left to probe
+        nodes, budget = 0, new_budget
+        try:
+            scored = top(worlds_now, cells, open_, obs.lives)
+        except _OutOfBudget:
+            return None
+        best_value = max(v for v, _ in scored)
+        # among equal win chances, the lowest dagger probability, then reading order
+        i = min((i for v, i in scored if v >= best_value - 1e-12),
+                key=lambda i: ((worlds_now & dagger_worlds[i]).bit_count(), covered[i]))
+        return covered[i], best_value
+
+    scored = top((1 << len(worlds)) - 1, list(range(len(covered))), 0, lives)
+    if keep is not None:
+        keep.append(resume)
+    return [(v, covered[i]) for v, i in scored]

@@ -31,7 +31,7 @@ from typing import Any
 from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import Cell
-from logic_agents.games.daggers.endgame import best_probe
+from logic_agents.games.daggers.endgame import Resume, best_probe
 from logic_agents.games.daggers.probability import (
     Board,
     DaggerOdds,
@@ -64,6 +64,7 @@ DEFAULT_BETA = 1.0  # weight of a guess without progress; 0.9 measured no better
 DEFAULT_SPARE_LIFE = 0.0
 DEFAULT_ENDGAME = 750  # placements; 0 turns the exact endgame search off
 CERTAINTIES = ("odds", "sat")
+ENDGAME_BUDGET = 200_000  # search nodes per endgame question (best_probe's default)
 COMPONENT_CACHE = 20_000  # enumerated components kept per game before the cache is cleared
 
 
@@ -184,6 +185,7 @@ class ProbAgent(SatAgent):
         # components enumerated in this game, by their constraints: a step changes one or
         # two, and the look-ahead's boards share the rest
         self._components: dict = {}
+        self._resume: Resume | None = None  # the game's last endgame search, to go on from
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
         known = self._odds_of(obs)
@@ -192,7 +194,7 @@ class ProbAgent(SatAgent):
         board, cache, odds = known
         self.last_odds = odds
         ranked = odds.ranked()
-        endgame = (best_probe(obs, self.endgame) if self.endgame and odds.placements <= self.endgame
+        endgame = (self._endgame_probe(obs) if self.endgame and odds.placements <= self.endgame
                    else None)
         if endgame is not None:
             cell, self.win_chance = endgame
@@ -221,6 +223,18 @@ class ProbAgent(SatAgent):
                              f"{score:.4f} (P(safe) x chance of a certain or safe next move)")
             self.explain(lines)
         return DaggersAction("probe", cell)
+
+    def _endgame_probe(self, obs: DaggersObservation) -> tuple[Cell, float] | None:
+        """best_probe, from the game's last search when `obs` is a position it covers (its
+        memo then answers most of the question), else from a new one."""
+        if self._resume is not None:
+            found = self._resume(obs, ENDGAME_BUDGET)
+            if found is not None:
+                return found
+        keep: list[Resume] = []
+        found = best_probe(obs, self.endgame, ENDGAME_BUDGET, keep)
+        self._resume = keep[0] if keep else None
+        return found
 
     def near(self, ranked: list[tuple[Cell, float]]) -> list[Cell]:
         """The cells safe within `tie` of the safest (relative), safest first."""
