@@ -62,7 +62,7 @@ DEFAULT_BETA = 1.0  # weight of a guess without progress; 0.9 measured no better
 # weight of a dagger hit when a life is to spare (the endgame counts lives exactly); on expert
 # with 2 lives, 0 / 0.5 / 0.8 won 86.4 / 86.1 / 85.7% of 1,000 paired games
 DEFAULT_SPARE_LIFE = 0.0
-DEFAULT_ENDGAME = 750  # placements; 0 turns the exact endgame search off
+DEFAULT_ENDGAME = 500  # placements; 0 turns the exact endgame search off
 CERTAINTIES = ("odds", "sat")
 ENDGAME_BUDGET = 200_000  # search nodes per endgame question (best_probe's default)
 COMPONENT_CACHE = 20_000  # enumerated components kept per game before the cache is cleared
