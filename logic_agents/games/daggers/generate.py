@@ -83,6 +83,9 @@ def start_hints(height: int, width: int, centre: bool) -> tuple[Cell, ...]:
     return hints
 
 
+DIGITS = "012345678"
+
+
 def generate_map(
     rng: random.Random,
     *,
@@ -139,7 +142,7 @@ def generate_map(
             tuple(
                 DAGGER if (r, c) in placed
                 else GOLD if (r, c) in golds
-                else str(counts[(r, c)])
+                else DIGITS[counts[(r, c)]]  # shared one-letter strings: a board is small
                 for c in range(width)
             )
             for r in range(height)
