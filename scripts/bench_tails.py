@@ -16,6 +16,9 @@ Families (each set-up side by side, on the same instances and seeds, in one run)
   project's generator (`generate undead --size 20x20 --count 20 --seed 2026`, made in the
   run, never tuned on). Set-ups: `shipped` (what `solve --unique` does: two set-ups race on
   two cores), `quick` and `steady` (each of the two alone).
+- undead30: `--limit` boards of this project's generator at 30x30 (`generate undead --size
+  30x30 --count N --seed 2026`, made in the run: 13 s to 3 minutes each; those made within
+  generate's 120 s cap per puzzle are measured), the same three set-ups.
 - sudoku25: the first `--limit` 25x25 puzzles at 45% given (maps/sudoku/lloyd_amos).
   Set-ups: `shipped` (`solve`: the clue core on a fresh solver, everything timed) and
   `previous` (what `solve` did before: the whole rules on a SudokuSolver, the propagated core
@@ -31,7 +34,8 @@ Families (each set-up side by side, on the same instances and seeds, in one run)
   seed fixes the boards it draws, the renumbering draws the solver's luck; the renumbering
   itself costs some Python on each of the generator's many SAT calls).
 
-Usage: python scripts/bench_tails.py [--family undead|sudoku25] [--shuffles 20]
+Usage: python scripts/bench_tails.py [--family undead|undead30|sudoku25|mazes20|generate-undead]
+                                     [--shuffles 20]
                                      [--timeout 30] [--limit N] [--out docs/BENCHMARKS.md]
 """
 
@@ -53,7 +57,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
-SETUPS = {"undead": ("shipped", "quick", "steady"), "sudoku25": ("shipped", "previous"),
+SETUPS = {"undead": ("shipped", "quick", "steady"), "undead30": ("shipped", "quick", "steady"),
+          "sudoku25": ("shipped", "previous"),
           "generate-undead": ("shipped", "renumbered"), "mazes20": ("shipped", "renumbered")}
 
 
@@ -74,9 +79,9 @@ def one(family: str, reference: str, setup: str, seed: int) -> str:
     from logic_agents.world.registry import get_game
     from logic_agents.world.resolve import resolve
 
-    game = "undead" if family == "undead" else "sudoku"
+    game = "undead" if family.startswith("undead") else "sudoku"
     puzzle = resolve(reference, get_game(game))[1][0]
-    if family == "undead":
+    if game == "undead":
         from logic_agents.games.undead.encode import RACE_SETUPS, check_with, solve
 
         if setup == "shipped":
@@ -167,6 +172,21 @@ def instances(family: str, limit: int) -> list[tuple[str, str]]:
         return [(str(path), "mazes 20x20, seed 2026")
                 for path in sorted(folder.glob("*.txt"))[:limit]]
     from logic_agents.games.undead.files import load_entries
+
+    if family == "undead30":
+        folder = Path(tempfile.gettempdir()) / "bench_tails_undead30"
+        made = folder / "undead30x30-s2026.tsv"
+        if not made.exists() or len(load_entries(made)) < limit:
+            # generate's time cap (120 s a puzzle) may stop it early: the boards made before
+            # are written, and those are measured
+            subprocess.run([sys.executable, "-m", "logic_agents", "generate", "undead", "--size",
+                            "30x30", "--count", str(limit), "--seed", "2026", "-o",
+                            str(folder), "--force"], cwd=ROOT, capture_output=True)
+        count = min(limit, len(load_entries(made)) if made.exists() else 0)
+        if count < limit:
+            print(f"generate made {count} of {limit} boards within its time cap",
+                  file=sys.stderr)
+        return [(f"{made}:{k}", "this project's generator, 30x30") for k in range(1, count + 1)]
 
     out = [(f"{UNDEAD_PUBLIC}:{k}", "sgt-style, givens")
            for k in range(1, len(load_entries(UNDEAD_PUBLIC)) + 1)]
