@@ -6,7 +6,8 @@ Concepts:
   satx's incremental SAT test (`"sat"`; always with `explain`, for its minimal proofs, and
   with `on_query`, for `cnf`).
   Both find the same cells, queued in the same order (frontier, then interior, each in
-  reading order), so a game plays the same moves either way (tests/games/daggers/test_prob.py).
+  reading order), so a game plays the same moves either way (tests/games/daggers/
+  test_trajectories.py).
 - Odds: when nothing is provable, probability.dagger_odds gives every covered cell's exact
   dagger probability.
 - Candidates: the cells whose chance of being safe is within `tie` (relative) of the safest
