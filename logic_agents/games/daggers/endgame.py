@@ -24,7 +24,7 @@ from collections.abc import Callable
 from functools import cache
 
 from logic_agents.games.daggers.board import Cell
-from logic_agents.games.daggers.probability import constraints
+from logic_agents.games.daggers.probability import constraints, remaining_daggers
 from logic_agents.games.daggers.world import (
     COVERED,
     FLAGGED,
@@ -42,7 +42,7 @@ def placements(obs: DaggersObservation, limit: int) -> list[frozenset[Cell]] | N
     """All consistent placements (sets of dagger cells among the covered ones), or None if
     there are more than `limit`."""
     unknown = obs.unknown_cells()
-    remaining = obs.total_daggers - sum(obs.at(c) in (FLAGGED, HIT) for c in obs.cells())
+    remaining = remaining_daggers(obs)
     cons = constraints(obs)
     if any(not cells for cells, _ in cons):
         return []  # a clue that cannot add up: no placement agrees
@@ -134,11 +134,17 @@ def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000,
                 scored += [(v * others, c) for v, c in found]
     except _OutOfBudget:
         return None
-    best_value = max(v for v, _ in scored)
-    # among equal win chances, the lowest dagger probability, then reading order
     daggers_at = {c: sum(c in w for w in worlds) for c in covered}
-    cell = min((c for v, c in scored if v >= best_value - 1e-12), key=lambda c: (daggers_at[c], c))
-    return cell, best_value
+    return _choose(scored, daggers_at.__getitem__)
+
+
+def _choose(scored: list[tuple[float, Cell]], daggers_at: Callable[[Cell], int]
+            ) -> tuple[Cell, float]:
+    """The best win chance and its cell: among equal chances (within rounding), the one that
+    is a dagger in the fewest placements, then the first in reading order."""
+    best = max(v for v, _ in scored)
+    cell = min((c for v, c in scored if v >= best - 1e-12), key=lambda c: (daggers_at(c), c))
+    return cell, best
 
 
 def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: dict
@@ -347,11 +353,8 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
             scored = top(worlds_now, cells, open_, obs.lives)
         except _OutOfBudget:
             return None
-        best_value = max(v for v, _ in scored)
-        # among equal win chances, the lowest dagger probability, then reading order
-        i = min((i for v, i in scored if v >= best_value - 1e-12),
-                key=lambda i: ((worlds_now & dagger_worlds[i]).bit_count(), covered[i]))
-        return covered[i], best_value
+        return _choose([(v, covered[i]) for v, i in scored],
+                       lambda c: (worlds_now & dagger_worlds[index[c]]).bit_count())
 
     scored = top((1 << len(worlds)) - 1, list(range(len(covered))), 0, lives)
     if keep is not None:

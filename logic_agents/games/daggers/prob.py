@@ -125,12 +125,13 @@ class ProbAgent(SatAgent):
         if known is None:
             return []
         odds = known[2]
-        if not self._decided(odds):
+        decided = self._decided(odds)
+        if not decided:
             return []  # nothing is certain: a SAT test would prove nothing
         if (self.certainties == "sat" or self.explain is not None
                 or self.on_query is not None or not self.global_count):
             return super().satisfiability_test(obs)
-        return self._certain_moves(odds)
+        return self._certain_moves(odds, decided)
 
     @staticmethod
     def _decided(odds: DaggerOdds) -> list[Cell]:
@@ -145,11 +146,12 @@ class ProbAgent(SatAgent):
                 cells += odds.interior_cells
         return cells
 
-    def _certain_moves(self, odds: DaggerOdds) -> list[tuple[DaggersAction, Why]]:
-        """The cells the odds decide, as moves with their reasons."""
+    def _certain_moves(self, odds: DaggerOdds, decided: list[Cell]
+                       ) -> list[tuple[DaggersAction, Why]]:
+        """The cells the odds decide (`decided`), as moves with their reasons."""
         inside = set(odds.interior_cells)
         moves = []
-        for cell in self._decided(odds):
+        for cell in decided:
             p = odds.exact[cell]
             if p == 0:
                 self.proved_safe += 1

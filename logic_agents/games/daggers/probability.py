@@ -59,11 +59,14 @@ class DaggerOdds:
 Constraint = tuple[tuple[Cell, ...], int]
 
 
-def constraints(obs: DaggersObservation) -> list[Constraint]:
+def constraints(obs: DaggersObservation, clues: OpenClues | None = None) -> list[Constraint]:
     """(unknown neighbours, daggers still among them) for every clue with an unknown neighbour,
     and ((), k) for a clue whose neighbours are all known but do not add up (k != 0), so that
-    a hypothetical clue that contradicts the board is caught."""
-    return [(tuple(unknown), k - marked) for _, k, unknown, marked in clue_neighbourhoods(obs)
+    a hypothetical clue that contradicts the board is caught. `clues`, an agent's own tracker,
+    spares a scan of the grid; it skips clues with no covered neighbour, so it is only for
+    observations whose flags are all sound (every flag a proven dagger), where they add up."""
+    around = clue_neighbourhoods(obs) if clues is None else clues.neighbourhoods(obs)
+    return [(tuple(unknown), k - marked) for _, k, unknown, marked in around
             if unknown or k != marked]
 
 
@@ -191,12 +194,8 @@ class Board:
 
     @classmethod
     def of(cls, obs: DaggersObservation, clues: OpenClues | None = None) -> Board:
-        """The board `obs` shows. `clues`, the agent's own tracker, spares a scan of the
-        grid; it skips clues with no covered neighbour, so it is only for observations whose
-        flags are all sound (every flag a proven dagger), where such clues add up."""
-        cons = constraints(obs) if clues is None else [
-            (tuple(unknown), k - marked) for _, k, unknown, marked in clues.neighbourhoods(obs)]
-        return cls(cons, tuple(obs.unknown_cells()), remaining_daggers(obs))
+        """The board `obs` shows (`clues`: as for constraints)."""
+        return cls(constraints(obs, clues), tuple(obs.unknown_cells()), remaining_daggers(obs))
 
     def showing(self, obs: DaggersObservation, cell: Cell, token: str) -> Board:
         """The board if the unknown `cell` of `obs` showed `token`: a clue value (it is safe)
