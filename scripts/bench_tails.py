@@ -14,8 +14,8 @@ Families (each set-up side by side, on the same instances and seeds, in one run)
 - undead: the sgt-style 20x20 boards with givens (../shared/data/undead/20x20givens-public.tsv,
   four boards of the real game's generator with its size limit lifted) and 20 boards of this
   project's generator (`generate undead --size 20x20 --count 20 --seed 2026`, made in the
-  run, never tuned on). Set-ups: `shipped` (what `solve --unique` does: two set-ups race on
-  two cores), `quick` and `steady` (each of the two alone).
+  run, never tuned on). Set-ups: `shipped` (what `solve --unique` does: encode.RACE_SETUPS,
+  the seen core under two solvers, race on two cores), `first` and `second` (each alone).
 - undead30: `--limit` boards of this project's generator at 30x30 (`generate undead --size
   30x30 --count N --seed 2026`, made in the run: 13 s to 3 minutes each; those made within
   generate's 120 s cap per puzzle are measured), the same three set-ups.
@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
-SETUPS = {"undead": ("shipped", "quick", "steady"), "undead30": ("shipped", "quick", "steady"),
+SETUPS = {"undead": ("shipped", "first", "second"), "undead30": ("shipped", "first", "second"),
           "sudoku25": ("shipped", "previous"),
           "generate-undead": ("shipped", "renumbered"), "mazes20": ("shipped", "renumbered")}
 
@@ -86,7 +86,7 @@ def one(family: str, reference: str, setup: str, seed: int) -> str:
 
         if setup == "shipped":
             return solve(puzzle, shuffle=seed).status
-        return check_with(puzzle, RACE_SETUPS[0 if setup == "quick" else 1], shuffle=seed).status
+        return check_with(puzzle, RACE_SETUPS[0 if setup == "first" else 1], shuffle=seed).status
     from logic_agents.games.sudoku import solve_puzzle
 
     return solve_puzzle(puzzle, shuffle=seed).status

@@ -7,10 +7,10 @@ Concepts:
   vampire or zombie is seen), ~V after it (a ghost or zombie). A cell the sight passes twice
   is listed twice and counts twice. Givens are unit clauses.
 - UndeadSolver: that KB on one incremental oracle; solve, count_solutions(limit), check.
-- solve: on boards of LARGE_SOLVER_CELLS and more, two set-ups race on two cores
-  (logic/portfolio.py): the quick one (the modulo totalizer), whose time on a few boards is
-  bad luck (54 s and more under some renumberings of one board, where it usually takes 1.2 s),
-  and a steady one (the plain totalizer, two totals), never far from its median.
+- solve: the seen core (seen.py: two literals per open cell, givens substituted), which
+  answers "a solution, and is there a second?" in half the time of this KB; on boards of
+  LARGE_SOLVER_CELLS and more two of its set-ups race on two cores (logic/portfolio.py),
+  RACE_SETUPS, so one solver's bad luck on a renumbering is cut by the other's.
 - LayoutSolver (layout.py): one mirror layout for many puzzles, on one solver.
 """
 
@@ -239,38 +239,43 @@ def count_solutions(puzzle: UndeadPuzzle, limit: int = 2) -> int:
         solver.close()
 
 
-# The set-ups that race on large boards (UndeadSolver keywords); the first is the default
-# set-up alone, and the only one whose second solution is taken, so an answer with two
-# solutions never depends on which finished first.
-RACE_SETUPS: tuple[dict, ...] = ({}, {"card_encoding": "totalizer", "totals": "two"})
+# The set-ups that race on large boards (SeenCore keywords): CaDiCaL 1.9.5 in its focused
+# mode alone (stabilize=0: 1.14 s against 1.41 s median on sgt board 1, the same on the
+# others) and CaDiCaL 1.5.3 as it comes, whose luck is drawn apart. The first is the
+# default set-up alone, and the only one whose second solution is taken, so an answer with
+# two solutions never depends on which finished first.
+RACE_SETUPS: tuple[dict, ...] = ({"solver": "cadical195", "options": {"stabilize": 0}},
+                                 {"solver": "cadical153"})
 
 
 def check_with(puzzle: UndeadPuzzle, setup: dict, solver: str | None = None,
-               shuffle: int | None = None) -> SolveResult:
-    """check(unique=True) under one set-up (UndeadSolver keywords) on a solver of its own."""
-    s = UndeadSolver(puzzle, solver, shuffle=shuffle, **setup)
-    try:
-        return s.check(True)
-    finally:
-        s.close()
+               shuffle: int | None = None, unique: bool = True) -> SolveResult:
+    """The check under one set-up (SeenCore keywords; `solver` overrides the set-up's) on a
+    solver of its own: a solution, and with `unique` a second one or the proof there is none."""
+    from logic_agents.games.undead.seen import SeenCore
+
+    setup = dict(setup)
+    if solver is not None:
+        setup["solver"] = solver
+    if not str(setup.get("solver", "")).startswith("cadical"):
+        setup.pop("options", None)  # CaDiCaL's own options
+    with SeenCore(puzzle, shuffle=shuffle, **setup) as core:
+        return result_of(core.solutions(2 if unique else 1), unique)
 
 
 def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, *,
           race: bool | None = None, shuffle: int | None = None) -> SolveResult:
-    """A solution (and with `unique`, a second one or the proof there is none). `race`: the
-    RACE_SETUPS on two cores, the first answer wins (default: when no solver is named and
-    the board has LARGE_SOLVER_CELLS or more); `shuffle` renumbers the variables (to measure
-    luck, scripts/bench_tails.py)."""
+    """A solution (and with `unique`, a second one or the proof there is none), from the
+    seen core (seen.py). `race`: the RACE_SETUPS on two cores, the first answer wins
+    (default: when no solver is named and the board has LARGE_SOLVER_CELLS or more); else
+    the first set-up alone, or the named solver. `shuffle` renumbers the variables (to
+    measure luck, scripts/bench_tails.py)."""
     if race is None:
         race = solver is None and puzzle.width * puzzle.height >= LARGE_SOLVER_CELLS
     if race:
         return raced([partial(check_with, puzzle, setup, solver, shuffle)
                       for setup in RACE_SETUPS], unique)
-    s = UndeadSolver(puzzle, solver, shuffle=shuffle)
-    try:
-        return s.check(unique)
-    finally:
-        s.close()
+    return check_with(puzzle, RACE_SETUPS[0], solver, shuffle, unique)
 
 
 def decode(puzzle: UndeadPuzzle, model: dict[str, bool]) -> str:

@@ -61,10 +61,18 @@ def tiny_puzzles(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(tiny_puzzles())
-def test_both_encodings_agree_with_brute_force(puzzle):
+def test_every_encoding_agrees_with_brute_force(puzzle):
+    # the readable KB, the layout's solver and the seen core (with and without CaDiCaL's
+    # options, renumbered or not) find the same solutions
+    from logic_agents.games.undead.seen import SeenCore
+
     expected = brute_force(puzzle)
     solver = UndeadSolver(puzzle)
     assert sorted(solver.solutions(limit=10**4)) == expected
+    for setup in ({"solver": "glucose4"}, {"solver": "cadical195", "options": {"stabilize": 0}},
+                  {"solver": "cadical153", "shuffle": 7}):
+        with SeenCore(puzzle, **setup) as core:
+            assert sorted(core.solutions(10**4)) == expected
     layout = LayoutSolver(puzzle.width, puzzle.height, puzzle.grid.replace("G", ".")
                           .replace("V", ".").replace("Z", "."))
     assert sorted(layout.solutions(puzzle, limit=10**4)) == expected
@@ -117,6 +125,8 @@ def test_the_generators_relaxed_question_agrees_with_brute_force(case):
 
 
 def test_a_cell_passed_twice_counts_twice():
+    from logic_agents.games.undead.seen import SeenCore
+
     # . . \    the sight from the top of column 1 passes (0,1) directly, then again after
     # . \ /    three bounces: a zombie there is seen twice, a ghost or vampire once
     layout = "..L.LR"
@@ -128,6 +138,7 @@ def test_a_cell_passed_twice_counts_twice():
         puzzle = undead_board.UndeadPuzzle(3, 2, counts, layout, clues)
         assert answer in brute_force(puzzle)
         assert sorted(UndeadSolver(puzzle).solutions(100)) == brute_force(puzzle)
+        assert sorted(SeenCore(puzzle).solutions(100)) == brute_force(puzzle)
     kb = encode(undead_board.UndeadPuzzle(3, 2, (0, 0, 2), layout, (0, 2) + (0,) * 8))
     assert any("~G_r0c1, ~V_r0c1" in str(f) for f in kb.formulas)
 
@@ -198,10 +209,11 @@ def test_unary_counter_means_at_least_k_both_ways(raw, k):
 
 
 def test_large_boards_race_two_set_ups_and_answer_as_the_first_alone():
-    """On a 20x20 board `solve` races RACE_SETUPS on two cores; whichever wins, the answer is
-    the one the first set-up gives alone: the same unique solution, and for a board with
-    several solutions the first set-up's two (a second solution depends on the solver, so
-    the race waits for it), every time. Renumbered (shuffle=) the answers are still right."""
+    """On a 20x20 board `solve` races RACE_SETUPS (the seen core under two solvers) on two
+    cores; whichever wins, the answer is the one the first set-up gives alone: the same
+    unique solution, and for a board with several solutions the first set-up's two (a second
+    solution depends on the solver, so the race waits for it), every time. Renumbered
+    (shuffle=) the answers are still right."""
     import dataclasses
 
     from logic_agents.games.undead.encode import RACE_SETUPS, check_with, solve

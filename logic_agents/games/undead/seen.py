@@ -1,0 +1,119 @@
+"""The seen core: Undead as what the lines of sight see, the fast check behind `solve`.
+
+Concepts:
+- Two literals per open cell (a cell with no given monster): D_c, "seen directly" (not a
+  ghost), and M_c, "seen in a mirror" (not a vampire). A ghost is ~D, a vampire ~M, a zombie
+  D and M; one monster per cell is the one clause (D_c | M_c). A clue is Exactly(k) over its
+  cells' D (before a bounce) or M (after one): no Z variable and no three-way choice.
+- Givens substituted: a clue counts the given cells it sees and asks its open cells for the
+  rest; the ghost and vampire totals (sum of ~D, of ~M) are over the open cells alone; the
+  zombie total follows when the three totals add up to the cells.
+- Encodings, as measured on the sgt-style 20x20 boards with givens (docs/BENCHMARKS.md,
+  "SAT tails: undead"): a clue by the sequential counter, a total by the modulo totalizer.
+  Against the readable KB (encode.py: three variables per cell, givens as units, totals
+  over every cell) this halves the solving time on every one of those boards.
+- SeenCore(puzzle, solver, shuffle, options): the rules, a warm start without the totals (what is
+  learned still holds), then the totals; solutions(limit) blocks each found solution by its
+  open cells' literals. `shuffle` renumbers (logic/renumber.py), as SatOracle's does.
+
+encode.UndeadSolver stays the KB an agent asks and explains (named variables, `cnf`);
+this core answers one question fast: a solution, and whether there is a second.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.logic.card import encoded_cardinality
+from logic_agents.logic.renumber import Renumbered, environment_shuffle
+
+CLUE_ENCODING, TOTAL_ENCODING = "seqcounter", "kmtotalizer"
+
+
+class SeenCore:
+    """One puzzle's seen core on one pysat solver (see the module docstring)."""
+
+    def __init__(self, puzzle: UndeadPuzzle, solver: str = "cadical195", *,
+                 shuffle: int | str | None = None, clue_encoding: str = CLUE_ENCODING,
+                 total_encoding: str = TOTAL_ENCODING, options: dict[str, int] | None = None):
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+
+        self.puzzle = puzzle
+        givens = puzzle.givens
+        self.open = [i for i in puzzle.monster_cells if i not in givens]
+        # ids: D and M of the k-th open cell are 2k+1 and 2k+2
+        self.direct = {c: 2 * k + 1 for k, c in enumerate(self.open)}
+        self.mirror = {c: 2 * k + 2 for k, c in enumerate(self.open)}
+        pool = IDPool(start_from=2 * len(self.open) + 1)
+        rules: list[list[int]] = [[self.direct[c], self.mirror[c]] for c in self.open]
+        for sight in puzzle.sights:
+            clue = puzzle.clues[sight.clue]
+            if clue is None:
+                continue
+            lits = []
+            for cell, bounced in sight.visits:
+                given = givens.get(cell)
+                if given is None:
+                    lits.append(self.mirror[cell] if bounced else self.direct[cell])
+                elif given != ("V" if bounced else "G"):
+                    clue -= 1  # a given monster this sight sees
+            # the counter even on short lines: binomial clauses there measured slower
+            rules += encoded_cardinality("Exactly", clue, lits, pool, clue_encoding)
+        totals: list[list[int]] = []
+        left = [total - sum(1 for m in givens.values() if m == monster)
+                for monster, total in zip(MONSTERS, puzzle.counts)]
+        if sum(puzzle.counts) != len(puzzle.monster_cells):
+            totals.append([])  # the three totals cannot all hold
+        ghosts, vampires, _ = left
+        totals += encoded_cardinality("Exactly", len(self.open) - ghosts,
+                                      list(self.direct.values()), pool, total_encoding)
+        totals += encoded_cardinality("Exactly", len(self.open) - vampires,
+                                      list(self.mirror.values()), pool, total_encoding)
+        shuffle = shuffle if shuffle is not None else environment_shuffle()
+        rng = None if shuffle is None else random.Random(shuffle)
+        self._solver: Any = Solver(name=solver)
+        if options:  # CaDiCaL's own options (its options.hpp), set before any clause
+            self._solver.configure(options)
+        if rng is not None:
+            self._solver = Renumbered(self._solver, rng)
+            rng.shuffle(rules)
+            rng.shuffle(totals)
+        for clause in rules:
+            self._solver.add_clause(clause)
+        # warm start: the clues alone take milliseconds, and what they teach the solver holds
+        self._solver.solve()
+        for clause in totals:
+            self._solver.add_clause(clause)
+
+    def decode(self, model: list[int]) -> str:
+        true = {lit for lit in model if lit > 0}
+        out = list(self.puzzle.grid)
+        for c in self.open:
+            seen_directly, seen_in_mirror = self.direct[c] in true, self.mirror[c] in true
+            out[c] = "Z" if seen_directly and seen_in_mirror else "V" if seen_directly else "G"
+        return "".join(out)
+
+    def solutions(self, limit: int = 2) -> list[str]:
+        """Up to `limit` different solutions, each blocked by its open cells' literals."""
+        found: list[str] = []
+        while len(found) < limit and self._solver.solve():
+            model = self._solver.get_model()
+            found.append(self.decode(model))
+            true = {lit for lit in model if lit > 0}
+            self._solver.add_clause([-v if v in true else v
+                                     for c in self.open for v in (self.direct[c], self.mirror[c])])
+        return found
+
+    def close(self) -> None:
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None
+
+    def __enter__(self) -> SeenCore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
