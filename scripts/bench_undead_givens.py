@@ -4,8 +4,8 @@ Runs `logic-agents solve FILE:K --unique` on every puzzle of the sgt-style file 
 ../shared/data/undead/20x20givens-public.tsv: four boards made by Simon Tatham's generator
 with its 54-cell limit lifted), in a fresh process each, so the seconds include start-up,
 parsing and building. Beside the shipped default, in the same run: the same solve with
-glucose4 (the default for small boards), and the rules without the three totals (a
-relaxation with many solutions: what the totals cost). Target: median < 1 s, max < 5 s.
+`--solver glucose4` (the seen core on glucose4 alone), and the readable KB's rules without
+the three totals (a relaxation with many solutions: what the totals cost). Target: median < 1 s, max < 5 s.
 With `--peer RATER` (the real game's own solve loop, built from sgt-puzzles' undead.c as
 docs/games/undead.md says) each puzzle's game ID is also given to it, alone, under
 `--peer-timeout` seconds: what the game's Solve button would meet, beside ours.
@@ -77,7 +77,8 @@ def main() -> int:
     parser.add_argument("--peer-timeout", type=float, default=300.0)
     args = parser.parse_args()
     path = Path(args.file)
-    from logic_agents.games.undead.board import format_game_id, load_entries
+    from logic_agents.games.undead.board import format_game_id
+    from logic_agents.games.undead.files import load_entries
 
     ids = [format_game_id(entry.puzzle) for entry in load_entries(path)]
     count = len(ids)
