@@ -165,3 +165,29 @@ def test_the_environment_renumbers_every_oracle(monkeypatch):
     monkeypatch.setenv("LOGIC_AGENTS_SHUFFLE", "five")
     with pytest.raises(UsageError, match="LOGIC_AGENTS_SHUFFLE"):
         SatOracle(kb)
+
+
+@settings(max_examples=200, deadline=None)
+@given(clauses_strategy, st.integers(0, 10**6), st.booleans())
+def test_a_batch_renumbered_at_once_keeps_the_formula(clauses, seed, give_top):
+    """Renumbered.add_clauses (one renumbering for a whole batch, as the Undead seen core
+    uses it) hands the solver the same formula: every model it enumerates, mapped back, is
+    one of the formula's, and it finds them all."""
+    import random
+
+    from pysat.solvers import Solver
+
+    from logic_agents.logic.renumber import Renumbered
+
+    models = brute_models(clauses)
+    solver = Renumbered(Solver(name="cadical195"), random.Random(seed))
+    solver.add_clauses([list(c) for c in clauses], N if give_top else None)
+    found = set()
+    while solver.solve():
+        model = solver.get_model()
+        point = tuple(i < len(model) and model[i] > 0 for i in range(N))
+        assert point in models
+        found.add(point)
+        solver.add_clause([-(i + 1) if value else i + 1 for i, value in enumerate(point)])
+    solver.delete()
+    assert found == set(models)

@@ -81,12 +81,17 @@ class SeenCore:
             self._solver = Renumbered(self._solver, rng)
             rng.shuffle(rules)
             rng.shuffle(totals)
-        for clause in rules:
-            self._solver.add_clause(clause)
+        self._top = pool.top
+        self._add(rules)
         # warm start: the clues alone take milliseconds, and what they teach the solver holds
         self._solver.solve()
-        for clause in totals:
-            self._solver.add_clause(clause)
+        self._add(totals)
+
+    def _add(self, clauses: list[list[int]]) -> None:
+        if isinstance(self._solver, Renumbered):
+            self._solver.add_clauses(clauses, self._top)
+        else:
+            self._solver.append_formula(clauses)
 
     def decode(self, model: list[int]) -> str:
         true = {lit for lit in model if lit > 0}
