@@ -69,8 +69,10 @@ def test_every_encoding_agrees_with_brute_force(puzzle):
     expected = brute_force(puzzle)
     solver = UndeadSolver(puzzle)
     assert sorted(solver.solutions(limit=10**4)) == expected
-    for setup in ({"solver": "glucose4"}, {"solver": "cadical195", "options": {"stabilize": 0}},
-                  {"solver": "cadical153", "shuffle": 7}):
+    from logic_agents.games.undead.encode import RACE_SETUPS
+
+    for setup in ({"solver": "glucose4"}, {"solver": "cadical153", "shuffle": 7},
+                  {"solver": "minisat22", "clue_encoding": "totalizer"}, *RACE_SETUPS):
         with SeenCore(puzzle, **setup) as core:
             assert sorted(core.solutions(10**4)) == expected
     layout = LayoutSolver(puzzle.width, puzzle.height, puzzle.grid.replace("G", ".")
