@@ -9,12 +9,14 @@ Concepts:
   rest; the ghost and vampire totals (sum of ~D, of ~M) are over the open cells alone; the
   zombie total follows when the three totals add up to the cells.
 - Encodings, as measured on the sgt-style 20x20 boards with givens (docs/BENCHMARKS.md,
-  "SAT tails: undead"): a clue by the sequential counter, a total by the modulo totalizer.
-  Against the readable KB (encode.py: three variables per cell, givens as units, totals
-  over every cell) this halves the solving time on every one of those boards.
-- SeenCore(puzzle, solver, shuffle, options): the rules, a warm start without the totals (what is
-  learned still holds), then the totals; solutions(limit) blocks each found solution by its
-  open cells' literals. `shuffle` renumbers (logic/renumber.py), as SatOracle's does.
+  "SAT tails: undead"): a clue by the sequential counter, a total by the k-modulo
+  totalizer (encode.RACE_SETUPS picks the modulo one for its first set-up). Against the
+  readable KB (encode.py: three variables per cell, givens as units, totals over every
+  cell) this about halves the solving time on every one of those boards.
+- SeenCore(puzzle, solver, shuffle, options): the rules, a warm start without the totals
+  (what is learned still holds), then the totals; solutions(limit) blocks each found
+  solution by its open cells' literals. `shuffle` renumbers (logic/renumber.py), as
+  SatOracle's does; `options` are CaDiCaL's own.
 
 encode.UndeadSolver stays the KB an agent asks and explains (named variables, `cnf`);
 this core answers one question fast: a solution, and whether there is a second.
