@@ -84,6 +84,20 @@ def check_solver_name(name: str, *, incremental: bool = True) -> str:
     return name
 
 
+def open_solver(name: str, *, shuffle: int | str | None = None,
+                options: dict[str, int] | None = None) -> tuple[Any, random.Random | None]:
+    """(a pysat solver, its renumbering's random source or None): the name checked (Kissat
+    refused), the solver's own options set before any clause (CaDiCaL's `configure`), and
+    renumbered (Renumbered) under `shuffle` or LOGIC_AGENTS_SHUFFLE. SatOracle opens its
+    solver here; a game that hands a solver raw clauses (the Undead seen core) does too."""
+    solver: Any = Solver(name=check_solver_name(name))  # pysat is untyped
+    if options:
+        solver.configure(options)
+    shuffle = shuffle if shuffle is not None else environment_shuffle()
+    rng = None if shuffle is None else random.Random(shuffle)
+    return (solver if rng is None else Renumbered(solver, rng)), rng
+
+
 class SatOracle:
     """`with SatOracle(kb) as oracle: oracle.verdict(("D", 3, 4))`."""
 
@@ -109,11 +123,7 @@ class SatOracle:
         self.calls = 0
         self._synced = 0
         self._scoped: list[int] = []  # selectors of the open scopes, assumed in every solve
-        self._solver: Any = Solver(name=self.solver_name)  # pysat is untyped
-        shuffle = shuffle if shuffle is not None else environment_shuffle()
-        self._shuffle = None if shuffle is None else random.Random(shuffle)
-        if self._shuffle is not None:
-            self._solver = Renumbered(self._solver, self._shuffle)
+        self._solver, self._shuffle = open_solver(self.solver_name, shuffle=shuffle)
         self._explainer: Any = None  # made on the first explain
         self.sync()
 

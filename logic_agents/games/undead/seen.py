@@ -24,12 +24,12 @@ this core answers one question fast: a solution, and whether there is a second.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.logic.card import encoded_cardinality
-from logic_agents.logic.renumber import Renumbered, environment_shuffle
+from logic_agents.logic.oracle import open_solver
+from logic_agents.logic.renumber import Renumbered
 
 CLUE_ENCODING, TOTAL_ENCODING = "seqcounter", "kmtotalizer"
 
@@ -41,7 +41,6 @@ class SeenCore:
                  shuffle: int | str | None = None, clue_encoding: str = CLUE_ENCODING,
                  total_encoding: str = TOTAL_ENCODING, options: dict[str, int] | None = None):
         from pysat.formula import IDPool
-        from pysat.solvers import Solver
 
         self.puzzle = puzzle
         givens = puzzle.givens
@@ -74,13 +73,9 @@ class SeenCore:
                                       list(self.direct.values()), pool, total_encoding)
         totals += encoded_cardinality("Exactly", len(self.open) - vampires,
                                       list(self.mirror.values()), pool, total_encoding)
-        shuffle = shuffle if shuffle is not None else environment_shuffle()
-        rng = None if shuffle is None else random.Random(shuffle)
-        self._solver: Any = Solver(name=solver)
-        if options:  # CaDiCaL's own options (its options.hpp), set before any clause
-            self._solver.configure(options)
-        if rng is not None:
-            self._solver = Renumbered(self._solver, rng)
+        self._solver: Any
+        self._solver, rng = open_solver(solver, shuffle=shuffle, options=options)
+        if rng is not None:  # the clauses' order drawn again too, as SatOracle.sync does
             rng.shuffle(rules)
             rng.shuffle(totals)
         self._top = pool.top
