@@ -34,6 +34,19 @@ from logic_agents.logic.renumber import Renumbered
 CLUE_ENCODING, TOTAL_ENCODING = "seqcounter", "kmtotalizer"
 
 
+def sight_order(puzzle: UndeadPuzzle) -> list[int]:
+    """The open cells in the order the lines of sight meet them, clue by clue, then any cell
+    no sight meets (inside a closed loop of mirrors).
+
+    A totalizer adds its leaves in pairs, then pairs of pairs: listed in this order, its
+    partial sums count stretches of lines of sight, the stretches the clues count too, and
+    the solver can weigh a total against the clues. In row-major order (the cells' own
+    order) the same totals took 2-4 times as long on the sgt-style boards with givens."""
+    givens = puzzle.givens
+    met = [cell for sight in puzzle.sights for cell, _ in sight.visits if cell not in givens]
+    return list(dict.fromkeys(met + [c for c in puzzle.monster_cells if c not in givens]))
+
+
 class SeenCore:
     """One puzzle's seen core on one pysat solver (see the module docstring)."""
 
@@ -69,10 +82,11 @@ class SeenCore:
         if sum(puzzle.counts) != len(puzzle.monster_cells):
             totals.append([])  # the three totals cannot all hold
         ghosts, vampires, _ = left
+        leaves = sight_order(puzzle)
         totals += encoded_cardinality("Exactly", len(self.open) - ghosts,
-                                      list(self.direct.values()), pool, total_encoding)
+                                      [self.direct[c] for c in leaves], pool, total_encoding)
         totals += encoded_cardinality("Exactly", len(self.open) - vampires,
-                                      list(self.mirror.values()), pool, total_encoding)
+                                      [self.mirror[c] for c in leaves], pool, total_encoding)
         self._solver: Any
         self._solver, rng = open_solver(solver, shuffle=shuffle, options=options)
         if rng is not None:  # the clauses' order drawn again too, as SatOracle.sync does
