@@ -16,6 +16,11 @@ Families (each set-up side by side, on the same instances and seeds, in one run)
   project's generator (`generate undead --size 20x20 --count 20 --seed 2026`, made in the
   run, never tuned on). Set-ups: `shipped` (what `solve --unique` does: encode.RACE_SETUPS,
   the seen core under two solvers, race on two cores), `first` and `second` (each alone).
+- undead-turned: the same four sgt-style boards, each under its seven other symmetries
+  (turned a quarter, a half, three quarters, and the mirror image of each: undead/board.py
+  `turned`), written in the run. The same puzzles in other orders: the seen core lists its
+  totals' cells in the order the lines of sight meet them, an order chosen on the boards as
+  given, so these are instances that order was not tuned on. Same three set-ups.
 - undead30: `--limit` boards of this project's generator at 30x30 (`generate undead --size
   30x30 --count N --seed 2026`, made in the run: 13 s to 3 minutes each; those made within
   generate's 120 s cap per puzzle are measured), the same three set-ups.
@@ -34,7 +39,8 @@ Families (each set-up side by side, on the same instances and seeds, in one run)
   seed fixes the boards it draws, the renumbering draws the solver's luck; the renumbering
   itself costs some Python on each of the generator's many SAT calls).
 
-Usage: python scripts/bench_tails.py [--family undead|undead30|sudoku25|mazes20|generate-undead]
+Usage: python scripts/bench_tails.py [--family undead|undead-turned|undead30|sudoku25|mazes20|
+                                              generate-undead]
                                      [--shuffles 20]
                                      [--timeout 30] [--limit N] [--out docs/BENCHMARKS.md]
 """
@@ -58,6 +64,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
 SETUPS = {"undead": ("shipped", "first", "second"), "undead30": ("shipped", "first", "second"),
+          "undead-turned": ("shipped", "first", "second"),
           "sudoku25": ("shipped", "previous"),
           "generate-undead": ("shipped", "renumbered"), "mazes20": ("shipped", "renumbered")}
 
@@ -173,6 +180,8 @@ def instances(family: str, limit: int) -> list[tuple[str, str]]:
                 for path in sorted(folder.glob("*.txt"))[:limit]]
     from logic_agents.games.undead.files import load_entries
 
+    if family == "undead-turned":
+        return turned_boards()
     if family == "undead30":
         folder = Path(tempfile.gettempdir()) / "bench_tails_undead30"
         made = folder / "undead30x30-s2026.tsv"
@@ -198,6 +207,29 @@ def instances(family: str, limit: int) -> list[tuple[str, str]]:
                         "--force"], cwd=ROOT, check=True, capture_output=True)
     out += [(f"{made}:{k}", "this project's generator") for k in range(1, limit + 1)]
     return out
+
+
+def turned_boards() -> list[tuple[str, str]]:
+    """The sgt-style boards under their seven other symmetries, written to a TSV (game ID,
+    name, solution) in the temporary folder: (reference, group) of each."""
+    from logic_agents.games.undead.board import format_game_id, turn_grid, turned
+    from logic_agents.games.undead.files import load_entries
+
+    rows = []
+    for k, entry in enumerate(load_entries(UNDEAD_PUBLIC), 1):
+        for quarter_turns in range(4):
+            for mirrored in (False, True):
+                if quarter_turns == 0 and not mirrored:
+                    continue  # the board as given: the undead family
+                board = turned(entry.puzzle, quarter_turns, mirrored)
+                *_, solution = turn_grid(entry.puzzle.width, entry.puzzle.height,
+                                         entry.reference or "", quarter_turns, mirrored)
+                name = f"board{k}-turn{quarter_turns}{'-mirrored' if mirrored else ''}"
+                rows.append(f"{format_game_id(board)}\t{name}\t{solution}")
+    made = Path(tempfile.gettempdir()) / "bench_tails_undead_turned" / "turned.tsv"
+    made.parent.mkdir(exist_ok=True)
+    made.write_text("\n".join(rows) + "\n")
+    return [(f"{made}:{k}", "sgt-style, turned") for k in range(1, len(rows) + 1)]
 
 
 def main() -> int:

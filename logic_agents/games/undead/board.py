@@ -13,6 +13,7 @@ Concepts (RULES.md section 5):
 - Line of sight (Sight; sight.py, re-exported here): the path from one clue into the grid,
   bouncing off mirrors until it leaves. trace_sights.
 - Solution: W*H characters over G V Z L R. is_solution re-walks every clue on its own.
+- turned(puzzle, quarter_turns, mirrored): the same puzzle on a turned or mirrored board.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from logic_agents.games.undead.sight import (  # noqa: F401 - the lines of sight
     seen,
     trace_sight,
     trace_sights,
+    turn_grid,
+    turn_square,
 )
 from logic_agents.inputs import ascii_int, is_ascii_digits, within_limit
 
@@ -182,6 +185,22 @@ def format_game_id(puzzle: UndeadPuzzle) -> str:
     g, v, z = puzzle.counts
     level = f"d{puzzle.level[0]}" if puzzle.level else ""
     return f"{puzzle.width}x{puzzle.height}{level}:{g},{v},{z},{''.join(out)},{clues}"
+
+
+def turned(puzzle: UndeadPuzzle, quarter_turns: int = 1, mirrored: bool = False
+           ) -> UndeadPuzzle:
+    """The same puzzle on the board mirrored left to right (if asked), then turned
+    `quarter_turns` times clockwise: its solutions are the solutions turned (turn_grid), and
+    its cells and clues come in another order."""
+    w, h = puzzle.width, puzzle.height
+    new_width, new_height, grid = turn_grid(w, h, puzzle.grid, quarter_turns, mirrored)
+    clues: list[int | None] = [None] * len(puzzle.clues)
+    for index, value in enumerate(puzzle.clues):
+        r, c, (dr, dc) = clue_entry(index, w, h)  # the clue's border square is one step back
+        r, c, _, _ = turn_square(r - dr, c - dc, w, h, quarter_turns, mirrored)
+        clues[clue_at_exit(r, c, new_width, new_height)] = value
+    return UndeadPuzzle(new_width, new_height, puzzle.counts, grid, tuple(clues),
+                        puzzle.name, puzzle.level)
 
 
 # -- the picture format -------------------------------------------------------------------

@@ -10,11 +10,15 @@ Concepts:
   zombie total follows when the three totals add up to the cells.
 - Encodings, as measured on the sgt-style 20x20 boards with givens (docs/BENCHMARKS.md,
   "SAT tails: undead"): a clue by the sequential counter, a total by the k-modulo
-  totalizer (encode.RACE_SETUPS picks the modulo one for its first set-up). Against the
-  readable KB (encode.py: three variables per cell, givens as units, totals over every
-  cell) this about halves the solving time on every one of those boards.
-- SeenCore(puzzle, solver, shuffle, options): the rules, a warm start without the totals
-  (what is learned still holds), then the totals; solutions(limit) blocks each found
+  totalizer (encode.RACE_SETUPS picks the modulo one for its first set-up), its leaves in
+  sight_order. Against the readable KB (encode.py: three variables per cell, givens as
+  units, totals over every cell) this about halves the solving time on every one of those
+  boards, and sight_order (against the cells' row-major order) cuts it again, to a third on
+  the hardest.
+- Leaf order: the totals' cells in the order the lines of sight meet them (sight_order),
+  from the top-left corner or, for a second racer, from the opposite one (LEAF_ORDERS).
+- SeenCore(puzzle, solver, shuffle, options, leaves): the rules, a warm start without the
+  totals (what is learned still holds), then the totals; solutions(limit) blocks each found
   solution by its open cells' literals. `shuffle` renumbers (logic/renumber.py), as
   SatOracle's does; `options` are CaDiCaL's own.
 
@@ -26,25 +30,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from logic_agents.errors import UnknownName
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.logic.card import encoded_cardinality
 from logic_agents.logic.oracle import open_solver
 from logic_agents.logic.renumber import Renumbered
 
 CLUE_ENCODING, TOTAL_ENCODING = "seqcounter", "kmtotalizer"
+LEAF_ORDERS = ("sight", "opposite", "cells")
 
 
-def sight_order(puzzle: UndeadPuzzle) -> list[int]:
-    """The open cells in the order the lines of sight meet them, clue by clue, then any cell
-    no sight meets (inside a closed loop of mirrors).
+def sight_order(puzzle: UndeadPuzzle, start: int = 0) -> list[int]:
+    """The open cells in the order the lines of sight meet them, clue by clue from clue
+    `start` round the board, then any cell no sight meets (inside a closed loop of mirrors).
 
     A totalizer adds its leaves in pairs, then pairs of pairs: listed in this order, its
     partial sums count stretches of lines of sight, the stretches the clues count too, and
     the solver can weigh a total against the clues. In row-major order (the cells' own
-    order) the same totals took 2-4 times as long on the sgt-style boards with givens."""
+    order) the same core took up to 4 times as long on the sgt-style boards with givens
+    (board 1: 1.3 against 0.3 s in-process, docs/BENCHMARKS.md); on this project's own
+    20x20 and 30x30 boards the two orders measure alike."""
     givens = puzzle.givens
-    met = [cell for sight in puzzle.sights for cell, _ in sight.visits if cell not in givens]
+    sights = puzzle.sights[start:] + puzzle.sights[:start]
+    met = [cell for sight in sights for cell, _ in sight.visits if cell not in givens]
     return list(dict.fromkeys(met + [c for c in puzzle.monster_cells if c not in givens]))
+
+
+def leaf_order(puzzle: UndeadPuzzle, order: str) -> list[int]:
+    """The open cells in one of LEAF_ORDERS: `sight` (sight_order from the top-left corner),
+    `opposite` (from the bottom-right corner, halfway round) or `cells` (row-major)."""
+    if order == "cells":
+        return [c for c in puzzle.monster_cells if c not in puzzle.givens]
+    if order not in LEAF_ORDERS:
+        raise UnknownName(f"unknown leaf order {order!r}; choose one of "
+                          f"{', '.join(LEAF_ORDERS)}")
+    return sight_order(puzzle, puzzle.width + puzzle.height if order == "opposite" else 0)
 
 
 class SeenCore:
@@ -52,7 +72,8 @@ class SeenCore:
 
     def __init__(self, puzzle: UndeadPuzzle, solver: str = "cadical195", *,
                  shuffle: int | str | None = None, clue_encoding: str = CLUE_ENCODING,
-                 total_encoding: str = TOTAL_ENCODING, options: dict[str, int] | None = None):
+                 total_encoding: str = TOTAL_ENCODING, options: dict[str, int] | None = None,
+                 leaves: str = "sight"):
         from pysat.formula import IDPool
 
         self.puzzle = puzzle
@@ -82,11 +103,11 @@ class SeenCore:
         if sum(puzzle.counts) != len(puzzle.monster_cells):
             totals.append([])  # the three totals cannot all hold
         ghosts, vampires, _ = left
-        leaves = sight_order(puzzle)
+        cells = leaf_order(puzzle, leaves)
         totals += encoded_cardinality("Exactly", len(self.open) - ghosts,
-                                      [self.direct[c] for c in leaves], pool, total_encoding)
+                                      [self.direct[c] for c in cells], pool, total_encoding)
         totals += encoded_cardinality("Exactly", len(self.open) - vampires,
-                                      [self.mirror[c] for c in leaves], pool, total_encoding)
+                                      [self.mirror[c] for c in cells], pool, total_encoding)
         self._solver: Any
         self._solver, rng = open_solver(solver, shuffle=shuffle, options=options)
         if rng is not None:  # the clauses' order drawn again too, as SatOracle.sync does

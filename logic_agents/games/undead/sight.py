@@ -8,6 +8,9 @@ Concepts:
   squares and back; bounce: a mirror turns a direction.
 - trace_sight / trace_sights; seen(monster, bounced): G counts only in a mirror, V only
   directly, Z always.
+- Symmetries: turn_square / turn_grid turn a board a quarter clockwise, after a left-right
+  mirror image if asked; a mirror `\\` becomes `/` and back, clue squares move with the
+  border.
 """
 
 from __future__ import annotations
@@ -81,3 +84,30 @@ def seen(monster: str, bounced: bool) -> bool:
     """Whether a monster passed by a line of sight is counted: G only in a mirror, V only
     directly, Z always."""
     return monster == "Z" or (monster == "G") == bounced
+
+
+SWAPPED_MIRROR = {"L": "R", "R": "L"}
+
+
+def turn_square(r: int, c: int, width: int, height: int, quarter_turns: int = 1,
+                mirrored: bool = False) -> tuple[int, int, int, int]:
+    """(row, col, width, height) of square (r, c), border squares included, once the board is
+    mirrored left to right (if asked) and then turned `quarter_turns` times clockwise."""
+    if mirrored:
+        c = width - 1 - c
+    for _ in range(quarter_turns % 4):
+        r, c, width, height = c, height - 1 - r, height, width
+    return r, c, width, height
+
+
+def turn_grid(width: int, height: int, grid: str, quarter_turns: int = 1,
+              mirrored: bool = False) -> tuple[int, int, str]:
+    """(width, height, grid) of a W*H grid string so mirrored and turned (see turn_square)."""
+    out: dict[int, str] = {}
+    new_width = new_height = 0
+    for i, ch in enumerate(grid):
+        r, c, new_width, new_height = turn_square(*divmod(i, width), width, height,
+                                                  quarter_turns, mirrored)
+        out[r * new_width + c] = ch if (quarter_turns + mirrored) % 2 == 0 else \
+            SWAPPED_MIRROR.get(ch, ch)
+    return new_width, new_height, "".join(out[i] for i in range(len(grid)))

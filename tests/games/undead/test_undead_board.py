@@ -187,3 +187,25 @@ def test_parser_fuzzing_raises_only_format_errors(base, edits, cut):
 def test_arbitrary_text_raises_only_format_errors(text):
     with contextlib.suppress(FormatError):
         undead_files.parse_entries(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(0, 10**9), st.integers(0, 7),
+       st.booleans())
+def test_a_turned_board_holds_the_turned_solution(width, height, seed, quarter_turns, mirrored):
+    rng = random.Random(seed)
+    answer = "".join(rng.choice("GVZLR") for _ in range(width * height))
+    grid = "".join(ch if ch in "LR" or rng.random() < 0.2 else "." for ch in answer)
+    puzzle = undead_board.UndeadPuzzle(width, height, tuple(answer.count(m) for m in "GVZ"),
+                                       grid, undead_board.clues_of(width, height, answer))
+    turned = undead_board.turned(puzzle, quarter_turns, mirrored)
+    w, h, turned_answer = undead_board.turn_grid(width, height, answer, quarter_turns, mirrored)
+    assert (turned.width, turned.height) == (w, h)
+    assert (w, h) == ((height, width) if quarter_turns % 2 else (width, height))
+    assert undead_board.is_solution(turned, turned_answer)
+    assert turned.clues == undead_board.clues_of(w, h, turned_answer)
+    assert sorted(turned.givens.values()) == sorted(puzzle.givens.values())
+    # four quarter turns, or the mirror image twice, give the board back
+    assert undead_board.turned(undead_board.turned(puzzle, quarter_turns), 4 - quarter_turns % 4) \
+        == puzzle
+    assert undead_board.turned(undead_board.turned(puzzle, 0, True), 0, True) == puzzle

@@ -72,7 +72,8 @@ def test_every_encoding_agrees_with_brute_force(puzzle):
     from logic_agents.games.undead.encode import RACE_SETUPS
 
     for setup in ({"solver": "glucose4"}, {"solver": "cadical153", "shuffle": 7},
-                  {"solver": "minisat22", "clue_encoding": "totalizer"}, *RACE_SETUPS):
+                  {"solver": "minisat22", "clue_encoding": "totalizer", "leaves": "cells"},
+                  *RACE_SETUPS):
         with SeenCore(puzzle, **setup) as core:
             assert sorted(core.solutions(10**4)) == expected
     layout = LayoutSolver(puzzle.width, puzzle.height, puzzle.grid.replace("G", ".")
@@ -143,6 +144,47 @@ def test_a_cell_passed_twice_counts_twice():
         assert sorted(SeenCore(puzzle).solutions(100)) == brute_force(puzzle)
     kb = encode(undead_board.UndeadPuzzle(3, 2, (0, 0, 2), layout, (0, 2) + (0,) * 8))
     assert any("~G_r0c1, ~V_r0c1" in str(f) for f in kb.formulas)
+
+
+def test_the_totals_count_a_cell_no_sight_sees():
+    from logic_agents.games.undead.seen import SeenCore, sight_order
+
+    # / . / \
+    # . / . /    (1,2) lies on closed loops of mirrors both ways: no clue sees it, and
+    # . \ / \    only the totals say what it holds
+    # \ / / /
+    layout = "R.RL.R.R.LRLLRRR"
+    for monster in undead_board.MONSTERS:
+        answer = "RGRL" + "VR" + monster + "R" + "ZLRL" + "LRRR"
+        puzzle = undead_board.UndeadPuzzle(
+            4, 4, (answer.count("G"), answer.count("V"), answer.count("Z")), layout,
+            undead_board.clues_of(4, 4, answer))
+        assert all(cell != 6 for sight in puzzle.sights for cell, _ in sight.visits)
+        order = sight_order(puzzle)
+        assert sorted(order) == list(puzzle.monster_cells) and order[-1] == 6
+        with SeenCore(puzzle) as core:
+            assert sorted(core.solutions(100)) == brute_force(puzzle)
+            assert answer in brute_force(puzzle)
+
+
+@pytest.mark.parametrize("name", ["7x7dn.tsv", "5x5dt.tsv"])
+def test_the_core_solves_every_turn_of_a_board_as_the_board(name):
+    # the totals' leaves follow the lines of sight (sight_order), and each of a board's eight
+    # symmetries hands them over in another order: each gives its one solution, turned
+    from logic_agents.errors import UnknownName
+    from logic_agents.games.undead.seen import LEAF_ORDERS, SeenCore
+
+    for entry in undead_files.load_entries(DATA / name)[:5]:
+        puzzle = entry.puzzle
+        for quarter_turns, mirrored in itertools.product(range(4), (False, True)):
+            turned = undead_board.turned(puzzle, quarter_turns, mirrored)
+            *_, answer = undead_board.turn_grid(puzzle.width, puzzle.height, entry.reference,
+                                                quarter_turns, mirrored)
+            for leaves in LEAF_ORDERS:
+                with SeenCore(turned, leaves=leaves) as core:
+                    assert core.solutions(2) == [answer]
+    with pytest.raises(UnknownName, match="unknown leaf order 'spiral'"):
+        SeenCore(puzzle, leaves="spiral")
 
 
 def test_every_shipped_puzzle_is_unique_and_matches_its_reference():
