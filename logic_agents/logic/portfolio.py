@@ -8,8 +8,11 @@ Concepts:
   answer) runs in a forked child of its own. The first answer `accept` takes is returned
   with its task's index; every other child is then killed and reaped before race returns,
   so no process outlives the call (children also die with their parent, and leave Ctrl-C to
-  it). `accept(index, answer)` lets an answer that would depend on timing wait for the
-  answer of a set-up that is always asked (a second solution, which differs by solver).
+  it). Each child takes SIGTERM's default action back from a parent that handles it in
+  Python (the console script does): a loser inside a solver's C code then dies at once,
+  where the inherited handler would wait for the call to return. `accept(index, answer)`
+  lets an answer that would depend on timing wait for the answer of a set-up that is
+  always asked (a second solution, which differs by solver).
 - A child that dies without answering (the memory cap, a crash) drops out; when none
   answers, the first failure is raised. Where there is no fork, or one core, tasks[0] runs in
   this process alone.
@@ -52,6 +55,9 @@ def race(tasks: Sequence[Callable[[], T]],
 
     def run(index: int, conn: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the race
+        # and stops a loser with SIGTERM at once: a handler inherited from the parent (the
+        # console script's) would wait for the solver's C code to return first
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         die_with_parent(parent)
         try:
             conn.send(("ok", tasks[index]()))

@@ -53,6 +53,24 @@ def test_the_first_answer_wins_and_the_loser_is_stopped(tmp_path):
     assert not alive(wait_for(pid_file))  # killed and reaped, not orphaned
 
 
+def test_a_loser_dies_by_sigterm_even_under_the_parents_handler(tmp_path):
+    """The console script handles SIGTERM in Python (stop_on_signals). A child that kept that
+    handler would not die of the parent's SIGTERM while its solver runs in C: the handler
+    waits for the call to return, and the race then waits for the loser (up to a second)
+    before killing it. Each racer takes the default action back."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)  # as the console script's
+    try:
+        index, dispositions = race([
+            lambda: (signal.getsignal(signal.SIGTERM) == signal.SIG_DFL,
+                     signal.getsignal(signal.SIGINT) == signal.SIG_IGN),
+            slow(tmp_path / "loser.pid")])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert (index, dispositions) == (0, (True, True))
+
+
 def test_an_answer_refused_waits_for_the_first_set_up(tmp_path):
     """accept=False for a later set-up's answer (one that would depend on timing): the first
     set-up's answer is the one returned, however late."""
