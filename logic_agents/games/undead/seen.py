@@ -13,8 +13,8 @@ Concepts:
   totalizer (encode.RACE_SETUPS picks the modulo one for its first set-up), its leaves in
   sight_order. Against the readable KB (encode.py: three variables per cell, givens as
   units, totals over every cell) this about halves the solving time on every one of those
-  boards, and sight_order (against the cells' row-major order) cuts it again, to a third on
-  the hardest.
+  boards, and sight_order (against the cells' row-major order) cuts it again, to a quarter
+  on the hardest.
 - Leaf order: the totals' cells in the order the lines of sight meet them (sight_order),
   from the top-left corner or, for a second racer, from the opposite one (LEAF_ORDERS).
 - SeenCore(puzzle, solver, shuffle, options, leaves): the rules, a warm start without the
