@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -42,7 +41,7 @@ def race(tasks: Sequence[Callable[[], T]],
          accept: Callable[[int, T], bool] = lambda index, answer: True) -> tuple[int, T]:
     """(index, answer) of the first task whose answer `accept` takes; see the module
     docstring. tasks[0]'s answer is always taken."""
-    from logic_agents.world.processes import die_with_parent, fork_context, stop_process
+    from logic_agents.world.processes import fork_context, leave_signals_to, stop_process
 
     if not tasks:
         raise ValueError("race needs at least one task")
@@ -54,11 +53,7 @@ def race(tasks: Sequence[Callable[[], T]],
     running: dict[Any, tuple[int, Any]] = {}
 
     def run(index: int, conn: Any) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the race
-        # and stops a loser with SIGTERM at once: a handler inherited from the parent (the
-        # console script's) would wait for the solver's C code to return first
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        die_with_parent(parent)
+        leave_signals_to(parent)  # the parent stops the race, and a loser's SIGTERM at once
         try:
             conn.send(("ok", tasks[index]()))
         except BaseException as e:  # the parent decides what a failure means

@@ -9,7 +9,7 @@ Concepts:
   child prints is relayed to the parent's own streams (a terminal, pytest's capture).
 - A playing child ignores Ctrl-C and leaves the terminal's process group (the parent stops
   it, so an interrupt never lands inside a C solver), dies with its parent, and caps its
-  memory.
+  memory. leave_signals_to: the signal part of that, which logic/portfolio's racers share.
 """
 
 from __future__ import annotations
@@ -64,16 +64,23 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def leave_signals_to(parent: int) -> None:
+    """What every forked child does first: Ctrl-C is the parent's to handle, the parent's
+    SIGTERM kills it at once (a Python handler inherited from the console script would wait
+    for a solver's C code to return first), and it dies with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+
+
 def _settle_child(parent: int, caps: Caps, quiet_stdout: bool) -> None:
     """What every playing child does first: Ctrl-C is the parent's to handle (the child leaves
     the terminal's group, so a solver is not interrupted mid-call), it dies with its parent,
     and its memory is capped. With `quiet_stdout` (a worker, `play --json`) whatever it
     prints, an agent's own prints included, goes to stderr: stdout is the parent's output."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    leave_signals_to(parent)
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
-    die_with_parent(parent)
     set_memory_cap(caps.memory_cap)
     if quiet_stdout:
         with contextlib.suppress(OSError, ValueError):

@@ -103,11 +103,10 @@ def turn_square(r: int, c: int, width: int, height: int, quarter_turns: int = 1,
 def turn_grid(width: int, height: int, grid: str, quarter_turns: int = 1,
               mirrored: bool = False) -> tuple[int, int, str]:
     """(width, height, grid) of a W*H grid string so mirrored and turned (see turn_square)."""
-    out: dict[int, str] = {}
-    new_width = new_height = 0
+    swap = (quarter_turns + mirrored) % 2 == 1  # an odd number of flips swaps the mirrors
+    _, _, new_width, new_height = turn_square(0, 0, width, height, quarter_turns, mirrored)
+    out = [""] * len(grid)
     for i, ch in enumerate(grid):
-        r, c, new_width, new_height = turn_square(*divmod(i, width), width, height,
-                                                  quarter_turns, mirrored)
-        out[r * new_width + c] = ch if (quarter_turns + mirrored) % 2 == 0 else \
-            SWAPPED_MIRROR.get(ch, ch)
-    return new_width, new_height, "".join(out[i] for i in range(len(grid)))
+        r, c, _, _ = turn_square(*divmod(i, width), width, height, quarter_turns, mirrored)
+        out[r * new_width + c] = SWAPPED_MIRROR.get(ch, ch) if swap else ch
+    return new_width, new_height, "".join(out)
