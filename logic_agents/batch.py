@@ -58,6 +58,7 @@ from logic_agents.summary import (  # noqa: F401
 )
 from logic_agents.world.agents import is_reference
 from logic_agents.world.processes import Pool, fork_context
+from logic_agents.world.referee import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, world_failure
@@ -74,6 +75,7 @@ class Job:
     run: int
     seed: int
     world_options: tuple[tuple[str, Any], ...] = ()
+    isolation: Isolation = DEFAULT_ISOLATION  # who plays in a player process, and how
 
 
 def seed_for(seed: int, map_name: str, run: int) -> int:
@@ -93,7 +95,7 @@ def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None
     clock = clock or Clock()
     clock.start_game()
     try:
-        entry = (agents or {}).get(job.agent) or resolve_agent(spec, job.agent)
+        entry = (agents or {}).get(job.agent) or resolve_agent(spec, job.agent, job.isolation)
         agent = build_agent(entry, dict(job.agent_options), clock)
     except AgentFailed as e:
         return failed_row(job, e)
@@ -107,7 +109,7 @@ def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None
     return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
                outcome=result.outcome.value, won=result.won, steps=result.steps,
                guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
-               stats=_counters(result.extra, worlds), extra=reported, error=result.error,
+               stats=_counters(result.stats, worlds), extra=reported, error=result.error,
                cpu_s=round(result.cpu_s, 6))
 
 
@@ -145,9 +147,10 @@ class Jobs(Sequence[Job]):
     made only when it is asked for: a study of ten million games holds none of them."""
 
     def __init__(self, game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
-                 seed: int, options: dict[str, tuple], world: tuple):
+                 seed: int, options: dict[str, tuple], world: tuple,
+                 isolation: Isolation = DEFAULT_ISOLATION):
         self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
-        self.options, self.world = options, world
+        self.options, self.world, self.isolation = options, world, isolation
         self.agents_of: dict[str, Any] = {}  # name -> AgentEntry (make_jobs fills it)
 
     def __len__(self) -> int:
@@ -163,7 +166,7 @@ class Jobs(Sequence[Job]):
         entry_index, run = divmod(position, self.runs)
         entry, agent = self.entries[entry_index], self.agents[agent_index]
         return Job(self.game, agent, self.options[agent], entry, run,
-                   seed_for(self.seed, entry.instance.name, run), self.world)
+                   seed_for(self.seed, entry.instance.name, run), self.world, self.isolation)
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(len(self)))
@@ -171,19 +174,21 @@ class Jobs(Sequence[Job]):
 
 def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, dict] | None = None,
-              world_options: dict[str, Any] | None = None) -> Jobs:
+              world_options: dict[str, Any] | None = None,
+              isolation: Isolation | None = None) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
     seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
     factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
     maps each name to its AgentEntry. The agents and the map names are checked now, before the
     first job."""
-    from logic_agents.world.agents import agent_entry, check_options
+    from logic_agents.world.agents import agent_entry, check_options, current_isolation
 
     spec = get_game(game)
     options = agent_options or {}
     if not agents:
         raise UsageError("a study needs at least one agent")
-    resolved = [agent_entry(spec, a) for a in agents]
+    isolation = isolation or current_isolation()
+    resolved = [agent_entry(spec, a, isolation=isolation) for a in agents]
     labels = [e.name for e in resolved]
     if len(set(labels)) != len(labels):
         dup = sorted({n for n in labels if labels.count(n) > 1})[0]
@@ -200,7 +205,7 @@ def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], run
         raise LogicAgentsError(f"two maps share the name {shared[0]!r}; give each map its own name")
     jobs = Jobs(game, labels, list(entries), runs, seed,
                 {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
-                tuple(sorted((world_options or {}).items())))
+                tuple(sorted((world_options or {}).items())), isolation)
     jobs.agents_of = dict(zip(labels, resolved))
     return jobs
 
@@ -272,6 +277,7 @@ def compare(
     world_options: dict[str, Any] | None = None,
     caps: Caps = DEFAULT_CAPS,
     on_row: Callable[[Row], None] | None = None,
+    isolation: Isolation | None = None,
 ) -> list[Row]:
     """Play every agent on every map `runs` times with paired seeds; returns all rows
     (those read back from `out` when resuming, then the new ones). Agents are registered
@@ -289,7 +295,8 @@ def compare(
         raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
-    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options)
+    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options,
+                         isolation)
     agents = all_jobs.agents  # by name from here on
     for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows

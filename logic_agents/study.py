@@ -79,8 +79,16 @@ def agent_source(spec: Any, reference: str, entry: Any = None) -> str:
 
     if reference in spec.agents:
         return "builtin"
+    factory = getattr(entry, "factory", None)
+    source_file = getattr(factory, "source_file", None)  # an agent in a player process
+    if callable(source_file):
+        found_file = source_file()
+        try:
+            return "sha256:" + hashlib.sha256(Path(found_file).read_bytes()).hexdigest()[:16] \
+                if found_file else "unknown"
+        except OSError:
+            return "unknown"
     if not is_reference(reference):  # an agent given as a class or factory
-        factory = getattr(entry, "factory", None)
         try:
             found = inspect.getsourcefile(factory) if factory is not None else None
             return ("sha256:" + hashlib.sha256(Path(found).read_bytes()).hexdigest()[:16]

@@ -75,10 +75,16 @@ def test_a_non_action_is_the_agents_error(capsys, name, words):
 def test_os_exit_endless_loops_and_c_are_stopped(capsys):
     code, out, err = run(capsys, "play", "EASY1", "--agent", agent("HardExit"), "--json")
     assert code == 3 and "ProcessDied" in json.loads(out)["error"]
-    for name, words in (("Loops", "ran past the 0.5 s move cap"),
-                        ("StuckInC", "did not answer the alarm")):
+    # an agent in a player process is stopped by the referee, which stops waiting and kills
+    # the player, whatever the agent is doing; a trusted one, in-process, by the alarm, and
+    # when the alarm cannot cut it (stuck in C), by the supervisor
+    for name, words, trust in (
+            ("Loops", "ran past the 0.5 s move cap", ()),
+            ("StuckInC", "ran past the 0.5 s move cap; its player process was killed", ()),
+            ("Loops", "ran past the 0.5 s move cap", ("--trust", agent("Loops"))),
+            ("StuckInC", "did not answer the alarm", ("--trust", agent("StuckInC")))):
         code, out, err = run(capsys, "play", "EASY1", "--agent", agent(name), "--json",
-                             "--move-timeout", "0.5")
+                             "--move-timeout", "0.5", *trust)
         result = json.loads(out)
         assert code == 3 and result["outcome"] == "timeout" and words in result["error"]
         no_traceback(err)
@@ -221,11 +227,18 @@ def test_a_world_that_raises_is_its_games_rows_not_the_end_of_the_study(monkeypa
 
 def test_the_alarm_is_for_the_agent_alone(capsys):
     """An alarm due while the framework reads the agent's error (its __str__ is slow) does
-    not fire in the framework's code: the game is the agent's error, the worker lives on."""
+    not fire in the framework's code: the game is the agent's error, the worker lives on.
+    In a player process the error's words are the agent's own code, run on its own time: a
+    slow one is a timeout, and the study goes on all the same."""
+    code, out, err = run(capsys, "compare", "EASY1", "--agents", agent("RaisesSlowly"),
+                         "--runs", "2", "--jobs", "1", "--move-timeout", "0.5", "--json",
+                         "--trust", agent("RaisesSlowly"))
+    assert code == 3 and "Traceback" not in err
+    assert "SlowToSay: slow to say (in act() at step 1)" in err
     code, out, err = run(capsys, "compare", "EASY1", "--agents", agent("RaisesSlowly"),
                          "--runs", "2", "--jobs", "1", "--move-timeout", "0.5", "--json")
     assert code == 3 and "Traceback" not in err
-    assert "SlowToSay: slow to say (in act() at step 1)" in err
+    assert json.loads(out)["agents"][agent("RaisesSlowly")]["timeouts"] == 2
 
 
 def test_a_move_made_before_the_agent_failed_stays_in_its_trace(capsys, tmp_path):

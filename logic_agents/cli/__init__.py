@@ -99,9 +99,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     """Both passes; the game is looked up (and may fail, as a usage error) between them."""
     extra: list[tuple[str, Option]] = []
     verb = None
+    _isolate(argparse.Namespace())
     try:
         first, _ = build_parser(first_pass=True).parse_known_args(_without_help(argv))
         verb = first.verb
+        _isolate(first)
         if hasattr(first, "game_options"):
             lift_limits(bool(getattr(first, "no_limits", False)))
             try:
@@ -113,7 +115,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
     except LogicAgentsError:
         if "-h" not in argv and "--help" not in argv:
             raise
-    return build_parser(extra, verb).parse_args(argv)
+    args = build_parser(extra, verb).parse_args(argv)
+    _isolate(args)
+    return args
+
+
+def _isolate(args: argparse.Namespace) -> None:
+    """Who plays in a player process, from the fair-play flags (each command starts again
+    from the default)."""
+    from logic_agents.cli.fairplay import isolation_of
+    from logic_agents.world.agents import set_isolation
+
+    set_isolation(isolation_of(args) if hasattr(args, "isolate") else None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -192,9 +192,10 @@ def refuse_overwrite(target: str, force: bool, flag: str) -> None:
 
 # -- agents and their declared options ------------------------------------------------------
 def agent_entries(spec: GameSpec, names: list[str]) -> list[AgentEntry]:
-    from logic_agents.world.agents import resolve_agent
+    """The agents named (an isolated one described by its player, its code not run here)."""
+    from logic_agents.world.agents import agent_entry
 
-    return [resolve_agent(spec, name) for name in names]
+    return [agent_entry(spec, name) for name in names]
 
 
 def declared_flags(entries: list[AgentEntry], spec: GameSpec | None = None

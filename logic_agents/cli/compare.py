@@ -28,6 +28,7 @@ from logic_agents.cli.common import (
     stop_listening,
     world_options,
 )
+from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import UsageError
 from logic_agents.output import make_console
 from logic_agents.world.options import integer, positive_int
@@ -94,6 +95,7 @@ def add_parser(sub: Any) -> None:
     game_flag(p, "the maps")
     limit_flag(p)
     caps_flags(p)
+    isolation_flags(p)
     p.set_defaults(run=run, game_options=game_options)
 
 

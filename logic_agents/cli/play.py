@@ -24,6 +24,7 @@ from logic_agents.cli.common import (
     refuse_overwrite,
     world_options,
 )
+from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import UsageError
 from logic_agents.output import make_console
 from logic_agents.world.options import nonnegative_float
@@ -59,6 +60,7 @@ def add_parser(sub: Any) -> None:
                    "instance itself, so it replays anywhere)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --trace file")
     caps_flags(p)
+    isolation_flags(p)
     p.add_argument("--in-process", dest="in_process", action="store_true",
                    help="play in this process, not a child (to step through your agent with "
                    "a debugger such as pdb); the move and game caps then stop only code that "

@@ -24,6 +24,7 @@ from logic_agents.cli.common import (
     refuse_overwrite,
     report_agent_failure,
 )
+from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.inputs import printable
 
@@ -43,6 +44,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object: the page written, "
                    "its game, map, agent, seed, steps, outcome and size in bytes")
     caps_flags(p)
+    isolation_flags(p)
     p.set_defaults(run=run, game_options=game_options)
 
 

@@ -19,6 +19,8 @@ Concepts:
   reference (a str), an agent class, a factory, or (for one episode) an agent object; named by
   the agent's own `name`.
 - explaining(entry, options): the options plus an `explain` hook for agents that take one.
+- Isolation (world.referee): an agent named by a reference plays in a player process of its
+  own unless trusted; `current_isolation()` is what the command line's flags set.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ from typing import Any
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.inputs import path_exists
 from logic_agents.world.declared import HOOKS, Option, accepts, declared_options  # noqa: F401
+from logic_agents.world.referee import (
+    DEFAULT_ISOLATION,
+    Isolation,
+    RemoteFactory,
+    describe,
+)
 from logic_agents.world.registry import AgentEntry, GameSpec
 from logic_agents.world.sandbox import Clock
 
@@ -46,28 +54,82 @@ def is_reference(text: str) -> bool:
     return bool(sep and module and attr.isidentifier())
 
 
-def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
-    """The agent an --agent value names, for game `spec`."""
+def resolve_agent(spec: GameSpec, reference: str,
+                  isolation: Isolation | None = None) -> AgentEntry:
+    """The agent an --agent value names, for game `spec`. An agent that `isolation` (default:
+    current_isolation()) isolates is described by a player process: its code never runs
+    here."""
+    isolation = isolation or current_isolation()
     if reference in spec.agents:
-        return spec.agents[reference]
+        entry = spec.agents[reference]
+        if entry.interactive or not isolation.isolates(True, reference):
+            return entry
+        return AgentEntry(reference, RemoteFactory(spec.name, reference, isolation), entry.help,
+                          options=entry.declared())
     if not is_reference(reference):
         raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
                           f"{', '.join(spec.playing_agents())}, or name your own class as "
                           "file.py:Class or package.module:Class")
     from logic_agents.world.registry import summary_of
 
+    if isolation.isolates(False, reference):
+        return remote_entry(spec, reference, isolation)
     factory = load_class(reference)
     check_factory(factory, reference)
     return AgentEntry(reference, factory, summary_of(factory, reference))
 
 
-def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False) -> AgentEntry:
+def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentEntry:
+    """The entry of an agent a player process describes (its name, help and options as
+    data); its factory is a RemoteFactory."""
+    from logic_agents.world.spec import Observations
+
+    if spec.get(Observations) is None:
+        raise UsageError(f"--agent {reference}: {spec.name} declares no Observations codec, so "
+                         "an agent you did not write cannot play it in a player process of its "
+                         "own; trust the agent (--trust) to play it in-process, or give the game "
+                         "an Observations capability (docs/write-a-game.md)")
+    described = describe(spec.name, reference, isolation)
+    name = described.get("name")
+    factory = RemoteFactory(spec.name, reference, isolation,
+                            name=name if isinstance(name, str) and name != reference else "")
+    options = tuple(_option_of(o) for o in described.get("options") or ()
+                    if isinstance(o, dict))
+    return AgentEntry(reference, factory, str(described.get("help", ""))[:500], options=options)
+
+
+def _option_of(record: dict[str, Any]) -> Option:
+    """An Option a player reported as data (world.player._option_record)."""
+    kinds = {"bool": bool, "int": int, "float": float, "str": str}
+    metavar = record.get("metavar")
+    return Option(str(record.get("name", "option")), kinds.get(str(record.get("type")), str),
+                  record.get("default"), str(record.get("help", "")),
+                  tuple(record.get("choices") or ()),
+                  metavar if isinstance(metavar, str) else None,
+                  required=record.get("required") is True)
+
+
+def current_isolation() -> Isolation:
+    """What the command line set (its --isolate, --trust, --sandbox and --hide flags), else
+    the default: agents named by a file or module reference play in player processes."""
+    return _CURRENT["isolation"]
+
+
+def set_isolation(isolation: Isolation | None) -> None:
+    _CURRENT["isolation"] = isolation or DEFAULT_ISOLATION
+
+
+_CURRENT: dict[str, Isolation] = {"isolation": DEFAULT_ISOLATION}
+
+
+def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
+                isolation: Isolation | None = None) -> AgentEntry:
     """The AgentEntry of whatever names an agent: a registered name or a `file.py:Class` /
     `module:Class` reference (a str), an agent class, a factory (a callable that returns a
     fresh agent), or, where one episode is played (`instance_ok`), an agent object itself.
     Its name is the agent's own `name` when it has one, else the class's or function's name."""
     if isinstance(agent, str):
-        entry = resolve_agent(spec, agent)
+        entry = resolve_agent(spec, agent, isolation)
         named = getattr(entry.factory, "name", None)
         if agent not in spec.agents and isinstance(named, str) and named:
             return dataclasses.replace(entry, name=named)  # a file agent, by its own name
@@ -223,6 +285,8 @@ def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None,
     check_options(entry, options)
     clock = clock or Clock()
     clock.agent = entry.name
+    if isinstance(entry.factory, RemoteFactory):  # its own process builds it
+        return entry.factory.make(options, clock)
     agent = clock.call("__init__", functools.partial(entry.factory, **options))
     missing = [m for m in ("reset", "act") if not callable(getattr(agent, m, None))]
     if missing:

@@ -131,7 +131,23 @@ class PuzzleWorld(WorldBase[Obs, Act]):
 def not_an_action(game: str, text: Any, expected: str) -> FormatError:
     """The error of a trace's action that is not one of the game's."""
     article = "an" if game[:1] in "aeiou" else "a"
-    return FormatError(f"not {article} {game} action: {str(text)[:60]!r} (expected {expected})")
+    shown = repr(text[:60]) if isinstance(text, str) else repr(text)[:60]  # 42 is not '42'
+    return FormatError(f"not {article} {game} action: {shown} (expected {expected})")
+
+
+def _not_whole(game: str, text: Any, words: list[str]) -> FormatError | None:
+    """The error of "verb R C" whose R and C are numbers but not whole ones (0.0, 1.5)."""
+    def number(word: str) -> bool:
+        try:
+            float(word)
+        except ValueError:
+            return False
+        return True
+
+    if all(number(w) for w in words):
+        return FormatError(f"not a {game} action: {str(text)[:60]!r}: a cell is two whole "
+                           "numbers (row, column)")
+    return None
 
 
 class TextAction:
@@ -165,6 +181,9 @@ class CellAction(TextAction):
         if (len(parts) == 3 and parts[0] in cls.VERBS
                 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts[1:])):
             return cls(parts[0], (int(parts[1]), int(parts[2])))
+        if len(parts) == 3 and parts[0] in cls.VERBS:
+            raise _not_whole(cls.GAME, text, parts[1:]) or not_an_action(
+                cls.GAME, text, " or ".join(f"'{verb} R C'" for verb in cls.VERBS))
         raise not_an_action(cls.GAME, text, " or ".join(f"'{verb} R C'" for verb in cls.VERBS))
 
     def checked(self, height: int, width: int) -> Cell:

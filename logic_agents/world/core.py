@@ -150,7 +150,8 @@ class EpisodeResult:
     guesses: int
     score: float
     time_s: float
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # the world's figures (lives_left, ...)
+    stats: dict[str, Any] = field(default_factory=dict)  # the agent's own counters, apart
     error: str = ""
     frames: str = ""
     # the CPU seconds of the process that played the game (agent and world), beside time_s,

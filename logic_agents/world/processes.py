@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.errors import AgentFailed
+from logic_agents.world.referee import own_this_process, stop_players
 from logic_agents.world.sandbox import (
     GRACE_S,
     Caps,
@@ -73,12 +74,13 @@ def leave_signals_to(parent: int) -> None:
     die_with_parent(parent)
 
 
-def _settle_child(parent: int, caps: Caps, quiet_stdout: bool) -> None:
+def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None = None) -> None:
     """What every playing child does first: Ctrl-C is the parent's to handle (the child leaves
     the terminal's group, so a solver is not interrupted mid-call), it dies with its parent,
     and its memory is capped. With `quiet_stdout` (a worker, `play --json`) whatever it
     prints, an agent's own prints included, goes to stderr: stdout is the parent's output."""
     leave_signals_to(parent)
+    own_this_process(slot)  # players' orphans come here, to be swept
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     set_memory_cap(caps.memory_cap)
@@ -111,23 +113,27 @@ class _Slot:
 
 
 def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
-           play: Callable[[Any, Clock], Any], lost: Callable[[Any, AgentFailed], Any]) -> None:
+           play: Callable[[Any, Clock], Any], lost: Callable[[Any, AgentFailed], Any],
+           slot: int = 0) -> None:
     """A worker: play each job it is sent, send back its row; None ends it. What the game
     raises outside the agent's calls (a plug-in world's bug) is that game's row too."""
-    _settle_child(parent, caps, quiet_stdout=True)
+    _settle_child(parent, caps, quiet_stdout=True, slot=slot)
     clock = Clock(caps, watch, own_interrupts=True)
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        try:
-            row = play(job, clock)
-        except Exception as e:
-            row = lost(job, world_failure(e, watch.step))
-        conn.send(row)
+    try:
+        while True:
+            try:
+                job = conn.recv()
+            except (EOFError, OSError):
+                return
+            if job is None:
+                return
+            try:
+                row = play(job, clock)
+            except Exception as e:
+                row = lost(job, world_failure(e, watch.step))
+            conn.send(row)
+    finally:
+        stop_players()
 
 
 class Pool:
@@ -139,11 +145,11 @@ class Pool:
         self.workers, self.caps, self.play, self.lost = max(1, workers), caps, play, lost
         self.slots: list[_Slot] = []
 
-    def _spawn(self) -> _Slot:
+    def _spawn(self, slot: int) -> _Slot:
         mine, theirs = self.context.Pipe()
         watch = Watch(self.context)
         proc = self.context.Process(target=_serve, args=(theirs, watch, self.caps, os.getpid(),
-                                                         self.play, self.lost), daemon=True)
+                                                         self.play, self.lost, slot), daemon=True)
         proc.start()
         theirs.close()
         return _Slot(proc, mine, watch)
@@ -169,7 +175,7 @@ class Pool:
                     if job is None:
                         exhausted = True
                         break
-                    self.slots.append(self._spawn())
+                    self.slots.append(self._spawn(len(self.slots)))
                     self._send(len(self.slots) - 1, job)
                 busy = [s for s in self.slots if s.job is not None]
                 if not busy:
@@ -198,7 +204,7 @@ class Pool:
         except (OSError, ValueError):  # the worker died while idle: a new one takes the job
             stop_process(slot.proc)
             slot.conn.close()
-            self.slots[index] = self._spawn()
+            self.slots[index] = self._spawn(index)
             self.slots[index].job = job
             self.slots[index].conn.send(job)
 
@@ -220,7 +226,7 @@ class Pool:
         slot.conn.close()
         failure = lost_failure("", slot.watch, self.caps, slot.proc.exitcode, killed)
         job, slot.job = slot.job, None
-        self.slots[index] = self._spawn()
+        self.slots[index] = self._spawn(index)
         emit(self.lost(job, failure))
 
 
@@ -228,14 +234,15 @@ class _Relay:
     """A child's stdout or stderr: each write goes to the parent as a message, to be written
     to the parent's own stream (`like` is that stream, asked whether it is a terminal)."""
 
-    def __init__(self, conn: Any, number: int, like: Any):
-        self.conn, self.number, self.like = conn, number, like
+    def __init__(self, conn: Any, number: int, like: Any, lock: Any):
+        self.conn, self.number, self.like, self.lock = conn, number, like, lock
         self.encoding = getattr(like, "encoding", None) or "utf-8"
         self.errors = getattr(like, "errors", None) or "strict"
 
     def write(self, text: str) -> int:
         if text:
-            self.conn.send((self.number, text))
+            with self.lock:  # a player's output is relayed from a thread of its own
+                self.conn.send((self.number, text))
         return len(text)
 
     def flush(self) -> None:
@@ -271,17 +278,21 @@ def run_child(fn: Callable[[Clock], Any], caps: Caps,
         _settle_child(os.getppid(), caps, quiet_stdout=False)
         # what the child prints travels to the parent's own stdout and stderr objects, so it
         # lands wherever they write (a terminal, a pipe, pytest's capture, a notebook)
-        sys.stdout = _Relay(theirs, 2 if quiet_stdout else 1, streams[1 if quiet_stdout else 0])
-        sys.stderr = _Relay(theirs, 2, streams[1])
+        lock = threading.Lock()
+        sys.stdout = _Relay(theirs, 2 if quiet_stdout else 1, streams[1 if quiet_stdout else 0],
+                            lock)
+        sys.stderr = _Relay(theirs, 2, streams[1], lock)
         try:
             outcome: tuple[Any, ...] = ("ok", fn(Clock(caps, watch, own_interrupts=True)))
         except BaseException as e:  # the parent raises it, as if fn had run there
             outcome = ("raise", e)
+        stop_players()
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
         try:
-            theirs.send(outcome)
+            with lock:
+                theirs.send(outcome)
         except Exception:  # an exception that does not pickle: its words still travel
             from logic_agents.errors import LogicAgentsError
 

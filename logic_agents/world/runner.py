@@ -76,8 +76,10 @@ def run_episode(
     outcome = state.outcome
     if failure is not None:
         outcome = Outcome.TIMEOUT if failure.timeout else Outcome.ERROR
-    extra = world.summary() if hasattr(world, "summary") else {}
-    extra.update({k: v for k, v in stats.items() if k != "guesses"})
+    # the world's figures are the referee's alone: an agent's stats live in their own
+    # namespace and never override them
+    extra = dict(world.summary()) if hasattr(world, "summary") else {}
+    own = {k: v for k, v in stats.items() if k != "guesses"}
     result = EpisodeResult(
         game=game,
         map=map_name,
@@ -91,6 +93,7 @@ def run_episode(
         time_s=elapsed,
         cpu_s=cpu,
         extra=extra,
+        stats=own,
         error="" if failure is None else f"{failure.line} (in {failure.place})",
         frames="" if failure is None else failure.frames,
     )
@@ -123,6 +126,9 @@ def checked_stats(stats: Any, clock: Clock) -> dict[str, Any]:
                          "results file keeps")
         if isinstance(value, float) and not (math.isfinite(value) and abs(value) < MAX_COUNTER):
             raise refuse(f"stats() counter {key!r} is {value!r}: a finite number under 10^15")
+        if key == "guesses" and (not isinstance(value, int) or value < 0):
+            raise refuse(f"stats() counts {value!r} guesses: a count is a whole number, 0 or "
+                         "more")
         out[key] = value
     return out
 

@@ -88,13 +88,14 @@ def set_memory_cap(mib: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
 
 
-def agent_frames(error: BaseException) -> str:
+def agent_frames(error: BaseException, here: str | None = None) -> str:
     """The traceback of `error` as Python prints it, keeping only the frames outside
-    logic_agents (the agent's own files); the innermost frame when every frame is ours."""
+    logic_agents (the agent's own files); the innermost frame when every frame is ours.
+    Files under `here` (default: the working folder) are named relative to it."""
     frames = traceback.extract_tb(error.__traceback__)
     mine = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)]
     kept = traceback.StackSummary.from_list(mine or frames[-1:])
-    here = os.getcwd() + os.sep
+    here = (here or os.getcwd()) + os.sep
     for frame in kept:  # files under the working folder are named as the user named them
         if frame.filename.startswith(here):
             frame.filename = frame.filename[len(here):]
@@ -154,6 +155,7 @@ class Clock:
         self._armed = False
         self._previous_alarm: Any = None
         self.last_why: Any = None  # the agent's why after its last move (run_episode sets it)
+        self.here: str | None = None  # where the user is: frames are named from there
 
     def start_game(self) -> None:
         self.game_deadline = (time.monotonic() + self.caps.game_timeout
@@ -181,8 +183,11 @@ class Clock:
         deadline, is_game = self._deadline(where)
         if deadline <= time.monotonic():
             raise self._timeout(where, step, is_game)
-        # reading `why` is left to the supervisor's watch: the alarm costs two system calls
-        alarm = not math.isinf(deadline) and where != "why" and self._install_alarm()
+        # reading `why` is left to the supervisor's watch: the alarm costs two system calls;
+        # an agent in a player process (world.referee.RemoteAgent) keeps its own deadline
+        alarm = (not math.isinf(deadline) and where != "why"
+                 and not getattr(getattr(fn, "__self__", None), "remote", False)
+                 and self._install_alarm())
         try:
             if self.watch is not None:
                 self.watch.set(0.0 if math.isinf(deadline) else deadline, step, where)
@@ -242,7 +247,7 @@ class Clock:
             message = (f"out of memory under the memory cap ({self.caps.memory_cap} MiB, "
                        f"+{HEADROOM_MIB} MiB for the interpreter)")
         return AgentFailed(self.agent, where, kind, message, step=step,
-                           frames=agent_frames(error))
+                           frames=agent_frames(error, self.here))
 
 
 def world_failure(error: Exception, step: int = 0) -> AgentFailed:

@@ -161,8 +161,40 @@ class CnfLegend:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Observations:
+    """How an observation crosses to a player process as data (world.referee): `encode(obs)`
+    is a JSON object of the observation's fields, `decode(record)` the observation again;
+    decode(encode(obs)) == obs. Without it, the game's agents play in the referee's process
+    only (trusted)."""
+
+    encode: Callable[[Any], dict[str, Any]]
+    decode: Callable[[dict[str, Any]], Any]
+
+
+class InstanceText:
+    """An instance that is public (a puzzle) inside an observation: it crosses as the text
+    the game's own `format` writes and is read back with `parse`, once per instance (the
+    last one is remembered on both sides)."""
+
+    def __init__(self, format: Callable[[Any], str], parse: Callable[[str, str], Any]):
+        self.format, self.parse = format, parse
+        self._encoded: tuple[Any, str] | None = None
+        self._decoded: tuple[str, Any] | None = None
+
+    def encode(self, instance: Any) -> str:
+        if self._encoded is None or self._encoded[0] is not instance:
+            self._encoded = (instance, self.format(instance))
+        return self._encoded[1]
+
+    def decode(self, text: str) -> Any:
+        if self._decoded is None or self._decoded[0] != text:
+            self._decoded = (text, self.parse(text, "<observation>"))
+        return self._decoded[1]
+
+
 CAPABILITIES: tuple[type, ...] = (Puzzle, Generator, View, Lives, Shipped, Detection, Inline,
-                                  Results, CnfLegend)
+                                  Results, CnfLegend, Observations)
 
 
 # -- agents ------------------------------------------------------------------------------------

@@ -22,6 +22,16 @@ def illegal_actions(obs: LightsObservation) -> list[LightsAction]:
 sniff = sniffer(parse, "lights-out")  # 2 for a file that says `game: lights-out`, 1 if it parses
 
 
+# how an observation crosses to an agent that plays in a player process: the public puzzle as
+# its own text (sent once per game) and the lights as they are now
+_PUZZLE = spec.InstanceText(format_puzzle, parse)
+OBSERVATIONS = spec.Observations(
+    lambda obs: {"puzzle": _PUZZLE.encode(obs.puzzle), "lights": list(obs.lights),
+                 "step": obs.step},
+    lambda record: LightsObservation(_PUZZLE.decode(record["puzzle"]),
+                                     tuple(str(row) for row in record["lights"]),
+                                     int(record["step"])))
+
 SPEC = spec.GameSpec(
     name="lights-out",
     description="Lights Out: press lights (each toggles its neighbours too) until all are out",
@@ -33,7 +43,7 @@ SPEC = spec.GameSpec(
     actions=spec.Actions(from_json=LightsAction.from_json, illegal=illegal_actions),
     default_agent="sat", example="lights-5x5-a",
     capabilities=(VIEW, spec.Shipped(shipped_maps("lights_game", "puzzles")),
-                  spec.Detection(sniff),
+                  spec.Detection(sniff), OBSERVATIONS,
                   spec.CnfLegend(("variables P_<row>_<col> (0-based): the light is pressed",))),
 )
 

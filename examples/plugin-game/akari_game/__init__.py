@@ -52,6 +52,16 @@ LEGEND = ("variables L_r<row>c<col> (0-based): a bulb stands on the cell",
           "the rules: AtMost(1) bulb per row or column segment; AtLeast(1) bulb lighting each "
           "white cell; Exactly(k) bulbs beside each wall numbered k")
 
+# what crosses to an agent playing in a player process (world.referee): the public puzzle,
+# as its own text (once per game), and the bulbs
+_PUZZLE = spec.InstanceText(format_puzzle, parse)
+OBSERVATIONS = spec.Observations(
+    lambda obs: {"puzzle": _PUZZLE.encode(obs.puzzle), "bulbs": sorted(map(list, obs.bulbs)),
+                 "step": obs.step},
+    lambda record: AkariObservation(_PUZZLE.decode(record["puzzle"]),
+                                    frozenset((int(r), int(c)) for r, c in record["bulbs"]),
+                                    int(record["step"])))
+
 SPEC = spec.GameSpec(
     name="akari",
     description="Akari (Light Up): light every cell with bulbs that do not see each other",
@@ -60,7 +70,7 @@ SPEC = spec.GameSpec(
                              sample=lambda: parse("# tiny\n.1.\n...\n#..\n"), facts=facts),
     actions=spec.Actions(from_json=AkariAction.from_json, illegal=illegal_actions),
     default_agent="sat", example="akari-7x7-a",
-    capabilities=(VIEW, GENERATOR, spec.CnfLegend(LEGEND),
+    capabilities=(VIEW, GENERATOR, spec.CnfLegend(LEGEND), OBSERVATIONS,
                   spec.Shipped(shipped_maps("akari_game", "puzzles")),  # package data
                   spec.Detection(sniff),
                   spec.Puzzle(solve=solve, is_solution=is_solution, encode=encode,

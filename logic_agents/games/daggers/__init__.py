@@ -19,6 +19,7 @@ from logic_agents.games.daggers.world import (
     DaggersObservation,
     DaggersWorld,
     flag,
+    observation_from,
     probe,
 )
 from logic_agents.world import spec
@@ -82,7 +83,8 @@ SPEC = spec.GameSpec(
     capabilities=(VIEW, GENERATOR, spec.Lives(), spec.Results(words=summary_line),
                   spec.Shipped(shipped_maps("logic_agents", "maps", "daggers")),
                   spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
-                  spec.CnfLegend(LEGEND)),
+                  spec.CnfLegend(LEGEND),
+                  spec.Observations(DaggersObservation.to_json, observation_from)),
 )
 
 __all__ = [

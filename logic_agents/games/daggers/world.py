@@ -77,6 +77,13 @@ class DaggersObservation(GridShape):
         }
 
 
+def observation_from(record: dict) -> DaggersObservation:
+    """The observation `to_json` wrote (what crosses to a player process)."""
+    return DaggersObservation(tuple(tuple(row) for row in record["grid"]), int(record["lives"]),
+                              int(record["total_daggers"]), int(record["step"]),
+                              str(record.get("topology", "square")))
+
+
 def neighbourhood(obs: DaggersObservation, cell: Cell) -> tuple[list[Cell], int]:
     """A cell's covered neighbours, and how many of its neighbours are marked (flagged or
     hit), reading the grid directly (a hot path of the single-point and probability agents)."""

@@ -66,11 +66,26 @@ LEGEND = ("variables P_r<row>c<col> (0-based): the cell is on the path; E_r<a>c<
           "and Implies(P, AtLeast(2, steps)); Exactly(1, P of a shape) per shape; "
           "connectivity is added while solving, as cycle cuts")
 
+_BOARD = spec.InstanceText(lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
+                          parse_board)
+
+
+def _observation(obs: MazeObservation) -> dict:
+    return {"board": _BOARD.encode(obs.board), "path": [list(c) for c in obs.path],
+            "step": obs.step}
+
+
+def _observation_from(record: dict) -> MazeObservation:
+    return MazeObservation(_BOARD.decode(record["board"]),
+                           tuple((int(r), int(c)) for r, c in record["path"]),
+                           int(record["step"]))
+
+
 SPEC = spec.GameSpec(
     name="mazes", description="Exactly One Mazes (Erich Friedman): one cell of every shape",
     make_world=MazeWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
     instances=spec.Instances(read=lambda path: [load(path)], parse=parse_board,
-                             format=lambda b: format_board(b, f"Exactly One Mazes {b.name}"),
+                             format=_BOARD.format,
                              sample=lambda: parse_board(TOY, "<example>"),
                              facts=lambda p: {"size": f"{p.height}x{p.width}"}),
     actions=spec.Actions(from_json=MazeAction.from_json, illegal=illegal_actions),
@@ -83,7 +98,8 @@ SPEC = spec.GameSpec(
                       board, unique, solver), is_solution=is_solution, encode=encode,
                       show=lambda board, path: render_path(board, path),
                       to_json=lambda board, path: [list(cell) for cell in path],
-                      describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes")),
+                      describe=lambda b: f"{b.height}x{b.width}, {len(b.shapes)} shapes"),
+                  spec.Observations(_observation, _observation_from)),
 )
 
 __all__ = [

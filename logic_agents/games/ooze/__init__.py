@@ -74,6 +74,25 @@ AGENT_HELP = {
            "incremental SAT oracle; maximises the guaranteed extension, then the pieces on the "
            "route"}
 
+def _observation(obs: OozeObservation) -> dict:
+    return {"board": [[list(cell), glyph] for cell, glyph in obs.board],
+            "filled": [[list(cell), list(channels)] for cell, channels in obs.filled],
+            "queue": obs.queue, "clock": obs.clock, "score": obs.score, "tiles": obs.tiles,
+            "head": list(obs.head), "heading": list(obs.heading), "next_flow": obs.next_flow}
+
+
+def _observation_from(record: dict) -> OozeObservation:
+    def cell(value: list) -> tuple[int, int]:
+        return int(value[0]), int(value[1])
+
+    return OozeObservation(tuple((cell(c), str(g)) for c, g in record["board"]),
+                           tuple((cell(c), tuple(int(k) for k in ks))
+                                 for c, ks in record["filled"]),
+                           str(record["queue"]), int(record["clock"]), int(record["score"]),
+                           int(record["tiles"]), cell(record["head"]), cell(record["heading"]),
+                           int(record["next_flow"]))
+
+
 SPEC = spec.GameSpec(
     name="ooze", description="Ooze: lay pipe from a queue of pieces ahead of the flowing ooze",
     make_world=make_world, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
@@ -90,7 +109,8 @@ SPEC = spec.GameSpec(
                   spec.Results(words=lambda r: (f"score {r.extra.get('score')}, "
                                                 f"{r.extra.get('tiles')} tiles, "
                                                 f"{r.extra.get('ticks')} ticks"),
-                               keys=("score", "ticks", "tiles", "pieces", "actions"))),
+                               keys=("score", "ticks", "tiles", "pieces", "actions")),
+                  spec.Observations(_observation, _observation_from)),
 )
 
 __all__ = ["AGENTS", "GreedyOozeAgent", "RbfsOozeAgent", "SatOozeAgent", "OozeAction",

@@ -99,6 +99,16 @@ LEGEND = ("variables X_r<row>c<col>_v<value> (0-based row and column): the cell 
           "the rules: Exactly(1, ...) per cell, and per value in each row, column and box; "
           "the clues: unit clauses")
 
+def _observation(obs: SudokuObservation) -> dict:
+    return {"n": obs.n, "cells": list(obs.cells),
+            "givens": "".join("1" if g else "0" for g in obs.givens), "step": obs.step}
+
+
+def _observation_from(record: dict) -> SudokuObservation:
+    return SudokuObservation(int(record["n"]), tuple(int(v) for v in record["cells"]),
+                             tuple(g == "1" for g in record["givens"]), int(record["step"]))
+
+
 SPEC = spec.GameSpec(
     name="sudoku", description="Sudoku N x N (4, 9, 16, 25)",
     make_world=SudokuWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
@@ -114,7 +124,8 @@ SPEC = spec.GameSpec(
                   spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
                               show=lambda puzzle, grid: format_grid(grid),
                               to_json=lambda puzzle, grid: format_line(grid),
-                              describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues")),
+                              describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues"),
+                  spec.Observations(_observation, _observation_from)),
 )
 
 __all__ = [

@@ -85,12 +85,25 @@ def describe(p: UndeadPuzzle) -> str:
     return (f"{p.width}x{p.height}, ghosts {p.counts[0]}, vampires {p.counts[1]}, zombies "
             f"{p.counts[2]}")
 
+_PUZZLE = spec.InstanceText(lambda p: f"{format_game_id(p)}\t{p.name}",
+                           lambda text, source: parse_puzzles(text, source)[0])
+
+
+def _observation(obs: UndeadObservation) -> dict:
+    return {"puzzle": _PUZZLE.encode(obs.puzzle), "cells": obs.cells, "step": obs.step}
+
+
+def _observation_from(record: dict) -> UndeadObservation:
+    return UndeadObservation(_PUZZLE.decode(record["puzzle"]), str(record["cells"]),
+                             int(record["step"]))
+
+
 SPEC = spec.GameSpec(
     name="undead",
     description="Undead: ghosts, vampires and zombies among mirrors (Simon Tatham)",
     make_world=UndeadWorld, agents=spec.agents_from(AGENTS, AGENT_HELP), render=render,
-    instances=spec.Instances(read=load_puzzles, parse=lambda text, source: parse_puzzles(
-        text, source)[0], format=lambda p: f"{format_game_id(p)}\t{p.name}", many=True,
+    instances=spec.Instances(read=load_puzzles, parse=_PUZZLE.parse, format=_PUZZLE.format,
+                             many=True,
         sample=lambda: parse_game_id(WORKED_EXAMPLE, "<example>"),
         facts=lambda p: {"size": f"{p.width}x{p.height}"}),
     actions=spec.Actions(from_json=UndeadAction.from_json, illegal=illegal_actions),
@@ -101,7 +114,8 @@ SPEC = spec.GameSpec(
                                  else sniff(text, file)),
                   spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
                               show=format_picture, to_json=lambda puzzle, solution: solution,
-                              describe=describe)),
+                              describe=describe),
+                  spec.Observations(_observation, _observation_from)),
 )
 
 __all__ = [

@@ -38,7 +38,7 @@ def test_every_agent_finishes_every_official_map(official_maps, agent):
 def test_satx_wins_hard1_without_guessing(official_maps):
     result = run_episode(DaggersWorld(official_maps["HARD1"]), SatAgent(), seed=0)
     assert result.won and result.guesses == 0
-    assert result.extra["queries"] >= 1
+    assert result.stats["queries"] >= 1
 
 
 def test_same_seed_same_trajectory(official_maps):

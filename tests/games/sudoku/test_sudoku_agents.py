@@ -47,7 +47,7 @@ def test_logic_agent_stops_where_a_guess_is_needed():
     fewer = SudokuPuzzle(9, (0,) + top.cells[1:])  # several solutions
     result, grid = play("logic", fewer)
     assert result.outcome is Outcome.GAVE_UP and not result.won
-    assert result.extra["deduced"] == sum(v != 0 for v in grid) - fewer.clues
+    assert result.stats["deduced"] == sum(v != 0 for v in grid) - fewer.clues
     result, _ = play("sat", fewer)
     assert result.won  # sat picks one of the solutions
 
@@ -101,17 +101,17 @@ def test_evolutionary_agents_verified_wins_and_capped_losses(agent):
     wins = 0
     for puzzle in generate_puzzles(4, 8, seed=1):
         result, grid = play(agent, puzzle)
-        assert 1 <= result.extra["generations"] <= 2000
+        assert 1 <= result.stats["generations"] <= 2000
         if result.won:
             wins += 1
             assert is_solution(puzzle, grid)
         else:
-            assert result.outcome is Outcome.GAVE_UP and result.extra["generations"] == 2000
+            assert result.outcome is Outcome.GAVE_UP and result.stats["generations"] == 2000
     assert wins >= 1
     capped = AGENTS[agent](generations=1)
     hard = load_puzzles(DATA / "norvig_top95.txt")[0]
     lost = run_episode(SudokuWorld(hard), capped, seed=0)
-    assert not lost.won and lost.extra["generations"] == 1
+    assert not lost.won and lost.stats["generations"] == 1
 
 
 def test_conflicts():

@@ -1,0 +1,81 @@
+"""The fair-play flags of the verbs that play (play, view, compare): who plays in a player
+process of its own, and how that process is contained (world.players.Isolation).
+
+Concepts:
+- isolation_flags(parser): --isolate, --trust, --sandbox, --hide, --import-timeout,
+  --max-processes.
+- isolation_of(args): the Isolation they give. The maps a command names, its --out file and
+  that file's study record are hidden from sandboxed players besides what --hide names.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from logic_agents.inputs import is_dir, path_exists
+from logic_agents.world.options import nonnegative_float, positive_int
+
+
+def isolation_flags(p: argparse.ArgumentParser) -> None:
+    from logic_agents.world.players import DEFAULT_IMPORT_TIMEOUT_S, DEFAULT_MAX_PROCESSES
+
+    group = p.add_argument_group(
+        "fair play (an agent named FILE.py:CLASS or MODULE:CLASS plays in a process of its "
+        "own, fed observations as data; see docs/compare.md, fair play)")
+    group.add_argument("--isolate", choices=("untrusted", "all", "none"), default=None,
+                       help="which agents play in player processes: untrusted (default: those "
+                       "named by a file or module), all (built-in agents too), none (every "
+                       "agent in-process, as trusted code)")
+    group.add_argument("--trust", default=None, metavar="A,B,...",
+                       help="agents (as named in --agent/--agents) that may play in-process, "
+                       "for speed: your own code")
+    group.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
+                       help="run player processes under bubblewrap: auto (default: where it is "
+                       "installed), bwrap (required), none")
+    group.add_argument("--hide", action="append", default=None, metavar="PATH",
+                       help="a folder (shown empty) or file (shown as /dev/null) that sandboxed "
+                       "players must not read (repeatable); the shipped maps, the maps named "
+                       "and the --out file are hidden already")
+    group.add_argument("--import-timeout", dest="import_timeout", type=nonnegative_float,
+                       default=None, metavar="S", help="stop an agent whose module takes more "
+                       f"than S seconds to read (default {DEFAULT_IMPORT_TIMEOUT_S:g})")
+    group.add_argument("--max-processes", dest="max_processes", type=positive_int,
+                       default=None, metavar="N", help="processes an agent may start beside its "
+                       f"own (default {DEFAULT_MAX_PROCESSES})")
+
+
+def _hidden(text: str) -> str | None:
+    """The absolute path of a map or results argument that names a file or folder (FILE:K
+    names FILE), else None (a shipped name, an inline instance)."""
+    if not text:
+        return None
+    for candidate in (text, text.rpartition(":")[0]):
+        if candidate and path_exists(Path(candidate)):
+            return str(Path(candidate).resolve())
+    return None
+
+
+def isolation_of(args: argparse.Namespace) -> Any:
+    from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
+
+    hide = [str(Path(h).resolve()) for h in getattr(args, "hide", None) or ()]
+    out = getattr(args, "out", None) or ""
+    for text in [*(getattr(args, "maps", None) or ()), getattr(args, "map", None) or "", out,
+                 f"{out}.study.json" if out else ""]:
+        path = _hidden(text)
+        if path is not None:
+            hide.append(path)
+    if out and not is_dir(out):  # a file not written yet: hidden once it is
+        hide += [str(Path(out).resolve()), str(Path(f"{out}.study.json").resolve())]
+    trusted = tuple(a.strip() for a in (getattr(args, "trust", None) or "").split(",")
+                    if a.strip())
+    return Isolation(isolate=getattr(args, "isolate", None) or DEFAULT_ISOLATION.isolate,
+                     trusted=trusted,
+                     sandbox=getattr(args, "sandbox", None) or DEFAULT_ISOLATION.sandbox,
+                     hide=tuple(dict.fromkeys(hide)),
+                     import_timeout=getattr(args, "import_timeout", None)
+                     or DEFAULT_ISOLATION.import_timeout,
+                     max_processes=getattr(args, "max_processes", None)
+                     or DEFAULT_ISOLATION.max_processes)

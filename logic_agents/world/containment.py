@@ -1,0 +1,191 @@
+"""Containing a player process: the tools, each made for it, and the sweeps.
+
+Concepts:
+- bubblewrap(): the `bwrap` executable where it is installed and works here (a container may
+  forbid namespaces), else None. bwrap_argv: a player's sandbox: no network, a new PID
+  namespace (everything in it dies with it), read-only libraries and the agent's own folder,
+  a private /tmp, hidden folders shown empty and hidden files as /dev/null, nothing else.
+- caps_before_exec: what runs between fork and exec of a player: a session of its own, the
+  parent-death signal, the memory and process caps. Nothing of the agent's has run yet.
+- own_this_process / share_core: a referee process of ours (a worker, play's child) is a
+  child subreaper, so a player's process that double-forks is re-parented to it and swept;
+  it is pinned to one core, which its players inherit (they take turns with it).
+- descendants / kill_all / last_pid: the processes under a root, found through /proc; the
+  kernel's last process id says cheaply whether any process was created since a game began.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+from typing import Any
+
+from logic_agents.world.sandbox import HEADROOM_MIB
+
+SYSTEM_DIRS = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")
+
+
+def bubblewrap() -> str | None:
+    """bwrap's path when it is installed and works here (some containers forbid namespaces)."""
+    if "bwrap" not in _TOOLS:
+        path = shutil.which("bwrap")
+        if path is not None:
+            try:
+                done = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all",
+                                       "--die-with-parent", "--", "/bin/true"],
+                                      capture_output=True, timeout=10)
+                path = path if done.returncode == 0 else None
+            except (OSError, subprocess.SubprocessError):
+                path = None
+        _TOOLS["bwrap"] = path
+    return _TOOLS["bwrap"]
+
+
+_TOOLS: dict[str, str | None] = {}
+
+
+def _inside(path: str, folders: set[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def bwrap_argv(tool: str, shown: list[str], hidden: list[str], workdir: str) -> list[str]:
+    """The bubblewrap command line a player runs under (its own command follows)."""
+    argv = [tool, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--setenv", "HOME", "/tmp",
+            "--setenv", "TMPDIR", "/tmp", "--unsetenv", "PYTHONPATH"]
+    for folder in SYSTEM_DIRS:
+        argv += ["--ro-bind-try", folder, folder]
+    for path in SYSTEM_FILES:
+        argv += ["--ro-bind-try", path, path]
+    seen: set[str] = set()
+    for folder in sorted(shown, key=len):
+        if not _inside(folder, seen):
+            seen.add(folder)
+            argv += ["--ro-bind", folder, folder]
+    for path in hidden:  # shipped maps, the study's maps and results, --hide
+        if not _inside(path, seen) or _inside(workdir, {path}):
+            continue  # not shown anyway; or it holds the agent's own folder, which must show
+        if os.path.isdir(path):
+            argv += ["--tmpfs", path]
+        elif os.path.isfile(path):
+            argv += ["--ro-bind", "/dev/null", path]
+    return [*argv, "--chdir", workdir]
+
+
+def own_this_process(slot: int | None = None) -> None:
+    """Called by a referee process of ours (a worker, play's child): orphans of players are
+    re-parented here (a child subreaper), so none escapes the sweep. `slot` (a worker's
+    index) picks the core this process and its players will share (see share_core)."""
+    OWNED["pid"] = os.getpid()
+    OWNED["slot"] = -1 if slot is None else slot
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+OWNED: dict[str, int] = {"pid": -1, "slot": -1}
+
+
+def share_core() -> None:
+    """Pin this referee process to one core, which the players it starts inherit. A referee
+    and its player take turns (one waits while the other plays), so one core costs nothing,
+    and a move's round trip stays on one core: about 20 us here against about 90 us when the
+    two wake each other across cores (scripts/bench_fair_play.py)."""
+    if OWNED["pid"] != os.getpid() or OWNED.get("pinned") == os.getpid():
+        return
+    OWNED["pinned"] = os.getpid()
+    with contextlib.suppress(AttributeError, OSError):
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) > 1:
+            slot = OWNED["slot"]
+            core = cores[slot % len(cores)] if slot >= 0 else _current_core(cores)
+            os.sched_setaffinity(0, {core})
+
+
+def _current_core(cores: list[int]) -> int:
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            core = int(f.read().rsplit(b")", 1)[1].split()[36])
+        return core if core in cores else cores[0]
+    except (OSError, ValueError, IndexError):
+        return cores[0]
+
+
+def last_pid() -> int:
+    """The last process id the kernel handed out (/proc/loadavg), -1 where unknown."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().rsplit(b" ", 1)[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def parents() -> dict[int, int]:
+    """{pid: parent pid} of every process this user can see."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    out[int(name)] = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def descendants(roots: set[int], family: dict[int, int] | None = None) -> set[int]:
+    """Every process under `roots` (`family`: a parents() reading, else a new one)."""
+    children: dict[int, list[int]] = {}
+    for pid, parent in (parents() if family is None else family).items():
+        children.setdefault(parent, []).append(pid)
+    found: set[int] = set()
+    todo = list(roots)
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def kill_all(pids: set[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def caps_before_exec(memory_mib: int | None, max_processes: int) -> Any:
+    """What runs in the child between fork and exec: a session of its own, death with the
+    referee, the memory and process caps. Nothing of the agent's has run yet."""
+    parent = os.getpid()
+    try:
+        users = sum(1 for p in os.listdir("/proc") if p.isdigit())
+    except OSError:
+        users = 0
+
+    def settle() -> None:
+        os.setsid()
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        import resource
+
+        if memory_mib:
+            limit = (memory_mib + HEADROOM_MIB) << 20
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+        if users and max_processes:  # counted per user: what runs already, and the cap
+            limit = users + max_processes + 8
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
+
+    return settle

@@ -1,0 +1,259 @@
+"""The player process: one untrusted agent, fed observations as data by its referee.
+
+Run as `python -m logic_agents.world.player` by world.referee, never imported by the referee
+itself. Its standard input and output carry the frames of world.wire; before any of the
+agent's code runs, they are moved to private descriptors, standard input becomes /dev/null
+and standard output goes to standard error, so an agent's prints never reach the protocol.
+
+Concepts:
+- The conversation, each answer naming the game and the step it answers:
+  load {game, reference}      -> loaded {name, help, options} (the agent's module is read here)
+  new {game_id, options}      -> ok                         (a fresh agent object per game)
+  reset {game_id, seed}       -> ok
+  act {game_id, step, obs}    -> action {game_id, step, action, why} (obs: the fields that
+                                 changed; the game's Observations decodes the whole record)
+  stats {game_id}             -> stats {game_id, stats}
+  close {game_id}             -> ok
+  bye                         -> the process exits
+  Any call of the agent that raises is `failed {game_id, step, where, kind, message, frames}`.
+- The caps (memory, processes) were set by the referee before this interpreter started; the
+  time caps are the referee's to keep: it stops waiting and kills this process.
+- Nothing here decides an outcome: the referee checks every answer and keeps the score.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+from typing import Any
+
+MAX_WHY_CHARS = 20_000  # longer reasons are cut (the referee checks again)
+MAX_STATS = 200  # counters a game's stats may carry
+
+
+def _private_channel() -> Any:
+    """The protocol on two private descriptors; fd 0 reads nothing, fd 1 writes to stderr."""
+    from logic_agents.world.wire import ORDER_LIMIT, Channel
+
+    rfd, wfd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    for stream in (sys.stdout, sys.stderr):  # an agent's prints leave as they are made
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(line_buffering=True)
+    return Channel(rfd, wfd, limit=ORDER_LIMIT)
+
+
+class _Player:
+    def __init__(self, channel: Any):
+        self.channel = channel
+        self.spec: Any = None
+        self.factory: Any = None
+        self.name = "agent"
+        self.agent: Any = None
+        self.game_id = ""
+        self.decode: Any = None
+        self.delta: Any = None
+        self.memory_cap: int | None = None
+        self.here: str | None = None  # the referee's working folder, for the frames' names
+
+    def failed(self, error: BaseException, where: str, step: int = 0) -> dict[str, Any]:
+        from logic_agents.world.sandbox import Caps, Clock
+
+        clock = Clock(Caps(None, None, self.memory_cap), own_interrupts=True)
+        clock.agent = self.name
+        clock.here = self.here
+        failure = clock.failure(error, where, step)
+        return {"op": "failed", "game_id": self.game_id, "step": step, "where": where,
+                "kind": failure.kind, "message": failure.message[:2000],
+                "frames": failure.frames[-8000:]}
+
+    def serve(self) -> None:
+        while True:
+            message = self.channel.receive()
+            op = message.get("op")
+            if op == "bye":
+                return
+            handler = getattr(self, f"on_{op}", None)
+            if handler is None:
+                answer = {"op": "failed", "game_id": self.game_id, "step": 0, "where": "world",
+                          "kind": "ProtocolError", "message": f"unknown order {op!r}",
+                          "frames": ""}
+            else:
+                answer = handler(message)
+            self.send(answer)
+
+    def send(self, answer: dict[str, Any]) -> None:
+        try:
+            self.channel.send(answer)
+        except (TypeError, ValueError) as e:  # what the agent gave is not data
+            where = answer.get("where", "act") if answer.get("op") == "failed" else \
+                {"action": "act", "stats": "stats"}.get(answer.get("op", ""), "act")
+            self.channel.send({"op": "failed", "game_id": self.game_id,
+                               "step": answer.get("step", 0), "where": where,
+                               "kind": "IllegalAction" if where == "act" else "ValueError",
+                               "message": f"{where} gave what does not cross as data: "
+                                          f"{type(e).__name__}: {str(e)[:200]}",
+                               "frames": ""})
+
+    # -- the orders ------------------------------------------------------------------------
+    def on_load(self, message: dict[str, Any]) -> dict[str, Any]:
+        from logic_agents.errors import LogicAgentsError
+        from logic_agents.world.agents import check_factory, load_class
+        from logic_agents.world.registry import get_game, summary_of
+        from logic_agents.world.spec import Observations
+        from logic_agents.world.wire import Delta
+
+        reference = str(message.get("reference", ""))
+        file = message.get("file")
+        self.name = reference
+        here = message.get("here")
+        self.here = here if isinstance(here, str) else None
+        memory = message.get("memory_cap")
+        self.memory_cap = memory if isinstance(memory, int) and memory > 0 else None
+        for path in reversed([p for p in message.get("paths") or () if isinstance(p, str)]):
+            sys.path.insert(0, path)  # where a module reference's package lies
+        try:
+            self.spec = get_game(str(message.get("game", "")))
+            observations = self.spec.get(Observations)
+            self.decode = observations.decode if observations is not None else None
+            self.delta = Delta()
+            if reference in self.spec.agents:  # a registered agent, isolated all the same
+                factory = self.spec.agents[reference].factory
+            else:
+                attr = reference.rpartition(":")[2]
+                factory = load_class(f"{file}:{attr}" if isinstance(file, str) else reference)
+                check_factory(factory, reference)
+        except LogicAgentsError as e:
+            words = str(e)
+            if isinstance(file, str):  # said as the user named it, not as resolved here
+                words = words.replace(f"{file}:{reference.rpartition(':')[2]}", reference)
+            return {"op": "refused", "message": words[:2000]}
+        except BaseException as e:  # the module's own code, as it was read
+            return {"op": "refused", "message": f"--agent {reference}: reading it raised "
+                    f"{type(e).__name__}: {str(e)[:200]}"}
+        self.factory = factory
+        named = getattr(factory, "name", None)
+        if isinstance(named, str) and named and reference not in self.spec.agents:
+            self.name = named
+        return {"op": "loaded", "name": self.name, "help": summary_of(factory, reference)[:500],
+                "options": [_option_record(o) for o in _declared(factory)]}
+
+    def on_new(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.game_id = str(message.get("game_id", ""))
+        if self.delta is not None:
+            self.delta.forget()
+        self.agent = None
+        options = message.get("options") or {}
+        try:
+            agent = functools.partial(self.factory, **options)()
+        except BaseException as e:
+            return self.failed(e, "__init__")
+        missing = [m for m in ("reset", "act") if not callable(getattr(agent, m, None))]
+        if missing:
+            return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "__init__",
+                    "kind": "TypeError", "message": f"it made a {type(agent).__name__}, which "
+                    f"has no {' or '.join(m + '()' for m in missing)}; an agent needs "
+                    "reset(seed=None) and act(observation)", "frames": ""}
+        self.agent = agent
+        return {"op": "ok", "game_id": self.game_id}
+
+    def on_reset(self, message: dict[str, Any]) -> dict[str, Any]:
+        try:
+            self.agent.reset(message.get("seed"))
+        except BaseException as e:
+            return self.failed(e, "reset")
+        return {"op": "ok", "game_id": self.game_id}
+
+    def on_act(self, message: dict[str, Any]) -> dict[str, Any]:
+        from logic_agents.world.core import why_record
+        from logic_agents.world.trace import to_jsonable
+
+        step = int(message.get("step", 0))
+        record = self.delta.unpack(message.get("obs") or {}, keep=step > 1)
+        observation = self.decode(record) if self.decode is not None else record
+        try:
+            action = self.agent.act(observation)
+        except BaseException as e:
+            return self.failed(e, "act", step)
+        answer: dict[str, Any] = {"op": "action", "game_id": self.game_id, "step": step,
+                                  "action": None if action is None else to_jsonable(action)}
+        if action is None:
+            return answer
+        try:
+            why = why_record(getattr(self.agent, "why", None))
+        except BaseException as e:
+            answer["why_failed"] = self.failed(e, "why", step)
+            return answer
+        if why is not None:
+            why["text"] = str(why.get("text", ""))[:MAX_WHY_CHARS]
+            answer["why"] = why
+        return answer
+
+    def on_stats(self, message: dict[str, Any]) -> dict[str, Any]:
+        stats_of = getattr(self.agent, "stats", None)
+        if not callable(stats_of):
+            return {"op": "stats", "game_id": self.game_id, "stats": {}}
+        try:
+            stats = stats_of()
+        except BaseException as e:
+            return self.failed(e, "stats")
+        if not isinstance(stats, dict):
+            return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "stats",
+                    "kind": "ValueError", "message": f"stats() returned "
+                    f"{type(stats).__name__}, not a dict", "frames": ""}
+        kept = {}
+        for key, value in list(stats.items())[:MAX_STATS]:
+            if isinstance(value, (bool, int, float)) or not isinstance(key, str):
+                kept[key if isinstance(key, str) else repr(key)[:100]] = value
+        return {"op": "stats", "game_id": self.game_id, "stats": kept}
+
+    def on_close(self, message: dict[str, Any]) -> dict[str, Any]:
+        close = getattr(self.agent, "close", None)
+        self.agent = None
+        if callable(close):
+            try:
+                close()
+            except BaseException as e:
+                return self.failed(e, "close")
+        return {"op": "ok", "game_id": self.game_id}
+
+
+def _declared(factory: Any) -> tuple[Any, ...]:
+    from logic_agents.world.declared import declared_options
+
+    try:
+        return declared_options(factory)
+    except Exception:
+        return ()
+
+
+def _option_record(option: Any) -> dict[str, Any]:
+    """An Option as data (its type by name; a parse function stays behind)."""
+    kind = getattr(option.type, "__name__", "str")
+    default = option.default if isinstance(option.default, (bool, int, float, str)) else None
+    return {"name": str(option.name)[:100], "type": kind if kind in ("bool", "int", "float")
+            else "str", "default": default, "help": str(option.help)[:500],
+            "choices": [c for c in option.choices if isinstance(c, (bool, int, float, str))],
+            "metavar": option.metavar, "required": bool(option.required)}
+
+
+def main() -> None:
+    channel = _private_channel()
+    player = _Player(channel)
+    from logic_agents.world.wire import WireError
+
+    with contextlib.suppress(WireError):  # the referee went away: nothing is left to play
+        player.serve()
+    sys.stdout.flush()
+    os._exit(0)  # no atexit hook of the agent's runs after the last game
+
+
+if __name__ == "__main__":
+    main()

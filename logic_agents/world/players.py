@@ -1,0 +1,265 @@
+"""Player processes: where an agent the referee does not trust plays.
+
+Concepts:
+- Isolation: which agents play in player processes (by default every agent named by a file
+  or module reference; `isolate="all"` every agent; `trusted` references stay in-process),
+  the sandbox tool (`auto`: bubblewrap where installed), the folders and files it hides, the
+  import cap and the cap on processes.
+- PlayerProcess: a fresh interpreter (`python -I -m logic_agents.world.player`, never a fork
+  of the referee), started with its caps already set, optionally inside bubblewrap
+  (world.containment). It reads the agent's module; the referee reads only data from it
+  (world.wire). `sweep()` kills every process it started; `stop()` it and them.
+- stop_players(): every player this process started, stopped (a worker at its end).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.world.containment import (
+    OWNED,
+    bubblewrap,
+    bwrap_argv,
+    caps_before_exec,
+    descendants,
+    kill_all,
+    last_pid,
+    parents,
+)
+from logic_agents.world.sandbox import Caps
+from logic_agents.world.wire import Channel, WireError
+
+SANDBOXES = ("auto", "bwrap", "none")
+ISOLATE = ("untrusted", "all", "none")
+DEFAULT_IMPORT_TIMEOUT_S = 60.0
+DEFAULT_MAX_PROCESSES = 32
+OUTPUT_LIMIT = 1 << 20  # what of a player's standard error is relayed, per player
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Which agents play in player processes, and how those are contained."""
+
+    isolate: str = "untrusted"  # untrusted: references; all: built-ins too; none: nobody
+    trusted: tuple[str, ...] = ()  # references that may play in the referee's process
+    sandbox: str = "auto"  # auto: bubblewrap where installed; bwrap: required; none
+    hide: tuple[str, ...] = ()  # folders the sandbox shows as empty (maps, answers)
+    import_timeout: float = DEFAULT_IMPORT_TIMEOUT_S
+    max_processes: int = DEFAULT_MAX_PROCESSES
+
+    def __post_init__(self) -> None:
+        if self.isolate not in ISOLATE:
+            raise UsageError(f"isolate must be one of {', '.join(ISOLATE)}, not {self.isolate!r}")
+        if self.sandbox not in SANDBOXES:
+            raise UsageError(f"sandbox must be one of {', '.join(SANDBOXES)}, not "
+                             f"{self.sandbox!r}")
+        if self.sandbox == "bwrap" and bubblewrap() is None:
+            raise UsageError("--sandbox bwrap: bubblewrap is not installed (Debian and Ubuntu: "
+                             "apt-get install bubblewrap)")
+
+    def isolates(self, registered: bool, reference: str) -> bool:
+        """Whether the agent `reference` plays in a player process."""
+        if self.isolate == "none" or reference in self.trusted:
+            return False
+        return self.isolate == "all" or not registered
+
+    def tool(self) -> str | None:
+        """The bubblewrap executable players run under, or None."""
+        return None if self.sandbox == "none" else bubblewrap()
+
+    def describe(self) -> str:
+        tool = self.tool()
+        return (f"sandbox {'bubblewrap' if tool else 'none'}"
+                + (f", {len(self.hide)} hidden folder(s)" if self.hide else ""))
+
+
+DEFAULT_ISOLATION = Isolation()
+
+
+def _shipped(game: str) -> list[str]:
+    """The folders of shipped instances (the built-in games' and this game's): hidden."""
+    from logic_agents.world.registry import get_game
+    from logic_agents.world.spec import Shipped
+
+    folders = [str(Path(__file__).resolve().parent.parent / "maps")]
+    with contextlib.suppress(Exception):
+        shipped = get_game(game).get(Shipped)
+        if shipped is not None:
+            folders.append(str(Path(shipped.folder).resolve()))
+    return folders
+
+
+def _package_dir(module: str) -> str | None:
+    found = sys.modules.get(module)
+    path = getattr(found, "__file__", None)
+    return str(Path(path).resolve().parent) if path else None
+
+
+class PlayerProcess:
+    """One player: a fresh interpreter serving one agent, its module read once."""
+
+    def __init__(self, game: str, reference: str, file: str | None, paths: list[str],
+                 caps: Caps, isolation: Isolation, hidden: list[str]):
+        self.reference = reference
+        self.isolation = isolation
+        self.caps = caps
+        python = [sys.executable, "-I", "-m", "logic_agents.world.player"]
+        tool = isolation.tool()
+        if tool is not None:
+            shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths]
+            shown += [d for d in (_package_dir("logic_agents"), _game_dir(game)) if d]
+            if file:
+                shown.append(str(Path(file).parent))
+            workdir = str(Path(file).parent) if file else "/tmp"
+            hidden = [*hidden, *isolation.hide, *_shipped(game)]
+            python = bwrap_argv(tool, shown, hidden, workdir) + python
+        self.sandboxed = tool is not None
+        self.started = time.monotonic()
+        try:
+            self.proc = subprocess.Popen(
+                python, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                close_fds=True,
+                preexec_fn=caps_before_exec(caps.memory_cap, isolation.max_processes))
+        except OSError as e:
+            raise AgentFailed(reference, "__init__", "ProcessDied",
+                              f"the player process could not start: {e}") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.channel = Channel(self.proc.stdout.fileno(), self.proc.stdin.fileno())
+        self._pump = threading.Thread(target=_relay, args=(self.proc.stderr,), daemon=True)
+        self._pump.start()
+        self.keep: set[int] = {self.proc.pid}
+        self.last_pid = last_pid()
+        self.description: dict[str, Any] = {}
+        self._load(game, reference, file, paths)
+
+    def _load(self, game: str, reference: str, file: str | None, paths: list[str]) -> None:
+        deadline = time.monotonic() + self.isolation.import_timeout
+        try:
+            self.channel.send({"op": "load", "game": game, "reference": reference,
+                               "file": file, "paths": paths, "here": os.getcwd(),
+                               "memory_cap": self.caps.memory_cap})
+            answer = self.channel.receive(deadline)
+        except WireError as e:
+            self.stop()
+            if e.timeout:
+                raise UsageError(f"--agent {reference}: reading it took more than "
+                                 f"{self.isolation.import_timeout:g} s (the import cap); its "
+                                 "process was killed") from None
+            raise UsageError(f"--agent {reference}: the player process ended while reading "
+                             f"it ({self.exit_words()})") from None
+        if answer.get("op") == "refused":
+            self.stop()
+            raise UsageError(str(answer.get("message", "refused"))[:2000])
+        if answer.get("op") != "loaded":
+            self.stop()
+            raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} "
+                             "to being started")
+        self.description = answer
+        self._find_player()
+
+    def _find_player(self) -> None:
+        """Under bubblewrap the interpreter is a grandchild: keep the chain alive at sweeps."""
+        if not self.sandboxed:
+            return
+        family = parents()
+        self.keep = {self.proc.pid} | descendants({self.proc.pid}, family)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def exit_words(self) -> str:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(0.5)
+        code = self.proc.returncode
+        if code is None:
+            return "still running"
+        if code < 0:
+            hint = " (over the memory cap?)" if code in (-signal.SIGKILL, -signal.SIGABRT) else ""
+            return f"killed by signal {-code}{hint}"
+        return f"exit code {code}"
+
+    def sweep(self) -> None:
+        """Kill every process the player started (the player itself lives on)."""
+        now = last_pid()
+        if now == self.last_pid and now != -1:
+            return  # no process was created anywhere since the game began
+        for _ in range(5):
+            family = parents()
+            extra = descendants({self.proc.pid}, family) - self.keep
+            if OWNED["pid"] == os.getpid():  # orphans re-parented to this referee process
+                extra |= {p for p, parent in family.items()
+                          if parent == os.getpid() and p not in known_players()}
+                extra |= descendants(extra, family)
+            if not extra:
+                break
+            kill_all(extra)
+            time.sleep(0.01)
+            for pid in extra:  # an orphan re-parented here is ours to reap
+                with contextlib.suppress(ChildProcessError, OSError):
+                    os.waitpid(pid, os.WNOHANG)
+        self.last_pid = last_pid()
+
+    def stop(self) -> None:
+        """The player and everything it started, gone."""
+        with contextlib.suppress(OSError):
+            if self.alive():
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        kill_all(descendants({self.proc.pid}))
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(2.0)
+        self._pump.join(1.0)  # what the agent printed is out before its result
+        for stream in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError, ValueError):
+                if stream is not None:
+                    stream.close()
+        PLAYERS.pop(id(self), None)
+
+
+def _game_dir(game: str) -> str | None:
+    from logic_agents.world.registry import get_game
+
+    with contextlib.suppress(Exception):
+        module = get_game(game).make_world.__module__.split(".")[0]
+        return _package_dir(module)
+    return None
+
+
+def _relay(stream: Any) -> None:
+    """A player's standard error, line by line, to ours (at most OUTPUT_LIMIT bytes)."""
+    written = 0
+    try:
+        for line in iter(stream.readline, b""):
+            if written < OUTPUT_LIMIT:
+                text = line.decode("utf-8", "replace")
+                written += len(line)
+                with contextlib.suppress(Exception):
+                    sys.stderr.write(text if written < OUTPUT_LIMIT else
+                                     text + "[the agent's output is cut here]\n")
+                    sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+PLAYERS: dict[int, PlayerProcess] = {}
+
+
+def known_players() -> set[int]:
+    return {p.proc.pid for p in PLAYERS.values()}
+
+
+def stop_players() -> None:
+    """Stop every player this process started (a worker at its end)."""
+    for player in list(PLAYERS.values()):
+        player.stop()

@@ -1,0 +1,133 @@
+"""What crosses between the referee and a player process: framed JSON, nothing else.
+
+Concepts:
+- A frame: four bytes (big-endian length), then that many bytes of UTF-8 JSON, one object.
+  Only data crosses: no pickle in either direction, so nothing a player sends can make the
+  referee run code, and nothing the referee sends can hand the player an object of its own.
+- Channel: one end of a frame stream over two file descriptors. `receive(deadline)` waits
+  at most until `deadline` (time.monotonic()); a frame over `limit` bytes, bytes that are not
+  one JSON object, or the end of the stream are WireError, which the referee turns into the
+  agent's failure.
+- Delta: observations cross as their game's Observations record; `Delta.pack` sends only the
+  fields that changed since the last record of the same game (an Undead puzzle crosses once,
+  not at every move), and `Delta.unpack` on the other side rebuilds the whole record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import struct
+import time
+from typing import Any
+
+HEADER = struct.Struct(">I")
+ANSWER_LIMIT = 1 << 20  # the most a player may send in one frame (an action, a why, stats)
+ORDER_LIMIT = 1 << 30  # what a player accepts from the referee (a large board's observation)
+
+
+class WireError(Exception):
+    """The stream broke, ran past its deadline, or carried what is not a frame of JSON."""
+
+    def __init__(self, message: str, *, timeout: bool = False, closed: bool = False):
+        super().__init__(message)
+        self.timeout, self.closed = timeout, closed
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+    return HEADER.pack(len(data)) + data
+
+
+class Channel:
+    """One end of a frame stream: read from `rfd`, write to `wfd`."""
+
+    def __init__(self, rfd: int, wfd: int, limit: int = ANSWER_LIMIT):
+        self.rfd, self.wfd, self.limit = rfd, wfd, limit
+        self._buffer = bytearray()
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = memoryview(encode(message))
+        try:
+            while data:
+                written = os.write(self.wfd, data)
+                data = data[written:]
+        except (BrokenPipeError, ConnectionResetError, OSError) as e:
+            raise WireError(f"the stream is closed ({type(e).__name__})", closed=True) from None
+
+    def pending(self) -> bool:
+        """Whether a frame (or the end of the stream) is already waiting to be read."""
+        if len(self._buffer) >= HEADER.size:
+            return True
+        readable, _, _ = select.select([self.rfd], [], [], 0)
+        return bool(readable)
+
+    def receive(self, deadline: float | None = None) -> dict[str, Any]:
+        """The next frame's object; WireError past `deadline`, at the end of the stream, or
+        when the frame is too long or is not a JSON object."""
+        while True:
+            frame = self._frame()
+            if frame is not None:
+                return _decode(frame)
+            if deadline is not None:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    raise WireError("no answer before the deadline", timeout=True)
+                readable, _, _ = select.select([self.rfd], [], [], wait)
+                if not readable:
+                    continue
+            try:
+                chunk = os.read(self.rfd, 1 << 16)
+            except InterruptedError:  # pragma: no cover - PEP 475 retries for us
+                continue
+            except OSError as e:
+                raise WireError(f"the stream is closed ({type(e).__name__})", closed=True) from None
+            if not chunk:
+                raise WireError("the stream ended", closed=True)
+            self._buffer += chunk
+
+    def _frame(self) -> bytes | None:
+        if len(self._buffer) < HEADER.size:
+            return None
+        (length,) = HEADER.unpack_from(self._buffer)
+        if length > self.limit:
+            raise WireError(f"a frame of {length:,} bytes, over the {self.limit:,} allowed")
+        end = HEADER.size + length
+        if len(self._buffer) < end:
+            return None
+        frame = bytes(self._buffer[HEADER.size:end])
+        del self._buffer[:end]
+        return frame
+
+
+def _decode(frame: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(frame)
+    except (ValueError, RecursionError) as e:
+        raise WireError(f"a frame that is not JSON ({str(e)[:80]})") from None
+    if not isinstance(message, dict):
+        raise WireError(f"a frame that is not a JSON object ({type(message).__name__})")
+    return message
+
+
+class Delta:
+    """Observation records sent as the fields that changed since the last one."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] = {}
+
+    def pack(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The fields of `record` that differ from the last record packed (all, the first
+        time); `forget()` starts again (a new game)."""
+        last, self.last = self.last, record
+        return {k: v for k, v in record.items() if k not in last or last[k] != v}
+
+    def unpack(self, changed: dict[str, Any], keep: bool) -> dict[str, Any]:
+        """The whole record: the last one updated with `changed` (`keep` False: a new game)."""
+        record = {**self.last, **changed} if keep else dict(changed)
+        self.last = record
+        return record
+
+    def forget(self) -> None:
+        self.last = {}
