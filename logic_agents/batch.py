@@ -21,6 +21,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import secrets
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,7 +50,7 @@ from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the 
     read_rows,
     results_kind,
 )
-from logic_agents.study import check_same_study, study_record, write_study
+from logic_agents.study import check_same_study, sealing_key, study_record, write_study
 from logic_agents.summary import (  # noqa: F401
     mcnemar_exact,
     score_stats,
@@ -322,13 +323,15 @@ def compare(
         if held and not resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
                                    "or choose another --out")
+        key = secrets.token_hex(16)  # the referee's seal on its rows (rows.seal_of)
         if held:
             check_same_study(out, study)
-            rows = list(_latest(r for r in read_rows(out) if wanted(r.key)).values())
+            key = sealing_key(out)
+            rows = list(_latest(r for r in read_rows(out, key) if wanted(r.key)).values())
             if retry_errors:
                 rows = [r for r in rows if not r.failed]
-        write_study(out, study)
-        sink = RowSink(out)
+        write_study(out, {**study, "seal": key})
+        sink = RowSink(out, key)
     done_keys = {r.key for r in rows}
     todo = (j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys)
 

@@ -62,7 +62,32 @@ ROW_FIELDS = [f.name for f in dataclasses.fields(Row)]
 # rows kept the CPU time, and before that the agent's error
 OLD_ROW_FIELDS = ROW_FIELDS[:-1]
 OLDER_ROW_FIELDS = ROW_FIELDS[:-2]
+# a file the referee writes seals each row (see seal_of): the header ends in `seal`
+SEALED_ROW_FIELDS = [*ROW_FIELDS, "seal"]
 FAILED = ("error", "timeout")  # outcomes that are the agent's failure, not the game's
+OUTCOMES = ("won", "lost", "ended", "truncated", "gave_up", "error", "timeout")
+
+
+def seal_of(row: Row, key: str) -> str:
+    """The referee's seal on a row: an HMAC of its fields under the study's key (kept in the
+    study record, which a sandboxed player cannot see). A row appended by anyone else, or
+    changed since, does not carry it."""
+    import hashlib
+    import hmac
+
+    record = json.dumps(dataclasses.asdict(row), sort_keys=True, separators=(",", ":"),
+                        default=str)
+    return hmac.new(key.encode(), record.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def check_consistent(row: Row) -> None:
+    """ValueError, in words, when a row's fields disagree with each other."""
+    if row.outcome not in OUTCOMES:
+        raise ValueError(f"outcome {row.outcome[:20]!r} is none of {', '.join(OUTCOMES)}")
+    if row.won != (row.outcome == "won"):
+        raise ValueError(f"won is {row.won} but the outcome is {row.outcome!r}")
+    if row.failed and row.won:
+        raise ValueError("a failed game cannot be won")
 
 
 def is_number(value: Any) -> bool:
@@ -103,12 +128,17 @@ def _row_from_dict(d: dict, where: str) -> Row:
         error = d.get("error") or ""
         if not isinstance(error, str):
             raise ValueError(f"error must be text, got {str(error)[:40]!r}")
-        return Row(agent=str(d["agent"]), map=str(d["map"]), group=str(d["group"]),
-                   run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
-                   outcome=str(d["outcome"]), won=d["won"] in (True, "True", "true", "1"),
-                   steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
-                   score=score, time_s=time_s, stats=stats, extra=extra, error=error,
-                   cpu_s=cpu_s)
+        won = d["won"]
+        if won not in (True, False, "True", "False", "true", "false", "1", "0"):
+            raise ValueError(f"won must be True or False, got {str(won)[:20]!r}")
+        row = Row(agent=str(d["agent"]), map=str(d["map"]), group=str(d["group"]),
+                  run=_count(d["run"], "run"), seed=_count(d["seed"], "seed"),
+                  outcome=str(d["outcome"]), won=won in (True, "True", "true", "1"),
+                  steps=_count(d["steps"], "steps"), guesses=_count(d["guesses"], "guesses"),
+                  score=score, time_s=time_s, stats=stats, extra=extra, error=error,
+                  cpu_s=cpu_s)
+        check_consistent(row)
+        return row
     except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
         raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
 
@@ -121,9 +151,11 @@ def results_kind(path: Path) -> str:
     raise FormatError("results file must end in .csv or .jsonl", str(path), 0, 0)
 
 
-def read_rows(path: str | Path) -> list[Row]:
+def read_rows(path: str | Path, key: str | None = None) -> list[Row]:
     """Rows of a results file, streamed (a file of any size: a study of millions of games
-    reads back what it wrote); a half-written last line (a crash mid-write) is ignored."""
+    reads back what it wrote); a half-written last line (a crash mid-write) is ignored. With
+    the study's `key`, every row must carry the referee's seal (a resume: FormatError at the
+    first row that does not)."""
     path = Path(path)
     if not path.exists():
         return []
@@ -136,8 +168,8 @@ def read_rows(path: str | Path) -> list[Row]:
         previous = csv.field_size_limit(CELL_LIMIT)
         try:
             header = next(reader, None)
-            if header is not None and header not in (ROW_FIELDS, OLD_ROW_FIELDS,
-                                                     OLDER_ROW_FIELDS):
+            if header is not None and header not in (SEALED_ROW_FIELDS, ROW_FIELDS,
+                                                     OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
                 raise FormatError(f"the first line is not the results header "
                                   f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
             for cells in reader:
@@ -146,7 +178,8 @@ def read_rows(path: str | Path) -> list[Row]:
                     raise FormatError(f"not a result row ({len(cells)} cells, the header has "
                                       f"{len(header)})", where)
                 if cells:
-                    rows.append(_row_from_dict(dict(zip(header or [], cells)), where))
+                    record = dict(zip(header or [], cells))
+                    rows.append(_sealed(_row_from_dict(record, where), record, key, where))
         except csv.Error as e:
             raise FormatError(f"not a results file ({e})", str(path), reader.line_num, 0) from None
         finally:
@@ -157,8 +190,23 @@ def read_rows(path: str | Path) -> list[Row]:
                 d = load_json(line, str(path), lineno)
                 if not isinstance(d, dict):
                     raise FormatError("a result row is a JSON object", str(path), lineno, 1)
-                rows.append(_row_from_dict(d, f"{path}:{lineno}"))
+                where = f"{path}:{lineno}"
+                rows.append(_sealed(_row_from_dict(d, where), d, key, where))
     return rows
+
+
+def _sealed(row: Row, record: dict, key: str | None, where: str) -> Row:
+    if key is None:
+        return row
+    import hmac
+
+    seal = record.get("seal")
+    if not isinstance(seal, str) or not hmac.compare_digest(seal, seal_of(row, key)):
+        raise FormatError("this row was not written by the referee of this study (its seal "
+                          f"{'is missing' if not seal else 'does not match'}): the file was "
+                          "changed by someone else; start a new --out, or remove the row",
+                          where)
+    return row
 
 
 def _complete_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -184,8 +232,9 @@ def _complete_lines(path: Path) -> Iterator[tuple[int, str]]:
 class RowSink:
     """Append rows to a .csv or .jsonl file, one flushed line per finished game."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, key: str | None = None):
         self.path = Path(path)
+        self.key = key
         self.kind = results_kind(self.path)
         if self.path.exists() and self.path.stat().st_size:
             with self.path.open("rb+") as f:  # drop a torn last line before appending
@@ -198,11 +247,11 @@ class RowSink:
             self.file = self.path.open("a", newline="")
         except OSError as e:
             raise FormatError(f"cannot write results: {e.strerror}", str(self.path), 0, 0) from None
-        fields = ROW_FIELDS
+        fields = SEALED_ROW_FIELDS if key is not None else ROW_FIELDS
         if self.kind == "csv" and not fresh:  # a file of an older version keeps its header
             with self.path.open(newline="") as f:
                 header = next(csv.reader(f), None)
-                if header in (OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
+                if header in (ROW_FIELDS, OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
                     fields = header
         self.writer = (csv.DictWriter(self.file, fields, extrasaction="ignore")
                        if self.kind == "csv" else None)
@@ -214,6 +263,8 @@ class RowSink:
         """Append `row`; a row that would not read back (a field over CELL_LIMIT) is
         refused before anything of it is written."""
         record = dataclasses.asdict(row)
+        if self.key is not None:
+            record["seal"] = seal_of(row, self.key)
         if self.writer is not None:
             record["stats"] = json.dumps(row.stats, sort_keys=True)
             record["extra"] = json.dumps(row.extra, sort_keys=True)

@@ -127,6 +127,16 @@ def check_same_study(out: Path, study: dict) -> None:
             "resume with the same maps, agents and settings, or choose another --out")
 
 
+def sealing_key(out: Path) -> str:
+    """The key the referee seals this study's rows with (kept in its study record)."""
+    key = read_study(out).get("seal")
+    if not isinstance(key, str) or len(key) != 32:
+        raise LogicAgentsError(f"{out} was written before the referee sealed its rows (an "
+                               "older logic-agents), so a resume cannot tell its rows from "
+                               "rows anyone appended; choose another --out")
+    return key
+
+
 def read_study(out: Path) -> dict:
     """The study record beside `out`, checked as data."""
     sidecar = study_path(out)
