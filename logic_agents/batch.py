@@ -312,6 +312,7 @@ def compare(
 
     rows: list[Row] = []
     sink = None
+    key = ""
     if out is not None:
         out = Path(out)
         results_kind(out)
@@ -357,7 +358,32 @@ def compare(
     finally:
         if sink is not None:
             sink.close()
+            keep_only_sealed(sink.path, key, rows)
     return rows
+
+
+def keep_only_sealed(out: Path, key: str, rows: list[Row]) -> None:
+    """After a study: the results file must hold the rows the referee wrote and nothing else.
+    Where someone changed it while the study ran (an agent outside a sandbox can write the
+    user's files), it is written again from the referee's own rows, and a note says so."""
+    try:
+        read_rows(out, key)
+        return
+    except FormatError as e:
+        reason = str(e)
+    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
+    tmp.unlink(missing_ok=True)
+    sink = RowSink(tmp, key)
+    try:
+        for row in rows:
+            sink.write(row)
+    finally:
+        sink.close()
+    os.replace(tmp, out)
+    import sys
+
+    print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
+          f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)
 
 
 def _latest(rows: Iterable[Row]) -> dict[tuple, Row]:

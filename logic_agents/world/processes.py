@@ -36,6 +36,11 @@ from logic_agents.world.sandbox import (
     world_failure,
 )
 
+# plays of a game whose worker was killed under it by a signal (an agent in another process
+# outside a sandbox, the kernel's OOM killer) before that game is a row; a worker that exits
+# by itself (os._exit) or is stopped past its deadline is its own agent's doing, not retried
+RETRIES = 10
+
 
 def fork_context() -> Any:
     """A fork context where the platform has one (children need nothing pickled to start)."""
@@ -144,6 +149,10 @@ class Pool:
         self.context = fork_context()
         self.workers, self.caps, self.play, self.lost = max(1, workers), caps, play, lost
         self.slots: list[_Slot] = []
+        # a game whose worker died under it (killed from outside: an agent in another
+        # process, the memory cap) is played again, up to RETRIES times, before it is a row
+        self.again: list[Any] = []
+        self.tries: dict[int, int] = {}
 
     def _spawn(self, slot: int) -> _Slot:
         mine, theirs = self.context.Pipe()
@@ -159,7 +168,12 @@ class Pool:
         """Play every job, emitting each row as it comes; return early once `stop` is set."""
         from multiprocessing.connection import wait
 
-        pending = iter(jobs)
+        queued = iter(jobs)
+
+        def next_job() -> Any:
+            return self.again.pop(0) if self.again else next(queued, None)
+
+        pending = iter(next_job, None)
         exhausted = False
         try:
             while not stop.is_set():
@@ -178,6 +192,10 @@ class Pool:
                     self.slots.append(self._spawn(len(self.slots)))
                     self._send(len(self.slots) - 1, job)
                 busy = [s for s in self.slots if s.job is not None]
+                if self.again and exhausted:  # a game to play again, after the last one
+                    exhausted = False
+                    pending = iter(next_job, None)
+                    continue
                 if not busy:
                     return
                 for conn in wait([s.conn for s in busy], timeout=0.2):
@@ -227,6 +245,12 @@ class Pool:
         failure = lost_failure("", slot.watch, self.caps, slot.proc.exitcode, killed)
         job, slot.job = slot.job, None
         self.slots[index] = self._spawn(index)
+        tries = self.tries.get(id(job), 0)
+        code = slot.proc.exitcode
+        if not killed and code is not None and code < 0 and tries < RETRIES:
+            self.tries[id(job)] = tries + 1
+            self.again.append(job)
+            return
         emit(self.lost(job, failure))
 
 

@@ -1,0 +1,329 @@
+"""Daggers agents that cheat, one per attack on fair play (issue 38), written the way a student
+who wants a better grade would write them; tests/test_fair_play.py plays them.
+
+Each plays exactly as spx does whenever its trick finds nothing, and counts in its own stats
+(`found`) what the trick gave it, so a test can tell "it cheated" from "it played blind": a
+cheat that gains nothing has spx's rows, game for game.
+"""
+
+import gc
+import inspect
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from logic_agents.games.daggers.agents import SinglePointAgent
+from logic_agents.games.daggers.board import DAGGER, DaggersMap, parse
+from logic_agents.games.daggers.world import DaggersAction
+from logic_agents.world.core import Outcome
+
+
+class Cheat(SinglePointAgent):
+    """spx, plus a trick that may find the board's hidden contents."""
+
+    name = "cheat"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.found = 0
+        self.board = None
+
+    def act(self, obs):
+        if self.board is None:
+            self.board = self.peek(obs)
+        if self.board is not None:
+            self.found += 1
+            for r, c in obs.unknown_cells():
+                if self.board.tokens[r][c] != DAGGER:
+                    return DaggersAction("probe", (r, c))
+        return super().act(obs)
+
+    def peek(self, obs):
+        return None
+
+    def stats(self):
+        return {**super().stats(), "found": self.found}
+
+
+def _board_among(values, obs):
+    for value in values:
+        if isinstance(value, DaggersMap) and (value.height, value.width) == (obs.height,
+                                                                             obs.width):
+            return value
+        board = getattr(value, "map", None) or getattr(value, "board", None)
+        if isinstance(board, DaggersMap):
+            return board
+    return None
+
+
+class PeeksThroughGc(Cheat):
+    name = "peek-gc"
+
+    def peek(self, obs):
+        return _board_among(gc.get_objects(), obs)
+
+
+class PeeksThroughFrames(Cheat):
+    name = "peek-frames"
+
+    def peek(self, obs):
+        frame = sys._getframe(1)
+        while frame is not None:
+            found = _board_among(list(frame.f_locals.values()), obs)
+            if found is not None:
+                return found
+            frame = frame.f_back
+        return None
+
+
+class PeeksThroughInspect(Cheat):
+    name = "peek-inspect"
+
+    def peek(self, obs):
+        for info in inspect.stack():
+            found = _board_among(list(info.frame.f_locals.values()), obs)
+            if found is not None:
+                return found
+        return None
+
+
+class DeclaresItsWin(Cheat):
+    """Finds the world and ends it as won, with a million lives."""
+
+    name = "declare-win"
+
+    def act(self, obs):
+        for value in gc.get_objects():
+            if not isinstance(value, type) and callable(getattr(value, "end", None)) \
+                    and hasattr(value, "hidden_state"):
+                value.lives = 10**6
+                value.end(Outcome.WON)
+                self.found += 1
+        return super().act(obs)
+
+
+class PatchesTheFramework(Cheat):
+    """Makes the step loop, the rows and the world say it won, and the others lost."""
+
+    name = "patch-framework"
+
+    def __init__(self):
+        super().__init__()
+        from logic_agents import batch
+        from logic_agents.games.daggers import world
+        from logic_agents.world import runner
+
+        def won(*args, **kwargs):
+            raise SystemExit("never reached in a sandbox: nobody plays here")
+
+        runner.run_episode = won
+        batch.play_job = won
+        batch.seed_for = lambda *args: 0
+        world.DaggersWorld.step = won
+
+
+class ReseedsTheOthers(Cheat):
+    name = "reseed"
+
+    def __init__(self):
+        super().__init__()
+        import random
+
+        random.seed(0)
+        from logic_agents import batch
+
+        batch.Jobs.__getitem__ = lambda self, index: None
+
+
+class ForgesThePipe(Cheat):
+    """Writes a forged answer (and a forged row) to every descriptor it has."""
+
+    name = "forge-pipe"
+
+    def act(self, obs):
+        forged = json.dumps({"op": "action", "game_id": "x", "step": 1,
+                             "action": "probe 0 0"}).encode()
+        frame = len(forged).to_bytes(4, "big") + forged
+        for fd in range(3, 64):
+            try:
+                os.write(fd, frame)
+                self.found += 1
+            except OSError:
+                pass
+        return super().act(obs)
+
+
+class ForgesTheResults(Cheat):
+    """Appends won rows to every results file it can find."""
+
+    name = "forge-results"
+
+    def act(self, obs):
+        for path in _results_files():
+            try:
+                with open(path, "a") as f:
+                    f.write("forge-results,EASY1,2018,0,1,won,True,1,0,,0.1,{},{},,0.1,x\n")
+                self.found += 1
+            except OSError:
+                pass
+        return super().act(obs)
+
+
+def _results_files():
+    found = set()
+    for pid in (os.getppid(), *_ancestors()):
+        try:
+            words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        for i, word in enumerate(words[:-1]):
+            if word == b"--out":
+                found.add(words[i + 1].decode())
+    return found | {str(p) for p in Path(os.environ.get("CHEAT_RESULTS", "/nonexistent"))
+                    .parent.glob("*.csv")}
+
+
+def _ancestors():
+    pid, out = os.getppid(), []
+    for _ in range(6):
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            break
+        out.append(pid)
+    return out
+
+
+class OverridesTheScore(Cheat):
+    name = "override-score"
+
+    def stats(self):
+        return {**super().stats(), "lives_left": 999, "score": 99999, "steps": 1}
+
+
+class CountsNegativeGuesses(Cheat):
+    name = "negative-guesses"
+
+    def stats(self):
+        return {**super().stats(), "guesses": -5}
+
+
+class ReadsTheMaps(Cheat):
+    """Reads the study's map files and the shipped ones, and plays the one that fits."""
+
+    name = "read-maps"
+
+    def peek(self, obs):
+        folders = [Path(os.environ.get("CHEAT_MAPS", "maps/daggers/2018"))]
+        import logic_agents
+
+        folders.append(Path(logic_agents.__file__).parent / "maps" / "daggers" / "2018")
+        for folder in folders:
+            try:
+                files = sorted(folder.glob("*.txt"))
+            except OSError:
+                continue
+            for path in files:
+                try:
+                    board = parse(path.read_text(), str(path))
+                except Exception:
+                    continue
+                if (board.height, board.width) == (obs.height, obs.width) and all(
+                        board.tokens[r][c] != DAGGER
+                        for r, row in enumerate(obs.grid) for c, shown in enumerate(row)
+                        if shown.isdigit() or shown == "g"):
+                    return board
+        return None
+
+
+class OpensASocket(Cheat):
+    """Sends its observations to a server of its friend's (CHEAT_PORT on loopback)."""
+
+    name = "open-socket"
+
+    def act(self, obs):
+        port = int(os.environ.get("CHEAT_PORT", "0") or 0)
+        if port:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+                    s.sendall(b"hello")
+                    self.found += 1
+            except OSError:
+                pass
+        return super().act(obs)
+
+
+class LeavesChildren(Cheat):
+    """Starts a child and a double-forked daemon, each meant to outlive the study."""
+
+    name = "leave-children"
+
+    def act(self, obs):
+        mark = os.environ.get("CHEAT_MARK", "987.654")
+        try:
+            subprocess.Popen(["sleep", mark], start_new_session=True)
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    os.execvp("sleep", ["sleep", mark])
+                os._exit(0)
+            os.waitpid(pid, 0)
+            self.found += 1
+        except OSError:
+            pass
+        return super().act(obs)
+
+
+class KillsItsSiblings(Cheat):
+    """Kills every other worker of the study (the referee's processes beside its own)."""
+
+    name = "kill-siblings"
+
+    def act(self, obs):
+        ancestors = _ancestors()
+        grandparent = ancestors[0] if ancestors else -1
+        for pid in _processes():
+            if pid not in (os.getpid(), os.getppid(), *ancestors) and _parent(pid) == grandparent:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    self.found += 1
+                except OSError:
+                    pass
+        return super().act(obs)
+
+
+class KillsTheReferee(Cheat):
+    """Kills the process that keeps the score, and every other process of the study."""
+
+    name = "kill-referee"
+
+    def act(self, obs):
+        for pid in reversed([os.getppid(), *_ancestors()]):  # the top first
+            try:
+                if b"logic_agents" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
+                    self.found += 1
+            except OSError:
+                pass
+        return super().act(obs)
+
+
+def _processes():
+    return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+
+
+def _parent(pid):
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError):
+        return -1
+
+
+IN_GAME = [PeeksThroughGc, PeeksThroughFrames, PeeksThroughInspect, DeclaresItsWin,
+           PatchesTheFramework, ReseedsTheOthers, ForgesThePipe, ForgesTheResults,
+           OverridesTheScore, CountsNegativeGuesses, ReadsTheMaps, OpensASocket, LeavesChildren]
