@@ -8,12 +8,12 @@ and standard output goes to standard error, so an agent's prints never reach the
 Concepts:
 - The conversation, each answer naming the game and the step it answers:
   load {game, reference}      -> loaded {name, help, options} (the agent's module is read here)
-  new {game_id, options}      -> ok                         (a fresh agent object per game)
-  reset {game_id, seed}       -> ok
+  begin {game_id, options, seed} -> ok                      (a fresh agent object per game,
+                                 reset; `new` and `reset` alone do each half)
   act {game_id, step, obs}    -> action {game_id, step, action, why} (obs: the fields that
                                  changed; the game's Observations decodes the whole record)
-  stats {game_id}             -> stats {game_id, stats}
-  close {game_id}             -> ok
+  end {game_id}               -> ended {game_id, stats | stats_failed, close_failed?}: the
+                                 agent's stats, then its close (`stats`, `close` alone too)
   bye                         -> the process exits
   Any call of the agent that raises is `failed {game_id, step, where, kind, message, frames}`.
 - The caps (memory, processes) were set by the referee before this interpreter started; the
@@ -163,6 +163,24 @@ class _Player:
                     "reset(seed=None) and act(observation)", "frames": ""}
         self.agent = agent
         return {"op": "ok", "game_id": self.game_id}
+
+    def on_begin(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A new game: build the agent, then reset it (one trip for the two)."""
+        built = self.on_new(message)
+        return built if built.get("op") != "ok" else self.on_reset(message)
+
+    def on_end(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The game is over: the agent's stats, then its close() (one trip for the two)."""
+        stats = self.on_stats(message)
+        answer: dict[str, Any] = {"op": "ended", "game_id": self.game_id}
+        if stats.get("op") == "failed":
+            answer["stats_failed"] = stats
+        else:
+            answer["stats"] = stats.get("stats", {})
+        closed = self.on_close(message)
+        if closed.get("op") == "failed":
+            answer["close_failed"] = closed
+        return answer
 
     def on_reset(self, message: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -163,6 +163,9 @@ class RemoteAgent:
         self._why_failed: AgentFailed | None = None
         self._encode: Any = None
         self._decode_action: Any = None
+        self._options: dict[str, Any] = {}
+        self._begun = False
+        self._ended: dict[str, Any] | None = None  # close()'s answer, once stats() ran
         self.spec: Any = None
 
     # -- the conversation --------------------------------------------------------------------
@@ -220,13 +223,17 @@ class RemoteAgent:
                               "no Observations codec, so its agents cannot play isolated")
         self._encode = observations.encode
         self._decode_action = self.spec.actions.from_json
-        self.player.last_pid = last_pid()
-        self._ask("__init__", {"op": "new", "options": options}, "ok")
+        self._options = options  # the player builds the agent at the first reset: one trip
 
     def reset(self, seed: int | None = None) -> None:
         self.step = 0
         self.delta.forget()
-        self._ask("reset", {"op": "reset", "seed": seed}, "ok")
+        if self._begun:
+            self._ask("reset", {"op": "reset", "seed": seed}, "ok")
+            return
+        self._begun = True
+        self.player.last_pid = last_pid()
+        self._ask("reset", {"op": "begin", "options": self._options, "seed": seed}, "ok")
 
     def act(self, observation: Any) -> Any:
         from logic_agents.errors import LogicAgentsError
@@ -267,7 +274,12 @@ class RemoteAgent:
         return self._why
 
     def stats(self) -> dict[str, Any]:
-        answer = self._ask("stats", {"op": "stats"}, "stats")
+        """The agent's stats; its close() runs in the same trip (the runner's next call)."""
+        answer = self._ask("stats", {"op": "end"}, "ended")
+        self._ended = answer.get("close_failed") or {}
+        failed = answer.get("stats_failed")
+        if isinstance(failed, dict):
+            raise self._failure(failed, "stats", 0)
         stats = answer.get("stats")
         if not isinstance(stats, dict):
             raise AgentFailed(self.name, "stats", "ValueError", "stats() is not a dict")
@@ -277,7 +289,11 @@ class RemoteAgent:
         if not self.player.alive():
             return
         try:
-            self._ask("close", {"op": "close"}, "ok")
+            if self._ended is not None:  # closed with stats()
+                if isinstance(self._ended, dict) and self._ended:
+                    raise self._failure(self._ended, "close", 0)
+            elif self._begun:
+                self._ask("close", {"op": "close"}, "ok")
         finally:
             if self.player.alive():
                 self.player.sweep()
