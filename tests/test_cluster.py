@@ -169,3 +169,24 @@ def test_a_study_on_ray_survives_its_agents(loopback_cluster, tmp_path):
     outcomes = {(r.agent.rsplit(":", 1)[-1], r.outcome) for r in batch.read_rows(out)}
     assert outcomes == {("spx", "won"), ("RaisesInInit", "error"), ("Loops", "timeout"),
                         ("StuckInC", "timeout")}
+    # fair play on Ray as on --jobs (issue 38): the cheats play blind, in players of their
+    # own (sandboxed where bubblewrap is installed), and spx's rows are spx's alone
+    from tests.agents import cheats
+    from tests.test_fair_play import _entries, plain
+
+    names = [cheats.PeeksThroughGc, cheats.PeeksThroughFrames, cheats.DeclaresItsWin,
+             cheats.PatchesTheFramework, cheats.ForgesThePipe, cheats.OverridesTheScore]
+    out = tmp_path / "cheats.csv"
+    references = ",".join(f"{ROOT / 'tests/agents/cheats.py'}:{c.__name__}" for c in names)
+    run = subprocess.run([sys.executable, "-m", "logic_agents", "compare", "EASY1", "EASY2",
+                          "--agents", f"spx,{references}", "--runs", "2", "--seed", "5",
+                          "--backend", "ray", "--address", address, "--out", str(out)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert run.returncode == 3, run.stderr[-3000:]  # the pipe forger's games are errors
+    rows = batch.read_rows(out)
+    alone = batch.compare(["spx"], _entries(), runs=2, seed=5, jobs=1)
+    for name in ("spx", "peek-gc", "peek-frames", "declare-win", "patch-framework",
+                 "override-score"):
+        assert plain([r for r in rows if r.agent == name]) == plain(alone), name
+        assert all(r.stats.get("found", 0) == 0 for r in rows if r.agent == name), name
+    assert all(r.outcome == "error" for r in rows if r.agent == "forge-pipe")

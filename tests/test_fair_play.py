@@ -212,3 +212,24 @@ def test_the_referee_never_runs_the_agents_code(capsys):
     capsys.readouterr()
     new = {m for m in set(sys.modules) - before if m.startswith("logic_agents_user_")}
     assert new == set()
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
+    """--max-processes holds before the agent's code runs (a pids cgroup of the player's own
+    where the machine gives one, else RLIMIT_NPROC): the bomb starts at most that many, its
+    games are spx's, and none of its processes outlives its game."""
+    from logic_agents.world.containment import ProcessGroup
+
+    group = ProcessGroup(4)
+    capped = group.path is not None or os.getuid() != 0  # root ignores RLIMIT_NPROC
+    group.remove()
+    rows = batch.compare(["spx", cheat(cheats.ForksWithoutEnd)], _entries(), runs=1, seed=5,
+                         jobs=1, isolation=Isolation(sandbox=sandbox, max_processes=8))
+    alone = batch.compare(["spx"], _entries(), runs=1, seed=5, jobs=1)
+    bomb = [r for r in rows if r.agent == "fork-bomb"]
+    assert plain(bomb) == plain(alone) and plain([r for r in rows if r.agent == "spx"]) == \
+        plain(alone)
+    if capped:
+        assert all(1 <= r.stats["found"] <= 10 for r in bomb), [r.stats for r in bomb]
+    assert marked(friend) == []

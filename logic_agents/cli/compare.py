@@ -56,7 +56,10 @@ def add_parser(sub: Any) -> None:
                    "(default: every agent of the game)")
     p.add_argument("--runs", type=positive_int, default=10,
                    help="runs per map and agent (default 10)")
-    p.add_argument("--seed", type=integer, default=0, help="study seed (default 0)")
+    p.add_argument("--seed", type=_study_seed, default=0, metavar="N|random",
+                   help="study seed (default 0); `random` draws one the players cannot guess, "
+                   "kept in the study record beside --out and printed after the study "
+                   "(a resume takes it from there)")
     p.add_argument("--jobs", type=positive_int, default=None,
                    help="worker processes (default: all cores)")
     p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
@@ -97,6 +100,28 @@ def add_parser(sub: Any) -> None:
     caps_flags(p)
     isolation_flags(p)
     p.set_defaults(run=run, game_options=game_options)
+
+
+RANDOM_SEED = -1  # --seed random, before it is drawn
+
+
+def _study_seed(text: str) -> int:
+    return RANDOM_SEED if text.strip() == "random" else integer(text)
+
+
+def _draw_seed(args: argparse.Namespace) -> int:
+    """--seed random: the seed of the study in --out when resuming, else a fresh one from the
+    operating system's randomness (a tournament's players cannot find it by trying seeds)."""
+    import secrets
+    from pathlib import Path
+
+    if args.resume and args.out:
+        from logic_agents.study import read_study
+
+        held = read_study(Path(args.out)).get("seed")
+        if isinstance(held, int) and not isinstance(held, bool):
+            return held
+    return secrets.randbelow(1 << 32)
 
 
 def _agent_names(args: argparse.Namespace, spec: Any) -> list[str]:
@@ -163,6 +188,9 @@ def run(args: argparse.Namespace) -> int:
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
+    drawn = args.seed == RANDOM_SEED
+    if drawn:
+        args.seed = _draw_seed(args)
     entries = batch.entries_from_references(args.maps, spec, args.group_by)
     generator = spec.get(Generator)
     generate_options = {o.name for o in generator.compare_options} if generator else set()
@@ -220,6 +248,9 @@ def run(args: argparse.Namespace) -> int:
         plot_summary(summary, args.plot)
     if args.html:
         _write_html(args, spec, summary, rows, entries, options, wopts, err)
+    if drawn:
+        err.print(f"study seed {args.seed}, drawn at random"
+                  + (f" (kept in {args.out}.study.json)" if args.out else ""))
     failed = sum(st["errors"] + st["timeouts"] for st in summary["agents"].values())
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:

@@ -159,9 +159,86 @@ def kill_all(pids: set[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def caps_before_exec(memory_mib: int | None, max_processes: int) -> Any:
+PIDS_ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup")  # cgroup v1's pids hierarchy; v2
+
+
+class ProcessGroup:
+    """A pids cgroup of a player's own, where this process may make one (root, or a
+    delegated hierarchy): the kernel refuses its processes a fork past `limit`, and `kill()`
+    finds every one of them, whatever session or parent it took. Else `path` is None, and
+    the process cap is RLIMIT_NPROC's (which the kernel does not apply to root)."""
+
+    _made = 0
+
+    def __init__(self, limit: int):
+        self.path: str | None = None
+        for root in PIDS_ROOTS:
+            v1 = root.endswith("/pids") and os.path.isfile(os.path.join(root, "tasks"))
+            if not v1 and not _v2_has_pids(root):
+                continue
+            ProcessGroup._made += 1
+            path = os.path.join(root, "logic-agents", f"{os.getpid()}-{ProcessGroup._made}")
+            try:
+                os.makedirs(path, exist_ok=True)
+                with open(os.path.join(path, "pids.max"), "w") as f:
+                    f.write(str(limit))
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.rmdir(path)
+                continue
+            self.path = path
+            return
+
+    def join(self) -> None:
+        """Move the calling process in (between fork and exec)."""
+        if self.path is not None:
+            with contextlib.suppress(OSError), \
+                    open(os.path.join(self.path, "cgroup.procs"), "w") as f:
+                f.write("0")
+
+    def members(self) -> set[int]:
+        if self.path is None:
+            return set()
+        try:
+            with open(os.path.join(self.path, "cgroup.procs")) as f:
+                return {int(line) for line in f if line.strip()}
+        except (OSError, ValueError):
+            return set()
+
+    def kill(self, keep: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        for _ in range(20):
+            left = self.members() - keep
+            if not left:
+                return
+            kill_all(left)
+
+    def remove(self) -> None:
+        if self.path is None:
+            return
+        self.kill()
+        for _ in range(50):  # the killed take a moment to leave
+            try:
+                os.rmdir(self.path)
+                return
+            except OSError:
+                import time
+
+                time.sleep(0.01)
+
+
+def _v2_has_pids(root: str) -> bool:
+    try:
+        with open(os.path.join(root, "cgroup.subtree_control")) as f:
+            return "pids" in f.read().split()
+    except OSError:
+        return False
+
+
+def caps_before_exec(memory_mib: int | None, max_processes: int,
+                     group: ProcessGroup | None = None) -> Any:
     """What runs in the child between fork and exec: a session of its own, death with the
-    referee, the memory and process caps. Nothing of the agent's has run yet."""
+    referee, the memory and process caps (its own pids cgroup where there is one). Nothing
+    of the agent's has run yet."""
     parent = os.getpid()
     try:
         users = sum(1 for p in os.listdir("/proc") if p.isdigit())
@@ -170,6 +247,8 @@ def caps_before_exec(memory_mib: int | None, max_processes: int) -> Any:
 
     def settle() -> None:
         os.setsid()
+        if group is not None:
+            group.join()
         with contextlib.suppress(Exception):
             import ctypes
 

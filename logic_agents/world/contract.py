@@ -12,6 +12,9 @@ Concepts (one CheckResult each; a failing check says what is wrong, in one line)
   with IllegalAction and changing nothing, a typed outcome whenever a step terminates.
 - actions: every action the default agent played round-trips through the action codec
   (actions.from_json of what a trace writes).
+- observations: with an Observations capability, every observation of the default agent's
+  game crosses as data (JSON) and is decoded to an equal observation, as it must to reach an
+  agent in a player process (world.referee).
 - plays: the default agent plays the example to an end through run_episode, the loop every
   verb uses, without an error.
 """
@@ -48,7 +51,7 @@ class GameCheck:
                            for r in self.results]}
 
 
-CHECKS = ("spec", "instance", "world", "actions", "plays")
+CHECKS = ("spec", "instance", "world", "actions", "observations", "plays")
 
 
 def check_game(game: Any, seeds: tuple[int, ...] = (0, 1)) -> GameCheck:
@@ -60,9 +63,10 @@ def check_game(game: Any, seeds: tuple[int, ...] = (0, 1)) -> GameCheck:
     report = GameCheck(spec.name)
     state: dict[str, Any] = {}
     for name, check in (("spec", _spec), ("instance", _instance), ("world", _world),
-                        ("actions", _actions), ("plays", _plays)):
+                        ("actions", _actions), ("observations", _observations),
+                        ("plays", _plays)):
         needs = {"instance": ("spec",), "world": ("spec",), "actions": ("spec",),
-                 "plays": ("spec",)}.get(name, ())
+                 "observations": ("spec",), "plays": ("spec",)}.get(name, ())
         if any(not r.passed for r in report.results if r.name in needs):
             report.results.append(CheckResult(name, False, "not run: the spec check failed"))
             continue
@@ -137,11 +141,35 @@ def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
                                  f"as {back!r}")
 
 
-def _record(spec: Any, instance: Any, seed: int, limit: int = 2000) -> list[Any]:
+def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    import json
+
+    from logic_agents.world.spec import Observations
+
+    codec = spec.get(Observations)
+    if codec is None:
+        return  # its agents play in-process only (trusted): nothing to cross
+    seen: list[Any] = []
+    _record(spec, state["instance"], seeds[0], seen=seen)
+    for step, obs in enumerate(seen):
+        record = codec.encode(obs)
+        if not isinstance(record, dict):
+            raise AssertionError(f"Observations.encode gave a {type(record).__name__}, not a "
+                                 "dict")
+        back = codec.decode(json.loads(json.dumps(record, allow_nan=False)))
+        if back != obs:
+            raise AssertionError(f"the observation of step {step} decodes to another "
+                                 "observation (Observations.decode(encode(obs)) != obs)")
+
+
+def _record(spec: Any, instance: Any, seed: int, limit: int = 2000,
+            seen: list[Any] | None = None) -> list[Any]:
     played: list[Any] = []
+    seen = [] if seen is None else seen
     world = spec.make_world(instance)
     agent = spec.make_agent(spec.default_agent)
     obs, _ = world.reset(seed=seed)
+    seen.append(obs)
     agent.reset(seed)
     while len(played) < limit and getattr(world, "outcome", None) is None:
         action = agent.act(obs)
@@ -149,6 +177,7 @@ def _record(spec: Any, instance: Any, seed: int, limit: int = 2000) -> list[Any]
             break
         played.append(action)
         obs, _, terminated, truncated, _ = world.step(action)
+        seen.append(obs)
         if terminated or truncated:
             break
     return played

@@ -30,6 +30,7 @@ from logic_agents.world.containment import (
     OWNED,
     bubblewrap,
     bwrap_argv,
+    ProcessGroup,
     caps_before_exec,
     descendants,
     kill_all,
@@ -125,11 +126,14 @@ class PlayerProcess:
             python = bwrap_argv(tool, shown, hidden, workdir) + python
         self.sandboxed = tool is not None
         self.started = time.monotonic()
+        # the player's own processes (bubblewrap's two, the interpreter) are not the agent's
+        self.group = ProcessGroup(isolation.max_processes + 3)
         try:
             self.proc = subprocess.Popen(
                 python, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 close_fds=True,
-                preexec_fn=caps_before_exec(caps.memory_cap, isolation.max_processes))
+                preexec_fn=caps_before_exec(caps.memory_cap, isolation.max_processes,
+                                            self.group))
         except OSError as e:
             raise AgentFailed(reference, "__init__", "ProcessDied",
                               f"the player process could not start: {e}") from None
@@ -193,6 +197,7 @@ class PlayerProcess:
         now = last_pid()
         if now == self.last_pid and now != -1:
             return  # no process was created anywhere since the game began
+        self.group.kill(keep=self.keep)
         for _ in range(5):
             family = parents()
             extra = descendants({self.proc.pid}, family) - self.keep
@@ -217,8 +222,10 @@ class PlayerProcess:
         with contextlib.suppress(OSError):
             self.proc.kill()
         kill_all(descendants({self.proc.pid}))
+        self.group.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(2.0)
+        self.group.remove()
         self._pump.join(1.0)  # what the agent printed is out before its result
         for stream in (self.proc.stdin, self.proc.stdout):
             with contextlib.suppress(OSError, ValueError):

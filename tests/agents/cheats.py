@@ -327,3 +327,21 @@ def _parent(pid):
 IN_GAME = [PeeksThroughGc, PeeksThroughFrames, PeeksThroughInspect, DeclaresItsWin,
            PatchesTheFramework, ReseedsTheOthers, ForgesThePipe, ForgesTheResults,
            OverridesTheScore, CountsNegativeGuesses, ReadsTheMaps, OpensASocket, LeavesChildren]
+
+
+class ForksWithoutEnd(Cheat):
+    """Starts as many processes as it can (a fork bomb, bounded so a test machine lives)."""
+
+    name = "fork-bomb"
+
+    def act(self, obs):
+        if self.found == 0:
+            started = []
+            mark = os.environ.get("CHEAT_MARK", "987.654")
+            for _ in range(200):
+                try:
+                    started.append(subprocess.Popen(["sleep", mark]))
+                except OSError:
+                    break
+            self.found = max(1, len(started))
+        return super().act(obs)
