@@ -28,9 +28,9 @@ from typing import Any
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.world.containment import (
     OWNED,
+    ProcessGroup,
     bubblewrap,
     bwrap_argv,
-    ProcessGroup,
     caps_before_exec,
     descendants,
     kill_all,
