@@ -233,3 +233,15 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
     if capped:
         assert all(1 <= r.stats["found"] <= 10 for r in bomb), [r.stats for r in bomb]
     assert marked(friend) == []
+
+
+def test_a_player_per_game_keeps_nothing_from_one_game_to_the_next():
+    """By default a player serves its agent's games on one worker, and its module lives on;
+    with player_per_game (--player-per-game) every game starts a fresh interpreter."""
+    def remembered(per_game: bool) -> list[int]:
+        rows = batch.compare([cheat(cheats.Remembers)], _entries(), runs=2, seed=5, jobs=1,
+                             isolation=Isolation(sandbox="none", player_per_game=per_game))
+        return sorted(r.stats["remembered"] for r in rows)
+
+    assert remembered(False) == [0, 1, 2, 3]
+    assert remembered(True) == [0, 0, 0, 0]

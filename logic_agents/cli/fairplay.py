@@ -38,6 +38,11 @@ def isolation_flags(p: argparse.ArgumentParser) -> None:
                        help="a folder (shown empty) or file (shown as /dev/null) that sandboxed "
                        "players must not read (repeatable); the shipped maps, the maps named "
                        "and the --out file are hidden already")
+    group.add_argument("--player-per-game", dest="player_per_game", action="store_true",
+                       help="start a fresh player process for every game, so an agent keeps "
+                       "nothing from one game to the next, not even in its module (about "
+                       "0.2 s a game); by default a player serves its agent's games on one "
+                       "worker")
     group.add_argument("--import-timeout", dest="import_timeout", type=nonnegative_float,
                        default=None, metavar="S", help="stop an agent whose module takes more "
                        f"than S seconds to read (default {DEFAULT_IMPORT_TIMEOUT_S:g})")
@@ -71,6 +76,8 @@ def isolation_of(args: argparse.Namespace) -> Any:
         hide += [str(Path(out).resolve()), str(Path(f"{out}.study.json").resolve())]
     trusted = tuple(a.strip() for a in (getattr(args, "trust", None) or "").split(",")
                     if a.strip())
+    if getattr(args, "in_process", False) and getattr(args, "agent", None):
+        trusted += (args.agent,)  # play --in-process: your own agent, under your debugger
     return Isolation(isolate=getattr(args, "isolate", None) or DEFAULT_ISOLATION.isolate,
                      trusted=trusted,
                      sandbox=getattr(args, "sandbox", None) or DEFAULT_ISOLATION.sandbox,
@@ -78,4 +85,5 @@ def isolation_of(args: argparse.Namespace) -> Any:
                      import_timeout=getattr(args, "import_timeout", None)
                      or DEFAULT_ISOLATION.import_timeout,
                      max_processes=getattr(args, "max_processes", None)
-                     or DEFAULT_ISOLATION.max_processes)
+                     or DEFAULT_ISOLATION.max_processes,
+                     player_per_game=bool(getattr(args, "player_per_game", False)))

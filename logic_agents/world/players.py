@@ -57,6 +57,9 @@ class Isolation:
     hide: tuple[str, ...] = ()  # folders the sandbox shows as empty (maps, answers)
     import_timeout: float = DEFAULT_IMPORT_TIMEOUT_S
     max_processes: int = DEFAULT_MAX_PROCESSES
+    # a fresh player for every game, so that nothing an agent keeps in its module (what it
+    # saw of a map in an earlier run) reaches its next game; else one player per worker
+    player_per_game: bool = False
 
     def __post_init__(self) -> None:
         if self.isolate not in ISOLATE:

@@ -295,7 +295,9 @@ class RemoteAgent:
             elif self._begun:
                 self._ask("close", {"op": "close"}, "ok")
         finally:
-            if self.player.alive():
+            if self.factory.isolation.player_per_game:
+                self.player.stop()
+            elif self.player.alive():
                 self.player.sweep()
 
 

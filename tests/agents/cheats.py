@@ -345,3 +345,20 @@ class ForksWithoutEnd(Cheat):
                     break
             self.found = max(1, len(started))
         return super().act(obs)
+
+
+GAMES_SEEN = []  # module state: what an agent could remember of the games before
+
+
+class Remembers(Cheat):
+    """Keeps, in its module, how many games it has played before this one."""
+
+    name = "remembers"
+
+    def __init__(self):
+        super().__init__()
+        GAMES_SEEN.append(1)  # a fresh agent object per game
+        self.before = len(GAMES_SEEN) - 1
+
+    def stats(self):
+        return {**super().stats(), "remembered": self.before}
