@@ -201,7 +201,8 @@ def _sealed(row: Row, record: dict, key: str | None, where: str) -> Row:
     import hmac
 
     seal = record.get("seal")
-    if not isinstance(seal, str) or not hmac.compare_digest(seal, seal_of(row, key)):
+    if not isinstance(seal, str) or not seal.isascii() or \
+            not hmac.compare_digest(seal, seal_of(row, key)):
         raise FormatError("this row was not written by the referee of this study (its seal "
                           f"{'is missing' if not seal else 'does not match'}): the file was "
                           "changed by someone else; start a new --out, or remove the row",

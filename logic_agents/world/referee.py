@@ -23,6 +23,7 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.world.containment import (
+    OWNED,
     last_pid,
     own_this_process,  # noqa: F401
     share_core,
@@ -67,7 +68,9 @@ def _locate(reference: str) -> tuple[str | None, list[str]]:
 def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAULT_CAPS
              ) -> dict[str, Any]:
     """What a player reports of the agent `reference`: {name, help, options} (data only)."""
-    key = (game, reference, _stamp(reference), isolation)
+    # what a player reports depends on the agent's file and on what may stop its reading
+    key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
+           isolation.max_processes, caps.memory_cap)
     if key not in _DESCRIBED:
         file, paths = _locate(reference)
         player = PlayerProcess(game, reference, file, paths, caps, isolation, [])
@@ -295,7 +298,9 @@ class RemoteAgent:
             elif self._begun:
                 self._ask("close", {"op": "close"}, "ok")
         finally:
-            if self.factory.isolation.player_per_game:
+            # a worker keeps its player for the agent's next game; anywhere else (a game
+            # played from the Python API, in the caller's own process) it goes with its game
+            if self.factory.isolation.player_per_game or OWNED["pid"] != os.getpid():
                 self.player.stop()
             elif self.player.alive():
                 self.player.sweep()
