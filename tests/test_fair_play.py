@@ -58,6 +58,20 @@ def plain(rows):
                    json.dumps(r.extra, sort_keys=True)) for r in rows)
 
 
+def players_left() -> list[int]:
+    """Player processes under this test's process (none may outlive a study)."""
+    from logic_agents.world.containment import descendants
+
+    left = []
+    for pid in descendants({os.getpid()}):
+        try:
+            if b"logic_agents.world.player" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                left.append(pid)
+        except OSError:
+            continue
+    return left
+
+
 def marked(mark: str) -> list[int]:
     """Processes whose command line carries `mark` (what a cheat left running)."""
     found = []
@@ -118,8 +132,8 @@ def test_cheats_in_game_gain_nothing_and_change_no_other_result(friend, tmp_path
     written = batch.read_rows(out, sealing_key(out))
     assert plain(written) == plain(rows) and len(written) == len(rows)
     assert plain(by["forge-results"]) == plain(alone)
-    # every process a cheat started died with its game
-    assert found["leave-children"] > 0 and marked(friend) == []
+    # every process a cheat started died with its game, and every player with the study
+    assert found["leave-children"] > 0 and marked(friend) == [] and players_left() == []
     if sandbox == "bwrap":  # files, the network, the study's maps: out of sight
         for name in ("read-maps", "open-socket", "forge-results"):
             assert found[name] == 0 and plain(by[name]) == plain(alone), name
@@ -154,6 +168,7 @@ def test_killing_sibling_workers_without_the_sandbox_loses_no_other_game(tmp_pat
     alone = batch.compare(["spx"], _entries(), runs=2, seed=5, jobs=1)
     assert plain([r for r in rows if r.agent == "spx"]) == plain(alone)
     assert sum(r.stats.get("found", 0) for r in rows if r.agent == "kill-siblings") > 0
+    assert players_left() == []
 
 
 def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path):
