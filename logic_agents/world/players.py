@@ -153,6 +153,7 @@ class PlayerProcess:
         deadline = time.monotonic() + self.isolation.import_timeout
         try:
             self.channel.send({"op": "load", "game": game, "reference": reference,
+                               "spec": _entry_point(game),
                                "file": file, "paths": paths, "here": os.getcwd(),
                                "memory_cap": self.caps.memory_cap})
             answer = self.channel.receive(deadline)
@@ -235,6 +236,14 @@ class PlayerProcess:
                 if stream is not None:
                     stream.close()
         PLAYERS.pop(id(self), None)
+
+
+def _entry_point(game: str) -> str | None:
+    from logic_agents.world.registry import entry_point_of
+
+    with contextlib.suppress(Exception):
+        return entry_point_of(game)
+    return None
 
 
 def _game_dir(game: str) -> str | None:

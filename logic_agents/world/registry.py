@@ -66,6 +66,15 @@ def _entry_points() -> list[metadata.EntryPoint]:
     return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
 
 
+def entry_point_of(name: str) -> str | None:
+    """`module:attribute` of the installed game `name` (what a player process imports
+    directly, instead of reading every distribution's metadata again), None for a game
+    registered at run time."""
+    if _ORIGINS.get(name) == "runtime":
+        return None
+    return next((ep.value for ep in _entry_points() if ep.name == name), None)
+
+
 def game_names() -> list[str]:
     """The names of the installed games, without importing any (for fast --help)."""
     return sorted({ep.name for ep in _entry_points()} | set(_GAMES))
