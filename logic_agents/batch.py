@@ -237,7 +237,9 @@ def play_chunk(jobs: Sequence[Any], caps: Any = None,
         return __version__, play_jobs(jobs, caps, agents)
     rows: list[Any] = []
     play = functools.partial(_play_with, agents=agents or {})
-    Pool(1, caps, play, failed_row).run(iter(jobs), rows.append, threading.Event())
+    # a Ray node runs many such pools side by side: none of them pins itself to a core
+    Pool(1, caps, play, failed_row, spread=False).run(iter(jobs), rows.append,
+                                                      threading.Event())
     return __version__, rows
 
 

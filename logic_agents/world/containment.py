@@ -94,26 +94,17 @@ OWNED: dict[str, int] = {"pid": -1, "slot": -1}
 def share_core() -> None:
     """Pin this referee process to one core, which the players it starts inherit. A referee
     and its player take turns (one waits while the other plays), so one core costs nothing,
-    and a move's round trip stays on one core: about 20 us here against about 90 us when the
-    two wake each other across cores (scripts/bench_fair_play.py)."""
-    if OWNED["pid"] != os.getpid() or OWNED.get("pinned") == os.getpid():
+    and a move's round trip stays on one core. Only a worker of a local pool pins (its slot
+    picks the core, so workers spread over the cores); play's child and a Ray task's worker,
+    which know nothing of their neighbours, leave the scheduler free."""
+    slot = OWNED["slot"]
+    if OWNED["pid"] != os.getpid() or OWNED.get("pinned") == os.getpid() or slot < 0:
         return
     OWNED["pinned"] = os.getpid()
     with contextlib.suppress(AttributeError, OSError):
         cores = sorted(os.sched_getaffinity(0))
         if len(cores) > 1:
-            slot = OWNED["slot"]
-            core = cores[slot % len(cores)] if slot >= 0 else _current_core(cores)
-            os.sched_setaffinity(0, {core})
-
-
-def _current_core(cores: list[int]) -> int:
-    try:
-        with open("/proc/self/stat", "rb") as f:
-            core = int(f.read().rsplit(b")", 1)[1].split()[36])
-        return core if core in cores else cores[0]
-    except (OSError, ValueError, IndexError):
-        return cores[0]
+            os.sched_setaffinity(0, {cores[slot % len(cores)]})
 
 
 def last_pid() -> int:

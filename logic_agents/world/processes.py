@@ -119,7 +119,7 @@ class _Slot:
 
 def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
            play: Callable[[Any, Clock], Any], lost: Callable[[Any, AgentFailed], Any],
-           slot: int = 0) -> None:
+           slot: int | None = None) -> None:
     """A worker: play each job it is sent, send back its row; None ends it. What the game
     raises outside the agent's calls (a plug-in world's bug) is that game's row too."""
     _settle_child(parent, caps, quiet_stdout=True, slot=slot)
@@ -145,9 +145,10 @@ class Pool:
     """`workers` processes playing jobs under `caps`; see the module docstring."""
 
     def __init__(self, workers: int, caps: Caps, play: Callable[[Any, Clock], Any],
-                 lost: Callable[[Any, AgentFailed], Any]):
+                 lost: Callable[[Any, AgentFailed], Any], spread: bool = True):
         self.context = fork_context()
         self.workers, self.caps, self.play, self.lost = max(1, workers), caps, play, lost
+        self.spread = spread  # each worker (and its players) on a core of its own
         self.slots: list[_Slot] = []
         # a game whose worker died under it (killed from outside: an agent in another
         # process, the memory cap) is played again, up to RETRIES times, before it is a row
@@ -158,7 +159,9 @@ class Pool:
         mine, theirs = self.context.Pipe()
         watch = Watch(self.context)
         proc = self.context.Process(target=_serve, args=(theirs, watch, self.caps, os.getpid(),
-                                                         self.play, self.lost, slot), daemon=True)
+                                                         self.play, self.lost,
+                                                         slot if self.spread else None),
+                                    daemon=True)
         proc.start()
         theirs.close()
         return _Slot(proc, mine, watch)
