@@ -134,6 +134,7 @@ class _Player:
             words = str(e)
             if isinstance(file, str):  # said as the user named it, not as resolved here
                 words = words.replace(f"{file}:{reference.rpartition(':')[2]}", reference)
+                words = words.replace(file, reference.rpartition(":")[0])
             return {"op": "refused", "message": words[:2000]}
         except BaseException as e:  # the module's own code, as it was read
             return {"op": "refused", "message": f"--agent {reference}: reading it raised "
