@@ -86,7 +86,15 @@ class _Player:
                           "kind": "ProtocolError", "message": f"unknown order {op!r}",
                           "frames": ""}
             else:
-                answer = handler(message)
+                try:
+                    answer = handler(message)
+                except Exception as e:  # an order this player cannot follow (a game's
+                    # codec that fails on its own record): said as data, not a traceback
+                    answer = {"op": "failed", "game_id": self.game_id,
+                              "step": message.get("step", 0), "where": "world",
+                              "kind": "ProtocolError", "message": f"the player could not "
+                              f"follow {str(op)[:20]!r}: {type(e).__name__}: {str(e)[:200]}",
+                              "frames": ""}
             self.send(answer)
 
     def send(self, answer: dict[str, Any]) -> None:
@@ -195,7 +203,8 @@ class _Player:
         from logic_agents.world.trace import to_jsonable
 
         step = int(message.get("step", 0))
-        record = self.delta.unpack(message.get("obs") or {}, keep=step > 1)
+        record = self.delta.unpack(message.get("obs") or {},
+                                   keep=step > 1 and message.get("whole") is not True)
         observation = self.decode(record) if self.decode is not None else record
         try:
             action = self.agent.act(observation)

@@ -38,8 +38,10 @@ from logic_agents.world.sandbox import (
 
 # plays of a game whose worker was killed under it by a signal (an agent in another process
 # outside a sandbox, the kernel's OOM killer) before that game is a row; a worker that exits
-# by itself (os._exit) or is stopped past its deadline is its own agent's doing, not retried
-RETRIES = 10
+# by itself (os._exit) or is stopped past its deadline is its own agent's doing, not retried.
+# A killer kills one worker a move at most, so the retries a study needs are bounded by its
+# moves; such games are played after the others, when fewer killers are still playing.
+RETRIES = 100
 
 
 def fork_context() -> Any:
@@ -174,7 +176,8 @@ class Pool:
         queued = iter(jobs)
 
         def next_job() -> Any:
-            return self.again.pop(0) if self.again else next(queued, None)
+            job = next(queued, None)
+            return self.again.pop(0) if job is None and self.again else job
 
         pending = iter(next_job, None)
         exhausted = False

@@ -244,8 +244,9 @@ class RemoteAgent:
 
         self.step += 1
         step = self.step
-        record = self.delta.pack(self._encode(observation))
-        answer = self._ask("act", {"op": "act", "step": step, "obs": record}, "action", step)
+        record, whole = self.delta.pack(self._encode(observation))
+        answer = self._ask("act", {"op": "act", "step": step, "obs": record, "whole": whole},
+                           "action", step)
         self._why, self._why_failed = None, None
         if "why_failed" in answer:
             failed = answer["why_failed"]

@@ -117,14 +117,18 @@ class Delta:
     def __init__(self) -> None:
         self.last: dict[str, Any] = {}
 
-    def pack(self, record: dict[str, Any]) -> dict[str, Any]:
-        """The fields of `record` that differ from the last record packed (all, the first
-        time); `forget()` starts again (a new game)."""
+    def pack(self, record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """(the fields of `record` that differ from the last record packed, whether that is
+        the whole record): the whole of it the first time and whenever a field went away;
+        `forget()` starts again (a new game)."""
         last, self.last = self.last, record
-        return {k: v for k, v in record.items() if k not in last or last[k] != v}
+        if not last or any(k not in record for k in last):
+            return dict(record), True
+        return {k: v for k, v in record.items() if k not in last or last[k] != v}, False
 
     def unpack(self, changed: dict[str, Any], keep: bool) -> dict[str, Any]:
-        """The whole record: the last one updated with `changed` (`keep` False: a new game)."""
+        """The whole record: the last one updated with `changed` (`keep` False: `changed` is
+        the whole record)."""
         record = {**self.last, **changed} if keep else dict(changed)
         self.last = record
         return record
