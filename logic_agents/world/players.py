@@ -5,7 +5,7 @@ Concepts:
   or module reference; `isolate="all"` every agent; `trusted` references stay in-process),
   the sandbox tool (`auto`: bubblewrap where installed), the folders and files it hides, the
   import cap and the cap on processes.
-- PlayerProcess: a fresh interpreter (`python -I -m logic_agents.world.player`, never a fork
+- PlayerProcess: a fresh interpreter (`python -E -P -m logic_agents.world.player`, never a fork
   of the referee), started with its caps already set, optionally inside bubblewrap
   (world.containment). It reads the agent's module; the referee reads only data from it
   (world.wire). `sweep()` kills every process it started; `stop()` it and them.
@@ -90,6 +90,17 @@ class Isolation:
 DEFAULT_ISOLATION = Isolation()
 
 
+def _user_site() -> list[str]:
+    """The user's site-packages, where `pip install --user` put logic-agents, if it exists."""
+    import site
+
+    with contextlib.suppress(Exception):
+        folder = site.getusersitepackages()
+        if os.path.isdir(folder):
+            return [folder]
+    return []
+
+
 def _shipped(game: str) -> list[str]:
     """The folders of shipped instances (the built-in games' and this game's): hidden."""
     from logic_agents.world.registry import get_game
@@ -117,10 +128,13 @@ class PlayerProcess:
         self.reference = reference
         self.isolation = isolation
         self.caps = caps
-        python = [sys.executable, "-I", "-m", "logic_agents.world.player"]
+        # -E: no PYTHON* variable of the user's reaches it; -P (3.11): no working folder on its
+        # path. Not -I, which would also drop the user's site-packages (`pip install --user`)
+        python = [sys.executable, "-E", *(["-P"] if sys.version_info >= (3, 11) else []),
+                  "-m", "logic_agents.world.player"]
         tool = isolation.tool()
         if tool is not None:
-            shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths]
+            shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths, *_user_site()]
             shown += [d for d in (_package_dir("logic_agents"), _game_dir(game)) if d]
             if file:
                 shown.append(str(Path(file).parent))
