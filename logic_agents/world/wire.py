@@ -10,7 +10,8 @@ Concepts:
   agent's failure.
 - Delta: observations cross as their game's Observations record; `Delta.pack` sends only the
   fields that changed since the last record of the same game (an Undead puzzle crosses once,
-  not at every move), and `Delta.unpack` on the other side rebuilds the whole record.
+  not at every move), or the whole record when a field went away, and `Delta.unpack` on the
+  other side rebuilds the whole record.
 """
 
 from __future__ import annotations
