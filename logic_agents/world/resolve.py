@@ -36,7 +36,9 @@ from logic_agents.world.spec import Detection, Inline, Shipped
 
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
-_GAME_HEADER = re.compile(r"^\s*game\s*:\s*([A-Za-z0-9_-]+)\s*$", re.MULTILINE)
+# horizontal space only ([ \t], not \s): a \s* at a line's start also spans the blank lines
+# below it, and two of them in a row made detection cubic in the blank lines (issue 39)
+_GAME_HEADER = re.compile(r"^[ \t]*game[ \t]*:[ \t]*([A-Za-z0-9_-]+)[ \t\r]*$", re.MULTILINE)
 
 
 def split_index(text: str) -> tuple[str, int | None]:
@@ -145,7 +147,8 @@ def sniffer(parse: Any, game: str) -> Any:
     """The Detection `sniff(text, file)` of a game whose files are known by parsing: 2 for a
     file that names the game (a `game: NAME` line, bare or in a `#` comment), 1 for one that
     parses, else 0; 0 for a command-line argument (`file` None)."""
-    says = re.compile(rf"^\s*#?\s*game\s*:\s*{re.escape(game)}\b", re.MULTILINE | re.IGNORECASE)
+    says = re.compile(rf"^[ \t]*#?[ \t]*game[ \t]*:[ \t]*{re.escape(game)}\b",
+                      re.MULTILINE | re.IGNORECASE)  # [ \t]: linear (see _GAME_HEADER)
     parsed = parses(parse)
 
     def sniff(text: str, file: str | None = None) -> int:
