@@ -73,3 +73,22 @@ def test_a_file_agent_with_declared_options(capsys, tmp_path):
     code, out, _ = run(capsys, "play", "EASY1", "--agent", f"{source}:Careful", "--help")
     # argparse wraps the help to the terminal: words are compared, not line breaks
     assert code == 0 and "--corner" in out and "start in the corner" in " ".join(out.split())
+
+
+def test_compare_html_replays_every_kind_of_agent_the_docs_show(capsys, tmp_path):
+    """Issue 39, item 1: the study page replays each row's agent; a file agent with its own
+    `name`, one without, a module reference, a trusted one and a registered one all get
+    their replay pages (the page once looked a row's display name up as an agent)."""
+    faulty = f"{ROOT / 'tests' / 'agents' / 'faulty.py'}:Plain"
+    trusted = f"{ROOT / 'tests' / 'agents' / 'cheats.py'}:PeeksThroughFrames"
+    agents = ["spx", f"{AGENT}:MyAgent", faulty, "tests.agents.cheats:PeeksThroughGc", trusted]
+    page = tmp_path / "study.html"
+    code, _, err = run(capsys, "compare", "EASY1", "--agents", ",".join(agents), "--runs", "1",
+                       "--jobs", "1", "--trust", trusted, "--html", str(page))
+    assert code == 0, err
+    replays = sorted(p.name for p in (tmp_path / "study_replays").iterdir())
+    assert len(replays) == len(agents), replays
+    assert "no replay" not in err and "study page:" in err
+    text = page.read_text()
+    for name in ("spx", "my-agent", "peek-gc", "peek-frames"):
+        assert name in text

@@ -301,7 +301,11 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
     from rich.progress import Progress
 
     from logic_agents.web.study import write_study
+    from logic_agents.world.agents import agent_entry
 
+    # the rows name agents as the study did (a file agent by its own `name`): the page's
+    # replays keep the reference each name came from (issue 39, item 1)
+    agents = {e.name: e for e in (agent_entry(spec, n) for n in _agent_names(args, spec))}
     title = (f"{spec.name}: {', '.join(summary['agents'])} on {len(entries)} maps x "
              f"{args.runs} runs, seed {args.seed}")
     with Progress(console=err, disable=not err.is_terminal) as progress:
@@ -309,7 +313,7 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
         written, notes = write_study(args.html, spec, summary, rows, entries,
                                      {k: v for k, v in options.items() if v}, wopts, title,
                                      lambda done, total: progress.update(task, completed=done),
-                                     caps_of(args), study_meta(args))
+                                     caps_of(args), study_meta(args), agents)
     for note in notes:
         err.print(f"note: {note}")
     err.print(f"study page: {args.html} ({written} replay pages beside it)")

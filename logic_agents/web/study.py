@@ -225,9 +225,11 @@ def replay_name(index: int, row: Any) -> str:
 def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entries: Sequence[Any],
                 agent_options: dict[str, dict], world_options: dict, title: str,
                 progress: Any = None, caps: Any = None,
-                meta: dict[str, str] | None = None) -> tuple[int, list[str]]:
+                meta: dict[str, str] | None = None,
+                agents: dict[str, Any] | None = None) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
-    returns (replays written, notes). Each game is re-played from its seed with the agents'
+    returns (replays written, notes). `agents` maps the names rows carry to the agents'
+    entries (a file agent's row names it by its own `name`, which no lookup resolves). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
     failed (error, timeout) gets no replay page: its row says what happened."""
     from pathlib import Path
@@ -249,7 +251,7 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
         if row.failed:
             failed += 1
             continue
-        entry = resolve_agent(spec, row.agent)
+        entry = (agents or {}).get(row.agent) or resolve_agent(spec, row.agent)
         options = explaining(entry, agent_options.get(row.agent, {}))
         world = spec.make_world(instance, **world_options)
         clock = Clock(caps or NO_CAPS)
