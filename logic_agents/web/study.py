@@ -228,10 +228,11 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
                 meta: dict[str, str] | None = None,
                 agents: dict[str, Any] | None = None) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
-    returns (replays written, notes). `agents` maps the names rows carry to the agents'
-    entries (a file agent's row names it by its own `name`, which no lookup resolves). Each game is re-played from its seed with the agents'
+    returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
-    failed (error, timeout) gets no replay page: its row says what happened."""
+    failed (error, timeout) gets no replay page: its row says what happened. `agents` maps
+    the names rows carry to the agents' entries (a file agent's row names it by its own
+    `name`, which no lookup resolves)."""
     from pathlib import Path
 
     from logic_agents.web import episode_data, game_page, record_episode
