@@ -57,7 +57,7 @@ from logic_agents.summary import (  # noqa: F401
     summarize,
     wilson,
 )
-from logic_agents.world.agents import is_reference
+from logic_agents.world.agents import agent_entry, check_options, current_isolation, is_reference
 from logic_agents.world.processes import Pool, fork_context
 from logic_agents.world.referee import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.registry import get_game
@@ -182,8 +182,6 @@ def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], run
     factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
     maps each name to its AgentEntry. The agents and the map names are checked now, before the
     first job."""
-    from logic_agents.world.agents import agent_entry, check_options, current_isolation
-
     spec = get_game(game)
     options = agent_options or {}
     if not agents:

@@ -32,8 +32,10 @@ from logic_agents.cli import (
     view,
 )
 from logic_agents.cli.common import PROG, Parser, add_option, stop_listening, stop_on_signals
+from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.inputs import lift_limits, printable
+from logic_agents.world.agents import set_isolation
 from logic_agents.world.registry import Option
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
 
@@ -123,9 +125,6 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def _isolate(args: argparse.Namespace) -> None:
     """Who plays in a player process, from the fair-play flags (each command starts again
     from the default)."""
-    from logic_agents.cli.fairplay import isolation_of
-    from logic_agents.world.agents import set_isolation
-
     set_isolation(isolation_of(args) if hasattr(args, "isolate") else None)
 
 

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from logic_agents.errors import UsageError
 from logic_agents.inputs import path_exists, printable
+from logic_agents.world.agents import agent_entry
 from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
 from logic_agents.world.spec import Lives, Results
@@ -193,8 +194,6 @@ def refuse_overwrite(target: str, force: bool, flag: str) -> None:
 # -- agents and their declared options ------------------------------------------------------
 def agent_entries(spec: GameSpec, names: list[str]) -> list[AgentEntry]:
     """The agents named (an isolated one described by its player, its code not run here)."""
-    from logic_agents.world.agents import agent_entry
-
     return [agent_entry(spec, name) for name in names]
 
 

@@ -31,6 +31,8 @@ from logic_agents.cli.common import (
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import UsageError
 from logic_agents.output import make_console
+from logic_agents.study import read_study
+from logic_agents.world.agents import agent_entry
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import Option
 from logic_agents.world.spec import Generator
@@ -116,8 +118,6 @@ def _draw_seed(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     if args.resume and args.out:
-        from logic_agents.study import read_study
-
         held = read_study(Path(args.out)).get("seed")
         if isinstance(held, int) and not isinstance(held, bool):
             return held
@@ -211,8 +211,6 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries) * args.runs * len(names)
     err = make_console(stderr=True)
     scored = spec.objective == "score"
-    from logic_agents.world.agents import agent_entry
-
     labels = [agent_entry(spec, name).name for name in names]  # rows name agents so
     tally: dict[str, list[float]] = {label: [] for label in labels}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -301,8 +299,6 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
     from rich.progress import Progress
 
     from logic_agents.web.study import write_study
-    from logic_agents.world.agents import agent_entry
-
     # the rows name agents as the study did (a file agent by its own `name`): the page's
     # replays keep the reference each name came from (issue 39, item 1)
     agents = {e.name: e for e in (agent_entry(spec, n) for n in _agent_names(args, spec))}

@@ -16,11 +16,15 @@ from typing import Any
 
 from logic_agents.inputs import is_dir, path_exists
 from logic_agents.world.options import nonnegative_float, positive_int
+from logic_agents.world.players import (
+    DEFAULT_IMPORT_TIMEOUT_S,
+    DEFAULT_ISOLATION,
+    DEFAULT_MAX_PROCESSES,
+    Isolation,
+)
 
 
 def isolation_flags(p: argparse.ArgumentParser) -> None:
-    from logic_agents.world.players import DEFAULT_IMPORT_TIMEOUT_S, DEFAULT_MAX_PROCESSES
-
     group = p.add_argument_group(
         "fair play (an agent named FILE.py:CLASS or MODULE:CLASS plays in a process of its "
         "own, fed observations as data; see docs/compare.md, fair play)")
@@ -63,8 +67,6 @@ def _hidden(text: str) -> str | None:
 
 
 def isolation_of(args: argparse.Namespace) -> Any:
-    from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
-
     hide = [str(Path(h).resolve()) for h in getattr(args, "hide", None) or ()]
     out = getattr(args, "out", None) or ""
     for text in [*(getattr(args, "maps", None) or ()), getattr(args, "map", None) or "", out,

@@ -46,6 +46,7 @@ from logic_agents.world.referee import (
 )
 from logic_agents.world.registry import AgentEntry, GameSpec
 from logic_agents.world.sandbox import Clock
+from logic_agents.world.spec import Observations
 
 
 def is_reference(text: str) -> bool:
@@ -82,8 +83,6 @@ def resolve_agent(spec: GameSpec, reference: str,
 def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentEntry:
     """The entry of an agent a player process describes (its name, help and options as
     data); its factory is a RemoteFactory."""
-    from logic_agents.world.spec import Observations
-
     if spec.get(Observations) is None:
         raise UsageError(f"--agent {reference}: {spec.name} declares no Observations codec, so "
                          "an agent you did not write cannot play it in a player process of its "

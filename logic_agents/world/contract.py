@@ -27,6 +27,7 @@ from typing import Any
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.world.core import Outcome
+from logic_agents.world.spec import Observations
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,6 @@ def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
 
 def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     import json
-
-    from logic_agents.world.spec import Observations
 
     codec = spec.get(Observations)
     if codec is None:

@@ -29,14 +29,22 @@ import os
 import sys
 from typing import Any
 
+from logic_agents.errors import LogicAgentsError
+from logic_agents.world.agents import check_factory, load_class
+from logic_agents.world.core import why_record
+from logic_agents.world.declared import declared_options
+from logic_agents.world.registry import GameSpec, get_game, register, summary_of
+from logic_agents.world.sandbox import Caps, Clock
+from logic_agents.world.spec import Observations
+from logic_agents.world.trace import to_jsonable
+from logic_agents.world.wire import ORDER_LIMIT, Channel, Delta, WireError
+
 MAX_WHY_CHARS = 20_000  # longer reasons are cut (the referee checks again)
 MAX_STATS = 200  # counters a game's stats may carry
 
 
 def _private_channel() -> Any:
     """The protocol on two private descriptors; fd 0 reads nothing, fd 1 writes to stderr."""
-    from logic_agents.world.wire import ORDER_LIMIT, Channel
-
     rfd, wfd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -64,8 +72,6 @@ class _Player:
         self.here: str | None = None  # the referee's working folder, for the frames' names
 
     def failed(self, error: BaseException, where: str, step: int = 0) -> dict[str, Any]:
-        from logic_agents.world.sandbox import Caps, Clock
-
         clock = Clock(Caps(None, None, self.memory_cap), own_interrupts=True)
         clock.agent = self.name
         clock.here = self.here
@@ -112,12 +118,6 @@ class _Player:
 
     # -- the orders ------------------------------------------------------------------------
     def on_load(self, message: dict[str, Any]) -> dict[str, Any]:
-        from logic_agents.errors import LogicAgentsError
-        from logic_agents.world.agents import check_factory, load_class
-        from logic_agents.world.registry import summary_of
-        from logic_agents.world.spec import Observations
-        from logic_agents.world.wire import Delta
-
         reference = str(message.get("reference", ""))
         file = message.get("file")
         self.name = reference
@@ -199,9 +199,6 @@ class _Player:
         return {"op": "ok", "game_id": self.game_id}
 
     def on_act(self, message: dict[str, Any]) -> dict[str, Any]:
-        from logic_agents.world.core import why_record
-        from logic_agents.world.trace import to_jsonable
-
         step = int(message.get("step", 0))
         record = self.delta.unpack(message.get("obs") or {},
                                    keep=step > 1 and message.get("whole") is not True)
@@ -258,8 +255,6 @@ def _game(name: str, entry_point: Any) -> Any:
     distribution's metadata, a fifth of a player's start), else looked up as usual."""
     import importlib
 
-    from logic_agents.world.registry import GameSpec, get_game, register
-
     if isinstance(entry_point, str) and ":" in entry_point:
         module, _, attribute = entry_point.partition(":")
         with contextlib.suppress(Exception):
@@ -270,8 +265,6 @@ def _game(name: str, entry_point: Any) -> Any:
 
 
 def _declared(factory: Any) -> tuple[Any, ...]:
-    from logic_agents.world.declared import declared_options
-
     try:
         return declared_options(factory)
     except Exception:
@@ -291,8 +284,6 @@ def _option_record(option: Any) -> dict[str, Any]:
 def main() -> None:
     channel = _private_channel()
     player = _Player(channel)
-    from logic_agents.world.wire import WireError
-
     with contextlib.suppress(WireError):  # the referee went away: nothing is left to play
         player.serve()
     sys.stdout.flush()

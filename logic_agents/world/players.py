@@ -37,7 +37,9 @@ from logic_agents.world.containment import (
     last_pid,
     parents,
 )
+from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.sandbox import Caps
+from logic_agents.world.spec import Shipped
 from logic_agents.world.wire import Channel, WireError
 
 SANDBOXES = ("auto", "bwrap", "none")
@@ -103,9 +105,6 @@ def _user_site() -> list[str]:
 
 def _shipped(game: str) -> list[str]:
     """The folders of shipped instances (the built-in games' and this game's): hidden."""
-    from logic_agents.world.registry import get_game
-    from logic_agents.world.spec import Shipped
-
     folders = [str(Path(__file__).resolve().parent.parent / "maps")]
     with contextlib.suppress(Exception):
         shipped = get_game(game).get(Shipped)
@@ -253,16 +252,12 @@ class PlayerProcess:
 
 
 def _entry_point(game: str) -> str | None:
-    from logic_agents.world.registry import entry_point_of
-
     with contextlib.suppress(Exception):
         return entry_point_of(game)
     return None
 
 
 def _game_dir(game: str) -> str | None:
-    from logic_agents.world.registry import get_game
-
     with contextlib.suppress(Exception):
         module = get_game(game).make_world.__module__.split(".")[0]
         return _package_dir(module)

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
 from logic_agents.world.containment import (
     OWNED,
     last_pid,
     own_this_process,  # noqa: F401
     share_core,
 )
+from logic_agents.world.core import Why
 from logic_agents.world.players import (  # noqa: F401  (the names callers import from here)
     DEFAULT_IMPORT_TIMEOUT_S,
     DEFAULT_ISOLATION,
@@ -37,7 +38,9 @@ from logic_agents.world.players import (  # noqa: F401  (the names callers impor
     PlayerProcess,
     stop_players,
 )
+from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import DEFAULT_CAPS, Caps, Clock
+from logic_agents.world.spec import Observations
 from logic_agents.world.wire import Delta, WireError
 
 
@@ -216,9 +219,6 @@ class RemoteAgent:
                            frames=_text(answer.get("frames"), 8000))
 
     def start(self, options: dict[str, Any]) -> None:
-        from logic_agents.world.registry import get_game
-        from logic_agents.world.spec import Observations
-
         self.spec = get_game(self.factory.game)
         observations = self.spec.get(Observations)
         if observations is None:
@@ -239,9 +239,6 @@ class RemoteAgent:
         self._ask("reset", {"op": "begin", "options": self._options, "seed": seed}, "ok")
 
     def act(self, observation: Any) -> Any:
-        from logic_agents.errors import LogicAgentsError
-        from logic_agents.world.core import Why
-
         self.step += 1
         step = self.step
         record, whole = self.delta.pack(self._encode(observation))
