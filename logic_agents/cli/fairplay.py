@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from logic_agents.inputs import is_dir, path_exists
 from logic_agents.world.options import nonnegative_float, positive_int
@@ -66,7 +65,7 @@ def _hidden(text: str) -> str | None:
     return None
 
 
-def isolation_of(args: argparse.Namespace) -> Any:
+def isolation_of(args: argparse.Namespace) -> Isolation:
     hide = [str(Path(h).resolve()) for h in getattr(args, "hide", None) or ()]
     out = getattr(args, "out", None) or ""
     for text in [*(getattr(args, "maps", None) or ()), getattr(args, "map", None) or "", out,

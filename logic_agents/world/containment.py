@@ -21,7 +21,7 @@ import os
 import shutil
 import signal
 import subprocess
-from typing import Any
+from collections.abc import Callable
 
 from logic_agents.world.sandbox import HEADROOM_MIB
 
@@ -226,7 +226,7 @@ def _v2_has_pids(root: str) -> bool:
 
 
 def caps_before_exec(memory_mib: int | None, max_processes: int,
-                     group: ProcessGroup | None = None) -> Any:
+                     group: ProcessGroup | None = None) -> Callable[[], None]:
     """What runs in the child between fork and exec: a session of its own, death with the
     referee, the memory and process caps (its own pids cgroup where there is one). Nothing
     of the agent's has run yet."""

@@ -27,12 +27,13 @@ import contextlib
 import functools
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.world.agents import check_factory, load_class
 from logic_agents.world.core import why_record
-from logic_agents.world.declared import declared_options
+from logic_agents.world.declared import Option, declared_options
 from logic_agents.world.registry import GameSpec, get_game, register, summary_of
 from logic_agents.world.sandbox import Caps, Clock
 from logic_agents.world.spec import Observations
@@ -43,7 +44,7 @@ MAX_WHY_CHARS = 20_000  # longer reasons are cut (the referee checks again)
 MAX_STATS = 200  # counters a game's stats may carry
 
 
-def _private_channel() -> Any:
+def _private_channel() -> Channel:
     """The protocol on two private descriptors; fd 0 reads nothing, fd 1 writes to stderr."""
     rfd, wfd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -59,15 +60,15 @@ def _private_channel() -> Any:
 
 
 class _Player:
-    def __init__(self, channel: Any):
+    def __init__(self, channel: Channel):
         self.channel = channel
-        self.spec: Any = None
-        self.factory: Any = None
+        self.spec: GameSpec | None = None
+        self.factory: Callable[..., Any] | None = None
         self.name = "agent"
         self.agent: Any = None
         self.game_id = ""
-        self.decode: Any = None
-        self.delta: Any = None
+        self.decode: Callable[[dict[str, Any]], Any] | None = None
+        self.delta = Delta()
         self.memory_cap: int | None = None
         self.here: str | None = None  # the referee's working folder, for the frames' names
 
@@ -131,7 +132,6 @@ class _Player:
             self.spec = _game(str(message.get("game", "")), message.get("spec"))
             observations = self.spec.get(Observations)
             self.decode = observations.decode if observations is not None else None
-            self.delta = Delta()
             if reference in self.spec.agents:  # a registered agent, isolated all the same
                 factory = self.spec.agents[reference].factory
             else:
@@ -156,10 +156,12 @@ class _Player:
 
     def on_new(self, message: dict[str, Any]) -> dict[str, Any]:
         self.game_id = str(message.get("game_id", ""))
-        if self.delta is not None:
-            self.delta.forget()
+        self.delta.forget()
         self.agent = None
         options = message.get("options") or {}
+        if self.factory is None:
+            return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "__init__",
+                    "kind": "ProtocolError", "message": "no agent was loaded", "frames": ""}
         try:
             agent = functools.partial(self.factory, **options)()
         except BaseException as e:
@@ -250,7 +252,7 @@ class _Player:
         return {"op": "ok", "game_id": self.game_id}
 
 
-def _game(name: str, entry_point: Any) -> Any:
+def _game(name: str, entry_point: object) -> GameSpec:
     """The game's spec: imported from the entry point the referee named (no scan of every
     distribution's metadata, a fifth of a player's start), else looked up as usual."""
     import importlib
@@ -264,7 +266,7 @@ def _game(name: str, entry_point: Any) -> Any:
     return get_game(name)
 
 
-def _declared(factory: Any) -> tuple[Any, ...]:
+def _declared(factory: Callable[..., Any]) -> tuple[Option, ...]:
     try:
         return declared_options(factory)
     except Exception:

@@ -23,7 +23,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.world.containment import (
@@ -264,7 +264,7 @@ def _game_dir(game: str) -> str | None:
     return None
 
 
-def _relay(stream: Any) -> None:
+def _relay(stream: IO[bytes]) -> None:
     """A player's standard error, line by line, to ours (at most OUTPUT_LIMIT bytes)."""
     written = 0
     try:

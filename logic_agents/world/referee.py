@@ -17,6 +17,7 @@ import contextlib
 import math
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,7 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
 _DESCRIBED: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-def _stamp(reference: str) -> tuple[Any, ...]:
+def _stamp(reference: str) -> tuple[int, ...]:
     module_text = reference.rpartition(":")[0]
     with contextlib.suppress(OSError):
         status = os.stat(module_text)
@@ -112,7 +113,7 @@ class RemoteFactory:
     def __post_init__(self) -> None:
         self.file, self.paths = _locate(self.reference)
 
-    def __call__(self, **options: Any) -> Any:
+    def __call__(self, **options: Any) -> RemoteAgent:
         return self.make(options, Clock())
 
     def source_file(self) -> str | None:
@@ -165,14 +166,13 @@ class RemoteAgent:
         self.game_id = secrets.token_hex(8)
         self.step = 0
         self.delta = Delta()
-        self._why: Any = None
+        self._why: Why | None = None
         self._why_failed: AgentFailed | None = None
-        self._encode: Any = None
-        self._decode_action: Any = None
+        self._encode: Callable[[Any], dict[str, Any]] = _unset
+        self._decode_action: Callable[[Any], Any] = _unset
         self._options: dict[str, Any] = {}
         self._begun = False
         self._ended: dict[str, Any] | None = None  # close()'s answer, once stats() ran
-        self.spec: Any = None
 
     # -- the conversation --------------------------------------------------------------------
     def _ask(self, where: str, message: dict[str, Any], expect: str, step: int = 0
@@ -219,13 +219,13 @@ class RemoteAgent:
                            frames=_text(answer.get("frames"), 8000))
 
     def start(self, options: dict[str, Any]) -> None:
-        self.spec = get_game(self.factory.game)
-        observations = self.spec.get(Observations)
+        spec = get_game(self.factory.game)
+        observations = spec.get(Observations)
         if observations is None:
-            raise AgentFailed(self.name, "__init__", "UsageError", f"{self.spec.name} declares "
+            raise AgentFailed(self.name, "__init__", "UsageError", f"{spec.name} declares "
                               "no Observations codec, so its agents cannot play isolated")
         self._encode = observations.encode
-        self._decode_action = self.spec.actions.from_json
+        self._decode_action = spec.actions.from_json
         self._options = options  # the player builds the agent at the first reset: one trip
 
     def reset(self, seed: int | None = None) -> None:
@@ -251,7 +251,7 @@ class RemoteAgent:
                                              "why", step)
         elif isinstance(answer.get("why"), dict):
             try:
-                self._why = _why(Why, answer["why"])
+                self._why = _why(answer["why"])
             except (TypeError, ValueError, KeyError, IndexError, OverflowError):
                 self._why_failed = AgentFailed(self.name, "why", "ValueError",
                                                "its why is not a reason's data", step=step)
@@ -268,7 +268,7 @@ class RemoteAgent:
                               f"{type(e).__name__}: {str(e)[:200]}", step=step) from None
 
     @property
-    def why(self) -> Any:
+    def why(self) -> Why | None:
         if self._why_failed is not None:
             failure, self._why_failed = self._why_failed, None
             raise failure
@@ -304,11 +304,15 @@ class RemoteAgent:
                 self.player.sweep()
 
 
+def _unset(value: Any) -> Any:
+    raise AssertionError("start() sets the codecs before the first move")
+
+
 def _text(value: Any, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def _why(kind: Any, record: dict[str, Any]) -> Any:
+def _why(record: dict[str, Any]) -> Why:
     """A Why from a player's record, bounded: words, cells and odds that are numbers."""
     text = _text(record.get("text"), 20_000)
     cells = record.get("cells") or []
@@ -320,5 +324,5 @@ def _why(kind: Any, record: dict[str, Any]) -> Any:
         if isinstance(p, bool) or not isinstance(p, (int, float)):
             raise ValueError("odds are numbers")
         checked_odds[(int(r), int(c))] = float(p)
-    return kind(text, [(int(r), int(c)) for r, c in cells], checked_odds,
+    return Why(text, [(int(r), int(c)) for r, c in cells], checked_odds,
                 record.get("guess") is True, record.get("path") is True)
