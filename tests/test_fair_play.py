@@ -31,6 +31,7 @@ from logic_agents.world.sandbox import Caps
 
 from .agents import cheats
 from .conftest import ROOT
+from .test_cluster import processes_mentioning
 
 CHEATS = ROOT / "tests" / "agents" / "cheats.py"
 MAPS = ROOT / "maps" / "daggers" / "2018"
@@ -70,19 +71,6 @@ def players_left() -> list[int]:
         except OSError:
             continue
     return left
-
-
-def marked(mark: str) -> list[int]:
-    """Processes whose command line carries `mark` (what a cheat left running)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                if mark.encode() in (proc / "cmdline").read_bytes():
-                    found.append(int(proc.name))
-            except OSError:
-                continue
-    return found
 
 
 @pytest.fixture
@@ -133,7 +121,7 @@ def test_cheats_in_game_gain_nothing_and_change_no_other_result(friend, tmp_path
     assert plain(written) == plain(rows) and len(written) == len(rows)
     assert plain(by["forge-results"]) == plain(alone)
     # every process a cheat started died with its game, and every player with the study
-    assert found["leave-children"] > 0 and marked(friend) == [] and players_left() == []
+    assert found["leave-children"] > 0 and processes_mentioning(friend) == [] and players_left() == []
     if sandbox == "bwrap":  # files, the network, the study's maps: out of sight
         for name in ("read-maps", "open-socket", "forge-results"):
             assert found[name] == 0 and plain(by[name]) == plain(alone), name
@@ -248,7 +236,7 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
         plain(alone)
     if capped:
         assert all(1 <= r.stats["found"] <= 10 for r in bomb), [r.stats for r in bomb]
-    assert marked(friend) == []
+    assert processes_mentioning(friend) == []
 
 
 def test_a_player_per_game_keeps_nothing_from_one_game_to_the_next():

@@ -45,6 +45,14 @@ class Cheat(SinglePointAgent):
     def peek(self, obs):
         return None
 
+    def tried(self, trick):
+        """Count the trick in `found` when the operating system let it through."""
+        try:
+            trick()
+            self.found += 1
+        except OSError:
+            pass
+
     def stats(self):
         return {**super().stats(), "found": self.found}
 
@@ -149,12 +157,11 @@ class ForgesThePipe(Cheat):
                              "action": "probe 0 0"}).encode()
         frame = len(forged).to_bytes(4, "big") + forged
         for fd in range(3, 64):
-            try:
-                os.write(fd, frame)
-                self.found += 1
-            except OSError:
-                pass
+            self.tried(lambda fd=fd: os.write(fd, frame))
         return super().act(obs)
+
+
+FORGED_ROW = "forge-results,EASY1,2018,0,1,won,True,1,0,,0.1,{},{},,0.1,x\n"
 
 
 class ForgesTheResults(Cheat):
@@ -164,13 +171,13 @@ class ForgesTheResults(Cheat):
 
     def act(self, obs):
         for path in _results_files():
-            try:
-                with open(path, "a") as f:
-                    f.write("forge-results,EASY1,2018,0,1,won,True,1,0,,0.1,{},{},,0.1,x\n")
-                self.found += 1
-            except OSError:
-                pass
+            self.tried(lambda path=path: _append(path, FORGED_ROW))
         return super().act(obs)
+
+
+def _append(path, text):
+    with open(path, "a") as f:
+        f.write(text)
 
 
 def _results_files():
@@ -190,9 +197,8 @@ def _results_files():
 def _ancestors():
     pid, out = os.getppid(), []
     for _ in range(6):
-        try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError):
+        pid = _parent(pid)
+        if pid < 0:
             break
         out.append(pid)
     return out
@@ -248,12 +254,8 @@ class OpensASocket(Cheat):
     def act(self, obs):
         port = int(os.environ.get("CHEAT_PORT", "0") or 0)
         if port:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                    s.sendall(b"hello")
-                    self.found += 1
-            except OSError:
-                pass
+            self.tried(lambda: socket.create_connection(("127.0.0.1", port), timeout=0.5)
+                       .sendall(b"hello"))
         return super().act(obs)
 
 
