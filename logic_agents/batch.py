@@ -102,7 +102,10 @@ def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None
         return failed_row(job, e)
     except LogicAgentsError as e:  # the agent cannot be had here (a file gone since): its row
         return failed_row(job, AgentFailed(job.agent, "__init__", type(e).__name__, str(e)))
-    world = spec.make_world(job.entry.instance, **dict(job.world_options))
+    try:
+        world = clock.world(lambda: spec.make_world(job.entry.instance, **dict(job.world_options)))
+    except AgentFailed as e:  # the game's own code failed before its first move: its row
+        return failed_row(job, e)
     result = run_episode(world, agent, job.seed, game=job.game, map_name=name, clock=clock)
     worlds = set(spec.result_keys())
     reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and is_number(v)}

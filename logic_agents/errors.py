@@ -4,7 +4,8 @@ Concepts: LogicAgentsError (the root the CLI catches), FormatError (carries file
 IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
 (a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
 solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
-UsageError (a command-line or agent option out of range), AgentOptionError (an option an agent does not
+UsageError (a command-line or agent option out of range), PluginFault (a plug-in game's code
+failed at import, in its sniff or in `games --check`), AgentOptionError (an option an agent does not
 take), AgentFailed (an agent's own code raised, returned a non-action or ran out of time: the
 game it played ends in outcome `error` or `timeout`, and the study goes on).
 """
@@ -64,6 +65,11 @@ class UsageError(LogicAgentsError):
 
 class ContractError(LogicAgentsError):
     """A game (its spec or its world) does not keep logic-agents' contract: see check_game."""
+
+
+class PluginFault(LogicAgentsError):
+    """A plug-in game's own code failed outside a game (its import, its sniff, its world in
+    `games --check`): the game is named and left out, and the others work."""
 
 
 class AgentOptionError(UsageError, TypeError):

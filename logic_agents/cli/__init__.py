@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import os
 import sys
+import warnings
 from typing import Any
 
 from logic_agents._version import __version__
@@ -36,7 +37,7 @@ from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.inputs import lift_limits, printable
 from logic_agents.world.agents import set_isolation
-from logic_agents.world.registry import Option
+from logic_agents.world.registry import Option, PluginWarning
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
 
 VERBS = (play, view, compare, cnf, solve, generate, inspect, maps, games, replay)
@@ -137,6 +138,27 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
         return _fail("standard output is closed: nothing could be printed")
     _tolerate_encodings()
+    with warnings.catch_warnings():
+        warnings.showwarning = _warning_line(warnings.showwarning)
+        return _main(argv, console_script)
+
+
+def _warning_line(shown: Any) -> Any:
+    """A plug-in left out is one `warning:` line on stderr, not Python's two; other warnings
+    are shown as before."""
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if not issubclass(category, PluginWarning):
+            shown(message, category, filename, lineno, file, line)
+            return
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            print(f"{PROG}: warning: {printable(str(message))}", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _main(argv: list[str], console_script: bool) -> int:
     try:
         args = parse(argv)
         args.argv = argv  # what the user typed: a study page prints it, to be run again

@@ -17,9 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from logic_agents.errors import UsageError
+from logic_agents.errors import PluginFault, UsageError
 from logic_agents.inputs import path_exists, printable
 from logic_agents.world.agents import agent_entry
+from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
 from logic_agents.world.spec import Lives, Results
@@ -260,8 +261,12 @@ def markup_renderer(spec: GameSpec) -> Any:
     from rich.text import Text
 
     def shown(obs: Any) -> Any:
-        text = spec.render(obs)
-        return text if isinstance(text, Text) else escape(str(text))
+        with plugin_code(f"{spec.name}'s render"):  # a plug-in's bug: one line, no traceback
+            text = spec.render(obs)
+        if not isinstance(text, (str, Text)):
+            raise PluginFault(f"{spec.name}'s render returned {type(text).__name__}, not a "
+                              "str or rich Text")
+        return text if isinstance(text, Text) else escape(text)
 
     return shown
 
@@ -323,6 +328,11 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: d
     return code
 
 
+def world_fault(error: str) -> bool:
+    """Whether a result's error is the world's (a plug-in's bug), not its agent's."""
+    return "(in the world at step " in error
+
+
 def report_agent_failure(result: Any) -> bool:
     """If the agent failed the episode: say so on stderr, with where and the agent's own
     frames (not the framework's), and return True."""
@@ -333,8 +343,9 @@ def report_agent_failure(result: Any) -> bool:
     if result.outcome.value not in ("error", "timeout"):
         return False
     err = make_console(stderr=True)
-    err.print(f"{PROG}: agent {escape(printable(result.agent))} failed: "
-              f"{escape(printable(result.error))}")
+    who = (f"the game's own code failed, not agent {escape(printable(result.agent))}"
+           if world_fault(result.error) else f"agent {escape(printable(result.agent))} failed")
+    err.print(f"{PROG}: {who}: {escape(printable(result.error))}")
     if result.frames:
         err.print("the agent's own frames (most recent call last):\n"
                   + escape(result.frames.rstrip()))

@@ -26,6 +26,7 @@ from logic_agents.cli.common import (
     printable,
     refuse_overwrite,
     stop_listening,
+    world_fault,
     world_options,
 )
 from logic_agents.cli.fairplay import isolation_flags
@@ -273,8 +274,10 @@ def _report_failures(rows: list, err: Any) -> None:
             first.setdefault(row.agent, row)
             count[row.agent] = count.get(row.agent, 0) + 1
     for agent, row in first.items():
-        err.print(f"{PROG}: agent {escape(printable(agent))} failed {count[agent]} game(s); "
-                  f"first on {escape(printable(row.map))} run {row.run}: "
+        who = (f"the game's own code failed in {count[agent]} of agent "
+               f"{escape(printable(agent))}'s game(s)" if world_fault(row.error or "")
+               else f"agent {escape(printable(agent))} failed {count[agent]} game(s)")
+        err.print(f"{PROG}: {who}; first on {escape(printable(row.map))} run {row.run}: "
                   f"{escape(printable(row.error or row.outcome))}")
 
 

@@ -2,17 +2,36 @@
 
 `games --json` prints one JSON list of {name, description, origin, agents, verbs, example};
 `games NAME` shows one game's agents with their declared options; `games --check [NAME]`
-runs world.contract.check_game (exit 1 when a game fails it).
+runs world.contract.check_game, each game in a process of its own (exit 1 when a
+game fails it, or does not load).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+import time
+from typing import Any, cast
 
+from logic_agents.errors import LogicAgentsError
 from logic_agents.output import make_console, names_table
-from logic_agents.world.registry import ENTRY_POINT_GROUP, broken_games, games, get_game, origin
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.contract import CHECKS, CheckResult, GameCheck, check_game
+from logic_agents.world.guard import CHECK_LIMIT_S, limit_of
+from logic_agents.world.options import positive_float
+from logic_agents.world.processes import run_child
+from logic_agents.world.registry import (
+    ENTRY_POINT_GROUP,
+    GameSpec,
+    broken_game_reasons,
+    broken_games,
+    games,
+    get_game,
+    origin,
+)
+from logic_agents.world.sandbox import Caps, Clock
+
+KILL_AFTER_S = 5.0  # past a check's own alarm, before its process is killed
 
 
 def add_parser(sub: Any) -> None:
@@ -25,6 +44,9 @@ def add_parser(sub: Any) -> None:
                    help="check the game's contract (every game, or NAME): its spec, instance "
                    "codec, world (determinism, hidden state, illegal actions, outcomes), action "
                    "codec, and that its default agent plays the example; exit 1 if any fails")
+    p.add_argument("--limit", type=positive_float, default=CHECK_LIMIT_S, metavar="S",
+                   help="with --check: the seconds each check of a plug-in game may take before "
+                   f"it is stopped (default {CHECK_LIMIT_S:g}; built-in games are not timed)")
     p.set_defaults(run=run)
 
 
@@ -78,16 +100,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def checked_apart(spec: GameSpec, seconds: float = CHECK_LIMIT_S) -> GameCheck:
+    """check_game in a child process of its own: a plug-in whose world exits, or is stuck in
+    C past its alarm, is killed there and reported, and the other games are still checked."""
+    limit = limit_of(origin(spec.name), seconds)
+    def check(clock: Clock) -> GameCheck:
+        def progress(index: int) -> None:
+            if clock.watch is not None and limit:
+                clock.watch.set(time.monotonic() + limit + KILL_AFTER_S, index, "world")
+
+        return check_game(spec, progress=progress, limit=seconds)
+
+    report, failure = run_child(check, Caps(None, limit or seconds, DEFAULT_MEMORY_CAP_MIB),
+                                quiet_stdout=True)
+    if failure is None:
+        return cast(GameCheck, report)
+    stuck = CHECKS[min(failure.step, len(CHECKS) - 1)]
+    words = (f"the {stuck} check did not answer its {limit:g} s alarm (stuck in C?); its "
+             "process was killed" if failure.timeout else
+             f"the {stuck} check ended its process ({failure.message})")
+    results = [CheckResult(stuck, False, words)] + [
+        CheckResult(name, False, "not run: an earlier check was killed")
+        for name in CHECKS[CHECKS.index(stuck) + 1:]]
+    return GameCheck(spec.name, results)
+
+
 def run_check(args: argparse.Namespace, console: Any) -> int:
     """`games --check [NAME]`: check_game on one game or on every one that loads; a plug-in
     that does not load is a failure too."""
     from rich.markup import escape
 
-    from logic_agents.world.contract import check_game
-
-    names = [args.game] if args.game else list(games())
-    checks = [check_game(get_game(name)) for name in names]
-    broken = {} if args.game else broken_games()
+    names, broken = (list(games()), broken_games()) if not args.game else ([args.game], {})
+    if args.game:  # one game: only its own entry point is imported
+        try:
+            get_game(args.game)
+        except LogicAgentsError:
+            if repr(args.game) not in broken_game_reasons():
+                raise
+            names, broken = [], {args.game: broken_game_reasons()[repr(args.game)]}
+    checks = [checked_apart(get_game(name), args.limit) for name in names]
     if args.json:
         print(json.dumps([c.to_dict() for c in checks]
                          + [{"game": g, "ok": False, "checks": [

@@ -25,7 +25,7 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.cli.fairplay import isolation_flags
-from logic_agents.errors import UsageError
+from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.output import make_console
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.processes import run_child
@@ -123,8 +123,13 @@ def run(args: argparse.Namespace) -> int:
     if show and args.delay is None:
         console.print(f"[bold]{spec.name}[/bold] {escape(instance.name)}  agent "
                       f"[bold]{escape(entry.name)}[/bold]  seed {args.seed}")
-        first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
-        console.print(markup_renderer(spec)(first))
+        try:  # the game's own code; should it fail, the game below fails with its words
+            first, _ = Clock().world(lambda: spec.make_world(instance, **wopts).reset(
+                seed=args.seed))
+        except AgentFailed:
+            first = None
+        if first is not None:
+            console.print(markup_renderer(spec)(first))
 
     def episode(clock: Any) -> tuple[Any, dict]:
         """The game, in the process that plays it (a child, so a stuck agent can be
@@ -153,7 +158,6 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict
              wopts: dict, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, dict]:
     from rich.markup import escape
 
-    from logic_agents.errors import AgentFailed
     from logic_agents.world.agents import build_agent
     from logic_agents.world.runner import run_episode
 
@@ -161,7 +165,10 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict
         agent = build_agent(entry, options, clock)
     except AgentFailed as e:
         return failed_result(spec, instance, entry.name, args.seed, e), {}
-    world = spec.make_world(instance, **wopts)
+    try:
+        world = clock.world(lambda: spec.make_world(instance, **wopts))
+    except AgentFailed as e:  # the game's own code failed: said as compare's row says it
+        return failed_result(spec, instance, entry.name, args.seed, e), {}
     if show and args.delay is not None:
         return _watch(args, spec, world, agent, instance, wopts, trace, console, clock)
     render_markup = markup_renderer(spec)

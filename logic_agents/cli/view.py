@@ -25,8 +25,9 @@ from logic_agents.cli.common import (
     report_agent_failure,
 )
 from logic_agents.cli.fairplay import isolation_flags
-from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.errors import AgentFailed, LogicAgentsError, TraceMismatch, UsageError
 from logic_agents.inputs import printable
+from logic_agents.world.guard import plugin_code
 
 
 def add_parser(sub: Any) -> None:
@@ -92,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
                 agent = build_agent(entry, explaining(entry, options), clock)  # whys shown
             except AgentFailed as e:
                 return failed_result(spec, instance, entry.name, args.seed, e), None
-            world = spec.make_world(instance, **wopts)
+            try:
+                world = clock.world(lambda: spec.make_world(instance, **wopts))
+            except AgentFailed as e:  # the game's own code failed: said as compare says it
+                return failed_result(spec, instance, entry.name, args.seed, e), None
             return record_episode(spec, world, agent, args.seed, instance,
                                   portable_path(map_path), wopts, clock)
 
@@ -103,9 +107,17 @@ def run(args: argparse.Namespace) -> int:
         result, text = outcome
         if text is None:  # no game to show: the agent failed before it, or was killed
             return print_result(args, spec, result, {}, instance, make_console(), False)
-        data = episode_data(args.output, text=text)
+        try:
+            with plugin_code(f"{spec.name}'s own code, drawing the game",
+                             passes=(LogicAgentsError,)):
+                data = episode_data(args.output, text=text)
+        except TraceMismatch as e:
+            raise TraceMismatch(f"{spec.name}'s world does not replay the game it just played "
+                                f"({e}); is it deterministic? `logic-agents games --check "
+                                f"{spec.name}` says") from None
         failure = result  # an agent that failed: the page shows the game up to its failure
-    page = game_page(data)
+    with plugin_code("drawing the page", passes=(LogicAgentsError,)):
+        page = game_page(data)
     Path(args.output).write_text(page, encoding="utf-8")
     if args.json:
         print(json.dumps({"file": args.output, "game": data["game"], "map": data["map"],

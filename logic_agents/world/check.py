@@ -1,12 +1,15 @@
 """check_world: the contract every registered world must pass (after Gymnasium's check_env).
 
 Concepts checked:
-- shapes: reset -> (obs, dict); step -> (obs, float, bool, bool, dict);
-- determinism: the same seed gives the same trace, twice over, for the same agent;
-- hiding: an observation holds no reference to the world or to its `hidden_state()`, and it
-  is immutable, so an agent cannot reach or change what it should not see;
+- shapes: reset -> (obs, dict); step -> (obs, finite float, bool, bool, dict);
+- determinism: the same seed gives the same first observation and the same trace, twice
+  over, for the same agent;
+- hiding: an observation reaches neither the world nor its `hidden_state()` by any path
+  (fields, slots, a bound method's object, a closure, a partial, a weak reference), holds
+  no weak proxy, and is immutable, so an agent cannot reach or change what it should not see;
 - legality: every sampled illegal action raises IllegalAction and changes nothing; acting
-  after the episode has ended raises IllegalAction;
+  after the episode has ended, even with a move that was legal at its start, raises
+  IllegalAction;
 - outcomes: a step that terminates leaves the world's typed `outcome` (WON, LOST or ENDED:
   world.base.ended); a step that does not leaves it None. A Gymnasium env, which says
   `terminated` alone, fails here with the words of what to add.
@@ -15,6 +18,11 @@ Concepts checked:
 from __future__ import annotations
 
 import dataclasses
+import functools
+import gc
+import math
+import types
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -26,24 +34,61 @@ class WorldContractError(AssertionError):
     """A world broke the World contract (raised by check_world, used by tests)."""
 
 
-def _walk(value: Any, seen: set[int]) -> Iterable[Any]:
-    if id(value) in seen:
-        return
-    seen.add(id(value))
-    yield value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _walk(getattr(value, f.name), seen)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _walk(k, seen)
-            yield from _walk(v, seen)
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        for v in value:
-            yield from _walk(v, seen)
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        for v in vars(value).values():
-            yield from _walk(v, seen)
+def _walk(value: Any, seen: set[int], thorough: bool = True) -> Iterable[Any]:
+    """Every object an observation reaches: fields, items, attributes and slots, a bound
+    method's object, a function's closure and defaults, a partial's arguments, a weak
+    reference's referent (classes and modules are not followed)."""
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen or isinstance(value, (type, types.ModuleType)):
+            continue
+        seen.add(id(value))
+        yield value
+        stack.extend(_parts(value, thorough))
+
+
+def _parts(value: Any, thorough: bool = True) -> list[Any]:
+    """What `value` holds; `thorough`: its attributes beyond a dataclass's fields too (a
+    cache a frozen dataclass keeps in its __dict__), for the search of the world."""
+    if isinstance(value, (str, bytes, int, float, complex, bool)) or value is None:
+        return []
+    if isinstance(value, weakref.ref):
+        return [value()]
+    if isinstance(value, dict):
+        return [*value.keys(), *value.values()]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)
+    if isinstance(value, types.FunctionType):
+        cells = [c.cell_contents for c in value.__closure__ or () if _filled(c)]
+        return [*cells, *(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values()]
+    if isinstance(value, (types.MethodType, types.BuiltinMethodType, types.MethodWrapperType)):
+        return [getattr(value, "__self__", None), getattr(value, "__func__", None)]
+    if isinstance(value, functools.partial):
+        return [value.func, *value.args, *value.keywords.values()]
+    parts: list[Any] = []
+    if dataclasses.is_dataclass(value):
+        parts += [getattr(value, f.name, None) for f in dataclasses.fields(value)]
+    if hasattr(value, "__dict__") and (thorough or not dataclasses.is_dataclass(value)):
+        parts += list(vars(value).values())
+    for klass in type(value).__mro__:
+        for slot in klass.__dict__.get("__slots__", ()) if isinstance(
+                klass.__dict__.get("__slots__", ()), (tuple, list)) else ():
+            if slot not in ("__dict__", "__weakref__") and hasattr(value, slot):
+                parts.append(getattr(value, slot))
+    if not parts:  # an object of C (an array, a deque, a cell): what the collector sees
+        parts = [p for p in gc.get_referents(value) if not isinstance(p, (type, dict))]
+    return parts
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        return cell.cell_contents is not _EMPTY  # reading an empty cell raises ValueError
+    except ValueError:
+        return False
+
+
+_EMPTY = object()
 
 
 def _play(make_world: Callable[[], Any], make_agent: Callable[[], Any], seed: int,
@@ -67,6 +112,8 @@ def _play(make_world: Callable[[], Any], make_agent: Callable[[], Any], seed: in
             raise WorldContractError("terminated and truncated must be bools")
         if not isinstance(reward, (int, float)) or not isinstance(info, dict):
             raise WorldContractError("reward must be a number and info a dict")
+        if not math.isfinite(reward):
+            raise WorldContractError(f"reward must be a finite number, not {reward!r}")
         record.append((to_jsonable(action), to_jsonable(obs), reward, terminated, truncated))
         _check_outcome(world, terminated)
         if terminated or truncated:
@@ -83,6 +130,10 @@ def check_world(
 ) -> None:
     """Raise WorldContractError (or let IllegalAction checks fail) if the world breaks the contract."""
     for seed in seeds:
+        first = to_jsonable(make_world().reset(seed=seed)[0])
+        if to_jsonable(make_world().reset(seed=seed)[0]) != first:
+            raise WorldContractError(f"reset(seed) gave two different observations for seed "
+                                     f"{seed}: a world draws its randomness from its seed alone")
         world_a, trace_a, last_obs, ended = _play(make_world, make_agent, seed, max_steps)
         _, trace_b, _, _ = _play(make_world, make_agent, seed, max_steps)
         if trace_a != trace_b:
@@ -90,6 +141,9 @@ def check_world(
         if ended:
             for action in illegal_actions(last_obs):
                 _expect_illegal(world_a, action, "after the episode ended")
+            # a move that was legal at the start (the agent's first) is refused after the end
+            _expect_illegal(world_a, _first_action(make_agent, make_world, seed),
+                            "after the episode ended")
 
         world = make_world()
         obs, info = world.reset(seed=seed)
@@ -98,9 +152,16 @@ def check_world(
         if hidden is not None and isinstance(hidden, (list, tuple, dict)):
             forbidden |= {id(v) for v in (hidden.values() if isinstance(hidden, dict) else hidden)
                           if not isinstance(v, (int, str, bool, float))}
+        state = getattr(world, "__dict__", None)
         for part in _walk(obs, set()):
+            if part is world or (state is not None and part is state):
+                raise WorldContractError("the observation holds a reference to the world")
             if id(part) in forbidden:
                 raise WorldContractError("the observation holds a reference to the hidden state")
+            if isinstance(part, (weakref.ProxyType, weakref.CallableProxyType)):
+                raise WorldContractError("the observation holds a weak proxy (of the world?); "
+                                         "an observation holds plain data")
+        for part in _walk(obs, set(), thorough=False):
             if isinstance(part, (list, dict, set)):
                 raise WorldContractError(
                     f"the observation holds a mutable {type(part).__name__}; use tuples"
@@ -141,6 +202,11 @@ def make_agent_act(make_agent: Callable[[], Any], seed: int, obs: Any) -> Any:
     agent = make_agent()
     agent.reset(seed)
     return agent.act(obs)
+
+
+def _first_action(make_agent: Callable[[], Any], make_world: Callable[[], Any], seed: int) -> Any:
+    """The default agent's first move of a fresh game of `seed`."""
+    return make_agent_act(make_agent, seed, make_world().reset(seed=seed)[0])
 
 
 def _expect_illegal(world: Any, action: Any, when: str) -> None:

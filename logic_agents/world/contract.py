@@ -21,13 +21,24 @@ Concepts (one CheckResult each; a failing check says what is wrong, in one line)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.text import Text
+
 from logic_agents.errors import LogicAgentsError
+from logic_agents.inputs import is_file, read_text, shorten
+from logic_agents.world.check import check_world
 from logic_agents.world.core import Outcome
-from logic_agents.world.spec import Observations
+from logic_agents.world.guard import CHECK_LIMIT_S, SNIFF_LIMIT_S, limit_of, plugin_code
+from logic_agents.world.registry import games, get_game, import_notes, origin
+from logic_agents.world.resolve import locate, resolve
+from logic_agents.world.runner import run_episode
+from logic_agents.world.spec import Detection, GameSpec, Observations
+from logic_agents.world.trace import to_jsonable
+from logic_agents.world.view import BoardView, Tile, View
 
 
 @dataclass(frozen=True)
@@ -52,43 +63,64 @@ class GameCheck:
                            for r in self.results]}
 
 
-CHECKS = ("spec", "instance", "world", "actions", "observations", "plays")
+CHECKS = ("load", "spec", "instance", "world", "actions", "observations", "presentation",
+          "detection", "plays")
 
 
-def check_game(game: Any, seeds: tuple[int, ...] = (0, 1)) -> GameCheck:
+def check_game(game: Any, seeds: tuple[int, ...] = (0, 1),
+               progress: Callable[[int], None] = lambda index: None,
+               limit: float = CHECK_LIMIT_S) -> GameCheck:
     """Run every check on a game (its name or its GameSpec); never raises for the game's
-    faults: each becomes a failed CheckResult with its reason."""
-    from logic_agents.world.registry import GameSpec, get_game
-
+    faults: each becomes a failed CheckResult with its reason. A plug-in's checks run under
+    the plug-in guard (world.guard), `limit` seconds each; `progress(i)` is told before the
+    i-th check starts (a supervisor that must kill a check stuck in C names it)."""
     spec = game if isinstance(game, GameSpec) else get_game(game)
     report = GameCheck(spec.name)
     state: dict[str, Any] = {}
-    for name, check in (("spec", _spec), ("instance", _instance), ("world", _world),
-                        ("actions", _actions), ("observations", _observations),
-                        ("plays", _plays)):
-        needs = {"instance": ("spec",), "world": ("spec",), "actions": ("spec",),
-                 "observations": ("spec",), "plays": ("spec",)}.get(name, ())
-        if any(not r.passed for r in report.results if r.name in needs):
+    seconds = limit_of(_origin(spec), limit)
+    checks = {"load": _load, "spec": _spec, "instance": _instance, "world": _world,
+              "actions": _actions, "observations": _observations,
+              "presentation": _presentation, "detection": _detection, "plays": _plays}
+    for index, name in enumerate(CHECKS):
+        progress(index)
+        if name not in ("load", "spec") and any(
+                not r.passed for r in report.results if r.name == "spec"):
             report.results.append(CheckResult(name, False, "not run: the spec check failed"))
             continue
+        if any(r.detail.startswith(f"the {r.name} check ran past") for r in report.results):
+            report.results.append(CheckResult(name, False, "not run: an earlier check ran "
+                                              "past its limit"))
+            continue
         try:
-            check(spec, state, seeds)
-        except Exception as e:  # the game's fault, whatever it is, is this check's result
+            with plugin_code(f"the {name} check", seconds, passes=(AssertionError,
+                                                                   LogicAgentsError)):
+                checks[name](spec, state, seeds)
+        except (AssertionError, LogicAgentsError) as e:  # the game's fault: this check's result
             report.results.append(CheckResult(name, False, _line(e)))
         else:
             report.results.append(CheckResult(name, True))
     return report
 
 
+def _origin(spec: GameSpec) -> str:
+    try:
+        return origin(spec.name) if get_game(spec.name) is spec else "runtime"
+    except LogicAgentsError:
+        return "runtime"
+
+
+def _load(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    notes = import_notes(spec.name)
+    if notes:
+        raise AssertionError("; ".join(notes))
+
+
 def _line(e: BaseException) -> str:
     text = " ".join(str(e).split()) or type(e).__name__
-    what = "" if isinstance(e, (LogicAgentsError, AssertionError)) else f"{type(e).__name__}: "
-    return (what + text)[:400]
+    return text[:400]
 
 
 def _spec(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
-    from logic_agents.world.resolve import resolve
-
     if spec.default_agent not in spec.playing_agents():
         raise AssertionError(f"default agent {spec.default_agent!r} is not one of its agents "
                              f"({', '.join(spec.playing_agents())})")
@@ -123,16 +155,12 @@ def _instance(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
 
 
 def _world(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
-    from logic_agents.world.check import check_world
-
     instance = state["instance"]
     check_world(lambda: spec.make_world(instance), lambda: spec.make_agent(spec.default_agent),
                 spec.actions.illegal, seeds=seeds)
 
 
 def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
-    from logic_agents.world.trace import to_jsonable
-
     played = _record(spec, state["instance"], seeds[0])
     for action in played:
         written = to_jsonable(action)
@@ -143,8 +171,6 @@ def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
 
 
 def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
-    import json
-
     codec = spec.get(Observations)
     if codec is None:
         return  # its agents play in-process only (trusted): nothing to cross
@@ -159,6 +185,67 @@ def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> N
         if back != obs:
             raise AssertionError(f"the observation of step {step} decodes to another "
                                  "observation (Observations.decode(encode(obs)) != obs)")
+
+
+def _presentation(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    """What a person sees: `render` gives text, View.board a board of rows x cols tiles,
+    Controls.act an action or None, for the observations of the default agent's game."""
+    seen: list[Any] = []
+    _record(spec, state["instance"], seeds[0], seen=seen)
+    view = spec.get(View)
+    for obs in [*seen[:: max(1, len(seen) // 4)], seen[-1]]:
+        with plugin_code("render", passes=(AssertionError,)):
+            shown = spec.render(obs)
+        if not isinstance(shown, (str, Text)):
+            raise AssertionError(f"render returned {type(shown).__name__}, not a str or rich "
+                                 "Text")
+        if view is None:
+            continue
+        with plugin_code("View.board"):
+            board = view.board(obs)
+        if not isinstance(board, BoardView):
+            raise AssertionError(f"View.board returned {type(board).__name__}, not a BoardView")
+        if len(board.tiles) != board.rows * board.cols or not all(
+                isinstance(tile, Tile) for tile in board.tiles):
+            raise AssertionError(f"View.board gave {len(board.tiles)} tiles for a "
+                                 f"{board.rows}x{board.cols} board (one Tile each)")
+        if view.controls is not None:
+            with plugin_code("Controls.act"):
+                cell = view.controls.cursor(obs) if view.controls.cursor else (0, 0)
+                for key in ("primary", "secondary"):
+                    view.controls.act(obs, cell, key)
+
+
+def _detection(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+    """The sniff answers 0, 1 or 2, in time, claims the game's own example file, and claims
+    no file of another game that its reader cannot read."""
+    detection = spec.get(Detection)
+    if detection is None:
+        return
+    limit = limit_of(_origin(spec), SNIFF_LIMIT_S)
+
+    def sniff(text: str, file: str) -> int:
+        with plugin_code("sniff", limit):
+            score = detection.sniff(text, file)
+        if type(score) is not int or not 0 <= score <= 2:
+            raise AssertionError(f"sniff returned {shorten(repr(score), 40)}, not 0, 1 or 2")
+        return int(score)
+
+    own = locate(spec.example, spec)
+    if own is not None and is_file(own) and not sniff(read_text(own), str(own)):
+        raise AssertionError(f"its sniff does not claim its own example (0 for {own})")
+    for name, other in games().items():
+        theirs = locate(other.example, other) if name != spec.name else None
+        if theirs is None or not is_file(theirs):
+            continue
+        text = read_text(theirs)
+        if sniff(text, str(theirs)):
+            try:
+                with plugin_code("its reader", limit):
+                    spec.instances.read(theirs)
+            except LogicAgentsError:
+                raise AssertionError(f"its sniff claims a file it cannot read ({name}'s "
+                                     f"example {theirs.name})") from None
 
 
 def _record(spec: Any, instance: Any, seed: int, limit: int = 2000,
@@ -183,8 +270,6 @@ def _record(spec: Any, instance: Any, seed: int, limit: int = 2000,
 
 
 def _plays(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
-    from logic_agents.world.runner import run_episode
-
     result = run_episode(spec.make_world(state["instance"]), spec.make_agent(spec.default_agent),
                          seed=seeds[0], game=spec.name)
     if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT):

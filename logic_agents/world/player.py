@@ -262,7 +262,7 @@ def _game(name: str, entry_point: object) -> GameSpec:
         with contextlib.suppress(Exception):
             spec = getattr(importlib.import_module(module), attribute)
             if isinstance(spec, GameSpec) and spec.name == name:
-                return register(spec, origin="entry point")
+                return register(spec, origin="entry point", replace=True)
     return get_game(name)
 
 

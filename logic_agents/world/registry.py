@@ -14,10 +14,14 @@ Concepts:
 
 from __future__ import annotations
 
+import time
+import warnings
 from importlib import metadata
 
-from logic_agents.errors import LogicAgentsError, UnknownName
+from logic_agents.errors import LogicAgentsError, PluginFault, UnknownName, UsageError
 from logic_agents.world.declared import Option  # noqa: F401 - re-exported
+from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
+from logic_agents.world.spec import GAME_NAME as _NAME
 from logic_agents.world.spec import (  # noqa: F401 - the spec's names, re-exported
     HUMAN,
     Actions,
@@ -49,21 +53,65 @@ DISTRIBUTION = "logic-agents"
 # -- the registry ---------------------------------------------------------------------------
 _GAMES: dict[str, GameSpec] = {}
 _ORIGINS: dict[str, str] = {}
-_BROKEN: dict[str, str] = {}
+_BROKEN: dict[str, str] = {}  # a game name (or "NAME from DIST" for a clash) -> why it is out
+_IMPORT_NOTES: dict[str, list[str]] = {}  # a game that loads, but noisily or slowly
 _scanned = False
+SLOW_IMPORT_S = 1.0
 
 
-def register(spec: GameSpec, origin: str = "runtime") -> GameSpec:
-    """Add a game at run time (entry points are the way for installed packages)."""
+def import_notes(name: str) -> list[str]:
+    """What was wrong with a game's import although it loaded (`games --check` fails it)."""
+    return list(_IMPORT_NOTES.get(name, ()))
+
+
+class PluginWarning(UserWarning):
+    """A plug-in game was left out (it failed to load, or its name clashes); the command
+    line prints it as one `warning:` line."""
+
+
+def register(spec: GameSpec, origin: str = "runtime", *, replace: bool = False) -> GameSpec:
+    """Add a game at run time (entry points are the way for installed packages). A name that
+    another game has is refused, naming both, unless `replace` (registering the same spec
+    again is a no-op)."""
     if not isinstance(spec, GameSpec):
         raise LogicAgentsError(f"a game registers a GameSpec, not {type(spec).__name__}")
-    _GAMES[spec.name] = spec
-    _ORIGINS.setdefault(spec.name, origin)
+    name = spec.name
+    if _GAMES.get(name) is spec:
+        return spec  # the same game again: nothing changes, its origin included
+    if not replace and name in _GAMES:
+        raise LogicAgentsError(f"game {name!r} is already registered ({_ORIGINS[name]}); "
+                               "register(spec, replace=True) replaces it")
+    installed = entry_point_of(name) if name not in _GAMES else None
+    if not replace and installed is not None:
+        raise LogicAgentsError(f"game {name!r} is already installed ({installed}); "
+                               "register(spec, replace=True) replaces it")
+    _GAMES[name] = spec
+    _ORIGINS[name] = origin
     return spec
 
 
+def unregister(name: str) -> None:
+    """Take a game registered at run time out again (a test's or a notebook's clean-up)."""
+    if _ORIGINS.get(name) not in ("runtime", "entry point", None):
+        raise LogicAgentsError(f"game {name!r} is installed ({_ORIGINS[name]}), not registered "
+                               "at run time: uninstall its package instead")
+    _GAMES.pop(name, None)
+    _ORIGINS.pop(name, None)
+
+
+def _dist_name(ep: metadata.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return str(dist.name) if dist is not None else "?"
+
+
+def _origin_of(ep: metadata.EntryPoint) -> str:
+    return "builtin" if _dist_name(ep) == DISTRIBUTION else _dist_name(ep)
+
+
 def _entry_points() -> list[metadata.EntryPoint]:
-    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    """The games' entry points, by name; of two with one name, the built-in one first."""
+    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP),
+                  key=lambda ep: (ep.name, _origin_of(ep) != "builtin", _dist_name(ep)))
 
 
 def entry_point_of(name: str) -> str | None:
@@ -77,7 +125,7 @@ def entry_point_of(name: str) -> str | None:
 
 def game_names() -> list[str]:
     """The names of the installed games, without importing any (for fast --help)."""
-    return sorted({ep.name for ep in _entry_points()} | set(_GAMES))
+    return sorted({ep.name for ep in _entry_points() if _NAME.fullmatch(ep.name)} | set(_GAMES))
 
 
 def _scan() -> None:
@@ -86,38 +134,74 @@ def _scan() -> None:
         return
     _scanned = True
     for ep in _entry_points():
-        if ep.name in _GAMES and _ORIGINS.get(ep.name) != "runtime":
-            continue
         _load_entry_point(ep)
 
 
+def _left_out(key: str, why: str) -> None:
+    if key not in _BROKEN:
+        _BROKEN[key] = why
+        warn_once(f"plug-in game {key} is left out: {why}")
+
+
+_WARNED: set[str] = set()
+
+
+def warn_once(message: str) -> None:
+    """A PluginWarning, once per process for each message."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, PluginWarning, stacklevel=3)
+
+
 def _load_entry_point(ep: metadata.EntryPoint) -> None:
-    dist = getattr(ep, "dist", None)
-    dist_name = dist.name if dist is not None else "?"
-    origin = "builtin" if dist_name == DISTRIBUTION else dist_name
+    """Load one game's entry point under the plug-in guard; a failure, a wrong object or a
+    name another source has is recorded (broken_games) and warned of once."""
+    name, origin = ep.name, _origin_of(ep)
+    if name in _GAMES:
+        if _ORIGINS.get(name) not in (origin, "runtime", "entry point"):  # the first wins
+            _left_out(f"{name!r} from {origin}", f"its name is taken by the game from "
+                      f"{_ORIGINS.get(name)}; rename one of them ({ep.value})")
+        return
+    if name in _BROKEN:
+        return
+    if not _NAME.fullmatch(name):
+        _left_out(repr(name), f"{ep.value}: a game's name is lower-case letters, digits, '-' "
+                  "and '_' (it is typed on the command line and names files)")
+        return
+    started = time.monotonic()
     try:
-        spec = ep.load()
-    except Exception as e:  # a broken plug-in must not take the others down
-        _BROKEN[ep.name] = f"{ep.value} cannot be loaded: {type(e).__name__}: {e}"
+        with plugin_code(f"importing {ep.value}", limit_of(origin, IMPORT_LIMIT_S)) as printed:
+            spec = ep.load()
+    except PluginFault as e:
+        _left_out(repr(name), str(e))
         return
-    if not isinstance(spec, GameSpec) or spec.name != ep.name:
+    took = time.monotonic() - started
+    notes = ([f"printed {printed.count} characters to stdout at import (they would spoil "
+              "--json; they went to stderr)"] if printed.count else []) + \
+        ([f"took {took:.1f} s to import (every command that lists the games pays it)"]
+         if took > SLOW_IMPORT_S and origin != "builtin" else [])
+    if notes:
+        _IMPORT_NOTES[name] = notes
+    if not isinstance(spec, GameSpec) or spec.name != name:
         what = type(spec).__name__ if not isinstance(spec, GameSpec) else f"game {spec.name!r}"
-        _BROKEN[ep.name] = f"{ep.value} is {what}, not the GameSpec of {ep.name!r}"
+        _left_out(repr(name), f"{ep.value} is {what}, not the GameSpec of {name!r}")
         return
-    _GAMES[spec.name] = spec
-    _ORIGINS[spec.name] = origin
+    _GAMES[name] = spec
+    _ORIGINS[name] = origin
 
 
 def get_game(name: str) -> GameSpec:
-    if name not in _GAMES:
+    if name not in _GAMES and isinstance(name, str):
         for ep in _entry_points():
             if ep.name == name:
                 _load_entry_point(ep)
-                break
-    if name in _GAMES:
+        # a later one of the same name is named as a clash
+    if isinstance(name, str) and name in _GAMES:
         return _GAMES[name]
-    if name in _BROKEN:
-        raise LogicAgentsError(f"game {name!r} is installed but broken: {_BROKEN[name]}")
+    if isinstance(name, str) and repr(name) in _BROKEN:
+        raise LogicAgentsError(f"game {name!r} is installed but broken: {_BROKEN[repr(name)]}")
+    if not isinstance(name, str):
+        raise UsageError(f"a game is named by a str, not {type(name).__name__}")
     known = game_names()
     hint = "" if known else " (no game is installed: pip install -e . in the checkout)"
     raise UnknownName(f"unknown game {name!r}; choose one of {', '.join(known)}{hint}")
@@ -130,7 +214,13 @@ def games() -> dict[str, GameSpec]:
 
 
 def broken_games() -> dict[str, str]:
+    """Every plug-in game left out so far and why (after loading them all)."""
     _scan()
+    return dict(_BROKEN)
+
+
+def broken_game_reasons() -> dict[str, str]:
+    """The games left out so far, without loading the others."""
     return dict(_BROKEN)
 
 

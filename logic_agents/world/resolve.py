@@ -17,12 +17,14 @@ names it would refuse.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import FormatError, LogicAgentsError, UsageError
+from logic_agents.errors import FormatError, LogicAgentsError, PluginFault, UsageError
 from logic_agents.inputs import (
     ascii_int,
     is_ascii_digits,
@@ -32,13 +34,14 @@ from logic_agents.inputs import (
     read_text,
     shorten,
 )
+from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.spec import Detection, Inline, Shipped
 
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
 # horizontal space only ([ \t], not \s): a \s* at a line's start also spans the blank lines
 # below it, and two of them in a row made detection cubic in the blank lines (issue 39)
-_GAME_HEADER = re.compile(r"^[ \t]*game[ \t]*:[ \t]*([A-Za-z0-9_-]+)[ \t\r]*$", re.MULTILINE)
+_GAME_HEADER = re.compile(r"^[ \t]*#?[ \t]*game[ \t]*:[ \t]*([A-Za-z0-9_-]+)[ \t\r]*$", re.MULTILINE)
 
 
 def split_index(text: str) -> tuple[str, int | None]:
@@ -189,9 +192,8 @@ def detect_game(items: list[str], default: str | None = None) -> str:
     for item in items:
         path = locate_any(item, registered)
         if path is None:
-            scores = {name: detection.sniff(item, None) for name, spec in registered.items()
-                      if (detection := spec.get(Detection)) is not None}
-            found = _best(scores, shorten(item, 60))
+            found = _best(sniff_scores(registered, item, None), shorten(item, 60),
+                          functools.partial(_parses_inline_of, registered, item))
             if found is not None:
                 return found
             continue
@@ -220,21 +222,82 @@ def _detect_file(path: Path, registered: dict[str, Any]) -> str | None:
     said = declared_game(text)
     if said in registered:
         return said
-    scores = {name: detection.sniff(text, str(path)) for name, spec in registered.items()
-              if (detection := spec.get(Detection)) is not None}
-    return _best(scores, shorten(str(path), 60))
+    return _best(sniff_scores(registered, text, str(path)), shorten(str(path), 60),
+                 lambda name: _reads(registered[name], path))
 
 
-def _best(scores: dict[str, int], what: str) -> str | None:
-    """The one game that claims an input most strongly; None when none does; a usage error
-    when two claim it alike (a plug-in never silently takes another game's file)."""
-    best = max(scores.values(), default=0)
-    if not best:
-        return None
-    claimed = [name for name, score in scores.items() if score == best]
-    if len(claimed) > 1:
-        raise UsageError(f"{what} reads as {' and as '.join(claimed)}; give --game NAME")
-    return claimed[0]
+def sniff_scores(registered: dict[str, Any], text: str, file: str | None) -> dict[str, int]:
+    """Each game's `sniff` score of a text. A plug-in's sniff runs under the plug-in guard
+    and a time limit; one that raises, hangs or answers other than 0, 1 or 2 is warned of
+    (once) and counts as 0."""
+    from logic_agents.world.registry import origin, warn_once
+
+    scores: dict[str, int] = {}
+    for name, spec in registered.items():
+        detection = spec.get(Detection)
+        if detection is None:
+            continue
+        try:
+            with plugin_code(f"{name}'s sniff", limit_of(origin(name), SNIFF_LIMIT_S)):
+                score = detection.sniff(text, file)
+        except PluginFault as e:
+            warn_once(f"game {name!r}'s sniff is left out of detection: {e}")
+            continue
+        if type(score) is not int or not 0 <= score <= 2:
+            warn_once(f"game {name!r}'s sniff is left out of detection: it returned "
+                      f"{shorten(repr(score), 40)}, not 0, 1 or 2")
+            continue
+        scores[name] = score
+    return scores
+
+
+def _reads(spec: Any, path: Path) -> bool:
+    """Whether a game's reader takes the file (a sniff's claim, checked)."""
+    from logic_agents.world.registry import origin
+
+    try:
+        with plugin_code(f"{spec.name}'s reader", limit_of(origin(spec.name), SNIFF_LIMIT_S)):
+            _load_many(spec, path)
+    except LogicAgentsError:
+        return False
+    return True
+
+
+def _parses_inline_of(registered: dict[str, Any], text: str, name: str) -> bool:
+    return _parses_inline(registered[name], text)
+
+
+def _parses_inline(spec: Any, text: str) -> bool:
+    inline = spec.get(Inline)
+    if inline is None:
+        return False
+    from logic_agents.world.registry import origin
+
+    try:
+        with plugin_code(f"{spec.name}'s inline parser",
+                         limit_of(origin(spec.name), SNIFF_LIMIT_S)):
+            return bool(inline.parse(text, "<argument>"))
+    except LogicAgentsError:
+        return False
+
+
+def _best(scores: dict[str, int], what: str, reads: Callable[[str], bool]) -> str | None:
+    """The one game that claims an input most strongly and can read it; None when none does;
+    a usage error when two claim it alike and both read it (a plug-in never silently takes
+    another game's file). A claim is checked by reading, unless it is a built-in game's
+    alone: a sniff that claims every file cannot take a map from the game it belongs to."""
+    from logic_agents.world.registry import origin
+
+    for best in sorted(set(scores.values()) - {0}, reverse=True):
+        claimed = [name for name, score in scores.items() if score == best]
+        if len(claimed) == 1 and origin(claimed[0]) == "builtin":
+            return claimed[0]
+        claimed = [name for name in claimed if reads(name)]
+        if len(claimed) > 1:
+            raise UsageError(f"{what} reads as {' and as '.join(claimed)}; give --game NAME")
+        if claimed:
+            return claimed[0]
+    return None
 
 
 def shipped_names(registered: dict[str, Any]) -> list[str]:

@@ -78,7 +78,13 @@ def run_episode(
         outcome = Outcome.TIMEOUT if failure.timeout else Outcome.ERROR
     # the world's figures are the referee's alone: an agent's stats live in their own
     # namespace and never override them
-    extra = dict(world.summary()) if hasattr(world, "summary") else {}
+    extra: dict[str, Any] = {}
+    if hasattr(world, "summary"):
+        try:
+            extra = clock.world(lambda: dict(world.summary()), step=state.steps)
+        except AgentFailed as e:
+            failure = failure or e
+            outcome = Outcome.ERROR
     own = {k: v for k, v in stats.items() if k != "guesses"}
     result = EpisodeResult(
         game=game,
@@ -164,8 +170,8 @@ def _play(world: World[Any, Any], agent: Agent[Any, Any], seed: int | None, trac
             state.outcome = Outcome.GAVE_UP
             return
         try:
-            observation, reward, terminated, truncated, info = clock.world(world.step, action,
-                                                                           step=step)
+            observation, reward, terminated, truncated, info = clock.world(
+                world.step, action, step=step, passes=(IllegalAction, *MALFORMED))
         except IllegalAction as e:
             raise AgentFailed(clock.agent, "act", "IllegalAction", _short(str(e)),
                               step=step) from None

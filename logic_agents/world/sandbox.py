@@ -167,13 +167,26 @@ class Clock:
                 if self.caps.move_timeout and where != "world" else math.inf)
         return min(move, self.game_deadline), self.game_deadline <= move
 
-    def world(self, fn: Callable[..., Any], *args: Any, step: int = 0, **kwargs: Any) -> Any:
-        """A call into the world: not the agent's code, but its time counts to the game."""
+    def world(self, fn: Callable[..., Any], *args: Any, step: int = 0,
+              passes: tuple[type[BaseException], ...] = (), **kwargs: Any) -> Any:
+        """A call into the world: not the agent's code, but its time counts to the game.
+        What the world's code raises (a plug-in's bug, `sys.exit` in it) comes out as the
+        world's AgentFailed, so the game is a row and `play` says the same; `passes` leave
+        as they are (a step's IllegalAction is the agent's)."""
         if self.watch is not None:
             deadline = self.game_deadline
             self.watch.set(0.0 if math.isinf(deadline) else deadline, step, "world")
+        leave: tuple[type[BaseException], ...] = (AgentFailed, PassThrough, *passes)
         try:
             return fn(*args, **kwargs)
+        except leave:
+            raise
+        except KeyboardInterrupt as e:
+            if not self.own_interrupts:
+                raise
+            raise world_failure(e, step) from None
+        except (Exception, SystemExit, GeneratorExit) as e:
+            raise world_failure(e, step) from e
         finally:
             if self.watch is not None:
                 self.watch.set(0.0, step, "")
@@ -250,10 +263,12 @@ class Clock:
                            frames=agent_frames(error, self.here))
 
 
-def world_failure(error: Exception, step: int = 0) -> AgentFailed:
+def world_failure(error: BaseException, step: int = 0) -> AgentFailed:
     """A game that raised outside its agent's calls (a plug-in world's bug): the failure its
     row records, so the study goes on."""
-    return AgentFailed("", "world", type(error).__name__, _first_line(error), step=step)
+    message = (f"the world called sys.exit({error.code!r})" if isinstance(error, SystemExit)
+               else _first_line(error))
+    return AgentFailed("", "world", type(error).__name__, message, step=step)
 
 
 def lost_failure(agent: str, watch: Watch, caps: Caps, exitcode: int | None,
@@ -262,8 +277,12 @@ def lost_failure(agent: str, watch: Watch, caps: Caps, exitcode: int | None,
     where = watch.where or "act"
     step = watch.step
     if killed:
-        cap = (f"the {caps.move_timeout:g} s move cap" if caps.move_timeout
+        # the world's own time counts to the game only: a hung world is past the game's cap
+        cap = (f"the {caps.move_timeout:g} s move cap" if caps.move_timeout and where != "world"
                else f"the game's {caps.game_timeout:g} s cap")
+        if where == "world":  # the world's code has no alarm of its own: only the game cap
+            return AgentFailed(agent, where, "Timeout", f"the world ran past {cap}; its "
+                               "process was killed", step=step, timeout=True)
         return AgentFailed(agent, where, "Timeout", f"{where} ran past {cap} and did not "
                            "answer the alarm (stuck in C?); its process was killed",
                            step=step, timeout=True)

@@ -18,16 +18,20 @@ Concepts:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from logic_agents.errors import UnknownName, UsageError
+from logic_agents.errors import ContractError, UnknownName, UsageError
 from logic_agents.world.declared import Option, accepts, declared_options
 from logic_agents.world.view import View
 
 Objective = Literal["win", "score"]
+OBJECTIVES = ("win", "score")
+# a game's name is typed on the command line, names folders and entry points
+GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 C = TypeVar("C")
 
 
@@ -261,6 +265,19 @@ class GameSpec:
     capabilities: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not GAME_NAME.fullmatch(self.name):
+            raise ContractError(f"a game's name is 1-40 lower-case letters, digits, '-' and "
+                                f"'_', not {self.name!r}")
+        for field_name in ("description", "default_agent", "example"):
+            if not isinstance(getattr(self, field_name), str):
+                raise ContractError(f"{self.name}: {field_name} must be a str, not "
+                                    f"{type(getattr(self, field_name)).__name__}")
+        if self.objective not in OBJECTIVES:
+            raise ContractError(f"{self.name}: objective must be one of {', '.join(OBJECTIVES)},"
+                                f" not {self.objective!r}")
+        for field_name in ("make_world", "render"):
+            if not callable(getattr(self, field_name)):
+                raise ContractError(f"{self.name}: {field_name} must be callable")
         kinds = [type(c) for c in self.capabilities]
         unknown = [k.__name__ for k in kinds if k not in CAPABILITIES]
         if unknown:

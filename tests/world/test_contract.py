@@ -88,7 +88,7 @@ def test_a_world_that_ignores_its_seed_fails():
 
     unseeded = dataclasses.replace(
         spec, make_world=lambda instance, **kw: Unseeded(spec.make_world(instance, **kw)))
-    assert "same seed" in failed(check_game(unseeded))["world"]
+    assert "reset(seed) gave two different observations" in failed(check_game(unseeded))["world"]
 
 
 def test_an_action_codec_that_does_not_round_trip_fails():
@@ -108,7 +108,7 @@ def test_an_instance_codec_that_loses_the_name_fails():
 def test_a_missing_default_agent_stops_the_other_checks():
     report = check_game(variant(default_agent="nobody"))
     assert "not one of its agents" in failed(report)["spec"]
-    assert all(not r.passed for r in report.results)
+    assert all(not r.passed for r in report.results if r.name != "load")  # load is apart
 
 
 def test_games_check_exits_1_and_names_the_failure(capsys):
