@@ -47,8 +47,10 @@ from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the 
     Row,
     RowSink,
     is_number,
+    keep_only_sealed,
     read_rows,
     results_kind,
+    resumed_rows,
 )
 from logic_agents.study import check_same_study, sealing_key, study_record, write_study
 from logic_agents.summary import (  # noqa: F401
@@ -264,6 +266,14 @@ def _interruptible():
         raise KeyboardInterrupt
 
 
+def _is_text(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def compare(
     agents: Sequence[Any],
     entries: Sequence[MapEntry],
@@ -306,6 +316,9 @@ def compare(
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
             raise LogicAgentsError(f"the name {name[:40]!r}... is {len(name):,} characters "
                                    f"long; a study keeps names of at most {NAME_LIMIT:,}")
+        if not name.isascii() and not _is_text(name):
+            raise LogicAgentsError(f"the name {name[:40]!r} is not text a file can hold (a "
+                                   "lone surrogate); name it in plain Unicode")
     maps, agent_set = {e.instance.name for e in entries}, set(agents)
 
     def wanted(key: tuple) -> bool:
@@ -331,7 +344,8 @@ def compare(
         if held:
             check_same_study(out, study)
             key = sealing_key(out)
-            rows = list(_latest(r for r in read_rows(out, key) if wanted(r.key)).values())
+            rows = resumed_rows(read_rows(out, key), wanted, runs, get_game(game).objective,
+                                str(out))
             if retry_errors:
                 rows = [r for r in rows if not r.failed]
         write_study(out, {**study, "seal": key})
@@ -363,38 +377,3 @@ def compare(
             sink.close()
             keep_only_sealed(sink.path, key, rows)
     return rows
-
-
-def keep_only_sealed(out: Path, key: str, rows: list[Row]) -> None:
-    """After a study: the results file must hold the rows the referee wrote and nothing else.
-    Where someone changed it while the study ran (an agent outside a sandbox can write the
-    user's files), it is written again from the referee's own rows, and a note says so."""
-    try:
-        read_rows(out, key)
-        return
-    except FormatError as e:
-        reason = str(e)
-    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
-    tmp.unlink(missing_ok=True)
-    sink = RowSink(tmp, key)
-    try:
-        for row in rows:
-            sink.write(row)
-    finally:
-        sink.close()
-    os.replace(tmp, out)
-    import sys
-
-    print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
-          f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)
-
-
-def _latest(rows: Iterable[Row]) -> dict[tuple, Row]:
-    """One row per game: the first finished one, else the first failed one (a game retried
-    with --retry-errors leaves its failed row in the file, before the new one)."""
-    unique: dict[tuple, Row] = {}
-    for row in rows:
-        held = unique.get(row.key)
-        if held is None or (held.failed and not row.failed):
-            unique[row.key] = row
-    return unique

@@ -8,7 +8,10 @@ Concepts:
   CELL_LIMIT) is refused before anything of it is written.
 - read_rows: the rows of a results file, every field checked (file:line on the first bad
   one); a half-written last line (a crash mid-write) is ignored. CSV rows are split by the csv
-  module, not by lines, so a name may hold a line separator.
+  module, not by lines, so a name may hold a line separator. A file whose lines end in CR
+  alone is refused, never read as one torn line (nor truncated by a resume).
+- resumed_rows: the rows a resume keeps, checked against the study (one per game, each one
+  of its games); keep_only_sealed: a file changed during a study is written again.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import dataclasses
 import json
 import math
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +32,7 @@ from logic_agents.inputs import int_or_none, load_json, strip_bom
 
 CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
 NAME_LIMIT = CELL_LIMIT // 8  # agent, map and group names (a character is up to 4 bytes)
+MAX_SECONDS = 1e9  # a game's time_s and cpu_s: 31 years is no game's
 
 
 @dataclass
@@ -113,7 +118,7 @@ def _count(value: Any, what: str) -> int:
 def _row_from_dict(d: dict, where: str) -> Row:
     try:
         time_s = float(d["time_s"])
-        if not math.isfinite(time_s) or time_s < 0:
+        if not math.isfinite(time_s) or not 0 <= time_s < MAX_SECONDS:
             raise ValueError(f"time_s must be a finite number, got {d['time_s']!r}")
         stats = _stats_field(d.get("stats"))
         extra = _stats_field(d.get("extra"))
@@ -123,7 +128,7 @@ def _row_from_dict(d: dict, where: str) -> Row:
         if score is not None and not (math.isfinite(score) and abs(score) < 1e15):
             raise ValueError(f"score must be a finite number, got {d['score']!r}")
         cpu_s = float(d.get("cpu_s") or 0.0)
-        if not math.isfinite(cpu_s) or cpu_s < 0:
+        if not math.isfinite(cpu_s) or not 0 <= cpu_s < MAX_SECONDS:
             raise ValueError(f"cpu_s must be a finite number, got {d['cpu_s']!r}")
         error = d.get("error") or ""
         if not isinstance(error, str):
@@ -221,6 +226,7 @@ def _complete_lines(path: Path) -> Iterator[tuple[int, str]]:
     with f:
         for lineno, raw in enumerate(f, start=1):
             if not raw.endswith(b"\n"):
+                refuse_cr_only(raw, path, lineno)
                 return  # the torn line of an interrupted write
             try:
                 text = raw.decode("utf-8")
@@ -228,6 +234,16 @@ def _complete_lines(path: Path) -> Iterator[tuple[int, str]]:
                 raise FormatError(f"not UTF-8 text (byte 0x{raw[e.start]:02x})", str(path),
                                   lineno, e.start + 1) from None
             yield lineno, strip_bom(text) if lineno == 1 else text
+
+
+def refuse_cr_only(tail: bytes, path: Path, lineno: int) -> None:
+    """A last line without its newline is an interrupted write, unless it holds a CR: then the
+    file's lines end in CR alone (a spreadsheet's "CSV (Macintosh)"), and it is refused
+    rather than read as nothing (and truncated by a resume)."""
+    if b"\r" in tail:
+        raise FormatError("the lines of this file end in CR alone (a spreadsheet's \"CSV "
+                          "(Macintosh)\"?); save it with LF or CRLF line ends", str(path),
+                          lineno, 0)
 
 
 class RowSink:
@@ -241,16 +257,18 @@ class RowSink:
             with self.path.open("rb+") as f:  # drop a torn last line before appending
                 data = f.read()
                 if data and not data.endswith(b"\n"):
+                    refuse_cr_only(data[data.rfind(b"\n") + 1:], self.path,
+                                   data.count(b"\n") + 1)
                     f.truncate(data.rfind(b"\n") + 1)
         # a header torn by a crash is gone now too: a CSV starts again with its header
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
-            self.file = self.path.open("a", newline="")
+            self.file = self.path.open("a", newline="", encoding="utf-8")
         except OSError as e:
             raise FormatError(f"cannot write results: {e.strerror}", str(self.path), 0, 0) from None
         fields = SEALED_ROW_FIELDS if key is not None else ROW_FIELDS
         if self.kind == "csv" and not fresh:  # a file of an older version keeps its header
-            with self.path.open(newline="") as f:
+            with self.path.open(newline="", encoding="utf-8", errors="replace") as f:
                 header = next(csv.reader(f), None)
                 if header in (ROW_FIELDS, OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
                     fields = header
@@ -286,3 +304,50 @@ class RowSink:
 
     def close(self) -> None:
         self.file.close()
+
+
+def resumed_rows(rows: Iterable[Row], wanted: Callable[[tuple], bool], runs: int,
+                 objective: str, where: str) -> list[Row]:
+    """The rows a resume keeps, checked as a study's: one row per game (a game retried with
+    --retry-errors leaves its failed row before the new one; any other second row is
+    refused), every row one of the study's games (a run past a smaller --runs is kept in the
+    file and left out), and no score on a game that is won or lost."""
+    unique: dict[tuple, Row] = {}
+    for row in rows:
+        agent, name, run, _ = row.key
+        game = f"{agent!r} on {name!r} run {run}"
+        if run < runs and not wanted(row.key):
+            raise FormatError(f"a row for {game} with seed {row.seed} is not one of this "
+                              "study's games; the file was changed by someone else", where)
+        if row.score is not None and objective != "score":
+            raise FormatError(f"the row for {game} has a score, but this game is won or lost",
+                              where)
+        held = unique.get(row.key)
+        if held is not None and not held.failed:
+            raise FormatError(f"two rows for one game ({game}); a study writes one (and one "
+                              "more only after a failed one, with --retry-errors)", where)
+        if run < runs:
+            unique[row.key] = row
+    return list(unique.values())
+
+
+def keep_only_sealed(out: Path, key: str, rows: list[Row]) -> None:
+    """After a study: the results file must hold the rows the referee wrote and nothing else.
+    Where someone changed it while the study ran (an agent outside a sandbox can write the
+    user's files), it is written again from the referee's own rows, and a note says so."""
+    try:
+        read_rows(out, key)
+        return
+    except FormatError as e:
+        reason = str(e)
+    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
+    tmp.unlink(missing_ok=True)
+    sink = RowSink(tmp, key)
+    try:
+        for row in rows:
+            sink.write(row)
+    finally:
+        sink.close()
+    os.replace(tmp, out)
+    print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
+          f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)

@@ -1,0 +1,129 @@
+"""A results file is data to check, not to believe (issue 39, item 5): a resume refuses a
+second row for one game, a row that is not the study's, rows whose fields disagree, and a file
+whose lines end in CR alone, in words, and never truncates what it cannot read; a name that
+is not text a file can hold is refused before the study."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import logic_agents as la
+from logic_agents.errors import FormatError, LogicAgentsError
+from logic_agents.rows import Row, read_rows, resumed_rows
+
+STUDY = dict(runs=2, seed=0, jobs=1)
+
+
+@pytest.fixture
+def study(tmp_path):
+    out = tmp_path / "r.csv"
+    la.compare(["rpx"], ["HARD1"], out=out, **STUDY)
+    return out
+
+
+def resume(out):
+    return la.compare(["rpx"], ["HARD1"], out=out, resume=True, **STUDY)
+
+
+def lines(out):
+    return out.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def test_a_clean_resume_plays_nothing_again(study):
+    before = study.read_bytes()
+    assert len(resume(study).rows) == 2 and study.read_bytes() == before
+
+
+def test_a_second_row_for_one_game_is_refused(study):
+    header, first, second = lines(study)
+    study.write_text(header + second + first + second, encoding="utf-8")
+    before = study.read_bytes()
+    with pytest.raises(FormatError, match="two rows for one game .*'rpx' on 'HARD1' run 1"):
+        resume(study)
+    assert study.read_bytes() == before  # nothing truncated, nothing played
+
+
+def test_a_file_with_cr_line_ends_is_refused_not_truncated(study, tmp_path):
+    text = study.read_text(encoding="utf-8")
+    study.write_bytes(text.replace("\r\n", "\n").replace("\n", "\r").encode())
+    before = study.read_bytes()
+    with pytest.raises(FormatError, match="end in CR alone"):
+        resume(study)
+    assert study.read_bytes() == before
+    with pytest.raises(FormatError, match="end in CR alone"):
+        read_rows(study)
+
+
+def test_the_cli_says_it_in_one_line_and_exit_2(study, capsys):
+    from logic_agents.cli import main
+
+    study.write_bytes(study.read_bytes().replace(b"\n", b"\r"))
+    code = main(["compare", "HARD1", "--agents", "rpx", "--runs", "2", "--jobs", "1",
+                 "--out", str(study), "--resume"])
+    err = capsys.readouterr().err
+    assert code == 2 and "end in CR alone" in err and err.count("\n") == 1
+
+
+def row(**changes):
+    base = dict(agent="rpx", map="HARD1", group="2018", run=0, seed=1, outcome="lost",
+                won=False, steps=3, guesses=3, score=None, time_s=0.1)
+    return Row(**{**base, **changes})
+
+
+def test_resumed_rows_check_each_row_against_the_study():
+    wanted = {("rpx", "HARD1", 0, 1), ("rpx", "HARD1", 1, 2)}.__contains__
+    assert resumed_rows([row()], wanted, 2, "win", "f") == [row()]
+    with pytest.raises(FormatError, match="not one of this study's games"):
+        resumed_rows([row(seed=99)], wanted, 2, "win", "f")
+    with pytest.raises(FormatError, match="has a score, but this game is won or lost"):
+        resumed_rows([row(score=5.0)], wanted, 2, "win", "f")
+    failed = row(outcome="error", error="boom")
+    assert resumed_rows([failed, row()], wanted, 2, "win", "f") == [row()]  # --retry-errors
+    with pytest.raises(FormatError, match="two rows for one game"):
+        resumed_rows([row(), failed], wanted, 2, "win", "f")
+    # a run past a smaller --runs stays in the file and out of the study
+    assert resumed_rows([row(run=5, seed=7)], wanted, 2, "win", "f") == []
+
+
+@pytest.mark.parametrize("cell, value, words", [
+    ("outcome", "banana", "outcome 'banana' is none of"),
+    ("won", "yes", "won must be True or False"),
+    ("won", "True", "won is True but the outcome is 'lost'"),
+    ("time_s", "1e308", "time_s must be a finite number"),
+    ("cpu_s", "-1", "cpu_s must be a finite number"),
+])
+def test_rows_whose_fields_disagree_are_refused(tmp_path, cell, value, words):
+    from logic_agents.rows import ROW_FIELDS
+
+    out = tmp_path / "r.csv"
+    la.compare(["rpx"], ["HARD1"], out=out, runs=1, seed=0, jobs=1)
+    header, first = lines(out)
+    cells = first.rstrip("\r\n").split(",")
+    cells[ROW_FIELDS.index(cell)] = value
+    out.write_text(header + ",".join(cells) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=words):
+        read_rows(out)
+
+
+def test_a_name_a_file_cannot_hold_is_refused_before_the_study(tmp_path):
+    from logic_agents.games.daggers.agents import SinglePointAgent
+
+    class Odd(SinglePointAgent):
+        name = "spx\udc80"
+
+    out = tmp_path / "r.csv"
+    with pytest.raises(LogicAgentsError, match="lone surrogate"):
+        la.compare([Odd], ["HARD1"], out=out, runs=1)
+    assert not out.exists()
+
+
+def test_an_edited_copy_cannot_borrow_a_seal(study, tmp_path):
+    other = tmp_path / "other.csv"
+    la.compare(["rpx"], ["HARD1"], out=other, **STUDY)
+    header, first, _ = lines(study)
+    shutil.copy(study, tmp_path / "keep.csv")
+    study.write_text(header + first + lines(other)[2], encoding="utf-8")  # a row of another
+    with pytest.raises(FormatError, match="not written by the referee of this study"):
+        resume(study)
