@@ -22,13 +22,19 @@ classes or factories (callables that return a fresh agent), and for play an agen
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable as _Iterable
 from typing import TYPE_CHECKING
 
+from logic_agents import arguments as _arguments
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
 from logic_agents._version import __version__
+from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
+from logic_agents.errors import UsageError as _UsageError
 from logic_agents.results import GamePage, Study
 from logic_agents.world.runner import run_episode
+from logic_agents.world.sandbox import Clock as _Clock
+from logic_agents.world.spec import Lives as _Lives
 
 if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
     from collections.abc import Sequence
@@ -49,21 +55,25 @@ def _spec(ref: Any, game: str | None) -> GameSpec:
     from logic_agents.world.registry import get_game
     from logic_agents.world.resolve import detect_game
 
-    return get_game(game or detect_game([str(ref)]))
+    game = _arguments.game_name(game)
+    return get_game(game or detect_game([_arguments.reference(ref, "ref")]))
 
 
 def load(ref: str | PathLike[str], game: str | None = None) -> Any:
     """The instance `ref` names (see the module docstring), of `game` or the detected one."""
     from logic_agents.world.resolve import resolve
 
-    return resolve(str(ref), _spec(ref, game))[1][0]
+    return resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
 
 
 def make_world(instance: Any, game: str, **options: Any) -> World[Any, Any]:
     """A fresh world of `game` for `instance` (options: lives, the game's world options)."""
     from logic_agents.world.registry import get_game
 
-    world: World[Any, Any] = get_game(game).make_world(instance, **options)
+    spec = get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
+    world: World[Any, Any] = spec.make_world(_arguments.instance_of(spec, instance),
+                                             **_arguments.world_options_of(spec, options,
+                                                                          "options"))
     return world
 
 
@@ -74,7 +84,8 @@ def make_agent(agent: AgentRef, game: str, **options: Any) -> Any:
     from logic_agents.world.agents import agent_entry, build_agent
     from logic_agents.world.registry import get_game
 
-    return build_agent(agent_entry(get_game(game), agent, instance_ok=True), options)
+    spec = get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
+    return build_agent(agent_entry(spec, agent, instance_ok=True), options)
 
 
 def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str | None = None,
@@ -89,10 +100,12 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     from logic_agents.world.trace import Trace
 
     spec = _spec(ref, game)
+    seed = _arguments.seed_of(seed)
+    trace = _arguments.path_or_none(trace, "trace")
+    world_options = _lives(spec, lives)
     instance = load(ref, spec.name)
-    world_options = {} if lives is None else {"lives": lives}
-    world = spec.make_world(instance, **world_options)
     player = make_agent(spec.default_agent if agent is None else agent, spec.name, **options)
+    world = _world(spec, instance, world_options)
     writer = None
     if trace is not None:
         writer = Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
@@ -127,12 +140,14 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     from logic_agents.world.agents import agent_entry, build_agent, explaining
 
     spec = _spec(ref, game)
+    seed = _arguments.seed_of(seed)
+    output = _arguments.path_or_none(output, "output")
+    world_options = _lives(spec, lives)
     instance = load(ref, spec.name)
-    world_options = {} if lives is None else {"lives": lives}
     entry = agent_entry(spec, spec.default_agent if agent is None else agent, instance_ok=True)
     player = build_agent(entry, explaining(entry, options))
-    _, text = record_episode(spec, spec.make_world(instance, **world_options), player, seed,
-                             instance, str(ref), world_options)
+    _, text = record_episode(spec, _world(spec, instance, world_options), player, seed,
+                             instance, os.fspath(ref), world_options)
     page = game_page(episode_data(os.fspath(output) if output else f"<{instance.name}>", text=text))
     if output is not None:
         Path(output).write_text(page, encoding="utf-8")
@@ -146,31 +161,37 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
     `game`; an `action` is outlined as the move, the cells a `why` names (an agent's reason for
     it) as its proof, as on the game page. A notebook shows it as the game page's SVG; `print`
     shows its text."""
-    from logic_agents.errors import UsageError
     from logic_agents.web.svg import Board
     from logic_agents.world.registry import get_game
     from logic_agents.world.spec import View
 
+    seed = _arguments.seed_of(seed)
     if isinstance(ref, (str, os.PathLike)):
         spec = _spec(ref, game)
         instance = load(ref, spec.name)
     elif game is None:
-        raise UsageError("board: name the game of an instance or observation object (game=...)")
+        raise _UsageError("board: name the game of an instance or observation object (game=...)")
     else:
-        spec, instance = get_game(game), ref
+        spec = get_game(_arguments.game_name(game) or "")
+        instance = None if ref is None else _arguments.instance_of(spec, ref, "ref")
     drawn = spec.need(View, "board")
     if observation is None:
         if instance is None:
-            raise UsageError("board: give an instance (a reference or an object) or observation=")
-        observation, _ = spec.make_world(instance).reset(seed=seed)
+            raise _UsageError("board: give an instance (a reference or an object) or observation=")
+        observation, _ = _world(spec, instance, {}).reset(seed=seed)
         title = f"{spec.name} · {getattr(instance, 'name', '')}"
     else:
+        observation = _arguments.observation_of(spec, observation)
         title = spec.name
     from logic_agents.world.view import cells_in
 
-    move = tuple(drawn.cells_of(action)) if action is not None else ()
-    return Board(drawn.board(observation), title,
-                 tuple((int(r), int(c)) for r, c in move), cells_in(why))
+    try:
+        move = tuple(drawn.cells_of(action)) if action is not None else ()
+        move = tuple((int(r), int(c)) for r, c in move)
+    except (TypeError, ValueError, AttributeError, IndexError, KeyError):
+        raise _UsageError(f"action must be a {spec.name} action, not "
+                          f"{type(action).__name__}") from None
+    return Board(drawn.board(observation), title, move, cells_in(why))
 
 
 def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike[str]], *,
@@ -189,16 +210,34 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     from logic_agents import batch
     from logic_agents.progress import StudyProgress
 
-    if isinstance(agents, (str, type)) or callable(agents):
+    if isinstance(agents, (str, type, os.PathLike)) or callable(agents):
         agents = [agents]  # one agent, not a list of them
-    spec = _spec(refs[0], game) if refs else _spec("", game)
-    entries = batch.entries_from_references([str(r) for r in refs], spec)
-    study = batch.make_jobs(spec.name, list(agents), entries, runs, seed, agent_options,
+    if not isinstance(agents, _Iterable) or isinstance(agents, (bytes, dict)):
+        raise _UsageError(f"agents must be an agent or a list of them, not "
+                         f"{type(agents).__name__}")
+    agents = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in agents]
+    if not agents:
+        raise _UsageError("agents is empty: a study needs at least one agent")
+    refs = _arguments.references(refs)
+    spec = _spec(refs[0], game)
+    runs = _arguments.whole(runs, "runs", 1, _arguments.MAX_RUNS)
+    seed = _arguments.whole(seed, "seed", 0, _arguments.MAX_SEED - 1)
+    jobs = None if jobs is None else _arguments.whole(jobs, "jobs", 1, _arguments.MAX_JOBS)
+    out = _arguments.path_or_none(out, "out")
+    if _arguments.flag(resume, "resume") and out is None:
+        raise _UsageError("resume=True continues a results file: give it as out=")
+    if progress is not None:
+        _arguments.flag(progress, "progress")
+    agent_options = _arguments.per_agent_options(agent_options)
+    world_options = _arguments.world_options_of(spec, world_options)
+    entries = batch.entries_from_references(refs, spec)
+    _world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
+    study = batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
                             world_options)
     scored = spec.objective == "score"
     with StudyProgress(len(study), progress, scored=scored) as shown:
-        rows = batch.compare(list(agents), entries, runs=runs, seed=seed, jobs=jobs,
-                             game=spec.name, out=None if out is None else os.fspath(out),
+        rows = batch.compare(agents, entries, runs=runs, seed=seed, jobs=jobs,
+                             game=spec.name, out=out,
                              resume=resume, agent_options=agent_options,
                              world_options=world_options, on_row=shown.advance)
     summary = batch.summarize(rows, study.agents,
@@ -206,7 +245,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                               scored=scored)
     summary["objective"] = spec.objective
     labels = ", ".join(repr(name) for name in summary["agents"])
-    call = (f"logic_agents.compare([{labels}], {[os.fspath(r) for r in refs]!r}, "
+    call = (f"logic_agents.compare([{labels}], {refs!r}, "
             f"game={spec.name!r}, runs={runs}, seed={seed})")
     return Study(list(rows), summary, spec.name, {
         "call": call, "version": f"logic-agents {__version__}", "seed": str(seed),
@@ -223,7 +262,28 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
     puzzle = spec.get(Puzzle)
     if puzzle is None:
         raise LogicAgentsError(f"{spec.name} is not a static puzzle")
-    return puzzle.solve(load(ref, spec.name), unique, solver)
+    if solver is not None and not isinstance(solver, str):
+        raise _UsageError(f"solver must be a solver's name (a str), not {type(solver).__name__}")
+    return puzzle.solve(load(ref, spec.name), _arguments.flag(unique, "unique"), solver)
+
+
+def _lives(spec: GameSpec, lives: Any) -> dict[str, Any]:
+    """The world options of `lives=`: only for a game with lives, a whole number from 1."""
+    if lives is None:
+        return {}
+    if spec.get(_Lives) is None:
+        raise _UsageError(f"lives is for games with lives; {spec.name} has none")
+    return _arguments.world_options_of(spec, {"lives": lives}, "lives")
+
+
+def _world(spec: GameSpec, instance: Any, options: dict[str, Any]) -> World[Any, Any]:
+    """A fresh world; what the game's own code raises making it is one UsageError."""
+    try:
+        world: World[Any, Any] = _Clock().world(lambda: spec.make_world(instance, **options))
+    except _AgentFailed as e:
+        raise _UsageError(f"{spec.name}'s world cannot be made with "
+                         f"{options or 'no options'}: {e.line}") from None
+    return world
 
 
 def register(spec: GameSpec) -> GameSpec:

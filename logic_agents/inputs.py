@@ -108,13 +108,27 @@ def decode(data: bytes, file: str) -> str:
         raise FormatError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", file, line, col) from None
 
 
+def _read_at_most(f: Any, limit: int) -> bytes:
+    """Up to `limit` bytes of a file, in chunks: f.read(limit) would ask for the whole limit
+    (256 MiB) at once, whatever the file's size."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = f.read(min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def read_text(path: str | Path, what: str = "file") -> str:
     """The UTF-8 text of a file; every way it can fail is one FormatError naming the file."""
     path = Path(path)
     name = str(path)
     try:
         with path.open("rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
+            data = _read_at_most(f, MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise FormatError(f"cannot read: no such {what}", name, 0, 0) from None
     except IsADirectoryError:

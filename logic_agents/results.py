@@ -33,6 +33,9 @@ class GamePage(str):
                 'style="width: 100%; height: 640px; border: 1px solid #ddd"></iframe>')
 
 
+NOTEBOOK_WINDOW = 200  # rows per table a notebook shows of a study
+
+
 @dataclass
 class Study:
     rows: list[Row]
@@ -85,16 +88,18 @@ class Study:
         return per_map(self.rows, list(self.summary.get("agents", {})),
                        self.objective == "score")
 
-    def to_html(self, title: str = "") -> str:
+    def to_html(self, title: str = "", window: int | None = None) -> str:
         """The study page `compare --html` writes (without replay links), with the call that
-        made it at the top."""
+        made it at the top; `window`: at most that many rows per table."""
         from logic_agents.web.study import study_page
 
         return study_page(title or f"{self.game} study", self.summary, self.rows, {},
-                          meta=self.meta)
+                          meta=self.meta, window=window)
 
     def _repr_html_(self) -> str:
-        return self.to_html()
+        """What a notebook shows: the summary and a window of NOTEBOOK_WINDOW rows, so a study
+        of 100,000 games does not put megabytes into the notebook."""
+        return self.to_html(window=NOTEBOOK_WINDOW)
 
     def __repr__(self) -> str:
         agents = ", ".join(self.summary.get("agents", {}))

@@ -127,3 +127,15 @@ def test_an_edited_copy_cannot_borrow_a_seal(study, tmp_path):
     study.write_text(header + first + lines(other)[2], encoding="utf-8")  # a row of another
     with pytest.raises(FormatError, match="not written by the referee of this study"):
         resume(study)
+
+
+def test_a_notebook_shows_a_window_of_a_big_study():
+    from logic_agents.results import NOTEBOOK_WINDOW, Study
+
+    study = la.compare(["rpx"], ["EASY1"], runs=NOTEBOOK_WINDOW * 5, jobs=1, progress=False)
+    page = study._repr_html_()
+    whole = study.to_html()
+    assert len(study.rows) == NOTEBOOK_WINDOW * 5 and isinstance(study, Study)
+    assert page.count("<tr>") < whole.count("<tr>") - 3 * NOTEBOOK_WINDOW
+    assert f"{NOTEBOOK_WINDOW:,} of {NOTEBOOK_WINDOW * 5:,} games" in page
+    assert len(page) < len(whole) / 3

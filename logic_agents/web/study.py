@@ -165,10 +165,13 @@ def _meta(meta: dict[str, str]) -> str:
 
 
 def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple, str],
-               notes: Sequence[str] = (), meta: dict[str, str] | None = None) -> str:
+               notes: Sequence[str] = (), meta: dict[str, str] | None = None,
+               window: int | None = None) -> str:
     """The whole page; `links` maps a row's key to its replay page (relative path); `meta`
     (command, version, seed, ...) is printed at the top. Every table sorts by a click on its
-    header (a few lines of inline script; the page loads nothing)."""
+    header (a few lines of inline script; the page loads nothing). `window`: at most that
+    many rows of the per-map and per-game tables (a notebook's view of a big study), with a
+    note of how many there are."""
     scored = summary.get("objective") == "score"
     agents = list(summary["agents"])
     head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s",
@@ -185,7 +188,14 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
                  "p", "verdict"]
     games = []
     order = {name: k for k, name in enumerate(agents)}
-    for r in sorted(rows, key=lambda r: (r.group, r.map, r.run, order.get(r.agent, 0))):
+    ordered = sorted(rows, key=lambda r: (r.group, r.map, r.run, order.get(r.agent, 0)))
+    map_rows = _map_rows(rows, agents, scored)
+    if window is not None and (len(ordered) > window or len(map_rows) > window):
+        notes = [*notes, f"Shown: the first {min(window, len(map_rows)):,} of {len(map_rows):,} "
+                 f"maps and {min(window, len(ordered)):,} of {len(ordered):,} games; "
+                 "study.to_html() (or compare --html) writes them all."]
+        ordered, map_rows = ordered[:window], map_rows[:window]
+    for r in ordered:
         link = links.get(r.key)
         cell = f'<td><a href="{_e(link)}">replay</a></td>' if link else "<td></td>"
         value = f"{r.score:g}" if scored and r.score is not None else r.outcome
@@ -203,7 +213,7 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
         "pair_head": header(pair_head),
         "pairs": "".join(_pair_rows(summary, scored))
         or f'<tr><td colspan="{len(pair_head)}">one agent: no pairs</td></tr>',
-        "map_head": header(map_head), "maps": "".join(_map_rows(rows, agents, scored)),
+        "map_head": header(map_head), "maps": "".join(map_rows),
         "notes": "".join(f"<p class=\"note\">{_e(n)}</p>" for n in notes),
         "games": "".join(games), "script": _asset("study.js")})
     return html_page(title, _asset("study.css"), page, CSP_PAGE)

@@ -37,6 +37,7 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.inputs import path_exists
+from logic_agents.world.core import own_name
 from logic_agents.world.declared import HOOKS, Option, accepts, declared_options  # noqa: F401
 from logic_agents.world.referee import (
     DEFAULT_ISOLATION,
@@ -150,12 +151,15 @@ def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
 
 
 def _is_agent(obj: Any) -> bool:
-    return callable(getattr(obj, "reset", None)) and callable(getattr(obj, "act", None))
+    try:
+        return callable(getattr(obj, "reset", None)) and callable(getattr(obj, "act", None))
+    except Exception:  # a property of the agent's that raises: not an agent we can play
+        return False
 
 
 def _label(agent: Any) -> str:
-    name = getattr(agent, "name", None)
-    if isinstance(name, str) and name:
+    name = own_name(agent)
+    if name:
         return name
     own = getattr(agent, "__name__", None) or getattr(getattr(agent, "func", None), "__name__",
                                                       None)
@@ -294,8 +298,8 @@ def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None,
                           f"it made a {what}, which has no "
                           f"{' or '.join(m + '()' for m in missing)}; an agent needs "
                           "reset(seed=None) and act(observation)")
-    if not isinstance(getattr(agent, "name", None), str):
-        with contextlib.suppress(AttributeError, TypeError):
+    if own_name(agent) is None:
+        with contextlib.suppress(Exception):  # a read-only or failing `name`: left as it is
             agent.name = entry.name
     return agent
 

@@ -171,3 +171,13 @@ class EpisodeResult:
         from logic_agents.web.svg import episode_html
 
         return episode_html(self, self.board)
+
+
+def own_name(obj: Any) -> str | None:
+    """An object's own `name` when it is a non-empty str; None when it has none, or when
+    reading it raises (an agent's `name` property is the agent's code, and may fail)."""
+    try:
+        name = getattr(obj, "name", None)
+    except Exception:
+        return None
+    return name if isinstance(name, str) and name else None

@@ -38,7 +38,7 @@ from logic_agents.world.containment import (
     parents,
 )
 from logic_agents.world.registry import entry_point_of, get_game
-from logic_agents.world.sandbox import Caps
+from logic_agents.world.sandbox import Caps, signal_hint
 from logic_agents.world.spec import Shipped
 from logic_agents.world.wire import Channel, WireError
 
@@ -205,8 +205,7 @@ class PlayerProcess:
         if code is None:
             return "still running"
         if code < 0:
-            hint = " (over the memory cap?)" if code in (-signal.SIGKILL, -signal.SIGABRT) else ""
-            return f"killed by signal {-code}{hint}"
+            return f"killed by signal {-code}{signal_hint(code)}"
         return f"exit code {code}"
 
     def sweep(self) -> None:

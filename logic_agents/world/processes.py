@@ -106,6 +106,13 @@ def stop_process(proc: Any) -> None:
     proc.join()
 
 
+def _has_data(conn: Any) -> bool:
+    try:
+        return bool(conn.poll())
+    except (OSError, ValueError, EOFError):
+        return False
+
+
 def _overdue(watch: Watch) -> bool:
     deadline = watch.deadline
     return deadline > 0 and time.monotonic() > deadline + GRACE_S
@@ -208,7 +215,13 @@ class Pool:
                     index = next(i for i, s in enumerate(self.slots) if s.conn is conn)
                     self._receive(index, emit)
                 for index, slot in enumerate(self.slots):
-                    if slot.job is not None and _overdue(slot.watch):
+                    if slot.job is None:
+                        continue
+                    if slot.proc.exitcode is not None and not _has_data(slot.conn):
+                        # dead, though a process it started may still hold its pipe open:
+                        # said as the death it is, not as a game past its deadline
+                        self._replace(index, emit, killed=False)
+                    elif _overdue(slot.watch):
                         self._replace(index, emit, killed=True)
         finally:
             for slot in self.slots:

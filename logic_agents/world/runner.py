@@ -20,7 +20,7 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
 from logic_agents.world.base import ended
-from logic_agents.world.core import Agent, EpisodeResult, Outcome, World
+from logic_agents.world.core import Agent, EpisodeResult, Outcome, World, own_name
 from logic_agents.world.sandbox import Clock, PassThrough
 
 MAX_COUNTER = 10**15  # a results file keeps counters below this (see batch.read_rows)
@@ -109,8 +109,7 @@ def run_episode(
 
 
 def agent_name(agent: Any) -> str:
-    name = getattr(agent, "name", None)
-    return name if isinstance(name, str) else type(agent).__name__
+    return own_name(agent) or type(agent).__name__
 
 
 def checked_stats(stats: Any, clock: Clock) -> dict[str, Any]:

@@ -271,6 +271,16 @@ def world_failure(error: BaseException, step: int = 0) -> AgentFailed:
     return AgentFailed("", "world", type(error).__name__, message, step=step)
 
 
+def signal_hint(exitcode: int | None) -> str:
+    """Words for a process ended by a signal. The memory cap makes an allocation fail (a
+    MemoryError, or an abort in C); a SIGKILL comes from outside: another process, or the
+    kernel's out-of-memory killer."""
+    return {-signal.SIGKILL: " (killed from outside: by another process, or by the kernel's "
+                             "out-of-memory killer)",
+            -signal.SIGABRT: " (aborted: an allocation that failed under the memory cap?)"
+            }.get(exitcode or 0, "")
+
+
 def lost_failure(agent: str, watch: Watch, caps: Caps, exitcode: int | None,
                  killed: bool) -> AgentFailed:
     """What to say of a game whose process was killed past its deadline, or died."""
@@ -288,6 +298,6 @@ def lost_failure(agent: str, watch: Watch, caps: Caps, exitcode: int | None,
                            step=step, timeout=True)
     how = (f"killed by signal {-exitcode}" if exitcode is not None and exitcode < 0
            else f"exit code {exitcode}")
-    hint = " (over the memory cap?)" if exitcode in (-signal.SIGKILL, -signal.SIGABRT) else ""
+    hint = signal_hint(exitcode)
     return AgentFailed(agent, where, "ProcessDied", f"the process playing the game ended "
                        f"({how}){hint}", step=step)

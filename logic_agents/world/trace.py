@@ -12,7 +12,9 @@ Concepts:
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
@@ -241,28 +243,89 @@ def _world_options(options: dict[str, Any], spec: Any, path: str | Path) -> dict
     return options
 
 
+def _lines(path: Path, text: str | None) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a trace, streamed from disk when `text` is None: a trace of a
+    million steps is never held whole."""
+    if text is not None:
+        yield from enumerate(text.split("\n"), start=1)
+        return
+    try:
+        f = path.open("rb")
+    except FileNotFoundError:
+        raise FormatError("cannot read: no such trace", str(path), 0, 0) from None
+    except IsADirectoryError:
+        raise FormatError("is a directory, not a trace", str(path), 0, 0) from None
+    except OSError as e:
+        raise FormatError(f"cannot read trace: {e.strerror or e}", str(path), 0, 0) from None
+    with f:
+        for lineno in itertools.count(1):
+            raw = f.readline(MAX_INPUT_BYTES + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_INPUT_BYTES:
+                raise FormatError(f"a line longer than {MAX_INPUT_BYTES // 2**20} MiB",
+                                  str(path), lineno, 0)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise FormatError(f"not UTF-8 text (byte 0x{raw[e.start]:02x})", str(path),
+                                  lineno, e.start + 1) from None
+            yield lineno, line.removeprefix("\ufeff") if lineno == 1 else line
+
+
+def _records(path: Path, text: str | None) -> Iterator[tuple[int, Record]]:
+    """Every record of a trace, checked, in order, streamed: first a pass that only checks
+    every line is JSON (so a bad line is found before any step is replayed), then the
+    records."""
+    for lineno, line in _lines(path, text):
+        if line.strip():
+            load_json(line, str(path), lineno)
+    for lineno, line in _lines(path, text):
+        if line.strip():
+            yield lineno, _check_record(load_json(line, str(path), lineno), str(path), lineno)
+
+
 def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict[str, Any]:
     """Re-run a trace through a fresh world and check every step; returns a short report.
     The instance comes from the trace itself when it carries one (so it replays anywhere),
     else from its map path. `watch(spec, observation, record)` sees each observation as the
-    world made it (record None for the first); `text` is the trace itself, if not on disk."""
+    world made it (record None for the first); `text` is the trace itself, if not on disk.
+    The trace is streamed: its records are checked and replayed one at a time."""
     from logic_agents.world.registry import get_game
     from logic_agents.world.resolve import resolve
 
-    begin, steps, end = read_trace(path, text)
-    spec = get_game(begin["game"])
-    if "instance" in begin:
-        instance = spec.instances.parse(begin["instance"], f"{path}: instance")
-    else:
-        instance = resolve(begin["map_path"], spec)[1][0]
-    world = spec.make_world(instance, **_world_options(begin.get("world_options", {}), spec, path))
-    observation, _ = world.reset(seed=begin.get("seed"))
-    if to_jsonable(observation) != begin["observation"]:
-        raise TraceMismatch(f"{path}: the first observation differs from the trace")
-    if watch is not None:
-        watch(spec, observation, None)
+    path = Path(path)
+    begin: Record | None = None
+    end: Record | None = None
+    spec: Any = None
+    world: Any = None
+    steps = 0
     score = 0.0
-    for record in steps:
+    for lineno, record in _records(path, text):
+        kind = record["type"]
+        if kind == "begin":
+            if begin is not None:
+                raise FormatError("a second 'begin' record", str(path), lineno, 1)
+            begin = record
+            spec = get_game(begin["game"])
+            if "instance" in begin:
+                instance = spec.instances.parse(begin["instance"], f"{path}: instance")
+            else:
+                instance = resolve(begin["map_path"], spec)[1][0]
+            world = spec.make_world(instance, **_world_options(begin.get("world_options", {}),
+                                                               spec, path))
+            observation, _ = world.reset(seed=begin.get("seed"))
+            if to_jsonable(observation) != begin["observation"]:
+                raise TraceMismatch(f"{path}: the first observation differs from the trace")
+            if watch is not None:
+                watch(spec, observation, None)
+            continue
+        if begin is None:
+            raise FormatError(f"a '{kind}' record before 'begin'", str(path), lineno, 1)
+        if kind != "step":
+            end = record
+            continue
+        steps += 1
         action = spec.actions.from_json(record["action"])
         try:
             observation, reward, terminated, truncated, info = world.step(action)
@@ -276,11 +339,13 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
                                 "differs on replay")
         if watch is not None:
             watch(spec, observation, record)
+    if begin is None:
+        raise FormatError("trace has no 'begin' record", str(path), 1, 1)
     if end is not None:
         recorded = end["result"]
-        if recorded["steps"] != len(steps) or abs(recorded["score"] - score) > 1e-9:
+        if recorded["steps"] != steps or abs(recorded["score"] - score) > 1e-9:
             raise TraceMismatch(f"{path}: recorded result disagrees with the replayed steps")
-    return {"steps": len(steps), "score": score, "outcome": end["result"]["outcome"] if end else None,
+    return {"steps": steps, "score": score, "outcome": end["result"]["outcome"] if end else None,
             "game": spec.name, "map": (end or {}).get("result", {}).get("map") or
             Path(str(begin.get("map_path", ""))).stem, "agent": begin.get("agent", ""),
             "seed": begin.get("seed")}

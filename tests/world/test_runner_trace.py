@@ -70,3 +70,29 @@ def test_bad_trace_files(tmp_path):
         read_trace(bad)
     with pytest.raises(FormatError):
         read_trace(tmp_path / "missing.jsonl")
+
+
+def test_replay_streams_the_trace(tmp_path):
+    """A long trace is replayed a record at a time (issue 39, item 7): the memory replay
+    takes stays far below the trace's own size."""
+    import tracemalloc
+
+    import logic_agents as la
+    from logic_agents.games.daggers import format_map
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+    from logic_agents.world.trace import replay
+
+    board = tmp_path / "expert.txt"
+    board.write_text(format_map(generate_maps(PRESETS["expert"], 1, seed=0)[0]),
+                     encoding="utf-8")
+    trace = tmp_path / "long.jsonl"
+    la.play(board, agent="rpx", lives=500, trace=trace)
+    size = trace.stat().st_size
+    assert size > 200_000
+    tracemalloc.start()
+    try:
+        report = replay(trace)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert report["steps"] > 100 and peak < size / 3, (peak, size)

@@ -52,6 +52,9 @@ from logic_agents.inputs import limits_lifted
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
+# the largest board `generate` makes without --no-limits: 30x30 takes about 20 s and 370 MB
+# on a 2-core machine, 40x40 over 60 s and 1 GB (docs/BENCHMARKS.md)
+GENERATE_CELLS = 1_300
 # Conflicts allowed per SAT call while repairing: a few puzzles on one incremental solver turn
 # very hard (one 20x20 took 18 minutes without a budget); past it, a tenth of the cells is
 # redrawn. On 20x20, 20,000 let single calls run 1.5 s (median 6.1 s, max 30 s per puzzle
@@ -197,6 +200,12 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
     if width * height > MAX_CELLS and not limits_lifted():
         raise GenerationError(f"a {width}x{height} board has {width * height:,} cells, over the "
                               f"{MAX_CELLS:,} its files may hold; --no-limits lifts the limit")
+    if width * height > GENERATE_CELLS and not limits_lifted():
+        raise GenerationError(
+            f"a {width}x{height} board has {width * height:,} cells; boards over "
+            f"{GENERATE_CELLS:,} take minutes and gigabytes each to make unique (40x40: over a "
+            "minute and 1 GB, 50x50: 1.7 GB in its first 10 s, on a 2-core machine), so they "
+            "are refused; --no-limits tries anyway (under --time-cap and --memory-cap)")
     if difficulty is not None and difficulty not in LEVELS:
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of "
                               f"{', '.join(LEVELS)}")

@@ -1,0 +1,161 @@
+"""The Python API's arguments, checked at the door: an odd value is a UsageError that names
+the argument and what it takes, never a raw TypeError from deep inside (issue 39, item 6).
+
+Concepts:
+- reference / references: what names an instance (a str or a path; for a study, a list of
+  them, never a lone str taken letter by letter, nor an empty list).
+- whole(value, name, low, high): an int (a numpy integer too, never a bool or a float) in
+  range; seed_of: None or a whole seed.
+- options_of / per_agent_options: keyword options as a dict with str keys; an agent's options
+  as a dict of dicts.
+- world_options_of(spec, options): only the options the game's world takes (lives for a game
+  with lives, its declared Options), each of its declared type and range.
+- instance_of(spec, value): an instance object of the game's own type.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from logic_agents.errors import UsageError
+from logic_agents.world.spec import GameSpec, Lives
+
+MAX_RUNS = 10**6  # a study of more runs per map and agent is a mistake, not a plan
+MAX_SEED = 2**63
+MAX_JOBS = 1024
+MAX_LIVES = 10**6
+
+
+def _what(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}" if len(text) <= 40 else type(value).__name__
+
+
+def reference(value: Any, name: str) -> str:
+    """A map reference: a non-empty str or path (os.PathLike of str)."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value:
+        raise UsageError(f"{name} must name an instance: a file, FILE:K, a shipped map's name "
+                         f"or an inline instance (a non-empty str or path), not {_what(value)}")
+    return value
+
+
+def references(value: Any, name: str = "refs") -> list[str]:
+    """The references of a study: a list (or any iterable but a str) of at least one."""
+    if isinstance(value, (str, os.PathLike)):
+        return [reference(value, name)]
+    if not isinstance(value, Iterable) or isinstance(value, (bytes, dict)):
+        raise UsageError(f"{name} must be a list of map references, not {_what(value)}")
+    items = [reference(item, f"{name}[{k}]") for k, item in enumerate(value)]
+    if not items:
+        raise UsageError(f"{name} is empty: a study needs at least one map")
+    return items
+
+
+def whole(value: Any, name: str, low: int, high: int) -> int:
+    """An integer in [low, high]: an int or a numpy integer, not a bool, float or str."""
+    if isinstance(value, (bool, float)):
+        raise UsageError(f"{name} must be a whole number, not {_what(value)}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise UsageError(f"{name} must be a whole number, not {_what(value)}") from None
+    if not low <= number <= high:
+        raise UsageError(f"{name} must be from {low:,} to {high:,}, not {number:,}")
+    return number
+
+
+def seed_of(value: Any, name: str = "seed") -> int | None:
+    return None if value is None else whole(value, name, 0, MAX_SEED - 1)
+
+
+def flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise UsageError(f"{name} must be True or False, not {_what(value)}")
+    return value
+
+
+def path_or_none(value: Any, name: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value:
+        raise UsageError(f"{name} must be a file path (a str or path), not {_what(value)}")
+    return value
+
+
+def options_of(value: Any, name: str) -> dict[str, Any]:
+    """Keyword options: None or a dict whose keys are str."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise UsageError(f"{name} must be a dict of option names to values, not {_what(value)}")
+    return dict(value)
+
+
+def per_agent_options(value: Any) -> dict[str, dict[str, Any]]:
+    """agent_options: None or {agent name: {option: value}}."""
+    options = options_of(value, "agent_options")
+    for agent, given in options.items():
+        if not isinstance(given, dict):
+            raise UsageError(f"agent_options[{agent!r}] must be a dict of option names to "
+                             f"values, not {_what(given)}")
+        options[agent] = options_of(given, f"agent_options[{agent!r}]")
+    return options
+
+
+def world_options_of(spec: GameSpec, value: Any, name: str = "world_options") -> dict[str, Any]:
+    """The world options given, each one the game's world takes, of its type and range."""
+    options = options_of(value, name)
+    takes = {o.name: o for o in spec.options}
+    for key, given in options.items():
+        if key == "lives" and spec.get(Lives) is not None:
+            options[key] = whole(given, f"{name}['lives']", 1, MAX_LIVES)
+            continue
+        option = takes.get(key)
+        if option is None:
+            known = sorted(takes) + (["lives"] if spec.get(Lives) is not None else [])
+            raise UsageError(f"{name}: {spec.name}'s world takes no option {key!r} (it takes "
+                             f"{', '.join(known) or 'none'})")
+        kind = option.type
+        if kind is bool and not isinstance(given, bool) or kind in (int, float) and (
+                isinstance(given, bool) or not isinstance(given, (int, float))
+                or kind is int and isinstance(given, float)):
+            raise UsageError(f"{name}[{key!r}] must be of type {kind.__name__}, not "
+                             f"{_what(given)}")
+        if option.choices and given not in option.choices:
+            raise UsageError(f"{name}[{key!r}] must be one of "
+                             f"{', '.join(map(str, option.choices))}, not {given!r}")
+        if isinstance(given, float) and not math.isfinite(given):
+            raise UsageError(f"{name}[{key!r}] must be a finite number, not {given!r}")
+    return options
+
+
+def instance_of(spec: GameSpec, value: Any, name: str = "instance") -> Any:
+    """An instance object of the game's own type (its sample's)."""
+    kind = type(spec.instances.sample())
+    if not isinstance(value, kind):
+        raise UsageError(f"{name} must be a {spec.name} instance ({kind.__name__}, e.g. "
+                         f"logic_agents.load(...)), not {_what(value)}")
+    return value
+
+
+def observation_of(spec: GameSpec, value: Any) -> Any:
+    """An observation of the game's own type (what its world's reset gives)."""
+    kind = type(spec.make_world(spec.instances.sample()).reset(seed=0)[0])
+    if not isinstance(value, kind):
+        raise UsageError(f"observation must be a {spec.name} observation ({kind.__name__}), "
+                         f"not {_what(value)}")
+    return value
+
+
+def game_name(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise UsageError(f"game must be a game's name (a str), not {_what(value)}")
+    return value
