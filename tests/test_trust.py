@@ -149,9 +149,14 @@ def test_a_resume_must_be_the_same_study_and_counts_each_game_once(capsys, tmp_p
         code, _, err = run(capsys, *base, "--runs", "4", "--seed", "1", "--resume", *other)
         assert code == 2 and "another study" in err and word in err and err.count("\n") == 1
     assert len(batch.read_rows(out)) == 4
-    # a smaller --runs summarises only its own runs; a duplicated row counts once
+    # a duplicated row is refused in words (issue 39: one row per game), nothing truncated
+    whole = out.read_text()
     with out.open("a") as f:
-        f.write(out.read_text().splitlines()[1] + "\n")
+        f.write(whole.splitlines()[1] + "\n")
+    code, _, err = run(capsys, *base, "--runs", "2", "--seed", "1", "--resume", "--json")
+    assert code == 2 and "two rows for one game" in err and err.count("\n") == 1
+    out.write_text(whole)
+    # a smaller --runs summarises only its own runs
     code, stdout, _ = run(capsys, *base, "--runs", "2", "--seed", "1", "--resume", "--json")
     assert code == 0 and json.loads(stdout)["agents"]["satx"]["games"] == 2
     code, stdout, _ = run(capsys, *base, "--runs", "4", "--seed", "1", "--resume", "--json")

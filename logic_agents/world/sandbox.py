@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import AgentFailed
+from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
@@ -176,7 +176,8 @@ class Clock:
         if self.watch is not None:
             deadline = self.game_deadline
             self.watch.set(0.0 if math.isinf(deadline) else deadline, step, "world")
-        leave: tuple[type[BaseException], ...] = (AgentFailed, PassThrough, *passes)
+        # a LogicAgentsError is words already (a bad --pieces, say): it leaves as it is
+        leave: tuple[type[BaseException], ...] = (LogicAgentsError, PassThrough, *passes)
         try:
             return fn(*args, **kwargs)
         except leave:

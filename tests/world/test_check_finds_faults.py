@@ -19,13 +19,14 @@ from tests.plugins import install, plugged
 def test_games_check_fails_the_fault_with_its_words(tmp_path, fault, capsys, monkeypatch):
     site = install(tmp_path / "site", "broken_" + fault.replace("-", "_"), source(fault),
                    entry=f"broken-{fault}")
-    monkeypatch.setattr(registry, "IMPORT_LIMIT_S", 2.0)
+    monkeypatch.setattr(registry, "IMPORT_LIMIT_S", 1.0)
+    monkeypatch.setattr(registry, "SLOW_IMPORT_S", 0.2)
     monkeypatch.setattr(guard, "SNIFF_LIMIT_S", 0.5)
     monkeypatch.setattr(contract, "SNIFF_LIMIT_S", 0.5)
     monkeypatch.setattr(resolve, "SNIFF_LIMIT_S", 0.5)
     monkeypatch.setattr(games_verb, "KILL_AFTER_S", 0.5)
     with plugged(site):
-        code = main(["games", "--check", f"broken-{fault}", "--json", "--limit", "2"])
+        code = main(["games", "--check", f"broken-{fault}", "--json", "--limit", "1"])
         out, err = capsys.readouterr()
     assert code == 1, out
     report = json.loads(out)  # stdout stays JSON, whatever the plug-in printed
