@@ -35,10 +35,12 @@ test-fast: $(STAMP_DEV)
 	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"
 
 # ruff, then mypy: strict on logic/, world/ and the public API, the default level elsewhere
-# (the scope is in pyproject.toml, [tool.mypy])
+# (the scope is in pyproject.toml, [tool.mypy]); then import-linter: the layers of
+# docs/architecture.md and the games' independence ([tool.importlinter])
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # the documentation site in site/ (README as the home page, the API from the docstrings);
 # --strict: a broken link, a page missing from the nav or a bad reference fails it

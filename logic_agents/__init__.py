@@ -31,7 +31,7 @@ from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
 from logic_agents.errors import UsageError as _UsageError
-from logic_agents.results import GamePage, Study
+from logic_agents.results import GamePage, PlayedEpisode, Study
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock as _Clock
 from logic_agents.world.spec import Lives as _Lives
@@ -124,7 +124,7 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     drawn = spec.get(View)
     if drawn is not None and last[0] is not None:
         result.board = drawn.board(last[0])
-    return result
+    return PlayedEpisode.of(result)
 
 
 def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,

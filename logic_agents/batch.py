@@ -38,6 +38,7 @@ from logic_agents.entries import (  # noqa: F401  (batch.MapEntry and the rest: 
     group_of,
 )
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
+from logic_agents.ground.processes import fork_context
 from logic_agents.inputs import is_dir
 from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the public names)
     FAILED,
@@ -60,7 +61,7 @@ from logic_agents.summary import (  # noqa: F401
     wilson,
 )
 from logic_agents.world.agents import agent_entry, check_options, current_isolation, is_reference
-from logic_agents.world.processes import Pool, fork_context
+from logic_agents.world.processes import Pool
 from logic_agents.world.referee import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode

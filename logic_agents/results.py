@@ -17,6 +17,21 @@ from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled
 from logic_agents.rows import Row
+from logic_agents.web.svg import episode_html
+from logic_agents.world.core import EpisodeResult
+
+
+@dataclass
+class PlayedEpisode(EpisodeResult):
+    """What `logic_agents.play` returns: an EpisodeResult that a notebook shows as its numbers
+    beside its last board (the world's EpisodeResult draws nothing: pages are web's)."""
+
+    @classmethod
+    def of(cls, result: EpisodeResult) -> PlayedEpisode:
+        return cls(**{f.name: getattr(result, f.name) for f in dataclasses.fields(result)})
+
+    def _repr_html_(self) -> str:
+        return episode_html(self, self.board)
 
 
 class GamePage(str):

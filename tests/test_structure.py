@@ -96,3 +96,19 @@ def test_no_module_over_400_lines():
             for path in root.rglob("*.py")
             if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long, long
+
+
+def test_names_that_moved_say_where_they_went():
+    """Issue 40: a plug-in written against an old home gets an error that names the new one."""
+    import pytest
+
+    for old, name, new in (("logic_agents.world.puzzle", "SolverChoice", "logic_agents.solving"),
+                           ("logic_agents.world.options", "solver_option",
+                            "logic_agents.solving.options"),
+                           ("logic_agents.generated", "streamed", "logic_agents.world.generated"),
+                           ("logic_agents.world", "SolveResult", "logic_agents.solving")):
+        with pytest.raises(ImportError, match=new.replace(".", r"\.")):
+            exec(f"from {old} import {name}", {})
+    from logic_agents.solving import SolveResult, SolverChoice, solver_option
+
+    assert SolveResult and SolverChoice and solver_option().name == "solver"

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from logic_agents.errors import SolverError
+from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
 
 T = TypeVar("T")
 
@@ -41,8 +42,6 @@ def race(tasks: Sequence[Callable[[], T]],
          accept: Callable[[int, T], bool] = lambda index, answer: True) -> tuple[int, T]:
     """(index, answer) of the first task whose answer `accept` takes; see the module
     docstring. tasks[0]'s answer is always taken."""
-    from logic_agents.world.processes import fork_context, leave_signals_to, stop_process
-
     if not tasks:
         raise ValueError("race needs at least one task")
     context = fork_context()

@@ -27,7 +27,6 @@ _HOMES = {
     **dict.fromkeys(("WorldBase", "PuzzleWorld", "CellAction", "PlaceAction", "GridShape",
                      "PlanningAgent"), "base"),
     **dict.fromkeys(("View", "BoardView", "Tile", "Controls"), "view"),
-    **dict.fromkeys(("SolveResult", "SolverCache", "SolverChoice"), "puzzle"),
     **dict.fromkeys(("register", "get_game", "games"), "registry"),
     **dict.fromkeys(("shipped_maps", "sniffer"), "resolve"),
     "check_game": "contract", "check_world": "check",
@@ -37,7 +36,13 @@ __all__ = sorted({"Agent", "EpisodeResult", "Outcome", "StepResult", "Why", "Wor
                   "run_episode", *_HOMES})
 
 
+# names that moved out of the world (issue 40: the world imports no logic)
+_MOVED = dict.fromkeys(("SolveResult", "SolverCache", "SolverChoice"), "logic_agents.solving")
+
+
 def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        raise ImportError(f"logic_agents.world.{name} moved: import it from {_MOVED[name]}")
     if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f"logic_agents.world.{_HOMES[name]}"), name)

@@ -158,7 +158,8 @@ class EpisodeResult:
     # which is wall time and grows when the machine is busy
     cpu_s: float = 0.0
     # the last observation's board (a world.view.BoardView), when the caller drew it
-    # (logic_agents.play does): what a notebook shows beside the numbers
+    # (logic_agents.play does, and returns a results.PlayedEpisode, which a notebook shows
+    # beside the numbers: the simulator itself draws nothing)
     board: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,11 +167,6 @@ class EpisodeResult:
         d["outcome"] = self.outcome.value
         del d["board"]
         return d
-
-    def _repr_html_(self) -> str:
-        from logic_agents.web.svg import episode_html
-
-        return episode_html(self, self.board)
 
 
 def own_name(obj: Any) -> str | None:

@@ -1,8 +1,9 @@
 """Declared options shared by many agents, and the value checks their flags use.
 
 Concepts: integer / positive_int / nonnegative_int / positive_float / cell are argparse types
-that read ASCII digits only; solver_option, node_cap, time_cap, memory_cap are the Options the
-SAT and search agents of several games declare, so their flags read the same everywhere.
+that read ASCII digits only; node_cap, time_cap, memory_cap are the Options the search agents of
+several games declare, so their flags read the same everywhere (the SAT agents' solver_option
+is in logic_agents.solving.options: the world knows no solver).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import argparse
 import re
 
 from logic_agents.inputs import int_or_none
-from logic_agents.logic.names import SOLVERS
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.registry import Option
 
@@ -69,14 +69,6 @@ def cell(text: str) -> tuple[int, int]:
     return r, c
 
 
-INCREMENTAL_SOLVERS = tuple(s for s in SOLVERS if not s.startswith("kissat"))
-
-
-def solver_option(default: str | None = None) -> Option:
-    return Option("solver", str, default, "PySAT solver of the agent's incremental oracle",
-                  choices=INCREMENTAL_SOLVERS, metavar="NAME")
-
-
 def node_cap(default: int | None) -> Option:
     return Option("node_cap", int, default, "stop the search after N nodes", metavar="N",
                   parse=positive_int)
@@ -91,3 +83,15 @@ def memory_cap(default: int | None = DEFAULT_MEMORY_CAP_MIB) -> Option:
     return Option("memory_cap", int, default, "stop the search when the states it holds would "
                   "take more than this many MiB (estimated from the board)", metavar="MIB",
                   parse=positive_int)
+
+
+_MOVED = {"solver_option": "logic_agents.solving.options",
+          "INCREMENTAL_SOLVERS": "logic_agents.solving.options"}
+
+
+def __getattr__(name: str) -> object:
+    """A name that moved (issue 40: the world imports no logic): an error that names its home."""
+    if name in _MOVED:
+        raise ImportError(f"logic_agents.world.options.{name} moved: import it from "
+                          f"{_MOVED[name]}")
+    raise AttributeError(name)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
 import threading
 import time
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.errors import AgentFailed
+from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
 from logic_agents.world.referee import own_this_process, stop_players
 from logic_agents.world.sandbox import (
     GRACE_S,
@@ -44,43 +44,6 @@ from logic_agents.world.sandbox import (
 RETRIES = 100
 
 
-def fork_context() -> Any:
-    """A fork context where the platform has one (children need nothing pickled to start)."""
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def die_with_parent(parent: int) -> None:
-    """Make a child exit when the process that started it dies, even by SIGKILL: Linux's
-    parent-death signal where there is one, and a watchdog thread everywhere."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def leave_signals_to(parent: int) -> None:
-    """What every forked child does first: Ctrl-C is the parent's to handle, the parent's
-    SIGTERM kills it at once (a Python handler inherited from the console script would wait
-    for a solver's C code to return first), and it dies with the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(parent)
-
-
 def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None = None) -> None:
     """What every playing child does first: Ctrl-C is the parent's to handle (the child leaves
     the terminal's group, so a solver is not interrupted mid-call), it dies with its parent,
@@ -95,15 +58,6 @@ def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None 
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
             os.dup2(2, 1)
-
-
-def stop_process(proc: Any) -> None:
-    if proc.is_alive():
-        proc.terminate()
-        proc.join(1.0)
-    if proc.is_alive():
-        proc.kill()
-    proc.join()
 
 
 def _has_data(conn: Any) -> bool:

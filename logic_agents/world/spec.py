@@ -109,7 +109,7 @@ def no_epilog() -> str:
 @dataclass(frozen=True)
 class Generator:
     """A game that makes instances: `logic-agents generate GAME`. Its `options` become the
-    sub-command's flags; `generate(request)` writes through logic_agents.generated, so Ctrl-C
+    sub-command's flags; `generate(request)` writes through logic_agents.world.generated, so Ctrl-C
     keeps what is written and `--resume` finishes a run. `for_compare(spec text, count, seed,
     options)` gives `compare --generate SPEC` its instances, with `compare_options` as flags."""
 

@@ -12,9 +12,9 @@ from abc import ABC, abstractmethod
 from lights_game.board import ON, Cell, neighbours
 from lights_game.world import LightsAction, LightsObservation, press
 from logic_agents.logic import KnowledgeBase, SatOracle
+from logic_agents.solving.puzzle import SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.options import node_cap
-from logic_agents.world.puzzle import SolverChoice
 
 
 class Planner(PlanningAgent[LightsObservation, LightsAction], ABC):

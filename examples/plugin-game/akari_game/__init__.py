@@ -16,8 +16,8 @@ from akari_game.encode import AkariSolver, encode
 from akari_game.generate import GENERATOR
 from akari_game.view import VIEW
 from akari_game.world import AkariAction, AkariObservation, AkariWorld, render_observation
+from logic_agents.solving.puzzle import SolveResult, result_of
 from logic_agents.world import spec
-from logic_agents.world.puzzle import SolveResult, result_of
 from logic_agents.world.resolve import shipped_maps, sniffer
 
 

@@ -12,10 +12,10 @@ from abc import ABC, abstractmethod
 from akari_game.board import AkariPuzzle, Cell
 from akari_game.encode import AkariSolver
 from akari_game.world import AkariAction, AkariObservation
+from logic_agents.solving.puzzle import SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import Budget, BudgetExceeded
 from logic_agents.world.options import node_cap, time_cap
-from logic_agents.world.puzzle import SolverChoice
 from logic_agents.world.registry import Option
 
 

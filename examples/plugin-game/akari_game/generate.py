@@ -82,7 +82,7 @@ OPTIONS = (Option("size", tuple, (7, 7), "width x height", metavar="WxH", parse=
 
 
 def _run(request: GenerateRequest) -> GenerateReport:
-    from logic_agents.generated import kept_files, streamed, write_file
+    from logic_agents.world.generated import kept_files, streamed, write_file
 
     width, height = request.options.get("size") or (7, 7)
     out = Path(request.output)

@@ -30,9 +30,9 @@ from logic_agents.games.daggers.knowledge import ENCODINGS, DaggersKB, QueryEven
 from logic_agents.games.daggers.world import COVERED, DaggersAction, DaggersObservation
 from logic_agents.logic.names import CARD_ENCODING_NAMES
 from logic_agents.logic.oracle import DEFAULT_SOLVER, Verdict, check_solver_name
+from logic_agents.solving.options import solver_option
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
-from logic_agents.world.options import solver_option
 from logic_agents.world.registry import Option
 
 if TYPE_CHECKING:

@@ -238,7 +238,7 @@ def preset_from_options(options: Mapping[str, Any]) -> Preset:
 def _generate(request: GenerateRequest) -> GenerateReport:
     from logic_agents.games.daggers.board import format_map
     from logic_agents.games.daggers.board import load as load_map
-    from logic_agents.generated import kept_files, write_file
+    from logic_agents.world.generated import kept_files, write_file
 
     options = request.options
     preset = preset_from_options(options)

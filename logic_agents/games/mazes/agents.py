@@ -26,11 +26,11 @@ from logic_agents.games.mazes.search import (
     search,
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation
+from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import Why
 from logic_agents.world.options import memory_cap, node_cap, time_cap
-from logic_agents.world.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.registry import Option
 
 

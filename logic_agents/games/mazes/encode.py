@@ -296,7 +296,7 @@ RACE_SOLVERS = (DEFAULT_SOLVER, "cadical195")
 
 
 def _check(board: MazeBoard, unique: bool, solver: str | None):
-    from logic_agents.world.puzzle import result_of
+    from logic_agents.solving.puzzle import result_of
 
     s = MazeSolver(board, solver)
     try:
@@ -317,6 +317,6 @@ def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
         return _check(board, unique, solver)
     from functools import partial
 
-    from logic_agents.world.puzzle import raced
+    from logic_agents.solving.puzzle import raced
 
     return raced([partial(_check, board, True, name) for name in RACE_SOLVERS], unique)

@@ -256,7 +256,7 @@ def _run(request: GenerateRequest) -> GenerateReport:
     opt_size = request.need("size")
     from logic_agents._version import __version__
     from logic_agents.games.mazes.board import format_board, load_board
-    from logic_agents.generated import kept_files, streamed, write_file
+    from logic_agents.world.generated import kept_files, streamed, write_file
 
     width, height = opt_size
     out = Path(request.output)

@@ -47,8 +47,9 @@ from logic_agents.games.ooze.world import VISIBLE, OozeAction, OozeObservation
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.logic.query import Query
+from logic_agents.solving.options import solver_option
 from logic_agents.world.core import Why
-from logic_agents.world.options import positive_int, solver_option
+from logic_agents.world.options import positive_int
 from logic_agents.world.registry import Option
 
 

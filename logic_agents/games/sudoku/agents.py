@@ -24,10 +24,10 @@ from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.solving.puzzle import SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
 from logic_agents.world.options import node_cap, positive_int
-from logic_agents.world.puzzle import SolverChoice
 from logic_agents.world.registry import Option
 
 

@@ -35,7 +35,7 @@ from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.ids import IdCardinality, IdClause
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle
-from logic_agents.world.puzzle import SolveResult, result_of
+from logic_agents.solving.puzzle import SolveResult, result_of
 
 # Exactly(1, N literals) as pairwise clauses beat the sequential counter at every size
 # (scripts/bench_sudoku.py, docs/BENCHMARKS.md).

@@ -99,7 +99,7 @@ OPTIONS = (
 
 def _run(request: GenerateRequest) -> GenerateReport:
     from logic_agents.games.sudoku.board import format_line
-    from logic_agents.generated import LineFile, streamed
+    from logic_agents.world.generated import LineFile, streamed
 
     opt_clues = request.options.get("clues")
     opt_size = request.need("size")

@@ -24,10 +24,10 @@ from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.logic.oracle import Verdict
+from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.options import memory_cap, node_cap, time_cap
-from logic_agents.world.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.registry import Option
 
 

@@ -23,8 +23,8 @@ from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.logic.ids import IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
+from logic_agents.solving.puzzle import SolveResult, raced, result_of
 from logic_agents.world.core import Why
-from logic_agents.world.puzzle import SolveResult, raced, result_of
 
 # The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md,
 # build + solve + uniqueness): up to 20x20 the modulo totalizer is fastest with the best worst

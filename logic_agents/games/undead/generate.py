@@ -305,7 +305,7 @@ OPTIONS = (
 
 def _run(request: GenerateRequest) -> GenerateReport:
     from logic_agents.games.undead.board import format_game_id
-    from logic_agents.generated import LineFile, streamed
+    from logic_agents.world.generated import LineFile, streamed
 
     opt_difficulty = request.options.get("difficulty")
     opt_game = bool(request.options.get("game"))

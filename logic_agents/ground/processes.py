@@ -1,0 +1,65 @@
+"""How this package starts and stops processes, in one place that every layer may use.
+
+Concepts:
+- fork_context(): a fork context where the platform has one (children need nothing pickled).
+- die_with_parent(parent): a child exits when the process that started it dies, even by
+  SIGKILL (Linux's parent-death signal, and a watchdog thread everywhere).
+- leave_signals_to(parent): what every forked child does first: Ctrl-C is the parent's to
+  handle, the parent's SIGTERM kills it at once, and it dies with its parent. The world's
+  game children and the logic's racing solvers share it.
+- stop_process(proc): terminate, then kill, then join.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+
+def fork_context() -> Any:
+    """A fork context where the platform has one (children need nothing pickled to start)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def die_with_parent(parent: int) -> None:
+    """Make a child exit when the process that started it dies, even by SIGKILL: Linux's
+    parent-death signal where there is one, and a watchdog thread everywhere."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def leave_signals_to(parent: int) -> None:
+    """What every forked child does first: Ctrl-C is the parent's to handle, the parent's
+    SIGTERM kills it at once (a Python handler inherited from the console script would wait
+    for a solver's C code to return first), and it dies with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+
+
+def stop_process(proc: Any) -> None:
+    if proc.is_alive():
+        proc.terminate()
+        proc.join(1.0)
+    if proc.is_alive():
+        proc.kill()
+    proc.join()

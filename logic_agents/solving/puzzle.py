@@ -1,0 +1,112 @@
+"""What every static puzzle's solver answers: the status, a solution, and a second one.
+
+Concepts: Status (unique / multiple / solved / unsat); SolveResult, where `second` is a
+different solution, the evidence that a puzzle is not unique; SolverCache (one solver per
+instance across an episode); SolverChoice (an agent's `--solver` option and its SolverCache);
+CappedSearchAgent (nodes and caps of the baseline searches).
+- raced(checks, unique): solver set-ups raced on two cores (logic/portfolio.race), each a
+  check with uniqueness; a later set-up's answer is taken unless it shows two solutions
+  (which two depends on the solver), so the answer never depends on which finished first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from logic_agents.logic.portfolio import race
+from logic_agents.solving.options import solver_option
+from logic_agents.world.budget import MIB, Budget
+from logic_agents.world.registry import Option
+
+Status = Literal["unique", "multiple", "solved", "unsat"]
+
+
+@dataclass
+class SolveResult:
+    status: Status
+    solution: Any = None
+    second: Any = None
+
+
+def result_of(found: list[Any], unique: bool) -> SolveResult:
+    """The result from up to two solutions found (`unique=False`: one was asked for)."""
+    if not found:
+        return SolveResult("unsat")
+    if not unique:
+        return SolveResult("solved", found[0])
+    if len(found) == 1:
+        return SolveResult("unique", found[0])
+    return SolveResult("multiple", found[0], found[1])
+
+
+def raced(checks: list[Callable[[], SolveResult]], unique: bool) -> SolveResult:
+    """The first answer of `checks` (each a check with uniqueness, checks[0] the default
+    set-up), raced on two cores; see the module docstring. `unique=False` keeps the solution
+    alone, the one checks[0] would give first whenever it matters."""
+    _, result = race(checks, accept=lambda index, answer: answer.status != "multiple")
+    if unique:
+        return result
+    return result_of([result.solution] if result.solution else [], unique=False)
+
+
+class SolverCache:
+    """One solver per instance, kept across the steps of an episode and rebuilt (the old one
+    closed) when the instance changes. `make(instance)` builds it."""
+
+    def __init__(self, make: Callable[[Any], Any]):
+        self.make = make
+        self.instance: Any = None
+        self.solver: Any = None
+
+    def get(self, instance: Any) -> Any:
+        if self.solver is None or self.instance != instance:
+            if self.solver is not None:
+                self.solver.close()
+            self.solver = self.make(instance)
+            self.instance = instance
+        return self.solver
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.close()
+        self.solver = self.instance = None
+
+
+class SolverChoice:
+    """Mix in before a PlanningAgent: the `--solver` option (self.solver); an agent whose
+    `solver_class` is set also keeps a SolverCache (self.cache) of `solver_class(instance,
+    self.solver)`, one solver per instance, closed at reset."""
+
+    options: tuple[Option, ...] = (solver_option(),)
+    solver_class: Callable[[Any, str | None], Any] | None = None
+
+    def __init__(self, *, solver: str | None = None, **rest: Any):
+        self.solver = solver
+        make = self.solver_class
+        if make is not None:
+            self.cache = SolverCache(lambda instance: make(instance, self.solver))
+        super().__init__(**rest)
+
+
+class CappedSearchAgent:
+    """Shared bookkeeping of the baseline agents that plan once with a capped search: its
+    caps (node_cap nodes, time_cap seconds, memory_cap MiB estimated), nodes and the cap that
+    stopped it."""
+
+    node_cap: int | None
+    time_cap: float | None
+    memory_cap: int | None
+
+    def _budget(self) -> Budget:
+        memory = None if self.memory_cap is None else self.memory_cap * MIB
+        return Budget(self.node_cap, self.time_cap, memory)
+
+    def _reset_search(self) -> None:
+        self.nodes = 0
+        self.stopped: str | None = None
+        self.searched = False
+
+    def stats(self) -> dict[str, Any]:
+        return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}

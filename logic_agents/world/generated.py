@@ -1,0 +1,210 @@
+"""Writing generated instances so that Ctrl-C loses nothing and a re-run finishes the job.
+
+Concepts:
+- item k: the k-th instance of a `generate` run. Every generator makes item k from (its
+  parameters, seed, k) alone, so a resumed run makes exactly the items an uninterrupted run
+  would have made, and can skip the ones already written.
+- one file per item (Daggers, Mazes): write_file writes through a temporary file and renames
+  it, so a file either holds a whole instance or does not exist.
+- one line per item (Sudoku, Undead): LineFile opens the file, checks on --resume that its
+  header (the run's parameters) is the same, drops a torn last line, and says how many items
+  it already holds; new items are appended and flushed one by one.
+- without --resume or --force an existing output is refused.
+- streamed: the items as they come, a progress bar on a terminal, and Ctrl-C honoured even
+  when Python swallows it (a KeyboardInterrupt raised inside a destructor is only printed);
+  an item that takes longer than the run's time cap (`generate --time-cap`, item_time_cap)
+  stops the run with a clean error, the items made before it kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from logic_agents.errors import GenerationError, UsageError
+from logic_agents.inputs import decode, path_exists
+from logic_agents.output import make_console
+
+
+def refuse_existing(path: Path, force: bool, resume: bool) -> None:
+    if path_exists(path) and path.is_file() and not (force or resume):
+        raise UsageError(f"{path} exists; pass --resume to keep it and make the rest, --force "
+                         "to replace it, or choose another -o")
+
+
+def loads(load: Any, path: Path) -> bool:
+    """Whether `path` holds an instance `load` reads (a resumed run keeps it)."""
+    from logic_agents.errors import LogicAgentsError
+
+    if not (path_exists(path) and path.is_file()):
+        return False
+    try:
+        load(path)
+    except LogicAgentsError:
+        return False
+    return True
+
+
+def kept_files(paths: list[Path], load: Any, force: bool, resume: bool) -> set[int]:
+    """For a one-file-per-item output: refuse existing files without --force/--resume, and
+    the numbers of the items a resumed run keeps (their files load)."""
+    for path in paths:
+        refuse_existing(path, force, resume)
+    return {k for k, path in enumerate(paths) if resume and loads(load, path)}
+
+
+def kept_note(held: int) -> str:
+    return f"; kept the {held} already there" if held else ""
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all (a temporary file, then a rename)."""
+    temporary = path.with_name(f".{path.name}.partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with temporary.open("w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}") from None
+
+
+class LineFile:
+    """A one-item-per-line output: a header of `#` lines, then one line per item, in order.
+
+    Use as a context manager; `held` is the number of items already in the file."""
+
+    def __init__(self, path: Path, header: str, *, resume: bool, force: bool):
+        self.path, self.header = path, header
+        refuse_existing(path, force, resume)
+        self.held = 0
+        self._file: TextIO | None = None
+        try:
+            if resume and path_exists(path) and path.is_file():
+                self._reopen()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = path.open("w")
+                self._file.write(header)
+                self._file.flush()
+        except OSError as e:
+            raise UsageError(f"cannot write {path}: {e.strerror}") from None
+
+    def _reopen(self) -> None:
+        raw = self.path.read_bytes()
+        complete = raw[: raw.rfind(b"\n") + 1]  # a line cut by Ctrl-C or a kill is dropped
+        text = decode(complete, str(self.path))
+        if not text.startswith(self.header):
+            theirs = [ln for ln in text.splitlines() if ln.startswith("#")][:3]
+            raise UsageError(f"{self.path} was made by another run ({' / '.join(theirs) or 'no header'}); "
+                             f"this run would write {self.header.splitlines()[0]!r}: give the same "
+                             "options to resume it, or --force to replace it")
+        body = text[len(self.header):]
+        self.held = sum(1 for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
+        with self.path.open("r+b") as f:
+            f.truncate(len(complete))
+        self._file = self.path.open("a")
+
+    def write(self, line: str) -> None:
+        assert self._file is not None
+        try:
+            self._file.write(line.rstrip("\n") + "\n")
+            self._file.flush()
+        except OSError as e:
+            raise UsageError(f"cannot write {self.path}: {e.strerror}") from None
+
+    def __enter__(self) -> LineFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError as e:
+                raise UsageError(f"cannot write {self.path}: {e.strerror}") from None
+
+
+DEFAULT_ITEM_TIME_CAP_S = 120.0  # the slowest game-sized instances take seconds; 30x30 mazes, hours
+_ITEM_CAP: dict[str, float | None] = {"seconds": None}
+
+
+@contextlib.contextmanager
+def item_time_cap(seconds: float | None) -> Iterator[None]:
+    """While it holds, `streamed` stops a run whose next item takes more than `seconds`."""
+    _ITEM_CAP["seconds"] = seconds
+    try:
+        yield
+    finally:
+        _ITEM_CAP["seconds"] = None
+
+
+class _ItemTimeUp(BaseException):
+    """Raised by the alarm while an item is being made (a BaseException, so no generator's
+    own `except Exception` swallows it)."""
+
+
+def _next_within(iterator: Iterator[Any], made: int, what: str) -> Any:
+    """next(iterator), stopped by the alarm past the item time cap (GenerationError)."""
+    seconds = _ITEM_CAP["seconds"]
+    if not seconds or not hasattr(signal, "setitimer") or \
+            threading.current_thread() is not threading.main_thread():
+        return next(iterator)
+
+    def ring(*_: object) -> None:
+        raise _ItemTimeUp
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return next(iterator)
+    except _ItemTimeUp:
+        raise GenerationError(
+            f"making one of the {what} took more than the --time-cap of {seconds:g} s; "
+            f"the {made} made before it are written; ask for a smaller size, or raise "
+            "--time-cap") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def streamed(items: Iterable[Any], count: int, what: str) -> Iterator[Any]:
+    """Yield generated items as they come, with a progress bar on a terminal (stderr).
+
+    Ctrl-C raises KeyboardInterrupt at once; should that land in a destructor, where Python
+    only prints it, the run still stops after the item being made is handed over."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    stop = threading.Event()
+
+    def interrupt(*_: object) -> None:
+        stop.set()
+        raise KeyboardInterrupt
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, interrupt) if in_main else None
+    err = make_console(stderr=True)
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
+            task = progress.add_task(what, total=count)
+            iterator, made = iter(items), 0
+            while True:
+                try:
+                    item = _next_within(iterator, made, what)
+                except StopIteration:
+                    break
+                yield item
+                made += 1
+                progress.advance(task)
+                if stop.is_set():
+                    raise KeyboardInterrupt
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
