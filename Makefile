@@ -40,7 +40,7 @@ test-fast: $(STAMP_DEV)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --no-cache
 
 # the documentation site in site/ (README as the home page, the API from the docstrings);
 # --strict: a broken link, a page missing from the nav or a bad reference fails it

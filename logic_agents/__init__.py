@@ -31,7 +31,7 @@ from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
 from logic_agents.errors import UsageError as _UsageError
-from logic_agents.results import GamePage, PlayedEpisode, Study
+from logic_agents.study.results import GamePage, PlayedEpisode, Study
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock as _Clock
 from logic_agents.world.spec import Lives as _Lives
@@ -207,8 +207,8 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     `to_html()`. With `out`, rows stream to that CSV/JSONL file and `resume=True` continues
     it. `progress`: None shows the games as they finish where a person watches (a notebook,
     a terminal) and nowhere else; True always; False never."""
-    from logic_agents import batch
-    from logic_agents.progress import StudyProgress
+    from logic_agents.display.progress import StudyProgress
+    from logic_agents.study import batch
 
     if isinstance(agents, (str, type, os.PathLike)) or callable(agents):
         agents = [agents]  # one agent, not a list of them

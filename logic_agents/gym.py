@@ -144,7 +144,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc]
     def render(self) -> Any:
         board = self.encoding.view.board(self._obs)
         if self.render_mode == "ansi":
-            from logic_agents.terminal import board_text
+            from logic_agents.display.terminal import board_text
 
             return board_text(board).plain
         if self.render_mode == "rgb_array":

@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import write_report  # noqa: E402
 
-from logic_agents import batch  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
+from logic_agents.study import batch  # noqa: E402
 
 
 def entries(preset: str, count: int, seed: int) -> list[batch.MapEntry]:
@@ -93,7 +93,7 @@ def main() -> int:
     presets = ["cs5011-easy", "cs5011-medium", "cs5011-hard"]
     summary = batch.summarize(rows, ["rpx", "spx", "satx"], groups=presets)
     try:
-        from logic_agents.plot import plot_win_rates
+        from logic_agents.display.plot import plot_win_rates
 
         plot_win_rates(summary, args.plot, "rpx / spx / satx on generated cs5011 maps")
         plotted = f"\n\nPlot: `{args.plot.relative_to(ROOT)}`."

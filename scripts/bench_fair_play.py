@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import write_report  # noqa: E402
 
-from logic_agents import batch  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
+from logic_agents.study import batch  # noqa: E402
 from logic_agents.world.containment import bubblewrap  # noqa: E402
 from logic_agents.world.players import Isolation  # noqa: E402
 from logic_agents.world.sandbox import NO_CAPS, Clock  # noqa: E402

@@ -48,10 +48,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import write_report  # noqa: E402
 
-from logic_agents import batch  # noqa: E402
-from logic_agents.batch import wilson  # noqa: E402
 from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
+from logic_agents.study import batch  # noqa: E402
+from logic_agents.study.batch import wilson  # noqa: E402
 
 AGENTS = ("satx", "prob")
 # Tu et al.'s solver, MineSweeperProb (github.com/b1f6c1c4/MineSweeperProb, README "Winning

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare agents from Python instead of the command line (logic_agents.batch.compare).
+"""Compare agents from Python instead of the command line (logic_agents.study.batch.compare).
 
 Plays rpx, spx and satx on the 30 official maps plus 20 generated Nettle Sweeper maps, with
 paired seeds, streams every game to runs.csv (rerun to resume), and prints the summary.
@@ -11,9 +11,9 @@ import argparse
 import json
 from pathlib import Path
 
-from logic_agents import batch
 from logic_agents.games.daggers import load
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
+from logic_agents.study import batch
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -36,7 +36,7 @@ def shoot(browser: str, url: str, target: Path, size: str = "1000,620") -> None:
 
 
 def human_play(browser: str, work: Path) -> None:
-    from logic_agents.tui import Session, play_app
+    from logic_agents.display.tui import Session, play_app
     from logic_agents.world.registry import get_game
     from logic_agents.world.resolve import resolve
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic_agents import batch
 from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError
 from logic_agents.games.daggers import load
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
-from logic_agents.summary import natural_key, paired_difference, per_map
+from logic_agents.study import batch
+from logic_agents.study.summary import natural_key, paired_difference, per_map
 
 from .conftest import MAPS, ROOT
 
@@ -181,8 +181,8 @@ def test_rows_keep_cpu_time_beside_wall_time_and_older_files_still_read(tmp_path
     its header when more rows are appended."""
     import csv as csv_module
 
-    from logic_agents.rows import OLD_ROW_FIELDS, OLDER_ROW_FIELDS, RowSink
-    from logic_agents.summary import summarize
+    from logic_agents.study.rows import OLD_ROW_FIELDS, OLDER_ROW_FIELDS, RowSink
+    from logic_agents.study.summary import summarize
 
     rows = batch.compare(["satx"], EASY[:2], runs=2, seed=5, jobs=1, out=tmp_path / "new.csv")
     assert all(r.cpu_s > 0 for r in rows)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from logic_agents import batch
 from logic_agents.errors import LogicAgentsError, UsageError
-from logic_agents.ray_backend import is_loopback, parse_address
+from logic_agents.study import batch
+from logic_agents.study.ray_backend import is_loopback, parse_address
 from tests.test_batch import comparable
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ import os
 import signal
 import time
 
-from logic_agents import batch
 from logic_agents.games.daggers.agents import SinglePointAgent
+from logic_agents.study import batch
 from logic_agents.world.sandbox import Caps, Watch, lost_failure
 
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from logic_agents import batch
 from logic_agents.cli import main
-from logic_agents.study import sealing_key
+from logic_agents.study import batch
+from logic_agents.study.record import sealing_key
 from logic_agents.world.containment import bubblewrap
 from logic_agents.world.players import Isolation
 from logic_agents.world.sandbox import Caps

@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from logic_agents import batch
 from logic_agents.cli import main
 from logic_agents.errors import AgentFailed
+from logic_agents.study import batch
 from logic_agents.world.sandbox import Caps, Clock
 
 from .conftest import ROOT

@@ -1,4 +1,4 @@
-"""Human play in the terminal (logic_agents.tui), key by key through Textual's pilot.
+"""Human play in the terminal (logic_agents.display.tui), key by key through Textual's pilot.
 
 For each game a scripted key sequence plays a known instance to a win (Ooze, which has no
 win, to the same score as the agent whose moves the keys repeat); a second sequence asks for
@@ -21,7 +21,7 @@ if importlib.util.find_spec("textual") is None:
 
 from textual import events  # noqa: E402
 
-from logic_agents.tui import Session, play_app, replay_actions  # noqa: E402
+from logic_agents.display.tui import Session, play_app, replay_actions  # noqa: E402
 from logic_agents.world.agents import build_agent, explaining, resolve_agent  # noqa: E402
 from logic_agents.world.registry import games, get_game  # noqa: E402
 from logic_agents.world.resolve import resolve  # noqa: E402

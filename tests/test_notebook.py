@@ -10,7 +10,7 @@ import re
 import pytest
 
 import logic_agents as la
-from logic_agents.progress import StudyProgress
+from logic_agents.display.progress import StudyProgress
 
 from .conftest import ROOT
 

@@ -11,7 +11,7 @@ import pytest
 
 import logic_agents as la
 from logic_agents.errors import FormatError, LogicAgentsError
-from logic_agents.rows import Row, read_rows, resumed_rows
+from logic_agents.study.rows import Row, read_rows, resumed_rows
 
 STUDY = dict(runs=2, seed=0, jobs=1)
 
@@ -95,7 +95,7 @@ def test_resumed_rows_check_each_row_against_the_study():
     ("cpu_s", "-1", "cpu_s must be a finite number"),
 ])
 def test_rows_whose_fields_disagree_are_refused(tmp_path, cell, value, words):
-    from logic_agents.rows import ROW_FIELDS
+    from logic_agents.study.rows import ROW_FIELDS
 
     out = tmp_path / "r.csv"
     la.compare(["rpx"], ["HARD1"], out=out, runs=1, seed=0, jobs=1)
@@ -130,7 +130,7 @@ def test_an_edited_copy_cannot_borrow_a_seal(study, tmp_path):
 
 
 def test_a_notebook_shows_a_window_of_a_big_study():
-    from logic_agents.results import NOTEBOOK_WINDOW, Study
+    from logic_agents.study.results import NOTEBOOK_WINDOW, Study
 
     study = la.compare(["rpx"], ["EASY1"], runs=NOTEBOOK_WINDOW * 5, jobs=1, progress=False)
     page = study._repr_html_()

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from logic_agents import batch
 from logic_agents.cli import main
 from logic_agents.games.undead.board import format_game_id, puzzle_from_solution
+from logic_agents.study import batch
 
 from .conftest import ROOT
 
@@ -440,7 +440,7 @@ def test_generate_resume_skips_files_already_written(capsys, tmp_path):
 
 def test_what_is_written_is_never_past_what_is_read(capsys, tmp_path, monkeypatch):
     """A trace stops at the size replay reads; a results file of any size reads back."""
-    from logic_agents import inputs
+    from logic_agents.ground import inputs
     from logic_agents.world import trace
 
     monkeypatch.setattr(trace, "MAX_INPUT_BYTES", 4096)

@@ -35,7 +35,7 @@ from logic_agents.cli import (
 from logic_agents.cli.common import PROG, Parser, add_option, stop_listening, stop_on_signals
 from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
-from logic_agents.inputs import lift_limits, printable
+from logic_agents.ground.inputs import lift_limits, printable
 from logic_agents.world.agents import set_isolation
 from logic_agents.world.registry import Option, PluginWarning
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap

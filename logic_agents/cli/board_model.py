@@ -47,8 +47,8 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
     """(rich Text of the board with the model's marks, what was drawn), or None when the
     header names no game, the game has no View, or the instance cannot be found."""
     from logic_agents.cli.common import load_one
+    from logic_agents.display.terminal import board_text
     from logic_agents.errors import LogicAgentsError
-    from logic_agents.terminal import board_text
     from logic_agents.world.registry import get_game
     from logic_agents.world.view import Tile
 

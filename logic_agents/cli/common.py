@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from logic_agents.errors import PluginFault, UsageError
-from logic_agents.inputs import path_exists, printable
+from logic_agents.ground.inputs import path_exists, printable
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
@@ -338,7 +338,7 @@ def report_agent_failure(result: Any) -> bool:
     frames (not the framework's), and return True."""
     from rich.markup import escape
 
-    from logic_agents.output import make_console
+    from logic_agents.ground.output import make_console
 
     if result.outcome.value not in ("error", "timeout"):
         return False

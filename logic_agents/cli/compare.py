@@ -31,8 +31,9 @@ from logic_agents.cli.common import (
 )
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import UsageError
-from logic_agents.output import make_console
-from logic_agents.study import read_study
+from logic_agents.ground.output import make_console
+from logic_agents.study.record import read_study
+from logic_agents.study.summary import per_map
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import Option
@@ -163,7 +164,8 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from logic_agents import batch
+    from logic_agents.study import batch
+
     spec = _game(args)
     names = _agent_names(args, spec)
     entries_of_agents = agent_entries(spec, names)
@@ -178,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         refuse_overwrite(args.html, args.force, "--html")
     if args.plot:
-        from logic_agents.plot import check_plot_target
+        from logic_agents.display.plot import check_plot_target
 
         refuse_overwrite(args.plot, args.force, "--plot")
         check_plot_target(args.plot)
@@ -242,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
                               scored=scored)
     summary["objective"] = spec.objective
     if args.plot:
-        from logic_agents.plot import plot_summary
+        from logic_agents.display.plot import plot_summary
 
         plot_summary(summary, args.plot)
     if args.html:
@@ -312,7 +314,9 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
         written, notes = write_study(args.html, spec, summary, rows, entries,
                                      {k: v for k, v in options.items() if v}, wopts, title,
                                      lambda done, total: progress.update(task, completed=done),
-                                     caps_of(args), study_meta(args), agents)
+                                     caps_of(args), study_meta(args), agents,
+                                     per_map(rows, list(summary["agents"]),
+                                             summary.get("objective") == "score"))
     for note in notes:
         err.print(f"note: {note}")
     err.print(f"study page: {args.html} ({written} replay pages beside it)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic_agents.inputs import is_dir, path_exists
+from logic_agents.ground.inputs import is_dir, path_exists
 from logic_agents.world.options import nonnegative_float, positive_int
 from logic_agents.world.players import (
     DEFAULT_IMPORT_TIMEOUT_S,

@@ -14,7 +14,7 @@ import time
 from typing import Any, cast
 
 from logic_agents.errors import LogicAgentsError
-from logic_agents.output import make_console, names_table
+from logic_agents.ground.output import make_console, names_table
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.contract import CHECKS, CheckResult, GameCheck, check_game
 from logic_agents.world.guard import CHECK_LIMIT_S, limit_of

@@ -50,7 +50,7 @@ def common_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from logic_agents.inputs import lift_limits
+    from logic_agents.ground.inputs import lift_limits
     from logic_agents.world.generated import kept_note
     from logic_agents.world.registry import get_game
 

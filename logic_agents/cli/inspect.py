@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from logic_agents.cli.common import limit_flag
+from logic_agents.ground.output import make_console
 from logic_agents.logic.names import SOLVERS
-from logic_agents.output import make_console
 from logic_agents.world.options import integer
 
 

@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from logic_agents.output import make_console, names_table
-from logic_agents.summary import natural_key
+from logic_agents.ground.output import make_console, names_table
+from logic_agents.study.summary import natural_key
 from logic_agents.world.registry import games, get_game
 
 

@@ -26,7 +26,7 @@ from logic_agents.cli.common import (
 )
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import AgentFailed, UsageError
-from logic_agents.output import make_console
+from logic_agents.ground.output import make_console
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.processes import run_child
 from logic_agents.world.registry import GameSpec, Option
@@ -206,7 +206,7 @@ def about_agent(agent: Any) -> dict:
 def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
            wopts: dict, trace: Any, console: Any, clock: Any) -> tuple[Any, dict]:
     """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
-    from logic_agents.terminal import Watcher
+    from logic_agents.display.terminal import Watcher
     from logic_agents.world.runner import run_episode
 
     title = f"{spec.name} {instance.name}  agent {getattr(agent, 'name', '')}  seed {args.seed}"
@@ -225,7 +225,7 @@ def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
     then 4x4de:2), else the next file of its folder (HARD1, then HARD2), wrapping around;
     None when the reference names no file (an inline puzzle: `n` changes the seed)."""
     from logic_agents.errors import LogicAgentsError
-    from logic_agents.summary import natural_key
+    from logic_agents.study.summary import natural_key
     from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
 
     path = locate(reference, spec)
@@ -253,8 +253,8 @@ def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
 
 def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
                       map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
-    """A person's game in the terminal (logic_agents.tui); returns (result, agent)."""
-    from logic_agents.tui import Scripted, play_human
+    """A person's game in the terminal (logic_agents.display.tui); returns (result, agent)."""
+    from logic_agents.display.tui import Scripted, play_human
     from logic_agents.world.agents import build_agent, explaining, resolve_agent
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

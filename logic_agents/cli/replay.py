@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> dict:
-    from logic_agents.output import make_console
-    from logic_agents.terminal import Watcher
+    from logic_agents.display.terminal import Watcher
+    from logic_agents.ground.output import make_console
     from logic_agents.world.core import Why
     from logic_agents.world.trace import replay
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from logic_agents.cli.common import examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
-from logic_agents.output import make_console
+from logic_agents.ground.output import make_console
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.spec import Puzzle
 

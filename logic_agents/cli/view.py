@@ -26,7 +26,7 @@ from logic_agents.cli.common import (
 )
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import AgentFailed, LogicAgentsError, TraceMismatch, UsageError
-from logic_agents.inputs import printable
+from logic_agents.ground.inputs import printable
 from logic_agents.world.guard import plugin_code
 
 
@@ -68,7 +68,7 @@ def game_options(args: argparse.Namespace) -> list:
 
 def run(args: argparse.Namespace) -> int:
     from logic_agents.cli.play import prepare
-    from logic_agents.output import make_console
+    from logic_agents.ground.output import make_console
     from logic_agents.web import episode_data, game_page, record_episode
     from logic_agents.world.agents import build_agent, explaining
     from logic_agents.world.processes import run_child

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
+from logic_agents.ground.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
 
 MAX_VARIABLES = 5_000_000  # a solver allocates per variable; --no-limits lifts the limit
 _LITERAL = re.compile(r"-?[0-9]{1,12}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pysat.solvers import Solver
 
 from logic_agents.errors import FormatError, UsageError
-from logic_agents.inputs import int_or_none
+from logic_agents.ground.inputs import int_or_none
 from logic_agents.logic.dimacs import DimacsFile
 
 CONFLICTS = 20_000

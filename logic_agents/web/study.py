@@ -140,11 +140,9 @@ def _pair_rows(summary: dict, scored: bool) -> list[str]:
     return body
 
 
-def _map_rows(rows: Sequence[Any], agents: Sequence[str], scored: bool) -> list[str]:
-    from logic_agents.summary import per_map
-
+def _map_rows(maps: Sequence[dict], agents: Sequence[str], scored: bool) -> list[str]:
     body = []
-    for entry in per_map(rows, agents, scored):
+    for entry in maps:
         cells = [_cell(entry["group"]), _cell(entry["map"])]
         for agent in agents:
             st = entry["agents"].get(agent)
@@ -166,12 +164,13 @@ def _meta(meta: dict[str, str]) -> str:
 
 def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple, str],
                notes: Sequence[str] = (), meta: dict[str, str] | None = None,
-               window: int | None = None) -> str:
+               window: int | None = None, maps: Sequence[dict] = ()) -> str:
     """The whole page; `links` maps a row's key to its replay page (relative path); `meta`
     (command, version, seed, ...) is printed at the top. Every table sorts by a click on its
     header (a few lines of inline script; the page loads nothing). `window`: at most that
     many rows of the per-map and per-game tables (a notebook's view of a big study), with a
-    note of how many there are."""
+    note of how many there are. `maps`: the per-map figures (study.summary.per_map), which
+    the study computes: the pages draw, they do not count."""
     scored = summary.get("objective") == "score"
     agents = list(summary["agents"])
     head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s",
@@ -189,7 +188,7 @@ def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple
     games = []
     order = {name: k for k, name in enumerate(agents)}
     ordered = sorted(rows, key=lambda r: (r.group, r.map, r.run, order.get(r.agent, 0)))
-    map_rows = _map_rows(rows, agents, scored)
+    map_rows = _map_rows(maps, agents, scored)
     if window is not None and (len(ordered) > window or len(map_rows) > window):
         notes = [*notes, f"Shown: the first {min(window, len(map_rows)):,} of {len(map_rows):,} "
                  f"maps and {min(window, len(ordered)):,} of {len(ordered):,} games; "
@@ -236,7 +235,8 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
                 agent_options: dict[str, dict], world_options: dict, title: str,
                 progress: Any = None, caps: Any = None,
                 meta: dict[str, str] | None = None,
-                agents: dict[str, Any] | None = None) -> tuple[int, list[str]]:
+                agents: dict[str, Any] | None = None,
+                maps: Sequence[dict] = ()) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
@@ -284,5 +284,6 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
             progress(k + 1, len(rows))
     if failed:
         notes.append(f"{failed} game(s) ended in error or timeout; they have no replay page")
-    page.write_text(study_page(title, summary, rows, links, notes, meta), encoding="utf-8")
+    page.write_text(study_page(title, summary, rows, links, notes, meta, maps=maps),
+                    encoding="utf-8")
     return len(links), notes

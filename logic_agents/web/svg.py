@@ -103,7 +103,7 @@ class Board:
         return f"<div>{label}{self.svg()}</div>"
 
     def __str__(self) -> str:
-        from logic_agents.terminal import board_text
+        from logic_agents.display.terminal import board_text
 
         return board_text(self.view, move=self.move, proof=self.proof).plain
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
-from logic_agents.inputs import path_exists
+from logic_agents.ground.inputs import path_exists
 from logic_agents.world.core import own_name
 from logic_agents.world.declared import HOOKS, Option, accepts, declared_options  # noqa: F401
 from logic_agents.world.referee import (

@@ -29,7 +29,7 @@ from typing import Any
 from rich.text import Text
 
 from logic_agents.errors import LogicAgentsError
-from logic_agents.inputs import is_file, read_text, shorten
+from logic_agents.ground.inputs import is_file, read_text, shorten
 from logic_agents.world.check import check_world
 from logic_agents.world.core import Outcome
 from logic_agents.world.guard import CHECK_LIMIT_S, SNIFF_LIMIT_S, limit_of, plugin_code

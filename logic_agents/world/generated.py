@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from logic_agents.errors import GenerationError, UsageError
-from logic_agents.inputs import decode, path_exists
-from logic_agents.output import make_console
+from logic_agents.ground.inputs import decode, path_exists
+from logic_agents.ground.output import make_console
 
 
 def refuse_existing(path: Path, force: bool, resume: bool) -> None:

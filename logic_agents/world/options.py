@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from logic_agents.inputs import int_or_none
+from logic_agents.ground.inputs import int_or_none
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.registry import Option
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError, LogicAgentsError, PluginFault, UsageError
-from logic_agents.inputs import (
+from logic_agents.ground.inputs import (
     ascii_int,
     is_ascii_digits,
     is_dir,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from logic_agents.errors import FormatError, LogicAgentsError, TraceMismatch
-from logic_agents.inputs import MAX_INPUT_BYTES, load_json, read_text
+from logic_agents.ground.inputs import MAX_INPUT_BYTES, load_json, read_text
 
 
 def to_jsonable(value: Any) -> Any:

@@ -3,9 +3,9 @@ step loop plays is lost, every row a loss for the others (tests/test_fair_play.p
 referee's process this took spx from 25 wins to 0; in a player process it patches only the
 player."""
 
-from logic_agents import batch
 from logic_agents.games.daggers import world
 from logic_agents.games.daggers.agents import SinglePointAgent
+from logic_agents.study import batch
 from logic_agents.world import runner
 
 

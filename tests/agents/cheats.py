@@ -121,8 +121,8 @@ class PatchesTheFramework(Cheat):
 
     def __init__(self):
         super().__init__()
-        from logic_agents import batch
         from logic_agents.games.daggers import world
+        from logic_agents.study import batch
         from logic_agents.world import runner
 
         def won(*args, **kwargs):
@@ -142,7 +142,7 @@ class ReseedsTheOthers(Cheat):
         import random
 
         random.seed(0)
-        from logic_agents import batch
+        from logic_agents.study import batch
 
         batch.Jobs.__getitem__ = lambda self, index: None
 

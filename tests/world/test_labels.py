@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import logic_agents as la
-from logic_agents.terminal import board_text
+from logic_agents.display.terminal import board_text
 
 
 def test_the_terminal_numbers_the_games_cells_not_its_frame():

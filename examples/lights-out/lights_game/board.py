@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import read_text
+from logic_agents.ground.inputs import read_text
 from logic_agents.world.base import GridShape
 
 Cell = tuple[int, int]

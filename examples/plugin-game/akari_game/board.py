@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import read_text, strip_bom
+from logic_agents.ground.inputs import read_text, strip_bom
 from logic_agents.world.base import GridShape
 
 Cell = tuple[int, int]

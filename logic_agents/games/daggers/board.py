@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import ascii_int, read_text, strip_bom
+from logic_agents.ground.inputs import ascii_int, read_text, strip_bom
 from logic_agents.world.base import GridShape
 
 Cell = tuple[int, int]

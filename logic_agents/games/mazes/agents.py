@@ -1,5 +1,5 @@
 """Exactly One Mazes agents: sat and the report's searches (a person plays with the shared
-`human` agent, logic_agents.tui: arrows walk, u undoes, h asks sat for a hint).
+`human` agent, logic_agents.display.tui: arrows walk, u undoes, h asks sat for a hint).
 
 Concepts:
 - SatMazeAgent (sat): solve the encoding (lazy cycle cuts) for a path that goes on from the

@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
+from logic_agents.ground.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
 
 Cell = tuple[int, int]
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}

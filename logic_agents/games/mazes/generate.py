@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from logic_agents.errors import GenerationError
 from logic_agents.games.mazes.board import MAX_CELLS, Cell, MazeBoard, is_solution, validate
 from logic_agents.games.mazes.encode import ShapeFamilySolver
-from logic_agents.inputs import limits_lifted
+from logic_agents.ground.inputs import limits_lifted
 from logic_agents.world.options import integer
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
 

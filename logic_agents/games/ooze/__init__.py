@@ -21,7 +21,7 @@ from logic_agents.games.ooze.world import (
     parse_pieces,
     render,
 )
-from logic_agents.inputs import ascii_int
+from logic_agents.ground.inputs import ascii_int
 from logic_agents.world import spec
 from logic_agents.world.options import positive_int
 

@@ -33,7 +33,7 @@ from logic_agents.games.ooze.rules import (
     why_not_destroy,
     why_not_place,
 )
-from logic_agents.inputs import int_or_none, read_text
+from logic_agents.ground.inputs import int_or_none, read_text
 from logic_agents.world.base import WorldBase
 from logic_agents.world.core import Outcome, whole_cell
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import read_text, strip_bom
+from logic_agents.ground.inputs import read_text, strip_bom
 
 Cell = tuple[int, int]
 Grid = tuple[int, ...]  # N*N values row by row; 0 = empty

@@ -20,7 +20,7 @@ from logic_agents.games.undead.files import load_entries, load_puzzles, parse_pu
 from logic_agents.games.undead.generate import GENERATOR
 from logic_agents.games.undead.view import VIEW
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
-from logic_agents.inputs import path_exists
+from logic_agents.ground.inputs import path_exists
 from logic_agents.solving.puzzle import SolveResult
 from logic_agents.world import spec
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps

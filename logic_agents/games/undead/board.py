@@ -36,7 +36,7 @@ from logic_agents.games.undead.sight import (  # noqa: F401 - the lines of sight
     turn_grid,
     turn_square,
 )
-from logic_agents.inputs import ascii_int, is_ascii_digits, within_limit
+from logic_agents.ground.inputs import ascii_int, is_ascii_digits, within_limit
 
 MONSTERS = "GVZ"
 EMPTY = "."

@@ -22,7 +22,7 @@ from logic_agents.games.undead.board import (
     parse_game_id,
     read_picture,
 )
-from logic_agents.inputs import read_text, strip_bom
+from logic_agents.ground.inputs import read_text, strip_bom
 
 
 @dataclass(frozen=True)

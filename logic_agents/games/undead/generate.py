@@ -48,7 +48,7 @@ from logic_agents.games.undead.board import (
 )
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
 from logic_agents.games.undead.layout import LayoutSolver
-from logic_agents.inputs import limits_lifted
+from logic_agents.ground.inputs import limits_lifted
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78

@@ -241,9 +241,9 @@ def test_agents_walk_to_a_win(agent):
 
 
 def test_keyboard_play_with_a_scripted_key_sequence():
-    """The maze mode, now the shared human play (logic_agents.tui): refused moves say why,
+    """The maze mode, now the shared human play (logic_agents.display.tui): refused moves say why,
     an unknown key says so, the hint names the next step, undo takes a step back."""
-    from logic_agents.tui import Session, replay_actions
+    from logic_agents.display.tui import Session, replay_actions
     from logic_agents.world.registry import get_game
 
     spec = get_game("mazes")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError
-from logic_agents.inputs import int_or_none, load_json, strip_bom
+from logic_agents.ground.inputs import int_or_none, load_json, strip_bom
 
 CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
 NAME_LIMIT = CELL_LIMIT // 8  # agent, map and group names (a character is up to 4 bytes)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled
-from logic_agents.rows import Row
+from logic_agents.study.rows import Row
 from logic_agents.web.svg import episode_html
 from logic_agents.world.core import EpisodeResult
 
@@ -98,7 +98,7 @@ class Study:
     @property
     def by_map(self) -> list[dict[str, Any]]:
         """Each map's statistics per agent: [{"group", "map", "agents": {name: stats}}]."""
-        from logic_agents.summary import per_map
+        from logic_agents.study.summary import per_map
 
         return per_map(self.rows, list(self.summary.get("agents", {})),
                        self.objective == "score")
@@ -109,7 +109,7 @@ class Study:
         from logic_agents.web.study import study_page
 
         return study_page(title or f"{self.game} study", self.summary, self.rows, {},
-                          meta=self.meta, window=window)
+                          meta=self.meta, window=window, maps=self.by_map)
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the summary and a window of NOTEBOOK_WINDOW rows, so a study

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.segment import Segment
 
-from logic_agents.inputs import printable
+from logic_agents.ground.inputs import printable
 
 PIPE_WIDTH = 100_000  # wide enough that no table cell or explanation line is ever cut
 

@@ -30,17 +30,18 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents._version import __version__
-from logic_agents.entries import (  # noqa: F401  (batch.MapEntry and the rest: public names)
+from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
+from logic_agents.ground.inputs import is_dir
+from logic_agents.ground.processes import fork_context
+from logic_agents.study.entries import (  # noqa: F401  (batch.MapEntry and the rest: public names)
     GROUP_BY,
     MapEntry,
     entries_from_paths,
     entries_from_references,
     group_of,
 )
-from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
-from logic_agents.ground.processes import fork_context
-from logic_agents.inputs import is_dir
-from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the public names)
+from logic_agents.study.record import check_same_study, sealing_key, study_record, write_study
+from logic_agents.study.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the public names)
     FAILED,
     NAME_LIMIT,
     OLD_ROW_FIELDS,
@@ -53,8 +54,7 @@ from logic_agents.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the 
     results_kind,
     resumed_rows,
 )
-from logic_agents.study import check_same_study, sealing_key, study_record, write_study
-from logic_agents.summary import (  # noqa: F401
+from logic_agents.study.summary import (  # noqa: F401
     mcnemar_exact,
     score_stats,
     summarize,
@@ -364,7 +364,7 @@ def compare(
     try:
         with _interruptible() as stop:
             if backend == "ray":
-                from logic_agents.ray_backend import run_ray
+                from logic_agents.study.ray_backend import run_ray
 
                 registered = get_game(game).agents
                 objects = {k: e for k, e in all_jobs.agents_of.items()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError, LogicAgentsError
-from logic_agents.inputs import load_json, read_text
+from logic_agents.ground.inputs import load_json, read_text
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps
 

@@ -49,7 +49,7 @@ def entries_from_references(items: Iterable[str], spec: Any,
                             group_by: str = "auto") -> list[MapEntry]:
     """Entries of what a person names on the command line: folders (every instance file the
     game loads under them), files, FILE:K, shipped names and inline instances."""
-    from logic_agents.inputs import is_dir
+    from logic_agents.ground.inputs import is_dir
     from logic_agents.world.resolve import resolve, shipped_path
 
     if group_by not in GROUP_BY:

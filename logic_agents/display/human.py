@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
-from logic_agents.terminal import board_text, counters_text
 from logic_agents.world.base import ended
 from logic_agents.world.spec import Puzzle
 from logic_agents.world.view import View, cells_in

@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from logic_agents.rows import Row
+from logic_agents.study.rows import Row
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

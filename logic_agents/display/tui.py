@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from logic_agents.display.human import Scripted, Session, replay_actions
 from logic_agents.errors import UsageError
-from logic_agents.human import Scripted, Session, replay_actions
 
 __all__ = ["Scripted", "Session", "play_app", "play_human", "replay_actions"]
 
