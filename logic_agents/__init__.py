@@ -31,10 +31,15 @@ from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
 from logic_agents.errors import UsageError as _UsageError
+from logic_agents.ground import moved as _moved
+from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
+from logic_agents.study.summary import summarize as _summarize
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock as _Clock
 from logic_agents.world.spec import Lives as _Lives
+
+_moved.install()  # an old module path says where it went (issue 40's layout)
 
 if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
     from collections.abc import Sequence
@@ -43,7 +48,7 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
 
     from logic_agents.web.svg import Board
     from logic_agents.world.core import EpisodeResult, World
-    from logic_agents.world.registry import GameSpec
+    from logic_agents.world.spec import GameSpec
 
     # an agent, wherever one is named: a registered name or "file.py:Class" reference, an
     # agent class, a factory (a callable that returns a fresh agent), or (for one episode)
@@ -96,8 +101,8 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     "file.py:Class" reference, an agent class, a factory or an agent object. If it fails
     (raises, returns a non-action), the result's outcome is `error` and `result.error` and
     `result.frames` say where. `trace` is a JSONL path to write."""
-    from logic_agents.world.spec import View
     from logic_agents.world.trace import Trace
+    from logic_agents.world.view import View
 
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
@@ -163,7 +168,7 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
     shows its text."""
     from logic_agents.web.svg import Board
     from logic_agents.world.registry import get_game
-    from logic_agents.world.spec import View
+    from logic_agents.world.view import View
 
     seed = _arguments.seed_of(seed)
     if isinstance(ref, (str, os.PathLike)):
@@ -230,7 +235,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
         _arguments.flag(progress, "progress")
     agent_options = _arguments.per_agent_options(agent_options)
     world_options = _arguments.world_options_of(spec, world_options)
-    entries = batch.entries_from_references(refs, spec)
+    entries = _entries_from_references(refs, spec)
     _world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
     study = batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
                             world_options)
@@ -240,9 +245,8 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                              game=spec.name, out=out,
                              resume=resume, agent_options=agent_options,
                              world_options=world_options, on_row=shown.advance)
-    summary = batch.summarize(rows, study.agents,
-                              groups=list(dict.fromkeys(e.group for e in entries)),
-                              scored=scored)
+    summary = _summarize(rows, study.agents, groups=list(dict.fromkeys(e.group for e in entries)),
+                         scored=scored)
     summary["objective"] = spec.objective
     labels = ", ".join(repr(name) for name in summary["agents"])
     call = (f"logic_agents.compare([{labels}], {refs!r}, "

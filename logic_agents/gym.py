@@ -31,8 +31,9 @@ except ImportError:  # pragma: no cover - exercised without the extra
     raise DependencyNotInstalled(
         "logic_agents.gym needs the 'gym' extra: pip install 'logic-agents[gym]'") from None
 
-from logic_agents.world.registry import GameSpec, games, get_game
+from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import resolve
+from logic_agents.world.spec import GameSpec
 from logic_agents.world.view import View
 
 ARROWS = ("up", "down", "left", "right")

@@ -9,7 +9,7 @@ import platform
 import sys
 from pathlib import Path
 
-from logic_agents.study.batch import wilson  # noqa: F401  (re-exported for the bench scripts)
+from logic_agents.study.summary import wilson  # noqa: F401  (re-exported for the bench scripts)
 
 HEADER = (
     "# Benchmarks\n\n"

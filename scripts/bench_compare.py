@@ -28,10 +28,12 @@ from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
+from logic_agents.study.entries import MapEntry  # noqa: E402
+from logic_agents.study.summary import summarize  # noqa: E402
 
 
-def entries(preset: str, count: int, seed: int) -> list[batch.MapEntry]:
-    return [batch.MapEntry(m, preset) for m in generate_maps(PRESETS[preset], count, seed)]
+def entries(preset: str, count: int, seed: int) -> list[MapEntry]:
+    return [MapEntry(m, preset) for m in generate_maps(PRESETS[preset], count, seed)]
 
 
 def summary_table(summary: dict) -> str:
@@ -91,7 +93,7 @@ def main() -> int:
     study = [e for p in ("cs5011-easy", "cs5011-medium", "cs5011-hard") for e in entries(p, count, 2)]
     rows = batch.compare(["rpx", "spx", "satx"], study, runs=34, seed=2, jobs=2)
     presets = ["cs5011-easy", "cs5011-medium", "cs5011-hard"]
-    summary = batch.summarize(rows, ["rpx", "spx", "satx"], groups=presets)
+    summary = summarize(rows, ["rpx", "spx", "satx"], groups=presets)
     try:
         from logic_agents.display.plot import plot_win_rates
 
@@ -110,7 +112,7 @@ def main() -> int:
     t = time.perf_counter()
     rows = batch.compare(["satx"], classic, runs=1, seed=3, jobs=2)
     wall = time.perf_counter() - t
-    summary = batch.summarize(rows, ["satx"], groups=["beginner", "intermediate", "expert"])
+    summary = summarize(rows, ["satx"], groups=["beginner", "intermediate", "expert"])
     sections.append(("3. satx on classic Minesweeper", (
         f"{count} generated maps per size (seed 3), one game each, first probe at the [0,0] "
         f"corner, which the generator keeps clear so that it opens an area; wall time "

@@ -34,6 +34,7 @@ from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
+from logic_agents.study.entries import MapEntry  # noqa: E402
 from logic_agents.world.containment import bubblewrap  # noqa: E402
 from logic_agents.world.players import Isolation  # noqa: E402
 from logic_agents.world.sandbox import NO_CAPS, Clock  # noqa: E402
@@ -85,7 +86,7 @@ def study_2018(rounds: int) -> str:
 
 def file_agent_study(games: int) -> str:
     maps = max(1, games // 10)
-    entries = [batch.MapEntry(m, "beginner")
+    entries = [MapEntry(m, "beginner")
                for m in generate_maps(PRESETS["beginner"], maps, seed=7)]
     results = {}
     for name, isolation in (("trusted, in-process", Isolation(trusted=(FILE_AGENT,))),

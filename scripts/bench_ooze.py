@@ -28,7 +28,7 @@ from _report import write_report  # noqa: E402
 
 from logic_agents.games.ooze import AGENTS  # noqa: E402
 from logic_agents.games.ooze.world import OozeWorld  # noqa: E402
-from logic_agents.study.batch import mcnemar_exact, score_stats  # noqa: E402
+from logic_agents.study.summary import mcnemar_exact, score_stats  # noqa: E402
 
 MAX_TICKS = 400  # far above any game seen: 48 tiles flow by t = 6 + 3*48 = 150
 

@@ -51,7 +51,12 @@ from _report import write_report  # noqa: E402
 from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
-from logic_agents.study.batch import wilson  # noqa: E402
+from logic_agents.study.entries import MapEntry, entries_from_paths  # noqa: E402
+from logic_agents.study.summary import (  # noqa: E402
+    mcnemar_exact,
+    summarize,
+    wilson,  # noqa: E402
+)
 
 AGENTS = ("satx", "prob")
 # Tu et al.'s solver, MineSweeperProb (github.com/b1f6c1c4/MineSweeperProb, README "Winning
@@ -85,14 +90,14 @@ def rate(rows: list) -> str:
 
 
 def paired(rows: list) -> str:
-    """prob against satx on the paired runs (batch.summarize's exact McNemar test)."""
-    p = batch.summarize(rows, list(AGENTS))["pairs"][0]
+    """prob against satx on the paired runs (summarize's exact McNemar test)."""
+    p = summarize(rows, list(AGENTS))["pairs"][0]
     return (f"{p['paired_games']} paired games: only {p['a']} won {p['only_a_won']}, only "
             f"{p['b']} won {p['only_b_won']}; exact McNemar p = {p['p_value']:.3g}")
 
 
 def official(runs: int, jobs: int) -> str:
-    entries = batch.entries_from_paths([ROOT / "maps" / "daggers" / "2018"], load)
+    entries = entries_from_paths([ROOT / "maps" / "daggers" / "2018"], load)
     rows = batch.compare(list(AGENTS), entries, runs=runs, seed=8, jobs=jobs)
     size = {e.instance.name: e.instance.name.rstrip("0123456789") for e in entries}
     lines = [f"{len(entries)} maps x {runs} runs per agent, paired seeds (seed 8).", "",
@@ -120,7 +125,7 @@ def classic(count: int, jobs: int, start: tuple[int, int] | None = None,
              "|---|---|---|---|---|---|---|"]
     pairs = []
     for preset in records:
-        entries = [batch.MapEntry(m, preset)
+        entries = [MapEntry(m, preset)
                    for m in generate_maps(PRESETS[preset], count, 9, start, opening)]
         rows = batch.compare(list(AGENTS), entries, runs=1, seed=9, jobs=jobs)
         for agent in AGENTS:
@@ -227,7 +232,7 @@ def records(count: int, jobs: int, against: str | None,
                 only_old = sum(b["won"] and not a["won"] for a, b in zip(new, old))
                 pairs.append(f"- {preset}, prob vs prob@{rev}: {len(new)} paired games: only "
                              f"prob won {only_new}, only prob@{rev} won {only_old}; exact "
-                             f"McNemar p = {batch.mcnemar_exact(only_new, only_old):.3g}")
+                             f"McNemar p = {mcnemar_exact(only_new, only_old):.3g}")
     sources = ("PSEQ and PSEQ-D256: Tu et al.'s MineSweeperProb README (10^8 games each, rule "
                "SNR, first probe at 1-based [3,3] on 9x9 and 16x16, [4,4] on 30x16, i.e. "
                "(2,2) and (3,3) here). JSMinesweeper: David Hill's README, 54% on expert "

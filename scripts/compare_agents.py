@@ -14,6 +14,8 @@ from pathlib import Path
 from logic_agents.games.daggers import load
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
 from logic_agents.study import batch
+from logic_agents.study.entries import MapEntry, entries_from_paths
+from logic_agents.study.summary import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,11 +26,11 @@ def main() -> None:
     parser.add_argument("--out", default="runs.csv")
     args = parser.parse_args()
 
-    entries = batch.entries_from_paths([ROOT / "maps" / "daggers" / "2018"], load)
-    entries += [batch.MapEntry(m, "nettle-easy") for m in generate_maps(PRESETS["nettle-easy"], 20, seed=1)]
+    entries = entries_from_paths([ROOT / "maps" / "daggers" / "2018"], load)
+    entries += [MapEntry(m, "nettle-easy") for m in generate_maps(PRESETS["nettle-easy"], 20, seed=1)]
     rows = batch.compare(["rpx", "spx", "satx"], entries, runs=args.runs, seed=1, out=args.out,
                          resume=Path(args.out).exists())
-    summary = batch.summarize(rows, ["rpx", "spx", "satx"])
+    summary = summarize(rows, ["rpx", "spx", "satx"])
     for name, stats in summary["agents"].items():
         lo, hi = stats["ci95"]
         print(f"{name:5} {stats['wins']:5}/{stats['games']:<5} {100 * stats['win_rate']:5.1f}% "

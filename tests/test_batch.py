@@ -17,11 +17,20 @@ from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgents
 from logic_agents.games.daggers import load
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
 from logic_agents.study import batch
-from logic_agents.study.summary import natural_key, paired_difference, per_map
+from logic_agents.study.entries import MapEntry
+from logic_agents.study.rows import read_rows
+from logic_agents.study.summary import (
+    mcnemar_exact,
+    natural_key,
+    paired_difference,
+    per_map,
+    summarize,
+    wilson,
+)
 
 from .conftest import MAPS, ROOT
 
-EASY = [batch.MapEntry(load(p), "2018") for p in MAPS if p.stem.startswith("EASY")][:4]
+EASY = [MapEntry(load(p), "2018") for p in MAPS if p.stem.startswith("EASY")][:4]
 
 
 def comparable(rows):
@@ -52,15 +61,15 @@ def test_one_and_two_workers_give_the_same_rows():
 def test_rows_stream_and_resume_skips_finished_runs(tmp_path, suffix):
     out = tmp_path / f"runs{suffix}"
     first = batch.compare(["spx", "satx"], EASY[:2], runs=2, seed=3, jobs=1, out=out)
-    assert comparable(batch.read_rows(out)) == comparable(first)
-    assert any(r.stats.get("queries") is not None for r in batch.read_rows(out))
+    assert comparable(read_rows(out)) == comparable(first)
+    assert any(r.stats.get("queries") is not None for r in read_rows(out))
     with pytest.raises(LogicAgentsError, match="--resume"):
         batch.compare(["spx", "satx"], EASY[:2], runs=2, seed=3, jobs=1, out=out)
     played = []
     more = batch.compare(["spx", "satx"], EASY[:2], runs=3, seed=3, jobs=1, out=out, resume=True,
                          on_row=played.append)
     assert len(played) == 2 * 2  # only run 2 of each map and agent was new
-    assert len(batch.read_rows(out)) == len(more) == 2 * 2 * 3
+    assert len(read_rows(out)) == len(more) == 2 * 2 * 3
 
 
 def test_torn_last_line_is_dropped(tmp_path):
@@ -68,29 +77,29 @@ def test_torn_last_line_is_dropped(tmp_path):
     batch.compare(["rpx"], EASY[:1], runs=2, seed=0, jobs=1, out=out)
     with out.open("a") as f:
         f.write('{"agent": "rpx", "map": "EA')  # a crash mid-write
-    assert len(batch.read_rows(out)) == 2
+    assert len(read_rows(out)) == 2
     rows = batch.compare(["rpx"], EASY[:1], runs=3, seed=0, jobs=1, out=out, resume=True)
-    assert len(rows) == 3 and len(batch.read_rows(out)) == 3
+    assert len(rows) == 3 and len(read_rows(out)) == 3
 
 
 def test_bad_results_files(tmp_path):
     bad = tmp_path / "x.jsonl"
     bad.write_text("not json\n")
     with pytest.raises(FormatError, match=":1:"):
-        batch.read_rows(bad)
+        read_rows(bad)
     with pytest.raises(FormatError, match=".csv or .jsonl"):
         batch.compare(["rpx"], EASY[:1], runs=1, out=tmp_path / "x.txt")
 
 
 def test_summary_statistics():
-    lo, hi = batch.wilson(97, 100)
+    lo, hi = wilson(97, 100)
     assert abs(lo - 0.9155) < 1e-3 and abs(hi - 0.9897) < 1e-3  # the textbook values
-    assert batch.wilson(0, 0) == (0.0, 0.0)
-    assert batch.mcnemar_exact(0, 0) == 1.0
-    assert abs(batch.mcnemar_exact(0, 5) - 2 / 32) < 1e-12
-    assert batch.mcnemar_exact(3, 3) == 1.0
+    assert wilson(0, 0) == (0.0, 0.0)
+    assert mcnemar_exact(0, 0) == 1.0
+    assert abs(mcnemar_exact(0, 5) - 2 / 32) < 1e-12
+    assert mcnemar_exact(3, 3) == 1.0
     rows = batch.compare(["rpx", "satx"], EASY, runs=10, seed=2, jobs=1)
-    summary = batch.summarize(rows, ["rpx", "satx"])
+    summary = summarize(rows, ["rpx", "satx"])
     json.dumps(summary)
     sat = summary["agents"]["satx"]
     assert set(sat) >= {"games", "wins", "win_rate", "ci95", "mean_time_s", "mean_steps",
@@ -130,9 +139,9 @@ def test_per_map_orders_maps_naturally_and_counts_each():
 
 
 def test_generated_entries_group_by_preset():
-    entries = [batch.MapEntry(m, "tornado-small")
+    entries = [MapEntry(m, "tornado-small")
                for m in generate_maps(PRESETS["tornado-small"], 3, seed=4)]
-    summary = batch.summarize(batch.compare(["satx"], entries, runs=2, seed=4, jobs=1))
+    summary = summarize(batch.compare(["satx"], entries, runs=2, seed=4, jobs=1))
     assert list(summary["agents"]["satx"]["groups"]) == ["tornado-small"]
 
 
@@ -161,7 +170,7 @@ def test_ctrl_c_loses_no_finished_row(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "--resume" in err
-    saved = batch.read_rows(out)
+    saved = read_rows(out)
     assert 19 <= len(saved) < 12000
     lines = out.read_text().splitlines()
     assert len(lines) == len(saved) + 1  # header + rows, nothing torn
@@ -172,7 +181,7 @@ def test_example_batch_script_runs(tmp_path):
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "compare_agents.py"), "--runs", "1",
                            "--out", str(tmp_path / "r.csv")], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "satx" in done.stdout and len(batch.read_rows(tmp_path / "r.csv")) == 150
+    assert "satx" in done.stdout and len(read_rows(tmp_path / "r.csv")) == 150
 
 
 def test_rows_keep_cpu_time_beside_wall_time_and_older_files_still_read(tmp_path):
@@ -196,9 +205,9 @@ def test_rows_keep_cpu_time_beside_wall_time_and_older_files_still_read(tmp_path
             record = dataclasses.asdict(rows[0])
             record["stats"], record["extra"] = json.dumps(rows[0].stats), json.dumps(rows[0].extra)
             writer.writerow(record)
-        assert batch.read_rows(old)[0].cpu_s == 0.0
+        assert read_rows(old)[0].cpu_s == 0.0
         sink = RowSink(old)
         sink.write(rows[1])
         sink.close()
         assert old.read_text().splitlines()[0] == ",".join(header)
-        assert len(batch.read_rows(old)) == 2
+        assert len(read_rows(old)) == 2

@@ -22,7 +22,9 @@ import pytest
 
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.study import batch
+from logic_agents.study.entries import MapEntry
 from logic_agents.study.ray_backend import is_loopback, parse_address
+from logic_agents.study.rows import read_rows
 from tests.test_batch import comparable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,9 +125,9 @@ def test_compare_on_a_loopback_cluster_equals_a_local_run(loopback_cluster, tmp_
                             "--out", str(on_pool)],
                            capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert local.returncode == 0, local.stderr[-3000:]
-    cluster_rows = batch.read_rows(on_cluster)
+    cluster_rows = read_rows(on_cluster)
     assert len(cluster_rows) == 30 * 2 * 2  # 30 official maps x 2 runs x 2 agents
-    assert comparable(cluster_rows) == comparable(batch.read_rows(on_pool))
+    assert comparable(cluster_rows) == comparable(read_rows(on_pool))
 
 
 def test_addresses_are_checked_before_ray_is_asked():
@@ -140,7 +142,7 @@ def test_addresses_are_checked_before_ray_is_asked():
 
 def test_an_unreachable_head_is_one_clear_error(tmp_path):
     with pytest.raises(LogicAgentsError, match="cannot reach a Ray head at 127.0.0.1:1"):
-        batch.compare(["spx"], [batch.MapEntry(_easy1(), "2018")], runs=1, backend="ray",
+        batch.compare(["spx"], [MapEntry(_easy1(), "2018")], runs=1, backend="ray",
                       address="127.0.0.1:1")
 
 
@@ -166,7 +168,7 @@ def test_a_study_on_ray_survives_its_agents(loopback_cluster, tmp_path):
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert run.returncode == 3, run.stderr[-3000:]
     assert "Traceback" not in run.stderr
-    outcomes = {(r.agent.rsplit(":", 1)[-1], r.outcome) for r in batch.read_rows(out)}
+    outcomes = {(r.agent.rsplit(":", 1)[-1], r.outcome) for r in read_rows(out)}
     assert outcomes == {("spx", "won"), ("RaisesInInit", "error"), ("Loops", "timeout"),
                         ("StuckInC", "timeout")}
     # fair play on Ray as on --jobs (issue 38): the cheats play blind, in players of their
@@ -183,7 +185,7 @@ def test_a_study_on_ray_survives_its_agents(loopback_cluster, tmp_path):
                           "--backend", "ray", "--address", address, "--out", str(out)],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert run.returncode == 3, run.stderr[-3000:]  # the pipe forger's games are errors
-    rows = batch.read_rows(out)
+    rows = read_rows(out)
     alone = batch.compare(["spx"], _entries(), runs=2, seed=5, jobs=1)
     for name in ("spx", "peek-gc", "peek-frames", "declare-win", "patch-framework",
                  "override-score"):

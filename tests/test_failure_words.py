@@ -10,6 +10,8 @@ import time
 
 from logic_agents.games.daggers.agents import SinglePointAgent
 from logic_agents.study import batch
+from logic_agents.study.entries import entries_from_references
+from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps, Watch, lost_failure
 
 
@@ -26,7 +28,7 @@ class DiesHoldingItsPipe(SinglePointAgent):
 
 
 def test_a_worker_that_dies_while_its_child_holds_the_pipe_is_said_to_have_died():
-    entries = batch.entries_from_references(["EASY1"], batch.get_game("daggers"))
+    entries = entries_from_references(["EASY1"], get_game("daggers"))
     started = time.monotonic()
     rows = batch.compare([DiesHoldingItsPipe], entries, runs=1, jobs=1, game="daggers",
                          caps=Caps(5.0, 30.0, None))

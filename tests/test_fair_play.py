@@ -24,7 +24,9 @@ import pytest
 
 from logic_agents.cli import main
 from logic_agents.study import batch
+from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import sealing_key
+from logic_agents.study.rows import read_rows
 from logic_agents.world.containment import bubblewrap
 from logic_agents.world.players import Isolation
 from logic_agents.world.sandbox import Caps
@@ -50,7 +52,7 @@ def cheat(kind: type) -> str:
 def _entries():
     from logic_agents.games.daggers import load
 
-    return [batch.MapEntry(load(MAPS / f"{m}.txt"), "2018") for m in ("EASY1", "EASY2")]
+    return [MapEntry(load(MAPS / f"{m}.txt"), "2018") for m in ("EASY1", "EASY2")]
 
 
 def plain(rows):
@@ -117,7 +119,7 @@ def test_cheats_in_game_gain_nothing_and_change_no_other_result(friend, tmp_path
     # a negative guess count is refused: its own games are errors, and the study resumes
     assert all(r.outcome == "error" and "guesses" in r.error for r in by["negative-guesses"])
     # the results file holds the referee's rows only, each sealed, and reads back whole
-    written = batch.read_rows(out, sealing_key(out))
+    written = read_rows(out, sealing_key(out))
     assert plain(written) == plain(rows) and len(written) == len(rows)
     assert plain(by["forge-results"]) == plain(alone)
     # every process a cheat started died with its game, and every player with the study
@@ -140,7 +142,7 @@ def test_killing_siblings_and_the_referee_changes_nothing_in_the_sandbox(tmp_pat
                            "--sandbox", "bwrap", "--out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    rows = batch.read_rows(out, sealing_key(out))
+    rows = read_rows(out, sealing_key(out))
     alone = batch.compare(["spx"], _entries(), runs=2, seed=5, jobs=1)
     # what it can signal is its own sandbox's init, which ignores it: every game as spx's
     for name in ("spx", "kill-siblings", "kill-referee"):
@@ -168,7 +170,7 @@ def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path
              "1", "--sandbox", "none", "--out", str(out)]
     done = subprocess.run(study, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == -9  # killed: the documented limit without the sandbox
-    kept = batch.read_rows(out, sealing_key(out))  # every row there is the referee's, sealed
+    kept = read_rows(out, sealing_key(out))  # every row there is the referee's, sealed
     alone = {(r.map, r.run): r for r in batch.compare(["spx"], _entries(), runs=2, seed=5,
                                                       jobs=1)}
     assert len({r.key for r in kept}) == len(kept)

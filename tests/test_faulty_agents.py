@@ -15,6 +15,9 @@ import pytest
 from logic_agents.cli import main
 from logic_agents.errors import AgentFailed
 from logic_agents.study import batch
+from logic_agents.study.entries import MapEntry
+from logic_agents.study.rows import read_rows
+from logic_agents.study.summary import summarize
 from logic_agents.world.sandbox import Caps, Clock
 
 from .conftest import ROOT
@@ -134,7 +137,7 @@ def test_a_study_survives_its_agents_at_any_jobs(capsys, tmp_path):
                             "--jobs", "2", "--move-timeout", "0.5", "--out", str(out))
     assert code == 3
     no_traceback(err)
-    rows = batch.read_rows(out)
+    rows = read_rows(out)
     assert len(rows) == 2 * 2 * 5
     assert _plain([r for r in rows if r.agent == "spx"]) == _plain(alone)
     outcomes: dict[str, set] = {}
@@ -144,7 +147,7 @@ def test_a_study_survives_its_agents_at_any_jobs(capsys, tmp_path):
     # RaisesInAct raises at its second move; a first move onto a dagger loses before that
     assert outcomes.pop("RaisesInAct") in ({"error"}, {"error", "lost"})
     assert outcomes == {"Banana": {"error"}, "ExitsThree": {"error"}, "Loops": {"timeout"}}
-    summary = batch.summarize(rows)
+    summary = summarize(rows)
     assert summary["agents"][agent("Loops")]["timeouts"] == 4
     assert summary["agents"][agent("Banana")]["errors"] == 4
     assert "errors" in stdout and "timeouts" in stdout  # the table counts them apart
@@ -165,9 +168,9 @@ def test_resume_keeps_failed_games_unless_asked_to_retry(capsys, tmp_path):
              "--jobs", "1", "--out", str(out)]
     assert run(capsys, *study)[0] == 3
     assert run(capsys, *study, "--resume")[0] == 3
-    assert len(batch.read_rows(out)) == 4  # nothing replayed
+    assert len(read_rows(out)) == 4  # nothing replayed
     assert run(capsys, *study, "--resume", "--retry-errors")[0] == 3
-    rows = batch.read_rows(out)
+    rows = read_rows(out)
     assert len(rows) == 6  # the two failed games once more
     assert sum(r.failed for r in rows) == 4
     assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "1",
@@ -203,7 +206,7 @@ def test_a_stuck_agent_in_a_real_process_stops_in_bounded_time(tmp_path):
 def _entries():
     from logic_agents.games.daggers import load
 
-    return [batch.MapEntry(load(ROOT / "maps/daggers/2018" / f"{m}.txt"), "2018")
+    return [MapEntry(load(ROOT / "maps/daggers/2018" / f"{m}.txt"), "2018")
             for m in ("EASY1", "EASY2")]
 
 

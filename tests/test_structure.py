@@ -102,7 +102,8 @@ def test_names_that_moved_say_where_they_went():
     """Issue 40: a plug-in written against an old home gets an error that names the new one."""
     import pytest
 
-    for old, name, new in (("logic_agents.world.puzzle", "SolverChoice", "logic_agents.solving"),
+    for old, name, new in (("logic_agents.world.puzzle", "SolverChoice",
+                            "logic_agents.solving.puzzle"),
                            ("logic_agents.world.options", "solver_option",
                             "logic_agents.solving.options"),
                            ("logic_agents.generated", "streamed", "logic_agents.world.generated"),

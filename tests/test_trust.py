@@ -17,7 +17,7 @@ import pytest
 
 from logic_agents.cli import main
 from logic_agents.games.undead.board import format_game_id, puzzle_from_solution
-from logic_agents.study import batch
+from logic_agents.study.rows import ROW_FIELDS, read_rows
 
 from .conftest import ROOT
 
@@ -83,7 +83,7 @@ def test_ctrl_c_and_kill_lose_nothing_and_leave_nothing_running(tmp_path):
     done = subprocess.run([sys.executable, "-m", "logic_agents", *STUDY, "--out", str(whole)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    reference = batch.read_rows(whole)
+    reference = read_rows(whole)
     assert len(reference) == 3 * 2 * 100
 
     # Ctrl-C: one line, exit 130, within about a second, no worker left behind
@@ -98,7 +98,7 @@ def test_ctrl_c_and_kill_lose_nothing_and_leave_nothing_running(tmp_path):
     assert time.monotonic() - started < 5  # about 1 s; generous for a loaded CI machine
     assert err.count("\n") == 1 and "Traceback" not in err and "--resume" in err
     assert not [w for w in workers if _alive(w)]
-    rows = batch.read_rows(out)
+    rows = read_rows(out)
     assert len({r.key for r in rows}) == len(rows)  # no duplicate
     assert len(out.read_text().splitlines()) == len(rows) + 1  # header + rows, nothing torn
 
@@ -137,7 +137,7 @@ def test_ctrl_c_and_kill_lose_nothing_and_leave_nothing_running(tmp_path):
                                "--resume"], cwd=ROOT, capture_output=True, text=True,
                               timeout=600)
         assert done.returncode == 0, done.stderr
-        assert _comparable(batch.read_rows(path)) == _comparable(reference)
+        assert _comparable(read_rows(path)) == _comparable(reference)
 
 
 def test_a_resume_must_be_the_same_study_and_counts_each_game_once(capsys, tmp_path):
@@ -148,7 +148,7 @@ def test_a_resume_must_be_the_same_study_and_counts_each_game_once(capsys, tmp_p
                         (["--no-global-count"], "agents"), (["--lives", "2"], "world_options")):
         code, _, err = run(capsys, *base, "--runs", "4", "--seed", "1", "--resume", *other)
         assert code == 2 and "another study" in err and word in err and err.count("\n") == 1
-    assert len(batch.read_rows(out)) == 4
+    assert len(read_rows(out)) == 4
     # a duplicated row is refused in words (issue 39: one row per game), nothing truncated
     whole = out.read_text()
     with out.open("a") as f:
@@ -197,7 +197,7 @@ def test_a_resume_never_mixes_two_studies(capsys, tmp_path):
     code, _, err = run(capsys, *study, str(folder), "--runs", "4", "--resume")
     assert code == 2 and "source file of agent" in err and "has changed" in err
     agent.write_text(agent.read_text().replace("\n# changed\n", ""))
-    assert len(batch.read_rows(out)) == 4  # nothing was added by a refused resume
+    assert len(read_rows(out)) == 4  # nothing was added by a refused resume
     # the same study may grow its runs
     code, stdout, _ = run(capsys, *study, str(folder), "--runs", "3", "--resume", "--json")
     assert code == 0 and json.loads(stdout)["agents"]["spx"]["games"] == 3
@@ -218,7 +218,7 @@ def test_every_results_file_the_program_writes_reads_back(capsys, tmp_path):
                                     "--runs", runs, "--jobs", "1", "--out", str(out), "--json",
                                     *resume)
             assert code == 0, err
-        rows = batch.read_rows(out)
+        rows = read_rows(out)
         assert len(rows) == 6 and {r.map for r in rows} == {"E\u2028A\u0085B\rC", "x" * 100_000}
     huge = tmp_path / "huge.txt"
     huge.write_text(f"name: {'y' * 200_000}\n{text}")
@@ -229,7 +229,7 @@ def test_every_results_file_the_program_writes_reads_back(capsys, tmp_path):
     out = tmp_path / "c.csv"
     code, _, err = run(capsys, "compare", "EASY1", "--agents", f"{faulty}:HugeCounter",
                        "--runs", "1", "--jobs", "1", "--out", str(out))
-    (row,) = batch.read_rows(out)  # the counter past 10^15 is the agent's error, not a row
+    (row,) = read_rows(out)  # the counter past 10^15 is the agent's error, not a row
     assert code == 3 and row.outcome == "error" and "10^15" in row.error  # that cannot be read
 
 
@@ -263,8 +263,8 @@ def test_a_torn_csv_header_is_rewritten(capsys, tmp_path):
     study.write_text("agent,map,gr")  # a crash tore the header of a file of this study
     assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "2", "--jobs", "1",
                "--out", str(study), "--resume")[0] == 0
-    assert study.read_text().startswith(",".join(batch.ROW_FIELDS))
-    assert len(batch.read_rows(study)) == 2
+    assert study.read_text().startswith(",".join(ROW_FIELDS))
+    assert len(read_rows(study)) == 2
 
 
 def _with_bom(src: Path, dst: Path) -> str:
@@ -297,7 +297,7 @@ def test_a_byte_order_mark_is_accepted_in_every_input_kind(capsys, tmp_path):
     code, _, err = run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "3", "--jobs",
                        "1", "--out", bommed, "--resume")
     assert code == 0, err
-    assert len(batch.read_rows(bommed)) == 3
+    assert len(read_rows(bommed)) == 3
 
 
 def test_long_arguments_are_puzzles_not_file_names(capsys, tmp_path):
@@ -451,4 +451,4 @@ def test_what_is_written_is_never_past_what_is_read(capsys, tmp_path, monkeypatc
     out = tmp_path / "r.csv"
     assert run(capsys, "compare", "EASY1", "--agents", "spx", "--runs", "40", "--jobs", "1",
                "--out", str(out))[0] == 0
-    assert out.stat().st_size > 1024 and len(batch.read_rows(out)) == 40
+    assert out.stat().st_size > 1024 and len(read_rows(out)) == 40

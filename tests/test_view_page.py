@@ -164,7 +164,7 @@ def test_compare_html_writes_a_study_page_with_a_replay_per_game(tmp_path, capsy
                  "--html", str(page), "--out", str(tmp_path / "rows.csv")])
     err = capsys.readouterr().err
     assert code == 0 and "8 replay pages" in err and "note:" not in err
-    from logic_agents.study.batch import read_rows
+    from logic_agents.study.rows import read_rows
 
     rows = read_rows(tmp_path / "rows.csv")
     text = page.read_text()

@@ -37,7 +37,8 @@ from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import lift_limits, printable
 from logic_agents.world.agents import set_isolation
-from logic_agents.world.registry import Option, PluginWarning
+from logic_agents.world.declared import Option
+from logic_agents.world.registry import PluginWarning
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
 
 VERBS = (play, view, compare, cnf, solve, generate, inspect, maps, games, replay)

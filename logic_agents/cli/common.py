@@ -20,10 +20,11 @@ from typing import Any, NoReturn
 from logic_agents.errors import PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists, printable
 from logic_agents.world.agents import agent_entry
+from logic_agents.world.declared import Option
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
-from logic_agents.world.registry import AgentEntry, GameSpec, Option, game_names, get_game
-from logic_agents.world.spec import Lives, Results
+from logic_agents.world.registry import game_names, get_game
+from logic_agents.world.spec import AgentEntry, GameSpec, Lives, Results
 
 PROG = "logic-agents"
 

@@ -32,11 +32,12 @@ from logic_agents.cli.common import (
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import UsageError
 from logic_agents.ground.output import make_console
+from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.record import read_study
-from logic_agents.study.summary import per_map
+from logic_agents.study.summary import per_map, summarize
 from logic_agents.world.agents import agent_entry
+from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
-from logic_agents.world.registry import Option
 from logic_agents.world.spec import Generator
 
 
@@ -194,13 +195,13 @@ def run(args: argparse.Namespace) -> int:
     drawn = args.seed == RANDOM_SEED
     if drawn:
         args.seed = _draw_seed(args)
-    entries = batch.entries_from_references(args.maps, spec, args.group_by)
+    entries = entries_from_references(args.maps, spec, args.group_by)
     generator = spec.get(Generator)
     generate_options = {o.name for o in generator.compare_options} if generator else set()
     if args.generate:
         if generator is None or generator.for_compare is None:
             raise UsageError(f"{spec.name} has no generator for --generate")
-        entries += [batch.MapEntry(instance, group) for instance, group in
+        entries += [MapEntry(instance, group) for instance, group in
                     generator.for_compare(args.generate, args.count, args.seed,
                                           {name: getattr(args, name, None)
                                            for name in generate_options})]
@@ -240,8 +241,8 @@ def run(args: argparse.Namespace) -> int:
             err.print(f"{PROG}: interrupted after {sum(map(len, tally.values()))} games{saved}")
             return 130
         progress.update(task, completed=total)
-    summary = batch.summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
-                              scored=scored)
+    summary = summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
+                        scored=scored)
     summary["objective"] = spec.objective
     if args.plot:
         from logic_agents.display.plot import plot_summary

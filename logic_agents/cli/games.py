@@ -22,7 +22,6 @@ from logic_agents.world.options import positive_float
 from logic_agents.world.processes import run_child
 from logic_agents.world.registry import (
     ENTRY_POINT_GROUP,
-    GameSpec,
     broken_game_reasons,
     broken_games,
     games,
@@ -30,6 +29,7 @@ from logic_agents.world.registry import (
     origin,
 )
 from logic_agents.world.sandbox import Caps, Clock
+from logic_agents.world.spec import GameSpec
 
 KILL_AFTER_S = 5.0  # past a check's own alarm, before its process is killed
 

@@ -27,10 +27,11 @@ from logic_agents.cli.common import (
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.ground.output import make_console
+from logic_agents.world.declared import Option
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.processes import run_child
-from logic_agents.world.registry import GameSpec, Option
 from logic_agents.world.sandbox import Clock
+from logic_agents.world.spec import GameSpec
 
 
 def add_parser(sub: Any) -> None:

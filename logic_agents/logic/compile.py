@@ -22,7 +22,8 @@ from sympy.logic.boolalg import ITE, BooleanFalse, BooleanTrue, to_cnf, to_nnf
 
 from logic_agents.errors import EncodingError, UnknownName
 from logic_agents.logic.card import DIRECT_LIMIT, cardinality_clauses
-from logic_agents.logic.formula import AUX_PREFIX, _Cardinality
+from logic_agents.logic.formula import _Cardinality
+from logic_agents.logic.ids import AUX_PREFIX
 
 Clause = list[int]
 LiteralIds = Callable[[Any], int]

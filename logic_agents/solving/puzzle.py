@@ -18,7 +18,7 @@ from typing import Any, Literal
 from logic_agents.logic.portfolio import race
 from logic_agents.solving.options import solver_option
 from logic_agents.world.budget import MIB, Budget
-from logic_agents.world.registry import Option
+from logic_agents.world.declared import Option
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
 

@@ -33,19 +33,10 @@ from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
 from logic_agents.ground.inputs import is_dir
 from logic_agents.ground.processes import fork_context
-from logic_agents.study.entries import (  # noqa: F401  (batch.MapEntry and the rest: public names)
-    GROUP_BY,
-    MapEntry,
-    entries_from_paths,
-    entries_from_references,
-    group_of,
-)
+from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import check_same_study, sealing_key, study_record, write_study
-from logic_agents.study.rows import (  # noqa: F401  (batch.Row, batch.read_rows: the public names)
-    FAILED,
+from logic_agents.study.rows import (
     NAME_LIMIT,
-    OLD_ROW_FIELDS,
-    ROW_FIELDS,
     Row,
     RowSink,
     is_number,
@@ -54,15 +45,9 @@ from logic_agents.study.rows import (  # noqa: F401  (batch.Row, batch.read_rows
     results_kind,
     resumed_rows,
 )
-from logic_agents.study.summary import (  # noqa: F401
-    mcnemar_exact,
-    score_stats,
-    summarize,
-    wilson,
-)
 from logic_agents.world.agents import agent_entry, check_options, current_isolation, is_reference
+from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.processes import Pool
-from logic_agents.world.referee import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, world_failure

@@ -1,6 +1,6 @@
 """Study: what `logic_agents.compare` returns, for notebooks and scripts.
 
-Concepts: Study holds the per-game `rows` (batch.Row), the `summary` (win rates or scores with
+Concepts: Study holds the per-game `rows` (study.rows.Row), the `summary` (win rates or scores with
 their 95% intervals, per agent and group), the paired tests (`pairs`: McNemar on paired seeds,
 beside each difference and its interval), `by_map` (the same per map) and `meta` (the call that
 made it, the version, the seed); `to_pandas()` gives one row per game (pandas is the optional

@@ -39,15 +39,10 @@ from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, Usag
 from logic_agents.ground.inputs import path_exists
 from logic_agents.world.core import own_name
 from logic_agents.world.declared import HOOKS, Option, accepts, declared_options  # noqa: F401
-from logic_agents.world.referee import (
-    DEFAULT_ISOLATION,
-    Isolation,
-    RemoteFactory,
-    describe,
-)
-from logic_agents.world.registry import AgentEntry, GameSpec
+from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
+from logic_agents.world.referee import RemoteFactory, describe
 from logic_agents.world.sandbox import Clock
-from logic_agents.world.spec import Observations
+from logic_agents.world.spec import AgentEntry, GameSpec, Observations
 
 
 def is_reference(text: str) -> bool:
@@ -72,7 +67,7 @@ def resolve_agent(spec: GameSpec, reference: str,
         raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
                           f"{', '.join(spec.playing_agents())}, or name your own class as "
                           "file.py:Class or package.module:Class")
-    from logic_agents.world.registry import summary_of
+    from logic_agents.world.spec import summary_of
 
     if isolation.isolates(False, reference):
         return remote_entry(spec, reference, isolation)

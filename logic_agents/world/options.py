@@ -13,7 +13,7 @@ import re
 
 from logic_agents.ground.inputs import int_or_none
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
-from logic_agents.world.registry import Option
+from logic_agents.world.declared import Option
 
 
 def integer(text: str) -> int:

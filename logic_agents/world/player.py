@@ -34,9 +34,9 @@ from logic_agents.errors import LogicAgentsError
 from logic_agents.world.agents import check_factory, load_class
 from logic_agents.world.core import why_record
 from logic_agents.world.declared import Option, declared_options
-from logic_agents.world.registry import GameSpec, get_game, register, summary_of
+from logic_agents.world.registry import get_game, register
 from logic_agents.world.sandbox import Caps, Clock
-from logic_agents.world.spec import Observations
+from logic_agents.world.spec import GameSpec, Observations, summary_of
 from logic_agents.world.trace import to_jsonable
 from logic_agents.world.wire import ORDER_LIMIT, Channel, Delta, WireError
 

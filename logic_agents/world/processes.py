@@ -25,7 +25,8 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed
 from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
-from logic_agents.world.referee import own_this_process, stop_players
+from logic_agents.world.containment import own_this_process
+from logic_agents.world.players import stop_players
 from logic_agents.world.sandbox import (
     GRACE_S,
     Caps,

@@ -23,7 +23,7 @@ from logic_agents.world.base import ended
 from logic_agents.world.core import Agent, EpisodeResult, Outcome, World, own_name
 from logic_agents.world.sandbox import Clock, PassThrough
 
-MAX_COUNTER = 10**15  # a results file keeps counters below this (see batch.read_rows)
+MAX_COUNTER = 10**15  # a results file keeps counters below this (see study.rows.read_rows)
 MAX_COUNTER_NAME = 100
 # what a world's step raises on an action of the wrong shape, when it does not check it itself
 MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)

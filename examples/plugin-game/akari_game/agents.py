@@ -15,8 +15,8 @@ from akari_game.world import AkariAction, AkariObservation
 from logic_agents.solving.puzzle import SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import Budget, BudgetExceeded
+from logic_agents.world.declared import Option
 from logic_agents.world.options import node_cap, time_cap
-from logic_agents.world.registry import Option
 
 
 class _Planner(PlanningAgent[AkariObservation, AkariAction], ABC):

@@ -15,7 +15,8 @@ from pathlib import Path
 from akari_game.board import NUMBERS, WALL, WHITE, AkariPuzzle, format_puzzle, load
 from akari_game.encode import AkariSolver
 from logic_agents.errors import GenerationError
-from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
+from logic_agents.world.declared import Option
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 WALL_SHARE = 0.2
 ATTEMPTS = 200

@@ -28,12 +28,12 @@ from logic_agents.games.daggers.clues import (  # noqa: F401 - single_point_move
 from logic_agents.games.daggers.encode import frontier
 from logic_agents.games.daggers.knowledge import ENCODINGS, DaggersKB, QueryEvent
 from logic_agents.games.daggers.world import COVERED, DaggersAction, DaggersObservation
-from logic_agents.logic.names import CARD_ENCODING_NAMES
-from logic_agents.logic.oracle import DEFAULT_SOLVER, Verdict, check_solver_name
+from logic_agents.logic.names import CARD_ENCODING_NAMES, DEFAULT_SOLVER
+from logic_agents.logic.oracle import Verdict, check_solver_name
 from logic_agents.solving.options import solver_option
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
-from logic_agents.world.registry import Option
+from logic_agents.world.declared import Option
 
 if TYPE_CHECKING:
     from logic_agents.logic.kb import KnowledgeBase

@@ -29,7 +29,8 @@ from logic_agents.games.daggers.board import (
     DaggersMap,
     neighbours,
 )
-from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
+from logic_agents.world.declared import Option
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 
 @dataclass(frozen=True)

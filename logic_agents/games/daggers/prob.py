@@ -49,8 +49,8 @@ from logic_agents.games.daggers.world import (
     DaggersObservation,
 )
 from logic_agents.world.core import Why
+from logic_agents.world.declared import Option
 from logic_agents.world.options import nonnegative_int
-from logic_agents.world.registry import Option
 
 # How the defaults were chosen: README "Guessing by exact probability" and the issue-8 note
 # (paired runs on generated classic boards).

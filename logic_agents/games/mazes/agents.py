@@ -30,8 +30,8 @@ from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import Why
+from logic_agents.world.declared import Option
 from logic_agents.world.options import memory_cap, node_cap, time_cap
-from logic_agents.world.registry import Option
 
 
 def move_between(a: Cell, b: Cell) -> str:

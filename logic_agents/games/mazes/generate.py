@@ -26,8 +26,9 @@ from logic_agents.errors import GenerationError
 from logic_agents.games.mazes.board import MAX_CELLS, Cell, MazeBoard, is_solution, validate
 from logic_agents.games.mazes.encode import ShapeFamilySolver
 from logic_agents.ground.inputs import limits_lifted
+from logic_agents.world.declared import Option
 from logic_agents.world.options import integer
-from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 # Conflicts allowed per SAT call while repairing: a few layouts make one call run for
 # minutes on a 20x20 (seen: over 300 s); past the budget a new path is planted instead.

@@ -23,6 +23,7 @@ from logic_agents.games.ooze.world import (
 )
 from logic_agents.ground.inputs import ascii_int
 from logic_agents.world import spec
+from logic_agents.world.declared import Option
 from logic_agents.world.options import positive_int
 
 AGENTS = {"greedy": GreedyOozeAgent, "rbfs": RbfsOozeAgent, "sat": SatOozeAgent}
@@ -100,9 +101,9 @@ SPEC = spec.GameSpec(
                              format=format_instance, sample=lambda: OozeInstance(max_ticks=200)),
     actions=spec.Actions(from_json=OozeAction.from_json, illegal=illegal_actions),
     default_agent="sat", example="ooze", objective="score",
-    options=(spec.Option("pieces", str, None, "the first pieces, as glyphs from |-+qecz (then "
+    options=(Option("pieces", str, None, "the first pieces, as glyphs from |-+qecz (then "
                          "the seeded RNG)", metavar="SEQ"),
-             spec.Option("max_ticks", int, None, "end the game after N ticks", metavar="N",
+             Option("max_ticks", int, None, "end the game after N ticks", metavar="N",
                          parse=positive_int)),
     capabilities=(VIEW, spec.Inline(lambda text, source: [load_instance(text)]),
                   spec.Detection(lambda text, file: 2 if file is None and text == "ooze" else 0),

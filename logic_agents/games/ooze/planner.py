@@ -49,8 +49,8 @@ from logic_agents.logic.oracle import SatOracle
 from logic_agents.logic.query import Query
 from logic_agents.solving.options import solver_option
 from logic_agents.world.core import Why
+from logic_agents.world.declared import Option
 from logic_agents.world.options import positive_int
-from logic_agents.world.registry import Option
 
 
 @dataclass(frozen=True)

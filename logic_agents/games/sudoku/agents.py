@@ -27,8 +27,8 @@ from logic_agents.logic.oracle import Verdict
 from logic_agents.solving.puzzle import SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
+from logic_agents.world.declared import Option
 from logic_agents.world.options import node_cap, positive_int
-from logic_agents.world.registry import Option
 
 
 class SudokuAgent(PlanningAgent[SudokuObservation, SudokuAction]):

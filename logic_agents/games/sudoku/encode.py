@@ -34,7 +34,8 @@ from collections.abc import Callable
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
 from logic_agents.logic.ids import IdCardinality, IdClause
 from logic_agents.logic.kb import KnowledgeBase
-from logic_agents.logic.oracle import DEFAULT_SOLVER, SatOracle
+from logic_agents.logic.names import DEFAULT_SOLVER
+from logic_agents.logic.oracle import SatOracle
 from logic_agents.solving.puzzle import SolveResult, result_of
 
 # Exactly(1, N literals) as pairwise clauses beat the sequential counter at every size

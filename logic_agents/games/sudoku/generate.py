@@ -19,8 +19,9 @@ from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
 from logic_agents.games.sudoku.encode import SudokuSolver
+from logic_agents.world.declared import Option
 from logic_agents.world.options import integer
-from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 
 def random_full_grid(n: int, rng: random.Random, filler: SudokuSolver | None = None) -> Grid:

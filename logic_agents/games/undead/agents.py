@@ -27,8 +27,8 @@ from logic_agents.logic.oracle import Verdict
 from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.declared import Option
 from logic_agents.world.options import memory_cap, node_cap, time_cap
-from logic_agents.world.registry import Option
 
 
 class UndeadAgent(PlanningAgent[UndeadObservation, UndeadAction]):

@@ -49,7 +49,8 @@ from logic_agents.games.undead.board import (
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
 from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.ground.inputs import limits_lifted
-from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator, Option
+from logic_agents.world.declared import Option
+from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
 # the largest board `generate` makes without --no-limits: 30x30 takes about 20 s and 370 MB

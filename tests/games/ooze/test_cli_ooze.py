@@ -63,7 +63,8 @@ def test_compare_ooze_summarises_scores_not_win_rates(capsys):
 
 
 def test_paired_scores_are_judged_by_a_sign_test():
-    from logic_agents.study.batch import Row, summarize
+    from logic_agents.study.rows import Row
+    from logic_agents.study.summary import summarize
 
     def row(agent, run, score):
         return Row(agent, "ooze", ".", run, run, "lost", False, 10, 0, score, 0.0,
