@@ -23,18 +23,29 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable as _Iterable
+from pathlib import Path as _Path
 from typing import TYPE_CHECKING
 
 from logic_agents import arguments as _arguments
 from logic_agents import games  # the package of built-in games; called, the registry (see it)
+from logic_agents import web as _web
 from logic_agents._version import __version__
+from logic_agents.display import progress as _progress
 from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
 from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground import moved as _moved
+from logic_agents.study import batch as _batch
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
 from logic_agents.study.summary import summarize as _summarize
+from logic_agents.web import svg as _svg
+from logic_agents.world import agents as _agents
+from logic_agents.world import registry as _registry
+from logic_agents.world import resolve as _resolve
+from logic_agents.world import spec as _spec_module
+from logic_agents.world import trace as _trace
+from logic_agents.world import view as _view
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock as _Clock
 from logic_agents.world.spec import Lives as _Lives
@@ -57,25 +68,18 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
 
 
 def _spec(ref: Any, game: str | None) -> GameSpec:
-    from logic_agents.world.registry import get_game
-    from logic_agents.world.resolve import detect_game
-
     game = _arguments.game_name(game)
-    return get_game(game or detect_game([_arguments.reference(ref, "ref")]))
+    return _registry.get_game(game or _resolve.detect_game([_arguments.reference(ref, "ref")]))
 
 
 def load(ref: str | PathLike[str], game: str | None = None) -> Any:
     """The instance `ref` names (see the module docstring), of `game` or the detected one."""
-    from logic_agents.world.resolve import resolve
-
-    return resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
+    return _resolve.resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
 
 
 def make_world(instance: Any, game: str, **options: Any) -> World[Any, Any]:
     """A fresh world of `game` for `instance` (options: lives, the game's world options)."""
-    from logic_agents.world.registry import get_game
-
-    spec = get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
+    spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
     world: World[Any, Any] = spec.make_world(_arguments.instance_of(spec, instance),
                                              **_arguments.world_options_of(spec, options,
                                                                           "options"))
@@ -86,11 +90,8 @@ def make_agent(agent: AgentRef, game: str, **options: Any) -> Any:
     """An agent of `game`: from a registered name, a "file.py:Class" / "module:Class"
     reference, an agent class or a factory (a callable that returns a fresh agent), with its
     declared options checked; an agent object is returned as it is."""
-    from logic_agents.world.agents import agent_entry, build_agent
-    from logic_agents.world.registry import get_game
-
-    spec = get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
-    return build_agent(agent_entry(spec, agent, instance_ok=True), options)
+    spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
+    return _agents.build_agent(_agents.agent_entry(spec, agent, instance_ok=True), options)
 
 
 def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str | None = None,
@@ -101,9 +102,6 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     "file.py:Class" reference, an agent class, a factory or an agent object. If it fails
     (raises, returns a non-action), the result's outcome is `error` and `result.error` and
     `result.frames` say where. `trace` is a JSONL path to write."""
-    from logic_agents.world.trace import Trace
-    from logic_agents.world.view import View
-
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
     trace = _arguments.path_or_none(trace, "trace")
@@ -113,7 +111,7 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     world = _world(spec, instance, world_options)
     writer = None
     if trace is not None:
-        writer = Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
+        writer = _trace.Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
                        instance=spec.instances.format(instance))
     last: list[Any] = [None]
 
@@ -126,7 +124,7 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     finally:
         if writer is not None:
             writer.close()
-    drawn = spec.get(View)
+    drawn = spec.get(_view.View)
     if drawn is not None and last[0] is not None:
         result.board = drawn.board(last[0])
     return PlayedEpisode.of(result)
@@ -139,23 +137,18 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     on the instance `ref` names, with its explanations on, and return the game page: one
     self-contained HTML document (no network), as `logic-agents view` writes. With `output`,
     the page is also written to that path."""
-    from pathlib import Path
-
-    from logic_agents.web import episode_data, game_page, record_episode
-    from logic_agents.world.agents import agent_entry, build_agent, explaining
-
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
     output = _arguments.path_or_none(output, "output")
     world_options = _lives(spec, lives)
     instance = load(ref, spec.name)
-    entry = agent_entry(spec, spec.default_agent if agent is None else agent, instance_ok=True)
-    player = build_agent(entry, explaining(entry, options))
-    _, text = record_episode(spec, _world(spec, instance, world_options), player, seed,
+    entry = _agents.agent_entry(spec, spec.default_agent if agent is None else agent, instance_ok=True)
+    player = _agents.build_agent(entry, _agents.explaining(entry, options))
+    _, text = _web.record_episode(spec, _world(spec, instance, world_options), player, seed,
                              instance, os.fspath(ref), world_options)
-    page = game_page(episode_data(os.fspath(output) if output else f"<{instance.name}>", text=text))
+    page = _web.game_page(_web.episode_data(os.fspath(output) if output else f"<{instance.name}>", text=text))
     if output is not None:
-        Path(output).write_text(page, encoding="utf-8")
+        _Path(output).write_text(page, encoding="utf-8")
     return GamePage(page)
 
 
@@ -166,10 +159,6 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
     `game`; an `action` is outlined as the move, the cells a `why` names (an agent's reason for
     it) as its proof, as on the game page. A notebook shows it as the game page's SVG; `print`
     shows its text."""
-    from logic_agents.web.svg import Board
-    from logic_agents.world.registry import get_game
-    from logic_agents.world.view import View
-
     seed = _arguments.seed_of(seed)
     if isinstance(ref, (str, os.PathLike)):
         spec = _spec(ref, game)
@@ -177,9 +166,9 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
     elif game is None:
         raise _UsageError("board: name the game of an instance or observation object (game=...)")
     else:
-        spec = get_game(_arguments.game_name(game) or "")
+        spec = _registry.get_game(_arguments.game_name(game) or "")
         instance = None if ref is None else _arguments.instance_of(spec, ref, "ref")
-    drawn = spec.need(View, "board")
+    drawn = spec.need(_view.View, "board")
     if observation is None:
         if instance is None:
             raise _UsageError("board: give an instance (a reference or an object) or observation=")
@@ -188,15 +177,13 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
     else:
         observation = _arguments.observation_of(spec, observation)
         title = spec.name
-    from logic_agents.world.view import cells_in
-
     try:
         move = tuple(drawn.cells_of(action)) if action is not None else ()
         move = tuple((int(r), int(c)) for r, c in move)
     except (TypeError, ValueError, AttributeError, IndexError, KeyError):
         raise _UsageError(f"action must be a {spec.name} action, not "
                           f"{type(action).__name__}") from None
-    return Board(drawn.board(observation), title, move, cells_in(why))
+    return _svg.Board(drawn.board(observation), title, move, _view.cells_in(why))
 
 
 def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike[str]], *,
@@ -212,9 +199,6 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     `to_html()`. With `out`, rows stream to that CSV/JSONL file and `resume=True` continues
     it. `progress`: None shows the games as they finish where a person watches (a notebook,
     a terminal) and nowhere else; True always; False never."""
-    from logic_agents.display.progress import StudyProgress
-    from logic_agents.study import batch
-
     if isinstance(agents, (str, type, os.PathLike)) or callable(agents):
         agents = [agents]  # one agent, not a list of them
     if not isinstance(agents, _Iterable) or isinstance(agents, (bytes, dict)):
@@ -237,11 +221,11 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     world_options = _arguments.world_options_of(spec, world_options)
     entries = _entries_from_references(refs, spec)
     _world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
-    study = batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
+    study = _batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
                             world_options)
     scored = spec.objective == "score"
-    with StudyProgress(len(study), progress, scored=scored) as shown:
-        rows = batch.compare(agents, entries, runs=runs, seed=seed, jobs=jobs,
+    with _progress.StudyProgress(len(study), progress, scored=scored) as shown:
+        rows = _batch.compare(agents, entries, runs=runs, seed=seed, jobs=jobs,
                              game=spec.name, out=out,
                              resume=resume, agent_options=agent_options,
                              world_options=world_options, on_row=shown.advance)
@@ -260,10 +244,8 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
           solver: str | None = None) -> Any:
     """Solve the static puzzle `ref` names: a SolveResult (status unique / multiple / solved
     / unsat, the solution, and a second one when it is not unique)."""
-    from logic_agents.world.spec import Puzzle
-
     spec = _spec(ref, game)
-    puzzle = spec.get(Puzzle)
+    puzzle = spec.get(_spec_module.Puzzle)
     if puzzle is None:
         raise LogicAgentsError(f"{spec.name} is not a static puzzle")
     if solver is not None and not isinstance(solver, str):
@@ -293,9 +275,7 @@ def _world(spec: GameSpec, instance: Any, options: dict[str, Any]) -> World[Any,
 def register(spec: GameSpec) -> GameSpec:
     """Add a game (a GameSpec) at run time, for a notebook or a test; installed packages
     register through the `logic_agents.games` entry point instead."""
-    from logic_agents.world.registry import register as add
-
-    return add(spec)
+    return _registry.register(spec)
 
 
 __all__ = ["LogicAgentsError", "Study", "__version__", "board", "compare", "games", "load",

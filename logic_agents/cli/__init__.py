@@ -37,6 +37,7 @@ from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import lift_limits, printable
 from logic_agents.world.agents import set_isolation
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
 from logic_agents.world.registry import PluginWarning
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
@@ -200,7 +201,6 @@ def _main(argv: list[str], console_script: bool) -> int:
 
 
 def _memory_cap(args: Any) -> int:
-    from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 
     return getattr(args, "memory_cap", None) or DEFAULT_MEMORY_CAP_MIB
 

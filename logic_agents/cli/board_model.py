@@ -13,7 +13,11 @@ import dataclasses
 import re
 from typing import Any
 
-from logic_agents.world.view import View
+from logic_agents.cli.common import load_one
+from logic_agents.display.terminal import board_text
+from logic_agents.errors import LogicAgentsError
+from logic_agents.world.registry import get_game
+from logic_agents.world.view import Tile, View
 
 # a cell's name; numbers past 6 digits name no cell of any board (and a 5,000-digit one
 # would pass Python's limit on int conversion), so such a name is simply not drawn
@@ -46,11 +50,6 @@ def header(comments: list[str]) -> tuple[str, list[str]] | None:
 def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] | None:
     """(rich Text of the board with the model's marks, what was drawn), or None when the
     header names no game, the game has no View, or the instance cannot be found."""
-    from logic_agents.cli.common import load_one
-    from logic_agents.display.terminal import board_text
-    from logic_agents.errors import LogicAgentsError
-    from logic_agents.world.registry import get_game
-    from logic_agents.world.view import Tile
 
     found = header(comments)
     if found is None:

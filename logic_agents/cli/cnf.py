@@ -28,8 +28,10 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.errors import UsageError
-from logic_agents.world.declared import Option
+from logic_agents.world.agents import build_agent
+from logic_agents.world.declared import Option, accepts
 from logic_agents.world.options import integer
+from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import PassThrough
 from logic_agents.world.spec import CnfLegend, GameSpec, Puzzle
 
@@ -93,9 +95,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_query(args: argparse.Namespace, spec: Any, instance: Any, map_path: str,
                  head: list[str]) -> int:
-    from logic_agents.world.agents import build_agent
-    from logic_agents.world.declared import accepts
-    from logic_agents.world.runner import run_episode
 
     if args.query < 1:
         raise UsageError("--query counts from 1")

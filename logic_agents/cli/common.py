@@ -17,13 +17,18 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from logic_agents.errors import PluginFault, UsageError
+from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists, printable
+from logic_agents.ground.output import make_console
 from logic_agents.world.agents import agent_entry
+from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.core import EpisodeResult, Outcome
 from logic_agents.world.declared import Option
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
-from logic_agents.world.registry import game_names, get_game
+from logic_agents.world.registry import game_names, games, get_game
+from logic_agents.world.resolve import detect_game, resolve, shipped_maps
+from logic_agents.world.sandbox import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
 from logic_agents.world.spec import AgentEntry, GameSpec, Lives, Results
 
 PROG = "logic-agents"
@@ -74,7 +79,6 @@ def stop_listening() -> None:
 
 def limit_flag(p: argparse.ArgumentParser) -> None:
     """--no-limits and --memory-cap: what every verb that reads inputs takes."""
-    from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 
     p.add_argument("--no-limits", dest="no_limits", action="store_true",
                    help="lift the size limits on inputs (boards, CNF variables); for huge "
@@ -88,7 +92,6 @@ def limit_flag(p: argparse.ArgumentParser) -> None:
 def caps_flags(p: argparse.ArgumentParser) -> None:
     """--move-timeout and --game-timeout: the time caps an agent plays under (with
     --memory-cap, which limit_flag adds)."""
-    from logic_agents.world.sandbox import DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S
 
     group = p.add_argument_group(
         "caps on the agent (an agent past one loses its game as `timeout` or `error`; "
@@ -104,7 +107,6 @@ def caps_flags(p: argparse.ArgumentParser) -> None:
 
 def caps_of(args: argparse.Namespace) -> Any:
     """The sandbox.Caps the caps flags give (defaults where not given)."""
-    from logic_agents.world.sandbox import DEFAULT_CAPS, Caps
 
     def pick(given: Any, default: Any) -> Any:
         return default if given is None else (given or None)
@@ -138,7 +140,6 @@ def episode_flags(p: argparse.ArgumentParser) -> None:
 def examples(verb: str, template: str, want: Any = None) -> str:
     """Example lines of a verb, made from the registered games' own examples (the first two
     games that have what `want` asks for), so that no game is named here."""
-    from logic_agents.world.registry import games
 
     lines = []
     for spec in games().values():
@@ -158,14 +159,12 @@ def agents_epilog() -> str:
 
 
 def game_of(args: argparse.Namespace, references: list[str]) -> GameSpec:
-    from logic_agents.world.resolve import detect_game
 
     return get_game(args.game or detect_game(references))
 
 
 def load_one(text: str, spec: GameSpec) -> tuple[str, Any]:
     """(where it came from, the instance) for a FILE, FILE:K, shipped name or inline text."""
-    from logic_agents.world.resolve import resolve
 
     source, instances = resolve(text, spec)
     return source, instances[0]
@@ -174,7 +173,6 @@ def load_one(text: str, spec: GameSpec) -> tuple[str, Any]:
 def portable_path(source: str) -> str:
     """A shipped map as maps/GAME/... (the same wherever the package is installed); another
     map relative to the working folder when it lies under it (else as given)."""
-    from logic_agents.world.resolve import shipped_maps
 
     for root, shown in ((shipped_maps("logic_agents", "maps"), "maps"), (Path.cwd(), "")):
         try:
@@ -224,7 +222,6 @@ def given_options(args: argparse.Namespace, entries: list[AgentEntry],
                   spec: GameSpec | None = None) -> dict[str, dict]:
     """{agent: {option: value}} for the options the user gave, each to the agents that
     declare it; an option that no chosen agent declares is a usage error."""
-    from logic_agents.errors import AgentOptionError
 
     known = {o.name for _, o in declared_flags(entries, spec)}
     given = {name: getattr(args, name) for name in known if getattr(args, name, None) is not None}
@@ -278,7 +275,6 @@ EXIT_AGENT_FAILED = 3  # play: the agent failed; compare: some games errored or 
 def failed_result(spec: GameSpec, instance: Any, agent: str, seed: int, failure: Any) -> Any:
     """The EpisodeResult of a game the agent failed before run_episode could end it (its
     constructor raised, or its process was killed past a cap or died)."""
-    from logic_agents.world.core import EpisodeResult, Outcome
 
     return EpisodeResult(
         game=spec.name, map=instance.name, agent=agent, seed=seed,
@@ -339,7 +335,6 @@ def report_agent_failure(result: Any) -> bool:
     frames (not the framework's), and return True."""
     from rich.markup import escape
 
-    from logic_agents.ground.output import make_console
 
     if result.outcome.value not in ("error", "timeout"):
         return False

@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any
 
+from logic_agents._version import __version__
 from logic_agents.cli.common import (
     EXIT_AGENT_FAILED,
     PROG,
@@ -30,14 +31,18 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.cli.fairplay import isolation_flags
+from logic_agents.cli.report import print_summary
 from logic_agents.errors import UsageError
 from logic_agents.ground.output import make_console
+from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.record import read_study
 from logic_agents.study.summary import per_map, summarize
+from logic_agents.web.study import write_study
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
+from logic_agents.world.registry import games, get_game
 from logic_agents.world.spec import Generator
 
 
@@ -139,7 +144,6 @@ def _agent_names(args: argparse.Namespace, spec: Any) -> list[str]:
 def _game(args: argparse.Namespace) -> Any:
     """The study's game: --game, else its maps' game, else the one game that generates
     instances for `compare --generate`."""
-    from logic_agents.world.registry import games, get_game
 
     if args.game or args.maps and not args.generate:
         return game_of(args, args.maps)
@@ -165,7 +169,6 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from logic_agents.study import batch
 
     spec = _game(args)
     names = _agent_names(args, spec)
@@ -260,7 +263,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
         return code
-    from logic_agents.cli.report import print_summary
 
     print_summary(make_console(), summary, len(entries), args)
     return code
@@ -292,7 +294,6 @@ def study_meta(args: argparse.Namespace) -> dict[str, str]:
     import platform
     import shlex
 
-    from logic_agents._version import __version__
 
     return {"command": "logic-agents " + shlex.join(getattr(args, "argv", ["compare"])),
             "version": f"logic-agents {__version__}, Python {platform.python_version()}",
@@ -304,7 +305,6 @@ def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, 
                 options: dict, wopts: dict, err: Any) -> None:
     from rich.progress import Progress
 
-    from logic_agents.web.study import write_study
     # the rows name agents as the study did (a file agent by its own `name`): the page's
     # replays keep the reference each name came from (issue 39, item 1)
     agents = {e.name: e for e in (agent_entry(spec, n) for n in _agent_names(args, spec))}

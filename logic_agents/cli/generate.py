@@ -13,10 +13,11 @@ from typing import Any
 
 from logic_agents.cli.common import Parser, add_option, limit_flag
 from logic_agents.errors import UsageError
+from logic_agents.ground.inputs import lift_limits
 from logic_agents.world import sandbox
-from logic_agents.world.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap
+from logic_agents.world.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap, kept_note
 from logic_agents.world.options import integer, nonnegative_float
-from logic_agents.world.registry import game_names, games
+from logic_agents.world.registry import game_names, games, get_game
 from logic_agents.world.spec import GenerateRequest, Generator
 
 
@@ -50,9 +51,6 @@ def common_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from logic_agents.ground.inputs import lift_limits
-    from logic_agents.world.generated import kept_note
-    from logic_agents.world.registry import get_game
 
     spec = get_game(args.game)
     generator = spec.get(Generator)

@@ -7,7 +7,9 @@ import argparse
 import json
 from typing import Any
 
+from logic_agents.cli.board_model import model_board
 from logic_agents.cli.common import limit_flag
+from logic_agents.errors import FormatError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.names import SOLVERS
 from logic_agents.world.options import integer
@@ -68,7 +70,6 @@ def _list_clauses(console: Any, cnf: Any, limit: int) -> None:
     when the file says (a file written by `logic-agents cnf`)."""
     from rich.markup import escape
 
-    from logic_agents.errors import FormatError
     from logic_agents.logic.why import named_formulas
 
     try:
@@ -150,7 +151,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _draw(console: Any, cnf: Any, model: dict[str, bool]) -> None:
     """When the header names a game and an instance, the model on its board."""
-    from logic_agents.cli.board_model import model_board
 
     drawn = model_board(cnf.comments, model)
     if drawn is not None:

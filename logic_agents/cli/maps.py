@@ -9,6 +9,7 @@ from typing import Any
 from logic_agents.ground.output import make_console, names_table
 from logic_agents.study.summary import natural_key
 from logic_agents.world.registry import games, get_game
+from logic_agents.world.resolve import maps_folder
 
 
 def add_parser(sub: Any) -> None:
@@ -20,7 +21,6 @@ def add_parser(sub: Any) -> None:
 
 def shipped_rows(spec: Any) -> list[dict[str, Any]]:
     """One row per shipped file of a game: its path, name, facts and puzzle count."""
-    from logic_agents.world.resolve import maps_folder
 
     root = maps_folder(spec)
     if root is None:

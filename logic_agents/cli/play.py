@@ -25,13 +25,19 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.cli.fairplay import isolation_flags
-from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.display.terminal import Watcher
+from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
+from logic_agents.study.summary import natural_key
+from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.declared import Option
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.processes import run_child
+from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
+from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock
 from logic_agents.world.spec import GameSpec
+from logic_agents.world.trace import Trace, trace_header
 
 
 def add_parser(sub: Any) -> None:
@@ -81,7 +87,6 @@ def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path
                options: dict) -> Any:
     """The --trace writer (None without --trace): the instance goes in the trace, so it
     replays anywhere; an existing file is kept unless --force."""
-    from logic_agents.world.trace import Trace, trace_header
 
     if not args.trace:
         return None
@@ -102,7 +107,6 @@ def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, dict, di
 def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from logic_agents.world.agents import explaining
 
     spec, map_path, instance, entry, options, wopts = prepare(args)
     if entry.interactive:
@@ -159,8 +163,6 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict
              wopts: dict, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, dict]:
     from rich.markup import escape
 
-    from logic_agents.world.agents import build_agent
-    from logic_agents.world.runner import run_episode
 
     try:
         agent = build_agent(entry, options, clock)
@@ -207,8 +209,6 @@ def about_agent(agent: Any) -> dict:
 def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
            wopts: dict, trace: Any, console: Any, clock: Any) -> tuple[Any, dict]:
     """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
-    from logic_agents.display.terminal import Watcher
-    from logic_agents.world.runner import run_episode
 
     title = f"{spec.name} {instance.name}  agent {getattr(agent, 'name', '')}  seed {args.seed}"
     with Watcher(spec, console, args.delay, title) as watcher:
@@ -225,9 +225,6 @@ def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
     """What human play's `n` plays after an instance: the next puzzle of its file (4x4de:1,
     then 4x4de:2), else the next file of its folder (HARD1, then HARD2), wrapping around;
     None when the reference names no file (an inline puzzle: `n` changes the seed)."""
-    from logic_agents.errors import LogicAgentsError
-    from logic_agents.study.summary import natural_key
-    from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
 
     path = locate(reference, spec)
     if path is None:
@@ -256,7 +253,6 @@ def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, ins
                       map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
     """A person's game in the terminal (logic_agents.display.tui); returns (result, agent)."""
     from logic_agents.display.tui import Scripted, play_human
-    from logic_agents.world.agents import build_agent, explaining, resolve_agent
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")

@@ -7,7 +7,11 @@ import json
 from typing import Any
 
 from logic_agents.cli.common import limit_flag
+from logic_agents.display.terminal import Watcher
+from logic_agents.ground.output import make_console
+from logic_agents.world.core import Why
 from logic_agents.world.options import nonnegative_float
+from logic_agents.world.trace import replay
 
 
 def add_parser(sub: Any) -> None:
@@ -25,7 +29,6 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from logic_agents.world.trace import replay
 
     report = _show(args) if args.show and not args.json else replay(args.trace)
     if args.json:
@@ -37,10 +40,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> dict:
-    from logic_agents.display.terminal import Watcher
-    from logic_agents.ground.output import make_console
-    from logic_agents.world.core import Why
-    from logic_agents.world.trace import replay
 
     watcher: Watcher | None = None
 

@@ -12,6 +12,7 @@ from logic_agents.cli.common import examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.world.registry import games, get_game
+from logic_agents.world.resolve import detect_game, resolve
 from logic_agents.world.spec import Puzzle
 
 
@@ -36,7 +37,6 @@ def add_parser(sub: Any) -> None:
 
 def puzzles_from(items: list[str], spec: Any) -> list[Any]:
     """Puzzles from files (every puzzle in each) and from puzzles written on the command line."""
-    from logic_agents.world.resolve import resolve
 
     out = []
     for k, item in enumerate(items, start=1):
@@ -58,7 +58,6 @@ def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from logic_agents.logic.oracle import check_solver_name
-    from logic_agents.world.resolve import detect_game
 
     spec = get_game(args.game or detect_game(args.puzzles))
     puzzle = spec.get(Puzzle)

@@ -25,9 +25,15 @@ from logic_agents.cli.common import (
     report_agent_failure,
 )
 from logic_agents.cli.fairplay import isolation_flags
+from logic_agents.cli.play import game_options as play_options
+from logic_agents.cli.play import prepare
 from logic_agents.errors import AgentFailed, LogicAgentsError, TraceMismatch, UsageError
 from logic_agents.ground.inputs import printable
+from logic_agents.ground.output import make_console
+from logic_agents.web import episode_data, game_page, record_episode
+from logic_agents.world.agents import build_agent, explaining
 from logic_agents.world.guard import plugin_code
+from logic_agents.world.processes import run_child
 
 
 def add_parser(sub: Any) -> None:
@@ -61,17 +67,11 @@ def is_trace(reference: str) -> bool:
 
 
 def game_options(args: argparse.Namespace) -> list:
-    from logic_agents.cli.play import game_options as play_options
 
     return [] if is_trace(args.map) else play_options(args)
 
 
 def run(args: argparse.Namespace) -> int:
-    from logic_agents.cli.play import prepare
-    from logic_agents.ground.output import make_console
-    from logic_agents.web import episode_data, game_page, record_episode
-    from logic_agents.world.agents import build_agent, explaining
-    from logic_agents.world.processes import run_child
 
     if not args.output.endswith((".html", ".htm")):
         raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")

@@ -18,6 +18,7 @@ from typing import Any
 from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.world.base import ended
+from logic_agents.world.runner import run_episode
 from logic_agents.world.spec import Puzzle
 from logic_agents.world.view import View, cells_in
 
@@ -281,7 +282,6 @@ class Session:
 def replay_actions(spec: Any, instance: Any, world_options: dict, seed: int | None,
                    session: Session, trace: Any) -> Any:
     """The kept actions through run_episode: the result (and trace) of a human game."""
-    from logic_agents.world.runner import run_episode
 
     world = spec.make_world(instance, **world_options)
     result = run_episode(world, Scripted(session.actions, session.hints, session.undos), seed,

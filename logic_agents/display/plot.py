@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from logic_agents.errors import DependencyNotInstalled, FormatError
+from logic_agents.errors import DependencyNotInstalled, FormatError, UsageError
 
 FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".webp", ".eps", ".ps", ".tif", ".tiff")
 
@@ -19,7 +19,6 @@ def check_plot_target(path: str | Path) -> None:
     matplotlib writes; a usage error now, not after hours of games."""
     import importlib.util
 
-    from logic_agents.errors import UsageError
 
     if Path(path).suffix.lower() not in FORMATS:
         raise UsageError(f"--plot {path}: name the file with one of {', '.join(FORMATS)}")

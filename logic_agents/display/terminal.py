@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from logic_agents.world.view import BoardView, Cell, View
+from logic_agents.world.view import BoardView, Cell, View, cells_in
 
 CURSOR = "on #2f6fde"
 MOVE = "on #f59f4a"
@@ -99,7 +99,6 @@ class Watcher:
 
     def show(self, observation: Any, action: Any = None, why: Any = "", reward: float = 0.0
              ) -> None:
-        from logic_agents.world.view import cells_in
 
         if action is not None:
             self.steps += 1

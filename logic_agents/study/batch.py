@@ -45,10 +45,17 @@ from logic_agents.study.rows import (
     results_kind,
     resumed_rows,
 )
-from logic_agents.world.agents import agent_entry, check_options, current_isolation, is_reference
+from logic_agents.world.agents import (
+    agent_entry,
+    build_agent,
+    check_options,
+    current_isolation,
+    is_reference,
+    resolve_agent,
+)
 from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.processes import Pool
-from logic_agents.world.registry import get_game
+from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, world_failure
 
@@ -77,7 +84,6 @@ def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None
     """Play one game; whatever the agent does (raise, exit, run out of time) is its row's
     outcome, never an exception. `agents` maps the study's agent names to their AgentEntry
     (agents given as objects have no name to look up); other names are resolved."""
-    from logic_agents.world.agents import build_agent, resolve_agent
 
     spec = get_game(job.game)
     name = job.entry.instance.name
@@ -286,7 +292,6 @@ def compare(
     the agent fails is a row with outcome error or timeout (see Row.error); a resume keeps
     such rows unless `retry_errors`."""
     if game is None:
-        from logic_agents.world.registry import game_of_instance
 
         if not entries:
             raise LogicAgentsError("no instances to play")

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import FormatError, UnknownName
-from logic_agents.world.resolve import MAP_SUFFIXES
+from logic_agents.ground.inputs import is_dir
+from logic_agents.world.resolve import MAP_SUFFIXES, resolve, shipped_path
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,6 @@ def entries_from_references(items: Iterable[str], spec: Any,
                             group_by: str = "auto") -> list[MapEntry]:
     """Entries of what a person names on the command line: folders (every instance file the
     game loads under them), files, FILE:K, shipped names and inline instances."""
-    from logic_agents.ground.inputs import is_dir
-    from logic_agents.world.resolve import resolve, shipped_path
 
     if group_by not in GROUP_BY:
         raise UnknownName(f"unknown grouping {group_by!r}; choose one of {', '.join(GROUP_BY)}")

@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from logic_agents._version import __version__
 from logic_agents.errors import DependencyNotInstalled, LogicAgentsError, UsageError
 
 CHUNK = 8  # games per Ray task: small enough to stream, large enough to amortise dispatch
@@ -111,7 +112,6 @@ def run_ray(jobs: Sequence[Any], address: str | None, caps: Any, emit: Callable[
     this module imports nothing of batch's, so the two depend one way). `agents`: the study's
     agents given as objects (classes, factories), which a Ray worker cannot look up by name:
     they travel with every task (Ray pickles them)."""
-    from logic_agents._version import __version__
 
     loopback = False
     if address is not None:

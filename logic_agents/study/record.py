@@ -20,8 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from logic_agents._version import __version__
 from logic_agents.errors import FormatError, LogicAgentsError
 from logic_agents.ground.inputs import load_json, read_text
+from logic_agents.world.agents import is_reference
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps
 
@@ -40,7 +42,6 @@ def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs:
     source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
     depend on how many there are. The caps are recorded but may change on a resume (to retry
     timeouts with more time)."""
-    from logic_agents._version import __version__
 
     spec = get_game(game)
     options = agent_options or {}
@@ -75,7 +76,6 @@ def agent_source(spec: Any, reference: str, entry: Any = None) -> str:
     import inspect
     import sys
 
-    from logic_agents.world.agents import is_reference
 
     if reference in spec.agents:
         return "builtin"

@@ -17,6 +17,8 @@ from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled
 from logic_agents.study.rows import Row
+from logic_agents.study.summary import per_map
+from logic_agents.web.study import study_page
 from logic_agents.web.svg import episode_html
 from logic_agents.world.core import EpisodeResult
 
@@ -98,7 +100,6 @@ class Study:
     @property
     def by_map(self) -> list[dict[str, Any]]:
         """Each map's statistics per agent: [{"group", "map", "agents": {name: stats}}]."""
-        from logic_agents.study.summary import per_map
 
         return per_map(self.rows, list(self.summary.get("agents", {})),
                        self.objective == "score")
@@ -106,7 +107,6 @@ class Study:
     def to_html(self, title: str = "", window: int | None = None) -> str:
         """The study page `compare --html` writes (without replay links), with the call that
         made it at the top; `window`: at most that many rows per table."""
-        from logic_agents.web.study import study_page
 
         return study_page(title or f"{self.game} study", self.summary, self.rows, {},
                           meta=self.meta, window=window, maps=self.by_map)

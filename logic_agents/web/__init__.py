@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.world.core import Why
+from logic_agents.world.registry import get_game
+from logic_agents.world.runner import run_episode
+from logic_agents.world.trace import Trace, replay, trace_header
 from logic_agents.world.view import View
 
 # what a page may load: nothing from anywhere; its own inline style (and script)
@@ -109,8 +112,6 @@ class _Recorder:
 
 def episode_data(trace_path: str | Path, text: str | None = None) -> dict:
     """Everything the game page shows, from a trace (checked step by step as it replays)."""
-    from logic_agents.world.registry import get_game
-    from logic_agents.world.trace import replay
 
     recorder = _Recorder()
     report = replay(trace_path, watch=recorder, text=text)
@@ -133,8 +134,6 @@ def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance
     trace text)."""
     import io
 
-    from logic_agents.world.runner import run_episode
-    from logic_agents.world.trace import Trace, trace_header
 
     buffer = io.StringIO()
     header = trace_header(spec, instance, map_path, world_options)

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from logic_agents.errors import AgentFailed
-from logic_agents.web import CSP_PAGE, _asset, _fill, html_page
+from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
+from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.sandbox import NO_CAPS, Clock
 
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
@@ -245,8 +246,6 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
     `name`, which no lookup resolves)."""
     from pathlib import Path
 
-    from logic_agents.web import episode_data, game_page, record_episode
-    from logic_agents.world.agents import build_agent, explaining, resolve_agent
 
     page = Path(path)
     folder = page.with_name(page.stem + "_replays")

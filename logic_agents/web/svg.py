@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from logic_agents.display.terminal import board_text
 from logic_agents.world.view import BoardView, Cell
 
 TILE = 34  # pixels per tile, as page.js draws them
@@ -103,7 +104,6 @@ class Board:
         return f"<div>{label}{self.svg()}</div>"
 
     def __str__(self) -> str:
-        from logic_agents.display.terminal import board_text
 
         return board_text(self.view, move=self.move, proof=self.proof).plain
 

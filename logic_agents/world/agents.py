@@ -42,7 +42,7 @@ from logic_agents.world.declared import HOOKS, Option, accepts, declared_options
 from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.referee import RemoteFactory, describe
 from logic_agents.world.sandbox import Clock
-from logic_agents.world.spec import AgentEntry, GameSpec, Observations
+from logic_agents.world.spec import AgentEntry, GameSpec, Observations, summary_of
 
 
 def is_reference(text: str) -> bool:
@@ -67,7 +67,6 @@ def resolve_agent(spec: GameSpec, reference: str,
         raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
                           f"{', '.join(spec.playing_agents())}, or name your own class as "
                           "file.py:Class or package.module:Class")
-    from logic_agents.world.spec import summary_of
 
     if isolation.isolates(False, reference):
         return remote_entry(spec, reference, isolation)

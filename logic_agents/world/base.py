@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from logic_agents.errors import FormatError, IllegalAction
+from logic_agents.errors import ContractError, FormatError, IllegalAction
 from logic_agents.world.core import Outcome, whole_cell
 
 Obs = TypeVar("Obs")
@@ -330,7 +330,6 @@ def ended(world: Any, on_terminated: bool = True) -> Outcome:
     """How a world says its episode ended: its `outcome` (WON, LOST or ENDED), else a
     ContractError that says what to add. A Gymnasium env says `terminated` alone, which
     cannot tell a win from a loss: logic-agents refuses to guess."""
-    from logic_agents.errors import ContractError
 
     outcome = getattr(world, "outcome", None)
     if isinstance(outcome, Outcome) and outcome in (Outcome.WON, Outcome.LOST, Outcome.ENDED):

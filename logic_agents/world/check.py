@@ -26,7 +26,8 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from logic_agents.errors import IllegalAction
+from logic_agents.errors import ContractError, IllegalAction
+from logic_agents.world.base import ended
 from logic_agents.world.trace import to_jsonable
 
 
@@ -185,8 +186,6 @@ def check_world(
 
 
 def _check_outcome(world: Any, terminated: bool) -> None:
-    from logic_agents.errors import ContractError
-    from logic_agents.world.base import ended
 
     if terminated:
         try:

@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
+from logic_agents.errors import IllegalAction
+
 Obs = TypeVar("Obs")
 Act = TypeVar("Act")
 Obs_co = TypeVar("Obs_co", covariant=True)
@@ -104,7 +106,6 @@ def whole_cell(cell: Any, action: Any) -> tuple[int, int]:
     """An action's cell as (row, column): two whole numbers (not floats, not bools), else
     IllegalAction. Every world checks its actions' cells through here, so an agent's
     (0.0, 1.5) is refused as a move, not a TypeError deep in the world."""
-    from logic_agents.errors import IllegalAction
 
     if (isinstance(cell, tuple) and len(cell) == 2
             and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):

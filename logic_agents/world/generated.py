@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from logic_agents.errors import GenerationError, UsageError
+from logic_agents.errors import GenerationError, LogicAgentsError, UsageError
 from logic_agents.ground.inputs import decode, path_exists
 from logic_agents.ground.output import make_console
 
@@ -39,7 +39,6 @@ def refuse_existing(path: Path, force: bool, resume: bool) -> None:
 
 def loads(load: Any, path: Path) -> bool:
     """Whether `path` holds an instance `load` reads (a resumed run keeps it)."""
-    from logic_agents.errors import LogicAgentsError
 
     if not (path_exists(path) and path.is_file()):
         return False

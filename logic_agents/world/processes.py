@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from logic_agents.errors import AgentFailed
+from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
 from logic_agents.world.containment import own_this_process
 from logic_agents.world.players import stop_players
@@ -292,8 +292,6 @@ def run_child(fn: Callable[[Clock], Any], caps: Caps,
             with lock:
                 theirs.send(outcome)
         except Exception:  # an exception that does not pickle: its words still travel
-            from logic_agents.errors import LogicAgentsError
-
             theirs.send(("raise", LogicAgentsError(str(outcome[1]))))
 
     proc = context.Process(target=child, daemon=True)

@@ -35,6 +35,7 @@ from logic_agents.ground.inputs import (
     shorten,
 )
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
+from logic_agents.world.registry import games, origin, warn_once
 from logic_agents.world.spec import Detection, Inline, Shipped
 
 MAP_SUFFIXES = (".txt", ".tsv")
@@ -186,7 +187,6 @@ def detect_game(items: list[str], default: str | None = None) -> str:
     """The game of some references: a `game:` header, a folder named after a game, a
     shipped name of exactly one game, else the best `sniff` score; else `default`, else a
     usage error that asks for --game."""
-    from logic_agents.world.registry import games
 
     registered = games()
     for item in items:
@@ -230,7 +230,6 @@ def sniff_scores(registered: dict[str, Any], text: str, file: str | None) -> dic
     """Each game's `sniff` score of a text. A plug-in's sniff runs under the plug-in guard
     and a time limit; one that raises, hangs or answers other than 0, 1 or 2 is warned of
     (once) and counts as 0."""
-    from logic_agents.world.registry import origin, warn_once
 
     scores: dict[str, int] = {}
     for name, spec in registered.items():
@@ -253,7 +252,6 @@ def sniff_scores(registered: dict[str, Any], text: str, file: str | None) -> dic
 
 def _reads(spec: Any, path: Path) -> bool:
     """Whether a game's reader takes the file (a sniff's claim, checked)."""
-    from logic_agents.world.registry import origin
 
     try:
         with plugin_code(f"{spec.name}'s reader", limit_of(origin(spec.name), SNIFF_LIMIT_S)):
@@ -271,7 +269,6 @@ def _parses_inline(spec: Any, text: str) -> bool:
     inline = spec.get(Inline)
     if inline is None:
         return False
-    from logic_agents.world.registry import origin
 
     try:
         with plugin_code(f"{spec.name}'s inline parser",
@@ -286,7 +283,6 @@ def _best(scores: dict[str, int], what: str, reads: Callable[[str], bool]) -> st
     a usage error when two claim it alike and both read it (a plug-in never silently takes
     another game's file). A claim is checked by reading, unless it is a built-in game's
     alone: a sniff that claims every file cannot take a map from the game it belongs to."""
-    from logic_agents.world.registry import origin
 
     for best in sorted(set(scores.values()) - {0}, reverse=True):
         claimed = [name for name, score in scores.items() if score == best]

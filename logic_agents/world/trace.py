@@ -21,6 +21,10 @@ from typing import IO, Any
 
 from logic_agents.errors import FormatError, LogicAgentsError, TraceMismatch
 from logic_agents.ground.inputs import MAX_INPUT_BYTES, load_json, read_text
+from logic_agents.world.core import why_record
+from logic_agents.world.registry import get_game
+from logic_agents.world.resolve import resolve
+from logic_agents.world.spec import Lives
 
 
 def to_jsonable(value: Any) -> Any:
@@ -73,7 +77,6 @@ class Trace:
     def step(self, action: Any, observation: Any, reward: float, terminated: bool, truncated: bool,
              why: Any = None) -> None:
         """One step; `why` (the agent's reason, a str or a Why) is kept when it says something."""
-        from logic_agents.world.core import why_record
 
         self._t += 1
         record = {
@@ -228,7 +231,6 @@ def read_trace(path: str | Path, text: str | None = None
 
 def _world_options(options: dict[str, Any], spec: Any, path: str | Path) -> dict[str, Any]:
     """The trace's world options, checked against what the game's world takes."""
-    from logic_agents.world.spec import Lives
 
     allowed = ({"lives"} if spec.get(Lives) else set()) | {o.name for o in spec.options}
     for key, value in options.items():
@@ -291,8 +293,6 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
     else from its map path. `watch(spec, observation, record)` sees each observation as the
     world made it (record None for the first); `text` is the trace itself, if not on disk.
     The trace is streamed: its records are checked and replayed one at a time."""
-    from logic_agents.world.registry import get_game
-    from logic_agents.world.resolve import resolve
 
     path = Path(path)
     begin: Record | None = None
