@@ -28,10 +28,10 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from logic_agents.errors import ContractError, FormatError, IllegalAction
 from logic_agents.world.core import Outcome, whole_cell
+from logic_agents.world.view import Cell
 
 Obs = TypeVar("Obs")
 Act = TypeVar("Act")
-Cell = tuple[int, int]
 
 
 class WorldBase(ABC, Generic[Obs, Act]):

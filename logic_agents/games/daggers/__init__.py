@@ -100,6 +100,5 @@ __all__ = [
     "load",
     "parse",
     "probe",
-    "render",
     "single_point_moves",
 ]

@@ -23,8 +23,8 @@ from pathlib import Path
 from logic_agents.errors import FormatError
 from logic_agents.ground.inputs import ascii_int, read_text, strip_bom
 from logic_agents.world.base import GridShape
+from logic_agents.world.view import Cell
 
-Cell = tuple[int, int]
 Token = str
 DAGGER: Token = "d"
 GOLD: Token = "g"

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.ground.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
+from logic_agents.world.view import Cell
 
-Cell = tuple[int, int]
 STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 MAX_CELLS = 10_000  # 100 x 100: the searches' state spaces grow with it; --no-limits lifts it
 HEADER = "game: mazes"

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-Cell = tuple[int, int]
+from logic_agents.world.view import Cell
+
 Direction = tuple[int, int]
 
 SIZE = 7

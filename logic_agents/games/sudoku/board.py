@@ -23,8 +23,8 @@ from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.ground.inputs import read_text, strip_bom
+from logic_agents.world.view import Cell
 
-Cell = tuple[int, int]
 Grid = tuple[int, ...]  # N*N values row by row; 0 = empty
 SIZES = (4, 9, 16, 25)
 EMPTY = ".0"
