@@ -19,7 +19,7 @@ import math
 import operator
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, SupportsIndex
 
 from logic_agents.errors import UsageError
 from logic_agents.world.spec import GameSpec, Lives
@@ -30,12 +30,12 @@ MAX_JOBS = 1024
 MAX_LIVES = 10**6
 
 
-def _what(value: Any) -> str:
+def _what(value: object) -> str:
     text = repr(value)
     return f"{type(value).__name__} {text[:40]}" if len(text) <= 40 else type(value).__name__
 
 
-def reference(value: Any, name: str) -> str:
+def reference(value: object, name: str) -> str:
     """A map reference: a non-empty str or path (os.PathLike of str)."""
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
@@ -45,7 +45,7 @@ def reference(value: Any, name: str) -> str:
     return value
 
 
-def references(value: Any, name: str = "refs") -> list[str]:
+def references(value: object, name: str = "refs") -> list[str]:
     """The references of a study: a list (or any iterable but a str) of at least one."""
     if isinstance(value, (str, os.PathLike)):
         return [reference(value, name)]
@@ -57,11 +57,13 @@ def references(value: Any, name: str = "refs") -> list[str]:
     return items
 
 
-def whole(value: Any, name: str, low: int, high: int) -> int:
+def whole(value: object, name: str, low: int, high: int) -> int:
     """An integer in [low, high]: an int or a numpy integer, not a bool, float or str."""
     if isinstance(value, (bool, float)):
         raise UsageError(f"{name} must be a whole number, not {_what(value)}")
-    try:
+    try:  # an int, or a numpy integer (a numpy array has __index__ too, and refuses it)
+        if not isinstance(value, SupportsIndex):
+            raise TypeError
         number = operator.index(value)
     except TypeError:
         raise UsageError(f"{name} must be a whole number, not {_what(value)}") from None
@@ -70,17 +72,17 @@ def whole(value: Any, name: str, low: int, high: int) -> int:
     return number
 
 
-def seed_of(value: Any, name: str = "seed") -> int | None:
+def seed_of(value: object, name: str = "seed") -> int | None:
     return None if value is None else whole(value, name, 0, MAX_SEED - 1)
 
 
-def flag(value: Any, name: str) -> bool:
+def flag(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise UsageError(f"{name} must be True or False, not {_what(value)}")
     return value
 
 
-def path_or_none(value: Any, name: str) -> str | None:
+def path_or_none(value: object, name: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, os.PathLike):
@@ -90,7 +92,7 @@ def path_or_none(value: Any, name: str) -> str | None:
     return value
 
 
-def options_of(value: Any, name: str) -> dict[str, Any]:
+def options_of(value: object, name: str) -> dict[str, Any]:
     """Keyword options: None or a dict whose keys are str."""
     if value is None:
         return {}
@@ -99,7 +101,7 @@ def options_of(value: Any, name: str) -> dict[str, Any]:
     return dict(value)
 
 
-def per_agent_options(value: Any) -> dict[str, dict[str, Any]]:
+def per_agent_options(value: object) -> dict[str, dict[str, Any]]:
     """agent_options: None or {agent name: {option: value}}."""
     options = options_of(value, "agent_options")
     for agent, given in options.items():
@@ -110,7 +112,8 @@ def per_agent_options(value: Any) -> dict[str, dict[str, Any]]:
     return options
 
 
-def world_options_of(spec: GameSpec, value: Any, name: str = "world_options") -> dict[str, Any]:
+def world_options_of(spec: GameSpec, value: object, name: str = "world_options"
+                     ) -> dict[str, Any]:
     """The world options given, each one the game's world takes, of its type and range."""
     options = options_of(value, name)
     takes = {o.name: o for o in spec.options}
@@ -137,7 +140,7 @@ def world_options_of(spec: GameSpec, value: Any, name: str = "world_options") ->
     return options
 
 
-def instance_of(spec: GameSpec, value: Any, name: str = "instance") -> Any:
+def instance_of(spec: GameSpec, value: object, name: str = "instance") -> object:
     """An instance object of the game's own type (its sample's)."""
     kind = type(spec.instances.sample())
     if not isinstance(value, kind):
@@ -146,7 +149,7 @@ def instance_of(spec: GameSpec, value: Any, name: str = "instance") -> Any:
     return value
 
 
-def observation_of(spec: GameSpec, value: Any) -> Any:
+def observation_of(spec: GameSpec, value: object) -> object:
     """An observation of the game's own type (what its world's reset gives)."""
     kind = type(spec.make_world(spec.instances.sample()).reset(seed=0)[0])
     if not isinstance(value, kind):
@@ -155,7 +158,7 @@ def observation_of(spec: GameSpec, value: Any) -> Any:
     return value
 
 
-def game_name(value: Any) -> str | None:
+def game_name(value: object) -> str | None:
     if value is not None and not isinstance(value, str):
         raise UsageError(f"game must be a game's name (a str), not {_what(value)}")
     return value

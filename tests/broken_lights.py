@@ -5,6 +5,10 @@ say). tests.plugins installs them through the entry point, as a user's package w
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tests.plugins import install
+
 PRELUDE = """
 import dataclasses, functools, math, random, signal, sys, time, weakref
 from dataclasses import dataclass
@@ -150,3 +154,8 @@ def source(name: str) -> str:
     """The module source of the fault `name`, its game named `broken-<name>`."""
     body, _ = FAULTS[name]
     return PRELUDE.format(name=f"broken-{name}") + "\n" + body + "\n"
+
+
+def install_fault(root: Path, name: str) -> Path:
+    """Install the fault `name` as the plug-in game `broken-<name>` under `root`."""
+    return install(root, "broken_" + name.replace("-", "_"), source(name), entry=f"broken-{name}")

@@ -30,8 +30,8 @@ from typing import Any
 import logic_agents as la
 from logic_agents.cli import main
 from logic_agents.errors import LogicAgentsError
-from tests.broken_lights import FAULTS, source
-from tests.plugins import install, plugged
+from tests.broken_lights import FAULTS, install_fault
+from tests.plugins import plugged
 
 KINDS = ("api", "plugin", "results", "files")
 CASE_LIMIT_S = 90  # a case that runs longer is a hang
@@ -136,8 +136,7 @@ SLOW_FAULTS = {"hangs-at-import", "step-hangs", "step-stuck-in-c", "sniff-sleeps
 
 def plugin_case(rng: random.Random, work: Path) -> Callable[[], Any]:
     fault = rng.choice(sorted(set(FAULTS) - SLOW_FAULTS))
-    site = install(work / f"site-{rng.randrange(10**9)}", "broken_" + fault.replace("-", "_"),
-                   source(fault), entry=f"broken-{fault}")
+    site = install_fault(work / f"site-{rng.randrange(10**9)}", fault)
     game = ["--game", f"broken-{fault}"]
     verb = rng.choice([
         ["games", "--check", f"broken-{fault}", "--json"],

@@ -201,7 +201,6 @@ def _main(argv: list[str], console_script: bool) -> int:
 
 
 def _memory_cap(args: Any) -> int:
-
     return getattr(args, "memory_cap", None) or DEFAULT_MEMORY_CAP_MIB
 
 

@@ -95,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_query(args: argparse.Namespace, spec: Any, instance: Any, map_path: str,
                  head: list[str]) -> int:
-
     if args.query < 1:
         raise UsageError("--query counts from 1")
     (entry,) = agent_entries(spec, [args.agent])

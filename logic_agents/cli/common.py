@@ -159,7 +159,6 @@ def agents_epilog() -> str:
 
 
 def game_of(args: argparse.Namespace, references: list[str]) -> GameSpec:
-
     return get_game(args.game or detect_game(references))
 
 

@@ -51,7 +51,6 @@ def common_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     spec = get_game(args.game)
     generator = spec.get(Generator)
     if generator is None:

@@ -46,7 +46,6 @@ def shipped_rows(spec: Any) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-
     chosen = [get_game(args.game)] if args.game else list(games().values())
     rows = [row for spec in chosen for row in shipped_rows(spec)]
     if args.json:

@@ -29,7 +29,6 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     report = _show(args) if args.show and not args.json else replay(args.trace)
     if args.json:
         print(json.dumps(report))
@@ -40,7 +39,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> dict:
-
     watcher: Watcher | None = None
 
     def watch(spec: Any, observation: Any, record: dict | None) -> None:

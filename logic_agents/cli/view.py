@@ -67,12 +67,10 @@ def is_trace(reference: str) -> bool:
 
 
 def game_options(args: argparse.Namespace) -> list:
-
     return [] if is_trace(args.map) else play_options(args)
 
 
 def run(args: argparse.Namespace) -> int:
-
     if not args.output.endswith((".html", ".htm")):
         raise UsageError(f"-o {args.output}: the page is HTML; name it FILE.html")
     refuse_overwrite(args.output, args.force, "-o")

@@ -99,7 +99,6 @@ class Watcher:
 
     def show(self, observation: Any, action: Any = None, why: Any = "", reward: float = 0.0
              ) -> None:
-
         if action is not None:
             self.steps += 1
             self.score += reward

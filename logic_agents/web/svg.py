@@ -104,7 +104,6 @@ class Board:
         return f"<div>{label}{self.svg()}</div>"
 
     def __str__(self) -> str:
-
         return board_text(self.view, move=self.move, proof=self.proof).plain
 
 

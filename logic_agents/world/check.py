@@ -35,7 +35,7 @@ class WorldContractError(AssertionError):
     """A world broke the World contract (raised by check_world, used by tests)."""
 
 
-def _walk(value: Any, seen: set[int], thorough: bool = True) -> Iterable[Any]:
+def _walk(value: object, seen: set[int], thorough: bool = True) -> Iterable[object]:
     """Every object an observation reaches: fields, items, attributes and slots, a bound
     method's object, a function's closure and defaults, a partial's arguments, a weak
     reference's referent (classes and modules are not followed)."""
@@ -49,7 +49,7 @@ def _walk(value: Any, seen: set[int], thorough: bool = True) -> Iterable[Any]:
         stack.extend(_parts(value, thorough))
 
 
-def _parts(value: Any, thorough: bool = True) -> list[Any]:
+def _parts(value: object, thorough: bool = True) -> list[object]:
     """What `value` holds; `thorough`: its attributes beyond a dataclass's fields too (a
     cache a frozen dataclass keeps in its __dict__), for the search of the world."""
     if isinstance(value, (str, bytes, int, float, complex, bool)) or value is None:
@@ -67,7 +67,7 @@ def _parts(value: Any, thorough: bool = True) -> list[Any]:
         return [getattr(value, "__self__", None), getattr(value, "__func__", None)]
     if isinstance(value, functools.partial):
         return [value.func, *value.args, *value.keywords.values()]
-    parts: list[Any] = []
+    parts: list[object] = []
     if dataclasses.is_dataclass(value):
         parts += [getattr(value, f.name, None) for f in dataclasses.fields(value)]
     if hasattr(value, "__dict__") and (thorough or not dataclasses.is_dataclass(value)):
@@ -82,7 +82,7 @@ def _parts(value: Any, thorough: bool = True) -> list[Any]:
     return parts
 
 
-def _filled(cell: Any) -> bool:
+def _filled(cell: types.CellType) -> bool:
     try:
         return cell.cell_contents is not _EMPTY  # reading an empty cell raises ValueError
     except ValueError:
@@ -186,7 +186,6 @@ def check_world(
 
 
 def _check_outcome(world: Any, terminated: bool) -> None:
-
     if terminated:
         try:
             ended(world)

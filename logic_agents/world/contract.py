@@ -109,7 +109,7 @@ def _origin(spec: GameSpec) -> str:
         return "runtime"
 
 
-def _load(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _load(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     notes = import_notes(spec.name)
     if notes:
         raise AssertionError("; ".join(notes))
@@ -187,7 +187,7 @@ def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> N
                                  "observation (Observations.decode(encode(obs)) != obs)")
 
 
-def _presentation(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _presentation(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     """What a person sees: `render` gives text, View.board a board of rows x cols tiles,
     Controls.act an action or None, for the observations of the default agent's game."""
     seen: list[Any] = []
@@ -216,7 +216,7 @@ def _presentation(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> N
                     view.controls.act(obs, cell, key)
 
 
-def _detection(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _detection(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     """The sniff answers 0, 1 or 2, in time, claims the game's own example file, and claims
     no file of another game that its reader cannot read."""
     detection = spec.get(Detection)

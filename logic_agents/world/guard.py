@@ -21,11 +21,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import TextIO
 
 from logic_agents.errors import PluginFault
+
+# what signal.getsignal gives: a handler, SIG_DFL / SIG_IGN, or None (set outside Python)
+_Handler = Callable[[int, FrameType | None], object] | int | None
 
 IMPORT_LIMIT_S = 10.0  # a plug-in's import: a heavy one (torch) may take seconds, not more
 SNIFF_LIMIT_S = 2.0  # one sniff of one file
@@ -52,7 +55,7 @@ def _one_line(error: BaseException) -> str:
 class Printed(io.TextIOBase):
     """What a plug-in prints, passed on to stderr and counted."""
 
-    def __init__(self, target: Any):
+    def __init__(self, target: TextIO):
         super().__init__()
         self.target, self.count = target, 0
 
@@ -75,8 +78,8 @@ def plugin_code(what: str, seconds: float | None = None,
     Printed stream its prints went to."""
     in_main = threading.current_thread() is threading.main_thread()
     real_interrupt = [False]
-    previous_int: Any = None
-    previous_alarm: Any = None
+    previous_int: _Handler = None
+    previous_alarm: _Handler = None
     can_time = bool(seconds) and in_main and hasattr(signal, "setitimer")
     outer = signal.getitimer(signal.ITIMER_REAL)[0] if can_time else 0.0
     # inside another's alarm (a check's, around a sniff's): ours only if it rings first,

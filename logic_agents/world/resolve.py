@@ -36,7 +36,7 @@ from logic_agents.ground.inputs import (
 )
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import games, origin, warn_once
-from logic_agents.world.spec import Detection, Inline, Shipped
+from logic_agents.world.spec import Detection, GameSpec, Inline, Shipped
 
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
@@ -226,7 +226,8 @@ def _detect_file(path: Path, registered: dict[str, Any]) -> str | None:
                  lambda name: _reads(registered[name], path))
 
 
-def sniff_scores(registered: dict[str, Any], text: str, file: str | None) -> dict[str, int]:
+def sniff_scores(registered: dict[str, GameSpec], text: str, file: str | None
+                 ) -> dict[str, int]:
     """Each game's `sniff` score of a text. A plug-in's sniff runs under the plug-in guard
     and a time limit; one that raises, hangs or answers other than 0, 1 or 2 is warned of
     (once) and counts as 0."""
@@ -250,7 +251,7 @@ def sniff_scores(registered: dict[str, Any], text: str, file: str | None) -> dic
     return scores
 
 
-def _reads(spec: Any, path: Path) -> bool:
+def _reads(spec: GameSpec, path: Path) -> bool:
     """Whether a game's reader takes the file (a sniff's claim, checked)."""
 
     try:
@@ -261,11 +262,11 @@ def _reads(spec: Any, path: Path) -> bool:
     return True
 
 
-def _parses_inline_of(registered: dict[str, Any], text: str, name: str) -> bool:
+def _parses_inline_of(registered: dict[str, GameSpec], text: str, name: str) -> bool:
     return _parses_inline(registered[name], text)
 
 
-def _parses_inline(spec: Any, text: str) -> bool:
+def _parses_inline(spec: GameSpec, text: str) -> bool:
     inline = spec.get(Inline)
     if inline is None:
         return False

@@ -11,14 +11,13 @@ import pytest
 from logic_agents.cli import games as games_verb
 from logic_agents.cli import main
 from logic_agents.world import contract, guard, registry, resolve
-from tests.broken_lights import FAULTS, source
+from tests.broken_lights import FAULTS, install_fault, source
 from tests.plugins import install, plugged
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_games_check_fails_the_fault_with_its_words(tmp_path, fault, capsys, monkeypatch):
-    site = install(tmp_path / "site", "broken_" + fault.replace("-", "_"), source(fault),
-                   entry=f"broken-{fault}")
+    site = install_fault(tmp_path / "site", fault)
     monkeypatch.setattr(registry, "IMPORT_LIMIT_S", 1.0)
     monkeypatch.setattr(registry, "SLOW_IMPORT_S", 0.2)
     monkeypatch.setattr(guard, "SNIFF_LIMIT_S", 0.5)
@@ -53,8 +52,7 @@ def test_the_sound_copy_passes(capsys, tmp_path):
     ("reset-random", "does not replay the game it just played"),
 ])
 def test_play_view_and_compare_say_a_plugin_fault_in_one_line(tmp_path, capsys, fault, words):
-    site = install(tmp_path / "site", "broken_" + fault.replace("-", "_"), source(fault),
-                   entry=f"broken-{fault}")
+    site = install_fault(tmp_path / "site", fault)
     game = ["--game", f"broken-{fault}"]
     said = []
     with plugged(site):

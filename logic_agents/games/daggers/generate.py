@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import GenerationError, UnknownName
+from logic_agents.errors import GenerationError, UnknownName, UsageError
 from logic_agents.games.daggers.board import (
     DAGGER,
     GOLD,
@@ -27,9 +27,14 @@ from logic_agents.games.daggers.board import (
     TOPOLOGIES,
     Cell,
     DaggersMap,
+    format_map,
     neighbours,
 )
+from logic_agents.games.daggers.board import load as load_map
 from logic_agents.world.declared import Option
+from logic_agents.world.generated import kept_files, write_file
+from logic_agents.world.options import cell as cell_option
+from logic_agents.world.options import integer, positive_int
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 
@@ -190,8 +195,6 @@ def custom_preset(height: int, width: int, daggers: int, gold: int = 0, topology
 
 # -- `logic-agents generate daggers` and `compare --generate` ---------------------------------
 def _options() -> tuple[Option, ...]:
-    from logic_agents.world.options import integer, positive_int
-
     return (
         Option("preset", str, None, "a preset name (see below)"),
         Option("width", int, None, "", parse=positive_int),
@@ -205,12 +208,10 @@ def _options() -> tuple[Option, ...]:
 
 
 def _start_options() -> tuple[Option, ...]:
-    from logic_agents.world.options import cell
-
     return (
         Option("start", tuple, None, "the first probe, kept clear so that it opens an area "
                "(default 0,0; 3,3 is the 'modern' opening of published solver records)",
-               metavar="R,C", parse=cell),
+               metavar="R,C", parse=cell_option),
         Option("safe_start", bool, None, "keep only the first probe clear, not its "
                "neighbours; it is safe but may show a number (the 'classic' start rule)"),
     )
@@ -218,7 +219,6 @@ def _start_options() -> tuple[Option, ...]:
 
 def preset_from_options(options: Mapping[str, Any]) -> Preset:
     """The preset named by `preset`, or a custom one from width/height/daggers/gold."""
-    from logic_agents.errors import UsageError
 
     sizes = [options.get("width"), options.get("height"), options.get("daggers")]
     if options.get("preset"):
@@ -237,10 +237,6 @@ def preset_from_options(options: Mapping[str, Any]) -> Preset:
 
 
 def _generate(request: GenerateRequest) -> GenerateReport:
-    from logic_agents.games.daggers.board import format_map
-    from logic_agents.games.daggers.board import load as load_map
-    from logic_agents.world.generated import kept_files, write_file
-
     options = request.options
     preset = preset_from_options(options)
     maps = generate_maps(preset, request.count, request.seed, options.get("start"),

@@ -32,6 +32,7 @@ from logic_agents.games.mazes.board import Cell, MazeBoard
 from logic_agents.logic.ids import IdCardinality
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
+from logic_agents.solving.puzzle import raced, result_of
 
 DEFAULT_SOLVER = "glucose4"
 
@@ -296,8 +297,6 @@ RACE_SOLVERS = (DEFAULT_SOLVER, "cadical195")
 
 
 def _check(board: MazeBoard, unique: bool, solver: str | None):
-    from logic_agents.solving.puzzle import result_of
-
     s = MazeSolver(board, solver)
     try:
         return result_of(s.solutions(2 if unique else 1) or [], unique)
@@ -317,6 +316,5 @@ def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
         return _check(board, unique, solver)
     from functools import partial
 
-    from logic_agents.solving.puzzle import raced
 
     return raced([partial(_check, board, True, name) for name in RACE_SOLVERS], unique)

@@ -22,11 +22,21 @@ import time
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
+from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
-from logic_agents.games.mazes.board import MAX_CELLS, Cell, MazeBoard, is_solution, validate
+from logic_agents.games.mazes.board import (
+    MAX_CELLS,
+    Cell,
+    MazeBoard,
+    format_board,
+    is_solution,
+    load_board,
+    validate,
+)
 from logic_agents.games.mazes.encode import ShapeFamilySolver
 from logic_agents.ground.inputs import limits_lifted
 from logic_agents.world.declared import Option
+from logic_agents.world.generated import kept_files, streamed, write_file
 from logic_agents.world.options import integer
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
@@ -255,9 +265,6 @@ def _run(request: GenerateRequest) -> GenerateReport:
 
     opt_shapes = request.options.get("shapes")
     opt_size = request.need("size")
-    from logic_agents._version import __version__
-    from logic_agents.games.mazes.board import format_board, load_board
-    from logic_agents.world.generated import kept_files, streamed, write_file
 
     width, height = opt_size
     out = Path(request.output)

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
-from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle
+from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle, format_line
 from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.world.declared import Option
+from logic_agents.world.generated import LineFile, streamed
 from logic_agents.world.options import integer
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
@@ -99,9 +100,6 @@ OPTIONS = (
 
 
 def _run(request: GenerateRequest) -> GenerateReport:
-    from logic_agents.games.sudoku.board import format_line
-    from logic_agents.world.generated import LineFile, streamed
-
     opt_clues = request.options.get("clues")
     opt_size = request.need("size")
     size = opt_size

@@ -44,12 +44,14 @@ from logic_agents.games.undead.board import (
     MONSTERS,
     UndeadPuzzle,
     clues_of,
+    format_game_id,
     puzzle_from_solution,
 )
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
 from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.ground.inputs import limits_lifted
 from logic_agents.world.declared import Option
+from logic_agents.world.generated import LineFile, streamed
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
@@ -305,9 +307,6 @@ OPTIONS = (
 
 
 def _run(request: GenerateRequest) -> GenerateReport:
-    from logic_agents.games.undead.board import format_game_id
-    from logic_agents.world.generated import LineFile, streamed
-
     opt_difficulty = request.options.get("difficulty")
     opt_game = bool(request.options.get("game"))
     opt_size = request.need("size")
