@@ -34,8 +34,8 @@ test: $(STAMP_DEV)
 test-fast: $(STAMP_DEV)
 	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"
 
-# ruff, then mypy: strict on logic/, world/ and the public API, the default level elsewhere
-# (the scope is in pyproject.toml, [tool.mypy]); then import-linter: the layers of
+# ruff, then mypy --strict over the whole package and the example plug-ins
+# (pyproject.toml, [tool.mypy]); then import-linter: the layers of
 # docs/architecture.md and the games' independence ([tool.importlinter])
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .

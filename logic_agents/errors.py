@@ -27,7 +27,8 @@ class FormatError(LogicAgentsError):
         self.col = col
         super().__init__(f"{file}:{line}:{col}: {message}")
 
-    def __reduce__(self) -> tuple:  # pickled whole, so it crosses a process unchanged
+    # pickled whole, so it crosses a process unchanged
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return (type(self), (self.message, self.file, self.line, self.col))
 
 
@@ -89,7 +90,7 @@ class AgentFailed(LogicAgentsError):
         self.step, self.frames, self.timeout = step, frames, timeout
         super().__init__(f"agent {agent} failed in {self.place}: {self.line}")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return (_rebuild_failure, (self.agent, self.where, self.kind, self.message, self.step,
                                    self.frames, self.timeout))
 

@@ -98,7 +98,7 @@ class Encoding:
         return out
 
 
-class GameEnv(gymnasium.Env):  # type: ignore[misc]
+class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
     """One game on one instance, with Gymnasium's API."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}

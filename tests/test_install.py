@@ -126,3 +126,30 @@ def test_the_second_plugin_wheel_keeps_the_contract_and_plays(installed):
     assert "lights-out: ok" in done.stdout and "akari: ok" in done.stdout
     done = run(installed, "play", "lights-7x7-a", "--quiet")
     assert done.returncode == 0 and "WON" in done.stdout, done.stderr
+
+
+def test_a_plugin_sees_the_real_types(installed, tmp_path):
+    """The wheel is marked typed (py.typed) and the lazy public names are visible to a type
+    checker: a plug-in author's `reveal_type` gives the class, not Any (issue 40)."""
+    import importlib.util
+
+    if importlib.util.find_spec("mypy") is None:
+        pytest.skip("mypy is in the dev extra")
+    bin_dir, _ = installed
+    site = next((bin_dir.parent / "lib").glob("python3*/site-packages"))
+    assert (site / "logic_agents" / "py.typed").is_file()
+    plugin = tmp_path / "my_plugin.py"
+    plugin.write_text("from logic_agents.world import GameSpec, PlanningAgent\n"
+                      "from logic_agents.logic import KnowledgeBase\n"
+                      "reveal_type(GameSpec)\nreveal_type(KnowledgeBase)\n"
+                      "reveal_type(PlanningAgent)\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                           "--python-executable", str(bin_dir / "python"),
+                           "--config-file", os.devnull, str(plugin)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    revealed = [line.split("Revealed type is ")[1] for line in done.stdout.splitlines()
+                if "Revealed type is" in line]
+    assert revealed[0].startswith('"def') and "logic_agents.world.spec.GameSpec" in revealed[0]
+    assert "logic_agents.logic.kb.KnowledgeBase" in revealed[1]
+    assert "logic_agents.world.base.PlanningAgent" in revealed[2]
+    assert len(revealed) == 3 and '"Any"' not in revealed

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 import warnings
@@ -32,7 +33,14 @@ from logic_agents.cli import (
     solve,
     view,
 )
-from logic_agents.cli.common import PROG, Parser, add_option, stop_listening, stop_on_signals
+from logic_agents.cli.common import (
+    PROG,
+    SHARED_ARGUMENTS,
+    Parser,
+    add_option,
+    stop_listening,
+    stop_on_signals,
+)
 from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import lift_limits, printable
@@ -66,6 +74,7 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
                   "(compare), 130 interrupted (Ctrl-C, SIGTERM). Input files are read as "
                   "streams: a FIFO waits for its writer.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.set_defaults(**SHARED_ARGUMENTS)
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=kind)
     sub.required = True
     for module in VERBS:
@@ -104,13 +113,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     """Both passes; the game is looked up (and may fail, as a usage error) between them."""
     extra: list[tuple[str, Option]] = []
     verb = None
-    _isolate(argparse.Namespace())
+    set_isolation(None)
     try:
         first, _ = build_parser(first_pass=True).parse_known_args(_without_help(argv))
         verb = first.verb
         _isolate(first)
-        if hasattr(first, "game_options"):
-            lift_limits(bool(getattr(first, "no_limits", False)))
+        if first.game_options is not None:
+            lift_limits(bool(first.no_limits))
             try:
                 extra = first.game_options(first)
             finally:
@@ -128,7 +137,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def _isolate(args: argparse.Namespace) -> None:
     """Who plays in a player process, from the fair-play flags (each command starts again
     from the default)."""
-    set_isolation(isolation_of(args) if hasattr(args, "isolate") else None)
+    set_isolation(isolation_of(args) if args.fair_play else None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,11 +173,11 @@ def _main(argv: list[str], console_script: bool) -> int:
     try:
         args = parse(argv)
         args.argv = argv  # what the user typed: a study page prints it, to be run again
-        lift_limits(bool(getattr(args, "no_limits", False)))
-        if console_script and getattr(args, "backend", "process") != "ray":
+        lift_limits(bool(args.no_limits))
+        if console_script and args.backend != "ray":
             # Ray's own processes inherit the limit and map large regions: left alone there
             set_memory_cap(_memory_cap(args))
-        code = args.run(args)
+        code: int = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe is seen here, not at exit
         return code
     except LogicAgentsError as e:
@@ -201,15 +210,17 @@ def _main(argv: list[str], console_script: bool) -> int:
 
 
 def _memory_cap(args: Any) -> int:
-    return getattr(args, "memory_cap", None) or DEFAULT_MEMORY_CAP_MIB
+    return args.memory_cap or DEFAULT_MEMORY_CAP_MIB
 
 
 def _tolerate_encodings() -> None:
     """On a terminal or pipe that is not UTF-8 (a C locale, PYTHONIOENCODING=ascii), what it
     cannot show is written as an escape instead of failing (a board's '·' becomes '\\xb7')."""
     for stream in (sys.stdout, sys.stderr):
-        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
-        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+        if not isinstance(stream, io.TextIOWrapper):  # a test's or a notebook's own stream
+            continue
+        encoding = (stream.encoding or "").lower().replace("-", "")
+        if encoding != "utf8":
             with contextlib.suppress(ValueError, OSError):
                 stream.reconfigure(errors="backslashreplace")
 

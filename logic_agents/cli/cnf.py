@@ -28,6 +28,7 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.errors import UsageError
+from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import build_agent
 from logic_agents.world.declared import Option, accepts
 from logic_agents.world.options import integer
@@ -65,7 +66,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     return declared_flags(agent_entries(spec, [args.agent]), spec)
 
 
-def _query_agent(spec: Any) -> str:
+def _query_agent(spec: GameSpec) -> str:
     agents = spec.query_agents()
     if spec.default_agent in agents:
         return spec.default_agent
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return _write_query(args, spec, instance, map_path, head)
 
 
-def _write_query(args: argparse.Namespace, spec: Any, instance: Any, map_path: str,
+def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path: str,
                  head: list[str]) -> int:
     if args.query < 1:
         raise UsageError("--query counts from 1")
@@ -143,7 +144,7 @@ def kb_comments(formulas: list[str], spans: list[tuple[int, int]]) -> list[str]:
     return out
 
 
-def _write(args: argparse.Namespace, text: str, summary: dict) -> int:
+def _write(args: argparse.Namespace, text: str, summary: Record) -> int:
     """Write a DIMACS text to -o (or stdout) and report it, as one JSON object with --json."""
     to_stdout = args.output in (None, "-")
     if to_stdout and args.json:

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists, printable
 from logic_agents.ground.output import make_console
+from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import EpisodeResult, Outcome
@@ -105,15 +106,33 @@ def caps_flags(p: argparse.ArgumentParser) -> None:
                        f"(default {DEFAULT_GAME_TIMEOUT_S:g})")
 
 
+# What the shared code reads from any verb's arguments, with what a verb that has no such flag
+# means: the top-level parser sets them (cli.build_parser), so every namespace has them all
+# and nothing probes for an attribute.
+SHARED_ARGUMENTS: dict[str, Any] = {
+    "argv": ["?"], "game_options": None, "fair_play": False, "no_limits": False,
+    "backend": "process", "memory_cap": None, "move_timeout": None, "game_timeout": None,
+    "lives": None, "out": None, "maps": None, "map": None, "agent": None, "in_process": False,
+    "isolate": None, "trust": None, "sandbox": None, "hide": None, "import_timeout": None,
+    "max_processes": None, "player_per_game": False,
+}
+
+
+def given(args: argparse.Namespace, name: str) -> Any:
+    """The value of a flag a game, an agent or a generator declares (None when not given):
+    such names come from the declarations, so the namespace is read as the mapping it is."""
+    return vars(args).get(name)
+
+
 def caps_of(args: argparse.Namespace) -> Any:
     """The sandbox.Caps the caps flags give (defaults where not given)."""
 
     def pick(given: Any, default: Any) -> Any:
         return default if given is None else (given or None)
 
-    return Caps(pick(getattr(args, "move_timeout", None), DEFAULT_CAPS.move_timeout),
-                pick(getattr(args, "game_timeout", None), DEFAULT_CAPS.game_timeout),
-                pick(getattr(args, "memory_cap", None), DEFAULT_CAPS.memory_cap))
+    return Caps(pick(args.move_timeout, DEFAULT_CAPS.move_timeout),
+                pick(args.game_timeout, DEFAULT_CAPS.game_timeout),
+                pick(args.memory_cap, DEFAULT_CAPS.memory_cap))
 
 
 def game_flag(p: argparse.ArgumentParser, what: str = "the map") -> None:
@@ -218,17 +237,17 @@ def declared_flags(entries: list[AgentEntry], spec: GameSpec | None = None
 
 
 def given_options(args: argparse.Namespace, entries: list[AgentEntry],
-                  spec: GameSpec | None = None) -> dict[str, dict]:
+                  spec: GameSpec | None = None) -> dict[str, Record]:
     """{agent: {option: value}} for the options the user gave, each to the agents that
     declare it; an option that no chosen agent declares is a usage error."""
 
     known = {o.name for _, o in declared_flags(entries, spec)}
-    given = {name: getattr(args, name) for name in known if getattr(args, name, None) is not None}
-    out: dict[str, dict] = {}
+    values = {name: given(args, name) for name in known if given(args, name) is not None}
+    out: dict[str, Record] = {}
     for entry in entries:
         mine = {o.name for o in entry.declared()}
-        out[entry.name] = {k: v for k, v in given.items() if k in mine}
-    unused = [k for k in given if not any(k in out[e.name] for e in entries)]
+        out[entry.name] = {k: v for k, v in values.items() if k in mine}
+    unused = [k for k in values if not any(k in out[e.name] for e in entries)]
     if unused:
         flags = ", ".join("--" + k.replace("_", "-") for k in unused)
         takes = ", ".join(sorted({o.flag for e in entries for o in e.declared()})) or "no options"
@@ -240,12 +259,12 @@ def given_options(args: argparse.Namespace, entries: list[AgentEntry],
 def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     """The world options given: lives (for games with lives) and the game's declared ones."""
     options: dict[str, Any] = {}
-    if getattr(args, "lives", None) is not None:
+    if args.lives is not None:
         if spec.get(Lives) is None:
             raise UsageError(f"--lives is for games with lives; {spec.name} has none")
         options["lives"] = args.lives
     for option in spec.options:
-        value = getattr(args, option.name, None)
+        value = given(args, option.name)
         if value is not None:
             options[option.name] = value
     return options
@@ -283,7 +302,7 @@ def failed_result(spec: GameSpec, instance: Any, agent: str, seed: int, failure:
         frames=failure.frames)
 
 
-def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: dict,
+def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: Record,
                  instance: Any, console: Any, show: bool) -> int:
     """The result as a person reads it (or one JSON object with --json); an agent's failure
     also goes to stderr with the agent's own frames, and the exit code is 3."""

@@ -10,6 +10,8 @@ import argparse
 import json
 from typing import Any
 
+from rich.console import Console
+
 from logic_agents._version import __version__
 from logic_agents.cli.common import (
     EXIT_AGENT_FAILED,
@@ -22,9 +24,9 @@ from logic_agents.cli.common import (
     examples,
     game_flag,
     game_of,
+    given,
     given_options,
     limit_flag,
-    printable,
     refuse_overwrite,
     stop_listening,
     world_fault,
@@ -33,17 +35,20 @@ from logic_agents.cli.common import (
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.cli.report import print_summary
 from logic_agents.errors import UsageError
+from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
+from logic_agents.ground.shapes import Record
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.record import read_study
+from logic_agents.study.rows import Row
 from logic_agents.study.summary import per_map, summarize
 from logic_agents.web.study import write_study
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
-from logic_agents.world.spec import Generator
+from logic_agents.world.spec import GameSpec, Generator
 
 
 def add_parser(sub: Any) -> None:
@@ -206,12 +211,12 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} has no generator for --generate")
         entries += [MapEntry(instance, group) for instance, group in
                     generator.for_compare(args.generate, args.count, args.seed,
-                                          {name: getattr(args, name, None)
+                                          {name: given(args, name)
                                            for name in generate_options})]
-    elif any(getattr(args, name, None) not in (None, False) for name in generate_options):
-        given = ", ".join("--" + n.replace("_", "-") for n in sorted(generate_options)
-                          if getattr(args, n, None) not in (None, False))
-        raise UsageError(f"{given} shape --generate instances; give --generate")
+    elif any(given(args, name) not in (None, False) for name in generate_options):
+        named = ", ".join("--" + n.replace("_", "-") for n in sorted(generate_options)
+                          if given(args, n) not in (None, False))
+        raise UsageError(f"{named} shape --generate instances; give --generate")
     if not entries:
         raise UsageError("no maps: give MAP_OR_DIR or --generate")
     wopts = world_options(spec, args)
@@ -268,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _report_failures(rows: list, err: Any) -> None:
+def _report_failures(rows: list[Row], err: Console) -> None:
     """One line per agent whose games failed: how many, and the first failure's words."""
     from rich.markup import escape
 
@@ -295,14 +300,14 @@ def study_meta(args: argparse.Namespace) -> dict[str, str]:
     import shlex
 
 
-    return {"command": "logic-agents " + shlex.join(getattr(args, "argv", ["compare"])),
+    return {"command": "logic-agents " + shlex.join(args.argv),
             "version": f"logic-agents {__version__}, Python {platform.python_version()}",
             "seed": str(args.seed), "runs": f"{args.runs} per map and agent",
             "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
 
 
-def _write_html(args: argparse.Namespace, spec: Any, summary: dict, rows: list, entries: list,
-                options: dict, wopts: dict, err: Any) -> None:
+def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Record, rows: list[Row],
+                entries: list[MapEntry], options: Record, wopts: Record, err: Console) -> None:
     from rich.progress import Progress
 
     # the rows name agents as the study did (a file agent by its own `name`): the page's

@@ -24,6 +24,7 @@ from logic_agents.world.players import (
 
 
 def isolation_flags(p: argparse.ArgumentParser) -> None:
+    p.set_defaults(fair_play=True)  # the verb plays agents: isolation_of(args) applies
     group = p.add_argument_group(
         "fair play (an agent named FILE.py:CLASS or MODULE:CLASS plays in a process of its "
         "own, fed observations as data; see docs/compare.md, fair play)")
@@ -66,25 +67,22 @@ def _hidden(text: str) -> str | None:
 
 
 def isolation_of(args: argparse.Namespace) -> Isolation:
-    hide = [str(Path(h).resolve()) for h in getattr(args, "hide", None) or ()]
-    out = getattr(args, "out", None) or ""
-    for text in [*(getattr(args, "maps", None) or ()), getattr(args, "map", None) or "", out,
+    hide = [str(Path(h).resolve()) for h in args.hide or ()]
+    out = args.out or ""
+    for text in [*(args.maps or ()), args.map or "", out,
                  f"{out}.study.json" if out else ""]:
         path = _hidden(text)
         if path is not None:
             hide.append(path)
     if out and not is_dir(out):  # a file not written yet: hidden once it is
         hide += [str(Path(out).resolve()), str(Path(f"{out}.study.json").resolve())]
-    trusted = tuple(a.strip() for a in (getattr(args, "trust", None) or "").split(",")
-                    if a.strip())
-    if getattr(args, "in_process", False) and getattr(args, "agent", None):
+    trusted = tuple(a.strip() for a in (args.trust or "").split(",") if a.strip())
+    if args.in_process and args.agent:
         trusted += (args.agent,)  # play --in-process: your own agent, under your debugger
-    return Isolation(isolate=getattr(args, "isolate", None) or DEFAULT_ISOLATION.isolate,
+    return Isolation(isolate=args.isolate or DEFAULT_ISOLATION.isolate,
                      trusted=trusted,
-                     sandbox=getattr(args, "sandbox", None) or DEFAULT_ISOLATION.sandbox,
+                     sandbox=args.sandbox or DEFAULT_ISOLATION.sandbox,
                      hide=tuple(dict.fromkeys(hide)),
-                     import_timeout=getattr(args, "import_timeout", None)
-                     or DEFAULT_ISOLATION.import_timeout,
-                     max_processes=getattr(args, "max_processes", None)
-                     or DEFAULT_ISOLATION.max_processes,
-                     player_per_game=bool(getattr(args, "player_per_game", False)))
+                     import_timeout=args.import_timeout or DEFAULT_ISOLATION.import_timeout,
+                     max_processes=args.max_processes or DEFAULT_ISOLATION.max_processes,
+                     player_per_game=bool(args.player_per_game))

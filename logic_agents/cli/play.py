@@ -28,6 +28,7 @@ from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.display.terminal import Watcher
 from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
+from logic_agents.ground.shapes import Record
 from logic_agents.study.summary import natural_key
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.declared import Option
@@ -84,7 +85,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
 
 
 def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path: str,
-               options: dict) -> Any:
+               options: Record) -> Any:
     """The --trace writer (None without --trace): the instance goes in the trace, so it
     replays anywhere; an existing file is kept unless --force."""
 
@@ -94,7 +95,7 @@ def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path
     return Trace(args.trace, **trace_header(spec, instance, portable_path(map_path), options))
 
 
-def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, dict, dict]:
+def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, Record, Record]:
     """(game, map path, instance, agent entry, agent options, world options) of a verb that
     plays one episode (play, view)."""
     spec = game_of(args, [args.map])
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         if first is not None:
             console.print(markup_renderer(spec)(first))
 
-    def episode(clock: Any) -> tuple[Any, dict]:
+    def episode(clock: Any) -> tuple[Any, Record]:
         """The game, in the process that plays it (a child, so a stuck agent can be
         stopped): (the result, what print_result reads off the agent)."""
         try:
@@ -159,8 +160,8 @@ def run(args: argparse.Namespace) -> int:
     return print_result(args, spec, result, about, instance, console, show)
 
 
-def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict, instance: Any,
-             wopts: dict, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, dict]:
+def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: Record, instance: Any,
+             wopts: Record, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, Record]:
     from rich.markup import escape
 
 
@@ -197,7 +198,7 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: dict
     return result, about_agent(agent)
 
 
-def about_agent(agent: Any) -> dict:
+def about_agent(agent: Any) -> Record:
     """What print_result says of an agent after its game (a search's cap), as plain values
     that cross from the process that played."""
     stopped = getattr(agent, "stopped", None)
@@ -207,7 +208,7 @@ def about_agent(agent: Any) -> dict:
 
 
 def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
-           wopts: dict, trace: Any, console: Any, clock: Any) -> tuple[Any, dict]:
+           wopts: Record, trace: Any, console: Any, clock: Any) -> tuple[Any, Record]:
     """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
 
     title = f"{spec.name} {instance.name}  agent {getattr(agent, 'name', '')}  seed {args.seed}"
@@ -249,8 +250,8 @@ def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
     return following
 
 
-def _play_interactive(spec: GameSpec, entry: Any, options: dict, world: Any, instance: Any,
-                      map_path: str, wopts: dict, args: argparse.Namespace) -> tuple[Any, Any]:
+def _play_interactive(spec: GameSpec, entry: Any, options: Record, world: Any, instance: Any,
+                      map_path: str, wopts: Record, args: argparse.Namespace) -> tuple[Any, Any]:
     """A person's game in the terminal (logic_agents.display.tui); returns (result, agent)."""
     from logic_agents.display.tui import Scripted, play_human
 

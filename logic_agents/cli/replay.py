@@ -9,6 +9,7 @@ from typing import Any
 from logic_agents.cli.common import limit_flag
 from logic_agents.display.terminal import Watcher
 from logic_agents.ground.output import make_console
+from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Why
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.trace import replay
@@ -38,10 +39,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show(args: argparse.Namespace) -> dict:
+def _show(args: argparse.Namespace) -> Record:
     watcher: Watcher | None = None
 
-    def watch(spec: Any, observation: Any, record: dict | None) -> None:
+    def watch(spec: Any, observation: Any, record: Record | None) -> None:
         nonlocal watcher
         if watcher is None:
             watcher = Watcher(spec, make_console(), args.delay, f"{spec.name}  {args.trace}")

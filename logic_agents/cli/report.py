@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from logic_agents.ground.shapes import Record
 
-def print_summary(console: Any, summary: dict, maps: int, args: argparse.Namespace) -> None:
+
+def print_summary(console: Any, summary: Record, maps: int, args: argparse.Namespace) -> None:
     from rich.markup import escape
     from rich.table import Table
 

@@ -32,6 +32,7 @@ from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.web import episode_data, game_page, record_episode
 from logic_agents.world.agents import build_agent, explaining
+from logic_agents.world.declared import Option
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.processes import run_child
 
@@ -66,7 +67,7 @@ def is_trace(reference: str) -> bool:
     return head.startswith(b"{") and b'"type":"begin"' in head.replace(b" ", b"")
 
 
-def game_options(args: argparse.Namespace) -> list:
+def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     return [] if is_trace(args.map) else play_options(args)
 
 

@@ -17,10 +17,11 @@ from typing import Any
 
 from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
+from logic_agents.ground.shapes import Counters, Record
 from logic_agents.world.base import ended
 from logic_agents.world.runner import run_episode
 from logic_agents.world.spec import Puzzle
-from logic_agents.world.view import View, cells_in
+from logic_agents.world.view import Cell, Controls, View, cells_in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 SHARED_HELP = "arrows move · {primary}{secondary}{own} · {undo}h hint · ? rules · q quit"
@@ -30,7 +31,7 @@ class Session:
     """The game state human play keeps: the world, the kept actions, the cursor, the hint.
     Independent of Textual, so it can be tested and reused (a notebook, another UI)."""
 
-    def __init__(self, spec: Any, instance: Any, world_options: dict, seed: int | None,
+    def __init__(self, spec: Any, instance: Any, world_options: Record, seed: int | None,
                  hint_agent: Callable[[], Any] | None = None,
                  next_puzzle: Callable[[Any], Any] | None = None):
         view = spec.get(View)
@@ -39,7 +40,7 @@ class Session:
         self.spec, self.instance, self.world_options, self.seed = (spec, instance,
                                                                     world_options, seed)
         self.view: View = view
-        self.controls = view.controls
+        self.controls: Controls = view.controls
         self.hint_agent = hint_agent
         # the puzzle `n` moves to after an instance (the next of its file or folder); without
         # one, `n` plays the same instance with the next seed
@@ -47,16 +48,16 @@ class Session:
         self.seconds: float | None = None  # how long the person played (play_human)
         self.actions: list[Any] = []
         self.undos = self.hints = 0
-        self.hint_move: tuple = ()  # the cells of the hinted move
-        self.hint_proof: tuple = ()  # the cells its why names
-        self.last_info: dict = {}
+        self.hint_move: tuple[Cell, ...] = ()  # the cells of the hinted move
+        self.hint_proof: tuple[Cell, ...] = ()  # the cells its why names
+        self.last_info: Record = {}
         self._rebuild()
         self._home_cursor()
         self.message = "? shows the rules"
 
     def _home_cursor(self) -> None:
         start = self.controls.cursor(self.obs) if self.controls.cursor else (0, 0)
-        self.cursor = tuple(start)
+        self.cursor: Cell = (start[0], start[1])  # a list from JSON too
 
     # -- the world -------------------------------------------------------------------------
     def _rebuild(self) -> None:
@@ -78,7 +79,7 @@ class Session:
         self.last_info = info
 
     @property
-    def hint_cells(self) -> tuple:
+    def hint_cells(self) -> tuple[Cell, ...]:
         """Every cell the last hint marks (its move's and its proof's)."""
         return self.hint_move + self.hint_proof
 
@@ -160,7 +161,7 @@ class Session:
         if self.controls.arrows_act:
             self.message = "the arrows walk here; a click does nothing"
             return
-        self.cursor = tuple(cell)
+        self.cursor = (cell[0], cell[1])
         if self.outcome is None:
             self.act("secondary" if button == 3 and self.controls.secondary else "primary")
 
@@ -188,7 +189,8 @@ class Session:
         self.actions.append(action)
         self.hint_move = self.hint_proof = ()
         if self.controls.cursor is not None:
-            self.cursor = tuple(self.controls.cursor(self.obs))
+            row, col = self.controls.cursor(self.obs)
+            self.cursor = (row, col)
         refused = self.last_info.get("invalid")
         self.message = refused or f"{action}"
 
@@ -203,7 +205,8 @@ class Session:
         self.undos += 1
         self._rebuild()
         if self.controls.cursor is not None:
-            self.cursor = tuple(self.controls.cursor(self.obs))
+            row, col = self.controls.cursor(self.obs)
+            self.cursor = (row, col)
         self.hint_move = self.hint_proof = ()
         self.message = f"undid {undone}"
 
@@ -279,7 +282,7 @@ class Session:
         return line
 
 
-def replay_actions(spec: Any, instance: Any, world_options: dict, seed: int | None,
+def replay_actions(spec: Any, instance: Any, world_options: Record, seed: int | None,
                    session: Session, trace: Any) -> Any:
     """The kept actions through run_episode: the result (and trace) of a human game."""
 
@@ -305,5 +308,5 @@ class Scripted:
     def act(self, observation: Any) -> Any:
         return next(self._next, None)
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         return {"guesses": 0, "hints": self.hints, "undos": self.undos}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from logic_agents.errors import DependencyNotInstalled, FormatError, UsageError
+from logic_agents.ground.shapes import Record
 
 FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".webp", ".eps", ".ps", ".tif", ".tiff")
 
@@ -27,14 +28,14 @@ def check_plot_target(path: str | Path) -> None:
             "--plot needs the 'plot' extra: pip install 'logic-agents[plot]'")
 
 
-def plot_summary(summary: dict, path: str | Path) -> Path:
+def plot_summary(summary: Record, path: str | Path) -> Path:
     """The plot that fits the summary's objective (`win` or `score`)."""
     if summary.get("objective") == "score":
         return plot_win_rates(summary, path, "Mean score by map group", scored=True)
     return plot_win_rates(summary, path)
 
 
-def plot_win_rates(summary: dict, path: str | Path, title: str = "Win rate by map group",
+def plot_win_rates(summary: Record, path: str | Path, title: str = "Win rate by map group",
                    scored: bool = False) -> Path:
     try:
         import matplotlib

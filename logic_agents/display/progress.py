@@ -21,7 +21,7 @@ def in_notebook() -> bool:
     ipython = sys.modules.get("IPython")
     if ipython is None:
         return False
-    shell = ipython.get_ipython()  # type: ignore[attr-defined]
+    shell = ipython.get_ipython()  # type: ignore[attr-defined, unused-ignore]
     return shell is not None and hasattr(shell, "kernel")
 
 
@@ -52,9 +52,9 @@ class StudyProgress:
 
     def __enter__(self) -> StudyProgress:
         if self.where == "notebook":
-            from IPython.display import HTML, display
+            from IPython.display import display  # the notebook's own IPython
 
-            self._handle = display(HTML(self._html()), display_id=True)
+            self._handle = display(self._rich_html(), display_id=True)  # type: ignore[no-untyped-call, unused-ignore]
         elif self.where == "terminal":
             from rich.console import Console
             from rich.progress import Progress
@@ -75,9 +75,13 @@ class StudyProgress:
             now = time.monotonic()
             if now - self._shown_at > 0.2 or self.done == self.total:  # a kernel message each
                 self._shown_at = now                                    # game would be noise
-                from IPython.display import HTML
+                self._handle.update(self._rich_html())
 
-                self._handle.update(HTML(self._html()))
+    def _rich_html(self) -> object:
+        """The bar as IPython HTML (IPython is untyped: its calls are ignored here only)."""
+        from IPython.display import HTML  # the notebook's own IPython, loaded only in a kernel
+
+        return HTML(self._html())  # type: ignore[no-untyped-call, unused-ignore]
 
     def _words(self) -> str:
         rates = "  ".join(f"{agent} {sum(v) / len(v):.1f}" if self.scored
@@ -95,8 +99,6 @@ class StudyProgress:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         if self._handle is not None:
-            from IPython.display import HTML
-
-            self._handle.update(HTML(self._html()))
+            self._handle.update(self._rich_html())
         if self._bar is not None:
             self._bar.__exit__(kind, error, trace)

@@ -22,6 +22,7 @@ from typing import Any
 
 from logic_agents.display.human import Scripted, Session, replay_actions
 from logic_agents.errors import UsageError
+from logic_agents.ground.shapes import Record
 
 __all__ = ["Scripted", "Session", "play_app", "play_human", "replay_actions"]
 
@@ -64,7 +65,7 @@ def play_app(session: Session, title: str) -> Any:
                  Binding("q", "press('q')", "quit")]
     bound = {b.key for b in bindings}
 
-    class Rules(ModalScreen):  # type: ignore[misc,type-arg]
+    class Rules(ModalScreen):  # type: ignore[misc, type-arg, unused-ignore]
         """The game's rules over the board; any key closes it."""
 
         CSS = """
@@ -82,7 +83,7 @@ def play_app(session: Session, title: str) -> Any:
             event.stop()
             self.app.pop_screen()
 
-    class PlayApp(base):
+    class PlayApp(base):  # type: ignore[misc, unused-ignore]
         CSS = """
         #board { height: 1fr; padding: 1 2; overflow: auto; }
         #why { height: auto; max-height: 6; padding: 0 2; }
@@ -157,7 +158,7 @@ def play_app(session: Session, title: str) -> Any:
     return PlayApp()
 
 
-def play_human(spec: Any, instance: Any, world_options: dict, seed: int | None,
+def play_human(spec: Any, instance: Any, world_options: Record, seed: int | None,
                make_trace: Callable[[Any, int | None], Any] | None,
                hint_agent: Callable[[], Any] | None,
                next_puzzle: Callable[[Any], Any] | None = None) -> Any:

@@ -9,9 +9,11 @@ package is therefore made callable, and both spellings mean the same thing.
 import sys
 import types
 
+from logic_agents.ground.shapes import Record
+
 
 class _CallablePackage(types.ModuleType):
-    def __call__(self) -> dict:
+    def __call__(self) -> Record:
         """Every game that loads (built-in and plug-ins), by name."""
         from logic_agents.world.registry import games
 

@@ -7,7 +7,7 @@ the package (names, dimacs) does not import sympy.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _HOMES = {
     "AtLeast": "formula", "AtMost": "formula", "Exactly": "formula", "key_of": "ids",
@@ -16,7 +16,27 @@ _HOMES = {
     "Verdict": "oracle", "Query": "query",
 }
 
-__all__ = sorted(_HOMES)
+__all__ = [
+    "AtLeast",
+    "AtMost",
+    "Exactly",
+    "IdCardinality",
+    "IdClause",
+    "KeySymbol",
+    "KnowledgeBase",
+    "Query",
+    "SatOracle",
+    "Verdict",
+    "key_of",
+    "sym",
+]
+
+if TYPE_CHECKING:  # what a type checker and an editor see; at run time __getattr__ imports
+    from logic_agents.logic.formula import AtLeast, AtMost, Exactly, KeySymbol, sym
+    from logic_agents.logic.ids import IdCardinality, IdClause, key_of
+    from logic_agents.logic.kb import KnowledgeBase
+    from logic_agents.logic.oracle import SatOracle, Verdict
+    from logic_agents.logic.query import Query
 
 
 def __getattr__(name: str) -> Any:

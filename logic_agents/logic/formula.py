@@ -12,7 +12,8 @@ Concepts:
   They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
   `expand()`) spells them out as a plain And/Or formula for tiny cases and tests.
 
-sympy is the language for writing and showing formulas; it never runs on a hot path.
+sympy is the language for writing and showing formulas; it never runs on a hot path. sympy
+ships no types, so `Formula` (any sympy Boolean expression) is where the typing stops.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, r
     name_of,
 )
 
+Formula = Any  # a sympy Boolean expression (sympy is untyped: the one edge, named once)
 
-class KeySymbol(Symbol):
+
+class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes are Any
     """A sympy Symbol that carries the key it was made from: it prints as the key's name, and
     it is equal only to a symbol of the same key (so ("D", 3, 4) and ("D", "3", 4) stay two)."""
 
@@ -86,7 +89,7 @@ def _is_false(x: Any) -> bool:
     return x is False or x == false
 
 
-class _Cardinality(BooleanFunction):
+class _Cardinality(BooleanFunction):  # type: ignore[misc]  # (as KeySymbol)
     """Shared machinery of Exactly/AtMost/AtLeast: args are (Integer(k), *literals)."""
 
     @classmethod

@@ -33,11 +33,13 @@ from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
 from logic_agents.ground.inputs import is_dir
 from logic_agents.ground.processes import fork_context
+from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import check_same_study, sealing_key, study_record, write_study
 from logic_agents.study.rows import (
     NAME_LIMIT,
     Row,
+    RowKey,
     RowSink,
     is_number,
     keep_only_sealed,
@@ -66,11 +68,11 @@ BACKENDS = ("process", "ray")
 class Job:
     game: str
     agent: str
-    agent_options: tuple[tuple[str, Any], ...]
+    agent_options: OptionPairs
     entry: MapEntry
     run: int
     seed: int
-    world_options: tuple[tuple[str, Any], ...] = ()
+    world_options: OptionPairs = ()
     isolation: Isolation = DEFAULT_ISOLATION  # who plays in a player process, and how
 
 
@@ -121,7 +123,7 @@ def failed_row(job: Job, failure: AgentFailed) -> Row:
                error=f"{failure.line} (in {failure.place})")
 
 
-def _counters(extra: dict, worlds: set[str]) -> dict:
+def _counters(extra: Record, worlds: set[str]) -> Record:
     """The agent's whole-number counters (timings left out, so rows stay reproducible)."""
     return {k: v for k, v in sorted(extra.items())
             if k not in worlds and isinstance(v, int) and not isinstance(v, bool)}
@@ -145,7 +147,7 @@ class Jobs(Sequence[Job]):
     made only when it is asked for: a study of ten million games holds none of them."""
 
     def __init__(self, game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
-                 seed: int, options: dict[str, tuple], world: tuple,
+                 seed: int, options: dict[str, OptionPairs], world: OptionPairs,
                  isolation: Isolation = DEFAULT_ISOLATION):
         self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
         self.options, self.world, self.isolation = options, world, isolation
@@ -171,7 +173,7 @@ class Jobs(Sequence[Job]):
 
 
 def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], runs: int, seed: int,
-              agent_options: dict[str, dict] | None = None,
+              agent_options: dict[str, Record] | None = None,
               world_options: dict[str, Any] | None = None,
               isolation: Isolation | None = None) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
@@ -239,7 +241,7 @@ def play_chunk(jobs: Sequence[Any], caps: Any = None,
 
 
 @contextlib.contextmanager
-def _interruptible():
+def _interruptible() -> Iterator[threading.Event]:
     """Turn Ctrl-C into a flag the run loops check, so no lock or half-written row is left;
     KeyboardInterrupt is raised once the finished games are saved."""
     stop = threading.Event()
@@ -279,7 +281,7 @@ def compare(
     retry_errors: bool = False,
     backend: str = "process",
     address: str | None = None,
-    agent_options: dict[str, dict] | None = None,
+    agent_options: dict[str, Record] | None = None,
     world_options: dict[str, Any] | None = None,
     caps: Caps = DEFAULT_CAPS,
     on_row: Callable[[Row], None] | None = None,
@@ -312,7 +314,7 @@ def compare(
                                    "lone surrogate); name it in plain Unicode")
     maps, agent_set = {e.instance.name for e in entries}, set(agents)
 
-    def wanted(key: tuple) -> bool:
+    def wanted(key: RowKey) -> bool:
         agent, name, run, run_seed = key
         return (agent in agent_set and name in maps and run < runs
                 and run_seed == seed_for(seed, name, run))

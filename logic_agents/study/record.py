@@ -23,6 +23,7 @@ from typing import Any
 from logic_agents._version import __version__
 from logic_agents.errors import FormatError, LogicAgentsError
 from logic_agents.ground.inputs import load_json, read_text
+from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import is_reference
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps
@@ -34,9 +35,9 @@ def study_path(out: str | Path) -> Path:
 
 
 def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs: int,
-                 seed: int, agent_options: dict[str, dict] | None,
+                 seed: int, agent_options: dict[str, Record] | None,
                  world_options: dict[str, Any] | None, caps: Caps | None = None,
-                 entries_of: dict[str, Any] | None = None) -> dict:
+                 entries_of: dict[str, Any] | None = None) -> Record:
     """What makes two runs of `compare` the same study, by what the names meant, not only the
     names: each instance's contents (a hash) and group, each agent's identity (a file agent's
     source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
@@ -115,7 +116,7 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
 
 
-def check_same_study(out: Path, study: dict) -> None:
+def check_same_study(out: Path, study: Record) -> None:
     """LogicAgentsError unless the results file was written by this same study, naming what
     differs (a map's contents, its group, an agent's file, an option)."""
     held = read_study(out)
@@ -137,7 +138,7 @@ def sealing_key(out: Path) -> str:
     return key
 
 
-def read_study(out: Path) -> dict:
+def read_study(out: Path) -> Record:
     """The study record beside `out`, checked as data."""
     sidecar = study_path(out)
     if not sidecar.exists():
@@ -184,7 +185,7 @@ def _brief(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def write_study(out: Path, study: dict) -> None:
+def write_study(out: Path, study: Record) -> None:
     """Record the study next to its results (written whole, then renamed into place)."""
     sidecar = study_path(out)
     if sidecar.exists():

@@ -29,10 +29,14 @@ from typing import Any
 
 from logic_agents.errors import FormatError
 from logic_agents.ground.inputs import int_or_none, load_json, strip_bom
+from logic_agents.ground.shapes import Record
 
 CELL_LIMIT = 1 << 20  # the longest field a results file holds (csv's own default is 128 KiB)
 NAME_LIMIT = CELL_LIMIT // 8  # agent, map and group names (a character is up to 4 bytes)
 MAX_SECONDS = 1e9  # a game's time_s and cpu_s: 31 years is no game's
+
+
+RowKey = tuple[str, str, int, int]  # agent, map, run, seed: one game of a study
 
 
 @dataclass
@@ -48,8 +52,8 @@ class Row:
     guesses: int
     score: float | None  # the game's score (games whose objective is a score), else None
     time_s: float
-    stats: dict = field(default_factory=dict)  # the agent's counters: generations, nodes, ...
-    extra: dict = field(default_factory=dict)  # what the world reports: lives_left, ticks, ...
+    stats: Record = field(default_factory=Record)  # the agent's counters: generations, nodes, ...
+    extra: Record = field(default_factory=Record)  # what the world reports: lives_left, ticks, ...
     error: str = ""  # outcome error/timeout: the exception's type and first line, and where
     cpu_s: float = 0.0  # CPU seconds of the process that played it (time_s is wall time)
 
@@ -58,7 +62,7 @@ class Row:
         return self.outcome in FAILED
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> RowKey:
         return (self.agent, self.map, self.run, self.seed)
 
 
@@ -99,7 +103,7 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _stats_field(value: Any) -> dict:
+def _stats_field(value: Any) -> Record:
     if value in (None, ""):
         return {}
     if isinstance(value, str):  # CSV keeps the counters as one JSON cell
@@ -115,7 +119,7 @@ def _count(value: Any, what: str) -> int:
     return number
 
 
-def _row_from_dict(d: dict, where: str) -> Row:
+def _row_from_dict(d: Record, where: str) -> Row:
     try:
         time_s = float(d["time_s"])
         if not math.isfinite(time_s) or not 0 <= time_s < MAX_SECONDS:
@@ -200,7 +204,7 @@ def read_rows(path: str | Path, key: str | None = None) -> list[Row]:
     return rows
 
 
-def _sealed(row: Row, record: dict, key: str | None, where: str) -> Row:
+def _sealed(row: Row, record: Record, key: str | None, where: str) -> Row:
     if key is None:
         return row
     import hmac
@@ -306,13 +310,13 @@ class RowSink:
         self.file.close()
 
 
-def resumed_rows(rows: Iterable[Row], wanted: Callable[[tuple], bool], runs: int,
+def resumed_rows(rows: Iterable[Row], wanted: Callable[[RowKey], bool], runs: int,
                  objective: str, where: str) -> list[Row]:
     """The rows a resume keeps, checked as a study's: one row per game (a game retried with
     --retry-errors leaves its failed row before the new one; any other second row is
     refused), every row one of the study's games (a run past a smaller --runs is kept in the
     file and left out), and no score on a game that is won or lost."""
-    unique: dict[tuple, Row] = {}
+    unique: dict[RowKey, Row] = {}
     for row in rows:
         agent, name, run, _ = row.key
         game = f"{agent!r} on {name!r} run {run}"

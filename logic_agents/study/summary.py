@@ -17,6 +17,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
 
 
@@ -36,10 +37,10 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     if n == 0:
         return 1.0
     tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1))
-    return min(1.0, 2 * tail / 2**n)
+    return min(1.0, float(2 * tail / 2**n))
 
 
-def paired_difference(only_a: int, only_b: int, n: int, z: float = 1.96) -> dict:
+def paired_difference(only_a: int, only_b: int, n: int, z: float = 1.96) -> Record:
     """A's win rate minus B's over n paired games, of which only A won `only_a` and only B
     `only_b`, with the Agresti-Min (2005) 95% interval: the Wald interval of paired
     proportions after adding one half to each of the four cells, which keeps its coverage
@@ -53,13 +54,13 @@ def paired_difference(only_a: int, only_b: int, n: int, z: float = 1.96) -> dict
             "ci95": [max(-1.0, centre - half), min(1.0, centre + half)]}
 
 
-def mean_difference(differences: Sequence[float], z: float = 1.96) -> dict:
+def mean_difference(differences: Sequence[float], z: float = 1.96) -> Record:
     """The mean of paired differences (A's score minus B's) with a normal 95% interval."""
     stats = score_stats(differences, z)
     return {"difference": stats["mean"], "ci95": stats["ci95"]}
 
 
-def score_stats(scores: Sequence[float], z: float = 1.96) -> dict:
+def score_stats(scores: Sequence[float], z: float = 1.96) -> Record:
     """Mean, median, max and a normal-approximation 95% interval of the mean."""
     n = len(scores)
     if n == 0:
@@ -71,7 +72,7 @@ def score_stats(scores: Sequence[float], z: float = 1.96) -> dict:
             "ci95": [mean - half, mean + half]}
 
 
-def _stats(rows: list[Row], scored: bool = False) -> dict:
+def _stats(rows: list[Row], scored: bool = False) -> Record:
     n = len(rows)
     wins = sum(r.won for r in rows)
     lo, hi = wilson(wins, n)
@@ -94,7 +95,7 @@ def _stats(rows: list[Row], scored: bool = False) -> dict:
 
 def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
               alpha: float = 0.05, groups: Sequence[str] | None = None,
-              scored: bool = False) -> dict:
+              scored: bool = False) -> Record:
     """{"agents": {name: stats + "groups"}, "pairs": [...]} as `compare --json` prints it.
     Groups come in the order given (else sorted by name). A `scored` game (Ooze) adds score
     statistics, and its pairs are judged on scores: an exact sign test on the paired runs
@@ -145,7 +146,7 @@ def natural_key(text: str) -> list[Any]:
 
 
 def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,
-            scored: bool = False) -> list[dict]:
+            scored: bool = False) -> list[Record]:
     """One entry per (group, map), groups in the order the rows first name them and maps in
     natural order: {"group", "map", "agents": {name: the statistics summarize gives an
     agent}}."""

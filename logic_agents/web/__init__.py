@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
@@ -58,8 +59,8 @@ class _Recorder:
     """Collects the frames of a replay (the `watch` of world.trace.replay)."""
 
     def __init__(self) -> None:
-        self.frames: list[dict] = []
-        self.board: dict | None = None
+        self.frames: list[Record] = []
+        self.board: Record | None = None
         self.kinds: list[str] = []
         self._tiles: list[tuple[str, int]] = []
         self.score = 0.0
@@ -70,7 +71,7 @@ class _Recorder:
             self.kinds.append(kind)
         return self.kinds.index(kind)
 
-    def __call__(self, spec: Any, observation: Any, record: dict | None) -> None:
+    def __call__(self, spec: Any, observation: Any, record: Record | None) -> None:
         frame: dict[str, Any] = {"t": 0 if record is None else record["t"]}
         if record is not None:
             frame["action"] = str(record["action"])
@@ -110,7 +111,7 @@ class _Recorder:
         self.frames.append(frame)
 
 
-def episode_data(trace_path: str | Path, text: str | None = None) -> dict:
+def episode_data(trace_path: str | Path, text: str | None = None) -> Record:
     """Everything the game page shows, from a trace (checked step by step as it replays)."""
 
     recorder = _Recorder()
@@ -121,7 +122,7 @@ def episode_data(trace_path: str | Path, text: str | None = None) -> dict:
             "kinds": recorder.kinds, "frames": recorder.frames}
 
 
-def game_page(data: dict, title: str | None = None) -> str:
+def game_page(data: Record, title: str | None = None) -> str:
     """One self-contained HTML page that steps through a game."""
     title = title or f"{data['game']} {data['map']}: {data['agent']}"
     body = _fill(_asset("page.html"), {"data": _script_json(data), "script": _asset("page.js")})
@@ -129,7 +130,7 @@ def game_page(data: dict, title: str | None = None) -> str:
 
 
 def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance: Any,
-                   map_path: str, world_options: dict, clock: Any = None) -> tuple[Any, str]:
+                   map_path: str, world_options: Record, clock: Any = None) -> tuple[Any, str]:
     """Play one episode into an in-memory trace (under `clock`'s caps); returns (result,
     trace text)."""
     import io

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from logic_agents.errors import AgentFailed
+from logic_agents.ground.shapes import Record
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.sandbox import NO_CAPS, Clock
@@ -28,7 +29,7 @@ def _e(value: Any) -> str:
     return html.escape(str(value))
 
 
-def bars_svg(summary: dict) -> str:
+def bars_svg(summary: Record) -> str:
     """Win rates (or mean scores) per group, one bar per agent, with 95% intervals; drawn
     at a size a reader can read (12 px labels, 30 px bars), as wide as the groups need."""
     scored = summary.get("objective") == "score"
@@ -91,22 +92,22 @@ def _cell(value: Any, sort: float | str | None = None, cls: str = "") -> str:
     return f"<td{key}{klass}>{_e(value)}</td>"
 
 
-def _rate(st: dict) -> str:
+def _rate(st: Record) -> str:
     lo, hi = st["ci95"]
     return f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def _score(st: dict) -> str:
+def _score(st: Record) -> str:
     sc = st["score"]
     return f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]"
 
 
-def _cpu_cell(stats: dict) -> str:
+def _cpu_cell(stats: Record) -> str:
     cpu = stats.get("mean_cpu_s", 0.0)  # a summary of rows from before CPU time was kept
     return _cell(f"{cpu:.4f}", cpu)
 
 
-def _summary_rows(summary: dict, scored: bool) -> list[str]:
+def _summary_rows(summary: Record, scored: bool) -> list[str]:
     body = []
     for name, st in summary["agents"].items():
         for group, g in [("all", st), *(st["groups"].items() if len(st["groups"]) > 1 else [])]:
@@ -125,7 +126,7 @@ def _summary_rows(summary: dict, scored: bool) -> list[str]:
     return body
 
 
-def _pair_rows(summary: dict, scored: bool) -> list[str]:
+def _pair_rows(summary: Record, scored: bool) -> list[str]:
     body = []
     unit = 1 if scored else 100
     for p in summary["pairs"]:
@@ -141,7 +142,7 @@ def _pair_rows(summary: dict, scored: bool) -> list[str]:
     return body
 
 
-def _map_rows(maps: Sequence[dict], agents: Sequence[str], scored: bool) -> list[str]:
+def _map_rows(maps: Sequence[Record], agents: Sequence[str], scored: bool) -> list[str]:
     body = []
     for entry in maps:
         cells = [_cell(entry["group"]), _cell(entry["map"])]
@@ -163,9 +164,9 @@ def _meta(meta: dict[str, str]) -> str:
     return "".join(f"<dt>{_e(k)}</dt><dd><code>{_e(v)}</code></dd>" for k, v in meta.items())
 
 
-def study_page(title: str, summary: dict, rows: Sequence[Any], links: dict[tuple, str],
+def study_page(title: str, summary: Record, rows: Sequence[Any], links: dict[tuple[str, str, int, int], str],
                notes: Sequence[str] = (), meta: dict[str, str] | None = None,
-               window: int | None = None, maps: Sequence[dict] = ()) -> str:
+               window: int | None = None, maps: Sequence[Record] = ()) -> str:
     """The whole page; `links` maps a row's key to its replay page (relative path); `meta`
     (command, version, seed, ...) is printed at the top. Every table sorts by a click on its
     header (a few lines of inline script; the page loads nothing). `window`: at most that
@@ -232,12 +233,12 @@ def replay_name(index: int, row: Any) -> str:
     return f"{index:05d}-{stem}-{digest}.html"
 
 
-def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entries: Sequence[Any],
-                agent_options: dict[str, dict], world_options: dict, title: str,
+def write_study(path: str, spec: Any, summary: Record, rows: Sequence[Any], entries: Sequence[Any],
+                agent_options: dict[str, Record], world_options: Record, title: str,
                 progress: Any = None, caps: Any = None,
                 meta: dict[str, str] | None = None,
                 agents: dict[str, Any] | None = None,
-                maps: Sequence[dict] = ()) -> tuple[int, list[str]]:
+                maps: Sequence[Record] = ()) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
@@ -251,7 +252,7 @@ def write_study(path: str, spec: Any, summary: dict, rows: Sequence[Any], entrie
     folder = page.with_name(page.stem + "_replays")
     folder.mkdir(parents=True, exist_ok=True)
     instances = {(e.group, e.instance.name): e.instance for e in entries}
-    links: dict[tuple, str] = {}
+    links: dict[tuple[str, str, int, int], str] = {}
     notes: list[str] = []
     failed = 0
     for k, row in enumerate(rows):

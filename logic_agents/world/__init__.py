@@ -8,7 +8,7 @@ stays light; `dir()` lists them all, for tab completion.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from logic_agents.world.core import (  # noqa: F401 - re-exported (__all__)
     Agent,
@@ -23,7 +23,8 @@ from logic_agents.world.runner import run_episode  # noqa: F401 - re-exported
 _HOMES = {
     **dict.fromkeys(("GameSpec", "Instances", "Actions", "Puzzle", "Generator", "GenerateRequest",
                      "GenerateReport", "Lives", "Shipped", "Detection", "Inline", "Results",
-                     "CnfLegend", "AgentEntry", "Option", "agents_from"), "spec"),
+                     "CnfLegend", "AgentEntry", "agents_from"), "spec"),
+    "Option": "declared",
     **dict.fromkeys(("WorldBase", "PuzzleWorld", "CellAction", "PlaceAction", "GridShape",
                      "PlanningAgent"), "base"),
     **dict.fromkeys(("View", "BoardView", "Tile", "Controls"), "view"),
@@ -32,8 +33,81 @@ _HOMES = {
     "check_game": "contract", "check_world": "check",
 }
 
-__all__ = sorted({"Agent", "EpisodeResult", "Outcome", "StepResult", "Why", "World",
-                  "run_episode", *_HOMES})
+__all__ = [
+    "Actions",
+    "Agent",
+    "AgentEntry",
+    "BoardView",
+    "CellAction",
+    "CnfLegend",
+    "Controls",
+    "Detection",
+    "EpisodeResult",
+    "GameSpec",
+    "GenerateReport",
+    "GenerateRequest",
+    "Generator",
+    "GridShape",
+    "Inline",
+    "Instances",
+    "Lives",
+    "Option",
+    "Outcome",
+    "PlaceAction",
+    "PlanningAgent",
+    "Puzzle",
+    "PuzzleWorld",
+    "Results",
+    "Shipped",
+    "StepResult",
+    "Tile",
+    "View",
+    "Why",
+    "World",
+    "WorldBase",
+    "agents_from",
+    "check_game",
+    "check_world",
+    "games",
+    "get_game",
+    "register",
+    "run_episode",
+    "shipped_maps",
+    "sniffer",
+]
+
+if TYPE_CHECKING:  # what a type checker and an editor see; at run time __getattr__ imports
+    from logic_agents.world.base import (
+        CellAction,
+        GridShape,
+        PlaceAction,
+        PlanningAgent,
+        PuzzleWorld,
+        WorldBase,
+    )
+    from logic_agents.world.check import check_world
+    from logic_agents.world.contract import check_game
+    from logic_agents.world.declared import Option
+    from logic_agents.world.registry import games, get_game, register
+    from logic_agents.world.resolve import shipped_maps, sniffer
+    from logic_agents.world.spec import (
+        Actions,
+        AgentEntry,
+        CnfLegend,
+        Detection,
+        GameSpec,
+        GenerateReport,
+        GenerateRequest,
+        Generator,
+        Inline,
+        Instances,
+        Lives,
+        Puzzle,
+        Results,
+        Shipped,
+        agents_from,
+    )
+    from logic_agents.world.view import BoardView, Controls, Tile, View
 
 
 # names that moved out of the world (issue 40: the world imports no logic)

@@ -42,6 +42,7 @@ from logic_agents.world.declared import HOOKS, Option, accepts, declared_options
 from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.referee import RemoteFactory, describe
 from logic_agents.world.sandbox import Clock
+from logic_agents.world.seat import missing_members
 from logic_agents.world.spec import AgentEntry, GameSpec, Observations, summary_of
 
 
@@ -145,10 +146,7 @@ def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
 
 
 def _is_agent(obj: Any) -> bool:
-    try:
-        return callable(getattr(obj, "reset", None)) and callable(getattr(obj, "act", None))
-    except Exception:  # a property of the agent's that raises: not an agent we can play
-        return False
+    return not missing_members(obj)
 
 
 def _label(agent: Any) -> str:
@@ -170,7 +168,7 @@ def check_factory(factory: Any, reference: str) -> None:
     callable that takes no required argument (it is called with the agent's options)."""
     needs = "an agent needs reset(seed=None) and act(observation)"
     if isinstance(factory, type):
-        missing = [m for m in ("reset", "act") if not callable(getattr(factory, m, None))]
+        missing = missing_members(factory)
         if missing:
             raise UsageError(f"--agent {reference}: the class {factory.__name__} has no "
                              f"{' or '.join(m + '()' for m in missing)}; {needs}")
@@ -285,7 +283,7 @@ def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None,
     if isinstance(entry.factory, RemoteFactory):  # its own process builds it
         return entry.factory.make(options, clock)
     agent = clock.call("__init__", functools.partial(entry.factory, **options))
-    missing = [m for m in ("reset", "act") if not callable(getattr(agent, m, None))]
+    missing = missing_members(agent)
     if missing:
         what = type(agent).__name__
         raise AgentFailed(entry.name, "__init__", "TypeError",

@@ -62,6 +62,14 @@ class WorldBase(ABC, Generic[Obs, Act]):
     def observe(self) -> Obs:
         """What the agent sees now: a frozen value that holds no reference to the world."""
 
+    def summary(self) -> dict[str, Any]:
+        """The world's own figures for the results row (lives_left, score); none by default."""
+        return {}
+
+    def hidden_state(self) -> object:
+        """What the agent must never see (`games --check` looks for it in observations)."""
+        return None
+
     # -- the shared part -----------------------------------------------------------------------
     def end(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -107,9 +115,6 @@ class PuzzleWorld(WorldBase[Obs, Act]):
     @abstractmethod
     def solved(self) -> bool:
         """Whether the grid is a solution (the world ends the episode won)."""
-
-    def hidden_state(self) -> None:
-        return None  # a puzzle hides only its solution, which the world never computes
 
     def start(self) -> dict[str, Any]:
         self.begin()
@@ -326,12 +331,36 @@ class PlanningAgent(Generic[Obs, Act]):
             cache.close()
 
 
-def ended(world: Any, on_terminated: bool = True) -> Outcome:
+# A world that does not derive from WorldBase (a plug-in's own, a Gymnasium env) may leave out
+# the members WorldBase declares: these read them with WorldBase's defaults.
+def outcome_of(world: object) -> object:
+    """The world's `outcome`: None while the episode runs (and when it declares none)."""
+    return getattr(world, "outcome", None)
+
+
+def finished(world: object) -> bool:
+    return outcome_of(world) is not None
+
+
+def world_summary(world: object) -> dict[str, object]:
+    """The world's `summary()` as a new dict ({} when it has none); what it returns that is
+    no mapping raises here, on the world's side of the Clock."""
+    summary = getattr(world, "summary", None)
+    return dict(summary()) if callable(summary) else {}
+
+
+def hidden_state_of(world: object) -> object:
+    """The world's `hidden_state()`, None when it has none."""
+    hidden = getattr(world, "hidden_state", None)
+    return hidden() if callable(hidden) else None
+
+
+def ended(world: object, on_terminated: bool = True) -> Outcome:
     """How a world says its episode ended: its `outcome` (WON, LOST or ENDED), else a
     ContractError that says what to add. A Gymnasium env says `terminated` alone, which
     cannot tell a win from a loss: logic-agents refuses to guess."""
 
-    outcome = getattr(world, "outcome", None)
+    outcome = outcome_of(world)
     if isinstance(outcome, Outcome) and outcome in (Outcome.WON, Outcome.LOST, Outcome.ENDED):
         return outcome
     when = "ended the episode (terminated)" if on_terminated else "is finished at reset"

@@ -36,6 +36,7 @@ from logic_agents.world.core import why_record
 from logic_agents.world.declared import Option, declared_options
 from logic_agents.world.registry import get_game, register
 from logic_agents.world.sandbox import Caps, Clock
+from logic_agents.world.seat import Seat, missing_members
 from logic_agents.world.spec import GameSpec, Observations, summary_of
 from logic_agents.world.trace import to_jsonable
 from logic_agents.world.wire import ORDER_LIMIT, Channel, Delta, WireError
@@ -65,7 +66,7 @@ class _Player:
         self.spec: GameSpec | None = None
         self.factory: Callable[..., Any] | None = None
         self.name = "agent"
-        self.agent: Any = None
+        self.agent: Seat | None = None
         self.game_id = ""
         self.decode: Callable[[dict[str, Any]], Any] | None = None
         self.delta = Delta()
@@ -81,13 +82,20 @@ class _Player:
                 "kind": failure.kind, "message": failure.message[:2000],
                 "frames": failure.frames[-8000:]}
 
+    @property
+    def orders(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+        """What the referee may ask, by its `op`."""
+        return {"load": self.on_load, "new": self.on_new, "begin": self.on_begin,
+                "end": self.on_end, "reset": self.on_reset, "act": self.on_act,
+                "stats": self.on_stats, "close": self.on_close}
+
     def serve(self) -> None:
         while True:
             message = self.channel.receive()
             op = message.get("op")
             if op == "bye":
                 return
-            handler = getattr(self, f"on_{op}", None)
+            handler = self.orders.get(str(op))
             if handler is None:
                 answer = {"op": "failed", "game_id": self.game_id, "step": 0, "where": "world",
                           "kind": "ProtocolError", "message": f"unknown order {op!r}",
@@ -166,13 +174,13 @@ class _Player:
             agent = functools.partial(self.factory, **options)()
         except BaseException as e:
             return self.failed(e, "__init__")
-        missing = [m for m in ("reset", "act") if not callable(getattr(agent, m, None))]
+        missing = missing_members(agent)
         if missing:
             return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "__init__",
                     "kind": "TypeError", "message": f"it made a {type(agent).__name__}, which "
                     f"has no {' or '.join(m + '()' for m in missing)}; an agent needs "
                     "reset(seed=None) and act(observation)", "frames": ""}
-        self.agent = agent
+        self.agent = Seat(agent)
         return {"op": "ok", "game_id": self.game_id}
 
     def on_begin(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -194,6 +202,8 @@ class _Player:
         return answer
 
     def on_reset(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.agent is None:
+            return self._no_agent("reset")
         try:
             self.agent.reset(message.get("seed"))
         except BaseException as e:
@@ -205,6 +215,8 @@ class _Player:
         record = self.delta.unpack(message.get("obs") or {},
                                    keep=step > 1 and message.get("whole") is not True)
         observation = self.decode(record) if self.decode is not None else record
+        if self.agent is None:
+            return self._no_agent("act")
         try:
             action = self.agent.act(observation)
         except BaseException as e:
@@ -214,7 +226,7 @@ class _Player:
         if action is None:
             return answer
         try:
-            why = why_record(getattr(self.agent, "why", None))
+            why = why_record(self.agent.why)
         except BaseException as e:
             answer["why_failed"] = self.failed(e, "why", step)
             return answer
@@ -224,11 +236,10 @@ class _Player:
         return answer
 
     def on_stats(self, message: dict[str, Any]) -> dict[str, Any]:
-        stats_of = getattr(self.agent, "stats", None)
-        if not callable(stats_of):
-            return {"op": "stats", "game_id": self.game_id, "stats": {}}
+        if self.agent is None:
+            return self._no_agent("stats")
         try:
-            stats = stats_of()
+            stats = self.agent.stats()
         except BaseException as e:
             return self.failed(e, "stats")
         if not isinstance(stats, dict):
@@ -242,14 +253,17 @@ class _Player:
         return {"op": "stats", "game_id": self.game_id, "stats": kept}
 
     def on_close(self, message: dict[str, Any]) -> dict[str, Any]:
-        close = getattr(self.agent, "close", None)
-        self.agent = None
-        if callable(close):
+        agent, self.agent = self.agent, None
+        if agent is not None:
             try:
-                close()
+                agent.close()
             except BaseException as e:
                 return self.failed(e, "close")
         return {"op": "ok", "game_id": self.game_id}
+
+    def _no_agent(self, where: str) -> dict[str, Any]:
+        return {"op": "failed", "game_id": self.game_id, "step": 0, "where": where,
+                "kind": "ProtocolError", "message": "no agent was built", "frames": ""}
 
 
 def _game(name: str, entry_point: object) -> GameSpec:

@@ -41,6 +41,7 @@ from logic_agents.world.players import (  # noqa: F401  (the names callers impor
 )
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import DEFAULT_CAPS, Caps, Clock
+from logic_agents.world.seat import Seated
 from logic_agents.world.spec import Observations
 from logic_agents.world.wire import Delta, WireError
 
@@ -155,7 +156,7 @@ class RemoteFactory:
         return agent
 
 
-class RemoteAgent:
+class RemoteAgent(Seated):
     """An agent playing in a player process, called by the runner like any agent. Its
     calls keep their own deadline (the Clock arms no alarm for them: `remote`)."""
 

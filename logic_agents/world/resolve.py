@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from logic_agents.errors import FormatError, LogicAgentsError, PluginFault, UsageError
 from logic_agents.ground.inputs import (
@@ -53,14 +53,17 @@ def split_index(text: str) -> tuple[str, int | None]:
     return text, None
 
 
-def pick(instances: list[Any], k: int, source: str) -> Any:
+Instance = TypeVar("Instance")
+
+
+def pick(instances: list[Instance], k: int, source: str) -> Instance:
     """The K-th (from 1) of the instances of a file."""
     if not 1 <= k <= len(instances):
         raise FormatError(f"puzzle {k} asked, the file holds {len(instances)}", source, 0, 0)
     return instances[k - 1]
 
 
-def load_indexed(path: str | Path, load_all: Any) -> Any:
+def load_indexed(path: str | Path, load_all: Callable[[str], list[Instance]]) -> Instance:
     """A game loader's FILE or FILE:K: the first, or the K-th, instance of the file."""
     base, k = split_index(str(path))
     return pick(load_all(base), k or 1, base)

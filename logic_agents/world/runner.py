@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
-from logic_agents.world.base import ended
-from logic_agents.world.core import Agent, EpisodeResult, Outcome, World, own_name
+from logic_agents.world.base import ended, finished, world_summary
+from logic_agents.world.core import Agent, EpisodeResult, Outcome, World
 from logic_agents.world.sandbox import Clock, PassThrough
+from logic_agents.world.seat import Seated, seated
 
 MAX_COUNTER = 10**15  # a results file keeps counters below this (see study.rows.read_rows)
 MAX_COUNTER_NAME = 100
@@ -44,34 +45,30 @@ def run_episode(
     Every call into the agent goes through `clock` (default: no caps), so an agent that fails
     ends the episode with outcome error or timeout instead of raising."""
     clock = clock or Clock()
-    clock.agent = agent_name(agent)
+    seat = seated(agent)  # the whole contract, its defaults supplied once, here
+    clock.agent = seat.name
     clock.start_game()
     start, cpu_start = time.perf_counter(), time.process_time()
     state = _Episode()
     failure: AgentFailed | None = None
     try:
-        _play(world, agent, seed, trace, game, map_name, on_step, clock, state)
+        _play(world, seat, seed, trace, game, map_name, on_step, clock, state)
     except AgentFailed as e:
         failure = e
     except PassThrough:  # a framework hook stopped the episode: the agent is still closed
-        close = getattr(agent, "close", None)
-        if callable(close):
-            with contextlib.suppress(AgentFailed):
-                clock.call("close", close, step=state.steps)
+        with contextlib.suppress(AgentFailed):
+            clock.call("close", seat.close, step=state.steps)
         raise
     stats: dict[str, Any] = {}
-    stats_of = getattr(agent, "stats", None)  # optional: not part of the Agent protocol
-    if failure is None and callable(stats_of):
+    if failure is None:
         try:
-            stats = checked_stats(clock.call("stats", stats_of, step=state.steps), clock)
+            stats = checked_stats(clock.call("stats", seat.stats, step=state.steps), clock)
         except AgentFailed as e:
             failure = e
-    close = getattr(agent, "close", None)
-    if callable(close):
-        try:
-            clock.call("close", close, step=state.steps)
-        except AgentFailed as e:
-            failure = failure or e
+    try:
+        clock.call("close", seat.close, step=state.steps)
+    except AgentFailed as e:
+        failure = failure or e
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     outcome = state.outcome
     if failure is not None:
@@ -79,17 +76,16 @@ def run_episode(
     # the world's figures are the referee's alone: an agent's stats live in their own
     # namespace and never override them
     extra: dict[str, Any] = {}
-    if hasattr(world, "summary"):
-        try:
-            extra = clock.world(lambda: dict(world.summary()), step=state.steps)
-        except AgentFailed as e:
-            failure = failure or e
-            outcome = Outcome.ERROR
+    try:
+        extra = clock.world(lambda: world_summary(world), step=state.steps)
+    except AgentFailed as e:
+        failure = failure or e
+        outcome = Outcome.ERROR
     own = {k: v for k, v in stats.items() if k != "guesses"}
     result = EpisodeResult(
         game=game,
         map=map_name,
-        agent=agent_name(agent),
+        agent=seat.name,
         seed=seed,
         outcome=outcome,
         won=outcome is Outcome.WON,
@@ -106,10 +102,6 @@ def run_episode(
     if trace is not None:
         trace.end(result)
     return result
-
-
-def agent_name(agent: Any) -> str:
-    return own_name(agent) or type(agent).__name__
 
 
 def checked_stats(stats: Any, clock: Clock) -> dict[str, Any]:
@@ -152,14 +144,14 @@ class _Episode:
         self.outcome = Outcome.GAVE_UP
 
 
-def _play(world: World[Any, Any], agent: Agent[Any, Any], seed: int | None, trace: Any,
+def _play(world: World[Any, Any], agent: Seated, seed: int | None, trace: Any,
           game: str, map_name: str, on_step: Any, clock: Clock, state: _Episode) -> None:
     observation, info = clock.world(world.reset, step=0, seed=seed)
     clock.call("reset", agent.reset, seed)
     if trace is not None:
-        trace.begin(game=game, map=map_name, agent=agent_name(agent), seed=seed,
+        trace.begin(game=game, map=map_name, agent=agent.name, seed=seed,
                     observation=observation)
-    if getattr(world, "outcome", None) is not None:  # finished by the opening move alone
+    if finished(world):  # by the opening move alone
         state.outcome = ended(world, on_terminated=False)
         return
     while True:
@@ -181,7 +173,7 @@ def _play(world: World[Any, Any], agent: Agent[Any, Any], seed: int | None, trac
         state.steps = step
         state.score += reward
         try:
-            why = clock.call("why", getattr, agent, "why", None, step=step)
+            why = clock.call("why", lambda: agent.why, step=step)
         except AgentFailed:  # the move was made: the trace keeps it, without its reason
             if trace is not None:
                 trace.step(action, observation, reward, terminated, truncated, why=None)

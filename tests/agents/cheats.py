@@ -106,8 +106,9 @@ class DeclaresItsWin(Cheat):
 
     def act(self, obs):
         for value in gc.get_objects():
-            if not isinstance(value, type) and callable(getattr(value, "end", None)) \
-                    and hasattr(value, "hidden_state"):
+            # a world object, not a class or a typing alias of one (WorldBase[Obs, Act])
+            if not isinstance(value, type) and not hasattr(value, "__origin__") \
+                    and callable(getattr(value, "end", None)) and hasattr(value, "hidden_state"):
                 value.lives = 10**6
                 value.end(Outcome.WON)
                 self.found += 1

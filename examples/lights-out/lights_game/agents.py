@@ -29,7 +29,7 @@ class Planner(PlanningAgent[LightsObservation, LightsAction], ABC):
         self.why = f"{self.name}: part of a solution"
         return None if presses is None else [press(*cell) for cell in presses]
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, float]:
         return {**super().stats(), "nodes": self.nodes}
 
     @abstractmethod

@@ -26,7 +26,7 @@ class LightsObservation:
     lights: tuple[str, ...]  # the rows as they are now
     step: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"lights": list(self.lights), "step": self.step}
 
 

@@ -27,7 +27,7 @@ class _Planner(PlanningAgent[AkariObservation, AkariAction], ABC):
         super().reset(seed)
         self.nodes = 0
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, float]:
         return {**super().stats(), "nodes": self.nodes}
 
     def replan(self, obs: AkariObservation) -> list[AkariAction] | None:

@@ -17,7 +17,7 @@ from logic_agents.logic.oracle import SatOracle
 DEFAULT_SOLVER = "glucose4"
 
 
-def bulb(cell: Cell) -> tuple:
+def bulb(cell: Cell) -> tuple[str, str]:
     return ("L", f"r{cell[0]}c{cell[1]}")
 
 

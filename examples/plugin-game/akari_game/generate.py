@@ -12,7 +12,7 @@ import random
 from collections.abc import Container, Iterator
 from pathlib import Path
 
-from akari_game.board import NUMBERS, WALL, WHITE, AkariPuzzle, format_puzzle, load
+from akari_game.board import NUMBERS, WALL, WHITE, AkariPuzzle, Cell, format_puzzle, load
 from akari_game.encode import AkariSolver
 from logic_agents.errors import GenerationError
 from logic_agents.world.declared import Option
@@ -36,8 +36,8 @@ def generate_puzzle(width: int, height: int, rng: random.Random, name: str) -> A
         if not whites:
             continue
         rng.shuffle(whites)
-        bulbs: set = set()
-        lit: set = set()
+        bulbs: set[Cell] = set()
+        lit: set[Cell] = set()
         for cell in whites:
             if cell not in lit:
                 bulbs.add(cell)

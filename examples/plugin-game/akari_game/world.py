@@ -29,7 +29,7 @@ class AkariObservation:
     bulbs: frozenset[Cell]
     step: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"bulbs": sorted(map(list, self.bulbs)), "step": self.step}
 
 

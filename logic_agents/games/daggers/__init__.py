@@ -9,8 +9,9 @@ from typing import Any
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers import agents as _report_agents
-from logic_agents.games.daggers.agents import SatAgent, single_point_moves
+from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
+from logic_agents.games.daggers.clues import single_point_moves
 from logic_agents.games.daggers.generate import GENERATOR
 from logic_agents.games.daggers.prob import ProbAgent
 from logic_agents.games.daggers.render import VIEW, styled

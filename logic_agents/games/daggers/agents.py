@@ -28,6 +28,7 @@ from logic_agents.games.daggers.clues import (  # noqa: F401 - single_point_move
 from logic_agents.games.daggers.encode import frontier
 from logic_agents.games.daggers.knowledge import ENCODINGS, DaggersKB, QueryEvent
 from logic_agents.games.daggers.world import COVERED, DaggersAction, DaggersObservation
+from logic_agents.ground.shapes import Counters
 from logic_agents.logic.names import CARD_ENCODING_NAMES, DEFAULT_SOLVER
 from logic_agents.logic.oracle import Verdict, check_solver_name
 from logic_agents.solving.options import solver_option
@@ -157,7 +158,7 @@ class SatAgent(DaggersAgent):
     def queries(self) -> int:
         return self.knowledge.queries
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         return {
             "guesses": self.guesses,
             "queries": self.queries,
@@ -183,7 +184,7 @@ class SatAgent(DaggersAgent):
         """Nothing is provable: satx probes at random (prob overrides this)."""
         return self._random_probe(obs)
 
-    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str]]:
+    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str | Why]]:
         """Tell the KB `obs`, ask it to decide the frontier; the proven moves and why."""
         started = time.perf_counter()
         self.knowledge.tell(obs)

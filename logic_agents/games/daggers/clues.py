@@ -12,7 +12,6 @@ Concepts:
 
 from __future__ import annotations
 
-from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.world import (
     COVERED,
     DaggersAction,
@@ -21,13 +20,14 @@ from logic_agents.games.daggers.world import (
     clue_value,
     neighbourhood,
 )
+from logic_agents.world.view import Cell
 
 
 class GridChanges:
     """The cells whose shown token changed, in the order the observations showed them."""
 
     def __init__(self) -> None:
-        self.grid: tuple | None = None
+        self.grid: tuple[tuple[str, ...], ...] | None = None
         self.log: list[tuple[Cell, str]] = []
 
     def look(self, obs: DaggersObservation) -> None:

@@ -22,21 +22,25 @@ sympy is imported only when they are called.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from logic_agents.errors import EncodingError
-from logic_agents.games.daggers.board import GOLD, Cell
+from logic_agents.games.daggers.board import GOLD
 from logic_agents.games.daggers.clues import GridChanges
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
-from logic_agents.logic.ids import IdCardinality, IdClause
+from logic_agents.logic.ids import IdCardinality, IdClause, Key
 from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.world.view import Cell
+
+if TYPE_CHECKING:  # sympy loads only when a formula is written
+    from logic_agents.logic.formula import Formula
 
 
-def dagger_key(cell: Cell) -> tuple:
+def dagger_key(cell: Cell) -> Key:
     return ("D", f"r{cell[0]}c{cell[1]}")
 
 
-def dagger(cell: Cell) -> Any:
+def dagger(cell: Cell) -> Formula:
     """The sympy symbol D_r<row>c<col>."""
     from logic_agents.logic.formula import sym
 
@@ -75,7 +79,7 @@ def reduced_clue_formula(obs: DaggersObservation, cell: Cell) -> Any:
     return Exactly(k, *unknown)
 
 
-def global_count_formula(obs: DaggersObservation):
+def global_count_formula(obs: DaggersObservation) -> Formula:
     from logic_agents.logic.formula import Exactly
 
     return Exactly(obs.total_daggers, *[dagger(cell) for cell in obs.cells()])

@@ -20,10 +20,9 @@ Concepts:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 
-from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.probability import constraints, remaining_daggers
 from logic_agents.games.daggers.world import (
     COVERED,
@@ -32,6 +31,7 @@ from logic_agents.games.daggers.world import (
     DaggersObservation,
     clue_value,
 )
+from logic_agents.world.view import Cell
 
 
 class _OutOfBudget(Exception):
@@ -147,7 +147,7 @@ def _choose(scored: list[tuple[float, Cell]], daggers_at: Callable[[Cell], int]
     return cell, best
 
 
-def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: dict
+def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: Mapping[Cell, tuple[Cell, ...]]
              ) -> list[tuple[tuple[Cell, ...], list[frozenset[Cell]]]] | None:
     """The covered cells split into regions that are separate games, each with its own
     placements (in first-seen order), or None when there is only one."""
@@ -179,7 +179,7 @@ def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: di
 
 
 def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
-            known_daggers: frozenset[Cell], table: dict, lives: int, budget: int,
+            known_daggers: frozenset[Cell], table: Mapping[Cell, tuple[Cell, ...]], lives: int, budget: int,
             keep: list[Resume] | None = None) -> list[tuple[float, Cell]]:
     """(win probability, cell) for the covered cells worth probing first, safest first: the
     best of them and every cell that may tie it (none when every cell is a dagger in every
@@ -204,7 +204,7 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                      for i in range(len(covered))]
     partitions: dict[int, list[tuple[int, int]]] = {}
 
-    def shows(w: int, i: int) -> tuple[tuple, int]:
+    def shows(w: int, i: int) -> tuple[tuple[tuple[int, int], ...], int]:
         """What probing the safe cell i uncovers in world w: its (cell, clue) pairs, cascading
         through 0s, and those cells as bits. Cells open before show the same clue in every
         world still in play, so including them does not split worlds that agree."""
@@ -227,7 +227,7 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
         """The worlds where cell i is safe, grouped by what its probe shows: (worlds, cells
         it opens), both as bits."""
         if i not in partitions:
-            groups: dict[tuple, list[int]] = {}
+            groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
             for w in range(len(worlds)):
                 if not dagger_bits[w] >> i & 1:
                     shown, bits = shows(w, i)
@@ -236,7 +236,7 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
             partitions[i] = [(mask, bits) for mask, bits in groups.values()]
         return partitions[i]
 
-    def members(mask: int):
+    def members(mask: int) -> Iterator[int]:
         while mask:
             low = mask & -mask
             yield low.bit_length() - 1

@@ -25,7 +25,6 @@ from logic_agents.games.daggers.board import (
     GOLD,
     MAX_CELLS,
     TOPOLOGIES,
-    Cell,
     DaggersMap,
     format_map,
     neighbours,
@@ -36,6 +35,7 @@ from logic_agents.world.generated import kept_files, write_file
 from logic_agents.world.options import cell as cell_option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
+from logic_agents.world.view import Cell
 
 
 @dataclass(frozen=True)

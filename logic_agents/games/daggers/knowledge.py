@@ -17,10 +17,9 @@ Concepts:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.clues import GridChanges
 from logic_agents.games.daggers.encode import (
     DaggersEncoder,
@@ -33,6 +32,7 @@ from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle, Verdict
 from logic_agents.logic.query import Query
 from logic_agents.world.core import Why
+from logic_agents.world.view import Cell
 
 ENCODINGS = ("tseitin", "sympy")
 
@@ -129,7 +129,7 @@ class DaggersKB:
         return self._ask(self.oracle, obs, frontier, self.encoder.about, self.encoder.cell_of)
 
     def _ask(self, oracle: SatOracle, obs: DaggersObservation, candidates: list[Cell],
-             about: dict, cell_of: dict) -> dict[Cell, Verdict]:
+             about: Mapping[object, str], cell_of: Mapping[object, Cell]) -> dict[Cell, Verdict]:
         keys = [dagger_key(c) for c in candidates]
         if not self.global_count:
             by_key = oracle.backbone(keys)
@@ -153,7 +153,7 @@ class DaggersKB:
             self._prove(oracle, verdicts, about, cell_of, window.words(obs.total_daggers))
         return verdicts
 
-    def _report(self, obs: DaggersObservation, oracle: SatOracle, verdicts: dict) -> None:
+    def _report(self, obs: DaggersObservation, oracle: SatOracle, verdicts: dict[Cell, Verdict]) -> None:
         """Hand the question to `on_query` while its assumptions are still open (for `cnf`)."""
         if self.on_query is not None:
             settings = (f"encoding {self.encoding} global-count "
@@ -161,8 +161,8 @@ class DaggersKB:
             self.on_query(QueryEvent(self.queries, obs, oracle.kb, dict(verdicts), oracle.assumed,
                                      settings))
 
-    def _prove(self, oracle: SatOracle, verdicts: dict, about: dict, cell_of: dict,
-               count_words: str = "") -> None:
+    def _prove(self, oracle: SatOracle, verdicts: dict[Cell, Verdict], about: Mapping[object, str],
+               cell_of: Mapping[object, Cell], count_words: str = "") -> None:
         """With `explain` on: the minimal proof of every decided cell, in words."""
         if not self.explain:
             return

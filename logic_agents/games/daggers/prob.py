@@ -31,10 +31,10 @@ from typing import Any
 
 from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
-from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.endgame import Resume, best_probe
 from logic_agents.games.daggers.probability import (
     Board,
+    ComponentCache,
     DaggerOdds,
     InconsistentObservation,
     branch_odds,
@@ -51,6 +51,7 @@ from logic_agents.games.daggers.world import (
 from logic_agents.world.core import Why
 from logic_agents.world.declared import Option
 from logic_agents.world.options import nonnegative_int
+from logic_agents.world.view import Cell
 
 # How the defaults were chosen: README "Guessing by exact probability" and the issue-8 note
 # (paired runs on generated classic boards).
@@ -90,7 +91,7 @@ class ProbAgent(SatAgent):
                  candidates: int = DEFAULT_CANDIDATES, interior: int = DEFAULT_INTERIOR,
                  beta: float = DEFAULT_BETA, spare_life: float = DEFAULT_SPARE_LIFE,
                  endgame: int = DEFAULT_ENDGAME, certainties: str = "odds",
-                 explain: Callable[[list[str]], None] | None = None, **options) -> None:
+                 explain: Callable[[list[str]], None] | None = None, **options: Any) -> None:
         if policy not in POLICIES:
             raise UnknownName(f"unknown guess policy {policy!r}; choose one of "
                               f"{', '.join(POLICIES)}")
@@ -114,7 +115,7 @@ class ProbAgent(SatAgent):
         self.last_odds: DaggerOdds | None = None
         super().__init__(explain=explain, **options)
 
-    def satisfiability_test(self, obs: DaggersObservation) -> list:
+    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str | Why]]:
         """The certain cells, once the single-point passes stall. The exact odds are needed
         for the guess anyway, and they are complete as SAT's verdicts are (a cell is proved
         safe exactly when no consistent placement puts a dagger on it: tests/games/daggers/
@@ -147,10 +148,10 @@ class ProbAgent(SatAgent):
         return cells
 
     def _certain_moves(self, odds: DaggerOdds, decided: list[Cell]
-                       ) -> list[tuple[DaggersAction, Why]]:
+                       ) -> list[tuple[DaggersAction, str | Why]]:
         """The cells the odds decide (`decided`), as moves with their reasons."""
         inside = set(odds.interior_cells)
-        moves = []
+        moves: list[tuple[DaggersAction, str | Why]] = []
         for cell in decided:
             p = odds.exact[cell]
             if p == 0:
@@ -187,7 +188,7 @@ class ProbAgent(SatAgent):
         self._odds = None
         # components enumerated in this game, by their constraints: a step changes one or
         # two, and the look-ahead's boards share the rest
-        self._components: dict = {}
+        self._components: ComponentCache = {}
         self._resume: Resume | None = None  # the game's last endgame search, to go on from
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
@@ -245,7 +246,7 @@ class ProbAgent(SatAgent):
         return [c for c, p in ranked if 1.0 - p >= floor - 1e-12]
 
     def _progress_choice(self, obs: DaggersObservation, odds: DaggerOdds,
-                         ranked: list[tuple[Cell, float]], board: Board, cache: dict) -> Cell:
+                         ranked: list[tuple[Cell, float]], board: Board, cache: ComponentCache) -> Cell:
         near = self.near(ranked)
         inside = set(odds.interior_cells)
         cands = [c for c in near if c not in inside][:self.candidates]
@@ -272,7 +273,7 @@ class ProbAgent(SatAgent):
 
     @staticmethod
     def _after_hit(cell: Cell, obs: DaggersObservation, board: Board | None = None,
-                   cache: dict | None = None) -> float | None:
+                   cache: ComponentCache | None = None) -> float | None:
         """The lowest dagger probability left once `cell` is shown to be a dagger (None if
         it cannot be one)."""
         board = board or Board.of(obs)
@@ -296,7 +297,7 @@ class ProbAgent(SatAgent):
 
     @staticmethod
     def branches(cell: Cell, obs: DaggersObservation, board: Board | None = None,
-                 cache: dict | None = None) -> list[tuple[float, float]]:
+                 cache: ComponentCache | None = None) -> list[tuple[float, float]]:
         """For each clue `cell` may show: (P(that clue | cell safe), the lowest dagger
         probability of any other covered cell after it is shown). The board after each clue
         is derived from `board` (the constraints of `obs`), and components it leaves alone
@@ -307,7 +308,8 @@ class ProbAgent(SatAgent):
         return [(w / total, pmin) for w, pmin in out] if total else []
 
     @staticmethod
-    def _opening_key(cell: Cell, obs: DaggersObservation, odds: DaggerOdds) -> tuple:
+    def _opening_key(cell: Cell, obs: DaggersObservation, odds: DaggerOdds
+                     ) -> tuple[float, float, Cell]:
         # the likelier the cell shows a 0 (and opens an area), the better; P(0 | safe) is
         # estimated as the product of its covered neighbours' safety
         p = odds.probability(cell)

@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from logic_agents.errors import LogicAgentsError
-from logic_agents.games.daggers.board import Cell
 from logic_agents.games.daggers.clues import OpenClues
 from logic_agents.games.daggers.world import (
     HIT,
@@ -34,6 +34,7 @@ from logic_agents.games.daggers.world import (
     clue_neighbourhoods,
     neighbourhood,
 )
+from logic_agents.world.view import Cell
 
 
 class InconsistentObservation(LogicAgentsError):
@@ -98,7 +99,7 @@ def _components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None):
+def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None) -> Component:
     """One component: classes of cells, and {k: (W, [E per class])} with exact integers.
 
     With `free`, that constraint's count is left open (its k is ignored) and the table is
@@ -137,7 +138,7 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None
     sizes = [len(cells) for _, cells in classes]
     bounded = [tuple(i for i in owners if i != free) for owners, _ in classes]
     in_free = [free in owners for owners, _ in classes]
-    result: dict = {}
+    result: Table = {}
     counts = [0] * len(classes)
 
     last = len(classes)
@@ -216,10 +217,14 @@ class Board:
         return Board(cons, tuple(c for c in self.unknown if c != cell), self.remaining - hit)
 
 
-Parts = list[tuple[list, dict[int, list]]]
+Table = dict[Any, list[Any]]  # k, or (k, shown) -> [W, [E per class]], mutated while summed
+Classes = list[tuple[tuple[int, ...], list[Cell]]]  # (the constraints over them, cells)
+Component = tuple[Classes, Table]
+ComponentCache = dict[tuple[object, ...], Component]  # the constraints of a component -> its enumeration
+Parts = list[Component]
 
 
-def _parts(board: Board, cache: dict | None) -> Parts:
+def _parts(board: Board, cache: ComponentCache | None) -> Parts:
     """Each component's classes and table, from `cache` when the same constraints were
     enumerated before (a look-ahead changes one component and leaves the others alone)."""
     cons = board.cons
@@ -248,7 +253,7 @@ def _times(a: Poly, b: Poly) -> Poly:
     return out
 
 
-def _poly(table: dict) -> Poly:
+def _poly(table: Table) -> Poly:
     return {k: w for k, (w, _) in table.items()}
 
 
@@ -267,7 +272,7 @@ def _products(parts: Parts) -> tuple[list[Poly], Poly]:
 
 
 def _combine(parts: Parts, n_in: int, remaining: int,
-             known: tuple[list[Poly], Poly] | None = None):
+             known: tuple[list[Poly], Poly] | None = None) -> tuple[int, list[list[int]], int]:
     """(total placements, per component the expected daggers of each class summed over all
     placements, the same for the interior as a whole): exact integers. `known`: _products of
     all parts but the last, when only the last changes between calls (a look-ahead's clues)."""
@@ -301,7 +306,7 @@ def _combine(parts: Parts, n_in: int, remaining: int,
     return total, expected_per_part, in_daggers
 
 
-def odds_of(board: Board, cache: dict | None = None) -> DaggerOdds:
+def odds_of(board: Board, cache: ComponentCache | None = None) -> DaggerOdds:
     """Exact probabilities for every unknown cell of a board (see the module docstring)."""
     parts = _parts(board, cache)
     frontier_cells = {c for cells, _ in board.cons for c in cells}
@@ -323,7 +328,7 @@ def odds_of(board: Board, cache: dict | None = None) -> DaggerOdds:
                       exact)
 
 
-def lowest_odds(board: Board, cache: dict | None = None) -> tuple[int, float]:
+def lowest_odds(board: Board, cache: ComponentCache | None = None) -> tuple[int, float]:
     """(placements, the lowest dagger probability of any unknown cell) of a board: what a
     look-ahead needs, without the exact fractions."""
     parts = _parts(board, cache)
@@ -342,7 +347,7 @@ def _lowest(parts: Parts, n_in: int, remaining: int, unknown: int,
 
 
 def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
-                cache: dict | None = None) -> list[tuple[int, int, float]]:
+                cache: ComponentCache | None = None) -> list[tuple[int, int, float]]:
     """For each clue the unknown `cell` may show (it is safe), in increasing order: (clue,
     placements, the lowest dagger probability of any unknown cell then), as lowest_odds gives
     for board.showing(obs, cell, clue), but with one enumeration of the component the clue

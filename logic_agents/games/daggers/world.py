@@ -15,9 +15,11 @@ from functools import cached_property
 from typing import Literal
 
 from logic_agents.errors import IllegalAction
-from logic_agents.games.daggers.board import DAGGER, GOLD, Cell, DaggersMap, neighbours
+from logic_agents.games.daggers.board import DAGGER, GOLD, DaggersMap, neighbours
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import CellAction, GridShape, WorldBase
 from logic_agents.world.core import Outcome
+from logic_agents.world.view import Cell
 
 COVERED = "?"
 FLAGGED = "F"
@@ -67,7 +69,7 @@ class DaggersObservation(GridShape):
             return int(v)
         return 0 if v == GOLD else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Record:
         return {
             "grid": ["".join(row) for row in self.grid],
             "lives": self.lives,
@@ -77,7 +79,7 @@ class DaggersObservation(GridShape):
         }
 
 
-def observation_from(record: dict) -> DaggersObservation:
+def observation_from(record: Record) -> DaggersObservation:
     """The observation `to_json` wrote (what crosses to a player process)."""
     return DaggersObservation(tuple(tuple(row) for row in record["grid"]), int(record["lives"]),
                               int(record["total_daggers"]), int(record["step"]),
@@ -179,7 +181,7 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
         return self.instance
 
     # -- the rules, in WorldBase's two hooks ---------------------------------------------------
-    def start(self) -> dict:
+    def start(self) -> Record:
         h, w = self.instance.height, self.instance.width
         self._grid = [[COVERED] * w for _ in range(h)]
         # observe() hands out the rows as tuples; only the rows changed since are rebuilt
@@ -193,7 +195,7 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
             self.end(Outcome.WON)
         return {"starts": self.instance.starts}
 
-    def play(self, action: DaggersAction) -> tuple[float, dict]:
+    def play(self, action: DaggersAction) -> tuple[float, Record]:
         r, c = action.checked(self.instance.height, self.instance.width)
         shown = self._grid[r][c]
         reward = 0.0
@@ -227,7 +229,7 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
             self.end(Outcome.LOST)
         return reward, {"event": event, "lives": self._lives}
 
-    def summary(self) -> dict:
+    def summary(self) -> Record:
         return {"lives_left": self._lives}
 
     # -- rules ------------------------------------------------------------------------------

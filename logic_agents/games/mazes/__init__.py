@@ -19,6 +19,7 @@ from logic_agents.games.mazes.encode import MazeSolver, count_solutions, encode,
 from logic_agents.games.mazes.generate import GENERATOR
 from logic_agents.games.mazes.view import VIEW
 from logic_agents.games.mazes.world import MazeAction, MazeObservation, MazeWorld, legal_moves
+from logic_agents.ground.shapes import Record
 from logic_agents.world import spec
 from logic_agents.world.resolve import declared_game, shipped_maps
 
@@ -70,12 +71,12 @@ _BOARD = spec.InstanceText(lambda b: format_board(b, f"Exactly One Mazes {b.name
                           parse_board)
 
 
-def _observation(obs: MazeObservation) -> dict:
+def _observation(obs: MazeObservation) -> Record:
     return {"board": _BOARD.encode(obs.board), "path": [list(c) for c in obs.path],
             "step": obs.step}
 
 
-def _observation_from(record: dict) -> MazeObservation:
+def _observation_from(record: Record) -> MazeObservation:
     return MazeObservation(_BOARD.decode(record["board"]),
                            tuple((int(r), int(c)) for r, c in record["path"]),
                            int(record["step"]))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.errors import AgentOptionError, UnknownName
-from logic_agents.games.mazes.board import STEPS, Cell
+from logic_agents.games.mazes.board import STEPS
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
     DEFAULT_NODE_CAP,
@@ -26,12 +26,14 @@ from logic_agents.games.mazes.search import (
     search,
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation
+from logic_agents.ground.shapes import Counters
 from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import Why
 from logic_agents.world.declared import Option
 from logic_agents.world.options import memory_cap, node_cap, time_cap
+from logic_agents.world.view import Cell
 
 
 def move_between(a: Cell, b: Cell) -> str:
@@ -51,7 +53,7 @@ class SatMazeAgent(SolverChoice, _MazeAgent):
 
     solver_class = MazeSolver
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         s = self.cache.solver
         return {"guesses": 0, "cuts": s.cuts if s else 0, "sat_calls": s.calls if s else 0}
 
@@ -110,7 +112,7 @@ class InformedSearchMazeAgent(SearchMazeAgent):
                       choices=HEURISTICS, metavar="NAME"),) + SearchMazeAgent.options
 
 
-def _search(method: str) -> functools.partial:
+def _search(method: str) -> functools.partial[SearchMazeAgent]:
     """The factory of one search method; a partial, so its options stay declared."""
     kind = InformedSearchMazeAgent if method in INFORMED else SearchMazeAgent
     return functools.partial(kind, method)

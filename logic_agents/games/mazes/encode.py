@@ -28,11 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from logic_agents.games.mazes.board import Cell, MazeBoard
-from logic_agents.logic.ids import IdCardinality
+from logic_agents.games.mazes.board import MazeBoard
+from logic_agents.logic.ids import IdCardinality, IdClause, Key
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
-from logic_agents.solving.puzzle import raced, result_of
+from logic_agents.solving.puzzle import SolveResult, raced, result_of
+from logic_agents.world.view import Cell
 
 DEFAULT_SOLVER = "glucose4"
 
@@ -41,11 +42,11 @@ class OutOfBudget(Exception):
     """A SAT call ran out of its conflict budget."""
 
 
-def cell_key(cell: Cell) -> tuple:
+def cell_key(cell: Cell) -> Key:
     return ("P", f"r{cell[0]}c{cell[1]}")
 
 
-def edge_key(a: Cell, b: Cell) -> tuple:
+def edge_key(a: Cell, b: Cell) -> Key:
     a, b = min(a, b), max(a, b)
     return ("E", f"r{a[0]}c{a[1]}", f"r{b[0]}c{b[1]}")
 
@@ -67,7 +68,7 @@ def rules(board: MazeBoard, kb: KnowledgeBase | None = None) -> KnowledgeBase:
     cells = [(r, c) for r in range(board.height) for c in range(board.width)]
     p = {cell: kb.var(cell_key(cell)) for cell in cells}
     e = {frozenset(pair): kb.var(edge_key(*pair)) for pair in edges_of(board)}
-    items: list = []
+    items: list[IdClause | IdCardinality | list[int]] = []
     for cell in cells:
         incident = tuple(e[frozenset((cell, n))] for n in board.neighbours(cell))
         if cell in (board.start, board.finish):
@@ -296,7 +297,7 @@ RACE_CELLS = 400
 RACE_SOLVERS = (DEFAULT_SOLVER, "cadical195")
 
 
-def _check(board: MazeBoard, unique: bool, solver: str | None):
+def _check(board: MazeBoard, unique: bool, solver: str | None) -> SolveResult:
     s = MazeSolver(board, solver)
     try:
         return result_of(s.solutions(2 if unique else 1) or [], unique)
@@ -305,7 +306,7 @@ def _check(board: MazeBoard, unique: bool, solver: str | None):
 
 
 def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
-          race: bool | None = None):
+          race: bool | None = None) -> SolveResult:
     """A solution path (and with `unique`, a second one or the proof there is none). `race`:
     RACE_SOLVERS on two cores, the first answer wins (default: when no solver is named and
     the board has RACE_CELLS or more); a board with two solutions always shows the first

@@ -26,7 +26,6 @@ from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
 from logic_agents.games.mazes.board import (
     MAX_CELLS,
-    Cell,
     MazeBoard,
     format_board,
     is_solution,
@@ -39,6 +38,7 @@ from logic_agents.world.declared import Option
 from logic_agents.world.generated import kept_files, streamed, write_file
 from logic_agents.world.options import integer
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
+from logic_agents.world.view import Cell
 
 # Conflicts allowed per SAT call while repairing: a few layouts make one call run for
 # minutes on a 20x20 (seen: over 300 s); past the budget a new path is planted instead.

@@ -18,13 +18,13 @@ import math
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from logic_agents.errors import UnknownName
-from logic_agents.games.mazes.board import Cell, MazeBoard
+from logic_agents.games.mazes.board import MazeBoard
 from logic_agents.world.budget import Budget, BudgetExceeded
+from logic_agents.world.view import Cell
 
 DEFAULT_NODE_CAP = 10_000_000
 DEFAULT_TIME_CAP = 60.0
@@ -70,7 +70,7 @@ class _Space:
     def is_goal(self, cell: int, crossed: int) -> bool:
         return cell == self.finish and crossed == self.all_shapes
 
-    def successors(self, cell: int, used: int, crossed: int):
+    def successors(self, cell: int, used: int, crossed: int) -> Iterator[tuple[int, int, int]]:
         if cell == self.finish:
             return
         for nxt in self.moves[cell]:
@@ -83,7 +83,10 @@ class _Space:
         return divmod(index, self.w)
 
 
-def _path(node) -> list[int]:
+Node = tuple[int, "Node | None"]  # a cell and the node it was reached from: the path, shared
+
+
+def _path(node: Node | None) -> list[int]:
     out = []
     while node is not None:
         out.append(node[0])
@@ -96,15 +99,15 @@ def _weigh(space: _Space, budget: Budget, frontier_size: int) -> None:
         budget.weigh(frontier_size * space.state_bytes + budget.nodes * PARENT_BYTES)
 
 
-def _finish(space: _Space, found, budget: Budget, started: float,
+def _finish(space: _Space, found: Node | None, budget: Budget, started: float,
             stopped: str | None = None) -> SearchResult:
     path = [space.cell(i) for i in _path(found)] if found is not None else None
     return SearchResult(path, budget.nodes, stopped, time.perf_counter() - started)
 
 
-def _blind(space: _Space, budget: Budget, lifo: bool):
+def _blind(space: _Space, budget: Budget, lifo: bool) -> Node | None:
     cell, used, crossed = space.initial()
-    frontier: deque[tuple[Any, int, int]] = deque([((cell, None), used, crossed)])
+    frontier: deque[tuple[Node, int, int]] = deque([((cell, None), used, crossed)])
     pop = frontier.pop if lifo else frontier.popleft
     while frontier:
         node, used, crossed = pop()
@@ -120,13 +123,13 @@ def _blind(space: _Space, budget: Budget, lifo: bool):
     return None
 
 
-def _ids(space: _Space, budget: Budget):
+def _ids(space: _Space, budget: Budget) -> Node | None:
     cell, used, crossed = space.initial()
     limit = 0
     total = space.board.height * space.board.width
     while limit < total:
         deeper = False
-        stack: list[tuple[Any, int, int, int]] = [((cell, None), used, crossed, 0)]
+        stack: list[tuple[Node, int, int, int]] = [((cell, None), used, crossed, 0)]
         while stack:
             node, used_, crossed_, depth = stack.pop()
             budget.tick()
@@ -173,11 +176,11 @@ def heuristic(name: str, board: MazeBoard) -> Callable[[int, int, _Space], float
 HEURISTICS = ("manhattan", "euclidean", "shapes-left", "manhattan-minus-crossed")
 
 
-def _best_first(space: _Space, budget: Budget, priority: Callable[[int, int, int], float]):
+def _best_first(space: _Space, budget: Budget, priority: Callable[[int, int, int], float]) -> Node | None:
     cell, used, crossed = space.initial()
     counter = 0  # ties: first in, first out, so runs are reproducible
-    frontier: list[tuple[Any, ...]] = [(priority(cell, crossed, 0), counter, (cell, None),
-                                       used, crossed, 0)]
+    frontier: list[tuple[float, int, Node, int, int, int]] = [
+        (priority(cell, crossed, 0), counter, (cell, None), used, crossed, 0)]
     while frontier:
         _, _, node, used, crossed, g = heapq.heappop(frontier)
         budget.tick()

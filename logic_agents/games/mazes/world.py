@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from logic_agents.errors import FormatError, IllegalAction
-from logic_agents.games.mazes.board import STEPS, Cell, MazeBoard
+from logic_agents.games.mazes.board import STEPS, MazeBoard
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import PuzzleWorld
+from logic_agents.world.view import Cell
 
 MOVES = (*STEPS, "undo")
 
@@ -32,7 +34,7 @@ class MazeObservation:
     def crossed(self) -> frozenset[int]:
         return frozenset(k for k in (self.board.shape_at(c) for c in self.path) if k)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Record:
         return {"path": [list(c) for c in self.path], "step": self.step}
 
 

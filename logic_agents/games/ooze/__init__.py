@@ -7,6 +7,8 @@ planner on one incremental SAT oracle).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from logic_agents.errors import FormatError
 from logic_agents.games.ooze.agents import GreedyOozeAgent
 from logic_agents.games.ooze.planner import SatOozeAgent
@@ -22,6 +24,7 @@ from logic_agents.games.ooze.world import (
     render,
 )
 from logic_agents.ground.inputs import ascii_int
+from logic_agents.ground.shapes import Record
 from logic_agents.world import spec
 from logic_agents.world.declared import Option
 from logic_agents.world.options import positive_int
@@ -59,7 +62,7 @@ def parse_instance(text: str, source: str = "<instance>") -> OozeInstance:
                                                                        1, 1, low=1))
 
 
-def illegal_actions(obs: OozeObservation):
+def illegal_actions(obs: OozeObservation) -> Iterator[object]:
     # the rules turn every well-formed but refused action into a wait; only what is not an
     # OozeAction at all is illegal
     yield "place 3 2"
@@ -75,15 +78,15 @@ AGENT_HELP = {
            "incremental SAT oracle; maximises the guaranteed extension, then the pieces on the "
            "route"}
 
-def _observation(obs: OozeObservation) -> dict:
+def _observation(obs: OozeObservation) -> Record:
     return {"board": [[list(cell), glyph] for cell, glyph in obs.board],
             "filled": [[list(cell), list(channels)] for cell, channels in obs.filled],
             "queue": obs.queue, "clock": obs.clock, "score": obs.score, "tiles": obs.tiles,
             "head": list(obs.head), "heading": list(obs.heading), "next_flow": obs.next_flow}
 
 
-def _observation_from(record: dict) -> OozeObservation:
-    def cell(value: list) -> tuple[int, int]:
+def _observation_from(record: Record) -> OozeObservation:
+    def cell(value: list[int]) -> tuple[int, int]:
         return int(value[0]), int(value[1])
 
     return OozeObservation(tuple((cell(c), str(g)) for c, g in record["board"]),

@@ -12,7 +12,7 @@ import random
 
 from logic_agents.games.ooze.rules import (
     PIECES,
-    Cell,
+    Direction,
     channel_through,
     empty_cells,
     exit_of,
@@ -21,9 +21,10 @@ from logic_agents.games.ooze.rules import (
     step,
 )
 from logic_agents.games.ooze.world import OozeAction, OozeObservation
+from logic_agents.world.view import Cell
 
 
-def fits(glyph: str, cell: Cell, entry) -> bool:
+def fits(glyph: str, cell: Cell, entry: Direction) -> bool:
     """The piece takes the ooze in from `entry` and sends it on to a cell of the board."""
     channel = channel_through(glyph, entry)
     if channel is None:

@@ -28,13 +28,13 @@ from logic_agents.games.ooze.rules import (
     PIECES,
     SIZE,
     SOURCE,
-    Cell,
     Direction,
     is_board_cell,
     opposite,
     step,
 )
 from logic_agents.games.ooze.world import VISIBLE
+from logic_agents.world.view import Cell
 
 DIRECTIONS: tuple[Direction, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 CHANNELS: tuple[frozenset[Direction], ...] = tuple(dict.fromkeys(

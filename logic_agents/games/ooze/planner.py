@@ -35,7 +35,7 @@ from logic_agents.games.ooze.encode import (
 )
 from logic_agents.games.ooze.rules import (
     PIECES,
-    Cell,
+    OpenEnd,
     empty_cells,
     flow_time,
     is_board_cell,
@@ -51,6 +51,7 @@ from logic_agents.solving.options import solver_option
 from logic_agents.world.core import Why
 from logic_agents.world.declared import Option
 from logic_agents.world.options import positive_int
+from logic_agents.world.view import Cell
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ class SatOozeAgent:
                    [(y, x) for x, y in plan.route], path=True)
 
     @staticmethod
-    def _blocker(end, board, filled) -> Cell | None:
+    def _blocker(end: OpenEnd, board: dict[Cell, str], filled: dict[Cell, set[int]]) -> Cell | None:
         """An unflowed piece whose removal reopens the pipe: the one at the blocked opening,
         else the last laid piece before a wall or the source."""
         if end.cell in board and end.cell not in filled:

@@ -22,7 +22,7 @@ import random
 
 from logic_agents.games.ooze.rules import (
     PIECES,
-    Cell,
+    Direction,
     channel_through,
     empty_cells,
     is_board_cell,
@@ -31,6 +31,7 @@ from logic_agents.games.ooze.rules import (
     step,
 )
 from logic_agents.games.ooze.world import OozeAction, OozeObservation
+from logic_agents.world.view import Cell
 
 MAIN_CELL = 200
 SUB_CELL = (40, 30, 20, 10)
@@ -39,8 +40,10 @@ SUB_BLOCKED = -100
 CROSS_BOTH_WAYS = 200
 DEPTH = 5
 
+Filled = dict[Cell, set[int]]  # the channels the ooze has entered, per cell
 
-def _blocked(board: dict[Cell, str], cell: Cell, d) -> bool:
+
+def _blocked(board: dict[Cell, str], cell: Cell, d: Direction) -> bool:
     """Is the opening of `cell` towards `d` blocked (wall, source, piece not facing back)?"""
     target = step(cell, d)
     if not is_board_cell(target):
@@ -69,7 +72,7 @@ def _sub_pipes(board: dict[Cell, str], main: set[Cell]) -> list[set[Cell]]:
     return pipes
 
 
-def utility(board: dict[Cell, str], filled: dict, head: Cell, heading) -> float:
+def utility(board: dict[Cell, str], filled: Filled, head: Cell, heading: Direction) -> float:
     end = open_end(board, filled, head, heading)
     main = set(filled) | {cell for cell, _ in end.route}
     score = MAIN_CELL * len(main)
@@ -92,7 +95,7 @@ def utility(board: dict[Cell, str], filled: dict, head: Cell, heading) -> float:
     return score
 
 
-def candidate_slots(board: dict[Cell, str], filled: dict, head: Cell, heading) -> list[Cell]:
+def candidate_slots(board: dict[Cell, str], filled: Filled, head: Cell, heading: Direction) -> list[Cell]:
     empty = empty_cells(board)
     if not empty:
         return []
@@ -133,7 +136,8 @@ class RbfsOozeAgent:
         value, first = self._search(board, filled, obs.head, obs.heading, obs.queue, 0)
         return OozeAction("place", first) if first is not None else OozeAction("wait")
 
-    def _search(self, board, filled, head, heading, queue: str, level: int):
+    def _search(self, board: dict[Cell, str], filled: Filled, head: Cell, heading: Direction,
+                queue: str, level: int) -> tuple[float, Cell | None]:
         if level >= min(self.depth, len(queue)):
             return utility(board, filled, head, heading), None
         piece = queue[level]

@@ -26,7 +26,6 @@ from logic_agents.games.ooze.rules import (
     GLYPHS,
     SIZE,
     SOURCE,
-    Cell,
     Direction,
     OozeState,
     advance,
@@ -34,8 +33,10 @@ from logic_agents.games.ooze.rules import (
     why_not_place,
 )
 from logic_agents.ground.inputs import int_or_none, read_text
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import WorldBase
 from logic_agents.world.core import Outcome, whole_cell
+from logic_agents.world.view import Cell
 
 VISIBLE = 5
 DEFAULT_NAME = "ooze"
@@ -136,7 +137,7 @@ class OozeObservation:
     def pieces(self) -> dict[Cell, str]:
         return dict(self.board)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Record:
         return {"board": {f"{x},{y}": g for (x, y), g in self.board}, "queue": self.queue,
                 "clock": self.clock, "score": self.score, "tiles": self.tiles,
                 "head": list(self.head), "heading": DIRECTION_NAMES[self.heading],
@@ -175,20 +176,20 @@ class OozeWorld(WorldBase[OozeObservation, OozeAction]):
     def hidden_state(self) -> None:
         return None  # future pieces are drawn only when the queue advances: nothing to hide
 
-    def start(self) -> dict:
+    def start(self) -> Record:
         self.queue = PieceQueue(self.rng, self.sequence)
         self.state = OozeState()
         self.actions: list[str] = []
         return {}
 
-    def play(self, action: OozeAction) -> tuple[float, dict]:
+    def play(self, action: OozeAction) -> tuple[float, Record]:
         if not isinstance(action.kind, str):
             raise IllegalAction(f"not an ooze action: {action!r}")
         if action.cell is not None:
             whole_cell(action.cell, action)
         state = self.state
         before = state.score
-        info: dict = {}
+        info: Record = {}
         reason = self._apply(action)
         self.actions.append(str(action) if reason is None else "wait")
         if reason is not None:
@@ -200,7 +201,7 @@ class OozeWorld(WorldBase[OozeObservation, OozeAction]):
             self.end(Outcome.ENDED)
         return float(state.score - before), info
 
-    def summary(self) -> dict:
+    def summary(self) -> Record:
         """What anyone needs to re-score the game: every piece drawn and one action per tick
         (an action the rules refused is recorded as the wait it counted as)."""
         s = self.state

@@ -23,6 +23,8 @@ from logic_agents.games.sudoku.encode import (
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
+from logic_agents.ground.shapes import Record
+from logic_agents.solving.puzzle import SolveResult
 from logic_agents.world import spec
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
 
@@ -71,7 +73,7 @@ _WARM: dict[tuple[int, str | None], SudokuSolver] = {}
 
 
 def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None, *,
-                 shuffle: int | None = None):
+                 shuffle: int | None = None) -> SolveResult:
     """One puzzle. 9x9 and smaller go to a solver kept warm for the process (the rules told
     once, the clues as assumptions), whose answers are canonical (the first solution in
     reading order), so what it answers never depends on what it solved before; other sizes
@@ -99,12 +101,12 @@ LEGEND = ("variables X_r<row>c<col>_v<value> (0-based row and column): the cell 
           "the rules: Exactly(1, ...) per cell, and per value in each row, column and box; "
           "the clues: unit clauses")
 
-def _observation(obs: SudokuObservation) -> dict:
+def _observation(obs: SudokuObservation) -> Record:
     return {"n": obs.n, "cells": list(obs.cells),
             "givens": "".join("1" if g else "0" for g in obs.givens), "step": obs.step}
 
 
-def _observation_from(record: dict) -> SudokuObservation:
+def _observation_from(record: Record) -> SudokuObservation:
     return SudokuObservation(int(record["n"]), tuple(int(v) for v in record["cells"]),
                              tuple(g == "1" for g in record["givens"]), int(record["step"]))
 

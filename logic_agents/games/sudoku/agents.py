@@ -23,6 +23,7 @@ from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, unit_indices
 from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
+from logic_agents.ground.shapes import Counters
 from logic_agents.logic.oracle import Verdict
 from logic_agents.solving.puzzle import SolverChoice
 from logic_agents.world.base import PlanningAgent
@@ -84,7 +85,7 @@ class LogicSudokuAgent(SolverChoice, SudokuAgent):
         self.deduced = 0
         self.by = {"propagation": 0, "failed-literal": 0, "entailment": 0}
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         return {"guesses": 0, "deduced": self.deduced, **{f"by_{k}": v for k, v in self.by.items()}}
 
     def act(self, obs: SudokuObservation) -> SudokuAction | None:
@@ -228,7 +229,7 @@ class NorvigAgent(SudokuAgent):
         super().reset(seed)
         self.nodes = 0
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         return {"guesses": 0, "nodes": self.nodes}
 
     def replan(self, obs: SudokuObservation) -> list[SudokuAction] | None:
@@ -258,7 +259,7 @@ class EvolutionaryAgent(SudokuAgent):
         self.rng = random.Random(seed)
         self.generations_used = 0
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         return {"guesses": 0, "generations": self.generations_used}
 
     replans = False  # one run of the EA per episode

@@ -32,7 +32,8 @@ import math
 from collections.abc import Callable
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
-from logic_agents.logic.ids import IdCardinality, IdClause
+from logic_agents.ground.shapes import Record
+from logic_agents.logic.ids import IdCardinality, IdClause, Key
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import DEFAULT_SOLVER
 from logic_agents.logic.oracle import SatOracle
@@ -56,7 +57,7 @@ def default_solver(n: int) -> str:
     return DEFAULT_SOLVERS.get(n, DEFAULT_SOLVER)
 
 
-def var_key(r: int, c: int, v: int) -> tuple:
+def var_key(r: int, c: int, v: int) -> Key:
     """The key of "cell (r, c) holds v" (0-based r, c; value 1..N); its name is X_r0c0_v1 for (0, 0) and 1."""
     return ("X", f"r{r}c{c}", f"v{v}")
 
@@ -77,7 +78,7 @@ def rules(n: int, kb: KnowledgeBase | None = None) -> KnowledgeBase:
 
 
 @functools.lru_cache(maxsize=8)
-def rule_words(n: int) -> dict:
+def rule_words(n: int) -> Record:
     """Each rule formula of size n in words, for explanations ("row 3 holds one 7")."""
     out = {}
     rules_list = rules_for(n).formulas
@@ -131,7 +132,7 @@ class SudokuSolver:
         """A selector under which some open cell differs from `grid` (one-hot cells: its
         open cells' values name it); retire it with `self.oracle.add([[-selector]])`."""
         n = self.n
-        selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
+        selector: int = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
         self.oracle.add_guarded(selector, [-self.ids[i // n][i % n][grid[i] - 1]
                                            for i, v in enumerate(puzzle.cells) if not v])
         return selector

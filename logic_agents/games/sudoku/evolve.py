@@ -45,7 +45,8 @@ def _mutate(grid: list[int], free: list[int], n: int, rng: random.Random) -> lis
     return child
 
 
-def _first_population(puzzle: SudokuPuzzle, rng: random.Random, population: int):
+def _first_population(puzzle: SudokuPuzzle, rng: random.Random, population: int
+                      ) -> tuple[int, list[int], list[int], list[list[int]]]:
     """(N, the givens, the free cells, the first population: mutations of the puzzle)."""
     n = puzzle.n
     given = list(puzzle.cells)

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from logic_agents.errors import IllegalAction
-from logic_agents.games.sudoku.board import Cell, Grid, SudokuPuzzle, is_solution, symbol, value_of
+from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, is_solution, symbol, value_of
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import PlaceAction, PuzzleWorld
 from logic_agents.world.core import whole_cell
+from logic_agents.world.view import Cell
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,7 @@ class SudokuObservation:
     def at(self, cell: Cell) -> int:
         return self.cells[cell[0] * self.n + cell[1]]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Record:
         return {"grid": "".join(symbol(v) for v in self.cells), "step": self.step}
 
 

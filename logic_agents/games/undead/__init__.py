@@ -13,14 +13,15 @@ from logic_agents.games.undead.board import (
     is_solution,
     looks_like_game_id,
     parse_game_id,
-    trace_sights,
 )
 from logic_agents.games.undead.encode import UndeadSolver, count_solutions, decode, encode, solve
 from logic_agents.games.undead.files import load_entries, load_puzzles, parse_puzzles
 from logic_agents.games.undead.generate import GENERATOR
+from logic_agents.games.undead.sight import trace_sights
 from logic_agents.games.undead.view import VIEW
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation, UndeadWorld, place
 from logic_agents.ground.inputs import path_exists
+from logic_agents.ground.shapes import Record
 from logic_agents.solving.puzzle import SolveResult
 from logic_agents.world import spec
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
@@ -89,11 +90,11 @@ _PUZZLE = spec.InstanceText(lambda p: f"{format_game_id(p)}\t{p.name}",
                            lambda text, source: parse_puzzles(text, source)[0])
 
 
-def _observation(obs: UndeadObservation) -> dict:
+def _observation(obs: UndeadObservation) -> Record:
     return {"puzzle": _PUZZLE.encode(obs.puzzle), "cells": obs.cells, "step": obs.step}
 
 
-def _observation_from(record: dict) -> UndeadObservation:
+def _observation_from(record: Record) -> UndeadObservation:
     return UndeadObservation(_PUZZLE.decode(record["puzzle"]), str(record["cells"]),
                              int(record["step"]))
 

@@ -23,6 +23,7 @@ from logic_agents.games.undead.encode import UndeadSolver
 from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
+from logic_agents.ground.shapes import Counters
 from logic_agents.logic.oracle import Verdict
 from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
 from logic_agents.world.base import PlanningAgent
@@ -74,7 +75,7 @@ class LogicUndeadAgent(SolvingUndeadAgent):
         self.by = {"propagation": 0, "entailment": 0}
         self.layout: LayoutSolver | None = None
 
-    def stats(self) -> dict:
+    def stats(self) -> Counters:
         return {"guesses": 0, "deduced": sum(self.by.values()),
                 **{f"by_{k}": v for k, v in self.by.items()}}
 
@@ -150,7 +151,7 @@ class SearchUndeadAgent(CappedSearchAgent, UndeadAgent):
         return self.next_move(obs)
 
 
-def _search(method: str) -> functools.partial:
+def _search(method: str) -> functools.partial[SearchUndeadAgent]:
     """The factory of one search method; a partial, so its options stay declared."""
     return functools.partial(SearchUndeadAgent, method)
 

@@ -23,15 +23,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from logic_agents.errors import FormatError
-from logic_agents.games.undead.sight import (  # noqa: F401 - the lines of sight, re-exported
+from logic_agents.games.undead.sight import (
     MIRRORS,
-    Direction,
     Sight,
-    bounce,
     clue_at_exit,
     clue_entry,
     seen,
-    trace_sight,
     trace_sights,
     turn_grid,
     turn_square,

@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, seen
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.sight import seen
 
 LEVELS = ("easy", "normal", "tricky")
 EASY_PASSES = 3  # the game's own thresholds
@@ -71,7 +72,7 @@ def paths_of(puzzle: UndeadPuzzle) -> list[Path]:
     return sorted(paths, key=lambda p: len(p.cells))  # stable: ties keep clue order
 
 
-def _counts(cells: tuple[int, ...], visits) -> tuple[dict[str, int], ...]:
+def _counts(cells: tuple[int, ...], visits: tuple[tuple[int, bool], ...]) -> tuple[dict[str, int], ...]:
     out = []
     for cell in cells:
         out.append({m: sum(seen(m, bounced) for c, bounced in visits if c == cell)

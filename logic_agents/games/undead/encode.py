@@ -20,7 +20,9 @@ from collections.abc import Iterable
 from functools import partial
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
-from logic_agents.logic.ids import IdCardinality
+from logic_agents.games.undead.sight import clue_entry
+from logic_agents.ground.shapes import Record
+from logic_agents.logic.ids import IdCardinality, IdClause, Key
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
 from logic_agents.solving.puzzle import SolveResult, raced, result_of
@@ -57,7 +59,7 @@ COUNTING_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mt
                       "kmtotalizer")
 
 
-def var_key(monster: str, r: int, c: int) -> tuple:
+def var_key(monster: str, r: int, c: int) -> Key:
     """The key of "cell (r, c) holds `monster`" (0-based r, c); its name is G_r0c0 for (0, 0)."""
     return (monster, f"r{r}c{c}")
 
@@ -76,7 +78,8 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
     cells = puzzle.monster_cells
     x = {(i, m): kb.var(var_key(m, *puzzle.cell(i)))  # ids cell-major, then G V Z
          for i in cells for m in MONSTERS}
-    items: list = [IdCardinality("Exactly", 1, tuple(x[i, m] for m in MONSTERS)) for i in cells]
+    items: list[IdClause | IdCardinality | list[int]] = [
+        IdCardinality("Exactly", 1, tuple(x[i, m] for m in MONSTERS)) for i in cells]
     for sight in puzzle.sights:
         clue = puzzle.clues[sight.clue]
         if clue is None or (clue == 0 and not sight.visits):
@@ -106,8 +109,6 @@ def rule_parts(puzzle: UndeadPuzzle, totals: str = "all"
                ) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
     """(words, cells) of each formula `rules` tells, in order: a cell's own rule names the
     cell, a clue's names the clue's place on the frame (row or column -1 or past the edge)."""
-    from logic_agents.games.undead.board import clue_entry
-
     names = {"G": "ghosts", "V": "vampires", "Z": "zombies"}
     out: list[tuple[str, tuple[tuple[int, int], ...]]] = []
     for i in puzzle.monster_cells:
@@ -154,7 +155,7 @@ class UndeadSolver:
         default_card, default_totals = default_encoding(puzzle)
         card_encoding, totals = card_encoding or default_card, totals or default_totals
         self.totals = totals
-        self._parts: list | None = None
+        self._parts: list[tuple[str, tuple[tuple[int, int], ...]]] | None = None
         self.kb = rules(puzzle, KnowledgeBase(card_encoding=card_encoding), totals="none")
         self.oracle = SatOracle(self.kb, solver or default_solver(puzzle), shuffle=shuffle)
         if totals != "none":
@@ -249,12 +250,12 @@ def count_solutions(puzzle: UndeadPuzzle, limit: int = 2) -> int:
 # order, and 0.38 s for the race of the two orders; the same order twice: 0.71 s). The first
 # is the default set-up alone, and the only one whose second solution is taken, so an
 # answer with two solutions never depends on which finished first.
-RACE_SETUPS: tuple[dict, ...] = (
+RACE_SETUPS: tuple[Record, ...] = (
     {"solver": "cadical195", "options": {"stabilize": 0}, "total_encoding": "mtotalizer"},
     {"solver": "cadical153", "leaves": "opposite"})
 
 
-def check_with(puzzle: UndeadPuzzle, setup: dict, solver: str | None = None,
+def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
                shuffle: int | None = None, unique: bool = True) -> SolveResult:
     """The check under one set-up (SeenCore keywords; `solver` overrides the set-up's) on a
     solver of its own: a solution, and with `unique` a second one or the proof there is none."""

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from logic_agents.errors import FormatError
 from logic_agents.games.undead.board import (
-    MIRRORS,
     MONSTERS,
     UndeadPuzzle,
     parse_game_id,
     read_picture,
 )
+from logic_agents.games.undead.sight import MIRRORS
 from logic_agents.ground.inputs import read_text, strip_bom
 
 

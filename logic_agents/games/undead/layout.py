@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.games.undead.encode import DEFAULT_SOLVER, fill_monsters
+from logic_agents.games.undead.sight import trace_sights
 from logic_agents.logic.counter import UnaryCounter
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
@@ -28,8 +29,6 @@ class LayoutSolver:
 
     def __init__(self, width: int, height: int, grid: str, solver: str | None = None):
         from pysat.formula import IDPool
-
-        from logic_agents.games.undead.board import trace_sights
 
         self.width, self.height, self.grid = width, height, grid
         self.cells = [i for i, ch in enumerate(grid) if ch not in "LR"]

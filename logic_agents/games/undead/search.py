@@ -24,7 +24,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, seen
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.sight import seen
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP, BudgetExceeded
 from logic_agents.world.budget import Budget as SearchBudget
 
@@ -143,7 +144,7 @@ def _dfs_cells(state: _State, cells: list[int], budget: SearchBudget) -> bool:
     return False
 
 
-def _path_options(state: _State, visits_and_clues: list[tuple[tuple, int]],
+def _path_options(state: _State, visits_and_clues: list[tuple[tuple[tuple[int, bool], ...], int]],
                   budget: SearchBudget) -> tuple[list[int], list[tuple[str, ...]]]:
     """The open cells of a line (first-visit order) and every filling of them under which
     each (visits, clue) pair holds given the cells already placed."""

@@ -8,7 +8,8 @@ space steps a cell through G, V, Z.
 
 from __future__ import annotations
 
-from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, seen
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.sight import MIRRORS, seen
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.world import view
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from logic_agents.errors import IllegalAction
-from logic_agents.games.undead.board import MIRRORS, MONSTERS, UndeadPuzzle, is_solution
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, is_solution
+from logic_agents.games.undead.sight import MIRRORS
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import PlaceAction, PuzzleWorld
 from logic_agents.world.core import whole_cell
 
@@ -27,7 +29,7 @@ class UndeadObservation:
         """Every monster on the board now (givens and placements), by cell index."""
         return {i: ch for i, ch in enumerate(self.cells) if ch in MONSTERS}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Record:
         return {"grid": self.cells, "step": self.step}
 
 

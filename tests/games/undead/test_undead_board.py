@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from logic_agents.errors import FormatError
 from logic_agents.games.undead import board as undead_board
 from logic_agents.games.undead import files as undead_files
+from logic_agents.games.undead import sight as undead_sight
 
 DATA = Path(__file__).resolve().parents[3] / "maps" / "undead"
 EXAMPLE_ID = "4x4:3,4,2,LbRaLcRaRLaRa,0,3,3,0,2,1,1,0,0,1,3,0,0,0,2,3"
@@ -85,7 +86,7 @@ def test_runs_longer_than_26_are_written_as_the_game_does():
 def test_a_line_of_sight_can_pass_a_cell_twice_with_two_visibilities():
     #  . . \      the sight from the top of column 1 goes down through (0,1), bounces off
     #  . \ /      (1,1) and (1,2) and (0,2), and comes back through (0,1) to the left edge
-    sight = undead_board.trace_sight(3, 2, "..L.LR", 1)
+    sight = undead_sight.trace_sight(3, 2, "..L.LR", 1)
     assert sight.visits == ((1, False), (1, True), (0, True))
     assert sight.exit == 9
     assert undead_board.clues_of(3, 2, "ZGL.LR".replace(".", "V"))[1] == 2  # one zombie seen twice
@@ -96,7 +97,7 @@ def test_a_line_of_sight_can_pass_a_cell_twice_with_two_visibilities():
 def test_sights_pair_up_and_pass_every_cell_at_most_four_times(width, height, seed):
     rng = random.Random(seed)
     grid = "".join(rng.choice("..LR") for _ in range(width * height))
-    sights = undead_board.trace_sights(width, height, grid)
+    sights = undead_sight.trace_sights(width, height, grid)
     for sight in sights:  # the line back from the exit is the same line, reversed
         back = sights[sight.exit]
         assert back.exit == sight.clue
@@ -199,7 +200,7 @@ def test_a_turned_board_holds_the_turned_solution(width, height, seed, quarter_t
     puzzle = undead_board.UndeadPuzzle(width, height, tuple(answer.count(m) for m in "GVZ"),
                                        grid, undead_board.clues_of(width, height, answer))
     turned = undead_board.turned(puzzle, quarter_turns, mirrored)
-    w, h, turned_answer = undead_board.turn_grid(width, height, answer, quarter_turns, mirrored)
+    w, h, turned_answer = undead_sight.turn_grid(width, height, answer, quarter_turns, mirrored)
     assert (turned.width, turned.height) == (w, h)
     assert (w, h) == ((height, width) if quarter_turns % 2 else (width, height))
     assert undead_board.is_solution(turned, turned_answer)

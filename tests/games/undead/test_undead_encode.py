@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from logic_agents.games.undead import board as undead_board
 from logic_agents.games.undead import files as undead_files
+from logic_agents.games.undead import sight as undead_sight
 from logic_agents.games.undead.encode import (
     COUNTING_ENCODINGS,
     UndeadSolver,
@@ -178,7 +179,7 @@ def test_the_core_solves_every_turn_of_a_board_as_the_board(name):
         puzzle = entry.puzzle
         for quarter_turns, mirrored in itertools.product(range(4), (False, True)):
             turned = undead_board.turned(puzzle, quarter_turns, mirrored)
-            *_, answer = undead_board.turn_grid(puzzle.width, puzzle.height, entry.reference,
+            *_, answer = undead_sight.turn_grid(puzzle.width, puzzle.height, entry.reference,
                                                 quarter_turns, mirrored)
             for leaves in LEAF_ORDERS:
                 with SeenCore(turned, leaves=leaves) as core:

@@ -1,0 +1,95 @@
+"""The agent contract, declared: what the referee calls on an agent, with its defaults.
+
+Concepts:
+- Agent (world.core): what an author writes, two members, reset(seed) and act(observation).
+- Seated: the whole contract the runner and a player process call, with the optional members
+  declared: `name`, `why` (the reason for the last move, or None), `stats()` (counters),
+  `close()` (free what the episode held). An agent in a player process (world.referee's
+  RemoteAgent) implements it itself.
+- Seat: any agent object, wrapped once where it enters the referee's hands (run_episode, a
+  player process), supplying the defaults an author left out: name = the object's own `name`
+  or its class's; why = None; stats() = {}; close() does nothing. The agent's own code still
+  runs on every call, so what it raises is for the caller's Clock to catch; the Seat reads
+  the optional members when they are asked for, never at construction.
+- missing_members(obj): which of reset/act an object lacks (the one test of "is an agent").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from logic_agents.world.core import own_name
+
+REQUIRED = ("reset", "act")
+
+
+def missing_members(obj: object) -> list[str]:
+    """The required members (reset, act) that `obj` does not have as callables. Reading a
+    member is the object's own code (a property may raise): a member that raises is missing."""
+    missing = []
+    for member in REQUIRED:
+        try:
+            found = callable(getattr(obj, member, None))
+        except Exception:
+            found = False
+        if not found:
+            missing.append(member)
+    return missing
+
+
+class Seated:
+    """The whole agent contract, as the referee calls it, with its defaults. Seat and
+    world.referee.RemoteAgent are the two kinds; an author subclasses neither."""
+
+    name: str = ""
+    remote = False  # plays in a player process, keeping its own deadlines (world.referee)
+
+    def reset(self, seed: int | None = None) -> None:
+        raise NotImplementedError
+
+    def act(self, observation: Any) -> Any:
+        raise NotImplementedError
+
+    @property
+    def why(self) -> object:
+        """The reason for the last move (a str or a core.Why), or None."""
+        return None
+
+    def stats(self) -> object:
+        """The counters of the episode, name -> number (checked by the runner)."""
+        return {}
+
+    def close(self) -> None:
+        """Free what the episode held."""
+
+
+class Seat(Seated):
+    """An agent object with the whole contract (see the module docstring)."""
+
+    def __init__(self, agent: object):
+        self.agent = agent
+        self.name = own_name(agent) or type(agent).__name__
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)  # type: ignore[attr-defined]  # checked: missing_members
+
+    def act(self, observation: Any) -> Any:
+        return self.agent.act(observation)  # type: ignore[attr-defined]  # (as reset)
+
+    @property
+    def why(self) -> object:
+        return getattr(self.agent, "why", None)
+
+    def stats(self) -> object:
+        stats_of = getattr(self.agent, "stats", None)
+        return stats_of() if callable(stats_of) else {}
+
+    def close(self) -> None:
+        close = getattr(self.agent, "close", None)
+        if callable(close):
+            close()
+
+
+def seated(agent: object) -> Seated:
+    """`agent` with the whole contract: itself when it is Seated, else wrapped in a Seat."""
+    return agent if isinstance(agent, Seated) else Seat(agent)
