@@ -43,7 +43,7 @@ from logic_agents.cli.common import (
 )
 from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
-from logic_agents.ground.inputs import lift_limits, printable
+from logic_agents.ground.inputs import lifted_limits, printable
 from logic_agents.world.agents import set_isolation
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
@@ -119,11 +119,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         verb = first.verb
         _isolate(first)
         if first.game_options is not None:
-            lift_limits(bool(first.no_limits))
-            try:
+            with lifted_limits(bool(first.no_limits)):
                 extra = first.game_options(first)
-            finally:
-                lift_limits(False)
     except _Lenient:
         pass  # the second pass says what is wrong, or shows the help asked for
     except LogicAgentsError:
@@ -173,11 +170,11 @@ def _main(argv: list[str], console_script: bool) -> int:
     try:
         args = parse(argv)
         args.argv = argv  # what the user typed: a study page prints it, to be run again
-        lift_limits(bool(args.no_limits))
         if console_script and args.backend != "ray":
             # Ray's own processes inherit the limit and map large regions: left alone there
             set_memory_cap(_memory_cap(args))
-        code: int = args.run(args)
+        with lifted_limits(bool(args.no_limits)):
+            code: int = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe is seen here, not at exit
         return code
     except LogicAgentsError as e:
@@ -195,7 +192,7 @@ def _main(argv: list[str], console_script: bool) -> int:
     except RecursionError:
         return _fail("input nested too deeply to read")
     except MemoryError:
-        cap = memory_cap_mib() or _memory_cap(locals().get("args"))
+        cap = memory_cap_mib() or DEFAULT_MEMORY_CAP_MIB
         return _fail(f"out of memory: the command passed its memory cap ({cap:,} MiB, "
                      "+512 MiB for the interpreter); raise it with --memory-cap, or give a "
                      "smaller input")
@@ -204,7 +201,6 @@ def _main(argv: list[str], console_script: bool) -> int:
             return _interrupted()
         raise
     finally:
-        lift_limits(False)
         if console_script:  # done: a signal now could only kill a process on its way out
             stop_listening()
 

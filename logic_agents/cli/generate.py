@@ -11,14 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from logic_agents.cli.common import Parser, add_option, limit_flag
+from logic_agents.cli.common import Parser, add_option, given, limit_flag
 from logic_agents.errors import UsageError
-from logic_agents.ground.inputs import lift_limits
+from logic_agents.ground.inputs import lifted_limits
 from logic_agents.world import sandbox
 from logic_agents.world.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap, kept_note
 from logic_agents.world.options import integer, nonnegative_float
 from logic_agents.world.registry import game_names, games, get_game
-from logic_agents.world.spec import GenerateRequest, Generator
+from logic_agents.world.spec import GameSpec, GenerateRequest, Generator
 
 
 def add_parser(sub: Any) -> None:
@@ -62,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         add_option(p, option)
     common_flags(p)
     own = p.parse_args(args.rest)
-    lift_limits(bool(own.no_limits))
+    with lifted_limits(bool(own.no_limits)):
+        return _generate(spec, generator, own)
+
+
+def _generate(spec: GameSpec, generator: Generator, own: argparse.Namespace) -> int:
     if own.count < 1:
         raise UsageError("--count must be at least 1")
     if own.memory_cap and sandbox.process_capped():
@@ -70,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     with item_time_cap(own.time_cap or None):
         report = generator.generate(GenerateRequest(
             count=own.count, seed=own.seed, output=Path(own.output), force=own.force,
-            resume=own.resume, options={o.name: getattr(own, o.name)
+            resume=own.resume, options={o.name: given(own, o.name)
                                         for o in generator.options}))
     if own.json:
         print(json.dumps({"game": spec.name, "seed": own.seed, "files": report.files,

@@ -8,12 +8,15 @@ import json
 import time
 from typing import Any
 
+from rich.console import Console
+from rich.markup import escape
+
 from logic_agents.cli.common import examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import detect_game, resolve
-from logic_agents.world.spec import Puzzle
+from logic_agents.world.spec import GameSpec, Puzzle
 
 
 def add_parser(sub: Any) -> None:
@@ -55,8 +58,6 @@ def puzzles_from(items: list[str], spec: Any) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
     from logic_agents.logic.oracle import check_solver_name
 
     spec = get_game(args.game or detect_game(args.puzzles))
@@ -67,32 +68,38 @@ def run(args: argparse.Namespace) -> int:
     if args.solver is not None:
         check_solver_name(args.solver)
     console = make_console()
-    for instance in puzzles_from(args.puzzles, spec):
-        started = time.perf_counter()
-        result = puzzle.solve(instance, args.unique, args.solver)
-        elapsed = time.perf_counter() - started
-        for found in (result.solution, result.second):
-            if found is not None and not puzzle.is_solution(instance, found):  # pragma: no cover
-                raise LogicAgentsError(f"internal error: {instance.name} got a wrong solution")
-        status = "unsat" if result.status == "unsat" else "solved"
-        unique = {"unique": True, "multiple": False}.get(result.status) if args.unique else None
-        if args.json:
-            out = {"game": spec.name, "puzzle": instance.name, "status": status, "unique": unique,
-                   "solution": (puzzle.to_json(instance, result.solution)
-                                if result.solution is not None else None),
-                   "time_s": round(elapsed, 6)}
-            if result.second is not None:
-                out["second"] = puzzle.to_json(instance, result.second)
-            print(json.dumps(out), flush=True)
-            continue
-        about = f" ({escape(puzzle.describe(instance))})"
-        console.print(f"[bold]{escape(instance.name)}[/bold]{about}")
-        if result.solution is not None:
-            console.print(escape(puzzle.show(instance, result.solution)))
-        verdict = {"unique": "solved, unique", "multiple": "solved, NOT unique",
-                   "solved": "solved", "unsat": "unsatisfiable: no solution"}[result.status]
-        console.print(f"{verdict} in {1000 * elapsed:.2f} ms")
-        if result.second is not None:
-            console.print("a second solution:\n" + escape(puzzle.show(instance, result.second)))
-        console.print()
+    with puzzle.session():  # what the game keeps warm across the run's puzzles, closed after
+        for instance in puzzles_from(args.puzzles, spec):
+            _solve_one(args, spec, puzzle, instance, console)
     return 0
+
+
+def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle, instance: Any,
+               console: Console) -> None:
+    started = time.perf_counter()
+    result = puzzle.solve(instance, args.unique, args.solver)
+    elapsed = time.perf_counter() - started
+    for found in (result.solution, result.second):
+        if found is not None and not puzzle.is_solution(instance, found):  # pragma: no cover
+            raise LogicAgentsError(f"internal error: {instance.name} got a wrong solution")
+    status = "unsat" if result.status == "unsat" else "solved"
+    unique = {"unique": True, "multiple": False}.get(result.status) if args.unique else None
+    if args.json:
+        out = {"game": spec.name, "puzzle": instance.name, "status": status, "unique": unique,
+               "solution": (puzzle.to_json(instance, result.solution)
+                            if result.solution is not None else None),
+               "time_s": round(elapsed, 6)}
+        if result.second is not None:
+            out["second"] = puzzle.to_json(instance, result.second)
+        print(json.dumps(out), flush=True)
+        return
+    about = f" ({escape(puzzle.describe(instance))})"
+    console.print(f"[bold]{escape(instance.name)}[/bold]{about}")
+    if result.solution is not None:
+        console.print(escape(puzzle.show(instance, result.solution)))
+    verdict = {"unique": "solved, unique", "multiple": "solved, NOT unique",
+               "solved": "solved", "unsat": "unsatisfiable: no solution"}[result.status]
+    console.print(f"{verdict} in {1000 * elapsed:.2f} ms")
+    if result.second is not None:
+        console.print("a second solution:\n" + escape(puzzle.show(instance, result.second)))
+    console.print()

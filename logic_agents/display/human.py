@@ -18,8 +18,10 @@ from typing import Any
 from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Counters, Record
-from logic_agents.world.base import ended
+from logic_agents.world.base import ended, finished
+from logic_agents.world.core import Why
 from logic_agents.world.runner import run_episode
+from logic_agents.world.seat import seated
 from logic_agents.world.spec import Puzzle
 from logic_agents.world.view import Cell, Controls, View, cells_in
 
@@ -63,8 +65,8 @@ class Session:
     def _rebuild(self) -> None:
         self.world = self.spec.make_world(self.instance, **self.world_options)
         self.obs, _ = self.world.reset(seed=self.seed)
-        self.outcome = (None if getattr(self.world, "outcome", None) is None
-                        else ended(self.world, on_terminated=False).value)
+        self.outcome = (ended(self.world, on_terminated=False).value if finished(self.world)
+                        else None)
         self.score = 0.0
         for action in self.actions:
             self._step(action)
@@ -214,23 +216,21 @@ class Session:
         if self.hint_agent is None:
             self.message = "this game has no hint agent"
             return
-        agent = self.hint_agent()
+        agent = seated(self.hint_agent())
         agent.reset(self.seed)
         try:
             action = agent.act(self.obs)
         finally:
-            close = getattr(agent, "close", None)
-            if callable(close):
-                close()
+            agent.close()
         self.hints += 1
         if action is None:
             self.message = "hint: the agent sees no move from here" + (
                 "; undo" if self.can_undo else "")
             return
-        why = getattr(agent, "why", "") or ""
+        why = agent.why or ""
         self.hint_move = tuple(self.view.cells_of(action))
         self.hint_proof = tuple(c for c in cells_in(why) if c not in self.hint_move)
-        if getattr(why, "guess", False):  # advice the agent could not prove: say so
+        if isinstance(why, Why) and why.guess:  # advice the agent could not prove: say so
             self.message = f"hint, a guess (not proven): {action} — {why}"
         else:
             self.message = f"hint: {action}" + (f" — {why}" if why else "")

@@ -29,7 +29,7 @@ def where_watched() -> str | None:
     if in_notebook():
         return "notebook"
     stream = sys.stderr
-    if stream is not None and hasattr(stream, "isatty") and stream.isatty():
+    if stream is not None and stream.isatty():
         return "terminal"
     return None
 

@@ -11,15 +11,18 @@ Concepts:
 - load_json: `json.loads` whose every failure (bad syntax, nesting too deep) is a FormatError.
 - Limits: MAX_DIGITS bounds every number read from input; MAX_INPUT_BYTES every file read.
   Sizes that cost memory or time (board cells, CNF variables, search nodes) are checked with
-  `within_limit`, which the command line's `--no-limits` lifts on purpose (`lift_limits`).
+  `within_limit`, which the command line's `--no-limits` lifts on purpose (`lifted_limits`).
 - printable: a name read from a file, made safe to print (control characters as escapes).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import re
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,24 +35,32 @@ _ASCII_DIGITS = re.compile(r"[0-9]+")
 _ASCII_INT = re.compile(r"[+-]?[0-9]+")
 
 
-_LIMITS = {"lifted": False}
+# lifted for one command or one block of a notebook, never for the whole process: a context
+# variable, so a thread or a second study in the same kernel sees its own setting
+_LIFTED: contextvars.ContextVar[bool] = contextvars.ContextVar("limits_lifted", default=False)
 LIFT_HINT = "pass --no-limits to lift the limit on purpose"
 
 
-def lift_limits(lifted: bool = True) -> None:
-    """Turn the size limits of `within_limit` off (the command line's --no-limits)."""
-    _LIMITS["lifted"] = lifted
+@contextlib.contextmanager
+def lifted_limits(lifted: bool = True) -> Iterator[None]:
+    """While it holds, the size limits of `within_limit` are off (the command line's
+    --no-limits); they are back as they were when it ends."""
+    token = _LIFTED.set(lifted)
+    try:
+        yield
+    finally:
+        _LIFTED.reset(token)
 
 
 def limits_lifted() -> bool:
-    return _LIMITS["lifted"]
+    return _LIFTED.get()
 
 
 def within_limit(value: int, limit: int, what: str, file: str = "<input>", line: int = 0,
                  col: int = 0) -> None:
     """FormatError unless value <= limit (or the limits are lifted); the message names both
     and the flag that lifts the limit."""
-    if value > limit and not _LIMITS["lifted"]:
+    if value > limit and not _LIFTED.get():
         raise FormatError(f"{what} is {value:,}, over the limit of {limit:,}; {LIFT_HINT}",
                           file, line, col)
 

@@ -8,6 +8,8 @@ Concepts:
   handle, the parent's SIGTERM kills it at once, and it dies with its parent. The world's
   game children and the logic's racing solvers share it.
 - stop_process(proc): terminate, then kill, then join.
+- CAN_TIME: whether this platform has interval timers (signal.setitimer; not on Windows),
+  which every alarm of the package (the Clock, the plug-in guard, a generator's cap) needs.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 import time
 from typing import Any
 
+CAN_TIME = hasattr(signal, "setitimer")
 
 def fork_context() -> Any:
     """A fork context where the platform has one (children need nothing pickled to start)."""

@@ -138,7 +138,7 @@ class SatOracle:
         if self._solver is not None:
             self._solver.delete()
             self._solver = None
-        if getattr(self, "_explainer", None) is not None:
+        if self._explainer is not None:
             self._explainer.delete()
             self._explainer = None
 

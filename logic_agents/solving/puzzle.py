@@ -81,6 +81,7 @@ class SolverChoice:
 
     options: tuple[Option, ...] = (solver_option(),)
     solver_class: Callable[[Any, str | None], Any] | None = None
+    cache: SolverCache  # set when solver_class is
 
     def __init__(self, *, solver: str | None = None, **rest: Any):
         self.solver = solver
@@ -88,6 +89,12 @@ class SolverChoice:
         if make is not None:
             self.cache = SolverCache(lambda instance: make(instance, self.solver))
         super().__init__(**rest)
+
+    def close(self) -> None:
+        """Free the episode's solvers (reset calls it, so no answer depends on the last game)."""
+        if self.solver_class is not None:
+            self.cache.close()
+        super().close()  # type: ignore[misc]  # a mixin: the PlanningAgent after it closes too
 
 
 class CappedSearchAgent:

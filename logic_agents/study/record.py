@@ -25,8 +25,10 @@ from logic_agents.errors import FormatError, LogicAgentsError
 from logic_agents.ground.inputs import load_json, read_text
 from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import is_reference
+from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps
+from logic_agents.world.spec import AgentEntry, GameSpec
 
 
 def study_path(out: str | Path) -> Path:
@@ -70,7 +72,7 @@ def instance_hash(spec: Any, instance: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def agent_source(spec: Any, reference: str, entry: Any = None) -> str:
+def agent_source(spec: GameSpec, reference: str, entry: AgentEntry | None = None) -> str:
     """What an agent name meant: `builtin` for the game's own agents (the version covers
     them), else a hash of the source file of the class a reference names, or of the file
     that defines an agent given as an object (`object` when it has no file: a notebook)."""
@@ -80,10 +82,9 @@ def agent_source(spec: Any, reference: str, entry: Any = None) -> str:
 
     if reference in spec.agents:
         return "builtin"
-    factory = getattr(entry, "factory", None)
-    source_file = getattr(factory, "source_file", None)  # an agent in a player process
-    if callable(source_file):
-        found_file = source_file()
+    factory = entry.factory if entry is not None else None
+    if isinstance(factory, RemoteFactory):  # an agent in a player process
+        found_file = factory.source_file()
         try:
             return "sha256:" + hashlib.sha256(Path(found_file).read_bytes()).hexdigest()[:16] \
                 if found_file else "unknown"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.display.terminal import board_text
+from logic_agents.world.core import Outcome
 from logic_agents.world.view import BoardView, Cell
 
 TILE = 34  # pixels per tile, as page.js draws them
@@ -110,7 +111,7 @@ class Board:
 def episode_html(result: Any, board: BoardView | None) -> str:
     """A finished episode as a notebook shows it: game, map, agent, seed, outcome and its
     numbers, then the last board."""
-    outcome = result.outcome.value if hasattr(result.outcome, "value") else str(result.outcome)
+    outcome = result.outcome.value if isinstance(result.outcome, Outcome) else str(result.outcome)
     facts = [("game", result.game), ("map", result.map), ("agent", result.agent),
              ("seed", result.seed), ("outcome", outcome), ("steps", result.steps),
              ("guesses", result.guesses), ("score", f"{result.score:g}"),

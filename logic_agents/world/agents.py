@@ -38,7 +38,13 @@ from typing import Any
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.world.core import own_name
-from logic_agents.world.declared import HOOKS, Option, accepts, declared_options  # noqa: F401
+from logic_agents.world.declared import (  # noqa: F401
+    HOOKS,
+    Option,
+    accepts,
+    declared_options,
+    unwrapped,
+)
 from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.referee import RemoteFactory, describe
 from logic_agents.world.sandbox import Clock
@@ -153,8 +159,7 @@ def _label(agent: Any) -> str:
     name = own_name(agent)
     if name:
         return name
-    own = getattr(agent, "__name__", None) or getattr(getattr(agent, "func", None), "__name__",
-                                                      None)
+    own = getattr(unwrapped(agent)[0], "__name__", None)  # a class's, a function's
     return own if isinstance(own, str) else type(agent).__name__
 
 

@@ -263,15 +263,19 @@ class PlanningAgent(Generic[Obs, Act]):
     (obs)` pops the first still worth playing (`playable(obs, action)`, by default every
     one); `self.guess(action, why)` counts a guess. `reset` closes what the last episode held
     (`close`: the agent's SolverCache, `self.cache`, if it keeps one), so a trajectory never
-    depends on the episode before."""
+    depends on the episode before. `__init__` calls no overridable method: a subclass sets its
+    fields in any order, and its `reset` runs when an episode starts (the runner's first call).
+    """
 
     name = "agent"
     replans: ClassVar[bool] = True
-    planned: bool  # a plan was asked for this episode
 
     def __init__(self) -> None:
         self.rng = random.Random()
-        self.reset()
+        self.planned = False  # a plan was asked for this episode
+        self.guesses = 0
+        self.why: Any = ""  # how the last move was chosen: a str or a world.core.Why
+        self.pending: deque[tuple[Act, Any]] = deque()
 
     def replan(self, obs: Obs) -> Iterable[Act] | None:
         """The actions of a plan from `obs`, or None to give up."""
@@ -293,8 +297,8 @@ class PlanningAgent(Generic[Obs, Act]):
         self.planned = False
         self.rng = random.Random(seed)
         self.guesses = 0
-        self.why: Any = ""  # how the last move was chosen: a str or a world.core.Why
-        self.pending: deque[tuple[Act, Any]] = deque()
+        self.why = ""
+        self.pending = deque()
 
     def plan(self, moves: Iterable[tuple[Act, Any]]) -> None:
         self.pending.extend(moves)
@@ -325,10 +329,8 @@ class PlanningAgent(Generic[Obs, Act]):
         return {"guesses": self.guesses}
 
     def close(self) -> None:
-        """Free what the episode held (its SolverCache); `reset` makes the agent ready again."""
-        cache = getattr(self, "cache", None)
-        if cache is not None:
-            cache.close()
+        """Free what the episode held; `reset` calls it and makes the agent ready again.
+        Nothing here: solving.SolverChoice closes its SolverCache, a subclass its own."""
 
 
 # A world that does not derive from WorldBase (a plug-in's own, a Gymnasium env) may leave out

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from logic_agents.errors import ContractError, IllegalAction
-from logic_agents.world.base import ended
+from logic_agents.world.base import ended, finished, hidden_state_of
 from logic_agents.world.trace import to_jsonable
 
 
@@ -148,7 +148,7 @@ def check_world(
 
         world = make_world()
         obs, info = world.reset(seed=seed)
-        hidden = world.hidden_state() if hasattr(world, "hidden_state") else None
+        hidden = hidden_state_of(world)
         forbidden = {id(world)} | ({id(hidden)} if hidden is not None else set())
         if hidden is not None and isinstance(hidden, (list, tuple, dict)):
             forbidden |= {id(v) for v in (hidden.values() if isinstance(hidden, dict) else hidden)
@@ -173,7 +173,7 @@ def check_world(
         before = to_jsonable(obs)
         for action in illegal_actions(obs):
             _expect_illegal(world, action, "")
-        if getattr(world, "outcome", None) is not None:  # finished by reset: nothing to play
+        if finished(world):  # by reset: nothing to play
             continue
         legal = make_agent_act(make_agent, seed, obs)
         twin = make_world()
@@ -191,7 +191,7 @@ def _check_outcome(world: Any, terminated: bool) -> None:
             ended(world)
         except ContractError as e:
             raise WorldContractError(str(e)) from None
-    elif getattr(world, "outcome", None) is not None:
+    elif finished(world):
         raise WorldContractError(f"a step that did not terminate left the outcome "
                                  f"{world.outcome!r}; it must stay None until the end")
 

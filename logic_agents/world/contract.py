@@ -30,12 +30,14 @@ from rich.text import Text
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import is_file, read_text, shorten
+from logic_agents.world.base import finished
 from logic_agents.world.check import check_world
 from logic_agents.world.core import Outcome
 from logic_agents.world.guard import CHECK_LIMIT_S, SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import games, get_game, import_notes, origin
 from logic_agents.world.resolve import locate, resolve
 from logic_agents.world.runner import run_episode
+from logic_agents.world.seat import missing_members
 from logic_agents.world.spec import Detection, GameSpec, Observations
 from logic_agents.world.trace import to_jsonable
 from logic_agents.world.view import BoardView, Tile, View
@@ -130,9 +132,8 @@ def _spec(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
     state["instance"] = instances[0]
     for name in spec.playing_agents():
         agent = spec.make_agent(name)
-        for method in ("reset", "act"):
-            if not callable(getattr(agent, method, None)):
-                raise AssertionError(f"agent {name!r} has no {method}()")
+        for method in missing_members(agent):
+            raise AssertionError(f"agent {name!r} has no {method}()")
         state.setdefault("agents", []).append(name)
 
 
@@ -257,7 +258,7 @@ def _record(spec: Any, instance: Any, seed: int, limit: int = 2000,
     obs, _ = world.reset(seed=seed)
     seen.append(obs)
     agent.reset(seed)
-    while len(played) < limit and getattr(world, "outcome", None) is None:
+    while len(played) < limit and not finished(world):
         action = agent.act(obs)
         if action is None:
             break

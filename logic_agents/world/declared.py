@@ -15,9 +15,10 @@ build on it, and neither on the other's internals.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,19 +48,25 @@ class Option:
 
 
 
+def unwrapped(factory: object) -> tuple[Any, Mapping[str, object]]:
+    """A factory's own callable and the keywords already bound to it (a functools.partial
+    names an agent class with some options fixed)."""
+    if isinstance(factory, functools.partial):
+        return factory.func, factory.keywords
+    return factory, {}
+
+
 def declared_options(factory: Any) -> tuple[Option, ...]:
     """What an agent factory declares: its `options` attribute, else its keyword parameters."""
-    target = getattr(factory, "func", factory)  # functools.partial
-    declared = getattr(target, "options", None)
+    target, bound = unwrapped(factory)
+    declared = getattr(target, "options", None)  # the Agent protocol's optional `options`
     if isinstance(declared, (tuple, list)) and all(isinstance(o, Option) for o in declared):
-        bound = getattr(factory, "keywords", {}) or {}
         return tuple(o for o in declared if o.name not in bound)
     return _from_signature(factory)
 
 
 def _from_signature(factory: Any) -> tuple[Option, ...]:
-    target = getattr(factory, "func", factory)
-    bound = getattr(factory, "keywords", {}) or {}
+    target, bound = unwrapped(factory)
     chain = ([vars(k)["__init__"] for k in target.__mro__ if "__init__" in vars(k)]
              if isinstance(target, type) else [target])
     out: dict[str, Option] = {}
@@ -96,7 +103,7 @@ def _simple_type(hint: Any, default: Any) -> type | None:
 
 def accepts(factory: Any, keyword: str) -> bool:
     """Whether the factory takes `keyword` (a hook such as on_query or explain)."""
-    target = getattr(factory, "func", factory)
+    target, _ = unwrapped(factory)
     chain = ([vars(k)["__init__"] for k in target.__mro__ if "__init__" in vars(k)]
              if isinstance(target, type) else [target])
     for function in chain:

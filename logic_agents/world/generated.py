@@ -19,6 +19,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import signal
 import threading
@@ -29,6 +30,7 @@ from typing import Any, TextIO
 from logic_agents.errors import GenerationError, LogicAgentsError, UsageError
 from logic_agents.ground.inputs import decode, path_exists
 from logic_agents.ground.output import make_console
+from logic_agents.ground.processes import CAN_TIME
 
 
 def refuse_existing(path: Path, force: bool, resume: bool) -> None:
@@ -131,17 +133,18 @@ class LineFile:
 
 
 DEFAULT_ITEM_TIME_CAP_S = 120.0  # the slowest game-sized instances take seconds; 30x30 mazes, hours
-_ITEM_CAP: dict[str, float | None] = {"seconds": None}
+_ITEM_CAP: contextvars.ContextVar[float | None] = contextvars.ContextVar("item_time_cap",
+                                                                         default=None)
 
 
 @contextlib.contextmanager
 def item_time_cap(seconds: float | None) -> Iterator[None]:
     """While it holds, `streamed` stops a run whose next item takes more than `seconds`."""
-    _ITEM_CAP["seconds"] = seconds
+    token = _ITEM_CAP.set(seconds)
     try:
         yield
     finally:
-        _ITEM_CAP["seconds"] = None
+        _ITEM_CAP.reset(token)
 
 
 class _ItemTimeUp(BaseException):
@@ -151,8 +154,8 @@ class _ItemTimeUp(BaseException):
 
 def _next_within(iterator: Iterator[Any], made: int, what: str) -> Any:
     """next(iterator), stopped by the alarm past the item time cap (GenerationError)."""
-    seconds = _ITEM_CAP["seconds"]
-    if not seconds or not hasattr(signal, "setitimer") or \
+    seconds = _ITEM_CAP.get()
+    if not seconds or not CAN_TIME or \
             threading.current_thread() is not threading.main_thread():
         return next(iterator)
 

@@ -26,6 +26,7 @@ from types import FrameType
 from typing import TextIO
 
 from logic_agents.errors import PluginFault
+from logic_agents.ground.processes import CAN_TIME
 
 # what signal.getsignal gives: a handler, SIG_DFL / SIG_IGN, or None (set outside Python)
 _Handler = Callable[[int, FrameType | None], object] | int | None
@@ -80,7 +81,7 @@ def plugin_code(what: str, seconds: float | None = None,
     real_interrupt = [False]
     previous_int: _Handler = None
     previous_alarm: _Handler = None
-    can_time = bool(seconds) and in_main and hasattr(signal, "setitimer")
+    can_time = bool(seconds) and in_main and CAN_TIME
     outer = signal.getitimer(signal.ITIMER_REAL)[0] if can_time else 0.0
     # inside another's alarm (a check's, around a sniff's): ours only if it rings first,
     # and theirs is set again, less the time spent here, on the way out

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import os
 import sys
 from collections.abc import Callable
@@ -53,10 +54,9 @@ def _private_channel() -> Channel:
     os.close(null)
     os.dup2(2, 1)
     for stream in (sys.stdout, sys.stderr):  # an agent's prints leave as they are made
-        reconfigure = getattr(stream, "reconfigure", None)
-        if callable(reconfigure):
+        if isinstance(stream, io.TextIOWrapper):
             with contextlib.suppress(ValueError, OSError):
-                reconfigure(line_buffering=True)
+                stream.reconfigure(line_buffering=True)
     return Channel(rfd, wfd, limit=ORDER_LIMIT)
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
+from logic_agents.ground.processes import CAN_TIME
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
@@ -233,7 +234,7 @@ class Clock:
         alarm is not ours); False where there is no alarm (Windows, a thread)."""
         if self._previous_alarm is not None:
             return True
-        if not hasattr(signal, "setitimer") or \
+        if not CAN_TIME or \
                 threading.current_thread() is not threading.main_thread():
             return False
         self._previous_alarm = signal.signal(signal.SIGALRM, self._ring)

@@ -18,14 +18,16 @@ Concepts:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from logic_agents.errors import ContractError, UnknownName, UsageError
-from logic_agents.world.declared import Option, accepts, declared_options
+from logic_agents.world.declared import Option, accepts, declared_options, unwrapped
 from logic_agents.world.view import View
 
 Objective = Literal["win", "score"]
@@ -71,6 +73,8 @@ class Puzzle:
     to_json: Callable[[Any, Any], Any]  # (instance, solution) -> JSON value
     encode: Callable[[Any], Any]  # instance -> KnowledgeBase, for `cnf`
     describe: Callable[[Any], str]  # one line about an instance
+    # what one run of `solve` keeps across its puzzles (warm solvers), closed when it ends
+    session: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
 
 
 @dataclass(frozen=True)
@@ -242,8 +246,8 @@ def agents_from(factories: Mapping[str, Callable[..., Any]],
 
 def summary_of(factory: Any, name: str) -> str:
     """The first paragraph of a factory's docstring, without a leading "name:"."""
-    target = getattr(factory, "func", factory)  # functools.partial
-    doc = (getattr(target, "__doc__", None) or "").strip()
+    target, _ = unwrapped(factory)
+    doc = (target.__doc__ or "").strip()
     text = " ".join(doc.split("\n\n")[0].split())
     return text[len(name) + 1:].strip() if text.startswith(f"{name}:") else text
 
@@ -268,15 +272,16 @@ class GameSpec:
         if not isinstance(self.name, str) or not GAME_NAME.fullmatch(self.name):
             raise ContractError(f"a game's name is 1-40 lower-case letters, digits, '-' and "
                                 f"'_', not {self.name!r}")
-        for field_name in ("description", "default_agent", "example"):
-            if not isinstance(getattr(self, field_name), str):
+        for field_name, text in (("description", self.description),
+                                 ("default_agent", self.default_agent), ("example", self.example)):
+            if not isinstance(text, str):
                 raise ContractError(f"{self.name}: {field_name} must be a str, not "
-                                    f"{type(getattr(self, field_name)).__name__}")
+                                    f"{type(text).__name__}")
         if self.objective not in OBJECTIVES:
             raise ContractError(f"{self.name}: objective must be one of {', '.join(OBJECTIVES)},"
                                 f" not {self.objective!r}")
-        for field_name in ("make_world", "render"):
-            if not callable(getattr(self, field_name)):
+        for field_name, function in (("make_world", self.make_world), ("render", self.render)):
+            if not callable(function):
                 raise ContractError(f"{self.name}: {field_name} must be callable")
         kinds = [type(c) for c in self.capabilities]
         unknown = [k.__name__ for k in kinds if k not in CAPABILITIES]

@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from logic_agents.world.core import Why
+
 Cell = tuple[int, int]
 
 # colours a game may name in its palette; any CSS colour works in the page, and the terminal
@@ -131,4 +133,4 @@ class View:
 
 def cells_in(why: Any) -> tuple[Cell, ...]:
     """The cells a why names (a plain str names none)."""
-    return tuple(tuple(c) for c in getattr(why, "cells", ()) or ())
+    return tuple((c[0], c[1]) for c in why.cells) if isinstance(why, Why) else ()

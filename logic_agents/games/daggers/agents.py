@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from logic_agents.errors import UnknownName
+from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.clues import (  # noqa: F401 - single_point_moves re-exported
     GridChanges,
     OpenClues,
@@ -93,8 +93,6 @@ class SinglePointAgent(DaggersAgent):
 class SatAgent(DaggersAgent):
     """satx: single-point passes, then the satisfiability test, then a random probe."""
 
-    knowledge: DaggersKB  # made by reset
-
     name = "satx"
     options: tuple[Option, ...] = (
         Option("global_count", bool, DEFAULT_GLOBAL_COUNT, "also tell the total number of "
@@ -133,14 +131,23 @@ class SatAgent(DaggersAgent):
         self.explain = explain  # when set, every proven move carries its minimal proof
         super().__init__()
 
+    _knowledge: DaggersKB | None = None  # made by reset, one per episode
+
+    @property
+    def knowledge(self) -> DaggersKB:
+        """This episode's knowledge base (reset makes it)."""
+        if self._knowledge is None:
+            raise UsageError(f"{self.name}: reset() the agent first; it makes the knowledge base")
+        return self._knowledge
+
     def close(self) -> None:
-        if getattr(self, "knowledge", None) is not None:
-            self.knowledge.close()
+        if self._knowledge is not None:
+            self._knowledge.close()
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.close()
-        self.knowledge = DaggersKB(
+        self._knowledge = DaggersKB(
             global_count=self.global_count, encoding=self.encoding,
             incremental=self.incremental, card_encoding=self.card_encoding,
             solver=self.solver, changes=self.changes, on_query=self.on_query,

@@ -22,6 +22,7 @@ from logic_agents.games.sudoku.encode import (
 )
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW
+from logic_agents.games.sudoku.warm import current_pool, warm_solvers
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.ground.shapes import Record
 from logic_agents.solving.puzzle import SolveResult
@@ -69,12 +70,9 @@ def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
     return out
 
 
-_WARM: dict[tuple[int, str | None], SudokuSolver] = {}
-
-
 def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None, *,
                  shuffle: int | None = None) -> SolveResult:
-    """One puzzle. 9x9 and smaller go to a solver kept warm for the process (the rules told
+    """One puzzle. 9x9 and smaller go to a solver kept warm (sudoku.warm: the rules told
     once, the clues as assumptions), whose answers are canonical (the first solution in
     reading order), so what it answers never depends on what it solved before; other sizes
     get a fresh solver fed only the rules their clues leave open (solve_one): on 25x25 the
@@ -87,10 +85,7 @@ def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None =
     if shuffle is not None:
         with SudokuSolver(puzzle.n, solver, shuffle=shuffle) as own:
             return own.canonical(puzzle, unique)
-    warm = _WARM.get((puzzle.n, solver))
-    if warm is None:
-        warm = _WARM[(puzzle.n, solver)] = SudokuSolver(puzzle.n, solver)
-    return warm.canonical(puzzle, unique)
+    return current_pool().get(puzzle.n, solver).canonical(puzzle, unique)
 
 
 def render(obs: SudokuObservation) -> str:
@@ -124,6 +119,7 @@ SPEC = spec.GameSpec(
                   spec.Shipped(shipped_maps("logic_agents", "maps", "sudoku")),
                   spec.Detection(detect),
                   spec.Puzzle(solve=solve_puzzle, is_solution=is_solution, encode=encode,
+                              session=warm_solvers,
                               show=lambda puzzle, grid: format_grid(grid),
                               to_json=lambda puzzle, grid: format_line(grid),
                               describe=lambda p: f"{p.n}x{p.n}, {p.clues} clues"),
