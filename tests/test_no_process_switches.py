@@ -15,6 +15,7 @@ from logic_agents.games.sudoku.warm import current_pool, warm_solvers
 from logic_agents.ground.inputs import lifted_limits, limits_lifted, within_limit
 from logic_agents.world.generated import _ITEM_CAP, item_time_cap
 
+
 def test_lifted_limits_hold_inside_the_block_only():
     with pytest.raises(FormatError):
         within_limit(11, 10, "a size")
