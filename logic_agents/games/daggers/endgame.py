@@ -91,11 +91,8 @@ def placements(obs: DaggersObservation, limit: int) -> list[frozenset[Cell]] | N
     return None if len(found) > limit else found
 
 
-Resume = Callable[[DaggersObservation, int], "tuple[Cell, float] | None"]
-
-
-def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000,
-               keep: list[Resume] | None = None) -> tuple[Cell, float] | None:
+def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000
+               ) -> tuple[Cell, float] | None:
     """The covered cell whose probe maximises the win probability, and that probability;
     None if more than `limit` placements remain, the search exceeds `budget` nodes, or no
     covered cell is safe in any placement.
@@ -103,26 +100,32 @@ def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000,
     With one life, covered regions that touch no other (no cell of one next to a cell of
     another) whose placements combine freely (every placement is one of each region's) are
     separate games: what a probe shows in one says nothing about another, and both must be
-    won, so the win probability is the product of theirs, each searched alone.
+    won, so the win probability is the product of theirs, each searched alone."""
+    return searched_probe(obs, limit, budget)[0]
 
-    `keep` (a list) receives, for a search over the whole board, a Resume: called with a later
-    observation of the same game and a budget, it answers as best_probe would, from the
-    positions this search met (the next guess of an endgame is mostly one of them)."""
+
+def searched_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000
+                   ) -> tuple[tuple[Cell, float] | None, EndgameSearch | None]:
+    """best_probe, and the search over the whole board that found it (None when the board
+    was split into regions, or there was no search): its `resume` answers later positions
+    of the same game from the positions this search met."""
     worlds = placements(obs, limit)
     if not worlds:
-        return None
+        return None, None
     table = obs.neighbours
     covered = tuple(obs.unknown_cells())
     known_daggers = frozenset(c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT))
     if all(len(w) == len(covered) for w in worlds):
-        return None  # every covered cell is a dagger: nothing is left to probe
+        return None, None  # every covered cell is a dagger: nothing is left to probe
     parts = _regions(covered, worlds, table) if obs.lives == 1 else None
+    whole = None
     try:
         if parts is None:
-            scored = _scores(covered, worlds, known_daggers, table, obs.lives, budget, keep)
+            whole = EndgameSearch(covered, worlds, known_daggers, table, obs.lives, budget)
+            scored = whole.scores()
         else:
-            searched = [_scores(cells, region_worlds, known_daggers, table, 1, budget)
-                        for cells, region_worlds in parts]
+            searched = [EndgameSearch(cells, region_worlds, known_daggers, table, 1,
+                                      budget).scores() for cells, region_worlds in parts]
             # a region's best win chance (1 when it has nothing left to probe)
             bests = [max((v for v, _ in found), default=1.0) for found in searched]
             scored = []
@@ -133,9 +136,9 @@ def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000,
                         others *= best
                 scored += [(v * others, c) for v, c in found]
     except _OutOfBudget:
-        return None
+        return None, None
     daggers_at = {c: sum(c in w for w in worlds) for c in covered}
-    return _choose(scored, daggers_at.__getitem__)
+    return _choose(scored, daggers_at.__getitem__), whole
 
 
 def _choose(scored: list[tuple[float, Cell]], daggers_at: Callable[[Cell], int]
@@ -178,37 +181,63 @@ def _regions(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]], table: Ma
     return parts if combinations == len(worlds) else None
 
 
-def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
-            known_daggers: frozenset[Cell], table: Mapping[Cell, tuple[Cell, ...]], lives: int, budget: int,
-            keep: list[Resume] | None = None) -> list[tuple[float, Cell]]:
-    """(win probability, cell) for the covered cells worth probing first, safest first: the
-    best of them and every cell that may tie it (none when every cell is a dagger in every
-    placement). Raises _OutOfBudget past `budget` search nodes. `keep` receives a Resume
-    that answers later positions of the same game from this search's memo."""
-    index = {c: i for i, c in enumerate(covered)}
-    everything = (1 << len(covered)) - 1
-    # worlds and cells as bits, so that a search state is three small integers
-    dagger_bits = [sum(1 << index[c] for c in w) for w in worlds]
-    if all(bits == everything for bits in dagger_bits):
-        return []
-    nodes = 0
-    # per covered cell, its covered neighbours as bits: its clue differs between two
-    # placements exactly when they hold different numbers of daggers there
-    around = [tuple(index[n] for n in table[c] if n in index) for c in covered]
-    around_bits = [sum(1 << j for j in near) for near in around]
-    known_around = [sum(n in known_daggers for n in table[c]) for c in covered]
-    # per cell: the worlds in which it is a dagger, and (lazily) the worlds grouped by what
-    # probing it shows, so that a search step costs one pass over a few groups, not over
-    # every world
-    dagger_worlds = [sum(1 << w for w, bits in enumerate(dagger_bits) if bits >> i & 1)
-                     for i in range(len(covered))]
-    partitions: dict[int, list[tuple[int, int]]] = {}
+def _members(mask: int) -> Iterator[int]:
+    """The indices of the set bits of `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
-    def shows(w: int, i: int) -> tuple[tuple[tuple[int, int], ...], int]:
+
+class EndgameSearch:
+    """The exact search over one endgame's placements, with its memo: `scores()` ranks the
+    covered cells; `resume(obs, budget)` answers a later position of the same game as
+    best_probe would, from the positions this search met (the next guess of an endgame is
+    mostly one of them). Worlds (placements) and cells are bits, so that a search state is
+    three small integers; past `budget` search nodes a call raises _OutOfBudget."""
+
+    # slots: the search reads these fields in its innermost loop
+    __slots__ = ("covered", "worlds", "lives", "budget", "nodes", "index", "everything",
+                 "dagger_bits", "around", "around_bits", "known_around", "dagger_worlds",
+                 "partitions", "win")
+
+    def __init__(self, covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
+                 known_daggers: frozenset[Cell], table: Mapping[Cell, tuple[Cell, ...]],
+                 lives: int, budget: int):
+        self.covered, self.worlds, self.lives, self.budget = covered, worlds, lives, budget
+        self.nodes = 0
+        index = self.index = {c: i for i, c in enumerate(covered)}
+        self.everything = (1 << len(covered)) - 1
+        self.dagger_bits = [sum(1 << index[c] for c in w) for w in worlds]
+        # per covered cell, its covered neighbours as bits: its clue differs between two
+        # placements exactly when they hold different numbers of daggers there
+        self.around = [tuple(index[n] for n in table[c] if n in index) for c in covered]
+        self.around_bits = [sum(1 << j for j in near) for near in self.around]
+        self.known_around = [sum(n in known_daggers for n in table[c]) for c in covered]
+        # per cell: the worlds in which it is a dagger, and (lazily) the worlds grouped by
+        # what probing it shows, so that a search step costs one pass over a few groups, not
+        # over every world
+        self.dagger_worlds = [sum(1 << w for w, bits in enumerate(self.dagger_bits)
+                                  if bits >> i & 1) for i in range(len(covered))]
+        self.partitions: dict[int, list[tuple[int, int]]] = {}
+        self.win = cache(self._win)  # the memo: (worlds, open cells, lives) -> win chance
+
+    def scores(self) -> list[tuple[float, Cell]]:
+        """(win probability, cell) for the covered cells worth probing first, safest first:
+        the best of them and every cell that may tie it (none when every cell is a dagger in
+        every placement)."""
+        if all(bits == self.everything for bits in self.dagger_bits):
+            return []
+        scored = self._top((1 << len(self.worlds)) - 1, list(range(len(self.covered))), 0,
+                           self.lives)
+        return [(v, self.covered[i]) for v, i in scored]
+
+    def _shows(self, w: int, i: int) -> tuple[tuple[tuple[int, int], ...], int]:
         """What probing the safe cell i uncovers in world w: its (cell, clue) pairs, cascading
         through 0s, and those cells as bits. Cells open before show the same clue in every
         world still in play, so including them does not split worlds that agree."""
-        daggers = dagger_bits[w]
+        daggers = self.dagger_bits[w]
+        known_around, around_bits, around = self.known_around, self.around_bits, self.around
         seen: dict[int, int] = {}
         opened = 0
         todo = [i]
@@ -223,44 +252,40 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                 todo.extend(around[j])
         return tuple(sorted(seen.items())), opened
 
-    def partition(i: int) -> list[tuple[int, int]]:
+    def _partition(self, i: int) -> list[tuple[int, int]]:
         """The worlds where cell i is safe, grouped by what its probe shows: (worlds, cells
         it opens), both as bits."""
-        if i not in partitions:
+        found = self.partitions.get(i)
+        if found is None:
             groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
-            for w in range(len(worlds)):
+            dagger_bits = self.dagger_bits
+            for w in range(len(self.worlds)):
                 if not dagger_bits[w] >> i & 1:
-                    shown, bits = shows(w, i)
+                    shown, bits = self._shows(w, i)
                     group = groups.setdefault(shown, [0, bits])
                     group[0] |= 1 << w
-            partitions[i] = [(mask, bits) for mask, bits in groups.values()]
-        return partitions[i]
+            found = self.partitions[i] = [(mask, bits) for mask, bits in groups.values()]
+        return found
 
-    def members(mask: int) -> Iterator[int]:
-        while mask:
-            low = mask & -mask
-            yield low.bit_length() - 1
-            mask ^= low
-
-    def value(i: int, worlds_now: int, open_: int, lives: int) -> float:
+    def _value(self, i: int, worlds_now: int, open_: int, lives: int) -> float:
         """The win probability after probing cell i (0 for a certain dagger)."""
         n = worlds_now.bit_count()
         out = 0.0
-        for mask, bits in partition(i):
+        win = self.win
+        for mask, bits in self.partitions.get(i) or self._partition(i):
             group = mask & worlds_now
             if group:
                 out += group.bit_count() / n * win(group, open_ | bits, lives)
-        hit = worlds_now & dagger_worlds[i]
+        hit = worlds_now & self.dagger_worlds[i]
         if hit and hit != worlds_now and lives > 1:
             out += hit.bit_count() / n * win(hit, open_ | 1 << i, lives - 1)
         return out
 
-    @cache
-    def win(worlds_now: int, open_: int, lives: int) -> float:
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget:
+    def _win(self, worlds_now: int, open_: int, lives: int) -> float:
+        nodes = self.nodes = self.nodes + 1
+        if nodes > self.budget:
             raise _OutOfBudget
+        dagger_bits, around_bits, members = self.dagger_bits, self.around_bits, _members
         rest = worlds_now & (worlds_now - 1)
         if rest == 0:
             return 1.0  # one placement left: every safe cell is known
@@ -277,6 +302,7 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                     return 1.0
             return 0.5
         some = (worlds_now & -worlds_now).bit_length() - 1
+        everything, dagger_worlds = self.everything, self.dagger_worlds
         # won: every covered cell not yet open is a dagger (then it is so in every world, as
         # all worlds hold the same number of daggers)
         if dagger_bits[some] | open_ == everything:
@@ -286,42 +312,41 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
         # be probed anyway, so no other order wins more often
         for i in members(unopened):
             if not worlds_now & dagger_worlds[i]:
-                return value(i, worlds_now, open_, lives)
+                return self._value(i, worlds_now, open_, lives)
         n = worlds_now.bit_count()
         best = 0.0
         for hits, i in sorted(((worlds_now & dagger_worlds[i]).bit_count(), i)
                               for i in members(unopened)):
             if lives == 1 and (n - hits) / n <= best:
                 break  # safest first, and with one life a probe wins at most when it is safe
-            best = max(best, value(i, worlds_now, open_, lives))
+            best = max(best, self._value(i, worlds_now, open_, lives))
             if best >= 1.0:
                 break
         return best
 
-    def top(worlds_now: int, cells: list[int], open_: int, lives: int
-            ) -> list[tuple[float, int]]:
+    def _top(self, worlds_now: int, cells: list[int], open_: int, lives: int
+             ) -> list[tuple[float, int]]:
         n = worlds_now.bit_count()
         scored = []
         best_value = 0.0
-        for hits, i in sorted(((worlds_now & dagger_worlds[i]).bit_count(), i) for i in cells):
+        for hits, i in sorted(((worlds_now & self.dagger_worlds[i]).bit_count(), i)
+                              for i in cells):
             if lives == 1 and (n - hits) / n < best_value - 1e-12:
-                break  # as in win(): no safer than the best, it cannot win more often
-            scored.append((value(i, worlds_now, open_, lives), i))
+                break  # as in _win(): no safer than the best, it cannot win more often
+            scored.append((self._value(i, worlds_now, open_, lives), i))
             best_value = max(best_value, scored[-1][0])
         return scored
 
-    start_lives = lives
-
-    def resume(obs: DaggersObservation, new_budget: int) -> tuple[Cell, float] | None:
-        """best_probe for a later position of the same game, as a state of this search
-        (its memo answers what it met before); None when `obs` is not one (a cell covered
-        again, a life gained) or the search runs out of budget."""
-        nonlocal nodes, budget
+    def resume(self, obs: DaggersObservation, budget: int) -> tuple[Cell, float] | None:
+        """best_probe for a later position of the same game, as a state of this search (its
+        memo answers what it met before); None when `obs` is not one (a cell covered again,
+        a life gained) or the search runs out of budget."""
         grid = obs.grid
-        if not set(obs.unknown_cells()) <= index.keys():
+        if not set(obs.unknown_cells()) <= self.index.keys():
             return None
-        worlds_now, open_, lost, flagged = (1 << len(worlds)) - 1, 0, 0, 0
-        for i, (r, c) in enumerate(covered):
+        dagger_bits, dagger_worlds = self.dagger_bits, self.dagger_worlds
+        worlds_now, open_, lost, flagged = (1 << len(self.worlds)) - 1, 0, 0, 0
+        for i, (r, c) in enumerate(self.covered):
             shown = grid[r][c]
             if shown == COVERED:
                 continue
@@ -338,25 +363,20 @@ def _scores(covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                 return None
             open_ |= 1 << i
             agree = 0
-            for w in members(worlds_now):
-                if (not dagger_bits[w] >> i & 1 and
-                        known_around[i] + (dagger_bits[w] & around_bits[i]).bit_count() == clue):
+            for w in _members(worlds_now):
+                if (not dagger_bits[w] >> i & 1 and self.known_around[i]
+                        + (dagger_bits[w] & self.around_bits[i]).bit_count() == clue):
                     agree |= 1 << w
             worlds_now = agree
-        if not worlds_now or obs.lives != start_lives - lost:
+        if not worlds_now or obs.lives != self.lives - lost:
             return None
-        cells = list(members(everything & ~open_ & ~flagged))
+        cells = list(_members(self.everything & ~open_ & ~flagged))
         if all(worlds_now & dagger_worlds[i] == worlds_now for i in cells):
             return None  # every covered cell is a dagger: nothing is left to probe
-        nodes, budget = 0, new_budget
+        self.nodes, self.budget = 0, budget
         try:
-            scored = top(worlds_now, cells, open_, obs.lives)
+            scored = self._top(worlds_now, cells, open_, obs.lives)
         except _OutOfBudget:
             return None
-        return _choose([(v, covered[i]) for v, i in scored],
-                       lambda c: (worlds_now & dagger_worlds[index[c]]).bit_count())
-
-    scored = top((1 << len(worlds)) - 1, list(range(len(covered))), 0, lives)
-    if keep is not None:
-        keep.append(resume)
-    return [(v, covered[i]) for v, i in scored]
+        return _choose([(v, self.covered[i]) for v, i in scored],
+                       lambda c: (worlds_now & dagger_worlds[self.index[c]]).bit_count())

@@ -31,7 +31,7 @@ from typing import Any
 
 from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
-from logic_agents.games.daggers.endgame import Resume, best_probe
+from logic_agents.games.daggers.endgame import EndgameSearch, searched_probe
 from logic_agents.games.daggers.probability import (
     Board,
     ComponentCache,
@@ -189,7 +189,7 @@ class ProbAgent(SatAgent):
         # components enumerated in this game, by their constraints: a step changes one or
         # two, and the look-ahead's boards share the rest
         self._components: ComponentCache = {}
-        self._resume: Resume | None = None  # the game's last endgame search, to go on from
+        self._resume: EndgameSearch | None = None  # the game's last endgame search, to go on from
 
     def _guess(self, obs: DaggersObservation) -> DaggersAction | None:
         known = self._odds_of(obs)
@@ -232,12 +232,11 @@ class ProbAgent(SatAgent):
         """best_probe, from the game's last search when `obs` is a position it covers (its
         memo then answers most of the question), else from a new one."""
         if self._resume is not None:
-            found = self._resume(obs, ENDGAME_BUDGET)
+            found = self._resume.resume(obs, ENDGAME_BUDGET)
             if found is not None:
                 return found
-        keep: list[Resume] = []
-        found = best_probe(obs, self.endgame, ENDGAME_BUDGET, keep)
-        self._resume = keep[0] if keep else None
+        found, search = searched_probe(obs, self.endgame, ENDGAME_BUDGET)
+        self._resume = search
         return found
 
     def near(self, ranked: list[tuple[Cell, float]]) -> list[Cell]:

@@ -62,15 +62,15 @@ def test_out_of_budget_or_too_many_placements_gives_none():
 def test_separate_regions_multiply_their_win_chances():
     """Two 50/50s far apart, one dagger in each: four placements, won with chance 1/4, the
     same as the search over all four placements finds."""
-    from logic_agents.games.daggers.endgame import _scores
+    from logic_agents.games.daggers.endgame import EndgameSearch
     from logic_agents.games.daggers.world import DaggersObservation
 
     grid = tuple(tuple(row) for row in ("?1001?", "?1001?"))
     obs = DaggersObservation(grid=grid, lives=1, total_daggers=2, step=0)
     cell, chance = best_probe(obs, limit=100)
     assert chance == 0.25 and cell == (0, 0)
-    whole = _scores(tuple(obs.unknown_cells()), placements(obs, 100),
-                    frozenset(), obs.neighbours, 1, 10_000)
+    whole = EndgameSearch(tuple(obs.unknown_cells()), placements(obs, 100),
+                          frozenset(), obs.neighbours, 1, 10_000).scores()
     assert max(v for v, _ in whole) == chance
 
 
@@ -79,7 +79,7 @@ def test_the_split_search_agrees_with_the_whole_search():
     give the win chance the search over all placements gives, and a cell that achieves it."""
     import random
 
-    from logic_agents.games.daggers.endgame import _regions, _scores
+    from logic_agents.games.daggers.endgame import EndgameSearch, _regions
     from logic_agents.games.daggers.world import FLAGGED, HIT
 
     rng = random.Random(7)
@@ -97,7 +97,7 @@ def test_the_split_search_agrees_with_the_whole_search():
             if worlds and _regions(covered, worlds, obs.neighbours):
                 split += 1
                 known = frozenset(c for c in obs.cells() if obs.at(c) in (FLAGGED, HIT))
-                whole = _scores(covered, worlds, known, obs.neighbours, 1, 10**7)
+                whole = EndgameSearch(covered, worlds, known, obs.neighbours, 1, 10**7).scores()
                 found = best_probe(obs, limit=2_000, budget=10**7)
                 assert found is not None
                 best = max(v for v, _ in whole)
@@ -114,7 +114,7 @@ def test_a_resumed_search_answers_as_a_new_one():
     search's: the same win chance and the same cell."""
     import random
 
-    from logic_agents.games.daggers.endgame import Resume
+    from logic_agents.games.daggers.endgame import EndgameSearch, searched_probe
 
     rng = random.Random(11)
     resumed = 0
@@ -125,15 +125,15 @@ def test_a_resumed_search_answers_as_a_new_one():
         obs, _ = world.reset(seed=0)
         agent = ProbAgent(endgame=0)  # guesses by the policy: positions the search did not pick
         agent.reset(0)
-        kept: list[Resume] = []
+        kept: EndgameSearch | None = None
         while world.outcome is None:
-            if kept:
-                again = kept[0](obs, 10**7)
+            if kept is not None:
+                again = kept.resume(obs, 10**7)
                 fresh = best_probe(obs, limit=300, budget=10**7)
                 if again is not None and fresh is not None:
                     resumed += 1
                     assert abs(again[1] - fresh[1]) < 1e-12 and again[0] == fresh[0]
             elif placements(obs, 300):
-                best_probe(obs, limit=300, budget=10**7, keep=kept)
+                _, kept = searched_probe(obs, limit=300, budget=10**7)
             obs, *_ = world.step(agent.act(obs))
     assert resumed >= 20
