@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from logic_agents.display.terminal import board_text
 from logic_agents.errors import DependencyNotInstalled, IllegalAction, UsageError
 
 try:
@@ -145,8 +146,6 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
     def render(self) -> Any:
         board = self.encoding.view.board(self._obs)
         if self.render_mode == "ansi":
-            from logic_agents.display.terminal import board_text
-
             return board_text(board).plain
         if self.render_mode == "rgb_array":
             image = np.zeros((board.rows * TILE_PIXELS, board.cols * TILE_PIXELS, 3),

@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
+
+from rich.markup import escape
+from rich.text import Text
 
 from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists, printable
@@ -60,8 +65,6 @@ def stop_on_signals() -> None:
     """The console script's handling of Ctrl-C and SIGTERM: either stops the command as
     Ctrl-C does (a study keeps its rows, exit 130); after the first, later ones are ignored
     while it stops, so a second Ctrl-C 50 ms later cannot kill it half-way through saving."""
-    import signal
-
     with contextlib.suppress(ValueError, OSError):  # not the main thread: leave them be
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _first_only)
@@ -70,8 +73,6 @@ def stop_on_signals() -> None:
 def stop_listening() -> None:
     """The command is stopping: ignore Ctrl-C and SIGTERM from now on, where the console
     script handles them (a caller's own main([...]) keeps its handlers)."""
-    import signal
-
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(ValueError, OSError):
             if signal.getsignal(sig) is _first_only:
@@ -273,9 +274,6 @@ def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
 def markup_renderer(spec: GameSpec) -> Any:
     """What console.print shows of an observation: the game's render as it is when it is a
     rich Text (coloured), else its plain text with markup escaped."""
-    from rich.markup import escape
-    from rich.text import Text
-
     def shown(obs: Any) -> Any:
         with plugin_code(f"{spec.name}'s render"):  # a plug-in's bug: one line, no traceback
             text = spec.render(obs)
@@ -306,10 +304,6 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: R
                  instance: Any, console: Any, show: bool) -> int:
     """The result as a person reads it (or one JSON object with --json); an agent's failure
     also goes to stderr with the agent's own frames, and the exit code is 3."""
-    import json
-
-    from rich.markup import escape
-
     failed = report_agent_failure(result)
     code = EXIT_AGENT_FAILED if failed else 0
     if args.json:
@@ -351,8 +345,6 @@ def world_fault(error: str) -> bool:
 def report_agent_failure(result: Any) -> bool:
     """If the agent failed the episode: say so on stderr, with where and the agent's own
     frames (not the framework's), and return True."""
-    from rich.markup import escape
-
 
     if result.outcome.value not in ("error", "timeout"):
         return False

@@ -7,10 +7,16 @@ for `win` games, mean scores with intervals and sign tests for `score` games.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import platform
+import secrets
+import shlex
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from logic_agents._version import __version__
 from logic_agents.cli.common import (
@@ -127,9 +133,6 @@ def _study_seed(text: str) -> int:
 def _draw_seed(args: argparse.Namespace) -> int:
     """--seed random: the seed of the study in --out when resuming, else a fresh one from the
     operating system's randomness (a tournament's players cannot find it by trying seeds)."""
-    import secrets
-    from pathlib import Path
-
     if args.resume and args.out:
         held = read_study(Path(args.out)).get("seed")
         if isinstance(held, int) and not isinstance(held, bool):
@@ -275,8 +278,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _report_failures(rows: list[Row], err: Console) -> None:
     """One line per agent whose games failed: how many, and the first failure's words."""
-    from rich.markup import escape
-
     first: dict[str, Any] = {}
     count: dict[str, int] = {}
     for row in rows:
@@ -295,11 +296,6 @@ def _report_failures(rows: list[Row], err: Console) -> None:
 def study_meta(args: argparse.Namespace) -> dict[str, str]:
     """What a reader needs to make the study again: the command as typed, the version, the
     seed, and when it ran."""
-    import datetime
-    import platform
-    import shlex
-
-
     return {"command": "logic-agents " + shlex.join(args.argv),
             "version": f"logic-agents {__version__}, Python {platform.python_version()}",
             "seed": str(args.seed), "runs": f"{args.runs} per map and agent",

@@ -13,6 +13,8 @@ import json
 import time
 from typing import Any, cast
 
+from rich.markup import escape
+
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console, names_table
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
@@ -65,8 +67,6 @@ def agent_rows(spec: Any) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
     console = make_console()
     if args.check:
         return run_check(args, console)
@@ -128,8 +128,6 @@ def checked_apart(spec: GameSpec, seconds: float = CHECK_LIMIT_S) -> GameCheck:
 def run_check(args: argparse.Namespace, console: Any) -> int:
     """`games --check [NAME]`: check_game on one game or on every one that loads; a plug-in
     that does not load is a failure too."""
-    from rich.markup import escape
-
     names, broken = (list(games()), broken_games()) if not args.game else ([args.game], {})
     if args.game:  # one game: only its own entry point is imported
         try:

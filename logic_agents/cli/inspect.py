@@ -7,10 +7,13 @@ import argparse
 import json
 from typing import Any
 
+from rich.markup import escape
+
 from logic_agents.cli.board_model import model_board
 from logic_agents.cli.common import limit_flag
 from logic_agents.errors import FormatError
 from logic_agents.ground.output import make_console
+from logic_agents.logic.dimacs import read_dimacs, stats
 from logic_agents.logic.names import SOLVERS
 from logic_agents.world.options import integer
 
@@ -34,8 +37,6 @@ def add_parser(sub: Any) -> None:
 
 
 def _why(args: argparse.Namespace, cnf: Any) -> int:
-    from rich.markup import escape
-
     from logic_agents.logic.oracle import check_solver_name
     from logic_agents.logic.why import why_forced
 
@@ -68,8 +69,6 @@ def _duplicates(clauses: list[list[int]]) -> int:
 def _list_clauses(console: Any, cnf: Any, limit: int) -> None:
     """The first `limit` distinct clauses by name, under the `c kb` formula each came from
     when the file says (a file written by `logic-agents cnf`)."""
-    from rich.markup import escape
-
     from logic_agents.logic.why import named_formulas
 
     try:
@@ -100,10 +99,8 @@ def _list_clauses(console: Any, cnf: Any, limit: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pysat.solvers import Solver
-    from rich.markup import escape
     from rich.table import Table
 
-    from logic_agents.logic.dimacs import read_dimacs, stats
     from logic_agents.logic.oracle import check_solver_name
 
     cnf = read_dimacs(args.file)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from rich.markup import escape
+
 from logic_agents.cli.common import (
     agent_entries,
     agents_epilog,
@@ -106,8 +108,6 @@ def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, Record, 
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
 
     spec, map_path, instance, entry, options, wopts = prepare(args)
     if entry.interactive:
@@ -162,8 +162,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: Record, instance: Any,
              wopts: Record, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, Record]:
-    from rich.markup import escape
-
 
     try:
         agent = build_agent(entry, options, clock)

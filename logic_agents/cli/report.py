@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.markup import escape
+
 from logic_agents.ground.shapes import Record
 
 
 def print_summary(console: Any, summary: Record, maps: int, args: argparse.Namespace) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     scored = summary.get("objective") == "score"

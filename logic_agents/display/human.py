@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich.text import Text
+
 from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Counters, Record
@@ -269,8 +271,6 @@ class Session:
 
     def status(self, board: Any = None) -> Any:
         """The status line (`board`: the BoardView of the current observation, if drawn)."""
-        from rich.text import Text
-
         board = board if board is not None else self.view.board(self.obs)
         score = int(self.score) if float(self.score).is_integer() else round(self.score, 3)
         line = counters_text(board, [("step", len(self.actions)), ("score", score)])

@@ -7,6 +7,7 @@ its 95% interval. It writes a PNG.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from logic_agents.errors import DependencyNotInstalled, FormatError, UsageError
@@ -18,8 +19,6 @@ FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".webp", ".eps", ".ps", ".ti
 def check_plot_target(path: str | Path) -> None:
     """Before a study plays its first game: the extra is installed and the file is a kind
     matplotlib writes; a usage error now, not after hours of games."""
-    import importlib.util
-
 
     if Path(path).suffix.lower() not in FORMATS:
         raise UsageError(f"--plot {path}: name the file with one of {', '.join(FORMATS)}")

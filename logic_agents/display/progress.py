@@ -15,6 +15,8 @@ import time
 from types import TracebackType
 from typing import Any
 
+from rich.console import Console
+
 
 def in_notebook() -> bool:
     """Whether this process is a Jupyter kernel (IPython is imported only if already loaded)."""
@@ -56,7 +58,6 @@ class StudyProgress:
 
             self._handle = display(self._rich_html(), display_id=True)  # type: ignore[no-untyped-call, unused-ignore]
         elif self.where == "terminal":
-            from rich.console import Console
             from rich.progress import Progress
 
             self._bar = Progress(console=Console(stderr=True), transient=False)

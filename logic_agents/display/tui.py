@@ -17,8 +17,11 @@ Concepts:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
+
+from rich.text import Text
 
 from logic_agents.display.human import Scripted, Session, replay_actions
 from logic_agents.errors import UsageError
@@ -112,8 +115,6 @@ def play_app(session: Session, title: str) -> Any:
             self.redraw()
 
         def redraw(self) -> None:
-            from rich.text import Text
-
             picture, board = session.picture()
             width = board.cols * (4 if board.row_shift else 3) + 10
             height = board.rows + 2 * (board.boxes is not None) * board.rows // max(
@@ -164,8 +165,6 @@ def play_human(spec: Any, instance: Any, world_options: Record, seed: int | None
                next_puzzle: Callable[[Any], Any] | None = None) -> Any:
     """Run human play; returns the EpisodeResult of the kept actions of the last game played
     (after `n`, the new one) and writes its trace, which `make_trace(instance, seed)` opens."""
-
-    import time
 
     session = Session(spec, instance, world_options, seed, hint_agent, next_puzzle)
     started = time.perf_counter()

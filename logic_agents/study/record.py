@@ -14,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import inspect
 import json
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -76,9 +78,6 @@ def agent_source(spec: GameSpec, reference: str, entry: AgentEntry | None = None
     """What an agent name meant: `builtin` for the game's own agents (the version covers
     them), else a hash of the source file of the class a reference names, or of the file
     that defines an agent given as an object (`object` when it has no file: a notebook)."""
-    import inspect
-    import sys
-
 
     if reference in spec.agents:
         return "builtin"

@@ -11,6 +11,7 @@ by itself (`_repr_html_`). A Study reads like the summary it used to be: `study[
 from __future__ import annotations
 
 import dataclasses
+import html
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -44,8 +45,6 @@ class GamePage(str):
         return f"<GamePage: {len(self):,} characters of HTML>"
 
     def _repr_html_(self) -> str:
-        import html
-
         return (f'<iframe srcdoc="{html.escape(self)}" sandbox="allow-scripts" '
                 'style="width: 100%; height: 640px; border: 1px solid #ddd"></iframe>')
 

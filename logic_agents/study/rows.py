@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
+import hmac
 import json
 import math
 import os
@@ -81,9 +83,6 @@ def seal_of(row: Row, key: str) -> str:
     """The referee's seal on a row: an HMAC of its fields under the study's key (kept in the
     study record, which a sandboxed player cannot see). A row appended by anyone else, or
     changed since, does not carry it."""
-    import hashlib
-    import hmac
-
     record = json.dumps(dataclasses.asdict(row), sort_keys=True, separators=(",", ":"),
                         default=str)
     return hmac.new(key.encode(), record.encode(), hashlib.sha256).hexdigest()[:32]
@@ -207,7 +206,6 @@ def read_rows(path: str | Path, key: str | None = None) -> list[Row]:
 def _sealed(row: Row, record: Record, key: str | None, where: str) -> Row:
     if key is None:
         return row
-    import hmac
 
     seal = record.get("seal")
     if not isinstance(seal, str) or not seal.isascii() or \

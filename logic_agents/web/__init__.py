@@ -13,6 +13,7 @@ Concepts:
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from importlib import resources
@@ -133,8 +134,6 @@ def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance
                    map_path: str, world_options: Record, clock: Any = None) -> tuple[Any, str]:
     """Play one episode into an in-memory trace (under `clock`'s caps); returns (result,
     trace text)."""
-    import io
-
 
     buffer = io.StringIO()
     header = trace_header(spec, instance, map_path, world_options)

@@ -12,8 +12,10 @@ study's row.
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import AgentFailed
@@ -224,8 +226,6 @@ def replay_name(index: int, row: Any) -> str:
     """A replay page's file name: a readable ASCII stem of at most 60 characters and a short
     hash of the whole (agent, group, map, run), so any names give a file name well under the
     255 bytes a file system allows, and no two games share one."""
-    import hashlib
-
     whole = f"{row.agent}-{row.group}-{row.map}-run{row.run}"
     stem = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_.") else "_"
                    for ch in whole)[:60]
@@ -245,8 +245,6 @@ def write_study(path: str, spec: Any, summary: Record, rows: Sequence[Any], entr
     failed (error, timeout) gets no replay page: its row says what happened. `agents` maps
     the names rows carry to the agents' entries (a file agent's row names it by its own
     `name`, which no lookup resolves)."""
-    from pathlib import Path
-
 
     page = Path(path)
     folder = page.with_name(page.stem + "_replays")

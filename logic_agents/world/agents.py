@@ -32,6 +32,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -255,8 +256,6 @@ def _stamp(path: Path) -> tuple[Any, ...]:
 
 def _where_in(error: BaseException, module: str) -> str:
     """`Type: message (file:line)` of an error raised while a module was read."""
-    import traceback
-
     text = str(error).strip().splitlines()
     line = f"{type(error).__name__}: {text[0][:200]}" if text else type(error).__name__
     frames = traceback.extract_tb(error.__traceback__)

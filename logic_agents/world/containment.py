@@ -21,6 +21,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Callable
 
 from logic_agents.world.sandbox import HEADROOM_MIB
@@ -212,8 +213,6 @@ class ProcessGroup:
                 os.rmdir(self.path)
                 return
             except OSError:
-                import time
-
                 time.sleep(0.01)
 
 

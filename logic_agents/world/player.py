@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import io
 import os
 import sys
@@ -269,8 +270,6 @@ class _Player:
 def _game(name: str, entry_point: object) -> GameSpec:
     """The game's spec: imported from the entry point the referee named (no scan of every
     distribution's metadata, a fifth of a player's start), else looked up as usual."""
-    import importlib
-
     if isinstance(entry_point, str) and ":" in entry_point:
         module, _, attribute = entry_point.partition(":")
         with contextlib.suppress(Exception):

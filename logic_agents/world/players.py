@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import site
 import subprocess
 import sys
 import threading
@@ -94,8 +95,6 @@ DEFAULT_ISOLATION = Isolation()
 
 def _user_site() -> list[str]:
     """The user's site-packages, where `pip install --user` put logic-agents, if it exists."""
-    import site
-
     with contextlib.suppress(Exception):
         folder = site.getusersitepackages()
         if os.path.isdir(folder):

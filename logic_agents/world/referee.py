@@ -14,6 +14,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import math
 import os
 import secrets
@@ -56,7 +57,6 @@ def _locate(reference: str) -> tuple[str | None, list[str]]:
         if not path.is_file():
             raise UsageError(f"--agent {reference}: no such file {module_text}")
         return str(path.resolve()), []
-    import importlib.util
 
     top = module_text.split(".")[0]
     try:

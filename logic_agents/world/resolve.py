@@ -17,6 +17,7 @@ names it would refuse.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Callable
@@ -312,8 +313,6 @@ def shipped_names(registered: dict[str, Any]) -> list[str]:
 
 def did_you_mean(text: str, registered: dict[str, Any]) -> str:
     """"; did you mean HARD1?" for a name near a shipped one (another case, a typo), else ""."""
-    import difflib
-
     if len(text) > 200 or "/" in text:
         return ""
     base = split_index(text)[0]

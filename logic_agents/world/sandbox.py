@@ -80,7 +80,7 @@ def set_memory_cap(mib: int | None) -> None:
         return
     _CAPPED["process"], _CAPPED["mib"] = True, mib
     with contextlib.suppress(ImportError, ValueError, OSError):
-        import resource
+        import resource  # POSIX only: where it is missing, the process is left uncapped
 
         limit = (mib + HEADROOM_MIB) << 20
         _, hard = resource.getrlimit(resource.RLIMIT_DATA)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
+
 from logic_agents.games.daggers.world import (
     COVERED,
     FLAGGED,
@@ -42,8 +44,6 @@ def render(obs: DaggersObservation) -> str:
 
 def styled(obs: DaggersObservation) -> Any:
     """The same picture, coloured: a rich Text (its str is render's text)."""
-    from rich.text import Text
-
     return Text.from_markup(_markup(obs))
 
 

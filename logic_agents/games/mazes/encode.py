@@ -27,6 +27,7 @@ Concepts:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from logic_agents.games.mazes.board import MazeBoard
 from logic_agents.logic.ids import IdCardinality, IdClause, Key
@@ -315,7 +316,6 @@ def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
         race = solver is None and board.height * board.width >= RACE_CELLS
     if not race:
         return _check(board, unique, solver)
-    from functools import partial
 
 
     return raced([partial(_check, board, True, name) for name in RACE_SOLVERS], unique)

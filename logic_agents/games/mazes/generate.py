@@ -16,11 +16,14 @@ Concepts:
 
 from __future__ import annotations
 
+import argparse
 import functools
 import random
+import re
 import time
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
@@ -242,9 +245,6 @@ def iter_boards(size: int, count: int, seed: int, shapes: int | None = None,
 
 # -- `logic-agents generate mazes` -----------------------------------------------------------
 def _size(text: str) -> tuple[int, int]:
-    import argparse
-    import re
-
     m = re.fullmatch(r"([0-9]{1,4})(?:x([0-9]{1,4}))?", text.strip())
     if not m:
         raise argparse.ArgumentTypeError(f"give N (N x N) or WxH, such as 9 or 15x12, not "
@@ -261,8 +261,6 @@ OPTIONS = (
 
 
 def _run(request: GenerateRequest) -> GenerateReport:
-    from pathlib import Path
-
     opt_shapes = request.options.get("shapes")
     opt_size = request.need("size")
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, unit_indices
-from logic_agents.games.sudoku.encode import SudokuSolver
+from logic_agents.games.sudoku.encode import SudokuSolver, rule_words
 from logic_agents.games.sudoku.evolve import ea_multi, ea_repair
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation
 from logic_agents.ground.shapes import Counters
@@ -134,8 +134,6 @@ class LogicSudokuAgent(SolverChoice, SudokuAgent):
 
     def _proof(self, index: int, value: int, n: int) -> Why:
         """The givens and rules that force the value, a minimal set of them, in words."""
-        from logic_agents.games.sudoku.encode import rule_words
-
         s = self._solver_of(n)
         found = s.oracle.explain(s.ids[index // n][index % n][value - 1], self._known)
         if found is None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from math import prod
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.encode import UndeadSolver
 from logic_agents.games.undead.sight import seen
 
 LEVELS = ("easy", "normal", "tricky")
@@ -165,8 +166,6 @@ def rate(puzzle: UndeadPuzzle, unique: bool | None = None) -> Rating:
     if not open_cells:
         return Rating("easy" if passes <= EASY_PASSES else "normal", passes, 0, 1)
     if unique is None:
-        from logic_agents.games.undead.encode import UndeadSolver
-
         solver = UndeadSolver(puzzle)
         try:
             unique = solver.count_solutions(2) == 1

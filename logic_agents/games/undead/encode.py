@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from functools import partial
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.seen import SeenCore
 from logic_agents.games.undead.sight import clue_entry
 from logic_agents.ground.shapes import Record
 from logic_agents.logic.ids import IdCardinality, IdClause, Key
@@ -259,8 +260,6 @@ def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
                shuffle: int | None = None, unique: bool = True) -> SolveResult:
     """The check under one set-up (SeenCore keywords; `solver` overrides the set-up's) on a
     solver of its own: a solution, and with `unique` a second one or the proof there is none."""
-    from logic_agents.games.undead.seen import SeenCore
-
     setup = dict(setup)
     if solver is not None:
         setup["solver"] = solver

@@ -29,7 +29,9 @@ Concepts:
 
 from __future__ import annotations
 
+import argparse
 import random
+import re
 import time
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
@@ -284,9 +286,6 @@ def iter_puzzles(width: int, height: int, count: int, seed: int,
 
 # -- `logic-agents generate undead` ----------------------------------------------------------
 def _size(text: str) -> tuple[int, int]:
-    import argparse
-    import re
-
     m = re.fullmatch(r"([0-9]{1,4})x([0-9]{1,4})", text.strip())
     if not m:
         raise argparse.ArgumentTypeError(f"give WxH, such as 7x7 or 20x20, not {text[:40]!r}")
