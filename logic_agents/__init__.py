@@ -231,8 +231,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                              world_options=world_options, on_row=shown.advance)
     summary = _summarize(rows, study.agents, groups=list(dict.fromkeys(e.group for e in entries)),
                          scored=scored)
-    summary["objective"] = spec.objective
-    labels = ", ".join(repr(name) for name in summary["agents"])
+    labels = ", ".join(repr(name) for name in summary.agents)
     call = (f"logic_agents.compare([{labels}], {refs!r}, "
             f"game={spec.name!r}, runs={runs}, seed={seed})")
     return Study(list(rows), summary, spec.name, {

@@ -101,7 +101,9 @@ def test_compare_returns_a_study_for_notebooks(monkeypatch):
     study = la.compare(["spx", "satx"], ["EASY1", "EASY2"], runs=3, jobs=1)
     assert isinstance(study, la.Study) and len(study.rows) == 12
     assert {r.agent for r in study.rows} == {"spx", "satx"} and study.objective == "win"
-    assert study.pairs == study.summary["pairs"] and study.pairs[0]["paired_games"] == 6
+    assert study.pairs == study.summary.pairs and study.pairs[0]["paired_games"] == 6
+    assert [p.to_json() for p in study.pairs] == study["pairs"] == study.summary["pairs"]
+    assert study.pairs[0].paired_games == 6 and study.summary.objective == "win"
     frame = study.to_pandas()
     assert len(frame) == 12 and {"agent", "map", "seed", "outcome", "won"} <= set(frame.columns)
     assert frame.groupby("agent")["won"].sum()["satx"] == study["agents"]["satx"]["wins"]

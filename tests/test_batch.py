@@ -100,7 +100,7 @@ def test_summary_statistics():
     assert mcnemar_exact(3, 3) == 1.0
     rows = batch.compare(["rpx", "satx"], EASY, runs=10, seed=2, jobs=1)
     summary = summarize(rows, ["rpx", "satx"])
-    json.dumps(summary)
+    assert json.loads(json.dumps(summary.to_json())) == summary.to_json()  # JSON as it is
     sat = summary["agents"]["satx"]
     assert set(sat) >= {"games", "wins", "win_rate", "ci95", "mean_time_s", "mean_steps",
                         "mean_guesses", "groups"}
@@ -211,3 +211,23 @@ def test_rows_keep_cpu_time_beside_wall_time_and_older_files_still_read(tmp_path
         sink.close()
         assert old.read_text().splitlines()[0] == ",".join(header)
         assert len(read_rows(old)) == 2
+
+
+def test_a_summary_is_data_nothing_changes_after_it_is_made():
+    """Issue 40: a summary is a frozen dataclass (its objective given when it is made, not
+    written in afterwards); its JSON is what `compare --json` prints."""
+    import dataclasses
+
+    import pytest
+
+    from logic_agents.study.summary import Summary
+
+    rows = batch.compare(["spx"], EASY[:1], runs=2, seed=3, jobs=1)
+    summary = summarize(rows, ["spx"])
+    assert isinstance(summary, Summary) and summary.objective == "win"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        summary.objective = "score"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        summary.agents["spx"].wins = 99  # type: ignore[misc]
+    assert list(summary.to_json()) == ["agents", "pairs", "objective"]
+    assert summary["agents"]["spx"]["games"] == summary.agents["spx"].games == 2

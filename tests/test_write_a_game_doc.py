@@ -54,8 +54,7 @@ def test_every_name_in_the_guides_tables_exists():
     names -= {"true", "false", "win", "score", "akari", "bulb", "clear", "obs", "x", "text",
               "instance", "action", "observation", "path", "file", "result", "moves",
               "height", "width", "source", "name", "h",
-              "str", "Text", "lives_left", "summary"}  # a type, rich's Text, a result key, a
-    # world's optional summary() (world.runner)
+              "str", "Text", "lives_left"}  # a type, rich's Text, a result key
     missing = sorted(n for n in names if not known(n))
     assert not missing, f"docs/write-a-game.md names what the code does not have: {missing}"
 

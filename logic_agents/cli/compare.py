@@ -48,7 +48,7 @@ from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.record import read_study
 from logic_agents.study.rows import Row
-from logic_agents.study.summary import per_map, summarize
+from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import write_study
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.declared import Option
@@ -254,22 +254,21 @@ def run(args: argparse.Namespace) -> int:
         progress.update(task, completed=total)
     summary = summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
                         scored=scored)
-    summary["objective"] = spec.objective
     if args.plot:
         from logic_agents.display.plot import plot_summary
 
-        plot_summary(summary, args.plot)
+        plot_summary(summary.to_json(), args.plot)
     if args.html:
         _write_html(args, spec, summary, rows, entries, options, wopts, err)
     if drawn:
         err.print(f"study seed {args.seed}, drawn at random"
                   + (f" (kept in {args.out}.study.json)" if args.out else ""))
-    failed = sum(st["errors"] + st["timeouts"] for st in summary["agents"].values())
+    failed = sum(st.errors + st.timeouts for st in summary.agents.values())
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:
         _report_failures(rows, err)
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(summary.to_json()))
         return code
 
     print_summary(make_console(), summary, len(entries), args)
@@ -302,23 +301,23 @@ def study_meta(args: argparse.Namespace) -> dict[str, str]:
             "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
 
 
-def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Record, rows: list[Row],
+def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
                 entries: list[MapEntry], options: Record, wopts: Record, err: Console) -> None:
     from rich.progress import Progress
 
     # the rows name agents as the study did (a file agent by its own `name`): the page's
     # replays keep the reference each name came from (issue 39, item 1)
     agents = {e.name: e for e in (agent_entry(spec, n) for n in _agent_names(args, spec))}
-    title = (f"{spec.name}: {', '.join(summary['agents'])} on {len(entries)} maps x "
+    title = (f"{spec.name}: {', '.join(summary.agents)} on {len(entries)} maps x "
              f"{args.runs} runs, seed {args.seed}")
     with Progress(console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("replay pages", total=len(rows))
-        written, notes = write_study(args.html, spec, summary, rows, entries,
+        written, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
                                      {k: v for k, v in options.items() if v}, wopts, title,
                                      lambda done, total: progress.update(task, completed=done),
                                      caps_of(args), study_meta(args), agents,
-                                     per_map(rows, list(summary["agents"]),
-                                             summary.get("objective") == "score"))
+                                     [m.to_json() for m in per_map(rows, list(summary.agents),
+                                                                   summary.scored)])
     for note in notes:
         err.print(f"note: {note}")
     err.print(f"study page: {args.html} ({written} replay pages beside it)")

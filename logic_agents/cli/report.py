@@ -4,72 +4,72 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
-from logic_agents.ground.shapes import Record
+from logic_agents.study.summary import Summary
 
 
-def print_summary(console: Any, summary: Record, maps: int, args: argparse.Namespace) -> None:
+def print_summary(console: Console, summary: Summary, maps: int,
+                  args: argparse.Namespace) -> None:
     from rich.table import Table
 
-    scored = summary.get("objective") == "score"
+    scored = summary.scored
     table = Table(title=f"{maps} maps x {args.runs} runs, seed {args.seed} (paired)")
-    columns: tuple[str, ...] = (("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
-                "time/game s", "cpu/game s") if scored else
-               ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
-                "time/game s", "cpu/game s"))
+    columns: tuple[str, ...] = (
+        ("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
+         "time/game s", "cpu/game s") if scored else
+        ("agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
+         "time/game s", "cpu/game s"))
     # games the agent failed (error / timeout) are counted apart from the game's losses
-    failures = any(st.get("errors") or st.get("timeouts") for st in summary["agents"].values())
+    failures = any(st.errors or st.timeouts for st in summary.agents.values())
     if failures:
         columns = (*columns, "errors", "timeouts")
     for col in columns:
         table.add_column(col, justify="left" if col in ("agent", "group") else "right")
-    for name, stats in summary["agents"].items():
-        rows_to_show = [("all", stats)]
-        if len(stats["groups"]) > 1:
-            rows_to_show += list(stats["groups"].items())
+    for name, stats in summary.agents.items():
+        groups = stats.groups or {}
+        rows_to_show = [("all", stats), *(groups.items() if len(groups) > 1 else [])]
         for group, st in rows_to_show:
             first = escape(name) if group == "all" else ""
-            if scored:
-                sc = st["score"]
-                cells = [f"{sc['mean']:.1f} [{sc['ci95'][0]:.1f}, {sc['ci95'][1]:.1f}]",
-                         f"{sc['median']:g}", f"{sc['max']:g}", f"{st['mean_steps']:.1f}",
-                         f"{st['mean_time_s']:.4f}", f"{st.get('mean_cpu_s', 0.0):.4f}"]
+            if st.score is not None:
+                sc = st.score
+                cells = [f"{sc.mean:.1f} [{sc.ci95[0]:.1f}, {sc.ci95[1]:.1f}]",
+                         f"{sc.median:g}", f"{sc.max:g}", f"{st.mean_steps:.1f}",
+                         f"{st.mean_time_s:.4f}", f"{st.mean_cpu_s:.4f}"]
             else:
-                lo, hi = st["ci95"]
-                cells = [str(st["wins"]),
-                         f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
-                         f"{st['mean_steps']:.1f}", f"{st['mean_guesses']:.2f}",
-                         f"{st['mean_time_s']:.4f}", f"{st.get('mean_cpu_s', 0.0):.4f}"]
+                lo, hi = st.ci95
+                cells = [str(st.wins),
+                         f"{100 * st.win_rate:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+                         f"{st.mean_steps:.1f}", f"{st.mean_guesses:.2f}",
+                         f"{st.mean_time_s:.4f}", f"{st.mean_cpu_s:.4f}"]
             if failures:
-                cells += [str(st.get("errors", 0)), str(st.get("timeouts", 0))]
-            table.add_row(first, escape(group), str(st["games"]), *cells)
+                cells += [str(st.errors), str(st.timeouts)]
+            table.add_row(first, escape(group), str(st.games), *cells)
     console.print(table)
-    for name, stats in summary["agents"].items():
-        counters = ", ".join(f"{k} {v:.1f}" for k, v in stats["mean_stats"].items())
+    for name, stats in summary.agents.items():
+        counters = ", ".join(f"{k} {v:.1f}" for k, v in stats.mean_stats.items())
         if counters:
             console.print(f"{escape(name)} means per game: {escape(counters)}")
-    tied = [p for p in summary["pairs"] if p["only_a_won"] == p["only_b_won"] == 0]
+    tied = [p for p in summary.pairs if p.only_a_won == p.only_b_won == 0]
     if tied:
         same = ("scored the same in every paired game" if scored else "never split a game "
                 "(every paired game was won by both or lost by both)")
         console.print(f"{len(tied)} pair(s) of agents {same}: "
-                      + escape(", ".join(f"{p['a']}/{p['b']}" for p in tied)))
-    for pair in summary["pairs"]:
+                      + escape(", ".join(f"{p.a}/{p.b}" for p in tied)))
+    for pair in summary.pairs:
         if pair in tied:
             continue
-        verdict = (f"{pair['better']} is better" if pair["significant"]
-                   else "no significant difference")
+        verdict = f"{pair.better} is better" if pair.significant else "no significant difference"
         if scored:
-            line = (f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; "
-                    f"{pair['a']} scored more in {pair['only_a_won']}, {pair['b']} in "
-                    f"{pair['only_b_won']}; exact sign test p = {pair['p_value']:.3g}: {verdict}")
+            line = (f"{pair.a} vs {pair.b}: {pair.paired_games} paired games; "
+                    f"{pair.a} scored more in {pair.only_a_won}, {pair.b} in "
+                    f"{pair.only_b_won}; exact sign test p = {pair.p_value:.3g}: {verdict}")
         else:
-            line = (f"{pair['a']} vs {pair['b']}: {pair['paired_games']} paired games; only "
-                    f"{pair['a']} won {pair['only_a_won']}, only {pair['b']} won "
-                    f"{pair['only_b_won']}; exact McNemar p = {pair['p_value']:.3g}: {verdict}")
+            line = (f"{pair.a} vs {pair.b}: {pair.paired_games} paired games; only "
+                    f"{pair.a} won {pair.only_a_won}, only {pair.b} won "
+                    f"{pair.only_b_won}; exact McNemar p = {pair.p_value:.3g}: {verdict}")
         console.print(escape(line))
     if args.out:
         console.print(f"rows: {escape(args.out)}")

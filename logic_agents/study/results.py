@@ -5,7 +5,7 @@ their 95% intervals, per agent and group), the paired tests (`pairs`: McNemar on
 beside each difference and its interval), `by_map` (the same per map) and `meta` (the call that
 made it, the version, the seed); `to_pandas()` gives one row per game (pandas is the optional
 extra `pandas`), `to_html()` the self-contained study page (no network), which a notebook shows
-by itself (`_repr_html_`). A Study reads like the summary it used to be: `study["agents"]`.
+by itself (`_repr_html_`). A Study reads like the summary's JSON: `study["agents"]`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled
 from logic_agents.study.rows import Row
-from logic_agents.study.summary import per_map
+from logic_agents.study.summary import MapStats, Pair, Summary, per_map
 from logic_agents.web.study import study_page
 from logic_agents.web.svg import episode_html
 from logic_agents.world.core import EpisodeResult
@@ -55,28 +55,27 @@ NOTEBOOK_WINDOW = 200  # rows per table a notebook shows of a study
 @dataclass
 class Study:
     rows: list[Row]
-    summary: dict[str, Any]
+    summary: Summary
     game: str = ""
     meta: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
-    def pairs(self) -> list[dict[str, Any]]:
+    def pairs(self) -> tuple[Pair, ...]:
         """The paired tests: for each pair of agents, the games only one won and McNemar's p."""
-        pairs: list[dict[str, Any]] = self.summary.get("pairs", [])
-        return pairs
+        return self.summary.pairs
 
     @property
     def objective(self) -> str:
-        return str(self.summary.get("objective", "win"))
+        return self.summary.objective
 
     def __getitem__(self, key: str) -> Any:
-        return self.summary[key]
+        return self.summary.to_json()[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.summary)
+        return iter(self.summary.to_json())
 
     def keys(self) -> Any:
-        return self.summary.keys()
+        return self.summary.to_json().keys()
 
     def to_pandas(self) -> Any:
         """One DataFrame row per game: the Row fields, the agent's counters as `stat_NAME` and
@@ -97,18 +96,17 @@ class Study:
         return pandas.DataFrame.from_records(records)
 
     @property
-    def by_map(self) -> list[dict[str, Any]]:
-        """Each map's statistics per agent: [{"group", "map", "agents": {name: stats}}]."""
-
-        return per_map(self.rows, list(self.summary.get("agents", {})),
-                       self.objective == "score")
+    def by_map(self) -> list[MapStats]:
+        """Each map's statistics per agent (group, map, agents: {name: AgentStats})."""
+        return per_map(self.rows, list(self.summary.agents), self.summary.scored)
 
     def to_html(self, title: str = "", window: int | None = None) -> str:
         """The study page `compare --html` writes (without replay links), with the call that
         made it at the top; `window`: at most that many rows per table."""
 
-        return study_page(title or f"{self.game} study", self.summary, self.rows, {},
-                          meta=self.meta, window=window, maps=self.by_map)
+        return study_page(title or f"{self.game} study", self.summary.to_json(), self.rows, {},
+                          meta=self.meta, window=window,
+                          maps=[m.to_json() for m in self.by_map])
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the summary and a window of NOTEBOOK_WINDOW rows, so a study
@@ -116,5 +114,5 @@ class Study:
         return self.to_html(window=NOTEBOOK_WINDOW)
 
     def __repr__(self) -> str:
-        agents = ", ".join(self.summary.get("agents", {}))
+        agents = ", ".join(self.summary.agents)
         return f"<Study {self.game}: {len(self.rows)} games of {agents}>"

@@ -7,6 +7,10 @@ summarize: per agent and per group, games, wins, win rate, errors and timeouts (
 from losses; they are games not won), means of steps, guesses, time and the agent's counters;
 for every pair of agents an exact McNemar test (or, for scored games, a sign test on scores)
 beside the difference and its 95% interval; per_map: the same statistics map by map.
+
+The results are frozen dataclasses (Summary, AgentStats, ScoreStats, Pair, MapStats): nothing
+changes them once made. `to_json()` gives what `compare --json` prints, and each reads like
+that JSON object too (`pair["p_value"]`, `summary["agents"]`), as the dicts it replaced did.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.ground.shapes import Record
@@ -40,6 +45,122 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return min(1.0, float(2 * tail / 2**n))
 
 
+class ReadsLikeJson:
+    """A result that reads like the JSON object it serializes to, as the dicts it replaced."""
+
+    def to_json(self) -> Record:
+        raise NotImplementedError
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+
+def _interval(ci95: tuple[float, float]) -> list[float]:
+    return [ci95[0], ci95[1]]
+
+
+@dataclass(frozen=True)
+class ScoreStats(ReadsLikeJson):
+    """Scores: mean, median, max and a normal-approximation 95% interval of the mean."""
+
+    mean: float
+    median: float
+    max: float
+    ci95: tuple[float, float]
+
+    def to_json(self) -> Record:
+        return {"mean": self.mean, "median": self.median, "max": self.max,
+                "ci95": _interval(self.ci95)}
+
+
+@dataclass(frozen=True)
+class AgentStats(ReadsLikeJson):
+    """One agent's games (over a study, a group or a map): wins with the Wilson interval,
+    failures apart, the means of steps, guesses, time and its counters; `score` for a scored
+    game; `groups` (over a study only) the same per group."""
+
+    games: int
+    wins: int
+    errors: int
+    timeouts: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_steps: float
+    mean_guesses: float
+    mean_time_s: float
+    mean_cpu_s: float
+    mean_stats: Mapping[str, float]
+    score: ScoreStats | None = None
+    groups: Mapping[str, AgentStats] | None = None
+
+    def to_json(self) -> Record:
+        out: Record = {"score": self.score.to_json()} if self.score is not None else {}
+        out.update({"games": self.games, "wins": self.wins, "errors": self.errors,
+                    "timeouts": self.timeouts, "win_rate": self.win_rate,
+                    "ci95": _interval(self.ci95), "mean_steps": self.mean_steps,
+                    "mean_guesses": self.mean_guesses, "mean_time_s": self.mean_time_s,
+                    "mean_cpu_s": self.mean_cpu_s, "mean_stats": dict(self.mean_stats)})
+        if self.groups is not None:
+            out["groups"] = {name: g.to_json() for name, g in self.groups.items()}
+        return out
+
+
+@dataclass(frozen=True)
+class Pair(ReadsLikeJson):
+    """Two agents on their paired games: the games only one won (or, scored, where one scored
+    more), the exact test's p-value, the verdict, and the difference with its 95% interval."""
+
+    a: str
+    b: str
+    paired_games: int
+    only_a_won: int
+    only_b_won: int
+    test: str
+    p_value: float
+    significant: bool
+    better: str | None
+    difference: float
+    difference_ci95: tuple[float, float]
+
+    def to_json(self) -> Record:
+        return {"a": self.a, "b": self.b, "paired_games": self.paired_games,
+                "only_a_won": self.only_a_won, "only_b_won": self.only_b_won, "test": self.test,
+                "p_value": self.p_value, "significant": self.significant,
+                "better": self.better, "difference": self.difference,
+                "difference_ci95": _interval(self.difference_ci95)}
+
+
+@dataclass(frozen=True)
+class MapStats(ReadsLikeJson):
+    """One map's statistics per agent."""
+
+    group: str
+    map: str
+    agents: Mapping[str, AgentStats]
+
+    def to_json(self) -> Record:
+        return {"group": self.group, "map": self.map,
+                "agents": {name: st.to_json() for name, st in self.agents.items()}}
+
+
+@dataclass(frozen=True)
+class Summary(ReadsLikeJson):
+    """A study's statistics: per agent (and group), every pair's test, and the objective the
+    game is judged on ("win" or "score")."""
+
+    agents: Mapping[str, AgentStats]
+    pairs: tuple[Pair, ...]
+    objective: str = "win"
+
+    @property
+    def scored(self) -> bool:
+        return self.objective == "score"
+
+    def to_json(self) -> Record:
+        return {"agents": {name: st.to_json() for name, st in self.agents.items()},
+                "pairs": [p.to_json() for p in self.pairs], "objective": self.objective}
+
+
 def paired_difference(only_a: int, only_b: int, n: int, z: float = 1.96) -> Record:
     """A's win rate minus B's over n paired games, of which only A won `only_a` and only B
     `only_b`, with the Agresti-Min (2005) 95% interval: the Wald interval of paired
@@ -57,64 +178,63 @@ def paired_difference(only_a: int, only_b: int, n: int, z: float = 1.96) -> Reco
 def mean_difference(differences: Sequence[float], z: float = 1.96) -> Record:
     """The mean of paired differences (A's score minus B's) with a normal 95% interval."""
     stats = score_stats(differences, z)
-    return {"difference": stats["mean"], "ci95": stats["ci95"]}
+    return {"difference": stats.mean, "ci95": _interval(stats.ci95)}
 
 
-def score_stats(scores: Sequence[float], z: float = 1.96) -> Record:
+def score_stats(scores: Sequence[float], z: float = 1.96) -> ScoreStats:
     """Mean, median, max and a normal-approximation 95% interval of the mean."""
     n = len(scores)
     if n == 0:
-        return {"mean": 0.0, "median": 0.0, "max": 0.0, "ci95": [0.0, 0.0]}
+        return ScoreStats(0.0, 0.0, 0.0, (0.0, 0.0))
     mean = sum(scores) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
     half = z * sd / math.sqrt(n)
-    return {"mean": mean, "median": statistics.median(scores), "max": max(scores),
-            "ci95": [mean - half, mean + half]}
+    return ScoreStats(mean, statistics.median(scores), max(scores), (mean - half, mean + half))
 
 
-def _stats(rows: list[Row], scored: bool = False) -> Record:
+def _stats(rows: list[Row], scored: bool = False,
+           groups: Mapping[str, AgentStats] | None = None) -> AgentStats:
     n = len(rows)
     wins = sum(r.won for r in rows)
-    lo, hi = wilson(wins, n)
-    extra = {"score": score_stats([r.score or 0 for r in rows])} if scored else {}
-    return {**extra,
-        "games": n,
-        "wins": wins,
-        "errors": sum(r.outcome == "error" for r in rows),
-        "timeouts": sum(r.outcome == "timeout" for r in rows),
-        "win_rate": wins / n if n else 0.0,
-        "ci95": [lo, hi],
-        "mean_steps": sum(r.steps for r in rows) / n if n else 0.0,
-        "mean_guesses": sum(r.guesses for r in rows) / n if n else 0.0,
-        "mean_time_s": sum(r.time_s for r in rows) / n if n else 0.0,
-        "mean_cpu_s": sum(r.cpu_s for r in rows) / n if n else 0.0,
-        "mean_stats": {k: sum(r.stats[k] for r in rows) / n
-                       for k in sorted(set.intersection(*[set(r.stats) for r in rows]))} if n else {},
-    }
+    return AgentStats(
+        games=n,
+        wins=wins,
+        errors=sum(r.outcome == "error" for r in rows),
+        timeouts=sum(r.outcome == "timeout" for r in rows),
+        win_rate=wins / n if n else 0.0,
+        ci95=wilson(wins, n),
+        mean_steps=sum(r.steps for r in rows) / n if n else 0.0,
+        mean_guesses=sum(r.guesses for r in rows) / n if n else 0.0,
+        mean_time_s=sum(r.time_s for r in rows) / n if n else 0.0,
+        mean_cpu_s=sum(r.cpu_s for r in rows) / n if n else 0.0,
+        mean_stats={k: sum(r.stats[k] for r in rows) / n
+                    for k in sorted(set.intersection(*[set(r.stats) for r in rows]))} if n else {},
+        score=score_stats([r.score or 0 for r in rows]) if scored else None,
+        groups=groups,
+    )
 
 
 def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
               alpha: float = 0.05, groups: Sequence[str] | None = None,
-              scored: bool = False) -> Record:
-    """{"agents": {name: stats + "groups"}, "pairs": [...]} as `compare --json` prints it.
-    Groups come in the order given (else sorted by name). A `scored` game (Ooze) adds score
-    statistics, and its pairs are judged on scores: an exact sign test on the paired runs
-    where one agent scored more than the other."""
+              scored: bool = False) -> Summary:
+    """Per agent (and group) statistics and every pair's test, as `compare --json` prints
+    them (Summary.to_json). Groups come in the order given (else sorted by name). A `scored`
+    game (Ooze) adds score statistics, and its pairs are judged on scores: an exact sign test
+    on the paired runs where one agent scored more than the other."""
     rows = list(rows)
     names = list(agents) if agents else list(dict.fromkeys(r.agent for r in rows))
-    out: dict[str, Any] = {"agents": {}, "pairs": []}
+    per_agent: dict[str, AgentStats] = {}
     for name in names:
         mine = [r for r in rows if r.agent == name]
-        entry = _stats(mine, scored)
         by_group: dict[str, list[Row]] = {}
         for r in mine:
             by_group.setdefault(r.group, []).append(r)
         order = [g for g in (groups or []) if g in by_group]
         order += sorted(g for g in by_group if g not in order)
-        entry["groups"] = {g: _stats(by_group[g], scored) for g in order}
-        out["agents"][name] = entry
+        per_agent[name] = _stats(mine, scored, {g: _stats(by_group[g], scored) for g in order})
     by_key = {(r.agent, r.map, r.run, r.seed): ((r.score or 0) if scored else r.won)
               for r in rows}
+    pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             shared = [(m, run, s) for (ag, m, run, s) in by_key if ag == a and (b, m, run, s) in by_key]
@@ -128,16 +248,15 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
             significant = p < alpha
             delta = (mean_difference([by_key[(a, *k)] - by_key[(b, *k)] for k in shared])
                      if scored else paired_difference(only_a, only_b, len(shared)))
-            out["pairs"].append({
-                "a": a, "b": b, "paired_games": len(shared), "only_a_won": only_a,
-                "only_b_won": only_b,
-                "test": ("exact sign test on paired scores" if scored
-                         else "exact McNemar (sign test on discordant runs)"),
-                "p_value": p, "significant": significant,
-                "better": (a if only_a > only_b else b) if significant else None,
-                "difference": delta["difference"], "difference_ci95": delta["ci95"],
-            })
-    return out
+            pairs.append(Pair(
+                a=a, b=b, paired_games=len(shared), only_a_won=only_a, only_b_won=only_b,
+                test=("exact sign test on paired scores" if scored
+                      else "exact McNemar (sign test on discordant runs)"),
+                p_value=p, significant=significant,
+                better=(a if only_a > only_b else b) if significant else None,
+                difference=delta["difference"],
+                difference_ci95=(delta["ci95"][0], delta["ci95"][1])))
+    return Summary(per_agent, tuple(pairs), "score" if scored else "win")
 
 
 def natural_key(text: str) -> list[Any]:
@@ -146,7 +265,7 @@ def natural_key(text: str) -> list[Any]:
 
 
 def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,
-            scored: bool = False) -> list[Record]:
+            scored: bool = False) -> list[MapStats]:
     """One entry per (group, map), groups in the order the rows first name them and maps in
     natural order: {"group", "map", "agents": {name: the statistics summarize gives an
     agent}}."""
@@ -157,7 +276,6 @@ def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,
         cells.setdefault((r.group, r.map), {}).setdefault(r.agent, []).append(r)
     groups = list(dict.fromkeys(group for group, _ in cells))
     order = sorted(cells, key=lambda key: (groups.index(key[0]), natural_key(key[1])))
-    return [{"group": group, "map": name,
-             "agents": {a: _stats(cells[group, name][a], scored)
-                        for a in names if a in cells[group, name]}}
+    return [MapStats(group, name, {a: _stats(cells[group, name][a], scored)
+                                   for a in names if a in cells[group, name]})
             for group, name in order]
