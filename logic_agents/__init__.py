@@ -35,6 +35,7 @@ from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
 from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground import moved as _moved
+from logic_agents.ground.shapes import Record
 from logic_agents.study import batch as _batch
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
@@ -58,7 +59,7 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
     from typing import Any
 
     from logic_agents.web.svg import Board
-    from logic_agents.world.core import EpisodeResult, World
+    from logic_agents.world.core import AnyWorld, EpisodeResult
     from logic_agents.world.spec import GameSpec
 
     # an agent, wherever one is named: a registered name or "file.py:Class" reference, an
@@ -77,10 +78,10 @@ def load(ref: str | PathLike[str], game: str | None = None) -> Any:
     return _resolve.resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
 
 
-def make_world(instance: Any, game: str, **options: Any) -> World[Any, Any]:
+def make_world(instance: Any, game: str, **options: Any) -> AnyWorld:
     """A fresh world of `game` for `instance` (options: lives, the game's world options)."""
     spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
-    world: World[Any, Any] = spec.make_world(_arguments.instance_of(spec, instance),
+    world: AnyWorld = spec.make_world(_arguments.instance_of(spec, instance),
                                              **_arguments.world_options_of(spec, options,
                                                                           "options"))
     return world
@@ -115,7 +116,7 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
                        instance=spec.instances.format(instance))
     last: list[Any] = [None]
 
-    def keep_last(obs: Any, action: Any, reward: float) -> None:
+    def keep_last(obs: object, action: object, reward: float) -> None:
         last[0] = obs
 
     try:
@@ -189,8 +190,8 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
 def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike[str]], *,
             game: str | None = None, runs: int = 10, seed: int = 0, jobs: int | None = None,
             out: str | PathLike[str] | None = None, resume: bool = False,
-            agent_options: dict[str, dict[str, Any]] | None = None,
-            world_options: dict[str, Any] | None = None, progress: bool | None = None) -> Study:
+            agent_options: dict[str, Record] | None = None,
+            world_options: Record | None = None, progress: bool | None = None) -> Study:
     """A paired study: every agent (registered names, "file.py:Class" references, agent
     classes or factories: a study needs a fresh agent per game) plays every instance of
     `refs` (files, folders, shipped names) `runs` times with shared seeds; returns a Study:
@@ -252,7 +253,7 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
     return puzzle.solve(load(ref, spec.name), _arguments.flag(unique, "unique"), solver)
 
 
-def _lives(spec: GameSpec, lives: Any) -> dict[str, Any]:
+def _lives(spec: GameSpec, lives: Any) -> Record:
     """The world options of `lives=`: only for a game with lives, a whole number from 1."""
     if lives is None:
         return {}
@@ -261,10 +262,10 @@ def _lives(spec: GameSpec, lives: Any) -> dict[str, Any]:
     return _arguments.world_options_of(spec, {"lives": lives}, "lives")
 
 
-def _world(spec: GameSpec, instance: Any, options: dict[str, Any]) -> World[Any, Any]:
+def _world(spec: GameSpec, instance: Any, options: Record) -> AnyWorld:
     """A fresh world; what the game's own code raises making it is one UsageError."""
     try:
-        world: World[Any, Any] = _Clock().world(lambda: spec.make_world(instance, **options))
+        world: AnyWorld = _Clock().world(lambda: spec.make_world(instance, **options))
     except _AgentFailed as e:
         raise _UsageError(f"{spec.name}'s world cannot be made with "
                          f"{options or 'no options'}: {e.line}") from None

@@ -19,9 +19,10 @@ import math
 import operator
 import os
 from collections.abc import Iterable
-from typing import Any, SupportsIndex
+from typing import SupportsIndex
 
 from logic_agents.errors import UsageError
+from logic_agents.ground.shapes import Record
 from logic_agents.world.spec import GameSpec, Lives
 
 MAX_RUNS = 10**6  # a study of more runs per map and agent is a mistake, not a plan
@@ -92,7 +93,7 @@ def path_or_none(value: object, name: str) -> str | None:
     return value
 
 
-def options_of(value: object, name: str) -> dict[str, Any]:
+def options_of(value: object, name: str) -> Record:
     """Keyword options: None or a dict whose keys are str."""
     if value is None:
         return {}
@@ -101,7 +102,7 @@ def options_of(value: object, name: str) -> dict[str, Any]:
     return dict(value)
 
 
-def per_agent_options(value: object) -> dict[str, dict[str, Any]]:
+def per_agent_options(value: object) -> dict[str, Record]:
     """agent_options: None or {agent name: {option: value}}."""
     options = options_of(value, "agent_options")
     for agent, given in options.items():
@@ -113,7 +114,7 @@ def per_agent_options(value: object) -> dict[str, dict[str, Any]]:
 
 
 def world_options_of(spec: GameSpec, value: object, name: str = "world_options"
-                     ) -> dict[str, Any]:
+                     ) -> Record:
     """The world options given, each one the game's world takes, of its type and range."""
     options = options_of(value, name)
     takes = {o.name: o for o in spec.options}

@@ -32,6 +32,7 @@ except ImportError:  # pragma: no cover - exercised without the extra
     raise DependencyNotInstalled(
         "logic_agents.gym needs the 'gym' extra: pip install 'logic-agents[gym]'") from None
 
+from logic_agents.ground.shapes import Record
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import resolve
 from logic_agents.world.spec import GameSpec
@@ -73,7 +74,7 @@ class Encoding:
         })
         self.action_space = spaces.Discrete(len(self.keys) * len(self.cells))
 
-    def observe(self, obs: Any) -> dict[str, Any]:
+    def observe(self, obs: Any) -> Record:
         board = self.view.board(obs)
         index = {kind: i for i, kind in enumerate(self.kinds)}
         kinds = np.array([index.get(t.kind, 0) for t in board.tiles], dtype=np.int64)
@@ -120,7 +121,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         self._obs: Any = first
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+              options: Record | None = None) -> tuple[Record, Record]:
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31))
@@ -128,7 +129,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         return self.encoding.observe(self._obs), {**info,
                                                   "action_mask": self.encoding.mask(self._obs)}
 
-    def step(self, index: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, index: Any) -> tuple[Record, float, bool, bool, Record]:
         action = self.encoding.action(self._obs, int(index))
         try:
             if action is None:

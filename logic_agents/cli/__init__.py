@@ -205,7 +205,7 @@ def _main(argv: list[str], console_script: bool) -> int:
             stop_listening()
 
 
-def _memory_cap(args: Any) -> int:
+def _memory_cap(args: argparse.Namespace) -> int:
     return args.memory_cap or DEFAULT_MEMORY_CAP_MIB
 
 

@@ -34,7 +34,7 @@ from logic_agents.world.declared import Option, accepts
 from logic_agents.world.options import integer
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import PassThrough
-from logic_agents.world.spec import CnfLegend, GameSpec, Puzzle
+from logic_agents.world.spec import CnfLegend, GameSpec, Instance, Puzzle
 
 MAX_KB_COMMENTS = 200
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return _write_query(args, spec, instance, map_path, head)
 
 
-def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path: str,
+def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Instance, map_path: str,
                  head: list[str]) -> int:
     if args.query < 1:
         raise UsageError("--query counts from 1")
@@ -102,7 +102,7 @@ def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Any, map_pa
     if not accepts(entry.factory, "on_query"):
         raise UsageError(f"agent {entry.name} asks no SAT solver (it has no on_query hook); "
                          f"use {', '.join(spec.query_agents()) or 'a SAT agent'}")
-    captured: dict[str, Any] = {}
+    captured: Record = {}
 
     def on_query(query: Any) -> None:
         if query.index == args.query:

@@ -16,13 +16,15 @@ import contextlib
 import json
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from logic_agents.errors import AgentOptionError, PluginFault, UsageError
+from logic_agents.errors import AgentFailed, AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists, printable
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
@@ -35,7 +37,7 @@ from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import game_names, games, get_game
 from logic_agents.world.resolve import detect_game, resolve, shipped_maps
 from logic_agents.world.sandbox import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
-from logic_agents.world.spec import AgentEntry, GameSpec, Lives, Results
+from logic_agents.world.spec import AgentEntry, GameSpec, Instance, Lives, Results
 
 PROG = "logic-agents"
 
@@ -110,7 +112,7 @@ def caps_flags(p: argparse.ArgumentParser) -> None:
 # What the shared code reads from any verb's arguments, with what a verb that has no such flag
 # means: the top-level parser sets them (cli.build_parser), so every namespace has them all
 # and nothing probes for an attribute.
-SHARED_ARGUMENTS: dict[str, Any] = {
+SHARED_ARGUMENTS: Record = {
     "argv": ["?"], "game_options": None, "fair_play": False, "no_limits": False,
     "backend": "process", "memory_cap": None, "move_timeout": None, "game_timeout": None,
     "lives": None, "out": None, "maps": None, "map": None, "agent": None, "in_process": False,
@@ -182,7 +184,7 @@ def game_of(args: argparse.Namespace, references: list[str]) -> GameSpec:
     return get_game(args.game or detect_game(references))
 
 
-def load_one(text: str, spec: GameSpec) -> tuple[str, Any]:
+def load_one(text: str, spec: GameSpec) -> tuple[str, Instance]:
     """(where it came from, the instance) for a FILE, FILE:K, shipped name or inline text."""
 
     source, instances = resolve(text, spec)
@@ -257,9 +259,9 @@ def given_options(args: argparse.Namespace, entries: list[AgentEntry],
     return out
 
 
-def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+def world_options(spec: GameSpec, args: argparse.Namespace) -> Record:
     """The world options given: lives (for games with lives) and the game's declared ones."""
-    options: dict[str, Any] = {}
+    options: Record = {}
     if args.lives is not None:
         if spec.get(Lives) is None:
             raise UsageError(f"--lives is for games with lives; {spec.name} has none")
@@ -271,10 +273,10 @@ def world_options(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def markup_renderer(spec: GameSpec) -> Any:
+def markup_renderer(spec: GameSpec) -> Callable[[object], str | Text]:
     """What console.print shows of an observation: the game's render as it is when it is a
     rich Text (coloured), else its plain text with markup escaped."""
-    def shown(obs: Any) -> Any:
+    def shown(obs: object) -> str | Text:
         with plugin_code(f"{spec.name}'s render"):  # a plug-in's bug: one line, no traceback
             text = spec.render(obs)
         if not isinstance(text, (str, Text)):
@@ -288,7 +290,8 @@ def markup_renderer(spec: GameSpec) -> Any:
 EXIT_AGENT_FAILED = 3  # play: the agent failed; compare: some games errored or timed out
 
 
-def failed_result(spec: GameSpec, instance: Any, agent: str, seed: int, failure: Any) -> Any:
+def failed_result(spec: GameSpec, instance: Instance, agent: str, seed: int,
+                  failure: AgentFailed) -> EpisodeResult:
     """The EpisodeResult of a game the agent failed before run_episode could end it (its
     constructor raised, or its process was killed past a cap or died)."""
 
@@ -300,8 +303,8 @@ def failed_result(spec: GameSpec, instance: Any, agent: str, seed: int, failure:
         frames=failure.frames)
 
 
-def print_result(args: argparse.Namespace, spec: GameSpec, result: Any, about: Record,
-                 instance: Any, console: Any, show: bool) -> int:
+def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult,
+                 about: Record, instance: Instance, console: Console, show: bool) -> int:
     """The result as a person reads it (or one JSON object with --json); an agent's failure
     also goes to stderr with the agent's own frames, and the exit code is 3."""
     failed = report_agent_failure(result)
@@ -342,7 +345,7 @@ def world_fault(error: str) -> bool:
     return "(in the world at step " in error
 
 
-def report_agent_failure(result: Any) -> bool:
+def report_agent_failure(result: EpisodeResult) -> bool:
     """If the agent failed the episode: say so on stderr, with where and the agent's own
     frames (not the framework's), and return True."""
 
@@ -367,7 +370,7 @@ def add_option(parser: Any, option: Option, owner: str = "") -> None:
         parser.add_argument(option.flag, dest=option.name, action=argparse.BooleanOptionalAction,
                             default=None, help=text)
         return
-    kwargs: dict[str, Any] = {"dest": option.name, "default": None, "help": text,
+    kwargs: Record = {"dest": option.name, "default": None, "help": text,
                               "type": option.parse or option.type}
     if option.choices:
         kwargs["choices"] = option.choices

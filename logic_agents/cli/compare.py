@@ -140,7 +140,7 @@ def _draw_seed(args: argparse.Namespace) -> int:
     return secrets.randbelow(1 << 32)
 
 
-def _agent_names(args: argparse.Namespace, spec: Any) -> list[str]:
+def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
     if args.agents is None:
         return list(spec.playing_agents())
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
@@ -277,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _report_failures(rows: list[Row], err: Console) -> None:
     """One line per agent whose games failed: how many, and the first failure's words."""
-    first: dict[str, Any] = {}
+    first: Record = {}
     count: dict[str, int] = {}
     for row in rows:
         if row.failed:

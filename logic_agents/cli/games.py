@@ -13,10 +13,12 @@ import json
 import time
 from typing import Any, cast
 
+from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console, names_table
+from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.contract import CHECKS, CheckResult, GameCheck, check_game
 from logic_agents.world.guard import CHECK_LIMIT_S, limit_of
@@ -52,13 +54,13 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def describe(spec: Any) -> dict[str, Any]:
+def describe(spec: GameSpec) -> Record:
     return {"name": spec.name, "description": spec.description, "origin": origin(spec.name),
             "agents": list(spec.agents), "verbs": spec.verbs, "example": spec.example,
             "default_agent": spec.default_agent, "objective": spec.objective}
 
 
-def agent_rows(spec: Any) -> list[dict[str, Any]]:
+def agent_rows(spec: GameSpec) -> list[Record]:
     return [{"name": entry.name, "help": entry.help, "interactive": entry.interactive,
              "options": [{"flag": o.flag, "type": o.type.__name__, "default": o.default,
                           "choices": list(o.choices), "help": o.help}
@@ -125,7 +127,7 @@ def checked_apart(spec: GameSpec, seconds: float = CHECK_LIMIT_S) -> GameCheck:
     return GameCheck(spec.name, results)
 
 
-def run_check(args: argparse.Namespace, console: Any) -> int:
+def run_check(args: argparse.Namespace, console: Console) -> int:
     """`games --check [NAME]`: check_game on one game or on every one that loads; a plug-in
     that does not load is a failure too."""
     names, broken = (list(games()), broken_games()) if not args.game else ([args.game], {})

@@ -7,13 +7,14 @@ import argparse
 import json
 from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.board_model import model_board
 from logic_agents.cli.common import limit_flag
 from logic_agents.errors import FormatError
 from logic_agents.ground.output import make_console
-from logic_agents.logic.dimacs import read_dimacs, stats
+from logic_agents.logic.dimacs import DimacsFile, read_dimacs, stats
 from logic_agents.logic.names import SOLVERS
 from logic_agents.world.options import integer
 
@@ -66,7 +67,7 @@ def _duplicates(clauses: list[list[int]]) -> int:
     return len(clauses) - len({tuple(sorted(set(c))) for c in clauses})
 
 
-def _list_clauses(console: Any, cnf: Any, limit: int) -> None:
+def _list_clauses(console: Console, cnf: DimacsFile, limit: int) -> None:
     """The first `limit` distinct clauses by name, under the `c kb` formula each came from
     when the file says (a file written by `logic-agents cnf`)."""
     from logic_agents.logic.why import named_formulas
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _draw(console: Any, cnf: Any, model: dict[str, bool]) -> None:
+def _draw(console: Console, cnf: DimacsFile, model: dict[str, bool]) -> None:
     """When the header names a game and an instance, the model on its board."""
 
     drawn = model_board(cnf.comments, model)

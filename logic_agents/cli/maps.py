@@ -7,9 +7,11 @@ import json
 from typing import Any
 
 from logic_agents.ground.output import make_console, names_table
+from logic_agents.ground.shapes import Record
 from logic_agents.study.summary import natural_key
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import maps_folder
+from logic_agents.world.spec import GameSpec
 
 
 def add_parser(sub: Any) -> None:
@@ -19,7 +21,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def shipped_rows(spec: Any) -> list[dict[str, Any]]:
+def shipped_rows(spec: GameSpec) -> list[Record]:
     """One row per shipped file of a game: its path, name, facts and puzzle count."""
 
     root = maps_folder(spec)
@@ -32,7 +34,7 @@ def shipped_rows(spec: Any) -> list[dict[str, Any]]:
             shown = str(path.relative_to(root.parent.parent))
         except ValueError:
             shown = str(path)
-        row: dict[str, Any] = {"game": spec.name, "path": shown}
+        row: Record = {"game": spec.name, "path": shown}
         instances = spec.instances.read(path)
         instance = instances[0]
         if spec.instances.many:  # a file of many instances

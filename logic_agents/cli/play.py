@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import (
@@ -33,13 +35,14 @@ from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
 from logic_agents.study.summary import natural_key
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
+from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, own_name
 from logic_agents.world.declared import Option
 from logic_agents.world.options import nonnegative_float
 from logic_agents.world.processes import run_child
 from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock
-from logic_agents.world.spec import GameSpec
+from logic_agents.world.spec import AgentEntry, GameSpec, Instance
 from logic_agents.world.trace import Trace, trace_header
 
 
@@ -86,8 +89,8 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     return flags + declared_flags(agent_entries(spec, [args.agent]), spec)
 
 
-def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path: str,
-               options: Record) -> Any:
+def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Instance, map_path: str,
+               options: Record) -> Trace | None:
     """The --trace writer (None without --trace): the instance goes in the trace, so it
     replays anywhere; an existing file is kept unless --force."""
 
@@ -97,19 +100,31 @@ def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Any, map_path
     return Trace(args.trace, **trace_header(spec, instance, portable_path(map_path), options))
 
 
-def prepare(args: argparse.Namespace) -> tuple[GameSpec, str, Any, Any, Record, Record]:
-    """(game, map path, instance, agent entry, agent options, world options) of a verb that
-    plays one episode (play, view)."""
+@dataclass(frozen=True)
+class OneGame:
+    """What a verb that plays one episode (play, view) plays: the game, where the instance
+    came from, the instance, the agent, its options and the world's."""
+
+    spec: GameSpec
+    map_path: str
+    instance: Instance
+    entry: AgentEntry
+    options: Record
+    world_options: Record
+
+
+def prepare(args: argparse.Namespace) -> OneGame:
     spec = game_of(args, [args.map])
     map_path, instance = load_one(args.map, spec)
     (entry,) = agent_entries(spec, [args.agent or spec.default_agent])
     options = given_options(args, [entry], spec)[entry.name]
-    return spec, map_path, instance, entry, options, world_options(spec, args)
+    return OneGame(spec, map_path, instance, entry, options, world_options(spec, args))
 
 
 def run(args: argparse.Namespace) -> int:
-
-    spec, map_path, instance, entry, options, wopts = prepare(args)
+    game = prepare(args)
+    spec, map_path, instance, entry = game.spec, game.map_path, game.instance, game.entry
+    options, wopts = game.options, game.world_options
     if entry.interactive:
         world = spec.make_world(instance, **wopts)
         result, about = _play_interactive(spec, entry, options, world, instance, map_path, wopts,
@@ -137,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         if first is not None:
             console.print(markup_renderer(spec)(first))
 
-    def episode(clock: Any) -> tuple[Any, Record]:
+    def episode(clock: Clock) -> tuple[EpisodeResult, Record]:
         """The game, in the process that plays it (a child, so a stuck agent can be
         stopped): (the result, what print_result reads off the agent)."""
         try:
@@ -160,8 +175,9 @@ def run(args: argparse.Namespace) -> int:
     return print_result(args, spec, result, about, instance, console, show)
 
 
-def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: Record, instance: Any,
-             wopts: Record, trace: Any, console: Any, show: bool, clock: Any) -> tuple[Any, Record]:
+def _episode(args: argparse.Namespace, spec: GameSpec, entry: AgentEntry, options: Record,
+             instance: Instance, wopts: Record, trace: Trace | None, console: Console, show: bool,
+             clock: Clock) -> tuple[EpisodeResult, Record]:
 
     try:
         agent = build_agent(entry, options, clock)
@@ -176,9 +192,9 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: Reco
     render_markup = markup_renderer(spec)
     explained = args.explain and not args.json  # --quiet --explain: the moves and their whys
 
-    last: list[Any] = []
+    last: list[object] = []
 
-    def on_step(obs: Any, action: Any, reward: float) -> None:
+    def on_step(obs: object, action: object, reward: float) -> None:
         why = clock.last_why
         move = f"[bold]{escape(str(action))}[/bold]" + (f"  [dim]({escape(str(why))})[/dim]"
                                                         if why else "")
@@ -196,7 +212,7 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: Any, options: Reco
     return result, about_agent(agent)
 
 
-def about_agent(agent: Any) -> Record:
+def about_agent(agent: object) -> Record:
     """What print_result says of an agent after its game (a search's cap), as plain values
     that cross from the process that played."""
     stopped = getattr(agent, "stopped", None)
@@ -205,11 +221,12 @@ def about_agent(agent: Any) -> Record:
             "nodes": nodes if isinstance(nodes, int) else 0}
 
 
-def _watch(args: argparse.Namespace, spec: GameSpec, world: Any, agent: Any, instance: Any,
-           wopts: Record, trace: Any, console: Any, clock: Any) -> tuple[Any, Record]:
+def _watch(args: argparse.Namespace, spec: GameSpec, world: AnyWorld, agent: AnyAgent,
+           instance: Instance, wopts: Record, trace: Trace | None, console: Console,
+           clock: Clock) -> tuple[EpisodeResult, Record]:
     """`play --delay S`: one board redrawn in place (terminal.Watcher)."""
 
-    title = f"{spec.name} {instance.name}  agent {getattr(agent, 'name', '')}  seed {args.seed}"
+    title = f"{spec.name} {instance.name}  agent {own_name(agent) or ''}  seed {args.seed}"
     with Watcher(spec, console, args.delay, title) as watcher:
         first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
         watcher.show(first)
@@ -248,8 +265,9 @@ def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
     return following
 
 
-def _play_interactive(spec: GameSpec, entry: Any, options: Record, world: Any, instance: Any,
-                      map_path: str, wopts: Record, args: argparse.Namespace) -> tuple[Any, Any]:
+def _play_interactive(spec: GameSpec, entry: AgentEntry, options: Record, world: AnyWorld,
+                      instance: Instance, map_path: str, wopts: Record,
+                      args: argparse.Namespace) -> tuple[EpisodeResult, Record]:
     """A person's game in the terminal (logic_agents.display.tui); returns (result, agent)."""
     from logic_agents.display.tui import Scripted, play_human
 

@@ -12,6 +12,7 @@ from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Why
 from logic_agents.world.options import nonnegative_float
+from logic_agents.world.spec import GameSpec
 from logic_agents.world.trace import replay
 
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> Record:
     watcher: Watcher | None = None
 
-    def watch(spec: Any, observation: Any, record: Record | None) -> None:
+    def watch(spec: GameSpec, observation: object, record: Record | None) -> None:
         nonlocal watcher
         if watcher is None:
             watcher = Watcher(spec, make_console(), args.delay, f"{spec.name}  {args.trace}")

@@ -16,7 +16,7 @@ from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import detect_game, resolve
-from logic_agents.world.spec import GameSpec, Puzzle
+from logic_agents.world.spec import GameSpec, Instance, Puzzle
 
 
 def add_parser(sub: Any) -> None:
@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def puzzles_from(items: list[str], spec: Any) -> list[Any]:
+def puzzles_from(items: list[str], spec: GameSpec) -> list[Any]:
     """Puzzles from files (every puzzle in each) and from puzzles written on the command line."""
 
     out = []
@@ -49,7 +49,8 @@ def puzzles_from(items: list[str], spec: Any) -> list[Any]:
             with_names = []
             for p in parsed:
                 try:
-                    with_names.append(dataclasses.replace(p, name=f"puzzle {k}"))
+                    # a game's instances are dataclasses by convention, not by their type
+                    with_names.append(dataclasses.replace(p, name=f"puzzle {k}"))  # type: ignore[type-var]
                 except (TypeError, ValueError):
                     with_names.append(p)
             parsed = with_names
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle, instance: Any,
+def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle, instance: Instance,
                console: Console) -> None:
     started = time.perf_counter()
     result = puzzle.solve(instance, args.unique, args.solver)

@@ -32,9 +32,11 @@ from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.web import episode_data, game_page, record_episode
 from logic_agents.world.agents import build_agent, explaining
+from logic_agents.world.core import EpisodeResult
 from logic_agents.world.declared import Option
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.processes import run_child
+from logic_agents.world.sandbox import Clock
 
 
 def add_parser(sub: Any) -> None:
@@ -81,11 +83,13 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--agent plays a map; a trace already holds its agent's moves")
         data = episode_data(args.map)
     else:
-        spec, map_path, instance, entry, options, wopts = prepare(args)
+        game = prepare(args)
+        spec, map_path, instance, entry = game.spec, game.map_path, game.instance, game.entry
+        options, wopts = game.options, game.world_options
         if entry.interactive:
             raise UsageError(f"--agent {entry.name} needs a person; play it with `play`, "
                              "--trace FILE, then view FILE")
-        def recorded(clock: Any) -> tuple[Any, str | None]:
+        def recorded(clock: Clock) -> tuple[EpisodeResult, str | None]:
             """The game with its trace, in a child (a stuck agent can be stopped there, and
             Ctrl-C never lands inside its solver): (result, trace text or None)."""
             try:

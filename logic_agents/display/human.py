@@ -24,7 +24,7 @@ from logic_agents.world.base import ended, finished
 from logic_agents.world.core import Why
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import seated
-from logic_agents.world.spec import Puzzle
+from logic_agents.world.spec import GameSpec, Instance, Puzzle
 from logic_agents.world.view import Cell, Controls, View, cells_in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
@@ -35,7 +35,7 @@ class Session:
     """The game state human play keeps: the world, the kept actions, the cursor, the hint.
     Independent of Textual, so it can be tested and reused (a notebook, another UI)."""
 
-    def __init__(self, spec: Any, instance: Any, world_options: Record, seed: int | None,
+    def __init__(self, spec: GameSpec, instance: Instance, world_options: Record, seed: int | None,
                  hint_agent: Callable[[], Any] | None = None,
                  next_puzzle: Callable[[Any], Any] | None = None):
         view = spec.get(View)
@@ -282,7 +282,7 @@ class Session:
         return line
 
 
-def replay_actions(spec: Any, instance: Any, world_options: Record, seed: int | None,
+def replay_actions(spec: GameSpec, instance: Instance, world_options: Record, seed: int | None,
                    session: Session, trace: Any) -> Any:
     """The kept actions through run_episode: the result (and trace) of a human game."""
 

@@ -15,9 +15,10 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from rich.console import Group
+from rich.console import Console, Group
 from rich.text import Text
 
+from logic_agents.world.spec import GameSpec
 from logic_agents.world.view import BoardView, Cell, View, cells_in
 
 CURSOR = "on #2f6fde"
@@ -83,7 +84,7 @@ def counters_text(board: BoardView, extra: Iterable[tuple[str, Any]] = ()) -> Te
 class Watcher:
     """`play --delay` and `replay --show`: one board, redrawn in place after each step."""
 
-    def __init__(self, spec: Any, console: Any, delay: float, title: str):
+    def __init__(self, spec: GameSpec, console: Console, delay: float, title: str):
         from rich.live import Live
 
         self.spec, self.delay, self.title = spec, delay, title
@@ -97,8 +98,8 @@ class Watcher:
     def __exit__(self, *exc: Any) -> None:
         self.live.__exit__(*exc)
 
-    def show(self, observation: Any, action: Any = None, why: Any = "", reward: float = 0.0
-             ) -> None:
+    def show(self, observation: object, action: object = None, why: object = "",
+             reward: float = 0.0) -> None:
         if action is not None:
             self.steps += 1
             self.score += reward

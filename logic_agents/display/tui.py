@@ -26,6 +26,7 @@ from rich.text import Text
 from logic_agents.display.human import Scripted, Session, replay_actions
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.world.spec import GameSpec, Instance
 
 __all__ = ["Scripted", "Session", "play_app", "play_human", "replay_actions"]
 
@@ -159,7 +160,7 @@ def play_app(session: Session, title: str) -> Any:
     return PlayApp()
 
 
-def play_human(spec: Any, instance: Any, world_options: Record, seed: int | None,
+def play_human(spec: GameSpec, instance: Instance, world_options: Record, seed: int | None,
                make_trace: Callable[[Any, int | None], Any] | None,
                hint_agent: Callable[[], Any] | None,
                next_puzzle: Callable[[Any], Any] | None = None) -> Any:

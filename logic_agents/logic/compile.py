@@ -14,7 +14,6 @@ Concepts:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from pysat.formula import IDPool
 from sympy import And, Equivalent, Implies, Not, Or, Symbol, Xor
@@ -23,16 +22,16 @@ from sympy.logic.boolalg import ITE, BooleanFalse, BooleanTrue, to_cnf, to_nnf
 from logic_agents.errors import EncodingError, UnknownName
 from logic_agents.logic.card import DIRECT_LIMIT, cardinality_clauses
 from logic_agents.logic.formula import _Cardinality
-from logic_agents.logic.ids import AUX_PREFIX
+from logic_agents.logic.ids import AUX_PREFIX, Formula
 
 Clause = list[int]
-LiteralIds = Callable[[Any], int]
+LiteralIds = Callable[[Formula], int]
 
 SYMPY_CLAUSE_LIMIT = 5000
 METHODS = ("tseitin", "sympy")
 
 
-def _clause_literals(formula: Any) -> list[Any] | None:
+def _clause_literals(formula: Formula) -> list[Formula] | None:
     """The literals of a formula that already is a clause, else None."""
     if isinstance(formula, Symbol) or (isinstance(formula, Not) and isinstance(formula.args[0], Symbol)):
         return [formula]
@@ -58,14 +57,14 @@ class Compiler:
         fresh: int = self.pool.id((AUX_PREFIX, self.pool.top + 1))
         return fresh
 
-    def compile(self, formula: Any, method: str = "tseitin") -> list[Clause]:
+    def compile(self, formula: Formula, method: str = "tseitin") -> list[Clause]:
         if method == "sympy":
             return self.compile_sympy(formula)
         if method != "tseitin":
             raise UnknownName(f"unknown compile method {method!r}; choose one of {', '.join(METHODS)}")
         return self._top(formula)
 
-    def _top(self, formula: Any) -> list[Clause]:
+    def _top(self, formula: Formula) -> list[Clause]:
         if isinstance(formula, (bool, BooleanTrue, BooleanFalse)):
             return [] if bool(formula) else [[]]
         lits = _clause_literals(formula)
@@ -81,7 +80,7 @@ class Compiler:
         clauses.append([root])
         return clauses
 
-    def _gate(self, f: Any, out: list[Clause]) -> int:
+    def _gate(self, f: Formula, out: list[Clause]) -> int:
         """Tseitin: return a literal equivalent to f, appending its defining clauses to out."""
         if isinstance(f, Symbol):
             return self.lit_id(f)
@@ -138,7 +137,7 @@ class Compiler:
             return self._gate(f.to_plain(), out)
         raise EncodingError(f"cannot compile {type(f).__name__}: {f}")
 
-    def compile_sympy(self, formula: Any, limit: int = SYMPY_CLAUSE_LIMIT) -> list[Clause]:
+    def compile_sympy(self, formula: Formula, limit: int = SYMPY_CLAUSE_LIMIT) -> list[Clause]:
         """The naive route: spell out cardinality, then sympy.to_cnf, guarded against blow-up."""
         plain = to_nnf(expand_cardinality(formula), simplify=False)
         estimate = distributed_size(plain)
@@ -160,7 +159,7 @@ class Compiler:
         return clauses
 
 
-def expand_cardinality(formula: Any) -> Any:
+def expand_cardinality(formula: Formula) -> Formula:
     """Replace every cardinality node by its plain And/Or spelling."""
     if isinstance(formula, _Cardinality):
         return expand_cardinality(formula.to_plain())
@@ -171,7 +170,7 @@ def expand_cardinality(formula: Any) -> Any:
     return formula
 
 
-def distributed_size(nnf: Any) -> int:
+def distributed_size(nnf: Formula) -> int:
     """How many clauses distributing And over Or produces for an NNF formula (before pruning)."""
     if isinstance(nnf, And):
         return sum(distributed_size(a) for a in nnf.args)

@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from logic_agents.errors import FormatError
 from logic_agents.ground.inputs import ascii_int, is_ascii_digits, read_text, strip_bom, within_limit
+from logic_agents.ground.shapes import Record
 
 MAX_VARIABLES = 5_000_000  # a solver allocates per variable; --no-limits lifts the limit
 _LITERAL = re.compile(r"-?[0-9]{1,12}")
@@ -139,7 +139,7 @@ def read_dimacs(path: str | Path) -> DimacsFile:
     return parse_dimacs(read_text(path, "CNF file"), str(path))
 
 
-def stats(cnf: DimacsFile) -> dict[str, Any]:
+def stats(cnf: DimacsFile) -> Record:
     """Sizes of a CNF, for `inspect`: variables, clauses, named/aux counts, length histogram."""
     lengths = Counter(len(c) for c in cnf.clauses)
     used = {abs(lit) for c in cnf.clauses for lit in c}

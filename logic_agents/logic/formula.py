@@ -27,8 +27,10 @@ from sympy.core.basic import Basic
 from sympy.logic.boolalg import BooleanFunction, false, true
 
 from logic_agents.errors import EncodingError
+from logic_agents.ground.shapes import Record
 from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, re-exported
     AUX_PREFIX,
+    Formula,
     IdCardinality,
     IdClause,
     Key,
@@ -37,8 +39,6 @@ from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, r
     key_of,
     name_of,
 )
-
-Formula = Any  # a sympy Boolean expression (sympy is untyped: the one edge, named once)
 
 
 class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes are Any
@@ -58,7 +58,7 @@ class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes 
     def _hashable_content(self) -> tuple[Any, ...]:
         return (*super()._hashable_content(), self.key)
 
-    def __getnewargs_ex__(self) -> tuple[tuple[Hashable], dict[str, Any]]:
+    def __getnewargs_ex__(self) -> tuple[tuple[Hashable], Record]:
         return (self.key,), {}
 
 
@@ -72,7 +72,7 @@ def sym(key: Hashable) -> Symbol:
     return KeySymbol(key)
 
 
-def literal_parts(expr: Any) -> tuple[Symbol, bool]:
+def literal_parts(expr: Formula) -> tuple[Symbol, bool]:
     """(symbol, positive) for a literal `x` or `~x`; EncodingError for anything else."""
     if isinstance(expr, Symbol):
         return expr, True
@@ -81,11 +81,11 @@ def literal_parts(expr: Any) -> tuple[Symbol, bool]:
     raise EncodingError(f"not a literal: {expr}")
 
 
-def _is_true(x: Any) -> bool:
+def _is_true(x: Formula) -> bool:
     return x is True or x == true
 
 
-def _is_false(x: Any) -> bool:
+def _is_false(x: Formula) -> bool:
     return x is False or x == false
 
 
@@ -96,7 +96,7 @@ class _Cardinality(BooleanFunction):  # type: ignore[misc]  # (as KeySymbol)
     def _decide(cls, k: int, n: int) -> bool | None:
         return decide(cls.__name__, k, n)
 
-    def __new__(cls, k: int, *lits: Any, evaluate: bool = True) -> Any:
+    def __new__(cls, k: int, *lits: Formula, evaluate: bool = True) -> Formula:
         if len(lits) == 1 and isinstance(lits[0], (list, tuple, set, frozenset)):
             lits = tuple(lits[0])
         try:
@@ -123,7 +123,7 @@ class _Cardinality(BooleanFunction):  # type: ignore[misc]  # (as KeySymbol)
         return int(self.args[0])
 
     @property
-    def lits(self) -> tuple[Any, ...]:
+    def lits(self) -> tuple[Formula, ...]:
         return tuple(self.args[1:])
 
     def _sympystr(self, printer: Any) -> str:
@@ -140,18 +140,18 @@ class _Cardinality(BooleanFunction):  # type: ignore[misc]  # (as KeySymbol)
         inner = ", ".join(printer._print(lit) for lit in self.lits)
         return rf"\operatorname{{{type(self).__name__}}}_{{{self.k}}}({inner})"
 
-    def to_plain(self) -> Any:
+    def to_plain(self) -> Formula:
         """The same constraint as a plain sympy And/Or formula (exponential: tiny cases only)."""
         raise NotImplementedError  # pragma: no cover - abstract
 
     expand = to_plain
 
 
-def _at_most_plain(k: int, lits: tuple[Any, ...]) -> Any:
+def _at_most_plain(k: int, lits: tuple[Formula, ...]) -> Formula:
     return And(*[Or(*[Not(x) for x in group]) for group in itertools.combinations(lits, k + 1)])
 
 
-def _at_least_plain(k: int, lits: tuple[Any, ...]) -> Any:
+def _at_least_plain(k: int, lits: tuple[Formula, ...]) -> Formula:
     n = len(lits)
     return And(*[Or(*group) for group in itertools.combinations(lits, n - k + 1)])
 
@@ -159,7 +159,7 @@ def _at_least_plain(k: int, lits: tuple[Any, ...]) -> Any:
 class AtMost(_Cardinality):
     """At most k of the literals are true."""
 
-    def to_plain(self) -> Any:
+    def to_plain(self) -> Formula:
         return _at_most_plain(self.k, self.lits)
 
     expand = to_plain
@@ -168,7 +168,7 @@ class AtMost(_Cardinality):
 class AtLeast(_Cardinality):
     """At least k of the literals are true."""
 
-    def to_plain(self) -> Any:
+    def to_plain(self) -> Formula:
         return _at_least_plain(self.k, self.lits)
 
     expand = to_plain
@@ -177,7 +177,7 @@ class AtLeast(_Cardinality):
 class Exactly(_Cardinality):
     """Exactly k of the literals are true."""
 
-    def to_plain(self) -> Any:
+    def to_plain(self) -> Formula:
         """The DNF a person would write first: one conjunction per choice of k true literals.
 
         This is the form whose `to_cnf` blows up; it is kept because the naive route uses it.
@@ -195,7 +195,7 @@ class Exactly(_Cardinality):
 CARDINALITY_NODES = (Exactly, AtMost, AtLeast)
 
 
-def evaluate(formula: Any, assignment: dict[Symbol, bool]) -> bool:
+def evaluate(formula: Formula, assignment: dict[Symbol, bool]) -> bool:
     """Truth value of a formula under a complete assignment of its symbols (for tests)."""
     value = formula.xreplace({s: (true if assignment[s] else false) for s in formula.free_symbols})
     if value not in (true, false):
@@ -203,7 +203,7 @@ def evaluate(formula: Any, assignment: dict[Symbol, bool]) -> bool:
     return bool(value == true)
 
 
-def symbols_of(formulas: Iterable[Any]) -> set[Symbol]:
+def symbols_of(formulas: Iterable[Formula]) -> set[Symbol]:
     """All symbols that occur in the formulas."""
     out: set[Symbol] = set()
     for f in formulas:

@@ -25,6 +25,12 @@ from typing import Any
 from logic_agents.errors import EncodingError
 
 Key = tuple[Any, ...]
+# sympy ships no types: a sympy Boolean expression is where the typing stops, named once here
+# (ids imports no sympy, so every module of the logic can name it)
+Formula = Any
+# what the oracle and a knowledge base take as a literal: an int id (negative: negated), a
+# variable's key, or a sympy symbol or its negation
+Lit = int | Key | Formula
 AUX_PREFIX = "_aux"
 KINDS = ("Exactly", "AtMost", "AtLeast")
 

@@ -25,7 +25,16 @@ from pysat.formula import IDPool
 from logic_agents.errors import EncodingError
 from logic_agents.logic.card import cardinality_clauses
 from logic_agents.logic.dimacs import format_dimacs
-from logic_agents.logic.ids import AUX_PREFIX, IdCardinality, IdClause, check_name, key_of, name_of
+from logic_agents.logic.ids import (
+    AUX_PREFIX,
+    Formula,
+    IdCardinality,
+    IdClause,
+    Lit,
+    check_name,
+    key_of,
+    name_of,
+)
 
 
 class _Shown:
@@ -33,10 +42,10 @@ class _Shown:
     for its item: equal to it and hashed alike, so a dict keyed by told items (a game's words
     for its formulas) finds the explanation's formulas."""
 
-    def __init__(self, kb: KnowledgeBase, item: Any, selector: int | None = None):
+    def __init__(self, kb: KnowledgeBase, item: Formula, selector: int | None = None):
         self.kb, self.item, self.selector = kb, item, selector
 
-    def sympy(self) -> Any:
+    def sympy(self) -> Formula:
         from sympy import Implies, Or, Symbol
 
         from logic_agents.logic import formula
@@ -63,7 +72,7 @@ class _Shown:
         return hash(self.item) if self.selector is None else hash((self.item, self.selector))
 
 
-def _is_sympy_boolean(item: Any) -> bool:
+def _is_sympy_boolean(item: Formula) -> bool:
     """A sympy Boolean (only possible once sympy is loaded, so it is not loaded to ask)."""
     if "sympy" not in sys.modules:
         return False
@@ -78,11 +87,11 @@ class KnowledgeBase:
     def __init__(self, *, method: str = "tseitin", card_encoding: str = "seqcounter"):
         self.method = method
         self.pool = IDPool()
-        self.formulas: list[Any] = []
+        self.formulas: list[Formula] = []
         self.clauses: list[list[int]] = []
         # (formula as shown, first clause, end): what each told formula compiled to
-        self.told: list[tuple[Any, int, int]] = []
-        self._symbol_ids: dict[Any, int] = {}
+        self.told: list[tuple[Formula, int, int]] = []
+        self._symbol_ids: dict[Formula, int] = {}
         self._key_ids: dict[Hashable, int] = {}  # every key, and names looked up
         self._name_ids: dict[str, list[int]] = {}  # name -> the ids of the keys printing so
         self.card_encoding = card_encoding
@@ -180,7 +189,7 @@ class KnowledgeBase:
         self._key_ids[name] = vid
         return vid
 
-    def _symbol_id(self, symbol: Any) -> int:
+    def _symbol_id(self, symbol: Formula) -> int:
         vid = self._symbol_ids.get(symbol)
         if vid is None:
             key = key_of(symbol)
@@ -190,7 +199,7 @@ class KnowledgeBase:
             vid = self._symbol_ids[symbol] = self.var(key)
         return vid
 
-    def literal(self, lit: Any) -> int:
+    def literal(self, lit: Lit) -> int:
         """An int literal for a sympy literal (x or ~x), a key, or an int (passed through)."""
         if isinstance(lit, int):
             return lit
@@ -239,7 +248,7 @@ class KnowledgeBase:
             self._tell_one(item)
         return self.clauses[start:]
 
-    def _tell_one(self, item: Any) -> None:
+    def _tell_one(self, item: Formula) -> None:
         if isinstance(item, IdCardinality):
             self._record(_Shown(self, item), self._card_clauses(item))
         elif isinstance(item, IdClause):
@@ -263,13 +272,13 @@ class KnowledgeBase:
             if abs(lit) > self.pool.top:
                 raise EncodingError(f"literal {lit} names no allocated variable")
 
-    def _record(self, shown: Any, clauses: list[list[int]]) -> None:
+    def _record(self, shown: Formula, clauses: list[list[int]]) -> None:
         self.formulas.append(shown)
         start = len(self.clauses)
         self.clauses.extend(clauses)
         self.told.append((shown, start, len(self.clauses)))
 
-    def tell_guarded(self, selector: int, *formulas: Any) -> list[list[int]]:
+    def tell_guarded(self, selector: int, *formulas: Formula) -> list[list[int]]:
         """Add formulas that hold only when `selector` is true (each clause gets ~selector)."""
         start = len(self.clauses)
         for formula in formulas:
@@ -289,7 +298,7 @@ class KnowledgeBase:
         return cardinality_clauses(item.kind, item.k, list(item.lits), self.pool,
                                    self.card_encoding)
 
-    def sympy_literal(self, lit: int) -> Any:
+    def sympy_literal(self, lit: int) -> Formula:
         """The sympy literal of an int literal (by the variable's name)."""
         from sympy import Not, Symbol
 

@@ -37,6 +37,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from logic_agents.errors import SolverError, UnknownName
+from logic_agents.logic.ids import Formula, Lit
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import DEFAULT_SOLVER, SOLVERS
 from logic_agents.logic.renumber import Renumbered, environment_shuffle
@@ -50,7 +51,7 @@ class Explanation:
     any one of them breaks the entailment. `spans` are the formulas' clause ranges in the KB."""
 
     literal: int
-    formulas: tuple[Any, ...]
+    formulas: tuple[Formula, ...]
     minimal: bool
     spans: tuple[tuple[int, int], ...]
     given: tuple[int, ...] = ()  # the facts given as assumptions that the proof uses
@@ -160,7 +161,7 @@ class SatOracle:
         self.sync()
 
     @contextlib.contextmanager
-    def scoped(self, *formulas: Any) -> Iterator[int]:
+    def scoped(self, *formulas: Formula) -> Iterator[int]:
         """Formulas that hold only inside the `with` block, on the same solver.
 
         They are compiled once, guarded by a fresh selector SEL_n that every solve assumes
@@ -183,14 +184,14 @@ class SatOracle:
         return list(self._scoped)
 
     # -- questions -------------------------------------------------------------------------
-    def _lit(self, lit: Any) -> int:
+    def _lit(self, lit: Lit) -> int:
         return self.kb.literal(lit)
 
-    def _lits(self, lits: Iterable[Any]) -> list[int]:
+    def _lits(self, lits: Iterable[Lit]) -> list[int]:
         """Int literals; ints pass straight through (the hot path of puzzle solvers)."""
         return [x if type(x) is int else self.kb.literal(x) for x in lits]
 
-    def solve(self, assumptions: Iterable[Any] = (), *, conflicts: int | None = None
+    def solve(self, assumptions: Iterable[Lit] = (), *, conflicts: int | None = None
               ) -> bool | None:
         """SAT (True), UNSAT (False) or None on time-out, under assumptions. `conflicts`
         bounds this call's search: None then means the budget ran out first."""
@@ -214,7 +215,7 @@ class SatOracle:
             self._solver.clear_interrupt()
         return result
 
-    def entails(self, lit: Any) -> bool:
+    def entails(self, lit: Lit) -> bool:
         """KB |= lit. False also when the budget ran out (then `last_reason` says so)."""
         result = self.solve([-self._lit(lit)])
         if result is None:
@@ -223,7 +224,7 @@ class SatOracle:
         self.last_reason = None
         return result is False
 
-    def verdict(self, key: Any) -> Verdict:
+    def verdict(self, key: Lit) -> Verdict:
         """TRUE if the KB entails key, FALSE if it entails its negation, else UNKNOWN."""
         var = self._lit(key)
         if self.entails(var):
@@ -237,7 +238,7 @@ class SatOracle:
     def satisfiable(self) -> bool:
         return self.solve() is True
 
-    def model(self, assumptions: Iterable[Any] = ()) -> dict[str, bool] | None:
+    def model(self, assumptions: Iterable[Lit] = ()) -> dict[str, bool] | None:
         """A model by variable name (named variables only), or None if UNSAT / timed out."""
         if self.solve(assumptions) is not True:
             return None
@@ -267,7 +268,7 @@ class SatOracle:
                 self._explainer.add_clause(clauses[c])
         self._why_clauses, self._why_spans = len(clauses), len(told)
 
-    def explain(self, lit: Any, given: Iterable[Any] = (), *,
+    def explain(self, lit: Lit, given: Iterable[Lit] = (), *,
                 conflicts: int = EXPLAIN_CONFLICTS) -> Explanation | None:
         """A minimal set of the told formulas, and of the `given` facts (literals asked as
         assumptions, such as a puzzle's clues), that entails `lit` under the open scopes; None
@@ -309,7 +310,7 @@ class SatOracle:
             raise SolverError("no model: the last solve did not return SAT")
         return model
 
-    def propagate(self, assumptions: Iterable[Any] = ()) -> tuple[bool, list[int]]:
+    def propagate(self, assumptions: Iterable[Lit] = ()) -> tuple[bool, list[int]]:
         """Unit propagation alone under assumptions: (no conflict, the literals it implies)."""
         self.sync()
         ok, implied = self._solver.propagate(assumptions=self._scoped + self._lits(assumptions))
@@ -327,7 +328,7 @@ class SatOracle:
         return {names[abs(v)]: v > 0 for v in model if abs(v) in names}
 
     def backbone(self, keys: Iterable[Hashable],
-                 assumptions: Iterable[Any] = ()) -> dict[Hashable, Verdict]:
+                 assumptions: Iterable[Lit] = ()) -> dict[Hashable, Verdict]:
         """Verdicts for many keys (under assumptions). A model that sets x=v shows ~v is
         consistent, so only the value the models agree on is ever asked; each refuting model
         prunes further queries."""
@@ -363,7 +364,7 @@ class SatOracle:
         return out
 
     def models(self, limit: int = 2, over: Iterable[Hashable] | None = None,
-               assumptions: Iterable[Any] = ()) -> list[dict[str, bool]]:
+               assumptions: Iterable[Lit] = ()) -> list[dict[str, bool]]:
         """Up to `limit` models differing on `over` (default: every named variable).
 
         Blocking clauses carry a fresh selector literal that is assumed during enumeration and
@@ -371,7 +372,7 @@ class SatOracle:
         return [self._named(m) for m in self.raw_models(limit, over, assumptions)]
 
     def raw_models(self, limit: int = 2, over: Iterable[Hashable] | None = None,
-                   assumptions: Iterable[Any] = (), true_only: bool = False) -> list[list[int]]:
+                   assumptions: Iterable[Lit] = (), true_only: bool = False) -> list[list[int]]:
         """As `models`, but each model as the solver's list of int literals (fast path).
 
         `true_only` blocks a model by its true literals on `over` alone: a shorter clause that

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from logic_agents.ground.shapes import Record
 from logic_agents.logic.portfolio import race
 from logic_agents.solving.options import solver_option
 from logic_agents.world.budget import MIB, Budget
@@ -115,5 +116,5 @@ class CappedSearchAgent:
         self.stopped: str | None = None
         self.searched = False
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> Record:
         return {"guesses": 0, "nodes": self.nodes, "capped": int(self.stopped is not None)}

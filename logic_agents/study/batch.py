@@ -82,7 +82,7 @@ def seed_for(seed: int, map_name: str, run: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def play_job(job: Job, clock: Clock | None = None, agents: dict[str, Any] | None = None) -> Row:
+def play_job(job: Job, clock: Clock | None = None, agents: Record | None = None) -> Row:
     """Play one game; whatever the agent does (raise, exit, run out of time) is its row's
     outcome, never an exception. `agents` maps the study's agent names to their AgentEntry
     (agents given as objects have no name to look up); other names are resolved."""
@@ -130,7 +130,7 @@ def _counters(extra: Record, worlds: set[str]) -> Record:
 
 
 def play_jobs(jobs: Sequence[Job], caps: Caps | None = None,
-              agents: dict[str, Any] | None = None) -> list[Row]:
+              agents: Record | None = None) -> list[Row]:
     """The jobs of a Ray task, one row each, whatever a game raises (as a Pool worker does)."""
     clock = Clock(caps or NO_CAPS, own_interrupts=True)
     rows = []
@@ -151,7 +151,7 @@ class Jobs(Sequence[Job]):
                  isolation: Isolation = DEFAULT_ISOLATION):
         self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
         self.options, self.world, self.isolation = options, world, isolation
-        self.agents_of: dict[str, Any] = {}  # name -> AgentEntry (make_jobs fills it)
+        self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
 
     def __len__(self) -> int:
         return len(self.entries) * self.runs * len(self.agents)
@@ -174,7 +174,7 @@ class Jobs(Sequence[Job]):
 
 def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, Record] | None = None,
-              world_options: dict[str, Any] | None = None,
+              world_options: Record | None = None,
               isolation: Isolation | None = None) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
     seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
@@ -210,7 +210,7 @@ def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], run
 
 # -- backends ------------------------------------------------------------------------------
 def _run_process(jobs: Iterable[Job], workers: int, caps: Caps, emit: Callable[[Row], None],
-                 stop: threading.Event, agents: dict[str, Any] | None = None) -> None:
+                 stop: threading.Event, agents: Record | None = None) -> None:
     """Play the jobs on `workers` processes (one at --jobs 1 too: an agent that calls
     os._exit or hangs in C must not take the study down). Each finished game reaches `emit`
     at once; on Ctrl-C (`stop`) the workers are ended within about a second and games still
@@ -220,12 +220,12 @@ def _run_process(jobs: Iterable[Job], workers: int, caps: Caps, emit: Callable[[
     Pool(workers, caps, play, failed_row).run(iter(jobs), emit, stop)
 
 
-def _play_with(job: Job, clock: Clock, agents: dict[str, Any]) -> Row:
+def _play_with(job: Job, clock: Clock, agents: Record) -> Row:
     return play_job(job, clock, agents)
 
 
 def play_chunk(jobs: Sequence[Any], caps: Any = None,
-               agents: dict[str, Any] | None = None) -> tuple[str, list[Any]]:
+               agents: Record | None = None) -> tuple[str, list[Any]]:
     """Run on a Ray worker: the games of one task and the worker's logic-agents version. The
     games are played in a process of their own, as on --jobs (sandbox.Pool), so an agent stuck
     in C past a cap is killed there and the Ray worker carries on; where the platform cannot
@@ -282,7 +282,7 @@ def compare(
     backend: str = "process",
     address: str | None = None,
     agent_options: dict[str, Record] | None = None,
-    world_options: dict[str, Any] | None = None,
+    world_options: Record | None = None,
     caps: Caps = DEFAULT_CAPS,
     on_row: Callable[[Row], None] | None = None,
     isolation: Isolation | None = None,

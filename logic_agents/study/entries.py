@@ -18,18 +18,19 @@ from typing import Any
 from logic_agents.errors import FormatError, UnknownName
 from logic_agents.ground.inputs import is_dir
 from logic_agents.world.resolve import MAP_SUFFIXES, resolve, shipped_path
+from logic_agents.world.spec import GameSpec, Instance
 
 
 @dataclass(frozen=True)
 class MapEntry:
-    instance: Any
+    instance: Instance
     group: str
 
 
 GROUP_BY = ("auto", "folder", "file", "map", "preset")
 
 
-def group_of(instance: Any, file: Path | None, many: bool, group_by: str = "auto") -> str:
+def group_of(instance: Instance, file: Path | None, many: bool, group_by: str = "auto") -> str:
     """The group a study reports an instance under: `map` (each its own), `folder`, `file`,
     `preset` (generated maps), or `auto`: the preset, else the file for a file of many
     instances, else the folder; an instance written inline is its own group."""
@@ -46,7 +47,7 @@ def group_of(instance: Any, file: Path | None, many: bool, group_by: str = "auto
     return preset or (file.stem if many else file.parent.name) or "."
 
 
-def entries_from_references(items: Iterable[str], spec: Any,
+def entries_from_references(items: Iterable[str], spec: GameSpec,
                             group_by: str = "auto") -> list[MapEntry]:
     """Entries of what a person names on the command line: folders (every instance file the
     game loads under them), files, FILE:K, shipped names and inline instances."""

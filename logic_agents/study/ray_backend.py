@@ -26,6 +26,7 @@ from typing import Any
 
 from logic_agents._version import __version__
 from logic_agents.errors import DependencyNotInstalled, LogicAgentsError, UsageError
+from logic_agents.ground.shapes import Record
 
 CHUNK = 8  # games per Ray task: small enough to stream, large enough to amortise dispatch
 DIAL_TIMEOUT_S = 5.0
@@ -106,7 +107,7 @@ def _task_error(error: Exception) -> Exception:
 
 def run_ray(jobs: Sequence[Any], address: str | None, caps: Any, emit: Callable[[Any], None],
             stop: threading.Event, play_chunk: Callable[..., tuple[str, list[Any]]],
-            agents: dict[str, Any] | None = None) -> None:
+            agents: Record | None = None) -> None:
     """Play `jobs` on Ray, emitting each finished row; returns early once `stop` is set.
     `play_chunk(jobs, caps, agents) -> (version, rows)` runs on a worker (batch.play_chunk:
     this module imports nothing of batch's, so the two depend one way). `agents`: the study's

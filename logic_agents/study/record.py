@@ -30,7 +30,7 @@ from logic_agents.world.agents import is_reference
 from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps
-from logic_agents.world.spec import AgentEntry, GameSpec
+from logic_agents.world.spec import AgentEntry, GameSpec, Instance
 
 
 def study_path(out: str | Path) -> Path:
@@ -40,8 +40,8 @@ def study_path(out: str | Path) -> Path:
 
 def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs: int,
                  seed: int, agent_options: dict[str, Record] | None,
-                 world_options: dict[str, Any] | None, caps: Caps | None = None,
-                 entries_of: dict[str, Any] | None = None) -> Record:
+                 world_options: Record | None, caps: Caps | None = None,
+                 entries_of: Record | None = None) -> Record:
     """What makes two runs of `compare` the same study, by what the names meant, not only the
     names: each instance's contents (a hash) and group, each agent's identity (a file agent's
     source hash), the options. Runs aside: a resume may add runs, since run i's seed does not
@@ -68,7 +68,7 @@ def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs:
 IDENTITY = ("version", "game", "seed", "agents", "world_options", "maps", "instances")
 
 
-def instance_hash(spec: Any, instance: Any) -> str:
+def instance_hash(spec: GameSpec, instance: Instance) -> str:
     """A hash of an instance's contents: its text as the game writes it (else its repr)."""
     text = spec.instances.format(instance)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

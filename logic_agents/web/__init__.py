@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.ground.shapes import Record
-from logic_agents.world.core import Why
+from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
+from logic_agents.world.sandbox import Clock
+from logic_agents.world.spec import GameSpec, Instance
 from logic_agents.world.trace import Trace, replay, trace_header
 from logic_agents.world.view import View
 
@@ -72,8 +74,8 @@ class _Recorder:
             self.kinds.append(kind)
         return self.kinds.index(kind)
 
-    def __call__(self, spec: Any, observation: Any, record: Record | None) -> None:
-        frame: dict[str, Any] = {"t": 0 if record is None else record["t"]}
+    def __call__(self, spec: GameSpec, observation: object, record: Record | None) -> None:
+        frame: Record = {"t": 0 if record is None else record["t"]}
         if record is not None:
             frame["action"] = str(record["action"])
             self.score += record["reward"]
@@ -130,8 +132,9 @@ def game_page(data: Record, title: str | None = None) -> str:
     return html_page(title, _asset("page.css"), body, CSP_PAGE)
 
 
-def record_episode(spec: Any, world: Any, agent: Any, seed: int | None, instance: Any,
-                   map_path: str, world_options: Record, clock: Any = None) -> tuple[Any, str]:
+def record_episode(spec: GameSpec, world: AnyWorld, agent: AnyAgent, seed: int | None,
+                   instance: Instance, map_path: str, world_options: Record,
+                   clock: Clock | None = None) -> tuple[EpisodeResult, str]:
     """Play one episode into an in-memory trace (under `clock`'s caps); returns (result,
     trace text)."""
 

@@ -23,6 +23,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.sandbox import NO_CAPS, Clock
+from logic_agents.world.spec import GameSpec
 
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
 
@@ -233,11 +234,11 @@ def replay_name(index: int, row: Any) -> str:
     return f"{index:05d}-{stem}-{digest}.html"
 
 
-def write_study(path: str, spec: Any, summary: Record, rows: Sequence[Any], entries: Sequence[Any],
+def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[Any], entries: Sequence[Any],
                 agent_options: dict[str, Record], world_options: Record, title: str,
                 progress: Any = None, caps: Any = None,
                 meta: dict[str, str] | None = None,
-                agents: dict[str, Any] | None = None,
+                agents: Record | None = None,
                 maps: Sequence[Record] = ()) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'

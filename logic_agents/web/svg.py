@@ -13,10 +13,9 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from logic_agents.display.terminal import board_text
-from logic_agents.world.core import Outcome
+from logic_agents.world.core import EpisodeResult, Outcome
 from logic_agents.world.view import BoardView, Cell
 
 TILE = 34  # pixels per tile, as page.js draws them
@@ -108,7 +107,7 @@ class Board:
         return board_text(self.view, move=self.move, proof=self.proof).plain
 
 
-def episode_html(result: Any, board: BoardView | None) -> str:
+def episode_html(result: EpisodeResult, board: BoardView | None) -> str:
     """A finished episode as a notebook shows it: game, map, agent, seed, outcome and its
     numbers, then the last board."""
     outcome = result.outcome.value if isinstance(result.outcome, Outcome) else str(result.outcome)

@@ -38,6 +38,7 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.ground.inputs import path_exists
+from logic_agents.ground.shapes import Record
 from logic_agents.world.core import own_name
 from logic_agents.world.declared import (  # noqa: F401
     HOOKS,
@@ -100,7 +101,7 @@ def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentE
     return AgentEntry(reference, factory, str(described.get("help", ""))[:500], options=options)
 
 
-def _option_of(record: dict[str, Any]) -> Option:
+def _option_of(record: Record) -> Option:
     """An Option a player reported as data (world.player._option_record)."""
     kinds = {"bool": bool, "int": int, "float": float, "str": str}
     metavar = record.get("metavar")
@@ -264,7 +265,7 @@ def _where_in(error: BaseException, module: str) -> str:
     return line
 
 
-def check_options(entry: AgentEntry, options: dict[str, Any]) -> None:
+def check_options(entry: AgentEntry, options: Record) -> None:
     """AgentOptionError naming the options `entry` does not declare."""
     declared = {o.name for o in entry.declared()}
     refused = [k for k in options if k not in declared and not (k in HOOKS
@@ -275,7 +276,7 @@ def check_options(entry: AgentEntry, options: dict[str, Any]) -> None:
         raise AgentOptionError(f"agent {entry.name} does not take {given} (it takes {takes})")
 
 
-def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None,
+def build_agent(entry: AgentEntry, options: Record | None = None,
                 clock: Clock | None = None) -> Any:
     """Check the options, then make the agent; it gets a `name` if it has none. What the
     constructor raises, or a made object that is no agent, is errors.AgentFailed (in
@@ -300,8 +301,8 @@ def build_agent(entry: AgentEntry, options: dict[str, Any] | None = None,
     return agent
 
 
-def explaining(entry: AgentEntry, options: dict[str, Any] | None = None,
-               show: Any = None) -> dict[str, Any]:
+def explaining(entry: AgentEntry, options: Record | None = None,
+               show: Any = None) -> Record:
     """The options with an `explain` hook for an agent that takes one: it then proves its
     moves and keeps the proofs in its `why` (the page, a hint); `show(lines)` also receives
     the lines it explains (default: nowhere)."""

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from logic_agents.errors import ContractError, FormatError, IllegalAction
-from logic_agents.world.core import Outcome, whole_cell
+from logic_agents.ground.shapes import Record
+from logic_agents.world.core import Outcome, Why, whole_cell
 from logic_agents.world.view import Cell
 
 Obs = TypeVar("Obs")
@@ -48,13 +49,13 @@ class WorldBase(ABC, Generic[Obs, Act]):
         self._done = True
 
     # -- what a game writes ------------------------------------------------------------------
-    def start(self) -> dict[str, Any]:
+    def start(self) -> Record:
         """Set up a new episode (self.rng is seeded); return reset's info. Call `self.end`
         when the instance is finished before any move."""
         return {}
 
     @abstractmethod
-    def play(self, action: Act) -> tuple[float, dict[str, Any]]:
+    def play(self, action: Act) -> tuple[float, Record]:
         """Apply an action of the right type (raise IllegalAction to refuse it, changing
         nothing); return (reward, info). Call `self.end(outcome)` when the game ends."""
 
@@ -62,7 +63,7 @@ class WorldBase(ABC, Generic[Obs, Act]):
     def observe(self) -> Obs:
         """What the agent sees now: a frozen value that holds no reference to the world."""
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Record:
         """The world's own figures for the results row (lives_left, score); none by default."""
         return {}
 
@@ -74,7 +75,7 @@ class WorldBase(ABC, Generic[Obs, Act]):
     def end(self, outcome: Outcome) -> None:
         self.outcome = outcome
 
-    def reset(self, *, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None) -> tuple[Obs, Record]:
         self.rng = random.Random(seed)
         self.outcome = None
         self.steps = 0
@@ -82,7 +83,7 @@ class WorldBase(ABC, Generic[Obs, Act]):
         self._done = self.outcome is not None
         return self.observe(), info
 
-    def step(self, action: Act) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Act) -> tuple[Obs, float, bool, bool, Record]:
         if self._done:
             raise IllegalAction("the episode has ended; call reset()")
         if not isinstance(action, self.action_type):
@@ -116,7 +117,7 @@ class PuzzleWorld(WorldBase[Obs, Act]):
     def solved(self) -> bool:
         """Whether the grid is a solution (the world ends the episode won)."""
 
-    def start(self) -> dict[str, Any]:
+    def start(self) -> Record:
         self.begin()
         if self.solved():
             self.end(Outcome.WON)
@@ -125,7 +126,7 @@ class PuzzleWorld(WorldBase[Obs, Act]):
     def begin(self) -> None:
         """Set up the grid for a new episode."""
 
-    def play(self, action: Act) -> tuple[float, dict[str, Any]]:
+    def play(self, action: Act) -> tuple[float, Record]:
         self.apply(action)
         if self.solved():
             self.end(Outcome.WON)
@@ -133,14 +134,14 @@ class PuzzleWorld(WorldBase[Obs, Act]):
         return 0.0, {}
 
 
-def not_an_action(game: str, text: Any, expected: str) -> FormatError:
+def not_an_action(game: str, text: object, expected: str) -> FormatError:
     """The error of a trace's action that is not one of the game's."""
     article = "an" if game[:1] in "aeiou" else "a"
     shown = repr(text[:60]) if isinstance(text, str) else repr(text)[:60]  # 42 is not '42'
     return FormatError(f"not {article} {game} action: {shown} (expected {expected})")
 
 
-def _not_whole(game: str, text: Any, words: list[str]) -> FormatError | None:
+def _not_whole(game: str, text: object, words: list[str]) -> FormatError | None:
     """The error of "verb R C" whose R and C are numbers but not whole ones (0.0, 1.5)."""
     def number(word: str) -> bool:
         try:
@@ -180,7 +181,7 @@ class CellAction(TextAction):
         return f"{self.kind} {self.cell[0]} {self.cell[1]}"
 
     @classmethod
-    def from_json(cls, text: Any) -> CellAction:
+    def from_json(cls, text: object) -> CellAction:
         """The action "verb R C" (what to_json wrote), else FormatError."""
         parts = str(text).split()
         if (len(parts) == 3 and parts[0] in cls.VERBS
@@ -274,8 +275,8 @@ class PlanningAgent(Generic[Obs, Act]):
         self.rng = random.Random()
         self.planned = False  # a plan was asked for this episode
         self.guesses = 0
-        self.why: Any = ""  # how the last move was chosen: a str or a world.core.Why
-        self.pending: deque[tuple[Act, Any]] = deque()
+        self.why: str | Why = ""  # how the last move was chosen
+        self.pending: deque[tuple[Act, str | Why | None]] = deque()
 
     def replan(self, obs: Obs) -> Iterable[Act] | None:
         """The actions of a plan from `obs`, or None to give up."""
@@ -300,10 +301,10 @@ class PlanningAgent(Generic[Obs, Act]):
         self.why = ""
         self.pending = deque()
 
-    def plan(self, moves: Iterable[tuple[Act, Any]]) -> None:
+    def plan(self, moves: Iterable[tuple[Act, str | Why | None]]) -> None:
         self.pending.extend(moves)
 
-    def plan_actions(self, actions: Iterable[Act], why: Any = None) -> None:
+    def plan_actions(self, actions: Iterable[Act], why: str | Why | None = None) -> None:
         """Queue actions; a why of None keeps `self.why` as the agent last set it."""
         self.pending.extend((action, why) for action in actions)
 
@@ -319,13 +320,13 @@ class PlanningAgent(Generic[Obs, Act]):
                 return move
         return None
 
-    def guess(self, action: Act | None, why: Any = "guess") -> Act | None:
+    def guess(self, action: Act | None, why: str | Why = "guess") -> Act | None:
         if action is not None:
             self.guesses += 1
             self.why = why
         return action
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> Record:
         return {"guesses": self.guesses}
 
     def close(self) -> None:

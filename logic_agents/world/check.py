@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from logic_agents.errors import ContractError, IllegalAction
-from logic_agents.world.base import ended, finished, hidden_state_of
+from logic_agents.world.base import ended, finished, hidden_state_of, outcome_of
+from logic_agents.world.core import AnyAgent, AnyWorld
 from logic_agents.world.trace import to_jsonable
 
 
@@ -92,7 +93,7 @@ def _filled(cell: types.CellType) -> bool:
 _EMPTY = object()
 
 
-def _play(make_world: Callable[[], Any], make_agent: Callable[[], Any], seed: int,
+def _play(make_world: Callable[[], AnyWorld], make_agent: Callable[[], AnyAgent], seed: int,
           max_steps: int) -> tuple[Any, list[Any], Any, bool]:
     world = make_world()
     agent = make_agent()
@@ -123,8 +124,8 @@ def _play(make_world: Callable[[], Any], make_agent: Callable[[], Any], seed: in
 
 
 def check_world(
-    make_world: Callable[[], Any],
-    make_agent: Callable[[], Any],
+    make_world: Callable[[], AnyWorld],
+    make_agent: Callable[[], AnyAgent],
     illegal_actions: Callable[[Any], Iterable[Any]],
     seeds: Iterable[int] = (0, 1, 2),
     max_steps: int = 10_000,
@@ -185,7 +186,7 @@ def check_world(
             raise WorldContractError("stepping the world changed an earlier observation")
 
 
-def _check_outcome(world: Any, terminated: bool) -> None:
+def _check_outcome(world: AnyWorld, terminated: bool) -> None:
     if terminated:
         try:
             ended(world)
@@ -193,21 +194,21 @@ def _check_outcome(world: Any, terminated: bool) -> None:
             raise WorldContractError(str(e)) from None
     elif finished(world):
         raise WorldContractError(f"a step that did not terminate left the outcome "
-                                 f"{world.outcome!r}; it must stay None until the end")
+                                 f"{outcome_of(world)!r}; it must stay None until the end")
 
 
-def make_agent_act(make_agent: Callable[[], Any], seed: int, obs: Any) -> Any:
+def make_agent_act(make_agent: Callable[[], AnyAgent], seed: int, obs: Any) -> Any:
     agent = make_agent()
     agent.reset(seed)
     return agent.act(obs)
 
 
-def _first_action(make_agent: Callable[[], Any], make_world: Callable[[], Any], seed: int) -> Any:
+def _first_action(make_agent: Callable[[], AnyAgent], make_world: Callable[[], AnyWorld], seed: int) -> Any:
     """The default agent's first move of a fresh game of `seed`."""
     return make_agent_act(make_agent, seed, make_world().reset(seed=seed)[0])
 
 
-def _expect_illegal(world: Any, action: Any, when: str) -> None:
+def _expect_illegal(world: AnyWorld, action: object, when: str) -> None:
     try:
         world.step(action)
     except IllegalAction:

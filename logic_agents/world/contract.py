@@ -30,6 +30,7 @@ from rich.text import Text
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import is_file, read_text, shorten
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import finished
 from logic_agents.world.check import check_world
 from logic_agents.world.core import Outcome
@@ -38,7 +39,7 @@ from logic_agents.world.registry import games, get_game, import_notes, origin
 from logic_agents.world.resolve import locate, resolve
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import missing_members
-from logic_agents.world.spec import Detection, GameSpec, Observations
+from logic_agents.world.spec import Detection, GameSpec, Instance, Observations
 from logic_agents.world.trace import to_jsonable
 from logic_agents.world.view import BoardView, Tile, View
 
@@ -59,7 +60,7 @@ class GameCheck:
     def ok(self) -> bool:
         return all(r.passed for r in self.results)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         return {"game": self.game, "ok": self.ok,
                 "checks": [{"name": r.name, "passed": r.passed, "detail": r.detail}
                            for r in self.results]}
@@ -78,7 +79,7 @@ def check_game(game: Any, seeds: tuple[int, ...] = (0, 1),
     i-th check starts (a supervisor that must kill a check stuck in C names it)."""
     spec = game if isinstance(game, GameSpec) else get_game(game)
     report = GameCheck(spec.name)
-    state: dict[str, Any] = {}
+    state: Record = {}
     seconds = limit_of(_origin(spec), limit)
     checks = {"load": _load, "spec": _spec, "instance": _instance, "world": _world,
               "actions": _actions, "observations": _observations,
@@ -111,7 +112,7 @@ def _origin(spec: GameSpec) -> str:
         return "runtime"
 
 
-def _load(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _load(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     notes = import_notes(spec.name)
     if notes:
         raise AssertionError("; ".join(notes))
@@ -122,7 +123,7 @@ def _line(e: BaseException) -> str:
     return text[:400]
 
 
-def _spec(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _spec(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     if spec.default_agent not in spec.playing_agents():
         raise AssertionError(f"default agent {spec.default_agent!r} is not one of its agents "
                              f"({', '.join(spec.playing_agents())})")
@@ -137,7 +138,7 @@ def _spec(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
         state.setdefault("agents", []).append(name)
 
 
-def _instance(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _instance(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     instance = state["instance"]
     name = getattr(instance, "name", None)
     if not isinstance(name, str) or not name or not name.isprintable():
@@ -155,13 +156,13 @@ def _instance(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
         raise AssertionError("the sample instance does not round-trip through the codec")
 
 
-def _world(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _world(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     instance = state["instance"]
     check_world(lambda: spec.make_world(instance), lambda: spec.make_agent(spec.default_agent),
                 spec.actions.illegal, seeds=seeds)
 
 
-def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _actions(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     played = _record(spec, state["instance"], seeds[0])
     for action in played:
         written = to_jsonable(action)
@@ -171,7 +172,7 @@ def _actions(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
                                  f"as {back!r}")
 
 
-def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _observations(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     codec = spec.get(Observations)
     if codec is None:
         return  # its agents play in-process only (trusted): nothing to cross
@@ -188,7 +189,7 @@ def _observations(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> N
                                  "observation (Observations.decode(encode(obs)) != obs)")
 
 
-def _presentation(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _presentation(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     """What a person sees: `render` gives text, View.board a board of rows x cols tiles,
     Controls.act an action or None, for the observations of the default agent's game."""
     seen: list[Any] = []
@@ -217,7 +218,7 @@ def _presentation(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...])
                     view.controls.act(obs, cell, key)
 
 
-def _detection(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _detection(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     """The sniff answers 0, 1 or 2, in time, claims the game's own example file, and claims
     no file of another game that its reader cannot read."""
     detection = spec.get(Detection)
@@ -249,7 +250,7 @@ def _detection(spec: GameSpec, state: dict[str, Any], seeds: tuple[int, ...]) ->
                                      f"example {theirs.name})") from None
 
 
-def _record(spec: Any, instance: Any, seed: int, limit: int = 2000,
+def _record(spec: GameSpec, instance: Instance, seed: int, limit: int = 2000,
             seen: list[Any] | None = None) -> list[Any]:
     played: list[Any] = []
     seen = [] if seen is None else seen
@@ -270,7 +271,7 @@ def _record(spec: Any, instance: Any, seed: int, limit: int = 2000,
     return played
 
 
-def _plays(spec: Any, state: dict[str, Any], seeds: tuple[int, ...]) -> None:
+def _plays(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     result = run_episode(spec.make_world(state["instance"]), spec.make_agent(spec.default_agent),
                          seed=seeds[0], game=spec.name)
     if result.outcome in (Outcome.ERROR, Outcome.TIMEOUT):

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from logic_agents.errors import IllegalAction
+from logic_agents.ground.shapes import Record
 
 Obs = TypeVar("Obs")
 Act = TypeVar("Act")
@@ -25,7 +26,7 @@ Obs_co = TypeVar("Obs_co", covariant=True)
 Act_contra = TypeVar("Act_contra", contravariant=True)
 Obs_contra = TypeVar("Obs_contra", contravariant=True)
 Act_co = TypeVar("Act_co", covariant=True)
-Info = dict[str, Any]
+Info = Record
 
 
 @runtime_checkable
@@ -35,6 +36,9 @@ class World(Protocol[Obs_co, Act_contra]):
     def step(self, action: Act_contra) -> tuple[Obs_co, float, bool, bool, Info]:
         """(observation, reward, terminated, truncated, info), as in Gymnasium."""
         ...
+
+
+AnyWorld = World[Any, Any]  # a world of a game the caller does not know (the framework's view)
 
 
 @runtime_checkable
@@ -53,6 +57,9 @@ class Agent(Protocol[Obs_contra, Act_co]):
     def act(self, observation: Obs_contra) -> Act_co | None:
         """The next action for this observation, or None to give up."""
         ...
+
+
+AnyAgent = Agent[Any, Any]  # an agent of a game the caller does not know
 
 
 class Why(str):
@@ -74,8 +81,8 @@ class Why(str):
         why.path = path
         return why
 
-    def to_json(self) -> dict[str, Any]:
-        record: dict[str, Any] = {"text": str(self)}
+    def to_json(self) -> Record:
+        record: Record = {"text": str(self)}
         if self.cells:
             record["cells"] = [list(c) for c in self.cells]
         if self.odds:
@@ -87,7 +94,7 @@ class Why(str):
         return record
 
     @classmethod
-    def from_json(cls, record: dict[str, Any] | None) -> Why:
+    def from_json(cls, record: Record | None) -> Why:
         """The Why a trace recorded (what to_json wrote; a missing record says nothing)."""
         record = record or {}
         return cls(record.get("text", ""), record.get("cells", ()),
@@ -95,7 +102,7 @@ class Why(str):
                    bool(record.get("path")))
 
 
-def why_record(why: Any) -> dict[str, Any] | None:
+def why_record(why: object) -> Record | None:
     """The JSON of an agent's `why` (a str or a Why), None when it says nothing."""
     if not why:
         return None
@@ -119,7 +126,7 @@ class StepResult(NamedTuple):
     reward: float
     terminated: bool
     truncated: bool
-    info: dict[str, Any]
+    info: Record
 
 
 class Outcome(str, Enum):
@@ -151,8 +158,8 @@ class EpisodeResult:
     guesses: int
     score: float
     time_s: float
-    extra: dict[str, Any] = field(default_factory=dict)  # the world's figures (lives_left, ...)
-    stats: dict[str, Any] = field(default_factory=dict)  # the agent's own counters, apart
+    extra: Record = field(default_factory=dict)  # the world's figures (lives_left, ...)
+    stats: Record = field(default_factory=dict)  # the agent's own counters, apart
     error: str = ""
     frames: str = ""
     # the CPU seconds of the process that played the game (agent and world), beside time_s,
@@ -163,14 +170,14 @@ class EpisodeResult:
     # beside the numbers: the simulator itself draws nothing)
     board: Any = field(default=None, repr=False, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Record:
         d = asdict(self)
         d["outcome"] = self.outcome.value
         del d["board"]
         return d
 
 
-def own_name(obj: Any) -> str | None:
+def own_name(obj: object) -> str | None:
     """An object's own `name` when it is a non-empty str; None when it has none, or when
     reading it raises (an agent's `name` property is the agent's code, and may fail)."""
     try:

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.errors import LogicAgentsError
+from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import check_factory, load_class
 from logic_agents.world.core import why_record
 from logic_agents.world.declared import Option, declared_options
@@ -69,12 +70,12 @@ class _Player:
         self.name = "agent"
         self.agent: Seat | None = None
         self.game_id = ""
-        self.decode: Callable[[dict[str, Any]], Any] | None = None
+        self.decode: Callable[[Record], Any] | None = None
         self.delta = Delta()
         self.memory_cap: int | None = None
         self.here: str | None = None  # the referee's working folder, for the frames' names
 
-    def failed(self, error: BaseException, where: str, step: int = 0) -> dict[str, Any]:
+    def failed(self, error: BaseException, where: str, step: int = 0) -> Record:
         clock = Clock(Caps(None, None, self.memory_cap), own_interrupts=True)
         clock.agent = self.name
         clock.here = self.here
@@ -84,7 +85,7 @@ class _Player:
                 "frames": failure.frames[-8000:]}
 
     @property
-    def orders(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    def orders(self) -> dict[str, Callable[[Record], Record]]:
         """What the referee may ask, by its `op`."""
         return {"load": self.on_load, "new": self.on_new, "begin": self.on_begin,
                 "end": self.on_end, "reset": self.on_reset, "act": self.on_act,
@@ -113,7 +114,7 @@ class _Player:
                               "frames": ""}
             self.send(answer)
 
-    def send(self, answer: dict[str, Any]) -> None:
+    def send(self, answer: Record) -> None:
         try:
             self.channel.send(answer)
         except (TypeError, ValueError) as e:  # what the agent gave is not data
@@ -127,7 +128,7 @@ class _Player:
                                "frames": ""})
 
     # -- the orders ------------------------------------------------------------------------
-    def on_load(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_load(self, message: Record) -> Record:
         reference = str(message.get("reference", ""))
         file = message.get("file")
         self.name = reference
@@ -163,7 +164,7 @@ class _Player:
         return {"op": "loaded", "name": self.name, "help": summary_of(factory, reference)[:500],
                 "options": [_option_record(o) for o in _declared(factory)]}
 
-    def on_new(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_new(self, message: Record) -> Record:
         self.game_id = str(message.get("game_id", ""))
         self.delta.forget()
         self.agent = None
@@ -184,15 +185,15 @@ class _Player:
         self.agent = Seat(agent)
         return {"op": "ok", "game_id": self.game_id}
 
-    def on_begin(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_begin(self, message: Record) -> Record:
         """A new game: build the agent, then reset it (one trip for the two)."""
         built = self.on_new(message)
         return built if built.get("op") != "ok" else self.on_reset(message)
 
-    def on_end(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_end(self, message: Record) -> Record:
         """The game is over: the agent's stats, then its close() (one trip for the two)."""
         stats = self.on_stats(message)
-        answer: dict[str, Any] = {"op": "ended", "game_id": self.game_id}
+        answer: Record = {"op": "ended", "game_id": self.game_id}
         if stats.get("op") == "failed":
             answer["stats_failed"] = stats
         else:
@@ -202,7 +203,7 @@ class _Player:
             answer["close_failed"] = closed
         return answer
 
-    def on_reset(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_reset(self, message: Record) -> Record:
         if self.agent is None:
             return self._no_agent("reset")
         try:
@@ -211,7 +212,7 @@ class _Player:
             return self.failed(e, "reset")
         return {"op": "ok", "game_id": self.game_id}
 
-    def on_act(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_act(self, message: Record) -> Record:
         step = int(message.get("step", 0))
         record = self.delta.unpack(message.get("obs") or {},
                                    keep=step > 1 and message.get("whole") is not True)
@@ -222,7 +223,7 @@ class _Player:
             action = self.agent.act(observation)
         except BaseException as e:
             return self.failed(e, "act", step)
-        answer: dict[str, Any] = {"op": "action", "game_id": self.game_id, "step": step,
+        answer: Record = {"op": "action", "game_id": self.game_id, "step": step,
                                   "action": None if action is None else to_jsonable(action)}
         if action is None:
             return answer
@@ -236,7 +237,7 @@ class _Player:
             answer["why"] = why
         return answer
 
-    def on_stats(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_stats(self, message: Record) -> Record:
         if self.agent is None:
             return self._no_agent("stats")
         try:
@@ -253,7 +254,7 @@ class _Player:
                 kept[key if isinstance(key, str) else repr(key)[:100]] = value
         return {"op": "stats", "game_id": self.game_id, "stats": kept}
 
-    def on_close(self, message: dict[str, Any]) -> dict[str, Any]:
+    def on_close(self, message: Record) -> Record:
         agent, self.agent = self.agent, None
         if agent is not None:
             try:
@@ -262,7 +263,7 @@ class _Player:
                 return self.failed(e, "close")
         return {"op": "ok", "game_id": self.game_id}
 
-    def _no_agent(self, where: str) -> dict[str, Any]:
+    def _no_agent(self, where: str) -> Record:
         return {"op": "failed", "game_id": self.game_id, "step": 0, "where": where,
                 "kind": "ProtocolError", "message": "no agent was built", "frames": ""}
 
@@ -286,7 +287,7 @@ def _declared(factory: Callable[..., Any]) -> tuple[Option, ...]:
         return ()
 
 
-def _option_record(option: Any) -> dict[str, Any]:
+def _option_record(option: Any) -> Record:
     """An Option as data (its type by name; a parse function stays behind)."""
     kind = getattr(option.type, "__name__", "str")
     default = option.default if isinstance(option.default, (bool, int, float, str)) else None

@@ -24,9 +24,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.ground.shapes import Record
 from logic_agents.world.containment import (
     OWNED,
     ProcessGroup,
@@ -158,7 +159,7 @@ class PlayerProcess:
         self._pump.start()
         self.keep: set[int] = {self.proc.pid}
         self.last_pid = last_pid()
-        self.description: dict[str, Any] = {}
+        self.description: Record = {}
         self._load(game, reference, file, paths)
 
     def _load(self, game: str, reference: str, file: str | None, paths: list[str]) -> None:

@@ -21,7 +21,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, Generic, TypeVar
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
@@ -36,6 +38,9 @@ from logic_agents.world.sandbox import (
     set_memory_cap,
     world_failure,
 )
+
+Job = TypeVar("Job")  # what a worker is sent (batch.Job): picklable
+Out = TypeVar("Out")  # what it sends back (a results Row), or what a child returns
 
 # plays of a game whose worker was killed under it by a signal (an agent in another process
 # outside a sandbox, the kernel's OOM killer) before that game is a row; a worker that exits
@@ -61,7 +66,7 @@ def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None 
             os.dup2(2, 1)
 
 
-def _has_data(conn: Any) -> bool:
+def _has_data(conn: Connection) -> bool:
     try:
         return bool(conn.poll())
     except (OSError, ValueError, EOFError):
@@ -74,15 +79,15 @@ def _overdue(watch: Watch) -> bool:
 
 
 @dataclass
-class _Slot:
-    proc: Any
-    conn: Any
+class _Slot(Generic[Job]):
+    proc: BaseProcess
+    conn: Connection
     watch: Watch
-    job: Any = None
+    job: Job | None = None
 
 
-def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
-           play: Callable[[Any, Clock], Any], lost: Callable[[Any, AgentFailed], Any],
+def _serve(conn: Connection, watch: Watch, caps: Caps, parent: int,
+           play: Callable[[Job, Clock], Out], lost: Callable[[Job, AgentFailed], Out],
            slot: int | None = None) -> None:
     """A worker: play each job it is sent, send back its row; None ends it. What the game
     raises outside the agent's calls (a plug-in world's bug) is that game's row too."""
@@ -105,21 +110,21 @@ def _serve(conn: Any, watch: Watch, caps: Caps, parent: int,
         stop_players()
 
 
-class Pool:
+class Pool(Generic[Job, Out]):
     """`workers` processes playing jobs under `caps`; see the module docstring."""
 
-    def __init__(self, workers: int, caps: Caps, play: Callable[[Any, Clock], Any],
-                 lost: Callable[[Any, AgentFailed], Any], spread: bool = True):
+    def __init__(self, workers: int, caps: Caps, play: Callable[[Job, Clock], Out],
+                 lost: Callable[[Job, AgentFailed], Out], spread: bool = True):
         self.context = fork_context()
         self.workers, self.caps, self.play, self.lost = max(1, workers), caps, play, lost
         self.spread = spread  # each worker (and its players) on a core of its own
-        self.slots: list[_Slot] = []
+        self.slots: list[_Slot[Job]] = []
         # a game whose worker died under it (killed from outside: an agent in another
         # process, the memory cap) is played again, up to RETRIES times, before it is a row
-        self.again: list[Any] = []
+        self.again: list[Job] = []
         self.tries: dict[int, int] = {}
 
-    def _spawn(self, slot: int) -> _Slot:
+    def _spawn(self, slot: int) -> _Slot[Job]:
         mine, theirs = self.context.Pipe()
         watch = Watch(self.context)
         proc = self.context.Process(target=_serve, args=(theirs, watch, self.caps, os.getpid(),
@@ -130,14 +135,14 @@ class Pool:
         theirs.close()
         return _Slot(proc, mine, watch)
 
-    def run(self, jobs: Iterator[Any], emit: Callable[[Any], None],
+    def run(self, jobs: Iterator[Job], emit: Callable[[Out], None],
             stop: threading.Event) -> None:
         """Play every job, emitting each row as it comes; return early once `stop` is set."""
         from multiprocessing.connection import wait
 
         queued = iter(jobs)
 
-        def next_job() -> Any:
+        def next_job() -> Job | None:
             job = next(queued, None)
             return self.again.pop(0) if job is None and self.again else job
 
@@ -188,7 +193,7 @@ class Pool:
                 stop_process(slot.proc)
                 slot.conn.close()
 
-    def _send(self, index: int, job: Any) -> None:
+    def _send(self, index: int, job: Job) -> None:
         slot = self.slots[index]
         slot.job = job
         try:
@@ -200,7 +205,7 @@ class Pool:
             self.slots[index].job = job
             self.slots[index].conn.send(job)
 
-    def _receive(self, index: int, emit: Callable[[Any], None]) -> None:
+    def _receive(self, index: int, emit: Callable[[Out], None]) -> None:
         slot = self.slots[index]
         try:
             row = slot.conn.recv()
@@ -210,7 +215,7 @@ class Pool:
         slot.job = None
         emit(row)
 
-    def _replace(self, index: int, emit: Callable[[Any], None], killed: bool) -> None:
+    def _replace(self, index: int, emit: Callable[[Out], None], killed: bool) -> None:
         """The worker at `index` is overdue (kill it) or dead: its game becomes a row, and a
         fresh worker takes its place."""
         slot = self.slots[index]
@@ -219,6 +224,8 @@ class Pool:
         failure = lost_failure("", slot.watch, self.caps, slot.proc.exitcode, killed)
         job, slot.job = slot.job, None
         self.slots[index] = self._spawn(index)
+        if job is None:  # it died with no game in hand: the fresh worker is all it needs
+            return
         tries = self.tries.get(id(job), 0)
         code = slot.proc.exitcode
         if not killed and code is not None and code < 0 and tries < RETRIES:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
+from logic_agents.ground.shapes import Record
 from logic_agents.world.containment import (
     OWNED,
     last_pid,
@@ -71,7 +72,7 @@ def _locate(reference: str) -> tuple[str | None, list[str]]:
 
 
 def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAULT_CAPS
-             ) -> dict[str, Any]:
+             ) -> Record:
     """What a player reports of the agent `reference`: {name, help, options} (data only)."""
     # what a player reports depends on the agent's file and on what may stop its reading
     key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
@@ -86,7 +87,7 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
     return _DESCRIBED[key]
 
 
-_DESCRIBED: dict[tuple[Any, ...], dict[str, Any]] = {}
+_DESCRIBED: dict[tuple[Any, ...], Record] = {}
 
 
 def _stamp(reference: str) -> tuple[int, ...]:
@@ -129,7 +130,7 @@ class RemoteFactory:
                     return str(candidate)
         return None
 
-    def __getstate__(self) -> dict[str, Any]:  # crosses to a Ray worker without its players
+    def __getstate__(self) -> Record:  # crosses to a Ray worker without its players
         return {**self.__dict__, "_players": {}}
 
     def player(self, caps: Caps) -> PlayerProcess:
@@ -145,7 +146,7 @@ class RemoteFactory:
         PLAYERS[id(player)] = player
         return player
 
-    def make(self, options: dict[str, Any], clock: Clock) -> RemoteAgent:
+    def make(self, options: Record, clock: Clock) -> RemoteAgent:
         label = clock.agent
         try:
             player = self.player(clock.caps)
@@ -169,15 +170,15 @@ class RemoteAgent(Seated):
         self.delta = Delta()
         self._why: Why | None = None
         self._why_failed: AgentFailed | None = None
-        self._encode: Callable[[Any], dict[str, Any]] = _unset
+        self._encode: Callable[[Any], Record] = _unset
         self._decode_action: Callable[[Any], Any] = _unset
-        self._options: dict[str, Any] = {}
+        self._options: Record = {}
         self._begun = False
-        self._ended: dict[str, Any] | None = None  # close()'s answer, once stats() ran
+        self._ended: Record | None = None  # close()'s answer, once stats() ran
 
     # -- the conversation --------------------------------------------------------------------
-    def _ask(self, where: str, message: dict[str, Any], expect: str, step: int = 0
-             ) -> dict[str, Any]:
+    def _ask(self, where: str, message: Record, expect: str, step: int = 0
+             ) -> Record:
         deadline, is_game = self.clock._deadline(where)
         try:
             self.player.channel.send({**message, "game_id": self.game_id})
@@ -211,7 +212,7 @@ class RemoteAgent(Seated):
                               step=step)
         return answer
 
-    def _failure(self, answer: dict[str, Any], where: str, step: int) -> AgentFailed:
+    def _failure(self, answer: Record, where: str, step: int) -> AgentFailed:
         said = str(answer.get("where", where))
         return AgentFailed(self.name, said if said in ("__init__", "reset", "act", "why",
                                                        "stats", "close") else where,
@@ -219,7 +220,7 @@ class RemoteAgent(Seated):
                            _text(answer.get("message"), 2000), step=step,
                            frames=_text(answer.get("frames"), 8000))
 
-    def start(self, options: dict[str, Any]) -> None:
+    def start(self, options: Record) -> None:
         spec = get_game(self.factory.game)
         observations = spec.get(Observations)
         if observations is None:
@@ -275,7 +276,7 @@ class RemoteAgent(Seated):
             raise failure
         return self._why
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> Record:
         """The agent's stats; its close() runs in the same trip (the runner's next call)."""
         answer = self._ask("stats", {"op": "end"}, "ended")
         self._ended = answer.get("close_failed") or {}
@@ -313,7 +314,7 @@ def _text(value: Any, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
-def _why(record: dict[str, Any]) -> Why:
+def _why(record: Record) -> Why:
     """A Why from a player's record, bounded: words, cells and odds that are numbers."""
     text = _text(record.get("text"), 20_000)
     cells = record.get("cells") or []

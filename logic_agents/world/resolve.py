@@ -35,9 +35,10 @@ from logic_agents.ground.inputs import (
     read_text,
     shorten,
 )
+from logic_agents.ground.shapes import Record
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import games, origin, warn_once
-from logic_agents.world.spec import Detection, GameSpec, Inline, Shipped
+from logic_agents.world.spec import Detection, GameSpec, Inline, Instance, Shipped
 
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
@@ -54,17 +55,17 @@ def split_index(text: str) -> tuple[str, int | None]:
     return text, None
 
 
-Instance = TypeVar("Instance")
+Item = TypeVar("Item")
 
 
-def pick(instances: list[Instance], k: int, source: str) -> Instance:
+def pick(instances: list[Item], k: int, source: str) -> Item:
     """The K-th (from 1) of the instances of a file."""
     if not 1 <= k <= len(instances):
         raise FormatError(f"puzzle {k} asked, the file holds {len(instances)}", source, 0, 0)
     return instances[k - 1]
 
 
-def load_indexed(path: str | Path, load_all: Callable[[str], list[Instance]]) -> Instance:
+def load_indexed(path: str | Path, load_all: Callable[[str], list[Item]]) -> Item:
     """A game loader's FILE or FILE:K: the first, or the K-th, instance of the file."""
     base, k = split_index(str(path))
     return pick(load_all(base), k or 1, base)
@@ -80,13 +81,13 @@ def shipped_maps(package: str, *folder: str) -> Path:
     return root
 
 
-def maps_folder(spec: Any) -> Path | None:
+def maps_folder(spec: GameSpec) -> Path | None:
     """Where a game's shipped instances lie (its Shipped capability), None when it ships none."""
     shipped = spec.get(Shipped)
     return Path(shipped.folder) if shipped is not None and is_dir(shipped.folder) else None
 
 
-def shipped_path(name: str, spec: Any) -> Path | None:
+def shipped_path(name: str, spec: GameSpec) -> Path | None:
     """The shipped file `name` names (HARD1, 2018/HARD1, 7x7dn), else the shipped folder
     (2018, daggers/2018), else None."""
     if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
@@ -106,7 +107,7 @@ def shipped_path(name: str, spec: Any) -> Path | None:
     return hits[0] if hits else None
 
 
-def locate(text: str, spec: Any) -> Path | None:
+def locate(text: str, spec: GameSpec) -> Path | None:
     """The file a reference names (as given, else shipped), without its :K; else None."""
     if path_exists(text):
         return Path(text)
@@ -116,15 +117,15 @@ def locate(text: str, spec: Any) -> Path | None:
     return shipped_path(base, spec)
 
 
-def _load_many(spec: Any, path: Path) -> list[Any]:
+def _load_many(spec: GameSpec, path: Path) -> list[Any]:
     instances = list(spec.instances.read(path))
     if not instances:
         raise FormatError(f"holds no {spec.name} instance", str(path), 0, 0)
     return instances
 
 
-def resolve(text: str, spec: Any, *, every: bool = False,
-            label: str = "<argument>") -> tuple[str, list[Any]]:
+def resolve(text: str, spec: GameSpec, *, every: bool = False,
+            label: str = "<argument>") -> tuple[str, list[Instance]]:
     """(source, instances) of a reference. `source` is the path (with :K) or `label` for an
     inline puzzle; `every` returns all puzzles of a file, else its first (or K-th)."""
     if is_dir(text):
@@ -217,7 +218,7 @@ def detect_game(items: list[str], default: str | None = None) -> str:
     raise _undetected(items, registered)
 
 
-def _detect_file(path: Path, registered: dict[str, Any]) -> str | None:
+def _detect_file(path: Path, registered: Record) -> str | None:
     """The game a file says it is (`game:` header), else the one whose sniff scores best."""
     try:
         text = read_text(path)
@@ -301,7 +302,7 @@ def _best(scores: dict[str, int], what: str, reads: Callable[[str], bool]) -> st
     return None
 
 
-def shipped_names(registered: dict[str, Any]) -> list[str]:
+def shipped_names(registered: Record) -> list[str]:
     """The names of every game's shipped files (HARD1, norvig_top95, 4x4de, ...)."""
     names: set[str] = set()
     for spec in registered.values():
@@ -311,7 +312,7 @@ def shipped_names(registered: dict[str, Any]) -> list[str]:
     return sorted(names)
 
 
-def did_you_mean(text: str, registered: dict[str, Any]) -> str:
+def did_you_mean(text: str, registered: Record) -> str:
     """"; did you mean HARD1?" for a name near a shipped one (another case, a typo), else ""."""
     if len(text) > 200 or "/" in text:
         return ""
@@ -322,7 +323,7 @@ def did_you_mean(text: str, registered: dict[str, Any]) -> str:
     return f"; did you mean {' or '.join(near)}?" if near else ""
 
 
-def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsError:
+def _undetected(items: list[str], registered: Record) -> LogicAgentsError:
     """Why no game was found: a missing file, or what each game says of the file."""
     if not items:
         return UsageError("no map given")
@@ -347,7 +348,7 @@ def _undetected(items: list[str], registered: dict[str, Any]) -> LogicAgentsErro
                       + "; ".join(said)[:600] + "); give --game NAME")
 
 
-def locate_any(item: str, registered: dict[str, Any]) -> Path | None:
+def locate_any(item: str, registered: Record) -> Path | None:
     """The file or folder a reference names, as given or as the shipped map of one game."""
     if path_exists(item):
         return Path(item)

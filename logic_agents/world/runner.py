@@ -15,14 +15,16 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
+from logic_agents.ground.shapes import Record
 from logic_agents.world.base import ended, finished, world_summary
-from logic_agents.world.core import Agent, EpisodeResult, Outcome, World
+from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Outcome
 from logic_agents.world.sandbox import Clock, PassThrough
 from logic_agents.world.seat import Seated, seated
+from logic_agents.world.trace import Trace
 
 MAX_COUNTER = 10**15  # a results file keeps counters below this (see study.rows.read_rows)
 MAX_COUNTER_NAME = 100
@@ -31,14 +33,14 @@ MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)
 
 
 def run_episode(
-    world: World[Any, Any],
-    agent: Agent[Any, Any],
+    world: AnyWorld,
+    agent: AnyAgent,
     seed: int | None = None,
-    trace: Any = None,
+    trace: Trace | None = None,
     *,
     game: str = "",
     map_name: str = "",
-    on_step: Any = None,
+    on_step: Callable[[Any, Any, float], None] | None = None,
     clock: Clock | None = None,
 ) -> EpisodeResult:
     """Play one episode; `trace` is a Trace (or None); `on_step(obs, action, reward)` observes.
@@ -59,7 +61,7 @@ def run_episode(
         with contextlib.suppress(AgentFailed):
             clock.call("close", seat.close, step=state.steps)
         raise
-    stats: dict[str, Any] = {}
+    stats: Record = {}
     if failure is None:
         try:
             stats = checked_stats(clock.call("stats", seat.stats, step=state.steps), clock)
@@ -75,7 +77,7 @@ def run_episode(
         outcome = Outcome.TIMEOUT if failure.timeout else Outcome.ERROR
     # the world's figures are the referee's alone: an agent's stats live in their own
     # namespace and never override them
-    extra: dict[str, Any] = {}
+    extra: Record = {}
     try:
         extra = clock.world(lambda: world_summary(world), step=state.steps)
     except AgentFailed as e:
@@ -104,7 +106,7 @@ def run_episode(
     return result
 
 
-def checked_stats(stats: Any, clock: Clock) -> dict[str, Any]:
+def checked_stats(stats: Any, clock: Clock) -> Record:
     """An agent's stats() as a results row can keep it: names to numbers that read back."""
     def refuse(message: str) -> AgentFailed:
         return AgentFailed(clock.agent, "stats", "ValueError", message)
@@ -144,8 +146,9 @@ class _Episode:
         self.outcome = Outcome.GAVE_UP
 
 
-def _play(world: World[Any, Any], agent: Seated, seed: int | None, trace: Any,
-          game: str, map_name: str, on_step: Any, clock: Clock, state: _Episode) -> None:
+def _play(world: AnyWorld, agent: Seated, seed: int | None, trace: Trace | None,
+          game: str, map_name: str, on_step: Callable[[Any, Any, float], None] | None,
+          clock: Clock, state: _Episode) -> None:
     observation, info = clock.world(world.reset, step=0, seed=seed)
     clock.call("reset", agent.reset, seed)
     if trace is not None:

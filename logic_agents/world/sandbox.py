@@ -26,11 +26,15 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple, Unpack
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import CAN_TIME
+from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+
+R = TypeVar("R")
+Ts = TypeVarTuple("Ts")
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 GRACE_S = 1.0  # past a deadline by this much, the alarm has failed: kill the process
@@ -59,7 +63,7 @@ DEFAULT_CAPS = Caps()
 NO_CAPS = Caps(None, None, None)
 
 
-_CAPPED: dict[str, Any] = {"process": False, "mib": None}
+_CAPPED: Record = {"process": False, "mib": None}
 
 
 def process_capped() -> bool:
@@ -155,7 +159,7 @@ class Clock:
         self.game_deadline = math.inf
         self._armed = False
         self._previous_alarm: Any = None
-        self.last_why: Any = None  # the agent's why after its last move (run_episode sets it)
+        self.last_why: object = None  # the agent's why after its last move (run_episode sets it)
         self.here: str | None = None  # where the user is: frames are named from there
 
     def start_game(self) -> None:
@@ -193,7 +197,8 @@ class Clock:
             if self.watch is not None:
                 self.watch.set(0.0, step, "")
 
-    def call(self, where: str, fn: Callable[..., Any], *args: Any, step: int = 0) -> Any:
+    def call(self, where: str, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts],
+             step: int = 0) -> R:
         """fn(*args) as the agent's `where` call; its failures come out as AgentFailed."""
         deadline, is_game = self._deadline(where)
         if deadline <= time.monotonic():

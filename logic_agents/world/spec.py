@@ -24,9 +24,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from logic_agents.errors import ContractError, UnknownName, UsageError
+from logic_agents.ground.shapes import Record
 from logic_agents.world.declared import Option, accepts, declared_options, unwrapped
 from logic_agents.world.view import View
 
@@ -38,20 +39,29 @@ C = TypeVar("C")
 
 
 # -- the codecs every game gives --------------------------------------------------------------
-def no_facts(instance: Any) -> dict[str, Any]:
+def no_facts(instance: object) -> Record:
     return {}
+
+
+class Instance(Protocol):
+    """What the framework itself reads of a game's instance (a map, a puzzle): its name, a
+    one-line str. Everything else about it is the game's: the spec's callables take it as
+    the game made it."""
+
+    @property
+    def name(self) -> str: ...
 
 
 @dataclass(frozen=True)
 class Instances:
     """How a game reads and writes its instances. An instance has a `name` (a one-line str)."""
 
-    read: Callable[[Path], list[Any]]  # a file -> its instances; FormatError(file, line, col)
-    parse: Callable[[str, str], Any]  # (text, source) -> the instance `format` wrote
+    read: Callable[[Path], Sequence[Instance]]  # a file -> its instances; FormatError(file, line, col)
+    parse: Callable[[str, str], Instance]  # (text, source) -> the instance `format` wrote
     format: Callable[[Any], str]  # instance -> text; parse(format(x)) == x (traces carry it)
-    sample: Callable[[], Any]  # a tiny instance: the contract tests play it with every agent
+    sample: Callable[[], Instance]  # a tiny instance: the contract tests play it with every agent
     many: bool = False  # a file holds many instances (FILE:K names one)
-    facts: Callable[[Any], dict[str, Any]] = no_facts  # the columns `maps` shows
+    facts: Callable[[Any], Record] = no_facts  # the columns `maps` shows
 
 
 @dataclass(frozen=True)
@@ -103,7 +113,7 @@ class GenerateReport:
     made: int
     kept: int = 0
     summary: str = ""  # one line for a person
-    details: dict[str, Any] = field(default_factory=dict)  # extra keys of `--json`
+    details: Record = field(default_factory=dict)  # extra keys of `--json`
 
 
 def no_epilog() -> str:
@@ -121,7 +131,7 @@ class Generator:
     generate: Callable[[GenerateRequest], GenerateReport]
     help: str = ""
     epilog: Callable[[], str] = no_epilog
-    for_compare: Callable[[str, int, int, Mapping[str, Any]], list[tuple[Any, str]]] | None = None
+    for_compare: Callable[[str, int, int, Mapping[str, Any]], Sequence[tuple[Instance, str]]] | None = None
     compare_options: tuple[Option, ...] = ()
 
 
@@ -150,7 +160,7 @@ class Detection:
 class Inline:
     """Instances typed on the command line (a Sudoku line, an Undead game ID)."""
 
-    parse: Callable[[str, str], list[Any]]  # (text, label) -> instances
+    parse: Callable[[str, str], Sequence[Instance]]  # (text, label) -> instances
 
 
 @dataclass(frozen=True)
@@ -176,8 +186,8 @@ class Observations:
     decode(encode(obs)) == obs. Without it, the game's agents play in the referee's process
     only (trusted)."""
 
-    encode: Callable[[Any], dict[str, Any]]
-    decode: Callable[[dict[str, Any]], Any]
+    encode: Callable[[Any], Record]
+    decode: Callable[[Record], Any]
 
 
 class InstanceText:
@@ -190,7 +200,7 @@ class InstanceText:
         self._encoded: tuple[Any, str] | None = None
         self._decoded: tuple[str, Any] | None = None
 
-    def encode(self, instance: Any) -> str:
+    def encode(self, instance: object) -> str:
         if self._encoded is None or self._encoded[0] is not instance:
             self._encoded = (instance, self.format(instance))
         return self._encoded[1]

@@ -21,10 +21,11 @@ from typing import IO, Any
 
 from logic_agents.errors import FormatError, LogicAgentsError, TraceMismatch
 from logic_agents.ground.inputs import MAX_INPUT_BYTES, load_json, read_text
-from logic_agents.world.core import why_record
+from logic_agents.ground.shapes import Record
+from logic_agents.world.core import AnyWorld, EpisodeResult, why_record
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import resolve
-from logic_agents.world.spec import Lives
+from logic_agents.world.spec import GameSpec, Instance, Lives
 
 
 def to_jsonable(value: Any) -> Any:
@@ -59,7 +60,7 @@ class Trace:
         self._bytes = 0
         self._name = str(target) if isinstance(target, (str, Path)) else "<trace>"
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: Record) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
         self._bytes += len(line.encode("utf-8"))
         if self._bytes > MAX_INPUT_BYTES:  # replay and view would refuse the file: stop here
@@ -69,13 +70,13 @@ class Trace:
         self._file.write(line)
         self._file.flush()
 
-    def begin(self, *, observation: Any, **fields: Any) -> None:
+    def begin(self, *, observation: object, **fields: object) -> None:
         self._t = 0
         record = {"type": "begin", **fields, **self.header, "observation": to_jsonable(observation)}
         self._write(record)
 
-    def step(self, action: Any, observation: Any, reward: float, terminated: bool, truncated: bool,
-             why: Any = None) -> None:
+    def step(self, action: object, observation: object, reward: float, terminated: bool,
+             truncated: bool, why: object = None) -> None:
         """One step; `why` (the agent's reason, a str or a Why) is kept when it says something."""
 
         self._t += 1
@@ -93,7 +94,7 @@ class Trace:
             record["why"] = said
         self._write(record)
 
-    def end(self, result: Any) -> None:
+    def end(self, result: EpisodeResult) -> None:
         self._write({"type": "end", "result": to_jsonable(result)})
 
     def close(self) -> None:
@@ -111,21 +112,21 @@ _STEP_KEYS = {"t": int, "action": object, "reward": (int, float), "terminated": 
               "truncated": bool, "observation": object}
 
 
-def trace_header(spec: Any, instance: Any, map_path: str,
-                 world_options: dict[str, Any]) -> dict[str, Any]:
+def trace_header(spec: GameSpec, instance: Instance, map_path: str,
+                 world_options: Record) -> Record:
     """What a trace's `begin` line carries besides the episode: its map path, the world
     options and the instance itself (so it replays anywhere)."""
     return {"map_path": map_path, "world_options": world_options,
             "instance": spec.instances.format(instance)}
 
 
-def _check_record(record: Any, file: str, lineno: int) -> dict[str, Any]:
+def _check_record(record: Any, file: str, lineno: int) -> Record:
     """A trace line's record, checked against its schema (FormatError at file:line)."""
     if not isinstance(record, dict):
         raise FormatError(f"a trace line is a JSON object, got {type(record).__name__}", file,
                           lineno, 1)
     kind = record.get("type")
-    wanted: dict[str, Any] = {}
+    wanted: Record = {}
     if kind == "begin":
         wanted = {"game": str, "observation": object}
         if "instance" not in record and "map_path" not in record:
@@ -169,7 +170,7 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9
 
 
-def _check_why(why: Any, file: str, lineno: int) -> None:
+def _check_why(why: object, file: str, lineno: int) -> None:
     """A step's `why` as Why.to_json writes it: {"text": str, "cells": [[r, c], ...],
     "odds": [[r, c, p], ...] with 0 <= p <= 1, "guess": bool, "path": bool}, or null."""
     def bad(what: str) -> FormatError:
@@ -197,7 +198,6 @@ def _check_why(why: Any, file: str, lineno: int) -> None:
         raise bad("'path' must be true or false")
 
 
-Record = dict[str, Any]
 
 
 def read_trace(path: str | Path, text: str | None = None
@@ -229,7 +229,7 @@ def read_trace(path: str | Path, text: str | None = None
     return begin, steps, end
 
 
-def _world_options(options: dict[str, Any], spec: Any, path: str | Path) -> dict[str, Any]:
+def _world_options(options: Record, spec: GameSpec, path: str | Path) -> Record:
     """The trace's world options, checked against what the game's world takes."""
 
     allowed = ({"lives"} if spec.get(Lives) else set()) | {o.name for o in spec.options}
@@ -287,7 +287,7 @@ def _records(path: Path, text: str | None) -> Iterator[tuple[int, Record]]:
             yield lineno, _check_record(load_json(line, str(path), lineno), str(path), lineno)
 
 
-def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict[str, Any]:
+def replay(path: str | Path, watch: Any = None, text: str | None = None) -> Record:
     """Re-run a trace through a fresh world and check every step; returns a short report.
     The instance comes from the trace itself when it carries one (so it replays anywhere),
     else from its map path. `watch(spec, observation, record)` sees each observation as the
@@ -297,8 +297,8 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
     path = Path(path)
     begin: Record | None = None
     end: Record | None = None
-    spec: Any = None
-    world: Any = None
+    spec: GameSpec | None = None
+    world: AnyWorld | None = None
     steps = 0
     score = 0.0
     for lineno, record in _records(path, text):
@@ -320,7 +320,7 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
             if watch is not None:
                 watch(spec, observation, None)
             continue
-        if begin is None:
+        if begin is None or spec is None or world is None:
             raise FormatError(f"a '{kind}' record before 'begin'", str(path), lineno, 1)
         if kind != "step":
             end = record
@@ -339,7 +339,7 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> dict
                                 "differs on replay")
         if watch is not None:
             watch(spec, observation, record)
-    if begin is None:
+    if begin is None or spec is None:
         raise FormatError("trace has no 'begin' record", str(path), 1, 1)
     if end is not None:
         recorded = end["result"]

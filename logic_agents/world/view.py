@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Why
 
 Cell = tuple[int, int]
@@ -90,7 +91,7 @@ class BoardView:
     def colours(self, kind: str) -> tuple[str, str]:
         return self.palette.get(kind, (PAPER, INK))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Record:
         return {"rows": self.rows, "cols": self.cols, "boxes": self.boxes,
                 "row_labels": [self.row_label(r) for r in range(self.rows)],
                 "col_labels": [self.col_label(c) for c in range(self.cols)],
@@ -131,6 +132,6 @@ class View:
     controls: Controls | None = None
 
 
-def cells_in(why: Any) -> tuple[Cell, ...]:
+def cells_in(why: object) -> tuple[Cell, ...]:
     """The cells a why names (a plain str names none)."""
     return tuple((c[0], c[1]) for c in why.cells) if isinstance(why, Why) else ()

@@ -21,7 +21,8 @@ import os
 import select
 import struct
 import time
-from typing import Any
+
+from logic_agents.ground.shapes import Record
 
 HEADER = struct.Struct(">I")
 ANSWER_LIMIT = 1 << 20  # the most a player may send in one frame (an action, a why, stats)
@@ -36,7 +37,7 @@ class WireError(Exception):
         self.timeout, self.closed = timeout, closed
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: Record) -> bytes:
     data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
     return HEADER.pack(len(data)) + data
 
@@ -48,7 +49,7 @@ class Channel:
         self.rfd, self.wfd, self.limit = rfd, wfd, limit
         self._buffer = bytearray()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Record) -> None:
         data = memoryview(encode(message))
         try:
             while data:
@@ -64,7 +65,7 @@ class Channel:
         readable, _, _ = select.select([self.rfd], [], [], 0)
         return bool(readable)
 
-    def receive(self, deadline: float | None = None) -> dict[str, Any]:
+    def receive(self, deadline: float | None = None) -> Record:
         """The next frame's object; WireError past `deadline`, at the end of the stream, or
         when the frame is too long or is not a JSON object."""
         while True:
@@ -102,7 +103,7 @@ class Channel:
         return frame
 
 
-def _decode(frame: bytes) -> dict[str, Any]:
+def _decode(frame: bytes) -> Record:
     try:
         message = json.loads(frame)
     except (ValueError, RecursionError) as e:
@@ -116,9 +117,9 @@ class Delta:
     """Observation records sent as the fields that changed since the last one."""
 
     def __init__(self) -> None:
-        self.last: dict[str, Any] = {}
+        self.last: Record = {}
 
-    def pack(self, record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    def pack(self, record: Record) -> tuple[Record, bool]:
         """(the fields of `record` that differ from the last record packed, whether that is
         the whole record): the whole of it the first time and whenever a field went away;
         `forget()` starts again (a new game)."""
@@ -127,7 +128,7 @@ class Delta:
             return dict(record), True
         return {k: v for k, v in record.items() if k not in last or last[k] != v}, False
 
-    def unpack(self, changed: dict[str, Any], keep: bool) -> dict[str, Any]:
+    def unpack(self, changed: Record, keep: bool) -> Record:
         """The whole record: the last one updated with `changed` (`keep` False: `changed` is
         the whole record)."""
         record = {**self.last, **changed} if keep else dict(changed)

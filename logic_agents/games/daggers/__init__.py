@@ -5,8 +5,6 @@ the cells satx would prove (found from the exact odds) and guesses by exact dagg
 (probability.py).
 """
 
-from typing import Any
-
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers import agents as _report_agents
 from logic_agents.games.daggers.agents import SatAgent
@@ -23,7 +21,9 @@ from logic_agents.games.daggers.world import (
     observation_from,
     probe,
 )
+from logic_agents.ground.shapes import Record
 from logic_agents.world import spec
+from logic_agents.world.core import EpisodeResult
 from logic_agents.world.resolve import shipped_maps
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
@@ -47,12 +47,12 @@ def sniff(text: str, file: str = "<input>") -> int:
     return 2 if heads & {"lives", "gold"} or tokens & {"d", "g", "D", "G"} else 1
 
 
-def facts(instance: DaggersMap) -> dict[str, Any]:
+def facts(instance: DaggersMap) -> Record:
     return {"size": f"{instance.height}x{instance.width}", "daggers": instance.total_daggers,
             "lives": instance.lives}
 
 
-def summary_line(result: Any) -> str:
+def summary_line(result: EpisodeResult) -> str:
     """What `play` says after the outcome: steps, guesses and lives left."""
     return (f"{result.steps} steps, {result.guesses} guesses, "
             f"{result.extra.get('lives_left')} lives left")

@@ -33,7 +33,7 @@ from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.world.view import Cell
 
 if TYPE_CHECKING:  # sympy loads only when a formula is written
-    from logic_agents.logic.formula import Formula
+    from logic_agents.logic.ids import Formula
 
 
 def dagger_key(cell: Cell) -> Key:
