@@ -252,7 +252,8 @@ def test_the_footer_lists_the_keys_and_the_help_is_not_said_twice():
         async with app.run_test(size=(110, 40)) as pilot:
             await pilot.pause()
             shown["footer"] = type(app.query_one("#keys")).__name__
-            shown["keys"] = {b.description for b in app.BINDINGS if b.show}
+            shown["keys"] = {active.binding.description
+                             for active in app.active_bindings.values() if active.binding.show}
 
     asyncio.run(drive())
     assert shown["footer"] == "Footer"

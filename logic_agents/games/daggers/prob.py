@@ -33,9 +33,9 @@ from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.endgame import EndgameSearch, searched_probe
 from logic_agents.games.daggers.probability import (
-    Board,
     ComponentCache,
     DaggerOdds,
+    Evidence,
     InconsistentObservation,
     branch_odds,
     lowest_odds,
@@ -167,20 +167,20 @@ class ProbAgent(SatAgent):
                     + (" (an interior cell)" if cell in inside else ""))))
         return moves
 
-    _odds: tuple[DaggersObservation, tuple[Board, dict[Any, Any], DaggerOdds]] | None
+    _odds: tuple[DaggersObservation, tuple[Evidence, dict[Any, Any], DaggerOdds]] | None
 
     def _odds_of(self, obs: DaggersObservation
-                 ) -> tuple[Board, dict[Any, Any], DaggerOdds] | None:
-        """The board, component cache and exact odds of `obs` (computed once per
+                 ) -> tuple[Evidence, dict[Any, Any], DaggerOdds] | None:
+        """The evidence, component cache and exact odds of `obs` (computed once per
         observation); None when no cell is unknown."""
         if self._odds is None or self._odds[0] is not obs:
             if not obs.unknown_cells():
                 return None
-            board = Board.of(obs, self.open_clues)
+            evidence = Evidence.of(obs, self.open_clues)
             cache = self._components
             if len(cache) > COMPONENT_CACHE:
                 cache.clear()
-            self._odds = (obs, (board, cache, odds_of(board, cache)))
+            self._odds = (obs, (evidence, cache, odds_of(evidence, cache)))
         return self._odds[1]
 
     def reset(self, seed: int | None = None) -> None:
@@ -195,7 +195,7 @@ class ProbAgent(SatAgent):
         known = self._odds_of(obs)
         if known is None:
             return None
-        board, cache, odds = known
+        evidence, cache, odds = known
         self.last_odds = odds
         ranked = odds.ranked()
         endgame = (self._endgame_probe(obs) if self.endgame and odds.placements <= self.endgame
@@ -203,7 +203,7 @@ class ProbAgent(SatAgent):
         if endgame is not None:
             cell, self.win_chance = endgame
         elif self.policy == "progress":
-            cell = self._progress_choice(obs, odds, ranked, board, cache)
+            cell = self._progress_choice(obs, odds, ranked, evidence, cache)
         else:
             near = self.near(ranked)
             cell = near[0] if self.policy == "lowest" else min(
@@ -245,7 +245,7 @@ class ProbAgent(SatAgent):
         return [c for c, p in ranked if 1.0 - p >= floor - 1e-12]
 
     def _progress_choice(self, obs: DaggersObservation, odds: DaggerOdds,
-                         ranked: list[tuple[Cell, float]], board: Board, cache: ComponentCache) -> Cell:
+                         ranked: list[tuple[Cell, float]], evidence: Evidence, cache: ComponentCache) -> Cell:
         near = self.near(ranked)
         inside = set(odds.interior_cells)
         cands = [c for c in near if c not in inside][:self.candidates]
@@ -258,11 +258,11 @@ class ProbAgent(SatAgent):
         for c in cands:
             safe = 1.0 - odds.probability(c)
             score = safe * sum(w * (1.0 if pmin == 0 else self.beta * (1.0 - pmin))
-                               for w, pmin in self.branches(c, obs, board, cache))
+                               for w, pmin in self.branches(c, obs, evidence, cache))
             if obs.lives > 1 and self.spare_life and safe < 1.0:
                 # with a life to spare, a dagger hit is information: the game goes on with
                 # the dagger shown, worth `spare_life` of a safe reveal
-                hit = self._after_hit(c, obs, board, cache)
+                hit = self._after_hit(c, obs, evidence, cache)
                 if hit is not None:
                     score += (1.0 - safe) * self.spare_life * (1.0 if hit == 0 else 1.0 - hit)
             scored.append((-score, -safe, c))
@@ -271,13 +271,13 @@ class ProbAgent(SatAgent):
         return best[2]
 
     @staticmethod
-    def _after_hit(cell: Cell, obs: DaggersObservation, board: Board | None = None,
+    def _after_hit(cell: Cell, obs: DaggersObservation, evidence: Evidence | None = None,
                    cache: ComponentCache | None = None) -> float | None:
         """The lowest dagger probability left once `cell` is shown to be a dagger (None if
         it cannot be one)."""
-        board = board or Board.of(obs)
+        evidence = evidence or Evidence.of(obs)
         try:
-            return lowest_odds(board.showing(obs, cell, HIT), cache)[1]
+            return lowest_odds(evidence.showing(obs, cell, HIT), cache)[1]
         except InconsistentObservation:
             return None
 
@@ -295,14 +295,14 @@ class ProbAgent(SatAgent):
         return list(dict.fromkeys(touching[:self.interior] + fewest[:self.interior]))
 
     @staticmethod
-    def branches(cell: Cell, obs: DaggersObservation, board: Board | None = None,
+    def branches(cell: Cell, obs: DaggersObservation, evidence: Evidence | None = None,
                  cache: ComponentCache | None = None) -> list[tuple[float, float]]:
         """For each clue `cell` may show: (P(that clue | cell safe), the lowest dagger
-        probability of any other covered cell after it is shown). The board after each clue
-        is derived from `board` (the constraints of `obs`), and components it leaves alone
+        probability of any other covered cell after it is shown). The evidence after each clue
+        is derived from `evidence` (the constraints of `obs`), and components it leaves alone
         come from `cache`."""
-        board = board or Board.of(obs)
-        out = [(placements, low) for _, placements, low in branch_odds(board, obs, cell, cache)]
+        evidence = evidence or Evidence.of(obs)
+        out = [(placements, low) for _, placements, low in branch_odds(evidence, obs, cell, cache)]
         total = sum(w for w, _ in out)
         return [(w / total, pmin) for w, pmin in out] if total else []
 

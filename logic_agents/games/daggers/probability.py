@@ -12,7 +12,7 @@ Concepts:
 - Combination: the interior (unknown cells under no clue) takes the daggers the frontier
   leaves, in C(interior, remaining - s) ways. The components' count polynomials are
   convolved with that weight; every number is an exact integer until the final division.
-- Board: the constraints, unknown cells and daggers left; `showing` is the board after one
+- Evidence: the constraints, unknown cells and daggers left; `showing` is the evidence after one
   more cell shows a clue or a dagger (a look-ahead), derived without rescanning the grid.
   Components already enumerated are reused through a cache, since a reveal changes one.
 - DaggerOdds: the dagger probability of each frontier cell, the one all interior cells share,
@@ -63,7 +63,7 @@ Constraint = tuple[tuple[Cell, ...], int]
 def constraints(obs: DaggersObservation, clues: OpenClues | None = None) -> list[Constraint]:
     """(unknown neighbours, daggers still among them) for every clue with an unknown neighbour,
     and ((), k) for a clue whose neighbours are all known but do not add up (k != 0), so that
-    a hypothetical clue that contradicts the board is caught. `clues`, an agent's own tracker,
+    a hypothetical clue that contradicts the evidence is caught. `clues`, an agent's own tracker,
     spares a scan of the grid; it skips clues with no covered neighbour, so it is only for
     observations whose flags are all sound (every flag a proven dagger), where they add up."""
     around = clue_neighbourhoods(obs) if clues is None else clues.neighbourhoods(obs)
@@ -185,21 +185,21 @@ def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None
 
 
 @dataclass(frozen=True)
-class Board:
+class Evidence:
     """What the odds depend on: the clue constraints, the unknown cells and the daggers left.
-    `showing` gives the board after one more cell is shown, without rescanning the grid."""
+    `showing` gives the evidence after one more cell is shown, without rescanning the grid."""
 
     cons: list[Constraint]
     unknown: tuple[Cell, ...]
     remaining: int
 
     @classmethod
-    def of(cls, obs: DaggersObservation, clues: OpenClues | None = None) -> Board:
-        """The board `obs` shows (`clues`: as for constraints)."""
+    def of(cls, obs: DaggersObservation, clues: OpenClues | None = None) -> Evidence:
+        """The evidence `obs` shows (`clues`: as for constraints)."""
         return cls(constraints(obs, clues), tuple(obs.unknown_cells()), remaining_daggers(obs))
 
-    def showing(self, obs: DaggersObservation, cell: Cell, token: str) -> Board:
-        """The board if the unknown `cell` of `obs` showed `token`: a clue value (it is safe)
+    def showing(self, obs: DaggersObservation, cell: Cell, token: str) -> Evidence:
+        """The evidence if the unknown `cell` of `obs` showed `token`: a clue value (it is safe)
         or HIT (a dagger)."""
         hit = token == HIT
         cons = []
@@ -214,7 +214,7 @@ class Board:
             value = int(token)
             if unknown or value != marked:
                 cons.append((tuple(unknown), value - marked))
-        return Board(cons, tuple(c for c in self.unknown if c != cell), self.remaining - hit)
+        return Evidence(cons, tuple(c for c in self.unknown if c != cell), self.remaining - hit)
 
 
 Table = dict[Any, list[Any]]  # k, or (k, shown) -> [W, [E per class]], mutated while summed
@@ -224,10 +224,10 @@ ComponentCache = dict[tuple[object, ...], Component]  # the constraints of a com
 Parts = list[Component]
 
 
-def _parts(board: Board, cache: ComponentCache | None) -> Parts:
+def _parts(evidence: Evidence, cache: ComponentCache | None) -> Parts:
     """Each component's classes and table, from `cache` when the same constraints were
     enumerated before (a look-ahead changes one component and leaves the others alone)."""
-    cons = board.cons
+    cons = evidence.cons
     parts = []
     for group in _components(cons):
         key = tuple(sorted(cons[i] for i in group))
@@ -306,12 +306,12 @@ def _combine(parts: Parts, n_in: int, remaining: int,
     return total, expected_per_part, in_daggers
 
 
-def odds_of(board: Board, cache: ComponentCache | None = None) -> DaggerOdds:
-    """Exact probabilities for every unknown cell of a board (see the module docstring)."""
-    parts = _parts(board, cache)
-    frontier_cells = {c for cells, _ in board.cons for c in cells}
-    interior = tuple(c for c in board.unknown if c not in frontier_cells)
-    total, expected_per_part, in_daggers = _combine(parts, len(interior), board.remaining)
+def odds_of(evidence: Evidence, cache: ComponentCache | None = None) -> DaggerOdds:
+    """Exact probabilities for every unknown cell of a evidence (see the module docstring)."""
+    parts = _parts(evidence, cache)
+    frontier_cells = {c for cells, _ in evidence.cons for c in cells}
+    interior = tuple(c for c in evidence.unknown if c not in frontier_cells)
+    total, expected_per_part, in_daggers = _combine(parts, len(interior), evidence.remaining)
     exact: dict[Cell, Fraction] = {}
     for (classes, _), expected in zip(parts, expected_per_part):
         for (_, cells), e in zip(classes, expected):
@@ -328,12 +328,12 @@ def odds_of(board: Board, cache: ComponentCache | None = None) -> DaggerOdds:
                       exact)
 
 
-def lowest_odds(board: Board, cache: ComponentCache | None = None) -> tuple[int, float]:
-    """(placements, the lowest dagger probability of any unknown cell) of a board: what a
+def lowest_odds(evidence: Evidence, cache: ComponentCache | None = None) -> tuple[int, float]:
+    """(placements, the lowest dagger probability of any unknown cell) of a evidence: what a
     look-ahead needs, without the exact fractions."""
-    parts = _parts(board, cache)
+    parts = _parts(evidence, cache)
     frontier = sum(len(cells) for classes, _ in parts for _, cells in classes)
-    return _lowest(parts, len(board.unknown) - frontier, board.remaining, len(board.unknown))
+    return _lowest(parts, len(evidence.unknown) - frontier, evidence.remaining, len(evidence.unknown))
 
 
 def _lowest(parts: Parts, n_in: int, remaining: int, unknown: int,
@@ -346,19 +346,19 @@ def _lowest(parts: Parts, n_in: int, remaining: int, unknown: int,
     return total, (low if unknown else 0.0)
 
 
-def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
+def branch_odds(evidence: Evidence, obs: DaggersObservation, cell: Cell,
                 cache: ComponentCache | None = None) -> list[tuple[int, int, float]]:
     """For each clue the unknown `cell` may show (it is safe), in increasing order: (clue,
     placements, the lowest dagger probability of any unknown cell then), as lowest_odds gives
-    for board.showing(obs, cell, clue), but with one enumeration of the component the clue
+    for evidence.showing(obs, cell, clue), but with one enumeration of the component the clue
     joins for every clue at once. Clues no placement agrees with are left out."""
     around, marked = neighbourhood(obs, cell)
     if not around:  # the clue is known already: only that one agrees
         try:
-            return [(marked, *lowest_odds(board.showing(obs, cell, str(marked)), cache))]
+            return [(marked, *lowest_odds(evidence.showing(obs, cell, str(marked)), cache))]
         except InconsistentObservation:
             return []
-    safe = board.showing(obs, cell, str(marked))  # the cell safe; its own clue set below
+    safe = evidence.showing(obs, cell, str(marked))  # the cell safe; its own clue set below
     cons = safe.cons[:-1]  # the last is the shown clue's own constraint, over `around`
     free = len(cons)
     cons.append((tuple(around), 0))
@@ -366,7 +366,7 @@ def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
     joined = next(g for g in groups if free in g)
     parts: Parts = []
     try:
-        parts = _parts(Board([cons[i] for g in groups if g is not joined for i in g],
+        parts = _parts(Evidence([cons[i] for g in groups if g is not joined for i in g],
                              safe.unknown, safe.remaining), cache)
     except InconsistentObservation:
         return []
@@ -395,4 +395,4 @@ def branch_odds(board: Board, obs: DaggersObservation, cell: Cell,
 
 def dagger_odds(obs: DaggersObservation) -> DaggerOdds:
     """Exact probabilities for every covered cell (see the module docstring)."""
-    return odds_of(Board.of(obs))
+    return odds_of(Evidence.of(obs))

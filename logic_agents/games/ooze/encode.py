@@ -51,12 +51,28 @@ class OozeEncoding:
     """The board-independent CNF of routes and placements (see the module docstring)."""
 
     def __init__(self, horizon: int = DEFAULT_HORIZON):
-        self.horizon = H = horizon
-        pool = self.pool = IDPool()
-        v = pool.id
+        self.horizon = horizon
+        self.pool = IDPool()
         self.clauses: list[list[int]] = []
-        add = self.clauses.append
-        K = range(1, H + 1)
+        # one method per family of constraints, in this order: the variables' ids, and so
+        # the formula, are the same for the same horizon
+        self._variables()
+        self._route()
+        self._revisits()
+        self._support()
+        self._placement()
+        self._coverage()
+        self._totals()
+
+    def _at_most_one(self, lits: list[int]) -> None:
+        self.clauses.extend(CardEnc.atmost(lits, 1, vpool=self.pool,
+                                           encoding=EncType.seqcounter).clauses)
+
+    def _variables(self) -> None:
+        """The variables, named by their keys (ids in this order)."""
+        K = range(1, self.horizon + 1)
+        H = self.horizon
+        v = self.pool.id
         self.act = {k: v(("act", k)) for k in K}
         self.move = {(k, d): v(("move", k, d)) for k in range(0, H + 1) for d in DIRECTIONS}
         self.at = {(k, c): v(("at", k, c)) for k in K for c in CELLS}
@@ -75,22 +91,22 @@ class OozeEncoding:
         self.piece0_on_route = v("piece0_on_route")
         self.due = {(k, m): v(("due", k, m)) for k in range(1, min(H, DEADLINE_POSITIONS) + 1)
                     for m in range(1, VISIBLE + 1)}
-        cardinality = EncType.seqcounter
-
-        def at_most_one(lits: list[int]) -> None:
-            self.clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=cardinality).clauses)
-
+    def _route(self) -> None:
+        """The route: positions, moves, transitions; where it ends; the channel each position uses."""
+        K = range(1, self.horizon + 1)
+        H = self.horizon
+        add = self.clauses.append
         # the route: positions, moves, transitions
-        at_most_one([self.move[0, d] for d in DIRECTIONS])
+        self._at_most_one([self.move[0, d] for d in DIRECTIONS])
         for k in K:
             if k < H:
                 add([-self.act[k + 1], self.act[k]])
             add([-self.act[k]] + [self.move[k, d] for d in DIRECTIONS])
-            at_most_one([self.move[k, d] for d in DIRECTIONS])
+            self._at_most_one([self.move[k, d] for d in DIRECTIONS])
             for d in DIRECTIONS:
                 add([-self.move[k - 1, d], -self.move[k, opposite(d)]])  # never reverse
             cells_k = [self.at[k, c] for c in CELLS]
-            at_most_one(cells_k)
+            self._at_most_one(cells_k)
             for c in CELLS:
                 add([-self.at[k, c], self.act[k]])
                 for d in DIRECTIONS:
@@ -120,6 +136,12 @@ class OozeEncoding:
                         channel = frozenset({opposite(came), leaves})
                         add([-self.at[k, c], -self.move[k - 1, came], -self.move[k, leaves],
                              self.support[c, channel]])
+    def _revisits(self) -> None:
+        """Revisits: only a cross, passed straight through both ways."""
+        K = range(1, self.horizon + 1)
+        H = self.horizon
+        v = self.pool.id
+        add = self.clauses.append
         # revisits: only a cross, straight through both ways (positions of even distance >= 4;
         # odd distances are different colours of the grid, distance 2 would be a reversal)
         straight = {}
@@ -145,6 +167,10 @@ class OozeEncoding:
             add([-self.stays_empty[c], self.free[c]])
             for i in range(VISIBLE):
                 add([-self.stays_empty[c], -self.place[i, c]])
+    def _support(self) -> None:
+        """What supports a channel: a laid piece's, a queue piece placed there, or a future piece."""
+        v = self.pool.id
+        add = self.clauses.append
         # support: a laid piece's unused channel, a queue piece placed there, or a future piece
         for c in CELLS:
             add([-self.future[c], self.free[c]])
@@ -160,17 +186,24 @@ class OozeEncoding:
                     add([-y, self.fits[i, t]])
                     ways.append(y)
                 add([-self.support[c, t]] + ways)
+    def _placement(self) -> None:
+        """Placement: each visible piece on one empty cell, or none."""
+        add = self.clauses.append
         # placement: each visible piece on one empty cell (or none, when too few are empty)
         for i in range(VISIBLE):
             lits = [self.place[i, c] for c in CELLS] + [self.none[i]]
             add(lits)
-            at_most_one(lits)
+            self._at_most_one(lits)
             if i + 1 < VISIBLE:
                 add([-self.none[i], self.none[i + 1]])
             for c in CELLS:
                 add([-self.place[i, c], self.free[c]])
         for c in CELLS:
-            at_most_one([self.place[i, c] for i in range(VISIBLE)])
+            self._at_most_one([self.place[i, c] for i in range(VISIBLE)])
+    def _coverage(self) -> None:
+        """Coverage, the guaranteed prefix, the deadlines and the current piece on the route."""
+        K = range(1, self.horizon + 1)
+        add = self.clauses.append
         # coverage, the guaranteed prefix, deadlines, the current piece on the route
         for k in K:
             add([-self.covered[k], self.act[k]])
@@ -187,10 +220,14 @@ class OozeEncoding:
                 add([-due, -self.at[k, c], -self.future[c]])
                 for i in range(m, VISIBLE):
                     add([-due, -self.at[k, c], -self.place[i, c]])
+    def _totals(self) -> None:
+        """The count of uncovered positions, as a totalizer whose bound is an assumption."""
+        K = range(1, self.horizon + 1)
+        H = self.horizon
         uncovered = [-self.covered[k] for k in K]
-        self.totalizer = ITotalizer(uncovered, ubound=H, top_id=pool.top)
+        self.totalizer = ITotalizer(uncovered, ubound=H, top_id=self.pool.top)
         self.clauses.extend(self.totalizer.cnf.clauses)
-        pool.occupy(pool.top + 1, self.totalizer.top_id)
+        self.pool.occupy(self.pool.top + 1, self.totalizer.top_id)
         self.top = self.totalizer.top_id
 
     def cell0_on_route(self, model: set[int], h: int) -> Cell | None:
