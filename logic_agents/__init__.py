@@ -39,6 +39,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.study import batch as _batch
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
+from logic_agents.study.settings import StudySettings as _StudySettings
 from logic_agents.study.summary import summarize as _summarize
 from logic_agents.web import svg as _svg
 from logic_agents.world import agents as _agents
@@ -226,10 +227,10 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                             world_options)
     scored = spec.objective == "score"
     with _progress.StudyProgress(len(study), progress, scored=scored) as shown:
-        rows = _batch.compare(agents, entries, runs=runs, seed=seed, jobs=jobs,
-                             game=spec.name, out=out,
-                             resume=resume, agent_options=agent_options,
-                             world_options=world_options, on_row=shown.advance)
+        settings = _StudySettings(runs=runs, seed=seed, jobs=jobs, game=spec.name, out=out,
+                                  resume=resume, agent_options=agent_options,
+                                  world_options=world_options)
+        rows = _batch.compare(agents, entries, settings, on_row=shown.advance)
     summary = _summarize(rows, study.agents, groups=list(dict.fromkeys(e.group for e in entries)),
                          scored=scored)
     labels = ", ".join(repr(name) for name in summary.agents)

@@ -231,3 +231,23 @@ def test_a_summary_is_data_nothing_changes_after_it_is_made():
         summary.agents["spx"].wins = 99  # type: ignore[misc]
     assert list(summary.to_json()) == ["agents", "pairs", "objective"]
     assert summary["agents"]["spx"]["games"] == summary.agents["spx"].games == 2
+
+
+def test_a_study_is_set_up_by_one_frozen_settings_object():
+    """Issue 40: batch.compare takes a StudySettings (keywords change its fields, for a short
+    call); a name that is no setting is refused by name."""
+    import dataclasses
+
+    import pytest
+
+    from logic_agents.study.settings import StudySettings
+
+    settings = StudySettings(runs=2, seed=3, jobs=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.runs = 5  # type: ignore[misc]
+    by_object = batch.compare(["spx"], EASY[:1], settings)
+    by_keywords = batch.compare(["spx"], EASY[:1], runs=2, seed=3, jobs=1)
+    assert [(r.map, r.run, r.seed, r.outcome) for r in by_object] == \
+        [(r.map, r.run, r.seed, r.outcome) for r in by_keywords]
+    with pytest.raises(TypeError, match="rnus"):
+        batch.compare(["spx"], EASY[:1], settings, rnus=3)

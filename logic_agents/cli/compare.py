@@ -48,6 +48,7 @@ from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.record import read_study
 from logic_agents.study.rows import Row
+from logic_agents.study.settings import StudySettings
 from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import write_study
 from logic_agents.world.agents import agent_entry
@@ -240,12 +241,12 @@ def run(args: argparse.Namespace) -> int:
             progress.update(task, advance=1, description=live)
 
         try:
-            rows = batch.compare(
-                names, entries, runs=args.runs, seed=args.seed, jobs=args.jobs, game=spec.name,
-                out=args.out, resume=args.resume, retry_errors=args.retry_errors,
-                backend=args.backend, address=args.address,
-                agent_options={k: v for k, v in options.items() if v} or None,
-                world_options=wopts, caps=caps_of(args), on_row=on_row)
+            settings = StudySettings(
+                runs=args.runs, seed=args.seed, jobs=args.jobs, game=spec.name, out=args.out,
+                resume=args.resume, retry_errors=args.retry_errors, backend=args.backend,
+                address=args.address, agent_options={k: v for k, v in options.items() if v},
+                world_options=wopts, caps=caps_of(args))
+            rows = batch.compare(names, entries, settings, on_row=on_row)
         except KeyboardInterrupt:
             stop_listening()  # saying so must not be cut short by a second Ctrl-C
             saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""

@@ -47,6 +47,7 @@ from logic_agents.study.rows import (
     results_kind,
     resumed_rows,
 )
+from logic_agents.study.settings import BACKENDS, StudySettings
 from logic_agents.world.agents import (
     agent_entry,
     build_agent,
@@ -59,9 +60,7 @@ from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.processes import Pool
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import DEFAULT_CAPS, NO_CAPS, Caps, Clock, world_failure
-
-BACKENDS = ("process", "ray")
+from logic_agents.world.sandbox import NO_CAPS, Caps, Clock, world_failure
 
 
 @dataclass(frozen=True)
@@ -268,33 +267,23 @@ def _is_text(name: str) -> bool:
     return True
 
 
-def compare(
-    agents: Sequence[Any],
-    entries: Sequence[MapEntry],
-    *,
-    runs: int = 10,
-    seed: int = 0,
-    jobs: int | None = None,
-    game: str | None = None,
-    out: str | Path | None = None,
-    resume: bool = False,
-    retry_errors: bool = False,
-    backend: str = "process",
-    address: str | None = None,
-    agent_options: dict[str, Record] | None = None,
-    world_options: Record | None = None,
-    caps: Caps = DEFAULT_CAPS,
-    on_row: Callable[[Row], None] | None = None,
-    isolation: Isolation | None = None,
-) -> list[Row]:
-    """Play every agent on every map `runs` times with paired seeds; returns all rows
-    (those read back from `out` when resuming, then the new ones). Agents are registered
-    names, `file.py:Class` references, classes or factories; rows name them by their own
-    `name` (else the class's). `game` defaults to the game the instances belong to. A game
-    the agent fails is a row with outcome error or timeout (see Row.error); a resume keeps
-    such rows unless `retry_errors`."""
+def compare(agents: Sequence[Any], entries: Sequence[MapEntry],
+            settings: StudySettings | None = None, *,
+            on_row: Callable[[Row], None] | None = None, **changes: object) -> list[Row]:
+    """Play every agent on every map `settings.runs` times with paired seeds; returns all
+    rows (those read back from `settings.out` when resuming, then the new ones). Agents are
+    registered names, `file.py:Class` references, classes or factories; rows name them by
+    their own `name` (else the class's). The game defaults to the one the instances belong
+    to. A game the agent fails is a row with outcome error or timeout (see Row.error); a
+    resume keeps such rows unless `retry_errors`. Keywords (`runs=3, seed=1`) change the
+    settings' fields of those names, for a short call."""
+    settings = (settings or StudySettings()).replace(**changes) if changes else (
+        settings or StudySettings())
+    game, runs, seed, out = settings.game, settings.runs, settings.seed, settings.out
+    backend, caps = settings.backend, settings.caps
+    agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's
+    world_options = dict(settings.world_options or {}) or None
     if game is None:
-
         if not entries:
             raise LogicAgentsError("no instances to play")
         game = game_of_instance(entries[0].instance)
@@ -303,7 +292,7 @@ def compare(
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options,
-                         isolation)
+                         settings.isolation)
     agents = all_jobs.agents  # by name from here on
     for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
@@ -330,7 +319,7 @@ def compare(
         study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
                              caps, all_jobs.agents_of)
         held = out.exists() and out.stat().st_size > 0
-        if held and not resume:
+        if held and not settings.resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
                                    "or choose another --out")
         key = secrets.token_hex(16)  # the referee's seal on its rows (rows.seal_of)
@@ -339,7 +328,7 @@ def compare(
             key = sealing_key(out)
             rows = resumed_rows(read_rows(out, key), wanted, runs, get_game(game).objective,
                                 str(out))
-            if retry_errors:
+            if settings.retry_errors:
                 rows = [r for r in rows if not r.failed]
         write_study(out, {**study, "seal": key})
         sink = RowSink(out, key)
@@ -361,9 +350,9 @@ def compare(
                 registered = get_game(game).agents
                 objects = {k: e for k, e in all_jobs.agents_of.items()
                            if k not in registered and not is_reference(k)}
-                run_ray(list(todo), address, caps, emit, stop, play_chunk, objects)
+                run_ray(list(todo), settings.address, caps, emit, stop, play_chunk, objects)
             else:
-                _run_process(todo, jobs or os.cpu_count() or 1, caps, emit, stop,
+                _run_process(todo, settings.jobs or os.cpu_count() or 1, caps, emit, stop,
                              all_jobs.agents_of)
     finally:
         if sink is not None:

@@ -1,0 +1,43 @@
+"""How a study is played: everything but who plays and on what, in one frozen object.
+
+Concepts:
+- StudySettings: runs per agent and map, the study seed (each game's seed is drawn from it),
+  workers, the game, the results file and whether to resume it (and to play its failed games
+  again), the backend (process pool or Ray, at an address), per-agent and world options, the
+  caps and who plays isolated. batch.compare takes one; `replace` gives a changed copy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from logic_agents.ground.shapes import Record
+from logic_agents.world.players import Isolation
+from logic_agents.world.sandbox import DEFAULT_CAPS, Caps
+
+BACKENDS = ("process", "ray")
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    runs: int = 10
+    seed: int = 0
+    jobs: int | None = None  # worker processes (None: one per core)
+    game: str | None = None  # None: the game the instances belong to
+    out: str | Path | None = None  # the results file rows stream to (CSV or JSON lines)
+    resume: bool = False  # continue `out`, keeping the games it holds
+    retry_errors: bool = False  # on resume, play again the games an agent failed
+    backend: str = "process"  # one of BACKENDS
+    address: str | None = None  # the Ray cluster's (backend "ray")
+    agent_options: Mapping[str, Record] = field(default_factory=dict)  # agent -> options
+    world_options: Record = field(default_factory=dict)
+    caps: Caps = DEFAULT_CAPS
+    isolation: Isolation | None = None  # who plays in a player process (None: the default)
+
+    def replace(self, **changes: object) -> StudySettings:
+        """A copy with `changes` (their names as the fields'); an unknown name is a
+        TypeError that names it."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
