@@ -33,6 +33,7 @@ from logic_agents.display.terminal import Watcher
 from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
+from logic_agents.solving.puzzle import CappedSearchAgent
 from logic_agents.study.summary import natural_key
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, own_name
@@ -215,10 +216,9 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: AgentEntry, option
 def about_agent(agent: object) -> Record:
     """What print_result says of an agent after its game (a search's cap), as plain values
     that cross from the process that played."""
-    stopped = getattr(agent, "stopped", None)
-    nodes = getattr(agent, "nodes", 0)
-    return {"stopped": stopped if isinstance(stopped, str) else "",
-            "nodes": nodes if isinstance(nodes, int) else 0}
+    if not isinstance(agent, CappedSearchAgent):
+        return {"stopped": "", "nodes": 0}
+    return {"stopped": agent.stopped or "", "nodes": agent.nodes}
 
 
 def _watch(args: argparse.Namespace, spec: GameSpec, world: AnyWorld, agent: AnyAgent,

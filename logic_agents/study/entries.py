@@ -35,7 +35,7 @@ def group_of(instance: Instance, file: Path | None, many: bool, group_by: str = 
     `preset` (generated maps), or `auto`: the preset, else the file for a file of many
     instances, else the folder; an instance written inline is its own group."""
     preset = getattr(instance, "preset", "") or ""
-    name = getattr(instance, "name", "") or "."
+    name = instance.name or "."
     if group_by == "map" or file is None:
         return name
     if group_by == "preset":

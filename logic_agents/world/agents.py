@@ -133,8 +133,8 @@ def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
     Its name is the agent's own `name` when it has one, else the class's or function's name."""
     if isinstance(agent, str):
         entry = resolve_agent(spec, agent, isolation)
-        named = getattr(entry.factory, "name", None)
-        if agent not in spec.agents and isinstance(named, str) and named:
+        named = own_name(entry.factory)
+        if agent not in spec.agents and named:
             return dataclasses.replace(entry, name=named)  # a file agent, by its own name
         return entry
     if isinstance(agent, AgentEntry):
@@ -166,7 +166,7 @@ def _label(agent: Any) -> str:
 
 
 def _doc_line(obj: Any) -> str:
-    doc = (getattr(obj, "__doc__", None) or "").strip()
+    doc = (obj.__doc__ or "").strip()
     return doc.splitlines()[0] if doc else ""
 
 

@@ -35,7 +35,7 @@ from typing import Any
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import check_factory, load_class
-from logic_agents.world.core import why_record
+from logic_agents.world.core import own_name, why_record
 from logic_agents.world.declared import Option, declared_options
 from logic_agents.world.registry import get_game, register
 from logic_agents.world.sandbox import Caps, Clock
@@ -158,8 +158,8 @@ class _Player:
             return {"op": "refused", "message": f"--agent {reference}: reading it raised "
                     f"{type(e).__name__}: {str(e)[:200]}"}
         self.factory = factory
-        named = getattr(factory, "name", None)
-        if isinstance(named, str) and named and reference not in self.spec.agents:
+        named = own_name(factory)
+        if named and reference not in self.spec.agents:
             self.name = named
         return {"op": "loaded", "name": self.name, "help": summary_of(factory, reference)[:500],
                 "options": [_option_record(o) for o in _declared(factory)]}

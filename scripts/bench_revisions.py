@@ -1,0 +1,103 @@
+"""Two revisions side by side, in one run: start-up and `compare` cost, and the same output.
+
+Each command runs in a fresh process with PYTHONPATH set to a checkout of the revision (this
+working tree, and `--against REV` in a temporary git worktree), alternating, `--rounds`
+times. It prints the median and the max of the wall time and of the CPU time (user + sys of
+the child) per command and revision, and whether both revisions printed the same JSON (a
+refactoring changes no answer).
+
+    .venv/bin/python scripts/bench_revisions.py --against 473c413 [--rounds 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+COMMANDS = {
+    "--help": ["--help"],
+    "play EASY1 --agent satx --json": ["play", "EASY1", "--agent", "satx", "--json"],
+    "solve <one 9x9 line> --json": ["solve", SUDOKU, "--json"],
+    "compare 2018 rpx,spx,satx --runs 2 --json": [
+        "compare", "2018", "--agents", "rpx,spx,satx", "--runs", "2", "--seed", "5", "--jobs",
+        "2", "--json"],
+}
+VARYING = ("time_s", "cpu_s", "mean_time_s", "mean_cpu_s")  # measured, not answers
+
+
+def run(tree: Path, argv: list[str]) -> tuple[float, float, str]:
+    """(wall s, CPU s of the child and its children, stdout) of one command."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "200"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "logic_agents", *argv], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=600)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def answers(text: str) -> str:
+    """The output without what is measured (times), so two revisions can be compared."""
+    import json
+
+    def strip(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in VARYING}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    try:
+        return json.dumps(strip(json.loads(text)), sort_keys=True)
+    except ValueError:  # --help: the text itself
+        return text
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", required=True, metavar="REV", help="the other revision")
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="la-rev-") as temp:
+        other = Path(temp) / "tree"
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", str(other), args.against],
+                       cwd=ROOT, check=True)
+        try:
+            trees = {args.against: other, "working tree": ROOT}
+            times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+            outputs: dict[tuple[str, str], set[str]] = {}
+            for _ in range(args.rounds):
+                for name, argv in COMMANDS.items():
+                    for label, tree in trees.items():
+                        wall, cpu, out = run(tree, argv)
+                        times.setdefault((name, label), []).append((wall, cpu))
+                        outputs.setdefault((name, label), set()).add(answers(out))
+            print(f"{args.rounds} rounds, alternating; load {os.getloadavg()[0]:.2f}")
+            print(f"{'command':45} {'revision':14} {'wall median/max s':>19} "
+                  f"{'cpu median/max s':>18}  same answer")
+            for name in COMMANDS:
+                for label in trees:
+                    walls = [w for w, _ in times[name, label]]
+                    cpus = [c for _, c in times[name, label]]
+                    same = outputs[name, label] == outputs[name, "working tree"]
+                    print(f"{name:45} {label[:14]:14} {statistics.median(walls):9.3f}/"
+                          f"{max(walls):.3f} {statistics.median(cpus):9.3f}/{max(cpus):.3f}"
+                          f"  {'yes' if same else 'NO'}")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=ROOT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
