@@ -27,8 +27,9 @@ COMMANDS = {
     "--help": ["--help"],
     "play EASY1 --agent satx --json": ["play", "EASY1", "--agent", "satx", "--json"],
     "solve <one 9x9 line> --json": ["solve", SUDOKU, "--json"],
-    "compare 2018 rpx,spx,satx --runs 2 --json": [
-        "compare", "2018", "--agents", "rpx,spx,satx", "--runs", "2", "--seed", "5", "--jobs",
+    # the study of docs/BENCHMARKS.md, "The library contract's refactor"
+    "compare 2018 spx,satx,prob --runs 10 --jobs 2": [
+        "compare", "maps/daggers/2018", "--agents", "spx,satx,prob", "--runs", "10", "--jobs",
         "2", "--json"],
 }
 VARYING = ("time_s", "cpu_s", "mean_time_s", "mean_cpu_s")  # measured, not answers
