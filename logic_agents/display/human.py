@@ -13,7 +13,6 @@ Concepts:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rich.text import Text
 
@@ -21,11 +20,12 @@ from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Counters, Record
 from logic_agents.world.base import ended, finished
-from logic_agents.world.core import Why
+from logic_agents.world.core import AnyAgent, EpisodeResult, Why
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import seated
 from logic_agents.world.spec import GameSpec, Instance, Puzzle
-from logic_agents.world.view import Cell, Controls, View, cells_in
+from logic_agents.world.trace import Trace
+from logic_agents.world.view import BoardView, Cell, Controls, View, cells_in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 SHARED_HELP = "arrows move · {primary}{secondary}{own} · {undo}h hint · ? rules · q quit"
@@ -36,8 +36,8 @@ class Session:
     Independent of Textual, so it can be tested and reused (a notebook, another UI)."""
 
     def __init__(self, spec: GameSpec, instance: Instance, world_options: Record, seed: int | None,
-                 hint_agent: Callable[[], Any] | None = None,
-                 next_puzzle: Callable[[Any], Any] | None = None):
+                 hint_agent: Callable[[], AnyAgent] | None = None,
+                 next_puzzle: Callable[[Instance], Instance] | None = None):
         view = spec.get(View)
         if view is None or view.controls is None:
             raise UsageError(f"{spec.name} has no controls for human play")
@@ -50,7 +50,7 @@ class Session:
         # one, `n` plays the same instance with the next seed
         self.next_puzzle = next_puzzle
         self.seconds: float | None = None  # how long the person played (play_human)
-        self.actions: list[Any] = []
+        self.actions: list[object] = []
         self.undos = self.hints = 0
         self.hint_move: tuple[Cell, ...] = ()  # the cells of the hinted move
         self.hint_proof: tuple[Cell, ...] = ()  # the cells its why names
@@ -73,7 +73,7 @@ class Session:
         for action in self.actions:
             self._step(action)
 
-    def _step(self, action: Any) -> None:
+    def _step(self, action: object) -> None:
         self.obs, reward, terminated, truncated, info = self.world.step(action)
         self.score += reward
         if terminated:
@@ -264,12 +264,12 @@ class Session:
             return None
         return tile_row - board.origin[0], tile_col - board.origin[1]
 
-    def picture(self) -> Any:
+    def picture(self) -> tuple[Text, BoardView]:
         board = self.view.board(self.obs)
         return board_text(board, cursor=None if self.controls.arrows_act else self.cursor,
                           move=self.hint_move, proof=self.hint_proof), board
 
-    def status(self, board: Any = None) -> Any:
+    def status(self, board: BoardView | None = None) -> Text:
         """The status line (`board`: the BoardView of the current observation, if drawn)."""
         board = board if board is not None else self.view.board(self.obs)
         score = int(self.score) if float(self.score).is_integer() else round(self.score, 3)
@@ -283,7 +283,7 @@ class Session:
 
 
 def replay_actions(spec: GameSpec, instance: Instance, world_options: Record, seed: int | None,
-                   session: Session, trace: Any) -> Any:
+                   session: Session, trace: Trace | None) -> EpisodeResult:
     """The kept actions through run_episode: the result (and trace) of a human game."""
 
     world = spec.make_world(instance, **world_options)
@@ -299,13 +299,13 @@ class Scripted:
 
     name = "human"
 
-    def __init__(self, actions: list[Any], hints: int = 0, undos: int = 0):
+    def __init__(self, actions: list[object], hints: int = 0, undos: int = 0):
         self.actions, self.hints, self.undos = list(actions), hints, undos
 
     def reset(self, seed: int | None = None) -> None:
         self._next = iter(self.actions)
 
-    def act(self, observation: Any) -> Any:
+    def act(self, observation: object) -> object:
         return next(self._next, None)
 
     def stats(self) -> Counters:

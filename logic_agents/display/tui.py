@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from logic_agents.display.human import Scripted, Session, replay_actions
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.world.core import AnyAgent, EpisodeResult
 from logic_agents.world.spec import GameSpec, Instance
+from logic_agents.world.trace import Trace
 
 if TYPE_CHECKING:
     from logic_agents.display.tui_app import PlayApp
@@ -45,9 +47,9 @@ def play_app(session: Session, title: str) -> PlayApp:
 
 
 def play_human(spec: GameSpec, instance: Instance, world_options: Record, seed: int | None,
-               make_trace: Callable[[Any, int | None], Any] | None,
-               hint_agent: Callable[[], Any] | None,
-               next_puzzle: Callable[[Any], Any] | None = None) -> Any:
+               make_trace: Callable[[Instance, int | None], Trace | None] | None,
+               hint_agent: Callable[[], AnyAgent] | None,
+               next_puzzle: Callable[[Instance], Instance] | None = None) -> EpisodeResult:
     """Run human play; returns the EpisodeResult of the kept actions of the last game played
     (after `n`, the new one) and writes its trace, which `make_trace(instance, seed)` opens."""
 

@@ -33,13 +33,14 @@ import importlib.util
 import inspect
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
-from logic_agents.world.core import own_name
+from logic_agents.world.core import AnyAgent, own_name
 from logic_agents.world.declared import (  # noqa: F401
     HOOKS,
     Option,
@@ -153,11 +154,11 @@ def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
     return AgentEntry(label, lambda: agent, _doc_line(type(agent)))
 
 
-def _is_agent(obj: Any) -> bool:
+def _is_agent(obj: object) -> bool:
     return not missing_members(obj)
 
 
-def _label(agent: Any) -> str:
+def _label(agent: object) -> str:
     name = own_name(agent)
     if name:
         return name
@@ -165,12 +166,12 @@ def _label(agent: Any) -> str:
     return own if isinstance(own, str) else type(agent).__name__
 
 
-def _doc_line(obj: Any) -> str:
+def _doc_line(obj: object) -> str:
     doc = (obj.__doc__ or "").strip()
     return doc.splitlines()[0] if doc else ""
 
 
-def check_factory(factory: Any, reference: str) -> None:
+def check_factory(factory: object, reference: str) -> None:
     """UsageError unless `factory` can make agents: a class with reset() and act(), or a
     callable that takes no required argument (it is called with the agent's options)."""
     needs = "an agent needs reset(seed=None) and act(observation)"
@@ -277,7 +278,7 @@ def check_options(entry: AgentEntry, options: Record) -> None:
 
 
 def build_agent(entry: AgentEntry, options: Record | None = None,
-                clock: Clock | None = None) -> Any:
+                clock: Clock | None = None) -> AnyAgent:
     """Check the options, then make the agent; it gets a `name` if it has none. What the
     constructor raises, or a made object that is no agent, is errors.AgentFailed (in
     `__init__`): the agent's fault, which a study records and goes on."""
@@ -287,7 +288,7 @@ def build_agent(entry: AgentEntry, options: Record | None = None,
     clock.agent = entry.name
     if isinstance(entry.factory, RemoteFactory):  # its own process builds it
         return entry.factory.make(options, clock)
-    agent = clock.call("__init__", functools.partial(entry.factory, **options))
+    agent: AnyAgent = clock.call("__init__", functools.partial(entry.factory, **options))
     missing = missing_members(agent)
     if missing:
         what = type(agent).__name__
@@ -297,12 +298,12 @@ def build_agent(entry: AgentEntry, options: Record | None = None,
                           "reset(seed=None) and act(observation)")
     if own_name(agent) is None:
         with contextlib.suppress(Exception):  # a read-only or failing `name`: left as it is
-            agent.name = entry.name
+            agent.name = entry.name  # type: ignore[attr-defined]  # `name`: optional, set here
     return agent
 
 
 def explaining(entry: AgentEntry, options: Record | None = None,
-               show: Any = None) -> Record:
+               show: Callable[[list[str]], None] | None = None) -> Record:
     """The options with an `explain` hook for an agent that takes one: it then proves its
     moves and keeps the proofs in its `why` (the page, a hint); `show(lines)` also receives
     the lines it explains (default: nowhere)."""

@@ -34,12 +34,12 @@ class Option:
 
     name: str
     type: type = str
-    default: Any = None
+    default: object = None
     help: str = ""
-    choices: tuple[Any, ...] = ()
+    choices: tuple[object, ...] = ()
     metavar: str | None = None
     # a check run on the value (a UsageError-raising converter); None keeps type(text)
-    parse: Callable[[str], Any] | None = None
+    parse: Callable[[str], object] | None = None
     required: bool = False  # the command line refuses to run without it
 
     @property
@@ -56,7 +56,7 @@ def unwrapped(factory: object) -> tuple[Any, Mapping[str, object]]:
     return factory, {}
 
 
-def declared_options(factory: Any) -> tuple[Option, ...]:
+def declared_options(factory: object) -> tuple[Option, ...]:
     """What an agent factory declares: its `options` attribute, else its keyword parameters."""
     target, bound = unwrapped(factory)
     declared = getattr(target, "options", None)  # the Agent protocol's optional `options`
@@ -101,7 +101,7 @@ def _simple_type(hint: Any, default: Any) -> type | None:
     return None
 
 
-def accepts(factory: Any, keyword: str) -> bool:
+def accepts(factory: object, keyword: str) -> bool:
     """Whether the factory takes `keyword` (a hook such as on_query or explain)."""
     target, _ = unwrapped(factory)
     chain = ([vars(k)["__init__"] for k in target.__mro__ if "__init__" in vars(k)]
