@@ -175,7 +175,7 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
         if instance is None:
             raise _UsageError("board: give an instance (a reference or an object) or observation=")
         observation, _ = _world(spec, instance, {}).reset(seed=seed)
-        title = f"{spec.name} · {getattr(instance, 'name', '')}"
+        title = f"{spec.name} · {instance.name}"
     else:
         observation = _arguments.observation_of(spec, observation)
         title = spec.name

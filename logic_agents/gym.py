@@ -33,6 +33,8 @@ except ImportError:  # pragma: no cover - exercised without the extra
         "logic_agents.gym needs the 'gym' extra: pip install 'logic-agents[gym]'") from None
 
 from logic_agents.ground.shapes import Record
+from logic_agents.world.base import outcome_of
+from logic_agents.world.core import Outcome
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import resolve
 from logic_agents.world.spec import GameSpec
@@ -139,9 +141,9 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
             info = {"illegal": str(e)}
             return (self.encoding.observe(self._obs), ILLEGAL_REWARD, False, False,
                     {**info, "action_mask": self.encoding.mask(self._obs)})
-        outcome = getattr(self.world, "outcome", None)
+        outcome = outcome_of(self.world)
         info = {**info, "action_mask": self.encoding.mask(self._obs),
-                "outcome": None if outcome is None else outcome.value}
+                "outcome": outcome.value if isinstance(outcome, Outcome) else None}
         return self.encoding.observe(self._obs), float(reward), terminated, truncated, info
 
     def render(self) -> Any:

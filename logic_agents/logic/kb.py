@@ -52,8 +52,9 @@ class _Shown:
 
         node = self.item
         if isinstance(node, IdCardinality):
-            node = getattr(formula, node.kind)(node.k, *[self.kb.sympy_literal(x)
-                                                         for x in node.lits])
+            kinds = {"Exactly": formula.Exactly, "AtMost": formula.AtMost,
+                     "AtLeast": formula.AtLeast}
+            node = kinds[node.kind](node.k, *[self.kb.sympy_literal(x) for x in node.lits])
         elif isinstance(node, IdClause):
             node = Or(*[self.kb.sympy_literal(x) for x in node.lits])
         if self.selector is None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
+from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.world.containment import (
     OWNED,
@@ -264,7 +264,8 @@ class RemoteAgent(Seated):
             return self._decode_action(action)
         except LogicAgentsError as e:
             raise AgentFailed(self.name, "act", "IllegalAction",
-                              getattr(e, "message", str(e))[:300], step=step) from None
+                              (e.message if isinstance(e, FormatError) else str(e))[:300],
+                              step=step) from None
         except Exception as e:  # a plug-in's codec that raises on odd data
             raise AgentFailed(self.name, "act", "IllegalAction", f"not an action: "
                               f"{type(e).__name__}: {str(e)[:200]}", step=step) from None

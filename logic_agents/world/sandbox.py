@@ -23,6 +23,7 @@ import signal
 import threading
 import time
 import traceback
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import CAN_TIME
 from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
+from logic_agents.world.seat import Seated
 
 R = TypeVar("R")
 Ts = TypeVarTuple("Ts")
@@ -206,7 +208,8 @@ class Clock:
         # reading `why` is left to the supervisor's watch: the alarm costs two system calls;
         # an agent in a player process (world.referee.RemoteAgent) keeps its own deadline
         alarm = (not math.isinf(deadline) and where != "why"
-                 and not getattr(getattr(fn, "__self__", None), "remote", False)
+                 and not (isinstance(fn, types.MethodType) and isinstance(fn.__self__, Seated)
+                          and fn.__self__.remote)
                  and self._install_alarm())
         try:
             if self.watch is not None:
