@@ -75,12 +75,37 @@ def _spec(ref: Any, game: str | None) -> GameSpec:
 
 
 def load(ref: str | PathLike[str], game: str | None = None) -> Any:
-    """The instance `ref` names (see the module docstring), of `game` or the detected one."""
+    """The instance a reference names.
+
+    Args:
+        ref: a file, FILE:K (the K-th instance of a file), a shipped map's name, or an
+            instance written inline.
+        game: the game's name; None detects it from the file.
+
+    Returns:
+        The game's own instance object (a map, a puzzle), with its `name`.
+
+    Raises:
+        LogicAgentsError: the reference names nothing this game reads (a FormatError says
+            file:line:col).
+    """
     return _resolve.resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
 
 
 def make_world(instance: Any, game: str, **options: Any) -> AnyWorld:
-    """A fresh world of `game` for `instance` (options: lives, the game's world options)."""
+    """A fresh world for an instance.
+
+    Args:
+        instance: an instance of the game (as `load` returns it).
+        game: the game's name.
+        **options: `lives` (for a game with lives) and the game's declared world options.
+
+    Returns:
+        The world: `reset(seed=...)` and `step(action)`, as in Gymnasium.
+
+    Raises:
+        UsageError: an option the game's world does not take, or a value it refuses.
+    """
     spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
     world: AnyWorld = spec.make_world(_arguments.instance_of(spec, instance),
                                              **_arguments.world_options_of(spec, options,
@@ -89,9 +114,22 @@ def make_world(instance: Any, game: str, **options: Any) -> AnyWorld:
 
 
 def make_agent(agent: AgentRef, game: str, **options: Any) -> Any:
-    """An agent of `game`: from a registered name, a "file.py:Class" / "module:Class"
-    reference, an agent class or a factory (a callable that returns a fresh agent), with its
-    declared options checked; an agent object is returned as it is."""
+    """An agent of a game, its declared options checked.
+
+    Args:
+        agent: a registered name, a "file.py:Class" / "module:Class" reference, an agent
+            class or a factory (a callable that returns a fresh agent); an agent object is
+            returned as it is.
+        game: the game's name.
+        **options: the agent's declared options (`--node-cap` is `node_cap=`).
+
+    Returns:
+        The agent: `reset(seed)` and `act(observation)`.
+
+    Raises:
+        AgentOptionError: an option the agent does not declare.
+        AgentFailed: the agent's constructor raised.
+    """
     spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
     return _agents.build_agent(_agents.agent_entry(spec, agent, instance_ok=True), options)
 
@@ -99,11 +137,23 @@ def make_agent(agent: AgentRef, game: str, **options: Any) -> Any:
 def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str | None = None,
          seed: int | None = 0, lives: int | None = None, trace: str | PathLike[str] | None = None,
          **options: Any) -> EpisodeResult:
-    """Play one episode of `agent` (default: the game's) on the instance `ref` names; returns
-    the EpisodeResult, with its game and map names. The agent is a registered name, a
-    "file.py:Class" reference, an agent class, a factory or an agent object. If it fails
-    (raises, returns a non-action), the result's outcome is `error` and `result.error` and
-    `result.frames` say where. `trace` is a JSONL path to write."""
+    """Play one episode.
+
+    Args:
+        ref: the instance (as for `load`).
+        agent: a registered name, a "file.py:Class" reference, an agent class, a factory or
+            an agent object; None plays the game's default agent.
+        game: the game's name; None detects it.
+        seed: the episode's seed (the world and the agent are reset with it).
+        lives: the starting lives, for a game with lives.
+        trace: a JSONL path to write the episode to (it replays anywhere).
+        **options: the agent's declared options.
+
+    Returns:
+        The EpisodeResult, with its game and map names; a notebook shows it beside its last
+        board. An agent that fails (raises, returns a non-action) ends the episode with
+        outcome `error`, and `result.error` and `result.frames` say where.
+    """
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
     trace = _arguments.path_or_none(trace, "trace")
@@ -135,10 +185,21 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
 def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
          output: str | PathLike[str] | None = None, game: str | None = None,
          seed: int | None = 0, lives: int | None = None, **options: Any) -> str:
-    """Play one episode of `agent` (a name, class, factory or agent object, as for `play`)
-    on the instance `ref` names, with its explanations on, and return the game page: one
-    self-contained HTML document (no network), as `logic-agents view` writes. With `output`,
-    the page is also written to that path."""
+    """Play one episode with the agent's explanations on, and make its game page.
+
+    Args:
+        ref: the instance (as for `load`).
+        agent: as for `play`; None plays the game's default agent.
+        output: a path to write the page to as well.
+        game: the game's name; None detects it.
+        seed: the episode's seed.
+        lives: the starting lives, for a game with lives.
+        **options: the agent's declared options.
+
+    Returns:
+        The page, one self-contained HTML document (no network), as `logic-agents view`
+        writes it; a notebook shows it, playable.
+    """
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
     output = _arguments.path_or_none(output, "output")
@@ -156,11 +217,20 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
 
 def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
           observation: Any = None, action: Any = None, why: Any = None) -> Board:
-    """The board a person sees: of the instance `ref` names (a reference, or an instance
-    object with `game`) at the start of an episode with `seed`, or of an `observation` of
-    `game`; an `action` is outlined as the move, the cells a `why` names (an agent's reason for
-    it) as its proof, as on the game page. A notebook shows it as the game page's SVG; `print`
-    shows its text."""
+    """The board a person sees, as the game page draws it.
+
+    Args:
+        ref: a reference (as for `load`) or an instance object (with `game`): its board at
+            the start of an episode.
+        game: the game's name (needed for an instance or an observation object).
+        seed: the episode's seed, for a board drawn from an instance.
+        observation: an observation of `game` to draw instead.
+        action: a move, outlined.
+        why: an agent's reason for the move: the cells it names are drawn as its proof.
+
+    Returns:
+        A Board: a notebook shows it as the game page's SVG; `print` shows its text.
+    """
     seed = _arguments.seed_of(seed)
     if isinstance(ref, (str, os.PathLike)):
         spec = _spec(ref, game)
@@ -193,14 +263,29 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
             out: str | PathLike[str] | None = None, resume: bool = False,
             agent_options: dict[str, Record] | None = None,
             world_options: Record | None = None, progress: bool | None = None) -> Study:
-    """A paired study: every agent (registered names, "file.py:Class" references, agent
-    classes or factories: a study needs a fresh agent per game) plays every instance of
-    `refs` (files, folders, shipped names) `runs` times with shared seeds; returns a Study:
-    its `rows` (one per game), `summary` (what `compare --json` prints, agents named by their
-    own `name`; `study["agents"]` reads it), `pairs` (the paired tests), `to_pandas()` and
-    `to_html()`. With `out`, rows stream to that CSV/JSONL file and `resume=True` continues
-    it. `progress`: None shows the games as they finish where a person watches (a notebook,
-    a terminal) and nowhere else; True always; False never."""
+    """A paired study: every agent plays every instance `runs` times, with shared seeds.
+
+    Args:
+        agents: an agent or a list of them: registered names, "file.py:Class" references,
+            agent classes or factories (a study needs a fresh agent per game).
+        refs: files, folders and shipped names of the instances.
+        game: the game's name; None detects it.
+        runs: games per agent and instance (run i of an instance has the same seed for
+            every agent).
+        seed: the study's seed, from which every game's seed is drawn.
+        jobs: worker processes; None uses one per core.
+        out: a CSV or JSONL file the rows stream to.
+        resume: continue `out`, playing only the games it does not hold.
+        agent_options: per agent name, its declared options.
+        world_options: the world's options (`lives`, the game's own).
+        progress: None shows the games as they finish where a person watches (a notebook,
+            a terminal) and nowhere else; True always; False never.
+
+    Returns:
+        A Study: its `rows` (one per game), `summary` (a frozen Summary whose `to_json()` is
+        what `compare --json` prints; `study["agents"]` reads it), `pairs` (the paired
+        tests), `by_map`, `to_pandas()` and `to_html()`.
+    """
     if isinstance(agents, (str, type, os.PathLike)) or callable(agents):
         agents = [agents]  # one agent, not a list of them
     if not isinstance(agents, _Iterable) or isinstance(agents, (bytes, dict)):
@@ -243,8 +328,18 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,
           solver: str | None = None) -> Any:
-    """Solve the static puzzle `ref` names: a SolveResult (status unique / multiple / solved
-    / unsat, the solution, and a second one when it is not unique)."""
+    """Solve a static puzzle.
+
+    Args:
+        ref: the puzzle (as for `load`).
+        game: the game's name; None detects it.
+        unique: also look for a second solution, to say whether the puzzle is unique.
+        solver: a PySAT solver's name; None is the game's default.
+
+    Returns:
+        A SolveResult: status unique / multiple / solved / unsat, the solution, and a second
+        one when it is not unique.
+    """
     spec = _spec(ref, game)
     puzzle = spec.get(_spec_module.Puzzle)
     if puzzle is None:
@@ -274,8 +369,16 @@ def _world(spec: GameSpec, instance: Any, options: Record) -> AnyWorld:
 
 
 def register(spec: GameSpec) -> GameSpec:
-    """Add a game (a GameSpec) at run time, for a notebook or a test; installed packages
-    register through the `logic_agents.games` entry point instead."""
+    """Add a game at run time, for a notebook or a test.
+
+    Installed packages register through the `logic_agents.games` entry point instead.
+
+    Args:
+        spec: the game's GameSpec.
+
+    Returns:
+        The spec, as registered.
+    """
     return _registry.register(spec)
 
 
