@@ -59,9 +59,10 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
     from os import PathLike
     from typing import Any
 
+    from logic_agents.solving.puzzle import SolveResult
     from logic_agents.web.svg import Board
-    from logic_agents.world.core import AnyWorld, EpisodeResult
-    from logic_agents.world.spec import GameSpec
+    from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult
+    from logic_agents.world.spec import GameSpec, Instance
 
     # an agent, wherever one is named: a registered name or "file.py:Class" reference, an
     # agent class, a factory (a callable that returns a fresh agent), or (for one episode)
@@ -69,12 +70,12 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
     AgentRef = Any
 
 
-def _spec(ref: Any, game: str | None) -> GameSpec:
+def _spec(ref: object, game: str | None) -> GameSpec:
     game = _arguments.game_name(game)
     return _registry.get_game(game or _resolve.detect_game([_arguments.reference(ref, "ref")]))
 
 
-def load(ref: str | PathLike[str], game: str | None = None) -> Any:
+def load(ref: str | PathLike[str], game: str | None = None) -> Instance:
     """The instance a reference names.
 
     Args:
@@ -92,7 +93,7 @@ def load(ref: str | PathLike[str], game: str | None = None) -> Any:
     return _resolve.resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
 
 
-def make_world(instance: Any, game: str, **options: Any) -> AnyWorld:
+def make_world(instance: object, game: str, **options: object) -> AnyWorld:
     """A fresh world for an instance.
 
     Args:
@@ -113,7 +114,7 @@ def make_world(instance: Any, game: str, **options: Any) -> AnyWorld:
     return world
 
 
-def make_agent(agent: AgentRef, game: str, **options: Any) -> Any:
+def make_agent(agent: AgentRef, game: str, **options: object) -> AnyAgent:
     """An agent of a game, its declared options checked.
 
     Args:
@@ -165,7 +166,7 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     if trace is not None:
         writer = _trace.Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
                        instance=spec.instances.format(instance))
-    last: list[Any] = [None]
+    last: list[object] = [None]
 
     def keep_last(obs: object, action: object, reward: float) -> None:
         last[0] = obs
@@ -215,8 +216,8 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     return GamePage(page)
 
 
-def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
-          observation: Any = None, action: Any = None, why: Any = None) -> Board:
+def board(ref: object = None, *, game: str | None = None, seed: int | None = 0,
+          observation: object = None, action: object = None, why: object = None) -> Board:
     """The board a person sees, as the game page draws it.
 
     Args:
@@ -232,6 +233,7 @@ def board(ref: Any = None, *, game: str | None = None, seed: int | None = 0,
         A Board: a notebook shows it as the game page's SVG; `print` shows its text.
     """
     seed = _arguments.seed_of(seed)
+    instance: Instance | None
     if isinstance(ref, (str, os.PathLike)):
         spec = _spec(ref, game)
         instance = load(ref, spec.name)
@@ -327,7 +329,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,
-          solver: str | None = None) -> Any:
+          solver: str | None = None) -> SolveResult:
     """Solve a static puzzle.
 
     Args:
@@ -346,10 +348,12 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
         raise LogicAgentsError(f"{spec.name} is not a static puzzle")
     if solver is not None and not isinstance(solver, str):
         raise _UsageError(f"solver must be a solver's name (a str), not {type(solver).__name__}")
-    return puzzle.solve(load(ref, spec.name), _arguments.flag(unique, "unique"), solver)
+    result: SolveResult = puzzle.solve(load(ref, spec.name), _arguments.flag(unique, "unique"),
+                                       solver)
+    return result
 
 
-def _lives(spec: GameSpec, lives: Any) -> Record:
+def _lives(spec: GameSpec, lives: object) -> Record:
     """The world options of `lives=`: only for a game with lives, a whole number from 1."""
     if lives is None:
         return {}
@@ -358,7 +362,7 @@ def _lives(spec: GameSpec, lives: Any) -> Record:
     return _arguments.world_options_of(spec, {"lives": lives}, "lives")
 
 
-def _world(spec: GameSpec, instance: Any, options: Record) -> AnyWorld:
+def _world(spec: GameSpec, instance: object, options: Record) -> AnyWorld:
     """A fresh world; what the game's own code raises making it is one UsageError."""
     try:
         world: AnyWorld = _Clock().world(lambda: spec.make_world(instance, **options))

@@ -23,7 +23,7 @@ from typing import SupportsIndex
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.world.spec import GameSpec, Lives
+from logic_agents.world.spec import GameSpec, Instance, Lives
 
 MAX_RUNS = 10**6  # a study of more runs per map and agent is a mistake, not a plan
 MAX_SEED = 2**63
@@ -141,7 +141,7 @@ def world_options_of(spec: GameSpec, value: object, name: str = "world_options"
     return options
 
 
-def instance_of(spec: GameSpec, value: object, name: str = "instance") -> object:
+def instance_of(spec: GameSpec, value: object, name: str = "instance") -> Instance:
     """An instance object of the game's own type (its sample's)."""
     kind = type(spec.instances.sample())
     if not isinstance(value, kind):
