@@ -8,6 +8,8 @@ Concepts:
   handle, the parent's SIGTERM kills it at once, and it dies with its parent. The world's
   game children and the logic's racing solvers share it.
 - stop_process(proc): terminate, then kill, then join.
+- handling(signals, handler): a block with its own handler for some signals (the previous
+  ones come back after); only the main thread may set one, so elsewhere it sets none.
 - CAN_TIME: whether this platform has interval timers (signal.setitimer; not on Windows),
   which every alarm of the package (the Clock, the plug-in guard, a generator's cap) needs.
 """
@@ -20,9 +22,25 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 CAN_TIME = hasattr(signal, "setitimer")
+
+
+@contextlib.contextmanager
+def handling(signals: Iterable[int], handler: Callable[[int, Any], None]) -> Iterator[bool]:
+    """`handler` for `signals` while the block runs; yields whether it was set (only the main
+    thread may set a handler). The previous handlers are back when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield False
+        return
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield True
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before)
 
 def fork_context() -> Any:
     """A fork context where the platform has one (children need nothing pickled to start)."""

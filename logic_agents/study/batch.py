@@ -32,7 +32,7 @@ from typing import Any
 from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
 from logic_agents.ground.inputs import is_dir
-from logic_agents.ground.processes import fork_context
+from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import check_same_study, sealing_key, study_record, write_study
@@ -244,17 +244,9 @@ def _interruptible() -> Iterator[threading.Event]:
     """Turn Ctrl-C into a flag the run loops check, so no lock or half-written row is left;
     KeyboardInterrupt is raised once the finished games are saved."""
     stop = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield stop
-        return
     # SIGTERM (a scheduler's stop, `kill`) ends a study as Ctrl-C does: its rows are kept
-    previous = {sig: signal.signal(sig, lambda *_: stop.set())
-                for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with handling((signal.SIGINT, signal.SIGTERM), lambda *_: stop.set()):
         yield stop
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     if stop.is_set():
         raise KeyboardInterrupt
 

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from logic_agents.errors import GenerationError, LogicAgentsError, UsageError
 from logic_agents.ground.inputs import decode, path_exists
 from logic_agents.ground.output import make_console
-from logic_agents.ground.processes import CAN_TIME
+from logic_agents.ground.processes import CAN_TIME, handling
 
 
 def refuse_existing(path: Path, force: bool, resume: bool) -> None:
@@ -189,24 +189,19 @@ def streamed(items: Iterable[Any], count: int, what: str) -> Iterator[Any]:
         stop.set()
         raise KeyboardInterrupt
 
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, interrupt) if in_main else None
     err = make_console(stderr=True)
-    try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
-            task = progress.add_task(what, total=count)
-            iterator, made = iter(items), 0
-            while True:
-                try:
-                    item = _next_within(iterator, made, what)
-                except StopIteration:
-                    break
-                yield item
-                made += 1
-                progress.advance(task)
-                if stop.is_set():
-                    raise KeyboardInterrupt
-    finally:
-        if in_main:
-            signal.signal(signal.SIGINT, previous)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=err, disable=not err.is_terminal)
+    with handling((signal.SIGINT,), interrupt), progress:
+        task = progress.add_task(what, total=count)
+        iterator, made = iter(items), 0
+        while True:
+            try:
+                item = _next_within(iterator, made, what)
+            except StopIteration:
+                break
+            yield item
+            made += 1
+            progress.advance(task)
+            if stop.is_set():
+                raise KeyboardInterrupt
