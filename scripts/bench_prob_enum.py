@@ -31,7 +31,7 @@ from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers import DaggersWorld, ProbAgent  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
-from logic_agents.games.daggers.probability import (  # noqa: E402
+from logic_agents.games.daggers.odds import (  # noqa: E402
     _components,
     _enumerate,
     constraints,

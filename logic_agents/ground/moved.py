@@ -30,6 +30,7 @@ MOVED = {
     "logic_agents.output": "logic_agents.ground.output",
     "logic_agents.generated": "logic_agents.world.generated",
     "logic_agents.world.puzzle": "logic_agents.solving.puzzle",
+    "logic_agents.games.daggers.probability": "logic_agents.games.daggers.odds",
 }
 
 

@@ -2,7 +2,7 @@
 
 Agents: the 2018 report's rpx, spx and satx (agents.py), and prob (prob.py), which plays
 the cells satx would prove (found from the exact odds) and guesses by exact dagger probability
-(probability.py).
+(odds.py).
 """
 
 from logic_agents.errors import LogicAgentsError

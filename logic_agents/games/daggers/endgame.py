@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 
-from logic_agents.games.daggers.probability import constraints, remaining_daggers
+from logic_agents.games.daggers.odds import constraints, remaining_daggers
 from logic_agents.games.daggers.world import (
     COVERED,
     FLAGGED,

@@ -32,7 +32,7 @@ from typing import Any
 from logic_agents.errors import UnknownName, UsageError
 from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.endgame import EndgameSearch, searched_probe
-from logic_agents.games.daggers.probability import (
+from logic_agents.games.daggers.odds import (
     ComponentCache,
     DaggerOdds,
     Evidence,
@@ -119,7 +119,7 @@ class ProbAgent(SatAgent):
         """The certain cells, once the single-point passes stall. The exact odds are needed
         for the guess anyway, and they are complete as SAT's verdicts are (a cell is proved
         safe exactly when no consistent placement puts a dagger on it: tests/games/daggers/
-        test_probability.py), so SAT is asked only for its proofs (`explain`), for its
+        test_odds.py), so SAT is asked only for its proofs (`explain`), for its
         questions (`on_query`, as `cnf` asks), on request (`certainties="sat"`), or without
         the total (the odds always count it)."""
         known = self._odds_of(obs)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.games.daggers.board import neighbours
-from logic_agents.games.daggers.probability import InconsistentObservation, dagger_odds
+from logic_agents.games.daggers.odds import InconsistentObservation, dagger_odds
 from logic_agents.games.daggers.world import COVERED, FLAGGED, HIT, DaggersObservation
 
 
