@@ -33,8 +33,8 @@ except ImportError:  # pragma: no cover - exercised without the extra
         "logic_agents.gym needs the 'gym' extra: pip install 'logic-agents[gym]'") from None
 
 from logic_agents.ground.shapes import Record
-from logic_agents.world.base import outcome_of
 from logic_agents.world.core import Outcome
+from logic_agents.world.outcomes import outcome_of
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import resolve
 from logic_agents.world.spec import GameSpec

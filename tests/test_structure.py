@@ -118,16 +118,16 @@ def test_names_that_moved_say_where_they_went():
 
 
 # The package's own modules that may be imported inside a function, and why: each loads
-# sympy or PySAT (logic.formula, logic.compile, logic.oracle, logic.why), an optional extra
+# sympy or PySAT (logic.formula, logic.compile, logic.solvers, logic.why), an optional extra
 # (display.plot: matplotlib; display.tui and tui_app: textual; study.ray_backend: ray), or closes the one
 # cycle (the games package's callable looks up the registry, which imports the games).
 LATE_IMPORTS = {
     ("cli/compare", "logic_agents.display.plot"),
-    ("cli/inspect", "logic_agents.logic.oracle"),
+    ("cli/inspect", "logic_agents.logic.solvers"),
     ("cli/inspect", "logic_agents.logic.why"),
     ("cli/play", "logic_agents.display.tui"),
     ("display/tui", "logic_agents.display.tui_app"),
-    ("cli/solve", "logic_agents.logic.oracle"),
+    ("cli/solve", "logic_agents.logic.solvers"),
     ("games/__init__", "logic_agents.world.registry"),
     ("games/daggers/encode", "logic_agents.logic.formula"),
     ("logic/kb", "logic_agents.logic"),

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _why(args: argparse.Namespace, cnf: Any) -> int:
-    from logic_agents.logic.oracle import check_solver_name
+    from logic_agents.logic.solvers import check_solver_name
     from logic_agents.logic.why import why_forced
 
     solver = check_solver_name(args.solver if args.solver != "cadical195" else "glucose4")
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from pysat.solvers import Solver
     from rich.table import Table
 
-    from logic_agents.logic.oracle import check_solver_name
+    from logic_agents.logic.solvers import check_solver_name
 
     cnf = read_dimacs(args.file)
     if args.why:

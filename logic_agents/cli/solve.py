@@ -59,7 +59,7 @@ def puzzles_from(items: list[str], spec: GameSpec) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from logic_agents.logic.oracle import check_solver_name
+    from logic_agents.logic.solvers import check_solver_name
 
     spec = get_game(args.game or detect_game(args.puzzles))
     puzzle = spec.get(Puzzle)

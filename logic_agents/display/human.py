@@ -19,8 +19,8 @@ from rich.text import Text
 from logic_agents.display.terminal import board_text, counters_text
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Counters, Record
-from logic_agents.world.base import ended, finished
 from logic_agents.world.core import AnyAgent, EpisodeResult, Why
+from logic_agents.world.outcomes import ended, finished
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import seated
 from logic_agents.world.spec import GameSpec, Instance, Puzzle

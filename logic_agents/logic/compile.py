@@ -48,6 +48,7 @@ class Compiler:
 
     def __init__(self, pool: IDPool, lit_id: LiteralIds, *,
                  card_encoding: str = "seqcounter"):
+        """A compiler that allocates its auxiliary ids in `pool`; `lit_id` names a literal."""
         self.pool = pool
         self.lit_id = lit_id
         self.card_encoding = card_encoding
@@ -58,6 +59,7 @@ class Compiler:
         return fresh
 
     def compile(self, formula: Formula, method: str = "tseitin") -> list[Clause]:
+        """The clauses of a formula: Tseitin's (linear), or sympy's to_cnf for tiny ones."""
         if method == "sympy":
             return self.compile_sympy(formula)
         if method != "tseitin":

@@ -19,6 +19,7 @@ class UnaryCounter:
     """Totalizer over `lits` with fresh output ids from `pool` (an IDPool-like `_next()`)."""
 
     def __init__(self, lits: Sequence[int], new_var: Callable[[], int]) -> None:
+        """A counter over `lits`, its auxiliary ids from `new_var`."""
         self.clauses: list[list[int]] = []
         self.size = len(lits)
         self.outputs = self._build(list(lits), new_var) if lits else []
@@ -51,8 +52,10 @@ class UnaryCounter:
         return out
 
     def at_least(self, k: int) -> list[int]:
-        """Assumptions for "at least k"; [] when trivially true. k > size cannot hold: the
-        caller gets None."""
+        """Assumptions for "at least k"; [] when trivially true.
+
+        k > size cannot hold: the caller gets None.
+        """
         if k <= 0:
             return []
         if k > self.size:
@@ -60,6 +63,7 @@ class UnaryCounter:
         return [self.outputs[k - 1]]
 
     def at_most(self, k: int) -> list[int]:
+        """Assumptions for "at most k"; [] when trivially true."""
         if k >= self.size:
             return []
         if k < 0:

@@ -34,9 +34,11 @@ class DimacsFile:
     comments: list[str] = field(default_factory=list)
 
     def name(self, var: int) -> str:
+        """A variable's name (an unnamed one's is `_aux_N`)."""
         return self.names.get(abs(var), f"_aux_{abs(var)}")
 
     def literal_name(self, lit: int) -> str:
+        """A literal's name, `~` before a negated one."""
         return ("~" if lit < 0 else "") + self.name(lit)
 
 

@@ -42,12 +42,16 @@ from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, r
 
 
 class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes are Any
-    """A sympy Symbol that carries the key it was made from: it prints as the key's name, and
-    it is equal only to a symbol of the same key (so ("D", 3, 4) and ("D", "3", 4) stay two)."""
+    """A sympy Symbol that carries the key it was made from.
+
+    It prints as the key's name, and it is equal only to a symbol of the same key (so
+    ("D", 3, 4) and ("D", "3", 4) stay two).
+    """
 
     key: Hashable
 
     def __new__(cls, key: Hashable) -> KeySymbol:
+        """The symbol of a tuple key (a name is a plain Symbol: see `sym`)."""
         name = check_name(name_of(key))
         if isinstance(key, str):
             raise EncodingError("a KeySymbol is made from a tuple key; a name is a plain Symbol")
@@ -59,12 +63,12 @@ class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes 
         return (*super()._hashable_content(), self.key)
 
     def __getnewargs_ex__(self) -> tuple[tuple[Hashable], Record]:
+        """Pickled by its key."""
         return (self.key,), {}
 
 
 def sym(key: Hashable) -> Symbol:
-    """The sympy symbol for a key: a KeySymbol for a tuple, a plain Symbol for a string
-    (the name itself)."""
+    """The sympy symbol for a key: a KeySymbol for a tuple, a plain Symbol for a name."""
     if isinstance(key, str):
         return Symbol(check_name(key))
     if not (isinstance(key, tuple) and key):
@@ -160,6 +164,7 @@ class AtMost(_Cardinality):
     """At most k of the literals are true."""
 
     def to_plain(self) -> Formula:
+        """The constraint spelled out as a plain And/Or formula (tiny cases, tests)."""
         return _at_most_plain(self.k, self.lits)
 
     expand = to_plain
@@ -169,6 +174,7 @@ class AtLeast(_Cardinality):
     """At least k of the literals are true."""
 
     def to_plain(self) -> Formula:
+        """The constraint spelled out as a plain And/Or formula (tiny cases, tests)."""
         return _at_least_plain(self.k, self.lits)
 
     expand = to_plain

@@ -45,6 +45,7 @@ def name_of(key: Hashable) -> str:
 
 
 def check_name(name: str) -> str:
+    """The name, refused when it is kept for auxiliary variables (`_aux...`)."""
     if name.startswith(AUX_PREFIX):
         raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
                             f"auxiliary variables: {name!r}")
@@ -52,9 +53,12 @@ def check_name(name: str) -> str:
 
 
 def key_of(symbol: Any) -> Hashable:
-    """The key behind a symbol or a name: the key a symbol made by `sym` carries (("D", 3, 4));
-    ("_aux", n) for an auxiliary variable's name; else the name itself (a plain string, or a
-    sympy Symbol a person wrote by name)."""
+    """The key behind a symbol or a name.
+
+    The key a symbol made by `sym` carries (("D", 3, 4)); ("_aux", n) for an auxiliary
+    variable's name; else the name itself (a plain string, or a sympy Symbol a person wrote
+    by name).
+    """
     key: Hashable | None = getattr(symbol, "key", None)
     if key is not None:
         return key
@@ -87,24 +91,30 @@ def kind_name(kind: Any) -> str:
 @dataclass(frozen=True)
 class IdCardinality:
     """kind(k, literals) over DIMACS literals: the hot-path twin of Exactly/AtMost/AtLeast.
-    `kind` is a name ("Exactly") or the sympy class. Equal when they read alike, as the
-    sympy nodes are."""
+
+    `kind` is a name ("Exactly") or the sympy class. Equal when they read alike, as the sympy nodes are.
+    """
 
     kind: str
     k: int
     lits: Sequence[int]  # kept as a tuple (see __post_init__), so items hash
 
     def __post_init__(self) -> None:
+        """The kind by name ("Exactly", ...) and the literals as a tuple."""
         object.__setattr__(self, "kind", kind_name(self.kind))
         object.__setattr__(self, "lits", tuple(self.lits))
 
 
 @dataclass(frozen=True)
 class IdClause:
-    """One told clause over DIMACS literals (a fact such as [-7] for ~D_r0c0), explained like
-    any formula; a bare list of ints told instead is background, never explained."""
+    """One told clause over DIMACS literals (a fact such as [-7] for ~D_r0c0).
+
+    It is explained like any formula; a bare list of ints told instead is background, never
+    explained.
+    """
 
     lits: tuple[int, ...]
 
     def __init__(self, lits: Sequence[int]) -> None:
+        """The clause of these literals."""
         object.__setattr__(self, "lits", tuple(lits))

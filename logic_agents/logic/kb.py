@@ -38,9 +38,11 @@ from logic_agents.logic.ids import (
 
 
 class _Shown:
-    """A told item whose sympy form is built only when a person reads it (str). It stands
-    for its item: equal to it and hashed alike, so a dict keyed by told items (a game's words
-    for its formulas) finds the explanation's formulas."""
+    """A told item whose sympy form is built only when a person reads it (str).
+
+    It stands for its item: equal to it and hashed alike, so a dict keyed by told items (a game's words
+    for its formulas) finds the explanation's formulas.
+    """
 
     def __init__(self, kb: KnowledgeBase, item: Formula, selector: int | None = None):
         self.kb, self.item, self.selector = kb, item, selector
@@ -86,6 +88,13 @@ class KnowledgeBase:
     """A monotonically growing set of formulas and the clauses compiled from them."""
 
     def __init__(self, *, method: str = "tseitin", card_encoding: str = "seqcounter"):
+        """An empty KB.
+
+        Args:
+            method: how sympy formulas compile to clauses ("tseitin", or "sympy" for tiny
+                cases and tests).
+            card_encoding: PySAT's encoding of a cardinality (see logic.card).
+        """
         self.method = method
         self.pool = IDPool()
         self.formulas: list[Formula] = []
@@ -110,10 +119,20 @@ class KnowledgeBase:
     @classmethod
     def from_clauses(cls, num_vars: int, clauses: list[list[int]],
                      keys: Mapping[int, Hashable] | None = None) -> KnowledgeBase:
-        """A KB over integer clauses an encoder built itself (ids 1..num_vars, some with keys
-        such as ("X", 1, 2), or names): what lets such an encoder ask through SatOracle like
-        any other, and `kb.var(key)` find its variables. The list is copied (its clauses are
-        shared), so what the KB is told later never reaches the encoder."""
+        """A KB over integer clauses an encoder built itself.
+
+        It lets such an encoder ask through SatOracle like any other, and `kb.var(key)` find
+        its variables. The list is copied (its clauses are shared), so what the KB is told
+        later never reaches the encoder.
+
+        Args:
+            num_vars: the ids are 1..num_vars.
+            clauses: the clauses, as lists of ints.
+            keys: the keys of some ids, such as ("X", 1, 2), or names.
+
+        Returns:
+            The KB.
+        """
         kb = cls()
         kb.pool = IDPool(start_from=num_vars + 1)
         for vid, key in sorted((keys or {}).items()):
@@ -124,8 +143,10 @@ class KnowledgeBase:
         return kb
 
     def copy(self) -> KnowledgeBase:
-        """An independent KB with the same formulas, clauses and ids: what a solver of its own
-        starts from, when the compiled rules are cached and shared."""
+        """An independent KB with the same formulas, clauses and ids.
+
+        What a solver of its own starts from, when the compiled rules are cached and shared.
+        """
         twin = KnowledgeBase.__new__(KnowledgeBase)
         twin.method = self.method
         twin.pool = IDPool(start_from=self.pool.top + 1)
@@ -143,9 +164,12 @@ class KnowledgeBase:
 
     # -- names and ids -------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
-        """The DIMACS id of a key, allocated on first use; keyed by the key itself, as PySAT's
-        IDPool keys its objects. A string is a name: "D_3_4" is the variable whose key prints
-        so (a new variable of that name if there is none; an error if two keys print so)."""
+        """The DIMACS id of a key, allocated on first use.
+
+        Keyed by the key itself, as PySAT's IDPool keys its objects. A string is a name:
+        "D_3_4" is the variable whose key prints so (a new variable of that name if there is
+        none; an error if two keys print so).
+        """
         vid = self._key_ids.get(key)
         if vid is None:
             vid = self._by_name(key) if isinstance(key, str) else self._allocate(key)
@@ -222,12 +246,16 @@ class KnowledgeBase:
         return obj
 
     def name(self, var: int) -> str:
+        """The name a DIMACS file gives a variable (an auxiliary one's is `_aux_N`)."""
         key = self.key(var)
         return name_of(key) if key is not None else f"{AUX_PREFIX}_{abs(var)}"
 
     def names(self) -> dict[int, str]:
-        """{id: name} for every named (non-auxiliary) variable; EncodingError when two keys
-        print alike, since a name must then mean one variable (the DIMACS file's names)."""
+        """{id: name} for every named (non-auxiliary) variable: the DIMACS file's names.
+
+        Raises:
+            EncodingError: two keys print alike (a name must mean one variable).
+        """
         out = {}
         for name, ids in self._name_ids.items():
             if len(ids) > 1:
@@ -238,12 +266,15 @@ class KnowledgeBase:
 
     @property
     def num_vars(self) -> int:
+        """The highest id allocated."""
         return int(self.pool.top)
 
     # -- telling ---------------------------------------------------------------------------
     def tell(self, *items: Any) -> list[list[int]]:
-        """Add formulas or int clauses; returns the clauses this call appended. Each formula
-        is remembered with the clauses it compiled to (`told`), for explanations."""
+        """Add formulas or int clauses; returns the clauses this call appended.
+
+        Each formula is remembered with the clauses it compiled to (`told`), for explanations.
+        """
         start = len(self.clauses)
         for item in items:
             self._tell_one(item)
@@ -307,6 +338,7 @@ class KnowledgeBase:
         return atom if lit > 0 else Not(atom)
 
     def __len__(self) -> int:
+        """The number of clauses."""
         return len(self.clauses)
 
     # -- showing ---------------------------------------------------------------------------

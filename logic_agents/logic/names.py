@@ -1,5 +1,6 @@
-"""Names the command line offers before any reasoning is needed, kept free of sympy so that
-`--help` starts fast.
+"""Names the command line offers before any reasoning is needed.
+
+Kept free of sympy, so that `--help` starts fast.
 
 Concepts: SOLVERS (PySAT's solver names), DEFAULT_SOLVER, CARD_ENCODING_NAMES (the pysat.card
 encodings compile.CARD_ENCODINGS maps to).

@@ -12,91 +12,45 @@ Concepts:
 - scoped(*formulas): a `with` block in which extra formulas hold (selector-guarded, retired
   on exit): questions about a hypothetical on the same incremental solver.
 - time_budget: solve_limited plus interrupt (solvers that support it); a time-out is UNKNOWN.
-- shuffle: the same formula under a random renumbering of its variables and a shuffled order
-  of its clauses and of their literals (Renumbered), answers mapped back: a solver's time on
-  a hard instance is partly luck, and this draws the luck again (scripts/bench_tails.py).
-  LOGIC_AGENTS_SHUFFLE=N in the environment renumbers every oracle the process makes
-  (the k-th with seed "N:k"), so any command or benchmark can be run again with other luck.
+- shuffle: the same formula under a random renumbering (logic.solvers.open_solver): a
+  solver's time on a hard instance is partly luck, and this draws it again.
 - explain(lit): a minimal set of the told formulas that entails lit (an Explanation). Every
   told formula is guarded by a selector on a second incremental solver; the unsat core under
   ~lit is a sufficient set, shrunk deletion by deletion (each call under a conflict budget)
   until dropping any formula breaks the entailment, or reported as not minimised.
-Kissat is refused: it ignores assumptions, so it cannot answer incremental questions.
+The solver is opened by logic.solvers (Kissat refused: it ignores assumptions).
 """
 
 from __future__ import annotations
 
 import contextlib
-import random
 import threading
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from pysat.solvers import Solver
 
-from logic_agents.errors import SolverError, UnknownName
+from logic_agents.errors import SolverError
 from logic_agents.logic.ids import Formula, Lit
 from logic_agents.logic.kb import KnowledgeBase
-from logic_agents.logic.names import DEFAULT_SOLVER, SOLVERS
-from logic_agents.logic.renumber import Renumbered, environment_shuffle
+from logic_agents.logic.names import DEFAULT_SOLVER
+from logic_agents.logic.solvers import NOT_INTERRUPTIBLE, check_solver_name, open_solver
+from logic_agents.logic.why import Explanation
 
 EXPLAIN_CONFLICTS = 20_000  # per deletion test; past it the set is reported not minimised
 
 
-@dataclass(frozen=True)
-class Explanation:
-    """Why the KB entails `literal`: `formulas` (as told) entail it; with `minimal`, dropping
-    any one of them breaks the entailment. `spans` are the formulas' clause ranges in the KB."""
-
-    literal: int
-    formulas: tuple[Formula, ...]
-    minimal: bool
-    spans: tuple[tuple[int, int], ...]
-    given: tuple[int, ...] = ()  # the facts given as assumptions that the proof uses
-
-    def lines(self) -> list[str]:
-        return [str(f) for f in self.formulas]
-
-
-# Chosen by scripts/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
-NOT_INTERRUPTIBLE = ("cadical", "kissat")
-
-
 class Verdict(Enum):
+    """What the KB says of a literal: TRUE, FALSE (its negation entailed) or UNKNOWN."""
+
     TRUE = "true"
     FALSE = "false"
     UNKNOWN = "unknown"
 
-    def __bool__(self) -> bool:  # a verdict is not a truth value; ask `is Verdict.TRUE`
+    def __bool__(self) -> bool:
+        """Refused: a verdict is not a truth value; ask `is Verdict.TRUE`."""
         raise TypeError("use `verdict is Verdict.TRUE`, not truthiness")
-
-
-def check_solver_name(name: str, *, incremental: bool = True) -> str:
-    """Validate a solver name; refuse Kissat for incremental use."""
-    if name not in SOLVERS:
-        raise UnknownName(f"unknown solver {name!r}; choose one of {', '.join(SOLVERS)}")
-    if incremental and name.startswith("kissat"):
-        raise SolverError(
-            f"{name} ignores assumptions, so it cannot be used incrementally; "
-            "choose cadical195 or glucose4"
-        )
-    return name
-
-
-def open_solver(name: str, *, shuffle: int | str | None = None,
-                options: dict[str, int] | None = None) -> tuple[Any, random.Random | None]:
-    """(a pysat solver, its renumbering's random source or None): the name checked (Kissat
-    refused), the solver's own options set before any clause (CaDiCaL's `configure`), and
-    renumbered (Renumbered) under `shuffle` or LOGIC_AGENTS_SHUFFLE. SatOracle opens its
-    solver here; a game that hands a solver raw clauses (the Undead seen core) does too."""
-    solver: Any = Solver(name=check_solver_name(name))  # pysat is untyped
-    if options:
-        solver.configure(options)
-    shuffle = shuffle if shuffle is not None else environment_shuffle()
-    rng = None if shuffle is None else random.Random(shuffle)
-    return (solver if rng is None else Renumbered(solver, rng)), rng
 
 
 class SatOracle:
@@ -110,6 +64,18 @@ class SatOracle:
         time_budget: float | None = None,
         shuffle: int | str | None = None,
     ):
+        """An oracle over `kb` (a new, empty one by default) on a PySAT solver.
+
+        Args:
+            kb: the knowledge base it asks; what it is told later is synced before each call.
+            solver: a PySAT solver's name (None: the default); Kissat is refused.
+            time_budget: seconds per call, past which a call answers None (interruptible
+                solvers only).
+            shuffle: a seed under which the solver sees the formula renumbered (luck).
+
+        Raises:
+            SolverError: a time budget on a solver that cannot be interrupted.
+        """
         # None is the default solver: what an agent's `--solver` option holds when not given
         solver = DEFAULT_SOLVER if solver is None else solver
         self.solver_name = check_solver_name(solver)
@@ -130,12 +96,15 @@ class SatOracle:
 
     # -- lifetime ------------------------------------------------------------------------
     def __enter__(self) -> SatOracle:
+        """The oracle itself; it is closed when the block ends."""
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        """Close it."""
         self.close()
 
     def close(self) -> None:
+        """Free the solvers (the KB stays)."""
         if self._solver is not None:
             self._solver.delete()
             self._solver = None
@@ -166,7 +135,8 @@ class SatOracle:
 
         They are compiled once, guarded by a fresh selector SEL_n that every solve assumes
         while the block is open, and retired on exit by the unit clause ~SEL_n, so the solver
-        and its learnt clauses stay valid. The KB records them as SEL_n >> formula."""
+        and its learnt clauses stay valid. The KB records them as SEL_n >> formula.
+        """
         selector = self.kb.var(("SEL", self.kb.pool.top + 1))
         self.kb.tell_guarded(selector, *formulas)
         self.sync()
@@ -193,8 +163,10 @@ class SatOracle:
 
     def solve(self, assumptions: Iterable[Lit] = (), *, conflicts: int | None = None
               ) -> bool | None:
-        """SAT (True), UNSAT (False) or None on time-out, under assumptions. `conflicts`
-        bounds this call's search: None then means the budget ran out first."""
+        """SAT (True), UNSAT (False) or None on time-out, under assumptions.
+
+        `conflicts` bounds this call's search: None then means the budget ran out first.
+        """
         self.sync()
         lits = self._scoped + self._lits(assumptions)
         self.calls += 1
@@ -236,6 +208,7 @@ class SatOracle:
         return Verdict.UNKNOWN
 
     def satisfiable(self) -> bool:
+        """Whether the KB has a model (a time-out says no)."""
         return self.solve() is True
 
     def model(self, assumptions: Iterable[Lit] = ()) -> dict[str, bool] | None:
@@ -246,8 +219,11 @@ class SatOracle:
 
     # -- explanations ------------------------------------------------------------------------
     def _sync_explainer(self) -> None:
-        """The explainer: the KB's clauses on a second solver, each told formula's clauses
-        guarded by a selector of its own (raw clauses stay unguarded background)."""
+        """Sync the explainer: the KB's clauses on a second solver.
+
+        Each told formula's clauses are guarded by a selector of its own (raw clauses stay
+        unguarded background).
+        """
         if self._explainer is None:
             self._explainer = Solver(name=self.solver_name)
             self._why_clauses = 0
@@ -270,9 +246,17 @@ class SatOracle:
 
     def explain(self, lit: Lit, given: Iterable[Lit] = (), *,
                 conflicts: int = EXPLAIN_CONFLICTS) -> Explanation | None:
-        """A minimal set of the told formulas, and of the `given` facts (literals asked as
-        assumptions, such as a puzzle's clues), that entails `lit` under the open scopes; None
-        when they do not entail it."""
+        """A minimal set of the told formulas and `given` facts that entails `lit`.
+
+        Args:
+            lit: the literal to explain.
+            given: literals asked as assumptions (such as a puzzle's clues), kept in the
+                explanation when it needs them.
+            conflicts: the budget of each deletion test.
+
+        Returns:
+            The explanation under the open scopes, or None when they do not entail `lit`.
+        """
         target = self._lit(lit)
         facts = [self._lit(g) for g in given]
         self.sync()
@@ -318,8 +302,10 @@ class SatOracle:
 
     def add_guarded(self, selector: int, clause: Iterable[int]) -> None:
         """Add a clause that holds only while `selector` is assumed (recorded in the KB).
-        The literals are the caller's own ids, so they are not checked again (a hot path of
-        model enumeration)."""
+
+        The literals are the caller's own ids, so they are not checked again (a hot path of model
+        enumeration).
+        """
         self.kb.clauses.append([-selector, *clause])
         self.sync()
 
@@ -329,9 +315,11 @@ class SatOracle:
 
     def backbone(self, keys: Iterable[Hashable],
                  assumptions: Iterable[Lit] = ()) -> dict[Hashable, Verdict]:
-        """Verdicts for many keys (under assumptions). A model that sets x=v shows ~v is
-        consistent, so only the value the models agree on is ever asked; each refuting model
-        prunes further queries."""
+        """Verdicts for many keys (under assumptions).
+
+        A model that sets x=v shows ~v is consistent, so only the value the models agree on is ever
+        asked; each refuting model prunes further queries.
+        """
         keys = list(keys)
         ids = {k: self._lit(k) for k in keys}
         extra = [self._lit(a) for a in assumptions]
@@ -368,7 +356,8 @@ class SatOracle:
         """Up to `limit` models differing on `over` (default: every named variable).
 
         Blocking clauses carry a fresh selector literal that is assumed during enumeration and
-        falsified afterwards, so the oracle stays reusable."""
+        falsified afterwards, so the oracle stays reusable.
+        """
         return [self._named(m) for m in self.raw_models(limit, over, assumptions)]
 
     def raw_models(self, limit: int = 2, over: Iterable[Hashable] | None = None,
@@ -376,7 +365,8 @@ class SatOracle:
         """As `models`, but each model as the solver's list of int literals (fast path).
 
         `true_only` blocks a model by its true literals on `over` alone: a shorter clause that
-        is enough when those determine the rest, as in one-hot (exactly-one) encodings."""
+        is enough when those determine the rest, as in one-hot (exactly-one) encodings.
+        """
         ids = self._lits(over) if over is not None else sorted(self.kb.names())
         extra = self._lits(assumptions)
         selector = self.kb.pool.id(("_aux", self.kb.pool.top + 1))

@@ -40,8 +40,10 @@ def cores() -> int:
 
 def race(tasks: Sequence[Callable[[], T]],
          accept: Callable[[int, T], bool] = lambda index, answer: True) -> tuple[int, T]:
-    """(index, answer) of the first task whose answer `accept` takes; see the module
-    docstring. tasks[0]'s answer is always taken."""
+    """(index, answer) of the first task whose answer `accept` takes (see the module).
+
+    tasks[0]'s answer is always taken.
+    """
     if not tasks:
         raise ValueError("race needs at least one task")
     context = fork_context()

@@ -14,8 +14,11 @@ from logic_agents.logic.dimacs import format_dimacs
 
 
 class Query(ABC):
-    """Subclasses set index, step, num_vars, num_clauses, assumptions, and give clauses()
-    and names()."""
+    """One satisfiability test an agent made, as data a person can inspect.
+
+    Subclasses set index, step, num_vars, num_clauses, assumptions, and give clauses() and
+    names().
+    """
 
     index: int
     step: int

@@ -36,12 +36,15 @@ def environment_shuffle() -> str | None:
 
 
 class Renumbered:
-    """A pysat solver that sees the formula under a random renumbering of its variables, each
-    clause's literals in a shuffled order; what it answers is mapped back. Variables are
-    renumbered in the batches they first appear in (the rules, then what is told later), so
-    a solver's luck on one formula can be drawn again without changing the formula."""
+    """A pysat solver that sees the formula under a random renumbering of its variables.
+
+    Each clause's literals come in a shuffled order; what it answers is mapped back. Variables
+    are renumbered in the batches they first appear in (the rules, then what is told later), so
+    a solver's luck on one formula can be drawn again without changing the formula.
+    """
 
     def __init__(self, solver: Any, rng: random.Random):
+        """Renumber for `solver`, drawing from `rng`."""
         self._solver = solver
         self._rng = rng
         self._to = [0]  # original variable -> the solver's
@@ -70,6 +73,7 @@ class Renumbered:
         return var if lit > 0 else -var
 
     def add_clause(self, clause: Iterable[int]) -> Any:
+        """The clause, renumbered and rotated."""
         lits = self._out(clause)
         if len(lits) > 1:  # rotated by a random offset: one draw per clause, not a shuffle
             turn = self._rng.randrange(len(lits))
@@ -77,9 +81,11 @@ class Renumbered:
         return self._solver.add_clause(lits)
 
     def add_clauses(self, clauses: list[list[int]], top: int | None = None) -> None:
-        """add_clause over a batch whose variables are at most `top` (found when not given),
-        renumbered at once: the same kind of draw for a third of the Python a call per
-        clause costs (profiled on 30,000 clauses)."""
+        """add_clause over a batch whose variables are at most `top`, renumbered at once.
+
+        `top` is found when not given. The same kind of draw, for a third of the Python a call
+        per clause costs (profiled on 30,000 clauses).
+        """
         if top is None:
             top = max((abs(lit) for clause in clauses for lit in clause), default=0)
         self._grow(top)
@@ -92,13 +98,16 @@ class Renumbered:
             add(lits)
 
     def solve(self, assumptions: Iterable[int] = ()) -> Any:
+        """The solver's solve, its assumptions renumbered."""
         return self._solver.solve(assumptions=self._out(assumptions))
 
     def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> Any:
+        """The solver's solve_limited, its assumptions renumbered."""
         return self._solver.solve_limited(assumptions=self._out(assumptions),
                                           expect_interrupt=expect_interrupt)
 
     def get_model(self) -> list[int] | None:
+        """The model, in the formula's own numbering."""
         model = self._solver.get_model()
         if model is None:
             return None
@@ -107,8 +116,10 @@ class Renumbered:
                 for var, mine in enumerate(self._to[1:], start=1)]
 
     def propagate(self, assumptions: Iterable[int] = ()) -> tuple[Any, list[int]]:
+        """Unit propagation, both ways renumbered."""
         ok, implied = self._solver.propagate(assumptions=self._out(assumptions))
         return ok, [self._in(lit) for lit in implied if abs(lit) < len(self._back)]
 
-    def __getattr__(self, name: str) -> Any:  # conf_budget, interrupt, delete, ...
+    def __getattr__(self, name: str) -> Any:
+        """The rest of the solver as it is: conf_budget, interrupt, delete, ..."""
         return getattr(self._solver, name)

@@ -6,7 +6,8 @@ NAME's value, checks that the value is forced (the file with NAME's other value 
 unsatisfiable), then finds a minimal set of the named formulas that forces it, as
 SatOracle.explain does: a selector per formula, the unsat core, deletion under a budget.
 Clauses under no `c kb` line (the unit clauses that assume a test's selectors, formulas past
-the comment limit) are background, always present.
+the comment limit) are background, always present. Explanation is what SatOracle.explain
+answers of a live knowledge base: the same kind of minimal set.
 """
 
 from __future__ import annotations
@@ -18,12 +19,34 @@ from pysat.solvers import Solver
 from logic_agents.errors import FormatError, UsageError
 from logic_agents.ground.inputs import int_or_none
 from logic_agents.logic.dimacs import DimacsFile
+from logic_agents.logic.ids import Formula
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why the KB entails `literal`: `formulas` (as told) entail it.
+
+    With `minimal`, dropping any one of them breaks the entailment. `spans` are the
+    formulas' clause ranges in the KB.
+    """
+
+    literal: int
+    formulas: tuple[Formula, ...]
+    minimal: bool
+    spans: tuple[tuple[int, int], ...]
+    given: tuple[int, ...] = ()  # the facts given as assumptions that the proof uses
+
+    def lines(self) -> list[str]:
+        """The formulas, one line each, as sympy prints them."""
+        return [str(f) for f in self.formulas]
 
 CONFLICTS = 20_000
 
 
 @dataclass(frozen=True)
 class Forced:
+    """What `inspect --why` says of a variable: its forced value and what forces it."""
+
     name: str
     value: bool | None  # None: the file is unsatisfiable
     forced: bool
@@ -52,6 +75,11 @@ def named_formulas(cnf: DimacsFile, file: str) -> list[tuple[str, int, int]]:
 
 def why_forced(cnf: DimacsFile, name: str, file: str = "<cnf>", solver: str = "glucose4",
                conflicts: int = CONFLICTS) -> Forced:
+    """Whether a DIMACS file's named variable is forced, and by which named formulas.
+
+    Raises:
+        UsageError: the file names no such variable.
+    """
     ids = {n: v for v, n in cnf.names.items()}
     if name not in ids:
         shown = ", ".join(list(ids)[:5])

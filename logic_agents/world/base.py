@@ -1,5 +1,7 @@
-"""Base classes that do the shared work of worlds and agents once, as Gymnasium's Env does
-seeding. A game may ignore them and meet the protocols of world.core directly.
+"""Base classes that do the shared work of worlds and agents once.
+
+As Gymnasium's Env does seeding. A game may ignore them and meet the protocols of
+world.core directly.
 
 Concepts:
 - WorldBase: reset(seed) seeds `self.rng`, zeroes `self.steps`, clears `self.outcome`, then
@@ -26,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from logic_agents.errors import ContractError, FormatError, IllegalAction
+from logic_agents.errors import FormatError, IllegalAction
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Outcome, Why, whole_cell
 from logic_agents.world.view import Cell
@@ -43,6 +45,7 @@ class WorldBase(ABC, Generic[Obs, Act]):
     max_steps: int | None = None
 
     def __init__(self) -> None:
+        """A world before its first reset: no episode, no outcome."""
         self.rng = random.Random()
         self.outcome: Outcome | None = None
         self.steps = 0
@@ -50,14 +53,19 @@ class WorldBase(ABC, Generic[Obs, Act]):
 
     # -- what a game writes ------------------------------------------------------------------
     def start(self) -> Record:
-        """Set up a new episode (self.rng is seeded); return reset's info. Call `self.end`
-        when the instance is finished before any move."""
+        """Set up a new episode (self.rng is seeded); return reset's info.
+
+        Call `self.end` when the instance is finished before any move.
+        """
         return {}
 
     @abstractmethod
     def play(self, action: Act) -> tuple[float, Record]:
-        """Apply an action of the right type (raise IllegalAction to refuse it, changing
-        nothing); return (reward, info). Call `self.end(outcome)` when the game ends."""
+        """Apply an action of the right type; return (reward, info).
+
+        Raise IllegalAction to refuse it, changing nothing. Call `self.end(outcome)` when
+        the game ends.
+        """
 
     @abstractmethod
     def observe(self) -> Obs:
@@ -73,9 +81,11 @@ class WorldBase(ABC, Generic[Obs, Act]):
 
     # -- the shared part -----------------------------------------------------------------------
     def end(self, outcome: Outcome) -> None:
+        """End the episode: WON, LOST, or ENDED for a scored game."""
         self.outcome = outcome
 
     def reset(self, *, seed: int | None = None) -> tuple[Obs, Record]:
+        """Seed the RNG, clear the outcome and the step count, then the game's `start`."""
         self.rng = random.Random(seed)
         self.outcome = None
         self.steps = 0
@@ -84,6 +94,11 @@ class WorldBase(ABC, Generic[Obs, Act]):
         return self.observe(), info
 
     def step(self, action: Act) -> tuple[Obs, float, bool, bool, Record]:
+        """The game's `play`, counted, and truncated at `max_steps`.
+
+        Raises:
+            IllegalAction: a step after the end, or an action of another type.
+        """
         if self._done:
             raise IllegalAction("the episode has ended; call reset()")
         if not isinstance(action, self.action_type):
@@ -98,15 +113,20 @@ class WorldBase(ABC, Generic[Obs, Act]):
 
 
 class PuzzleWorld(WorldBase[Obs, Act]):
-    """A static puzzle as a world: won (+1) when `solved()`; the game writes `apply`, and
-    `step_cap(puzzle)`, the truncation when `max_steps` is not given."""
+    """A static puzzle as a world: won (+1) when `solved()`.
+
+    The game writes `apply`, and `step_cap(puzzle)`, the truncation when `max_steps` is not
+    given.
+    """
 
     def __init__(self, puzzle: Any, *, max_steps: int | None = None):
+        """A world for `puzzle`, truncated at `max_steps` (default: `step_cap(puzzle)`)."""
         super().__init__()
         self.puzzle = puzzle
         self.max_steps = max_steps or self.step_cap(puzzle)
 
     def step_cap(self, puzzle: Any) -> int:
+        """The truncation when `max_steps` is not given."""
         return 1000
 
     @abstractmethod
@@ -118,6 +138,7 @@ class PuzzleWorld(WorldBase[Obs, Act]):
         """Whether the grid is a solution (the world ends the episode won)."""
 
     def start(self) -> Record:
+        """The game's `begin`; an instance solved from the start is won at once."""
         self.begin()
         if self.solved():
             self.end(Outcome.WON)
@@ -127,6 +148,7 @@ class PuzzleWorld(WorldBase[Obs, Act]):
         """Set up the grid for a new episode."""
 
     def play(self, action: Act) -> tuple[float, Record]:
+        """The game's `apply`; +1 and the end when the grid is solved."""
         self.apply(action)
         if self.solved():
             self.end(Outcome.WON)
@@ -160,12 +182,15 @@ class TextAction:
     """An action a trace writes as its text (str) and reads back with from_json."""
 
     def to_json(self) -> str:
+        """The action as a trace writes it: its text."""
         return str(self)
 
 
 @dataclass(frozen=True)
 class CellAction(TextAction):
-    """A verb on one cell, written "verb R C". Subclass it and name the verbs:
+    """A verb on one cell, written "verb R C".
+
+    Subclass it and name the verbs::
 
         class AkariAction(CellAction):
             VERBS = ("bulb", "clear")
@@ -178,6 +203,7 @@ class CellAction(TextAction):
     GAME: ClassVar[str] = ""
 
     def __str__(self) -> str:
+        """"verb R C"."""
         return f"{self.kind} {self.cell[0]} {self.cell[1]}"
 
     @classmethod
@@ -193,8 +219,11 @@ class CellAction(TextAction):
         raise not_an_action(cls.GAME, text, " or ".join(f"'{verb} R C'" for verb in cls.VERBS))
 
     def checked(self, height: int, width: int) -> Cell:
-        """The action's cell when the verb is this game's and the cell is on a height x width
-        board, else IllegalAction."""
+        """The action's cell, checked against the game's verbs and a height x width board.
+
+        Raises:
+            IllegalAction: another game's verb, or a cell off the board.
+        """
         if self.kind not in self.VERBS:
             raise IllegalAction(f"not a {self.GAME} action: {self!r}"[:300])
         r, c = whole_cell(self.cell, self)
@@ -205,8 +234,11 @@ class CellAction(TextAction):
 
 @dataclass(frozen=True)
 class PlaceAction(TextAction):
-    """A value placed on one cell, written "place R C V" (V one character). Subclass it: name
-    the GAME, and `symbol(value)` / `value_of(text)` when the value is not the text itself."""
+    """A value placed on one cell, written "place R C V" (V one character).
+
+    Subclass it: name the GAME, and `symbol(value)` / `value_of(text)` when the value is not
+    the text itself.
+    """
 
     cell: Cell
     value: Any
@@ -215,6 +247,7 @@ class PlaceAction(TextAction):
 
     @classmethod
     def symbol(cls, value: Any) -> str:
+        """The one character that writes `value`."""
         return str(value)
 
     @classmethod
@@ -223,10 +256,12 @@ class PlaceAction(TextAction):
         return text
 
     def __str__(self) -> str:
+        """"place R C V"."""
         return f"place {self.cell[0]} {self.cell[1]} {self.symbol(self.value)}"
 
     @classmethod
     def from_json(cls, text: Any) -> Any:
+        """The action "place R C V" (what to_json wrote), else FormatError."""
         parts = str(text).split()
         if (len(parts) == 4 and parts[0] == "place" and len(parts[3]) == 1
                 and all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts[1:3])
@@ -242,14 +277,17 @@ class GridShape:
 
     @property
     def height(self) -> int:
+        """The number of rows."""
         return len(getattr(self, self.GRID))
 
     @property
     def width(self) -> int:
+        """The length of a row."""
         rows = getattr(self, self.GRID)
         return len(rows[0]) if rows else 0
 
     def cells(self) -> list[Cell]:
+        """Every (row, column), row by row."""
         return [(r, c) for r in range(self.height) for c in range(self.width)]
 
 
@@ -272,6 +310,7 @@ class PlanningAgent(Generic[Obs, Act]):
     replans: ClassVar[bool] = True
 
     def __init__(self) -> None:
+        """An agent before its first episode (its `reset` runs when one starts)."""
         self.rng = random.Random()
         self.planned = False  # a plan was asked for this episode
         self.guesses = 0
@@ -283,6 +322,7 @@ class PlanningAgent(Generic[Obs, Act]):
         return None
 
     def act(self, obs: Obs) -> Act | None:
+        """The next pending move worth playing, planning again when there is none."""
         if not self.pending:
             if self.planned and not self.replans:
                 return None
@@ -294,6 +334,7 @@ class PlanningAgent(Generic[Obs, Act]):
         return self.next_move(obs)
 
     def reset(self, seed: int | None = None) -> None:
+        """Close what the last episode held, then start afresh with `seed`."""
         self.close()
         self.planned = False
         self.rng = random.Random(seed)
@@ -302,6 +343,7 @@ class PlanningAgent(Generic[Obs, Act]):
         self.pending = deque()
 
     def plan(self, moves: Iterable[tuple[Act, str | Why | None]]) -> None:
+        """Queue (action, why) pairs."""
         self.pending.extend(moves)
 
     def plan_actions(self, actions: Iterable[Act], why: str | Why | None = None) -> None:
@@ -309,9 +351,11 @@ class PlanningAgent(Generic[Obs, Act]):
         self.pending.extend((action, why) for action in actions)
 
     def playable(self, obs: Obs, action: Act) -> bool:
+        """Whether a pending move is still worth playing (by default, every one)."""
         return True
 
     def next_move(self, obs: Obs) -> Act | None:
+        """Pop the first pending move still playable; its why becomes `self.why`."""
         while self.pending:
             move, why = self.pending.popleft()
             if self.playable(obs, move):
@@ -321,54 +365,18 @@ class PlanningAgent(Generic[Obs, Act]):
         return None
 
     def guess(self, action: Act | None, why: str | Why = "guess") -> Act | None:
+        """Count a guess (when there is an action) and say why; returns the action."""
         if action is not None:
             self.guesses += 1
             self.why = why
         return action
 
     def stats(self) -> Record:
+        """The episode's counters: guesses."""
         return {"guesses": self.guesses}
 
     def close(self) -> None:
         """Free what the episode held; `reset` calls it and makes the agent ready again.
-        Nothing here: solving.SolverChoice closes its SolverCache, a subclass its own."""
 
-
-# A world that does not derive from WorldBase (a plug-in's own, a Gymnasium env) may leave out
-# the members WorldBase declares: these read them with WorldBase's defaults.
-def outcome_of(world: object) -> object:
-    """The world's `outcome`: None while the episode runs (and when it declares none)."""
-    return getattr(world, "outcome", None)
-
-
-def finished(world: object) -> bool:
-    return outcome_of(world) is not None
-
-
-def world_summary(world: object) -> dict[str, object]:
-    """The world's `summary()` as a new dict ({} when it has none); what it returns that is
-    no mapping raises here, on the world's side of the Clock."""
-    summary = getattr(world, "summary", None)
-    return dict(summary()) if callable(summary) else {}
-
-
-def hidden_state_of(world: object) -> object:
-    """The world's `hidden_state()`, None when it has none."""
-    hidden = getattr(world, "hidden_state", None)
-    return hidden() if callable(hidden) else None
-
-
-def ended(world: object, on_terminated: bool = True) -> Outcome:
-    """How a world says its episode ended: its `outcome` (WON, LOST or ENDED), else a
-    ContractError that says what to add. A Gymnasium env says `terminated` alone, which
-    cannot tell a win from a loss: logic-agents refuses to guess."""
-
-    outcome = outcome_of(world)
-    if isinstance(outcome, Outcome) and outcome in (Outcome.WON, Outcome.LOST, Outcome.ENDED):
-        return outcome
-    when = "ended the episode (terminated)" if on_terminated else "is finished at reset"
-    raise ContractError(
-        f"the world {type(world).__name__} {when} but says no outcome: set its `outcome` to "
-        f"Outcome.WON, Outcome.LOST or Outcome.ENDED (a scored game), as world.base.WorldBase "
-        f"does with self.end(...), not {outcome!r}")
-
+        Nothing here: solving.SolverChoice closes its SolverCache, a subclass its own.
+        """

@@ -11,7 +11,7 @@ Concepts checked:
   after the episode has ended, even with a move that was legal at its start, raises
   IllegalAction;
 - outcomes: a step that terminates leaves the world's typed `outcome` (WON, LOST or ENDED:
-  world.base.ended); a step that does not leaves it None. A Gymnasium env, which says
+  world.outcomes.ended); a step that does not leaves it None. A Gymnasium env, which says
   `terminated` alone, fails here with the words of what to add.
 """
 
@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from logic_agents.errors import ContractError, IllegalAction
-from logic_agents.world.base import ended, finished, hidden_state_of, outcome_of
 from logic_agents.world.core import AnyAgent, AnyWorld
+from logic_agents.world.outcomes import ended, finished, hidden_state_of, outcome_of
 from logic_agents.world.trace import to_jsonable
 
 

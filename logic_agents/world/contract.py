@@ -31,10 +31,10 @@ from rich.text import Text
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import is_file, read_text, shorten
 from logic_agents.ground.shapes import Record
-from logic_agents.world.base import finished
 from logic_agents.world.check import check_world
 from logic_agents.world.core import Outcome
 from logic_agents.world.guard import CHECK_LIMIT_S, SNIFF_LIMIT_S, limit_of, plugin_code
+from logic_agents.world.outcomes import finished
 from logic_agents.world.registry import games, get_game, import_notes, origin
 from logic_agents.world.resolve import locate, resolve
 from logic_agents.world.runner import run_episode

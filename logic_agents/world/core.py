@@ -31,7 +31,15 @@ Info = Record
 
 @runtime_checkable
 class World(Protocol[Obs_co, Act_contra]):
-    def reset(self, *, seed: int | None = None) -> tuple[Obs_co, Info]: ...
+    """A game's world, as in Gymnasium: reset, then step until terminated or truncated.
+
+    Declared beside these by world.base.WorldBase (read with its defaults from a world that
+    does not derive from it): `outcome`, `summary()`, `hidden_state()`.
+    """
+
+    def reset(self, *, seed: int | None = None) -> tuple[Obs_co, Info]:
+        """A new episode from `seed`: (the first observation, info)."""
+        ...
 
     def step(self, action: Act_contra) -> tuple[Obs_co, float, bool, bool, Info]:
         """(observation, reward, terminated, truncated, info), as in Gymnasium."""
@@ -45,10 +53,12 @@ AnyWorld = World[Any, Any]  # a world of a game the caller does not know (the fr
 class Agent(Protocol[Obs_contra, Act_co]):
     """What `play`, `compare` and run_episode need of an agent: these two methods.
 
-    Optional, used when present: `name: str` (default: the class name); `stats() -> dict`
-    (counters a result carries; `guesses` is counted apart); `close()` (called when an episode
-    ends, to free solvers; `reset` must make the agent ready again); `options`, a tuple of
-    world.registry.Option that the command line turns into flags (see world.agents)."""
+    Optional, with the defaults world.seat.Seated declares: `name: str` (default: the class
+    name); `why` (the reason for the last move); `stats() -> dict` (counters a result
+    carries; `guesses` is counted apart); `close()` (called when an episode ends, to free
+    solvers; `reset` must make the agent ready again). `options`, a tuple of
+    world.declared.Option, become command-line flags (see world.agents).
+    """
 
     def reset(self, seed: int | None = None) -> None:
         """Start an episode; an agent that draws random numbers seeds its own RNG here."""
@@ -63,9 +73,12 @@ AnyAgent = Agent[Any, Any]  # an agent of a game the caller does not know
 
 
 class Why(str):
-    """The words of a reason, plus what a viewer highlights: `cells` (row, column) of the
-    proof, `odds` {(row, column): probability} weighed at a guess, `guess` (not proven),
-    `path` (the cells are a route in order, which a viewer draws as a line: Ooze's plan)."""
+    """The words of a reason, plus what a viewer highlights.
+
+    `cells` (row, column) of the proof, `odds` {(row, column): probability} weighed at a
+    guess, `guess` (not proven), `path` (the cells are a route in order, which a viewer draws
+    as a line: Ooze's plan).
+    """
 
     cells: tuple[tuple[int, int], ...]
     odds: dict[tuple[int, int], float]
@@ -74,6 +87,7 @@ class Why(str):
 
     def __new__(cls, text: str, cells: Any = (), odds: dict[tuple[int, int], float] | None = None,
                 guess: bool = False, path: bool = False) -> Why:
+        """A reason: its words, and what a viewer highlights (see the class)."""
         why = super().__new__(cls, text)
         why.cells = tuple((int(r), int(c)) for r, c in cells)
         why.odds = dict(odds or {})
@@ -82,6 +96,7 @@ class Why(str):
         return why
 
     def to_json(self) -> Record:
+        """The reason as a trace records it: text, and cells, odds, guess, path if set."""
         record: Record = {"text": str(self)}
         if self.cells:
             record["cells"] = [list(c) for c in self.cells]
@@ -110,10 +125,21 @@ def why_record(why: object) -> Record | None:
 
 
 def whole_cell(cell: Any, action: Any) -> tuple[int, int]:
-    """An action's cell as (row, column): two whole numbers (not floats, not bools), else
-    IllegalAction. Every world checks its actions' cells through here, so an agent's
-    (0.0, 1.5) is refused as a move, not a TypeError deep in the world."""
+    """An action's cell as (row, column), checked.
 
+    Every world checks its actions' cells through here, so an agent's (0.0, 1.5) is refused
+    as a move, not a TypeError deep in the world.
+
+    Args:
+        cell: what the action holds as its cell.
+        action: the action, for the message.
+
+    Returns:
+        The cell: two whole numbers (not floats, not bools).
+
+    Raises:
+        IllegalAction: anything else.
+    """
     if (isinstance(cell, tuple) and len(cell) == 2
             and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
         return cell
@@ -122,6 +148,8 @@ def whole_cell(cell: Any, action: Any) -> tuple[int, int]:
 
 
 class StepResult(NamedTuple):
+    """World.step's 5-tuple, with names."""
+
     observation: Any
     reward: float
     terminated: bool
@@ -130,6 +158,8 @@ class StepResult(NamedTuple):
 
 
 class Outcome(str, Enum):
+    """How an episode ended: the world's (won, lost, ended, truncated) or the agent's."""
+
     WON = "won"
     LOST = "lost"
     ENDED = "ended"  # a scored game ran to its end (objective "score": the score says how well)
@@ -139,14 +169,18 @@ class Outcome(str, Enum):
     TIMEOUT = "timeout"  # the agent ran past a move or game time cap
 
     def __str__(self) -> str:
+        """The value: `won`, `lost`, ..."""
         return self.value
 
 
 @dataclass
 class EpisodeResult:
-    """One finished episode. `extra` holds game-specific numbers such as lives_left. An
-    episode the agent failed (outcome error or timeout) says how in `error` (one line: the
-    exception's type and message, and where) and `frames` (the agent's own traceback)."""
+    """One finished episode.
+
+    `extra` holds game-specific numbers such as lives_left. An episode the agent failed
+    (outcome error or timeout) says how in `error` (one line: the exception's type and
+    message, and where) and `frames` (the agent's own traceback).
+    """
 
     game: str
     map: str
@@ -171,6 +205,7 @@ class EpisodeResult:
     board: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> Record:
+        """The result as JSON (a results row's fields), without the drawn board."""
         d = asdict(self)
         d["outcome"] = self.outcome.value
         del d["board"]
@@ -178,8 +213,12 @@ class EpisodeResult:
 
 
 def own_name(obj: object) -> str | None:
-    """An object's own `name` when it is a non-empty str; None when it has none, or when
-    reading it raises (an agent's `name` property is the agent's code, and may fail)."""
+    """An object's own `name` when it is a non-empty str.
+
+    Returns:
+        The name, or None when it has none, or when reading it raises (an agent's `name`
+        property is the agent's code, and may fail).
+    """
     try:
         name = getattr(obj, "name", None)
     except Exception:

@@ -1,5 +1,4 @@
-"""What an agent or a world declares it takes, read off its code: Option, and the options of
-a factory.
+"""What an agent or a world declares it takes, read off its code.
 
 Concepts:
 - Option: one declared option (name, type, default, help, choices); the command line makes a
@@ -29,8 +28,11 @@ _SIMPLE = {bool: bool, int: int, float: float, str: str}
 
 @dataclass(frozen=True)
 class Option:
-    """An option an agent (or a world) declares: `--node-cap N` comes from
-    Option("node_cap", int, 10_000_000, "stop after N search nodes")."""
+    """An option an agent (or a world) declares.
+
+    `--node-cap N` comes from Option("node_cap", int, 10_000_000, "stop after N search
+    nodes").
+    """
 
     name: str
     type: type = str
@@ -44,13 +46,16 @@ class Option:
 
     @property
     def flag(self) -> str:
+        """The command line's flag: `node_cap` is `--node-cap`."""
         return "--" + self.name.replace("_", "-")
 
 
 
 def unwrapped(factory: object) -> tuple[Any, Mapping[str, object]]:
-    """A factory's own callable and the keywords already bound to it (a functools.partial
-    names an agent class with some options fixed)."""
+    """A factory's own callable and the keywords already bound to it.
+
+    A functools.partial names an agent class with some options fixed.
+    """
     if isinstance(factory, functools.partial):
         return factory.func, factory.keywords
     return factory, {}

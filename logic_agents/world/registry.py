@@ -65,14 +65,26 @@ def import_notes(name: str) -> list[str]:
 
 
 class PluginWarning(UserWarning):
-    """A plug-in game was left out (it failed to load, or its name clashes); the command
-    line prints it as one `warning:` line."""
+    """A plug-in game was left out (it failed to load, or its name clashes).
+
+    The command line prints it as one `warning:` line.
+    """
 
 
 def register(spec: GameSpec, origin: str = "runtime", *, replace: bool = False) -> GameSpec:
-    """Add a game at run time (entry points are the way for installed packages). A name that
-    another game has is refused, naming both, unless `replace` (registering the same spec
-    again is a no-op)."""
+    """Add a game at run time (entry points are the way for installed packages).
+
+    Args:
+        spec: the game.
+        origin: where it comes from, for messages ("runtime", "entry point").
+        replace: take the name even when another game has it.
+
+    Returns:
+        The spec, as registered (registering the same spec again is a no-op).
+
+    Raises:
+        LogicAgentsError: not a GameSpec, or a name another game has (naming both).
+    """
     if not isinstance(spec, GameSpec):
         raise LogicAgentsError(f"a game registers a GameSpec, not {type(spec).__name__}")
     name = spec.name
@@ -115,9 +127,11 @@ def _entry_points() -> list[metadata.EntryPoint]:
 
 
 def entry_point_of(name: str) -> str | None:
-    """`module:attribute` of the installed game `name` (what a player process imports
-    directly, instead of reading every distribution's metadata again), None for a game
-    registered at run time."""
+    """`module:attribute` of the installed game `name`, None for one registered at run time.
+
+    A player process imports it directly, instead of reading every distribution's metadata
+    again.
+    """
     if _ORIGINS.get(name) == "runtime":
         return None
     return next((ep.value for ep in _entry_points() if ep.name == name), None)
@@ -154,8 +168,11 @@ def warn_once(message: str) -> None:
 
 
 def _load_entry_point(ep: metadata.EntryPoint) -> None:
-    """Load one game's entry point under the plug-in guard; a failure, a wrong object or a
-    name another source has is recorded (broken_games) and warned of once."""
+    """Load one game's entry point under the plug-in guard.
+
+    A failure, a wrong object or a name another source has is recorded (broken_games) and
+    warned of once.
+    """
     name, origin = ep.name, _origin_of(ep)
     if name in _GAMES:
         if _ORIGINS.get(name) not in (origin, "runtime", "entry point"):  # the first wins
@@ -191,6 +208,12 @@ def _load_entry_point(ep: metadata.EntryPoint) -> None:
 
 
 def get_game(name: str) -> GameSpec:
+    """The game of that name (its entry point is loaded on first use).
+
+    Raises:
+        UnknownName: no game has that name (the message lists the games).
+        LogicAgentsError: the game is installed but broken (the message says how).
+    """
     if name not in _GAMES and isinstance(name, str):
         for ep in _entry_points():
             if ep.name == name:

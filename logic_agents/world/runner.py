@@ -7,7 +7,7 @@ it ends; a world may expose `summary() -> dict` (lives_left, score). Every call 
 goes through a sandbox.Clock: an agent that raises, returns an action the world refuses
 (IllegalAction) or runs past a cap ends its episode with outcome `error` or `timeout`, the
 error's one line in `result.error` and the agent's frames in `result.frames`. How the game
-ended is the world's typed `outcome` (world.base.ended), never an `info` key.
+ended is the world's typed `outcome` (world.outcomes.ended), never an `info` key.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
 from logic_agents.ground.shapes import Record
-from logic_agents.world.base import ended, finished, world_summary
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Outcome
+from logic_agents.world.outcomes import ended, finished, world_summary
 from logic_agents.world.sandbox import Clock, PassThrough
 from logic_agents.world.seat import Seated, seated
 from logic_agents.world.trace import Trace
@@ -43,9 +43,24 @@ def run_episode(
     on_step: Callable[[Any, Any, float], None] | None = None,
     clock: Clock | None = None,
 ) -> EpisodeResult:
-    """Play one episode; `trace` is a Trace (or None); `on_step(obs, action, reward)` observes.
+    """Play one episode.
+
     Every call into the agent goes through `clock` (default: no caps), so an agent that fails
-    ends the episode with outcome error or timeout instead of raising."""
+    ends the episode with outcome error or timeout instead of raising.
+
+    Args:
+        world: the game's world.
+        agent: any agent (reset and act); the optional members are read with their defaults.
+        seed: the episode's seed, given to the world's reset and the agent's.
+        trace: a Trace to write each step to.
+        game: the game's name, for the result.
+        map_name: the instance's name, for the result.
+        on_step: called with (observation, action, reward) after each step.
+        clock: the caps on the agent's calls.
+
+    Returns:
+        The EpisodeResult.
+    """
     clock = clock or Clock()
     seat = seated(agent)  # the whole contract, its defaults supplied once, here
     clock.agent = seat.name

@@ -24,8 +24,17 @@ REQUIRED = ("reset", "act")
 
 
 def missing_members(obj: object) -> list[str]:
-    """The required members (reset, act) that `obj` does not have as callables. Reading a
-    member is the object's own code (a property may raise): a member that raises is missing."""
+    """The required members that an object lacks.
+
+    Reading a member runs the object's own code (a property may raise): a member whose
+    reading raises counts as missing.
+
+    Args:
+        obj: an agent, an agent class, or anything offered as one.
+
+    Returns:
+        The names among `reset` and `act` that are not callable members of `obj`.
+    """
     missing = []
     for member in REQUIRED:
         try:
@@ -38,16 +47,20 @@ def missing_members(obj: object) -> list[str]:
 
 
 class Seated:
-    """The whole agent contract, as the referee calls it, with its defaults. Seat and
-    world.referee.RemoteAgent are the two kinds; an author subclasses neither."""
+    """The whole agent contract, as the referee calls it, with its defaults.
+
+    Seat and world.referee.RemoteAgent are the two kinds; an author subclasses neither.
+    """
 
     name: str = ""
     remote = False  # plays in a player process, keeping its own deadlines (world.referee)
 
     def reset(self, seed: int | None = None) -> None:
+        """Start an episode with `seed`."""
         raise NotImplementedError
 
     def act(self, observation: Any) -> Any:
+        """The next action for `observation`, or None to give up."""
         raise NotImplementedError
 
     @property
@@ -67,24 +80,30 @@ class Seat(Seated):
     """An agent object with the whole contract (see the module docstring)."""
 
     def __init__(self, agent: object):
+        """Seat `agent` (it has reset and act: see missing_members)."""
         self.agent = agent
         self.name = own_name(agent) or type(agent).__name__
 
     def reset(self, seed: int | None = None) -> None:
+        """The agent's own reset."""
         self.agent.reset(seed)  # type: ignore[attr-defined]  # checked: missing_members
 
     def act(self, observation: Any) -> Any:
+        """The agent's own act."""
         return self.agent.act(observation)  # type: ignore[attr-defined]  # (as reset)
 
     @property
     def why(self) -> object:
+        """The agent's `why`, or None when it keeps none."""
         return getattr(self.agent, "why", None)
 
     def stats(self) -> object:
+        """The agent's `stats()`, or {} when it keeps none."""
         stats_of = getattr(self.agent, "stats", None)
         return stats_of() if callable(stats_of) else {}
 
     def close(self) -> None:
+        """The agent's `close()`, when it has one."""
         close = getattr(self.agent, "close", None)
         if callable(close):
             close()

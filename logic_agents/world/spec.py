@@ -40,16 +40,17 @@ C = TypeVar("C")
 
 # -- the codecs every game gives --------------------------------------------------------------
 def no_facts(instance: object) -> Record:
+    """No columns for `maps` (the default of Instances.facts)."""
     return {}
 
 
 class Instance(Protocol):
-    """What the framework itself reads of a game's instance (a map, a puzzle): its name, a
-    one-line str. Everything else about it is the game's: the spec's callables take it as
-    the game made it."""
+    """What the framework reads of a game's instance (a map, a puzzle): its name; no more."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """A one-line str."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,10 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class GenerateRequest:
-    """What `generate` asks: `count` instances from `seed` into `output`; `options` holds the
-    generator's own options by name (None when not given)."""
+    """What `generate` asks: `count` instances from `seed` into `output`.
+
+    `options` holds the generator's own options by name (None when not given).
+    """
 
     count: int
     seed: int
@@ -109,6 +112,8 @@ class GenerateRequest:
 
 @dataclass
 class GenerateReport:
+    """What a generator made: the files, how many instances, how many kept from before."""
+
     files: list[str]
     made: int
     kept: int = 0
@@ -117,15 +122,19 @@ class GenerateReport:
 
 
 def no_epilog() -> str:
+    """No epilog (the default of Generator.epilog)."""
     return ""
 
 
 @dataclass(frozen=True)
 class Generator:
-    """A game that makes instances: `logic-agents generate GAME`. Its `options` become the
-    sub-command's flags; `generate(request)` writes through logic_agents.world.generated, so Ctrl-C
-    keeps what is written and `--resume` finishes a run. `for_compare(spec text, count, seed,
-    options)` gives `compare --generate SPEC` its instances, with `compare_options` as flags."""
+    """A game that makes instances: `logic-agents generate GAME`.
+
+    Its `options` become the sub-command's flags; `generate(request)` writes through
+    logic_agents.world.generated, so Ctrl-C keeps what is written and `--resume` finishes a
+    run. `for_compare(spec text, count, seed, options)` gives `compare --generate SPEC` its
+    instances, with `compare_options` as flags.
+    """
 
     options: tuple[Option, ...]
     generate: Callable[[GenerateRequest], GenerateReport]
@@ -142,16 +151,20 @@ class Lives:
 
 @dataclass(frozen=True)
 class Shipped:
-    """A folder of shipped instances (package data: world.resolve.shipped_maps): names like
-    HARD1 resolve in it, and `maps` lists it."""
+    """A folder of shipped instances (package data: world.resolve.shipped_maps).
+
+    Names like HARD1 resolve in it, and `maps` lists it.
+    """
 
     folder: Path
 
 
 @dataclass(frozen=True)
 class Detection:
-    """Which game a text is: `sniff(text, file)` scores 2 (it says so), 1 (it parses) or 0;
-    `file` is None for an argument typed on the command line."""
+    """Which game a text is: `sniff(text, file)` scores 2 (it says so), 1 (it parses) or 0.
+
+    `file` is None for an argument typed on the command line.
+    """
 
     sniff: Callable[[str, str | None], int]
 
@@ -165,8 +178,10 @@ class Inline:
 
 @dataclass(frozen=True)
 class Results:
-    """The world's summary() keys a result carries (ooze: score), and the words `play` prints
-    after the outcome."""
+    """What `play` prints after the outcome, and the world's summary() keys a result carries.
+
+    Ooze's key is its score.
+    """
 
     words: Callable[[Any], str]  # EpisodeResult -> words
     keys: tuple[str, ...] = ()
@@ -181,31 +196,38 @@ class CnfLegend:
 
 @dataclass(frozen=True)
 class Observations:
-    """How an observation crosses to a player process as data (world.referee): `encode(obs)`
-    is a JSON object of the observation's fields, `decode(record)` the observation again;
-    decode(encode(obs)) == obs. Without it, the game's agents play in the referee's process
-    only (trusted)."""
+    """How an observation crosses to a player process as data (world.referee).
+
+    `encode(obs)` is a JSON object of the observation's fields, `decode(record)` the
+    observation again; decode(encode(obs)) == obs. Without it, the game's agents play in the
+    referee's process only (trusted).
+    """
 
     encode: Callable[[Any], Record]
     decode: Callable[[Record], Any]
 
 
 class InstanceText:
-    """An instance that is public (a puzzle) inside an observation: it crosses as the text
-    the game's own `format` writes and is read back with `parse`, once per instance (the
-    last one is remembered on both sides)."""
+    """An instance that is public (a puzzle) inside an observation.
+
+    It crosses as the text the game's own `format` writes and is read back with `parse`,
+    once per instance (the last one is remembered on both sides).
+    """
 
     def __init__(self, format: Callable[[Any], str], parse: Callable[[str, str], Any]):
+        """The game's own codec of an instance."""
         self.format, self.parse = format, parse
         self._encoded: tuple[Any, str] | None = None
         self._decoded: tuple[str, Any] | None = None
 
     def encode(self, instance: object) -> str:
+        """The instance's text (made once per instance)."""
         if self._encoded is None or self._encoded[0] is not instance:
             self._encoded = (instance, self.format(instance))
         return self._encoded[1]
 
     def decode(self, text: str) -> Any:
+        """The instance a text writes (read once per text)."""
         if self._decoded is None or self._decoded[0] != text:
             self._decoded = (text, self.parse(text, "<observation>"))
         return self._decoded[1]
@@ -218,8 +240,11 @@ CAPABILITIES: tuple[type, ...] = (Puzzle, Generator, View, Lives, Shipped, Detec
 # -- agents ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class AgentEntry:
-    """A registered agent: `factory(**options)` makes one; `options` are what it declares
-    (by default the factory's `options` attribute, see world.agents)."""
+    """A registered agent: `factory(**options)` makes one.
+
+    `options` are what it declares (by default the factory's `options` attribute, see
+    world.agents).
+    """
 
     name: str
     factory: Callable[..., Any]
@@ -229,6 +254,7 @@ class AgentEntry:
     interactive: bool = False
 
     def declared(self) -> tuple[Option, ...]:
+        """The options the agent takes."""
         return self.options if self.options is not None else declared_options(self.factory)
 
 
@@ -265,6 +291,8 @@ def summary_of(factory: Any, name: str) -> str:
 # -- the spec ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameSpec:
+    """A game: its data, factories, codecs and capabilities (see docs/write-a-game.md)."""
+
     name: str
     description: str
     make_world: Callable[..., Any]  # (instance, **options) -> a World
@@ -279,6 +307,7 @@ class GameSpec:
     capabilities: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
+        """Check the name, the texts, the objective and the callables when made."""
         if not isinstance(self.name, str) or not GAME_NAME.fullmatch(self.name):
             raise ContractError(f"a game's name is 1-40 lower-case letters, digits, '-' and "
                                 f"'_', not {self.name!r}")
@@ -339,9 +368,15 @@ class GameSpec:
         return [k for k, e in self.agents.items() if accepts(e.factory, "on_query")]
 
     def playing_agents(self) -> dict[str, AgentEntry]:
+        """The agents that play by themselves (not the `human` one)."""
         return {k: e for k, e in self.agents.items() if not e.interactive}
 
     def make_agent(self, name: str, **options: Any) -> Any:
+        """A registered agent, made with `options`.
+
+        Raises:
+            UnknownName: no agent of that name (the message lists them).
+        """
         try:
             entry = self.agents[name]
         except KeyError:

@@ -52,6 +52,8 @@ class Tile:
 
 @dataclass(frozen=True)
 class BoardView:
+    """What every viewer draws: rows x cols Tiles, their colours, boxes and labels."""
+
     rows: int
     cols: int
     tiles: tuple[Tile, ...]
@@ -81,6 +83,7 @@ class BoardView:
         return str(col) if 0 <= col < self.game_size()[1] else ""
 
     def tile(self, row: int, col: int) -> Tile:
+        """The tile at a picture position."""
         return self.tiles[row * self.cols + col]
 
     def tile_of(self, cell: Sequence[int]) -> Cell | None:
@@ -89,9 +92,11 @@ class BoardView:
         return (r, c) if 0 <= r < self.rows and 0 <= c < self.cols else None
 
     def colours(self, kind: str) -> tuple[str, str]:
+        """(fill, ink) of a kind of tile."""
         return self.palette.get(kind, (PAPER, INK))
 
     def to_json(self) -> Record:
+        """The board's shape, labels and palette as the game page reads them."""
         return {"rows": self.rows, "cols": self.cols, "boxes": self.boxes,
                 "row_labels": [self.row_label(r) for r in range(self.rows)],
                 "col_labels": [self.col_label(c) for c in range(self.cols)],
@@ -101,10 +106,13 @@ class BoardView:
 
 @dataclass(frozen=True)
 class Controls:
-    """Human play: `keys` maps a key to what it does (shown in the help line), beyond the
-    shared ones; `act(obs, cell, key)` is the action for a key at the cursor cell, or None.
-    The shared keys reach `act` as "primary" (space, enter) and "secondary" (f); with
-    `arrows_act` the arrows reach it as "up", "down", "left", "right"."""
+    """How a person plays a game.
+
+    `keys` maps a key to what it does (shown in the help line), beyond the shared ones;
+    `act(obs, cell, key)` is the action for a key at the cursor cell, or None. The shared
+    keys reach `act` as "primary" (space, enter) and "secondary" (f); with `arrows_act` the
+    arrows reach it as "up", "down", "left", "right".
+    """
 
     act: Callable[[Any, Cell, str], Any]
     keys: dict[str, str] = field(default_factory=dict)
@@ -127,6 +135,8 @@ class Controls:
 
 @dataclass(frozen=True)
 class View:
+    """What a game shows: its board from an observation, an action's cells, its controls."""
+
     board: Callable[[Any], BoardView]
     cells_of: Callable[[Any], Sequence[Cell]] = lambda action: ()
     controls: Controls | None = None

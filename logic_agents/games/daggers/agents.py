@@ -30,7 +30,8 @@ from logic_agents.games.daggers.knowledge import ENCODINGS, DaggersKB, QueryEven
 from logic_agents.games.daggers.world import COVERED, DaggersAction, DaggersObservation
 from logic_agents.ground.shapes import Counters
 from logic_agents.logic.names import CARD_ENCODING_NAMES, DEFAULT_SOLVER
-from logic_agents.logic.oracle import Verdict, check_solver_name
+from logic_agents.logic.oracle import Verdict
+from logic_agents.logic.solvers import check_solver_name
 from logic_agents.solving.options import solver_option
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why

@@ -33,8 +33,8 @@ from typing import Any
 from logic_agents.errors import UnknownName
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.logic.card import encoded_cardinality
-from logic_agents.logic.oracle import open_solver
 from logic_agents.logic.renumber import Renumbered
+from logic_agents.logic.solvers import open_solver
 
 CLUE_ENCODING, TOTAL_ENCODING = "seqcounter", "kmtotalizer"
 LEAF_ORDERS = ("sight", "opposite", "cells")
