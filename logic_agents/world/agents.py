@@ -63,9 +63,11 @@ def is_reference(text: str) -> bool:
 
 def resolve_agent(spec: GameSpec, reference: str,
                   isolation: Isolation | None = None) -> AgentEntry:
-    """The agent an --agent value names, for game `spec`. An agent that `isolation` (default:
-    current_isolation()) isolates is described by a player process: its code never runs
-    here."""
+    """The agent an --agent value names, for game `spec`.
+
+    An agent that `isolation` (default: current_isolation()) isolates is described by a player process:
+    its code never runs here.
+    """
     isolation = isolation or current_isolation()
     if reference in spec.agents:
         entry = spec.agents[reference]
@@ -86,8 +88,10 @@ def resolve_agent(spec: GameSpec, reference: str,
 
 
 def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentEntry:
-    """The entry of an agent a player process describes (its name, help and options as
-    data); its factory is a RemoteFactory."""
+    """The entry of an agent a player process describes: its name, help and options as data.
+
+    Its factory is a RemoteFactory.
+    """
     if spec.get(Observations) is None:
         raise UsageError(f"--agent {reference}: {spec.name} declares no Observations codec, so "
                          "an agent you did not write cannot play it in a player process of its "
@@ -114,12 +118,16 @@ def _option_of(record: Record) -> Option:
 
 
 def current_isolation() -> Isolation:
-    """What the command line set (its --isolate, --trust, --sandbox and --hide flags), else
-    the default: agents named by a file or module reference play in player processes."""
+    """Who plays isolated: what the command line set, else the default.
+
+    The command line's flags are --isolate, --trust, --sandbox and --hide; by default, agents
+    named by a file or module reference play in player processes.
+    """
     return _CURRENT["isolation"]
 
 
 def set_isolation(isolation: Isolation | None) -> None:
+    """Set who plays isolated for the commands to come (None: the default)."""
     _CURRENT["isolation"] = isolation or DEFAULT_ISOLATION
 
 
@@ -128,10 +136,13 @@ _CURRENT: dict[str, Isolation] = {"isolation": DEFAULT_ISOLATION}
 
 def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
                 isolation: Isolation | None = None) -> AgentEntry:
-    """The AgentEntry of whatever names an agent: a registered name or a `file.py:Class` /
-    `module:Class` reference (a str), an agent class, a factory (a callable that returns a
-    fresh agent), or, where one episode is played (`instance_ok`), an agent object itself.
-    Its name is the agent's own `name` when it has one, else the class's or function's name."""
+    """The AgentEntry of whatever names an agent.
+
+    That is a registered name or a `file.py:Class` / `module:Class` reference (a str), an
+    agent class, a factory (a callable that returns a fresh agent), or, where one episode is
+    played (`instance_ok`), an agent object itself. Its name is the agent's own `name` when
+    it has one, else the class's or function's name.
+    """
     if isinstance(agent, str):
         entry = resolve_agent(spec, agent, isolation)
         named = own_name(entry.factory)
@@ -172,8 +183,14 @@ def _doc_line(obj: object) -> str:
 
 
 def check_factory(factory: object, reference: str) -> None:
-    """UsageError unless `factory` can make agents: a class with reset() and act(), or a
-    callable that takes no required argument (it is called with the agent's options)."""
+    """Check that `factory` can make agents.
+
+    It is a class with reset() and act(), or a callable that takes no required argument (it
+    is called with the agent's options).
+
+    Raises:
+        UsageError: it cannot.
+    """
     needs = "an agent needs reset(seed=None) and act(observation)"
     if isinstance(factory, type):
         missing = missing_members(factory)
@@ -279,9 +296,11 @@ def check_options(entry: AgentEntry, options: Record) -> None:
 
 def build_agent(entry: AgentEntry, options: Record | None = None,
                 clock: Clock | None = None) -> AnyAgent:
-    """Check the options, then make the agent; it gets a `name` if it has none. What the
-    constructor raises, or a made object that is no agent, is errors.AgentFailed (in
-    `__init__`): the agent's fault, which a study records and goes on."""
+    """Check the options, then make the agent; it gets a `name` if it has none.
+
+    What the constructor raises, or a made object that is no agent, is errors.AgentFailed (in `__init__`):
+    the agent's fault, which a study records and goes on.
+    """
     options = dict(options or {})
     check_options(entry, options)
     clock = clock or Clock()
@@ -304,9 +323,11 @@ def build_agent(entry: AgentEntry, options: Record | None = None,
 
 def explaining(entry: AgentEntry, options: Record | None = None,
                show: Callable[[list[str]], None] | None = None) -> Record:
-    """The options with an `explain` hook for an agent that takes one: it then proves its
-    moves and keeps the proofs in its `why` (the page, a hint); `show(lines)` also receives
-    the lines it explains (default: nowhere)."""
+    """The options with an `explain` hook, for an agent that takes one.
+
+    The agent then proves its moves and keeps the proofs in its `why` (the page, a hint);
+    `show(lines)` also receives the lines it explains (default: nowhere).
+    """
     options = dict(options or {})
     if accepts(entry.factory, "explain"):
         options["explain"] = show or (lambda lines: None)

@@ -1,5 +1,6 @@
-"""check_game(name): the whole contract of a registered game, as Gymnasium's check_env is an
-env's. `logic-agents games --check [NAME]` runs it on any game, plug-ins included.
+"""check_game(name): the whole contract of a registered game, as Gymnasium's check_env is an env's.
+
+`logic-agents games --check [NAME]` runs it on any game, plug-ins included.
 
 Concepts (one CheckResult each; a failing check says what is wrong, in one line):
 - spec: the default agent is registered; the example resolves to an instance; agents'
@@ -46,6 +47,8 @@ from logic_agents.world.view import BoardView, Tile, View
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One check of a game: its name, whether it passed, and why not."""
+
     name: str
     passed: bool
     detail: str = ""  # what failed, in one line; empty when passed
@@ -53,14 +56,18 @@ class CheckResult:
 
 @dataclass
 class GameCheck:
+    """Every check of one game, in order."""
+
     game: str
     results: list[CheckResult] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
+        """Whether every check passed."""
         return all(r.passed for r in self.results)
 
     def to_dict(self) -> Record:
+        """The checks as `games --check --json` prints them."""
         return {"game": self.game, "ok": self.ok,
                 "checks": [{"name": r.name, "passed": r.passed, "detail": r.detail}
                            for r in self.results]}
@@ -73,10 +80,13 @@ CHECKS = ("load", "spec", "instance", "world", "actions", "observations", "prese
 def check_game(game: Any, seeds: tuple[int, ...] = (0, 1),
                progress: Callable[[int], None] = lambda index: None,
                limit: float = CHECK_LIMIT_S) -> GameCheck:
-    """Run every check on a game (its name or its GameSpec); never raises for the game's
-    faults: each becomes a failed CheckResult with its reason. A plug-in's checks run under
-    the plug-in guard (world.guard), `limit` seconds each; `progress(i)` is told before the
-    i-th check starts (a supervisor that must kill a check stuck in C names it)."""
+    """Run every check on a game (its name or its GameSpec).
+
+    It never raises for the game's faults: each becomes a failed CheckResult with its
+    reason. A plug-in's checks run under the plug-in guard (world.guard), `limit` seconds
+    each; `progress(i)` is told before the i-th check starts (a supervisor that must kill a
+    check stuck in C names it).
+    """
     spec = game if isinstance(game, GameSpec) else get_game(game)
     report = GameCheck(spec.name)
     state: Record = {}
@@ -190,8 +200,11 @@ def _observations(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None
 
 
 def _presentation(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
-    """What a person sees: `render` gives text, View.board a board of rows x cols tiles,
-    Controls.act an action or None, for the observations of the default agent's game."""
+    """What a person sees, for the observations of the default agent's game.
+
+    `render` gives text, View.board a board of rows x cols tiles, Controls.act an action or
+    None.
+    """
     seen: list[Any] = []
     _record(spec, state["instance"], seeds[0], seen=seen)
     view = spec.get(View)
@@ -219,8 +232,10 @@ def _presentation(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None
 
 
 def _detection(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
-    """The sniff answers 0, 1 or 2, in time, claims the game's own example file, and claims
-    no file of another game that its reader cannot read."""
+    """The sniff answers 0, 1 or 2, in time, and claims the game's own example file.
+
+    It claims no file of another game that its reader cannot read.
+    """
     detection = spec.get(Detection)
     if detection is None:
         return

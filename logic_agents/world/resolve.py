@@ -72,8 +72,11 @@ def load_indexed(path: str | Path, load_all: Callable[[str], list[Item]]) -> Ite
 
 
 def shipped_maps(package: str, *folder: str) -> Path:
-    """A folder of a package's data (`shipped_maps("logic_agents", "maps", "daggers")`), read
-    through importlib.resources: where the package is installed, not where it was built."""
+    """A folder of a package's data: `shipped_maps("logic_agents", "maps", "daggers")`.
+
+    It is read through importlib.resources: where the package is installed, not where it was
+    built.
+    """
     root = resources.files(package).joinpath(*folder)
     if not isinstance(root, Path):  # a zipped package: the data has no folder of its own
         raise LogicAgentsError(f"the data of {package} is not on disk ({root}); install the "
@@ -88,8 +91,10 @@ def maps_folder(spec: GameSpec) -> Path | None:
 
 
 def shipped_path(name: str, spec: GameSpec) -> Path | None:
-    """The shipped file `name` names (HARD1, 2018/HARD1, 7x7dn), else the shipped folder
-    (2018, daggers/2018), else None."""
+    """The shipped file a name names (HARD1, 2018/HARD1, 7x7dn), else the folder, else None.
+
+    A folder is named like 2018 or daggers/2018.
+    """
     if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
         return None
     root = maps_folder(spec)
@@ -126,8 +131,11 @@ def _load_many(spec: GameSpec, path: Path) -> list[Any]:
 
 def resolve(text: str, spec: GameSpec, *, every: bool = False,
             label: str = "<argument>") -> tuple[str, list[Instance]]:
-    """(source, instances) of a reference. `source` is the path (with :K) or `label` for an
-    inline puzzle; `every` returns all puzzles of a file, else its first (or K-th)."""
+    """(source, instances) of a reference.
+
+    `source` is the path (with :K) or `label` for an inline puzzle; `every` returns all puzzles of a file,
+    else its first (or K-th).
+    """
     if is_dir(text):
         raise FormatError(f"is a directory, not a {spec.name} file", text, 0, 0)
     if is_file(text):
@@ -153,9 +161,11 @@ def _looks_like_path(text: str) -> bool:
 
 
 def sniffer(parse: Any, game: str) -> Any:
-    """The Detection `sniff(text, file)` of a game whose files are known by parsing: 2 for a
-    file that names the game (a `game: NAME` line, bare or in a `#` comment), 1 for one that
-    parses, else 0; 0 for a command-line argument (`file` None)."""
+    """The Detection `sniff(text, file)` of a game whose files are known by parsing.
+
+    It scores 2 for a file that names the game (a `game: NAME` line, bare or in a `#`
+    comment), 1 for one that parses, else 0; 0 for a command-line argument (`file` None).
+    """
     says = re.compile(rf"^[ \t]*#?[ \t]*game[ \t]*:[ \t]*{re.escape(game)}\b",
                       re.MULTILINE | re.IGNORECASE)  # [ \t]: linear (see _GAME_HEADER)
     parsed = parses(parse)
@@ -169,8 +179,10 @@ def sniffer(parse: Any, game: str) -> Any:
 
 
 def parses(parse: Any) -> Any:
-    """A `sniff` capability for a game whose files are known by parsing: 1 if `parse(text,
-    file)` accepts the text, else 0."""
+    """A `sniff` capability for a game whose files are known by parsing.
+
+    It scores 1 if `parse(text, file)` accepts the text, else 0.
+    """
 
     def sniff(text: str, file: str = "<input>") -> int:
         try:
@@ -189,10 +201,14 @@ def declared_game(text: str) -> str | None:
 
 
 def detect_game(items: list[str], default: str | None = None) -> str:
-    """The game of some references: a `game:` header, a folder named after a game, a
-    shipped name of exactly one game, else the best `sniff` score; else `default`, else a
-    usage error that asks for --game."""
+    """The game of some references.
 
+    A `game:` header, a folder named after a game, a shipped name of exactly one game, else
+    the best `sniff` score; else `default`.
+
+    Raises:
+        UsageError: no game claims them; it asks for --game.
+    """
     registered = games()
     for item in items:
         path = locate_any(item, registered)
@@ -233,10 +249,11 @@ def _detect_file(path: Path, registered: Record) -> str | None:
 
 def sniff_scores(registered: dict[str, GameSpec], text: str, file: str | None
                  ) -> dict[str, int]:
-    """Each game's `sniff` score of a text. A plug-in's sniff runs under the plug-in guard
-    and a time limit; one that raises, hangs or answers other than 0, 1 or 2 is warned of
-    (once) and counts as 0."""
+    """Each game's `sniff` score of a text.
 
+    A plug-in's sniff runs under the plug-in guard and a time limit; one that raises, hangs or answers
+    other than 0, 1 or 2 is warned of (once) and counts as 0.
+    """
     scores: dict[str, int] = {}
     for name, spec in registered.items():
         detection = spec.get(Detection)
@@ -258,7 +275,6 @@ def sniff_scores(registered: dict[str, GameSpec], text: str, file: str | None
 
 def _reads(spec: GameSpec, path: Path) -> bool:
     """Whether a game's reader takes the file (a sniff's claim, checked)."""
-
     try:
         with plugin_code(f"{spec.name}'s reader", limit_of(origin(spec.name), SNIFF_LIMIT_S)):
             _load_many(spec, path)
@@ -285,11 +301,13 @@ def _parses_inline(spec: GameSpec, text: str) -> bool:
 
 
 def _best(scores: dict[str, int], what: str, reads: Callable[[str], bool]) -> str | None:
-    """The one game that claims an input most strongly and can read it; None when none does;
-    a usage error when two claim it alike and both read it (a plug-in never silently takes
-    another game's file). A claim is checked by reading, unless it is a built-in game's
-    alone: a sniff that claims every file cannot take a map from the game it belongs to."""
+    """The one game that claims an input most strongly and can read it; None when none does.
 
+    Two that claim it alike and both read it are a usage error (a plug-in never silently
+    takes another game's file). A claim is checked by reading, unless it is a built-in
+    game's alone: a sniff that claims every file cannot take a map from the game it belongs
+    to.
+    """
     for best in sorted(set(scores.values()) - {0}, reverse=True):
         claimed = [name for name, score in scores.items() if score == best]
         if len(claimed) == 1 and origin(claimed[0]) == "builtin":

@@ -47,6 +47,7 @@ class Trace:
     """Write one episode as JSON lines. Use as a context manager or call close()."""
 
     def __init__(self, target: str | Path | IO[str], **header: Any):
+        """A trace written to a path (created) or an open stream; `header` goes in `begin`."""
         if isinstance(target, (str, Path)):
             try:
                 self._file: IO[str] = open(target, "w")  # noqa: SIM115 - closed in close()
@@ -71,6 +72,7 @@ class Trace:
         self._file.flush()
 
     def begin(self, *, observation: object, **fields: object) -> None:
+        """The `begin` line: the episode's fields, the header and the first observation."""
         self._t = 0
         record = {"type": "begin", **fields, **self.header, "observation": to_jsonable(observation)}
         self._write(record)
@@ -78,7 +80,6 @@ class Trace:
     def step(self, action: object, observation: object, reward: float, terminated: bool,
              truncated: bool, why: object = None) -> None:
         """One step; `why` (the agent's reason, a str or a Why) is kept when it says something."""
-
         self._t += 1
         record = {
             "type": "step",
@@ -95,16 +96,20 @@ class Trace:
         self._write(record)
 
     def end(self, result: EpisodeResult) -> None:
+        """The `end` line: the episode's result."""
         self._write({"type": "end", "result": to_jsonable(result)})
 
     def close(self) -> None:
+        """Close the file it opened (a stream given to it stays open)."""
         if self._owned:
             self._file.close()
 
     def __enter__(self) -> Trace:
+        """The trace itself; it is closed when the block ends."""
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        """Close it."""
         self.close()
 
 
@@ -114,8 +119,10 @@ _STEP_KEYS = {"t": int, "action": object, "reward": (int, float), "terminated": 
 
 def trace_header(spec: GameSpec, instance: Instance, map_path: str,
                  world_options: Record) -> Record:
-    """What a trace's `begin` line carries besides the episode: its map path, the world
-    options and the instance itself (so it replays anywhere)."""
+    """What a trace's `begin` line carries besides the episode.
+
+    Its map path, the world options and the instance itself (so it replays anywhere).
+    """
     return {"map_path": map_path, "world_options": world_options,
             "instance": spec.instances.format(instance)}
 
@@ -171,8 +178,11 @@ def _whole(value: Any) -> bool:
 
 
 def _check_why(why: object, file: str, lineno: int) -> None:
-    """A step's `why` as Why.to_json writes it: {"text": str, "cells": [[r, c], ...],
-    "odds": [[r, c, p], ...] with 0 <= p <= 1, "guess": bool, "path": bool}, or null."""
+    """Check a step's `why` as Why.to_json writes it, or null.
+
+    {"text": str, "cells": [[r, c], ...], "odds": [[r, c, p], ...] with 0 <= p <= 1,
+    "guess": bool, "path": bool}.
+    """
     def bad(what: str) -> FormatError:
         return FormatError(f"the step's 'why' {what}", file, lineno, 1)
 
@@ -202,8 +212,10 @@ def _check_why(why: object, file: str, lineno: int) -> None:
 
 def read_trace(path: str | Path, text: str | None = None
                ) -> tuple[Record, list[Record], Record | None]:
-    """(begin record, step records, end record or None) of a trace file (or of `text`, named
-    `path` in errors), each line checked."""
+    """(begin record, step records, end record or None) of a trace, each line checked.
+
+    The trace is a file, or `text` (named `path` in errors).
+    """
     path = Path(path)
     if text is None:
         text = read_text(path, "trace")
@@ -231,7 +243,6 @@ def read_trace(path: str | Path, text: str | None = None
 
 def _world_options(options: Record, spec: GameSpec, path: str | Path) -> Record:
     """The trace's world options, checked against what the game's world takes."""
-
     allowed = ({"lives"} if spec.get(Lives) else set()) | {o.name for o in spec.options}
     for key, value in options.items():
         if key not in allowed:
@@ -246,8 +257,10 @@ def _world_options(options: Record, spec: GameSpec, path: str | Path) -> Record:
 
 
 def _lines(path: Path, text: str | None) -> Iterator[tuple[int, str]]:
-    """(line number, text) of a trace, streamed from disk when `text` is None: a trace of a
-    million steps is never held whole."""
+    """(line number, text) of a trace, streamed from disk when `text` is None.
+
+    A trace of a million steps is never held whole.
+    """
     if text is not None:
         yield from enumerate(text.split("\n"), start=1)
         return
@@ -276,9 +289,11 @@ def _lines(path: Path, text: str | None) -> Iterator[tuple[int, str]]:
 
 
 def _records(path: Path, text: str | None) -> Iterator[tuple[int, Record]]:
-    """Every record of a trace, checked, in order, streamed: first a pass that only checks
-    every line is JSON (so a bad line is found before any step is replayed), then the
-    records."""
+    """Every record of a trace, checked, in order, streamed.
+
+    First a pass that only checks every line is JSON (so a bad line is found before any
+    step is replayed), then the records.
+    """
     for lineno, line in _lines(path, text):
         if line.strip():
             load_json(line, str(path), lineno)
@@ -289,11 +304,12 @@ def _records(path: Path, text: str | None) -> Iterator[tuple[int, Record]]:
 
 def replay(path: str | Path, watch: Any = None, text: str | None = None) -> Record:
     """Re-run a trace through a fresh world and check every step; returns a short report.
-    The instance comes from the trace itself when it carries one (so it replays anywhere),
-    else from its map path. `watch(spec, observation, record)` sees each observation as the
-    world made it (record None for the first); `text` is the trace itself, if not on disk.
-    The trace is streamed: its records are checked and replayed one at a time."""
 
+    The instance comes from the trace itself when it carries one (so it replays anywhere), else from its
+    map path. `watch(spec, observation, record)` sees each observation as the world made it (record None
+    for the first); `text` is the trace itself, if not on disk. The trace is streamed: its records are
+    checked and replayed one at a time.
+    """
     path = Path(path)
     begin: Record | None = None
     end: Record | None = None
