@@ -1,5 +1,7 @@
-"""The shared simulator. It knows no game's rules: protocols, the step loop, traces, registry,
-the game contract (GameSpec and its capabilities, check_game) and the base classes.
+"""The shared simulator.
+
+It knows no game's rules: protocols, the step loop, traces, registry, the game contract
+(GameSpec and its capabilities, check_game) and the base classes.
 
 The contract's names are imported on first use (PEP 562), so that `import logic_agents.world`
 stays light; `dir()` lists them all, for tab completion.

@@ -30,13 +30,17 @@ DEFAULT_MEMORY_CAP_MIB = DEFAULT_MEMORY_CAP // MIB
 
 
 class BudgetExceeded(Exception):
+    """A search passed one of its caps (nodes, time, memory); `reason` says which."""
     def __init__(self, reason: str):
+        """The cap that stopped the search, in words."""
         super().__init__(reason)
         self.reason = reason
 
 
 @dataclass
 class Budget:
+    """The caps of one search: nodes, seconds and estimated bytes; None is no cap."""
+
     node_cap: int | None = None
     time_cap: float | None = None
     memory_cap: int | None = DEFAULT_MEMORY_CAP  # bytes
@@ -44,12 +48,14 @@ class Budget:
     held: int = 0
 
     def start(self) -> Budget:
+        """Start the clock and zero the counts; returns the budget."""
         self.nodes = 0
         self.held = 0
         self.deadline = None if self.time_cap is None else time.perf_counter() + self.time_cap
         return self
 
     def tick(self, n: int = 1) -> None:
+        """Count `n` nodes, raising BudgetExceeded past a cap."""
         self.nodes += n
         if self.node_cap is not None and self.nodes > self.node_cap:
             raise BudgetExceeded(f"node cap {self.node_cap}")

@@ -37,9 +37,12 @@ class WorldContractError(AssertionError):
 
 
 def _walk(value: object, seen: set[int], thorough: bool = True) -> Iterable[object]:
-    """Every object an observation reaches: fields, items, attributes and slots, a bound
-    method's object, a function's closure and defaults, a partial's arguments, a weak
-    reference's referent (classes and modules are not followed)."""
+    """Every object an observation reaches.
+
+    Fields, items, attributes and slots, a bound method's object, a function's closure and
+    defaults, a partial's arguments, a weak reference's referent (classes and modules are
+    not followed).
+    """
     stack = [value]
     while stack:
         value = stack.pop()
@@ -51,8 +54,11 @@ def _walk(value: object, seen: set[int], thorough: bool = True) -> Iterable[obje
 
 
 def _parts(value: object, thorough: bool = True) -> list[object]:
-    """What `value` holds; `thorough`: its attributes beyond a dataclass's fields too (a
-    cache a frozen dataclass keeps in its __dict__), for the search of the world."""
+    """What `value` holds.
+
+    With `thorough`, its attributes beyond a dataclass's fields too (a cache a frozen
+    dataclass keeps in its __dict__), for the search of the world.
+    """
     if isinstance(value, (str, bytes, int, float, complex, bool)) or value is None:
         return []
     if isinstance(value, weakref.ref):
@@ -198,6 +204,7 @@ def _check_outcome(world: AnyWorld, terminated: bool) -> None:
 
 
 def make_agent_act(make_agent: Callable[[], AnyAgent], seed: int, obs: Any) -> Any:
+    """The default agent's first action on `obs` (a fresh agent, reset with `seed`)."""
     agent = make_agent()
     agent.reset(seed)
     return agent.act(obs)

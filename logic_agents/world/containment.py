@@ -31,7 +31,7 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/n
 
 
 def bubblewrap() -> str | None:
-    """bwrap's path when it is installed and works here (some containers forbid namespaces)."""
+    """The path of bwrap when it is installed and works here (some containers forbid namespaces)."""
     if "bwrap" not in _TOOLS:
         path = shutil.which("bwrap")
         if path is not None:
@@ -78,9 +78,12 @@ def bwrap_argv(tool: str, shown: list[str], hidden: list[str], workdir: str) -> 
 
 
 def own_this_process(slot: int | None = None) -> None:
-    """Called by a referee process of ours (a worker, play's child): orphans of players are
-    re-parented here (a child subreaper), so none escapes the sweep. `slot` (a worker's
-    index) picks the core this process and its players will share (see share_core)."""
+    """Make this process (a worker, play's child) a referee that owns its players.
+
+    Orphans of players are re-parented here (a child subreaper), so none escapes the sweep.
+    `slot` (a worker's index) picks the core this process and its players will share (see
+    share_core).
+    """
     OWNED["pid"] = os.getpid()
     OWNED["slot"] = -1 if slot is None else slot
     with contextlib.suppress(Exception):
@@ -93,11 +96,13 @@ OWNED: dict[str, int] = {"pid": -1, "slot": -1}
 
 
 def share_core() -> None:
-    """Pin this referee process to one core, which the players it starts inherit. A referee
-    and its player take turns (one waits while the other plays), so one core costs nothing,
-    and a move's round trip stays on one core. Only a worker of a local pool pins (its slot
-    picks the core, so workers spread over the cores); play's child and a Ray task's worker,
-    which know nothing of their neighbours, leave the scheduler free."""
+    """Pin this referee process to one core, which the players it starts inherit.
+
+    A referee and its player take turns (one waits while the other plays), so one core costs
+    nothing, and a move's round trip stays on one core. Only a worker of a local pool pins (its
+    slot picks the core, so workers spread over the cores); play's child and a Ray task's
+    worker, which know nothing of their neighbours, leave the scheduler free.
+    """
     slot = OWNED["slot"]
     if OWNED["pid"] != os.getpid() or OWNED.get("pinned") == os.getpid() or slot < 0:
         return
@@ -146,6 +151,7 @@ def descendants(roots: set[int], family: dict[int, int] | None = None) -> set[in
 
 
 def kill_all(pids: set[int]) -> None:
+    """SIGKILL every process of `pids` that still runs."""
     for pid in pids:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
@@ -155,14 +161,18 @@ PIDS_ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup")  # cgroup v1's pids hiera
 
 
 class ProcessGroup:
-    """A pids cgroup of a player's own, where this process may make one (root, or a
-    delegated hierarchy): the kernel refuses its processes a fork past `limit`, and `kill()`
-    finds every one of them, whatever session or parent it took. Else `path` is None, and
-    the process cap is RLIMIT_NPROC's (which the kernel does not apply to root)."""
+    """A pids cgroup of a player's own, where this process may make one.
+
+    That is as root, or in a delegated hierarchy: the kernel refuses its processes a fork
+    past `limit`, and `kill()` finds every one of them, whatever session or parent it took.
+    Else `path` is None, and the process cap is RLIMIT_NPROC's (which the kernel does not
+    apply to root).
+    """
 
     _made = 0
 
     def __init__(self, limit: int):
+        """A pids cgroup of its own that holds at most `limit` processes."""
         self.path: str | None = None
         for root in PIDS_ROOTS:
             v1 = root.endswith("/pids") and os.path.isfile(os.path.join(root, "tasks"))
@@ -189,6 +199,7 @@ class ProcessGroup:
                 f.write("0")
 
     def members(self) -> set[int]:
+        """The processes in the group now."""
         if self.path is None:
             return set()
         try:
@@ -198,6 +209,7 @@ class ProcessGroup:
             return set()
 
     def kill(self, keep: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        """SIGKILL every process in the group but `keep`."""
         for _ in range(20):
             left = self.members() - keep
             if not left:
@@ -205,6 +217,7 @@ class ProcessGroup:
             kill_all(left)
 
     def remove(self) -> None:
+        """Remove the group (once it is empty)."""
         if self.path is None:
             return
         self.kill()
@@ -226,9 +239,11 @@ def _v2_has_pids(root: str) -> bool:
 
 def caps_before_exec(memory_mib: int | None, max_processes: int,
                      group: ProcessGroup | None = None) -> Callable[[], None]:
-    """What runs in the child between fork and exec: a session of its own, death with the
-    referee, the memory and process caps (its own pids cgroup where there is one). Nothing
-    of the agent's has run yet."""
+    """What runs in the child between fork and exec.
+
+    A session of its own, death with the referee, the memory and process caps (its own pids
+    cgroup where there is one). Nothing of the agent's has run yet.
+    """
     parent = os.getpid()
     try:
         users = sum(1 for p in os.listdir("/proc") if p.isdigit())

@@ -34,6 +34,7 @@ from logic_agents.ground.processes import CAN_TIME, handling
 
 
 def refuse_existing(path: Path, force: bool, resume: bool) -> None:
+    """Refuse to overwrite `path` unless `force` (or `resume`, which keeps what it holds)."""
     if path_exists(path) and path.is_file() and not (force or resume):
         raise UsageError(f"{path} exists; pass --resume to keep it and make the rest, --force "
                          "to replace it, or choose another -o")
@@ -41,7 +42,6 @@ def refuse_existing(path: Path, force: bool, resume: bool) -> None:
 
 def loads(load: Any, path: Path) -> bool:
     """Whether `path` holds an instance `load` reads (a resumed run keeps it)."""
-
     if not (path_exists(path) and path.is_file()):
         return False
     try:
@@ -52,14 +52,18 @@ def loads(load: Any, path: Path) -> bool:
 
 
 def kept_files(paths: list[Path], load: Any, force: bool, resume: bool) -> set[int]:
-    """For a one-file-per-item output: refuse existing files without --force/--resume, and
-    the numbers of the items a resumed run keeps (their files load)."""
+    """The numbers of the items a resumed run keeps, for a one-file-per-item output.
+
+    Existing files are refused without --force/--resume; a resumed run keeps the items
+    whose files load.
+    """
     for path in paths:
         refuse_existing(path, force, resume)
     return {k for k, path in enumerate(paths) if resume and loads(load, path)}
 
 
 def kept_note(held: int) -> str:
+    """The words for items kept from an earlier run ('' when none)."""
     return f"; kept the {held} already there" if held else ""
 
 
@@ -80,9 +84,11 @@ def write_file(path: Path, text: str) -> None:
 class LineFile:
     """A one-item-per-line output: a header of `#` lines, then one line per item, in order.
 
-    Use as a context manager; `held` is the number of items already in the file."""
+    Use as a context manager; `held` is the number of items already in the file.
+    """
 
     def __init__(self, path: Path, header: str, *, resume: bool, force: bool):
+        """Open `path` for lines: a new file with `header`, or, with `resume`, the one there."""
         self.path, self.header = path, header
         refuse_existing(path, force, resume)
         self.held = 0
@@ -114,6 +120,7 @@ class LineFile:
         self._file = self.path.open("a")
 
     def write(self, line: str) -> None:
+        """Write one line, flushed (a run stopped later keeps it)."""
         assert self._file is not None
         try:
             self._file.write(line.rstrip("\n") + "\n")
@@ -122,9 +129,11 @@ class LineFile:
             raise UsageError(f"cannot write {self.path}: {e.strerror}") from None
 
     def __enter__(self) -> LineFile:
+        """The file itself; it is closed when the block ends."""
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """Close it."""
         if self._file is not None:
             try:
                 self._file.close()
@@ -148,8 +157,10 @@ def item_time_cap(seconds: float | None) -> Iterator[None]:
 
 
 class _ItemTimeUp(BaseException):
-    """Raised by the alarm while an item is being made (a BaseException, so no generator's
-    own `except Exception` swallows it)."""
+    """Raised by the alarm while an item is being made.
+
+    A BaseException, so no generator's own `except Exception` swallows it.
+    """
 
 
 def _next_within(iterator: Iterator[Any], made: int, what: str) -> Any:
@@ -180,7 +191,8 @@ def streamed(items: Iterable[Any], count: int, what: str) -> Iterator[Any]:
     """Yield generated items as they come, with a progress bar on a terminal (stderr).
 
     Ctrl-C raises KeyboardInterrupt at once; should that land in a destructor, where Python
-    only prints it, the run still stops after the item being made is handed over."""
+    only prints it, the run still stops after the item being made is handed over.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     stop = threading.Event()

@@ -37,8 +37,10 @@ CHECK_LIMIT_S = 60.0  # one check of `games --check` (the example game played tw
 
 
 class _TimeUp(BaseException):
-    """Raised by the guard's alarm: a BaseException, so the plug-in's `except Exception`
-    cannot swallow it."""
+    """Raised by the guard's alarm.
+
+    A BaseException, so the plug-in's `except Exception` cannot swallow it.
+    """
 
 
 def limit_of(origin: str, seconds: float) -> float | None:
@@ -57,26 +59,32 @@ class Printed(io.TextIOBase):
     """What a plug-in prints, passed on to stderr and counted."""
 
     def __init__(self, target: TextIO):
+        """Send what is printed to `target` (stderr)."""
         super().__init__()
         self.target, self.count = target, 0
 
     def write(self, text: str) -> int:
+        """Write to the target; returns what was written."""
         self.count += len(text)
         return int(self.target.write(text))
 
     def flush(self) -> None:
+        """Flush the target."""
         self.target.flush()
 
     def writable(self) -> bool:
+        """A stream that takes writes."""
         return True
 
 
 @contextlib.contextmanager
 def plugin_code(what: str, seconds: float | None = None,
                 passes: tuple[type[BaseException], ...] = ()) -> Iterator[Printed]:
-    """Run the block as a plug-in's code; see the module docstring. `passes`: exceptions
-    that leave the block as they are (a check's own AssertionError); the block gets the
-    Printed stream its prints went to."""
+    """Run the block as a plug-in's code; see the module docstring.
+
+    `passes`: exceptions that leave the block as they are (a check's own AssertionError); the
+    block gets the Printed stream its prints went to.
+    """
     in_main = threading.current_thread() is threading.main_thread()
     real_interrupt = [False]
     previous_int: _Handler = None

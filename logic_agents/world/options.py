@@ -25,6 +25,7 @@ def integer(text: str) -> int:
 
 
 def positive_int(text: str) -> int:
+    """A whole number from 1, parsed from a flag's text."""
     value = integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
@@ -32,6 +33,7 @@ def positive_int(text: str) -> int:
 
 
 def nonnegative_int(text: str) -> int:
+    """A whole number from 0, parsed from a flag's text."""
     value = integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative, got {text}")
@@ -52,6 +54,7 @@ def nonnegative_float(text: str) -> float:
 
 
 def positive_float(text: str) -> float:
+    """A finite number above 0, parsed from a flag's text."""
     value = nonnegative_float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
@@ -70,16 +73,19 @@ def cell(text: str) -> tuple[int, int]:
 
 
 def node_cap(default: int | None) -> Option:
+    """The `--node-cap N` option of a search (default: `default`)."""
     return Option("node_cap", int, default, "stop the search after N nodes", metavar="N",
                   parse=positive_int)
 
 
 def time_cap(default: float | None) -> Option:
+    """The `--time-cap S` option of a search (default: `default`)."""
     return Option("time_cap", float, default, "stop the search after this many seconds",
                   metavar="SECONDS", parse=positive_float)
 
 
 def memory_cap(default: int | None = DEFAULT_MEMORY_CAP_MIB) -> Option:
+    """The `--memory-cap MiB` option of a search (default: `default`)."""
     return Option("memory_cap", int, default, "stop the search when the states it holds would "
                   "take more than this many MiB (estimated from the board)", metavar="MIB",
                   parse=positive_int)

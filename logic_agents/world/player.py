@@ -269,8 +269,10 @@ class _Player:
 
 
 def _game(name: str, entry_point: object) -> GameSpec:
-    """The game's spec: imported from the entry point the referee named (no scan of every
-    distribution's metadata, a fifth of a player's start), else looked up as usual."""
+    """The game's spec, from the entry point the referee named, else looked up as usual.
+
+    No scan of every distribution's metadata: that is a fifth of a player's start.
+    """
     if isinstance(entry_point, str) and ":" in entry_point:
         module, _, attribute = entry_point.partition(":")
         with contextlib.suppress(Exception):
@@ -298,6 +300,7 @@ def _option_record(option: Any) -> Record:
 
 
 def main() -> None:
+    """Serve the referee's orders on the private channel, then exit without atexit hooks."""
     channel = _private_channel()
     player = _Player(channel)
     with contextlib.suppress(WireError):  # the referee went away: nothing is left to play

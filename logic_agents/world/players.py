@@ -66,6 +66,7 @@ class Isolation:
     player_per_game: bool = False
 
     def __post_init__(self) -> None:
+        """Check the fields (an unknown isolation or sandbox is a UsageError)."""
         if self.isolate not in ISOLATE:
             raise UsageError(f"isolate must be one of {', '.join(ISOLATE)}, not {self.isolate!r}")
         if self.sandbox not in SANDBOXES:
@@ -86,6 +87,7 @@ class Isolation:
         return None if self.sandbox == "none" else bubblewrap()
 
     def describe(self) -> str:
+        """The isolation in words, for a study page."""
         tool = self.tool()
         return (f"sandbox {'bubblewrap' if tool else 'none'}"
                 + (f", {len(self.hide)} hidden folder(s)" if self.hide else ""))
@@ -124,6 +126,7 @@ class PlayerProcess:
 
     def __init__(self, game: str, reference: str, file: str | None, paths: list[str],
                  caps: Caps, isolation: Isolation, hidden: list[str]):
+        """A player process for one agent reference of `game`, not started yet."""
         self.reference = reference
         self.isolation = isolation
         self.caps = caps
@@ -196,9 +199,11 @@ class PlayerProcess:
         self.keep = {self.proc.pid} | descendants({self.proc.pid}, family)
 
     def alive(self) -> bool:
+        """Whether the process still runs."""
         return self.proc.poll() is None
 
     def exit_words(self) -> str:
+        """How the process ended, in words (its exit code or signal)."""
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(0.5)
         code = self.proc.returncode
@@ -283,6 +288,7 @@ PLAYERS: dict[int, PlayerProcess] = {}
 
 
 def known_players() -> set[int]:
+    """The pids of every player process this process started."""
     return {p.proc.pid for p in PLAYERS.values()}
 
 

@@ -51,10 +51,13 @@ RETRIES = 100
 
 
 def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None = None) -> None:
-    """What every playing child does first: Ctrl-C is the parent's to handle (the child leaves
-    the terminal's group, so a solver is not interrupted mid-call), it dies with its parent,
-    and its memory is capped. With `quiet_stdout` (a worker, `play --json`) whatever it
-    prints, an agent's own prints included, goes to stderr: stdout is the parent's output."""
+    """What every playing child does first.
+
+    Ctrl-C is the parent's to handle (the child leaves the terminal's group, so a solver is
+    not interrupted mid-call), it dies with its parent, and its memory is capped. With
+    `quiet_stdout` (a worker, `play --json`) whatever it prints, an agent's own prints
+    included, goes to stderr: stdout is the parent's output.
+    """
     leave_signals_to(parent)
     own_this_process(slot)  # players' orphans come here, to be swept
     with contextlib.suppress(OSError):
@@ -89,8 +92,11 @@ class _Slot(Generic[Job]):
 def _serve(conn: Connection, watch: Watch, caps: Caps, parent: int,
            play: Callable[[Job, Clock], Out], lost: Callable[[Job, AgentFailed], Out],
            slot: int | None = None) -> None:
-    """A worker: play each job it is sent, send back its row; None ends it. What the game
-    raises outside the agent's calls (a plug-in world's bug) is that game's row too."""
+    """A worker: play each job it is sent, send back its row; None ends it.
+
+    What the game raises outside the agent's calls (a plug-in world's bug) is that game's row
+    too.
+    """
     _settle_child(parent, caps, quiet_stdout=True, slot=slot)
     clock = Clock(caps, watch, own_interrupts=True)
     try:
@@ -115,6 +121,10 @@ class Pool(Generic[Job, Out]):
 
     def __init__(self, workers: int, caps: Caps, play: Callable[[Job, Clock], Out],
                  lost: Callable[[Job, AgentFailed], Out], spread: bool = True):
+        """A pool of `workers` processes that play jobs with `play`.
+
+        `lost` makes the row of a job whose worker died.
+        """
         self.context = fork_context()
         self.workers, self.caps, self.play, self.lost = max(1, workers), caps, play, lost
         self.spread = spread  # each worker (and its players) on a core of its own
@@ -216,8 +226,10 @@ class Pool(Generic[Job, Out]):
         emit(row)
 
     def _replace(self, index: int, emit: Callable[[Out], None], killed: bool) -> None:
-        """The worker at `index` is overdue (kill it) or dead: its game becomes a row, and a
-        fresh worker takes its place."""
+        """Replace the worker at `index`, overdue (killed) or dead.
+
+        Its game becomes a row, and a fresh worker takes its place.
+        """
         slot = self.slots[index]
         stop_process(slot.proc)
         slot.conn.close()
@@ -236,8 +248,11 @@ class Pool(Generic[Job, Out]):
 
 
 class _Relay:
-    """A child's stdout or stderr: each write goes to the parent as a message, to be written
-    to the parent's own stream (`like` is that stream, asked whether it is a terminal)."""
+    """A child's stdout or stderr, relayed to the parent.
+
+    Each write goes to the parent as a message, to be written to the parent's own stream
+    (`like` is that stream, asked whether it is a terminal).
+    """
 
     def __init__(self, conn: Any, number: int, like: Any, lock: Any):
         self.conn, self.number, self.like, self.lock = conn, number, like, lock
@@ -268,10 +283,13 @@ class _Relay:
 
 def run_child(fn: Callable[[Clock], Any], caps: Caps,
               quiet_stdout: bool = False) -> tuple[Any, AgentFailed | None]:
-    """fn(clock) in a forked child under `caps`; (its picklable return value, None), or
-    (None, the failure) when the child had to be killed past its deadline or died. Ctrl-C
+    """fn(clock) in a forked child under `caps`.
+
+    Returns (its picklable return value, None), or (None, the failure) when the child had to
+    be killed past its deadline or died. Ctrl-C
     here stops the child and raises KeyboardInterrupt. Without fork, fn runs in this process
-    (the alarm still caps code that runs Python)."""
+    (the alarm still caps code that runs Python).
+    """
     context = fork_context()
     if context.get_start_method() != "fork":
         return fn(Clock(caps)), None

@@ -51,7 +51,9 @@ from logic_agents.world.wire import Delta, WireError
 # -- what the referee knows of an agent ------------------------------------------------------
 def _locate(reference: str) -> tuple[str | None, list[str]]:
     """(the agent file, absolute) or (None, [the folder a module reference's package is in]).
-    Found without running the module: find_spec of a top-level name imports nothing."""
+
+    Found without running the module: find_spec of a top-level name imports nothing.
+    """
     module_text, _, _ = reference.rpartition(":")
     if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
         path = Path(module_text)
@@ -100,8 +102,11 @@ def _stamp(reference: str) -> tuple[int, ...]:
 
 @dataclass
 class RemoteFactory:
-    """An isolated agent's factory: `make(options, clock)` starts (or reuses) this process's
-    player for it and has the player build a fresh agent."""
+    """An isolated agent's factory.
+
+    `make(options, clock)` starts (or reuses) this process's player for it and has the
+    player build a fresh agent.
+    """
 
     game: str
     reference: str
@@ -113,9 +118,11 @@ class RemoteFactory:
     _players: dict[int, PlayerProcess] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        """Locate the reference's code: its file and the paths its module imports from."""
         self.file, self.paths = _locate(self.reference)
 
     def __call__(self, **options: Any) -> RemoteAgent:
+        """An agent in a player process, built with `options`."""
         return self.make(options, Clock())
 
     def source_file(self) -> str | None:
@@ -131,9 +138,11 @@ class RemoteFactory:
         return None
 
     def __getstate__(self) -> Record:  # crosses to a Ray worker without its players
+        """Pickled without its players (they stay with the process that started them)."""
         return {**self.__dict__, "_players": {}}
 
     def player(self, caps: Caps) -> PlayerProcess:
+        """A player process of this agent, started on first use and kept per worker."""
         held = self._players.get(os.getpid())
         if held is not None and held.alive():
             return held
@@ -147,6 +156,7 @@ class RemoteFactory:
         return player
 
     def make(self, options: Record, clock: Clock) -> RemoteAgent:
+        """Build the agent in its player process; returns its remote handle."""
         label = clock.agent
         try:
             player = self.player(clock.caps)
@@ -158,12 +168,15 @@ class RemoteFactory:
 
 
 class RemoteAgent(Seated):
-    """An agent playing in a player process, called by the runner like any agent. Its
-    calls keep their own deadline (the Clock arms no alarm for them: `remote`)."""
+    """An agent playing in a player process, called by the runner like any agent.
+
+    Its calls keep their own deadline (the Clock arms no alarm for them: `remote`).
+    """
 
     remote = True
 
     def __init__(self, factory: RemoteFactory, player: PlayerProcess, clock: Clock, name: str):
+        """The handle of an agent that plays in `player`."""
         self.factory, self.player, self.clock, self.name = factory, player, clock, name
         self.game_id = secrets.token_hex(8)
         self.step = 0
@@ -221,6 +234,7 @@ class RemoteAgent(Seated):
                            frames=_text(answer.get("frames"), 8000))
 
     def start(self, options: Record) -> None:
+        """Build the agent with `options` at the next `begin`."""
         spec = get_game(self.factory.game)
         observations = spec.get(Observations)
         if observations is None:
@@ -231,6 +245,7 @@ class RemoteAgent(Seated):
         self._options = options  # the player builds the agent at the first reset: one trip
 
     def reset(self, seed: int | None = None) -> None:
+        """Start a game: the agent is built (once per game) and reset with `seed`."""
         self.step = 0
         self.delta.forget()
         if self._begun:
@@ -241,6 +256,7 @@ class RemoteAgent(Seated):
         self._ask("reset", {"op": "begin", "options": self._options, "seed": seed}, "ok")
 
     def act(self, observation: Any) -> Any:
+        """The agent's action for `observation`, sent as data and checked when it comes back."""
         self.step += 1
         step = self.step
         record, whole = self.delta.pack(self._encode(observation))
@@ -272,6 +288,7 @@ class RemoteAgent(Seated):
 
     @property
     def why(self) -> Why | None:
+        """The agent's why for its last move (checked data), or None."""
         if self._why_failed is not None:
             failure, self._why_failed = self._why_failed, None
             raise failure
@@ -290,6 +307,7 @@ class RemoteAgent(Seated):
         return stats
 
     def close(self) -> None:
+        """End the game: the agent closes, and every process it started is stopped."""
         if not self.player.alive():
             return
         try:

@@ -55,6 +55,7 @@ class Caps:
     memory_cap: int | None = DEFAULT_MEMORY_CAP_MIB
 
     def describe(self) -> str:
+        """The caps in words, for a study page."""
         parts = [f"move {self.move_timeout:g} s" if self.move_timeout else "no move cap",
                  f"game {self.game_timeout:g} s" if self.game_timeout else "no game cap",
                  f"memory {self.memory_cap} MiB" if self.memory_cap else "no memory cap"]
@@ -80,8 +81,10 @@ def memory_cap_mib() -> int | None:
 
 
 def set_memory_cap(mib: int | None) -> None:
-    """Cap this process's data (heap and private mappings) at `mib` MiB plus HEADROOM_MIB:
-    an allocation past it fails (MemoryError) instead of taking the machine's memory."""
+    """Cap this process's data (heap and private mappings) at `mib` MiB plus HEADROOM_MIB.
+
+    An allocation past it fails (MemoryError) instead of taking the machine's memory.
+    """
     if not mib:
         return
     _CAPPED["process"], _CAPPED["mib"] = True, mib
@@ -96,9 +99,12 @@ def set_memory_cap(mib: int | None) -> None:
 
 
 def agent_frames(error: BaseException, here: str | None = None) -> str:
-    """The traceback of `error` as Python prints it, keeping only the frames outside
-    logic_agents (the agent's own files); the innermost frame when every frame is ours.
-    Files under `here` (default: the working folder) are named relative to it."""
+    """The traceback of `error` as Python prints it, with the agent's frames only.
+
+    It keeps the frames outside logic_agents (the agent's own files), or the innermost frame
+    when every frame is ours.
+    Files under `here` (default: the working folder) are named relative to it.
+    """
     frames = traceback.extract_tb(error.__traceback__)
     mine = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)]
     kept = traceback.StackSummary.from_list(mine or frames[-1:])
@@ -115,36 +121,49 @@ def _first_line(error: BaseException) -> str:
 
 
 class PassThrough(BaseException):
-    """Raised by a hook the framework itself handed the agent (`cnf`'s on_query stops the
-    episode at the asked query): the Clock lets it through, it is no failure of the agent."""
+    """Raised by a hook the framework itself handed the agent.
+
+    `cnf`'s on_query stops the episode at the asked query: the Clock lets it through, it is
+    no failure of the agent.
+    """
 
 
 class _TimeUp(BaseException):
-    """Raised by the alarm inside an agent's call (a BaseException, so `except Exception` in
-    the agent does not swallow it)."""
+    """Raised by the alarm inside an agent's call.
+
+    A BaseException, so `except Exception` in the agent does not swallow it.
+    """
 
 
 class Watch:
-    """Numbers a playing process shares with its supervisor: [deadline on the system-wide
-    monotonic clock (0: none), step, where (an index of WHERE)]."""
+    """Numbers a playing process shares with its supervisor.
+
+    [deadline on the system-wide monotonic clock (0: none), step, where (an index of
+    WHERE)].
+    """
 
     def __init__(self, context: Any):
+        """Shared values in `context` (a multiprocessing context)."""
         self.cells = context.RawArray("d", 3)
 
     def set(self, deadline: float, step: int, where: str) -> None:
+        """Say what the agent is doing and by when it must finish (0: no deadline)."""
         self.cells[1], self.cells[2] = step, WHERE.index(where)
         self.cells[0] = deadline
 
     @property
     def deadline(self) -> float:
+        """The deadline of the call in progress (0: none)."""
         return float(self.cells[0])
 
     @property
     def step(self) -> int:
+        """The step of the call in progress."""
         return int(self.cells[1])
 
     @property
     def where(self) -> str:
+        """The call in progress: act, reset, ..."""
         return WHERE[int(self.cells[2])]
 
 
@@ -152,10 +171,12 @@ class Clock:
     """The caps of the episodes one process plays, and the guard of the agent's calls.
 
     `own_interrupts`: KeyboardInterrupt can only be the agent's own (a worker ignores
-    Ctrl-C), so it is a failure like any other; otherwise it is the user's and passes."""
+    Ctrl-C), so it is a failure like any other; otherwise it is the user's and passes.
+    """
 
     def __init__(self, caps: Caps = NO_CAPS, watch: Watch | None = None, *,
                  own_interrupts: bool = False):
+        """A clock with `caps`, reporting to `watch` (a supervisor's view) when given."""
         self.caps, self.watch, self.own_interrupts = caps, watch, own_interrupts
         self.agent = "agent"
         self.game_deadline = math.inf
@@ -165,6 +186,7 @@ class Clock:
         self.here: str | None = None  # where the user is: frames are named from there
 
     def start_game(self) -> None:
+        """Start a game's clock (its game cap counts from here)."""
         self.game_deadline = (time.monotonic() + self.caps.game_timeout
                               if self.caps.game_timeout else math.inf)
 
@@ -177,9 +199,11 @@ class Clock:
     def world(self, fn: Callable[..., Any], *args: Any, step: int = 0,
               passes: tuple[type[BaseException], ...] = (), **kwargs: Any) -> Any:
         """A call into the world: not the agent's code, but its time counts to the game.
+
         What the world's code raises (a plug-in's bug, `sys.exit` in it) comes out as the
-        world's AgentFailed, so the game is a row and `play` says the same; `passes` leave
-        as they are (a step's IllegalAction is the agent's)."""
+        world's AgentFailed, so the game is a row and `play` says the same; `passes` leave as
+        they are (a step's IllegalAction is the agent's).
+        """
         if self.watch is not None:
             deadline = self.game_deadline
             self.watch.set(0.0 if math.isinf(deadline) else deadline, step, "world")
@@ -238,8 +262,10 @@ class Clock:
                 self.watch.set(0.0, step, "")
 
     def _install_alarm(self) -> bool:
-        """Make SIGALRM ours (once; a handler that was there before is still called when the
-        alarm is not ours); False where there is no alarm (Windows, a thread)."""
+        """Make SIGALRM ours; False where there is no alarm (Windows, a thread).
+
+        Once: a handler that was there before is still called when the alarm is not ours.
+        """
         if self._previous_alarm is not None:
             return True
         if not CAN_TIME or \
@@ -262,6 +288,7 @@ class Clock:
                            timeout=True)
 
     def failure(self, error: BaseException, where: str, step: int) -> AgentFailed:
+        """The AgentFailed of an error the agent's call raised."""
         kind = type(error).__name__
         message = _first_line(error)
         if isinstance(error, SystemExit):
@@ -274,17 +301,21 @@ class Clock:
 
 
 def world_failure(error: BaseException, step: int = 0) -> AgentFailed:
-    """A game that raised outside its agent's calls (a plug-in world's bug): the failure its
-    row records, so the study goes on."""
+    """The failure a row records for a game that raised outside its agent's calls.
+
+    That is a plug-in world's bug; the study goes on.
+    """
     message = (f"the world called sys.exit({error.code!r})" if isinstance(error, SystemExit)
                else _first_line(error))
     return AgentFailed("", "world", type(error).__name__, message, step=step)
 
 
 def signal_hint(exitcode: int | None) -> str:
-    """Words for a process ended by a signal. The memory cap makes an allocation fail (a
-    MemoryError, or an abort in C); a SIGKILL comes from outside: another process, or the
-    kernel's out-of-memory killer."""
+    """Words for a process ended by a signal.
+
+    The memory cap makes an allocation fail (a MemoryError, or an abort in C); a SIGKILL comes
+    from outside: another process, or the kernel's out-of-memory killer.
+    """
     return {-signal.SIGKILL: " (killed from outside: by another process, or by the kernel's "
                              "out-of-memory killer)",
             -signal.SIGABRT: " (aborted: an allocation that failed under the memory cap?)"

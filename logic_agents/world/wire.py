@@ -33,11 +33,13 @@ class WireError(Exception):
     """The stream broke, ran past its deadline, or carried what is not a frame of JSON."""
 
     def __init__(self, message: str, *, timeout: bool = False, closed: bool = False):
+        """A broken frame; `timeout` or `closed` say it was not the peer's data."""
         super().__init__(message)
         self.timeout, self.closed = timeout, closed
 
 
 def encode(message: Record) -> bytes:
+    """A message as one frame: its length, then its JSON."""
     data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
     return HEADER.pack(len(data)) + data
 
@@ -46,10 +48,12 @@ class Channel:
     """One end of a frame stream: read from `rfd`, write to `wfd`."""
 
     def __init__(self, rfd: int, wfd: int, limit: int = ANSWER_LIMIT):
+        """A channel over two file descriptors; an answer over `limit` bytes is refused."""
         self.rfd, self.wfd, self.limit = rfd, wfd, limit
         self._buffer = bytearray()
 
     def send(self, message: Record) -> None:
+        """Send one message."""
         data = memoryview(encode(message))
         try:
             while data:
@@ -66,8 +70,12 @@ class Channel:
         return bool(readable)
 
     def receive(self, deadline: float | None = None) -> Record:
-        """The next frame's object; WireError past `deadline`, at the end of the stream, or
-        when the frame is too long or is not a JSON object."""
+        """The next frame's object.
+
+        Raises:
+            WireError: past `deadline`, at the end of the stream, or when the frame is too
+                long or is not a JSON object.
+        """
         while True:
             frame = self._frame()
             if frame is not None:
@@ -117,23 +125,29 @@ class Delta:
     """Observation records sent as the fields that changed since the last one."""
 
     def __init__(self) -> None:
+        """A sender's (or receiver's) memory of the last observation."""
         self.last: Record = {}
 
     def pack(self, record: Record) -> tuple[Record, bool]:
-        """(the fields of `record` that differ from the last record packed, whether that is
-        the whole record): the whole of it the first time and whenever a field went away;
-        `forget()` starts again (a new game)."""
+        """(the fields of `record` that differ from the last one packed, whether it is whole).
+
+        The whole of it the first time and whenever a field went away; `forget()` starts
+        again (a new game).
+        """
         last, self.last = self.last, record
         if not last or any(k not in record for k in last):
             return dict(record), True
         return {k: v for k, v in record.items() if k not in last or last[k] != v}, False
 
     def unpack(self, changed: Record, keep: bool) -> Record:
-        """The whole record: the last one updated with `changed` (`keep` False: `changed` is
-        the whole record)."""
+        """The whole record: the last one updated with `changed`.
+
+        With `keep` False, `changed` is the whole record.
+        """
         record = {**self.last, **changed} if keep else dict(changed)
         self.last = record
         return record
 
     def forget(self) -> None:
+        """Forget the last observation (a new game)."""
         self.last = {}
