@@ -109,7 +109,8 @@ def test_names_that_moved_say_where_they_went():
                            ("logic_agents.generated", "streamed", "logic_agents.world.generated"),
                            ("logic_agents.world", "SolveResult", "logic_agents.solving"),
                            ("logic_agents.games.daggers.probability", "Evidence",
-                            "logic_agents.games.daggers.odds")):
+                            "logic_agents.games.daggers.odds"),
+                           ("logic_agents.world.registry", "Option", "logic_agents.world")):
         with pytest.raises(ImportError, match=new.replace(".", r"\.")):
             exec(f"from {old} import {name}", {})
     from logic_agents.solving import SolverChoice, SolveResult, solver_option
@@ -118,16 +119,13 @@ def test_names_that_moved_say_where_they_went():
 
 
 # The package's own modules that may be imported inside a function, and why: each loads
-# sympy or PySAT (logic.formula, logic.compile, logic.solvers, logic.why), an optional extra
+# sympy (logic.formula, logic.compile), an optional extra
 # (display.plot: matplotlib; display.tui and tui_app: textual; study.ray_backend: ray), or closes the one
 # cycle (the games package's callable looks up the registry, which imports the games).
 LATE_IMPORTS = {
     ("cli/compare", "logic_agents.display.plot"),
-    ("cli/inspect", "logic_agents.logic.solvers"),
-    ("cli/inspect", "logic_agents.logic.why"),
     ("cli/play", "logic_agents.display.tui"),
     ("display/tui", "logic_agents.display.tui_app"),
-    ("cli/solve", "logic_agents.logic.solvers"),
     ("games/__init__", "logic_agents.world.registry"),
     ("games/daggers/encode", "logic_agents.logic.formula"),
     ("logic/kb", "logic_agents.logic"),

@@ -56,7 +56,7 @@ def test_the_tutorial_compare_runs_from_a_shell(tmp_path):
 def test_a_file_agent_with_declared_options(capsys, tmp_path):
     source = tmp_path / "careful.py"
     source.write_text(
-        "from logic_agents.world.registry import Option\n"
+        "from logic_agents.world import Option\n"
         "from logic_agents.games.daggers import probe\n"
         "class Careful:\n"
         "    options = (Option('corner', bool, False, 'start in the corner'),)\n"

@@ -7,6 +7,7 @@ import argparse
 import json
 from typing import Any
 
+from pysat.solvers import Solver
 from rich.console import Console
 from rich.markup import escape
 
@@ -16,6 +17,8 @@ from logic_agents.errors import FormatError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.dimacs import DimacsFile, read_dimacs, stats
 from logic_agents.logic.names import SOLVERS
+from logic_agents.logic.solvers import check_solver_name
+from logic_agents.logic.why import named_formulas, why_forced
 from logic_agents.world.options import integer
 
 
@@ -38,9 +41,6 @@ def add_parser(sub: Any) -> None:
 
 
 def _why(args: argparse.Namespace, cnf: Any) -> int:
-    from logic_agents.logic.solvers import check_solver_name
-    from logic_agents.logic.why import why_forced
-
     solver = check_solver_name(args.solver if args.solver != "cadical195" else "glucose4")
     found = why_forced(cnf, args.why, str(args.file), solver)
     if args.json:
@@ -70,8 +70,6 @@ def _duplicates(clauses: list[list[int]]) -> int:
 def _list_clauses(console: Console, cnf: DimacsFile, limit: int) -> None:
     """The first `limit` distinct clauses by name, under the `c kb` formula each came from
     when the file says (a file written by `logic-agents cnf`)."""
-    from logic_agents.logic.why import named_formulas
-
     try:
         groups = named_formulas(cnf, "")
     except FormatError:
@@ -99,10 +97,7 @@ def _list_clauses(console: Console, cnf: DimacsFile, limit: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pysat.solvers import Solver
     from rich.table import Table
-
-    from logic_agents.logic.solvers import check_solver_name
 
     cnf = read_dimacs(args.file)
     if args.why:

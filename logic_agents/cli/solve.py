@@ -14,6 +14,7 @@ from rich.markup import escape
 from logic_agents.cli.common import examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
+from logic_agents.logic.solvers import check_solver_name
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import detect_game, resolve
 from logic_agents.world.spec import GameSpec, Instance, Puzzle
@@ -59,8 +60,6 @@ def puzzles_from(items: list[str], spec: GameSpec) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from logic_agents.logic.solvers import check_solver_name
-
     spec = get_game(args.game or detect_game(args.puzzles))
     puzzle = spec.get(Puzzle)
     if puzzle is None:

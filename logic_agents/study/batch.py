@@ -269,8 +269,9 @@ def compare(agents: Sequence[Any], entries: Sequence[MapEntry],
     to. A game the agent fails is a row with outcome error or timeout (see Row.error); a
     resume keeps such rows unless `retry_errors`. Keywords (`runs=3, seed=1`) change the
     settings' fields of those names, for a short call."""
-    settings = (settings or StudySettings()).replace(**changes) if changes else (
-        settings or StudySettings())
+    settings = settings or StudySettings()
+    if changes:
+        settings = settings.replace(**changes)
     game, runs, seed, out = settings.game, settings.runs, settings.seed, settings.out
     backend, caps = settings.backend, settings.caps
     agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,11 +46,12 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return min(1.0, float(2 * tail / 2**n))
 
 
-class ReadsLikeJson:
+class ReadsLikeJson(ABC):
     """A result that reads like the JSON object it serializes to, as the dicts it replaced."""
 
+    @abstractmethod
     def to_json(self) -> Record:
-        raise NotImplementedError
+        """The result as `compare --json` prints it."""
 
     def __getitem__(self, key: str) -> Any:
         return self.to_json()[key]

@@ -5,11 +5,9 @@ Concepts:
   (`name = "package.module:SPEC"` in its pyproject.toml), as pytest finds plug-ins and
   Gymnasium finds environments. The five built-in games register the same way, in this
   package's own pyproject.toml; `register(spec)` adds one at run time (tests, notebooks).
-- GameSpec (world.spec, re-exported here with its capabilities): small data, the factories,
-  the instance and action codecs, and optional typed capabilities.
-- AgentEntry: a registered agent, its help line and its declared Options.
-- Option: one declared option (world.declared, re-exported here): the command line makes a
-  flag of it (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`).
+- GameSpec (world.spec): what the registry holds. The contract's names have one public home,
+  `logic_agents.world`; this module re-exports none of them, and an old
+  `from logic_agents.world.registry import Option` fails with words that name that home.
 """
 
 from __future__ import annotations
@@ -19,34 +17,25 @@ import warnings
 from importlib import metadata
 
 from logic_agents.errors import LogicAgentsError, PluginFault, UnknownName, UsageError
-from logic_agents.world.declared import Option  # noqa: F401 - re-exported
 from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.spec import GAME_NAME as _NAME
-from logic_agents.world.spec import (  # noqa: F401 - the spec's names, re-exported
-    HUMAN,
-    Actions,
-    AgentEntry,
-    CnfLegend,
-    Detection,
-    GameSpec,
-    GenerateReport,
-    GenerateRequest,
-    Generator,
-    Inline,
-    Instances,
-    InstanceText,
-    Lives,
-    Objective,
-    Observations,
-    Puzzle,
-    Results,
-    Shipped,
-    agents_from,
-    summary_of,
-)
-from logic_agents.world.view import View  # noqa: F401 - re-exported
+from logic_agents.world.spec import GameSpec
 
 ENTRY_POINT_GROUP = "logic_agents.games"
+
+# the contract's names this module once re-exported: their home is logic_agents.world
+_MOVED = frozenset({"HUMAN", "Actions", "AgentEntry", "CnfLegend", "Detection", "GenerateReport",
+                    "GenerateRequest", "Generator", "Inline", "Instances", "InstanceText", "Lives",
+                    "Objective", "Observations", "Option", "Puzzle", "Results", "Shipped", "View",
+                    "agents_from", "summary_of"})
+
+
+def __getattr__(name: str) -> object:
+    """An old import of a contract's name from here says where the name lives now."""
+    if name in _MOVED:
+        raise ImportError(f"logic_agents.world.registry.{name} moved: import it from "
+                          "logic_agents.world")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 DISTRIBUTION = "logic-agents"
 
 

@@ -16,6 +16,7 @@ Concepts:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from logic_agents.world.core import own_name
@@ -46,7 +47,7 @@ def missing_members(obj: object) -> list[str]:
     return missing
 
 
-class Seated:
+class Seated(ABC):
     """The whole agent contract, as the referee calls it, with its defaults.
 
     Seat and world.referee.RemoteAgent are the two kinds; an author subclasses neither.
@@ -55,13 +56,13 @@ class Seated:
     name: str = ""
     remote = False  # plays in a player process, keeping its own deadlines (world.referee)
 
+    @abstractmethod
     def reset(self, seed: int | None = None) -> None:
         """Start an episode with `seed`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def act(self, observation: Any) -> Any:
         """The next action for `observation`, or None to give up."""
-        raise NotImplementedError
 
     @property
     def why(self) -> object:
@@ -73,7 +74,8 @@ class Seated:
         return {}
 
     def close(self) -> None:
-        """Free what the episode held."""
+        """Free what the episode held (by default, there is nothing to free)."""
+        return None
 
 
 class Seat(Seated):
