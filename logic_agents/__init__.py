@@ -59,10 +59,10 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
     from os import PathLike
     from typing import Any
 
-    from logic_agents.solving.puzzle import SolveResult
     from logic_agents.web.svg import Board
     from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult
-    from logic_agents.world.spec import GameSpec, Instance
+    from logic_agents.world.spec import GameSpec
+    from logic_agents.world.values import Answer, Instance
 
     # an agent, wherever one is named: a registered name or "file.py:Class" reference, an
     # agent class, a factory (a callable that returns a fresh agent), or (for one episode)
@@ -329,7 +329,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,
-          solver: str | None = None) -> SolveResult:
+          solver: str | None = None) -> Answer[object]:
     """Solve a static puzzle.
 
     Args:
@@ -339,8 +339,8 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
         solver: a PySAT solver's name; None is the game's default.
 
     Returns:
-        A SolveResult: status unique / multiple / solved / unsat, the solution, and a second
-        one when it is not unique.
+        The game's Answer (a SolveResult for the shipped games): status unique / multiple /
+        solved / unsat, the solution, and a second one when it is not unique.
     """
     spec = _spec(ref, game)
     puzzle = spec.get(_spec_module.Puzzle)
@@ -348,8 +348,8 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
         raise LogicAgentsError(f"{spec.name} is not a static puzzle")
     if solver is not None and not isinstance(solver, str):
         raise _UsageError(f"solver must be a solver's name (a str), not {type(solver).__name__}")
-    result: SolveResult = puzzle.solve(load(ref, spec.name), _arguments.flag(unique, "unique"),
-                                       solver)
+    result: Answer[object] = puzzle.solve(load(ref, spec.name),
+                                           _arguments.flag(unique, "unique"), solver)
     return result
 
 

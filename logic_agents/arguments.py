@@ -23,7 +23,8 @@ from typing import SupportsIndex
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.world.spec import GameSpec, Instance, Lives
+from logic_agents.world.spec import GameSpec, Lives
+from logic_agents.world.values import Instance
 
 MAX_RUNS = 10**6  # a study of more runs per map and agent is a mistake, not a plan
 MAX_SEED = 2**63
@@ -143,7 +144,8 @@ def world_options_of(spec: GameSpec, value: object, name: str = "world_options"
 
 def instance_of(spec: GameSpec, value: object, name: str = "instance") -> Instance:
     """An instance object of the game's own type (its sample's)."""
-    kind = type(spec.instances.sample())
+    sample: Instance = spec.instances.sample()
+    kind = type(sample)
     if not isinstance(value, kind):
         raise UsageError(f"{name} must be a {spec.name} instance ({kind.__name__}, e.g. "
                          f"logic_agents.load(...)), not {_what(value)}")

@@ -27,14 +27,16 @@ from logic_agents.cli.common import (
     refuse_overwrite,
     world_options,
 )
-from logic_agents.errors import UsageError
+from logic_agents.errors import ContractError, UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.world.agents import build_agent
 from logic_agents.world.declared import Option, accepts
 from logic_agents.world.options import integer
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import PassThrough
-from logic_agents.world.spec import CnfLegend, GameSpec, Instance, Puzzle
+from logic_agents.world.spec import CnfLegend, GameSpec, Puzzle
+from logic_agents.world.values import Instance
 
 MAX_KB_COMMENTS = 200
 
@@ -84,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     head = [f"logic-agents {__version__} cnf", f"game {spec.name}"]
     if spec.get(Puzzle) is not None and args.agent is None:
         kb = spec.need(Puzzle, "cnf").encode(instance)
+        if not isinstance(kb, KnowledgeBase):
+            raise ContractError(f"{spec.name}: Puzzle.encode gave {type(kb).__name__}, not a "
+                                "KnowledgeBase (logic_agents.logic)")
         comments = head + [f"puzzle {instance.name} ({portable_path(map_path)})",
                            *legend_of(spec)]
         comments += kb_comments([str(f) for f, _, _ in kb.told], [(s, e) for _, s, e in kb.told])

@@ -37,7 +37,8 @@ from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import game_names, games, get_game
 from logic_agents.world.resolve import detect_game, resolve, shipped_maps
 from logic_agents.world.sandbox import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
-from logic_agents.world.spec import AgentEntry, GameSpec, Instance, Lives, Results
+from logic_agents.world.spec import AgentEntry, GameSpec, Lives, Results
+from logic_agents.world.values import Instance
 
 PROG = "logic-agents"
 

@@ -43,8 +43,9 @@ from logic_agents.world.processes import run_child
 from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock
-from logic_agents.world.spec import AgentEntry, GameSpec, Instance
+from logic_agents.world.spec import AgentEntry, GameSpec
 from logic_agents.world.trace import Trace, trace_header
+from logic_agents.world.values import Instance
 
 
 def add_parser(sub: Any) -> None:

@@ -17,7 +17,8 @@ from logic_agents.ground.output import make_console
 from logic_agents.logic.solvers import check_solver_name
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import detect_game, resolve
-from logic_agents.world.spec import GameSpec, Instance, Puzzle
+from logic_agents.world.spec import GameSpec, Puzzle
+from logic_agents.world.values import Instance
 
 
 def add_parser(sub: Any) -> None:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle, instance: Instance,
+def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle[Any, Any], instance: Instance,
                console: Console) -> None:
     started = time.perf_counter()
     result = puzzle.solve(instance, args.unique, args.solver)

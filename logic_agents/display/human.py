@@ -23,9 +23,10 @@ from logic_agents.world.core import AnyAgent, EpisodeResult, Why
 from logic_agents.world.outcomes import ended, finished
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import seated
-from logic_agents.world.spec import GameSpec, Instance, Puzzle
+from logic_agents.world.spec import GameSpec, Puzzle
 from logic_agents.world.trace import Trace
-from logic_agents.world.view import BoardView, Cell, Controls, View, cells_in
+from logic_agents.world.values import Instance
+from logic_agents.world.view import BoardView, Cell, View, cells_in
 
 ARROWS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 SHARED_HELP = "arrows move · {primary}{secondary}{own} · {undo}h hint · ? rules · q quit"
@@ -43,8 +44,8 @@ class Session:
             raise UsageError(f"{spec.name} has no controls for human play")
         self.spec, self.instance, self.world_options, self.seed = (spec, instance,
                                                                     world_options, seed)
-        self.view: View = view
-        self.controls: Controls = view.controls
+        self.view = view
+        self.controls = view.controls
         self.hint_agent = hint_agent
         # the puzzle `n` moves to after an instance (the next of its file or folder); without
         # one, `n` plays the same instance with the next seed

@@ -26,8 +26,9 @@ from logic_agents.display.human import Scripted, Session, replay_actions
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import AnyAgent, EpisodeResult
-from logic_agents.world.spec import GameSpec, Instance
+from logic_agents.world.spec import GameSpec
 from logic_agents.world.trace import Trace
+from logic_agents.world.values import Instance
 
 if TYPE_CHECKING:
     from logic_agents.display.tui_app import PlayApp

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from logic_agents.ground.shapes import Record
 from logic_agents.logic.portfolio import race
@@ -22,16 +22,19 @@ from logic_agents.world.budget import MIB, Budget
 from logic_agents.world.declared import Option
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
+Sol = TypeVar("Sol")  # a puzzle's solution
 
 
 @dataclass
-class SolveResult:
+class SolveResult(Generic[Sol]):
+    """How a search ended, a solution and a second one (world.values.Answer)."""
+
     status: Status
-    solution: Any = None
-    second: Any = None
+    solution: Sol | None = None
+    second: Sol | None = None
 
 
-def result_of(found: list[Any], unique: bool) -> SolveResult:
+def result_of(found: list[Sol], unique: bool) -> SolveResult[Sol]:
     """The result from up to two solutions found (`unique=False`: one was asked for)."""
     if not found:
         return SolveResult("unsat")
@@ -42,7 +45,7 @@ def result_of(found: list[Any], unique: bool) -> SolveResult:
     return SolveResult("multiple", found[0], found[1])
 
 
-def raced(checks: list[Callable[[], SolveResult]], unique: bool) -> SolveResult:
+def raced(checks: list[Callable[[], SolveResult[Sol]]], unique: bool) -> SolveResult[Sol]:
     """The first answer of `checks` (each a check with uniqueness, checks[0] the default
     set-up), raced on two cores; see the module docstring. `unique=False` keeps the solution
     alone, the one checks[0] would give first whenever it matters."""

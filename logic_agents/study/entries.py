@@ -18,7 +18,8 @@ from typing import Any
 from logic_agents.errors import FormatError, UnknownName
 from logic_agents.ground.inputs import is_dir
 from logic_agents.world.resolve import MAP_SUFFIXES, resolve, shipped_path
-from logic_agents.world.spec import GameSpec, Instance
+from logic_agents.world.spec import GameSpec
+from logic_agents.world.values import Instance
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ from logic_agents.world.agents import is_reference
 from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import get_game
 from logic_agents.world.sandbox import Caps
-from logic_agents.world.spec import AgentEntry, GameSpec, Instance
+from logic_agents.world.spec import AgentEntry, GameSpec
+from logic_agents.world.values import Instance
 
 
 def study_path(out: str | Path) -> Path:

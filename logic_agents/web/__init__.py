@@ -25,8 +25,9 @@ from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock
-from logic_agents.world.spec import GameSpec, Instance
+from logic_agents.world.spec import GameSpec
 from logic_agents.world.trace import Trace, replay, trace_header
+from logic_agents.world.values import Instance
 from logic_agents.world.view import View
 
 # what a page may load: nothing from anywhere; its own inline style (and script)

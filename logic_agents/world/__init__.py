@@ -25,7 +25,9 @@ from logic_agents.world.runner import run_episode  # noqa: F401 - re-exported
 _HOMES = {
     **dict.fromkeys(("GameSpec", "Instances", "Actions", "Puzzle", "Generator", "GenerateRequest",
                      "GenerateReport", "Lives", "Shipped", "Detection", "Inline", "Results",
-                     "CnfLegend", "AgentEntry", "agents_from"), "spec"),
+                     "CnfLegend", "AgentEntry", "agents_from", "Observations", "InstanceText"),
+                   "spec"),
+    **dict.fromkeys(("Instance", "Answer", "Solve"), "values"),
     "Option": "declared",
     **dict.fromkeys(("WorldBase", "PuzzleWorld", "CellAction", "PlaceAction", "GridShape",
                      "PlanningAgent"), "base"),
@@ -39,6 +41,7 @@ __all__ = [
     "Actions",
     "Agent",
     "AgentEntry",
+    "Answer",
     "BoardView",
     "CellAction",
     "CnfLegend",
@@ -51,8 +54,11 @@ __all__ = [
     "Generator",
     "GridShape",
     "Inline",
+    "Instance",
+    "InstanceText",
     "Instances",
     "Lives",
+    "Observations",
     "Option",
     "Outcome",
     "PlaceAction",
@@ -61,6 +67,7 @@ __all__ = [
     "PuzzleWorld",
     "Results",
     "Shipped",
+    "Solve",
     "StepResult",
     "Tile",
     "View",
@@ -103,12 +110,15 @@ if TYPE_CHECKING:  # what a type checker and an editor see; at run time __getatt
         Generator,
         Inline,
         Instances,
+        InstanceText,
         Lives,
+        Observations,
         Puzzle,
         Results,
         Shipped,
         agents_from,
     )
+    from logic_agents.world.values import Answer, Instance, Solve
     from logic_agents.world.view import BoardView, Controls, Tile, View
 
 

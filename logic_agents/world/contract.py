@@ -40,8 +40,9 @@ from logic_agents.world.registry import games, get_game, import_notes, origin
 from logic_agents.world.resolve import locate, resolve
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import missing_members
-from logic_agents.world.spec import Detection, GameSpec, Instance, Observations
+from logic_agents.world.spec import Detection, GameSpec, Observations
 from logic_agents.world.trace import to_jsonable
+from logic_agents.world.values import Instance
 from logic_agents.world.view import BoardView, Tile, View
 
 

@@ -38,7 +38,8 @@ from logic_agents.ground.inputs import (
 from logic_agents.ground.shapes import Record
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import games, origin, warn_once
-from logic_agents.world.spec import Detection, GameSpec, Inline, Instance, Shipped
+from logic_agents.world.spec import Detection, GameSpec, Inline, Shipped
+from logic_agents.world.values import Instance
 
 MAP_SUFFIXES = (".txt", ".tsv")
 _SHIPPED_NAME = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")

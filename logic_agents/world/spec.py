@@ -24,11 +24,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from logic_agents.errors import ContractError, UnknownName, UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult
 from logic_agents.world.declared import Option, accepts, declared_options, unwrapped
+from logic_agents.world.values import Instance, Solve
 from logic_agents.world.view import View
 
 Objective = Literal["win", "score"]
@@ -36,6 +38,9 @@ OBJECTIVES = ("win", "score")
 # a game's name is typed on the command line, names folders and entry points
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 C = TypeVar("C")
+Obs = TypeVar("Obs")  # a game's observation
+Act = TypeVar("Act")  # a game's action
+Sol = TypeVar("Sol")  # a puzzle's solution
 
 
 # -- the codecs every game gives --------------------------------------------------------------
@@ -44,46 +49,40 @@ def no_facts(instance: object) -> Record:
     return {}
 
 
-class Instance(Protocol):
-    """What the framework reads of a game's instance (a map, a puzzle): its name; no more."""
-
-    @property
-    def name(self) -> str:
-        """A one-line str."""
-        ...
+Inst = TypeVar("Inst", bound=Instance)  # a game's instance
 
 
 @dataclass(frozen=True)
-class Instances:
+class Instances(Generic[Inst]):
     """How a game reads and writes its instances. An instance has a `name` (a one-line str)."""
 
-    read: Callable[[Path], Sequence[Instance]]  # a file -> its instances; FormatError(file, line, col)
-    parse: Callable[[str, str], Instance]  # (text, source) -> the instance `format` wrote
-    format: Callable[[Any], str]  # instance -> text; parse(format(x)) == x (traces carry it)
-    sample: Callable[[], Instance]  # a tiny instance: the contract tests play it with every agent
+    read: Callable[[Path], Sequence[Inst]]  # a file -> its instances; FormatError(file, line, col)
+    parse: Callable[[str, str], Inst]  # (text, source) -> the instance `format` wrote
+    format: Callable[[Inst], str]  # instance -> text; parse(format(x)) == x (traces carry it)
+    sample: Callable[[], Inst]  # a tiny instance: the contract tests play it with every agent
     many: bool = False  # a file holds many instances (FILE:K names one)
-    facts: Callable[[Any], Record] = no_facts  # the columns `maps` shows
+    facts: Callable[[Inst], Record] = no_facts  # the columns `maps` shows
 
 
 @dataclass(frozen=True)
-class Actions:
+class Actions(Generic[Obs, Act]):
     """How actions are read back from a trace, and a few the rules forbid (for the checks)."""
 
-    from_json: Callable[[Any], Any]  # the inverse of the action's to_json()
-    illegal: Callable[[Any], Iterable[Any]]  # observation -> actions the world must refuse
+    from_json: Callable[[Any], Act]  # the inverse of the action's to_json() (a JSON value)
+    illegal: Callable[[Obs], Iterable[Act]]  # observation -> actions the world must refuse
 
 
 # -- capabilities -----------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(Generic[Inst, Sol]):
     """A static puzzle: `solve` and `cnf` without an agent."""
 
-    solve: Callable[..., Any]  # (instance, unique: bool, solver: str | None) -> SolveResult
-    is_solution: Callable[[Any, Any], bool]
-    show: Callable[[Any, Any], str]  # (instance, solution) -> text a person reads
-    to_json: Callable[[Any, Any], Any]  # (instance, solution) -> JSON value
-    encode: Callable[[Any], Any]  # instance -> KnowledgeBase, for `cnf`
-    describe: Callable[[Any], str]  # one line about an instance
+    solve: Solve[Inst, Sol]
+    is_solution: Callable[[Inst, Sol], bool]
+    show: Callable[[Inst, Sol], str]  # (instance, solution) -> text a person reads
+    to_json: Callable[[Inst, Sol], object]  # (instance, solution) -> JSON value
+    encode: Callable[[Inst], object]  # instance -> KnowledgeBase, for `cnf` (it checks so)
+    describe: Callable[[Inst], str]  # one line about an instance
     # what one run of `solve` keeps across its puzzles (warm solvers), closed when it ends
     session: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
 
@@ -140,7 +139,8 @@ class Generator:
     generate: Callable[[GenerateRequest], GenerateReport]
     help: str = ""
     epilog: Callable[[], str] = no_epilog
-    for_compare: Callable[[str, int, int, Mapping[str, Any]], Sequence[tuple[Instance, str]]] | None = None
+    for_compare: Callable[[str, int, int, Mapping[str, object]],
+                          Sequence[tuple[Instance, str]]] | None = None
     compare_options: tuple[Option, ...] = ()
 
 
@@ -183,7 +183,7 @@ class Results:
     Ooze's key is its score.
     """
 
-    words: Callable[[Any], str]  # EpisodeResult -> words
+    words: Callable[[EpisodeResult], str]
     keys: tuple[str, ...] = ()
 
 
@@ -195,7 +195,7 @@ class CnfLegend:
 
 
 @dataclass(frozen=True)
-class Observations:
+class Observations(Generic[Obs]):
     """How an observation crosses to a player process as data (world.referee).
 
     `encode(obs)` is a JSON object of the observation's fields, `decode(record)` the
@@ -203,30 +203,30 @@ class Observations:
     referee's process only (trusted).
     """
 
-    encode: Callable[[Any], Record]
-    decode: Callable[[Record], Any]
+    encode: Callable[[Obs], Record]
+    decode: Callable[[Record], Obs]
 
 
-class InstanceText:
+class InstanceText(Generic[Inst]):
     """An instance that is public (a puzzle) inside an observation.
 
     It crosses as the text the game's own `format` writes and is read back with `parse`,
     once per instance (the last one is remembered on both sides).
     """
 
-    def __init__(self, format: Callable[[Any], str], parse: Callable[[str, str], Any]):
+    def __init__(self, format: Callable[[Inst], str], parse: Callable[[str, str], Inst]):
         """The game's own codec of an instance."""
         self.format, self.parse = format, parse
-        self._encoded: tuple[Any, str] | None = None
-        self._decoded: tuple[str, Any] | None = None
+        self._encoded: tuple[Inst, str] | None = None
+        self._decoded: tuple[str, Inst] | None = None
 
-    def encode(self, instance: object) -> str:
+    def encode(self, instance: Inst) -> str:
         """The instance's text (made once per instance)."""
         if self._encoded is None or self._encoded[0] is not instance:
             self._encoded = (instance, self.format(instance))
         return self._encoded[1]
 
-    def decode(self, text: str) -> Any:
+    def decode(self, text: str) -> Inst:
         """The instance a text writes (read once per text)."""
         if self._decoded is None or self._decoded[0] != text:
             self._decoded = (text, self.parse(text, "<observation>"))
@@ -247,7 +247,7 @@ class AgentEntry:
     """
 
     name: str
-    factory: Callable[..., Any]
+    factory: Callable[..., AnyAgent]
     help: str = ""
     options: tuple[Option, ...] | None = None
     # needs a person at a terminal: factory(read_key=..., show=...), `play` only
@@ -258,7 +258,7 @@ class AgentEntry:
         return self.options if self.options is not None else declared_options(self.factory)
 
 
-def _human(**options: Any) -> Any:
+def _human(**options: object) -> AnyAgent:
     raise UsageError("the human agent is a person at a terminal: `logic-agents play MAP "
                      "--agent human`")
 
@@ -268,7 +268,7 @@ HUMAN = AgentEntry("human", _human, "you, in the terminal: arrows move, space pr
                    options=(), interactive=True)
 
 
-def agents_from(factories: Mapping[str, Callable[..., Any]],
+def agents_from(factories: Mapping[str, Callable[..., AnyAgent]],
                 help: Mapping[str, str] | None = None,
                 interactive: Sequence[str] = ()) -> dict[str, AgentEntry]:
     """AgentEntries from {name: factory}, with help lines (default: the factory's docstring)."""
@@ -280,7 +280,7 @@ def agents_from(factories: Mapping[str, Callable[..., Any]],
     return out
 
 
-def summary_of(factory: Any, name: str) -> str:
+def summary_of(factory: object, name: str) -> str:
     """The first paragraph of a factory's docstring, without a leading "name:"."""
     target, _ = unwrapped(factory)
     doc = (target.__doc__ or "").strip()
@@ -295,16 +295,18 @@ class GameSpec:
 
     name: str
     description: str
-    make_world: Callable[..., Any]  # (instance, **options) -> a World
+    make_world: Callable[..., AnyWorld]  # (instance, **options) -> a World
     agents: Mapping[str, AgentEntry]
-    instances: Instances
-    actions: Actions
-    render: Callable[[Any], Any]  # observation -> the text `play` prints (str, or rich Text)
+    # the framework reads every game's instances, observations and actions alike: a game's
+    # own types are checked where its codecs are made (Instances(...), Actions(...), ...)
+    instances: Instances[Any]
+    actions: Actions[Any, Any]
+    render: Callable[[Any], object]  # observation -> the text `play` prints (str, or rich Text)
     default_agent: str
     example: str  # an instance `play` takes: a shipped name or an inline instance
     objective: Objective = "win"
     options: tuple[Option, ...] = ()  # what make_world takes besides lives
-    capabilities: tuple[Any, ...] = ()
+    capabilities: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
         """Check the name, the texts, the objective and the callables when made."""
@@ -371,7 +373,7 @@ class GameSpec:
         """The agents that play by themselves (not the `human` one)."""
         return {k: e for k, e in self.agents.items() if not e.interactive}
 
-    def make_agent(self, name: str, **options: Any) -> Any:
+    def make_agent(self, name: str, **options: object) -> AnyAgent:
         """A registered agent, made with `options`.
 
         Raises:

@@ -25,7 +25,8 @@ from logic_agents.ground.shapes import Record
 from logic_agents.world.core import AnyWorld, EpisodeResult, why_record
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import resolve
-from logic_agents.world.spec import GameSpec, Instance, Lives
+from logic_agents.world.spec import GameSpec, Lives
+from logic_agents.world.values import Instance
 
 
 def to_jsonable(value: Any) -> Any:

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, TypeVar
 
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Why
 
 Cell = tuple[int, int]
+Obs = TypeVar("Obs")  # a game's observation
+Act = TypeVar("Act")  # a game's action
 
 # colours a game may name in its palette; any CSS colour works in the page, and the terminal
 # takes the same "#rrggbb" strings
@@ -61,7 +63,7 @@ class BoardView:
     boxes: tuple[int, int] | None = None  # thick lines every (h, w) tiles
     row_shift: tuple[float, ...] = ()  # per row, in tiles (hex boards)
     origin: Cell = (0, 0)  # the tile of game cell (0, 0)
-    counters: tuple[tuple[str, Any], ...] = ()  # what the observation shows: lives, score
+    counters: tuple[tuple[str, object], ...] = ()  # what the observation shows: lives, score
     # the game's own rows and columns (default: the tiles less a frame as wide on both sides
     # as the origin, as Undead's clue frame is); the boards' labels number these, from 0
     extent: tuple[int, int] | None = None
@@ -105,7 +107,7 @@ class BoardView:
 
 
 @dataclass(frozen=True)
-class Controls:
+class Controls(Generic[Obs, Act]):
     """How a person plays a game.
 
     `keys` maps a key to what it does (shown in the help line), beyond the shared ones;
@@ -114,32 +116,32 @@ class Controls:
     arrows reach it as "up", "down", "left", "right".
     """
 
-    act: Callable[[Any, Cell, str], Any]
+    act: Callable[[Obs, Cell, str], Act | None]
     keys: dict[str, str] = field(default_factory=dict)
     primary: str = "probe or place"
     secondary: str = "flag or mark"
     arrows_act: bool = False
-    cursor: Callable[[Any], Cell] | None = None  # where the cursor starts (default (0, 0))
-    cells: Callable[[Any], tuple[int, int]] | None = None  # (rows, cols) the cursor may visit
+    cursor: Callable[[Obs], Cell] | None = None  # where the cursor starts (default (0, 0))
+    cells: Callable[[Obs], tuple[int, int]] | None = None  # (rows, cols) the cursor may visit
     hint_agent: str = ""  # the agent `h` asks for a hint (default: the game's default agent)
     # the characters that act beyond primary, secondary and the arrows (Sudoku's digits):
     # what a Gymnasium action may press (logic_agents.gym)
     alphabet: str = ""
     # whether the world accepts an action here: the Gymnasium action mask; a person pressing a
     # key anyway still hears the world's reason (default: every action `act` gives)
-    legal: Callable[[Any, Any], bool] = lambda obs, action: True
+    legal: Callable[[Obs, Act], bool] = lambda obs, action: True
     # the rules as a person reads them before a first move (human play's `?` screen); empty:
     # the game's description
     rules: str = ""
 
 
 @dataclass(frozen=True)
-class View:
+class View(Generic[Obs, Act]):
     """What a game shows: its board from an observation, an action's cells, its controls."""
 
-    board: Callable[[Any], BoardView]
-    cells_of: Callable[[Any], Sequence[Cell]] = lambda action: ()
-    controls: Controls | None = None
+    board: Callable[[Obs], BoardView]
+    cells_of: Callable[[Act], Sequence[Cell]] = lambda action: ()
+    controls: Controls[Obs, Act] | None = None
 
 
 def cells_in(why: object) -> tuple[Cell, ...]:

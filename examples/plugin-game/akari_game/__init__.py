@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from akari_game.agents import AGENTS
-from akari_game.board import AkariPuzzle, format_puzzle, is_solution, load, parse, render
+from akari_game.board import AkariPuzzle, Cell, format_puzzle, is_solution, load, parse, render
 from akari_game.encode import AkariSolver, encode
 from akari_game.generate import GENERATOR
 from akari_game.view import VIEW
@@ -21,7 +21,8 @@ from logic_agents.world import spec
 from logic_agents.world.resolve import shipped_maps, sniffer
 
 
-def solve(puzzle: AkariPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+def solve(puzzle: AkariPuzzle, unique: bool = True,
+          solver: str | None = None) -> SolveResult[frozenset[Cell]]:
     with AkariSolver(puzzle, solver) as sat:
         return result_of(sat.solutions(2 if unique else 1), unique)
 

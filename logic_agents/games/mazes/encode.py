@@ -298,7 +298,7 @@ RACE_CELLS = 400
 RACE_SOLVERS = (DEFAULT_SOLVER, "cadical195")
 
 
-def _check(board: MazeBoard, unique: bool, solver: str | None) -> SolveResult:
+def _check(board: MazeBoard, unique: bool, solver: str | None) -> SolveResult[list[Cell]]:
     s = MazeSolver(board, solver)
     try:
         return result_of(s.solutions(2 if unique else 1) or [], unique)
@@ -307,7 +307,7 @@ def _check(board: MazeBoard, unique: bool, solver: str | None) -> SolveResult:
 
 
 def solve(board: MazeBoard, unique: bool = True, solver: str | None = None, *,
-          race: bool | None = None) -> SolveResult:
+          race: bool | None = None) -> SolveResult[list[Cell]]:
     """A solution path (and with `unique`, a second one or the proof there is none). `race`:
     RACE_SOLVERS on two cores, the first answer wins (default: when no solver is named and
     the board has RACE_CELLS or more); a board with two solutions always shows the first

@@ -60,4 +60,4 @@ VIEW = view.View(board=board_view, cells_of=moved_to,
                                         alphabet="u",
                                         legal=lambda obs, a: a.move in legal_moves(obs.board,
                                                                                    obs.path),
-                                        cursor=lambda obs: tuple(obs.walker)))
+                                        cursor=lambda obs: obs.walker))

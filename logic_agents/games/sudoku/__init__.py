@@ -6,6 +6,7 @@ from pathlib import Path
 
 from logic_agents.games.sudoku.agents import AGENTS, norvig_solve
 from logic_agents.games.sudoku.board import (
+    Grid,
     SudokuPuzzle,
     format_grid,
     format_line,
@@ -71,7 +72,7 @@ def illegal_actions(obs: SudokuObservation) -> list[SudokuAction]:
 
 
 def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None, *,
-                 shuffle: int | None = None) -> SolveResult:
+                 shuffle: int | None = None) -> SolveResult[Grid]:
     """One puzzle. 9x9 and smaller go to a solver kept warm (sudoku.warm: the rules told
     once, the clues as assumptions), whose answers are canonical (the first solution in
     reading order), so what it answers never depends on what it solved before; other sizes

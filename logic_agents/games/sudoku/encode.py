@@ -182,7 +182,7 @@ class SudokuSolver:
             if selector is not None:
                 self.oracle.add([[-selector]])  # retire the clause
 
-    def canonical(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult:
+    def canonical(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult[Grid]:
         """As `check`, but every grid it gives is the first in reading order (the second
         of a puzzle with several: the first of the others), so a solver kept warm across
         puzzles (the rules told once) answers exactly as a fresh one."""
@@ -239,7 +239,7 @@ class SudokuSolver:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def check(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult:
+    def check(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult[Grid]:
         """unique / multiple (with a second solution) / unsat; `solved` when unique=False."""
         if not unique:
             grid = self.solve(puzzle)
@@ -352,7 +352,7 @@ def clue_core(puzzle: SudokuPuzzle) -> tuple[list[list[int]], list[int]]:
 
 
 def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None,
-              shuffle: int | None = None) -> SolveResult:
+              shuffle: int | None = None) -> SolveResult[Grid]:
     """One puzzle on its own fresh solver, fed only the rules its clues leave open
     (clue_core): a few thousand clauses instead of the whole rules, which cost more to hand
     to a solver than the search itself. What it answers depends on the puzzle alone."""

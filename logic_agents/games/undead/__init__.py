@@ -71,7 +71,7 @@ def render(obs: UndeadObservation) -> str:
     return f"step {obs.step}\n" + format_picture(obs.puzzle, obs.cells)
 
 
-def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult:
+def solve_puzzle(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None) -> SolveResult[str]:
     return solve(puzzle, unique, solver)
 
 

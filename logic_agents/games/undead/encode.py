@@ -222,7 +222,7 @@ class UndeadSolver:
     def count_solutions(self, limit: int = 2) -> int:
         return len(self.solutions(limit))
 
-    def check(self, unique: bool = True) -> SolveResult:
+    def check(self, unique: bool = True) -> SolveResult[str]:
         if not unique:
             found = self.solve()
             return result_of([found] if found else [], unique=False)
@@ -257,7 +257,7 @@ RACE_SETUPS: tuple[Record, ...] = (
 
 
 def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
-               shuffle: int | None = None, unique: bool = True) -> SolveResult:
+               shuffle: int | None = None, unique: bool = True) -> SolveResult[str]:
     """The check under one set-up (SeenCore keywords; `solver` overrides the set-up's) on a
     solver of its own: a solution, and with `unique` a second one or the proof there is none."""
     setup = dict(setup)
@@ -270,7 +270,7 @@ def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
 
 
 def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, *,
-          race: bool | None = None, shuffle: int | None = None) -> SolveResult:
+          race: bool | None = None, shuffle: int | None = None) -> SolveResult[str]:
     """A solution (and with `unique`, a second one or the proof there is none), from the
     seen core (seen.py). `race`: the RACE_SETUPS on two cores, the first answer wins
     (default: when no solver is named and the board has LARGE_SOLVER_CELLS or more); else

@@ -1,0 +1,56 @@
+"""What the framework reads of a game's own values: no more than it needs.
+
+Concepts:
+- Instance: a map or a puzzle, of which the framework reads its `name`;
+- Answer: the status, a solution and a second one (logic_agents.solving.SolveResult is the
+  one the shipped games give; the world reads any object with these members);
+- Solve: the shape of a Puzzle capability's `solve(instance, unique, solver)`.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar
+
+S_co = TypeVar("S_co", covariant=True)  # a puzzle's solution
+I_contra = TypeVar("I_contra", contravariant=True)  # a puzzle's instance
+
+
+class Instance(Protocol):
+    """What the framework reads of a game's instance (a map, a puzzle): its name; no more."""
+
+    @property
+    def name(self) -> str:
+        """A one-line str."""
+        ...
+
+
+class Answer(Protocol[S_co]):
+    """What a puzzle's `solve` answers (logic_agents.solving.SolveResult is one).
+
+    `status` is "unique", "multiple", "solved" or "unsat"; `second` is a different solution,
+    the evidence that a puzzle is not unique.
+    """
+
+    @property
+    def status(self) -> str:
+        """How the search ended."""
+        ...
+
+    @property
+    def solution(self) -> S_co | None:
+        """A solution, None when there is none."""
+        ...
+
+    @property
+    def second(self) -> S_co | None:
+        """A second solution, when `status` is "multiple"."""
+        ...
+
+
+class Solve(Protocol[I_contra, S_co]):
+    """A puzzle's solver: `solve(instance, unique, solver)`, `solver` a PySAT name or None."""
+
+    def __call__(self, instance: I_contra, unique: bool = ..., solver: str | None = ..., /
+                 ) -> Answer[S_co]:
+        """The answer for one instance; `unique` also looks for a second solution."""
+        ...
