@@ -178,9 +178,8 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
         if writer is not None:
             writer.close()
     drawn = spec.get(_view.View)
-    if drawn is not None and last[0] is not None:
-        result.board = drawn.board(last[0])
-    return PlayedEpisode.of(result)
+    board = drawn.board(last[0]) if drawn is not None and last[0] is not None else None
+    return PlayedEpisode.of(result, board)
 
 
 def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,

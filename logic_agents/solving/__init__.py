@@ -1,5 +1,5 @@
 """What games build their solving on, above both the world and the logic: a static puzzle's
-answers (puzzle: SolveResult, result_of, raced, SolverCache, SolverChoice,
+answers (puzzle: SolveResult, result_of, raced, SolverCache, SolverChoice, KeepsSolver,
 CappedSearchAgent) and the SAT agents' `--solver` option (options: solver_option).
 
 The names are imported on first use (PEP 562), as in logic_agents.world.
@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from logic_agents.solving.options import INCREMENTAL_SOLVERS, solver_option  # noqa: F401
     from logic_agents.solving.puzzle import (  # noqa: F401
         CappedSearchAgent,
+        KeepsSolver,
         SolverCache,
         SolverChoice,
         SolveResult,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # what type checkers and editors see
 
 _HOMES = {
     **dict.fromkeys(("SolveResult", "Status", "result_of", "raced", "SolverCache",
-                     "SolverChoice", "CappedSearchAgent"), "puzzle"),
+                     "SolverChoice", "KeepsSolver", "CappedSearchAgent"), "puzzle"),
     **dict.fromkeys(("solver_option", "INCREMENTAL_SOLVERS"), "options"),
 }
 

@@ -2,8 +2,9 @@
 
 Concepts: Status (unique / multiple / solved / unsat); SolveResult, where `second` is a
 different solution, the evidence that a puzzle is not unique; SolverCache (one solver per
-instance across an episode); SolverChoice (an agent's `--solver` option and its SolverCache);
-CappedSearchAgent (nodes and caps of the baseline searches).
+instance across an episode); SolverChoice (an agent's `--solver` option);
+KeepsSolver (SolverChoice with a SolverCache); CappedSearchAgent (nodes and caps of the
+baseline searches).
 - raced(checks, unique): solver set-ups raced on two cores (logic/portfolio.race), each a
   check with uniqueness; a later set-up's answer is taken unless it shows two solutions
   (which two depends on the solver), so the answer never depends on which finished first.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from logic_agents.ground.shapes import Record
 from logic_agents.logic.portfolio import race
@@ -23,6 +24,17 @@ from logic_agents.world.declared import Option
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
 Sol = TypeVar("Sol")  # a puzzle's solution
+Inst = TypeVar("Inst")  # a puzzle's instance
+
+
+class Closes(Protocol):
+    """A solver an agent keeps: closed when the instance changes or the episode ends."""
+
+    def close(self) -> None:
+        """Free the solver."""
+
+
+Solver = TypeVar("Solver", bound=Closes)
 
 
 @dataclass
@@ -55,16 +67,16 @@ def raced(checks: list[Callable[[], SolveResult[Sol]]], unique: bool) -> SolveRe
     return result_of([result.solution] if result.solution else [], unique=False)
 
 
-class SolverCache:
+class SolverCache(Generic[Inst, Solver]):
     """One solver per instance, kept across the steps of an episode and rebuilt (the old one
     closed) when the instance changes. `make(instance)` builds it."""
 
-    def __init__(self, make: Callable[[Any], Any]):
+    def __init__(self, make: Callable[[Inst], Solver]):
         self.make = make
-        self.instance: Any = None
-        self.solver: Any = None
+        self.instance: Inst | None = None
+        self.solver: Solver | None = None
 
-    def get(self, instance: Any) -> Any:
+    def get(self, instance: Inst) -> Solver:
         if self.solver is None or self.instance != instance:
             if self.solver is not None:
                 self.solver.close()
@@ -75,29 +87,35 @@ class SolverCache:
     def close(self) -> None:
         if self.solver is not None:
             self.solver.close()
-        self.solver = self.instance = None
+        self.solver = None
+        self.instance = None
 
 
 class SolverChoice:
-    """Mix in before a PlanningAgent: the `--solver` option (self.solver); an agent whose
-    `solver_class` is set also keeps a SolverCache (self.cache) of `solver_class(instance,
-    self.solver)`, one solver per instance, closed at reset."""
+    """Mix in before a PlanningAgent: the `--solver` option (self.solver)."""
 
     options: tuple[Option, ...] = (solver_option(),)
-    solver_class: Callable[[Any, str | None], Any] | None = None
-    cache: SolverCache  # set when solver_class is
 
     def __init__(self, *, solver: str | None = None, **rest: Any):
         self.solver = solver
-        make = self.solver_class
-        if make is not None:
-            self.cache = SolverCache(lambda instance: make(instance, self.solver))
         super().__init__(**rest)
+
+
+class KeepsSolver(SolverChoice, Generic[Inst, Solver]):
+    """SolverChoice, and a SolverCache (self.cache) of `solver_class(instance, self.solver)`:
+    one solver per instance, closed at reset."""
+
+    solver_class: Callable[[Inst, str | None], Solver]
+
+    def __init__(self, *, solver: str | None = None, **rest: Any):
+        make = self.solver_class
+        self.cache: SolverCache[Inst, Solver] = SolverCache(
+            lambda instance: make(instance, self.solver))
+        super().__init__(solver=solver, **rest)
 
     def close(self) -> None:
         """Free the episode's solvers (reset calls it, so no answer depends on the last game)."""
-        if self.solver_class is not None:
-            self.cache.close()
+        self.cache.close()
         super().close()  # type: ignore[misc]  # a mixin: the PlanningAgent after it closes too
 
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 import dataclasses
 import html
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled
+from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import MapStats, Pair, Summary, per_map
 from logic_agents.web.study import study_page
 from logic_agents.web.svg import episode_html
 from logic_agents.world.core import EpisodeResult
+from logic_agents.world.view import BoardView
 
 
 @dataclass
@@ -29,9 +31,18 @@ class PlayedEpisode(EpisodeResult):
     """What `logic_agents.play` returns: an EpisodeResult that a notebook shows as its numbers
     beside its last board (the world's EpisodeResult draws nothing: pages are web's)."""
 
+    # the last observation's board, when the game has a View
+    board: BoardView | None = field(default=None, repr=False, compare=False)
+
     @classmethod
-    def of(cls, result: EpisodeResult) -> PlayedEpisode:
-        return cls(**{f.name: getattr(result, f.name) for f in dataclasses.fields(result)})
+    def of(cls, result: EpisodeResult, board: BoardView | None = None) -> PlayedEpisode:
+        return cls(**vars(result), board=board)
+
+    def to_dict(self) -> Record:
+        """The result as JSON (a results row's fields), without the drawn board."""
+        d = super().to_dict()
+        del d["board"]
+        return d
 
     def _repr_html_(self) -> str:
         return episode_html(self, self.board)

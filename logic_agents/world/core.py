@@ -13,9 +13,10 @@ Concepts:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
-from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from logic_agents.errors import IllegalAction
 from logic_agents.ground.shapes import Record
@@ -85,8 +86,9 @@ class Why(str):
     guess: bool
     path: bool
 
-    def __new__(cls, text: str, cells: Any = (), odds: dict[tuple[int, int], float] | None = None,
-                guess: bool = False, path: bool = False) -> Why:
+    def __new__(cls, text: str, cells: Iterable[Sequence[int]] = (),
+                odds: dict[tuple[int, int], float] | None = None, guess: bool = False,
+                path: bool = False) -> Why:
         """A reason: its words, and what a viewer highlights (see the class)."""
         why = super().__new__(cls, text)
         why.cells = tuple((int(r), int(c)) for r, c in cells)
@@ -124,7 +126,7 @@ def why_record(why: object) -> Record | None:
     return why.to_json() if isinstance(why, Why) else {"text": str(why)}
 
 
-def whole_cell(cell: Any, action: Any) -> tuple[int, int]:
+def whole_cell(cell: object, action: object) -> tuple[int, int]:
     """An action's cell as (row, column), checked.
 
     Every world checks its actions' cells through here, so an agent's (0.0, 1.5) is refused
@@ -142,15 +144,15 @@ def whole_cell(cell: Any, action: Any) -> tuple[int, int]:
     """
     if (isinstance(cell, tuple) and len(cell) == 2
             and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
-        return cell
+        return (cell[0], cell[1])
     raise IllegalAction(f"{action!r}: a cell is two whole numbers (row, column), "
                         f"not {cell!r}"[:300])
 
 
-class StepResult(NamedTuple):
+class StepResult(NamedTuple, Generic[Obs]):
     """World.step's 5-tuple, with names."""
 
-    observation: Any
+    observation: Obs
     reward: float
     terminated: bool
     truncated: bool
@@ -199,16 +201,11 @@ class EpisodeResult:
     # the CPU seconds of the process that played the game (agent and world), beside time_s,
     # which is wall time and grows when the machine is busy
     cpu_s: float = 0.0
-    # the last observation's board (a world.view.BoardView), when the caller drew it
-    # (logic_agents.play does, and returns a results.PlayedEpisode, which a notebook shows
-    # beside the numbers: the simulator itself draws nothing)
-    board: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> Record:
-        """The result as JSON (a results row's fields), without the drawn board."""
+        """The result as JSON (a results row's fields)."""
         d = asdict(self)
         d["outcome"] = self.outcome.value
-        del d["board"]
         return d
 
 

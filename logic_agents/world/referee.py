@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NoReturn
 
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
@@ -89,7 +89,7 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
     return _DESCRIBED[key]
 
 
-_DESCRIBED: dict[tuple[Any, ...], Record] = {}
+_DESCRIBED: dict[tuple[object, ...], Record] = {}
 
 
 def _stamp(reference: str) -> tuple[int, ...]:
@@ -121,7 +121,7 @@ class RemoteFactory:
         """Locate the reference's code: its file and the paths its module imports from."""
         self.file, self.paths = _locate(self.reference)
 
-    def __call__(self, **options: Any) -> RemoteAgent:
+    def __call__(self, **options: object) -> RemoteAgent:
         """An agent in a player process, built with `options`."""
         return self.make(options, Clock())
 
@@ -183,8 +183,8 @@ class RemoteAgent(Seated):
         self.delta = Delta()
         self._why: Why | None = None
         self._why_failed: AgentFailed | None = None
-        self._encode: Callable[[Any], Record] = _unset
-        self._decode_action: Callable[[Any], Any] = _unset
+        self._encode: Callable[[object], Record] = _unset
+        self._decode_action: Callable[[object], object] = _unset
         self._options: Record = {}
         self._begun = False
         self._ended: Record | None = None  # close()'s answer, once stats() ran
@@ -255,7 +255,7 @@ class RemoteAgent(Seated):
         self.player.last_pid = last_pid()
         self._ask("reset", {"op": "begin", "options": self._options, "seed": seed}, "ok")
 
-    def act(self, observation: Any) -> Any:
+    def act(self, observation: object) -> object:
         """The agent's action for `observation`, sent as data and checked when it comes back."""
         self.step += 1
         step = self.step
@@ -325,11 +325,11 @@ class RemoteAgent(Seated):
                 self.player.sweep()
 
 
-def _unset(value: Any) -> Any:
+def _unset(value: object) -> NoReturn:
     raise AssertionError("start() sets the codecs before the first move")
 
 
-def _text(value: Any, limit: int) -> str:
+def _text(value: object, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.errors import AgentOptionError, UnknownName
-from logic_agents.games.mazes.board import STEPS
+from logic_agents.games.mazes.board import STEPS, MazeBoard
 from logic_agents.games.mazes.encode import MazeSolver
 from logic_agents.games.mazes.search import (
     DEFAULT_NODE_CAP,
@@ -27,7 +27,7 @@ from logic_agents.games.mazes.search import (
 )
 from logic_agents.games.mazes.world import MazeAction, MazeObservation
 from logic_agents.ground.shapes import Counters
-from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
+from logic_agents.solving.puzzle import CappedSearchAgent, KeepsSolver
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.core import Why
@@ -46,7 +46,7 @@ class _MazeAgent(PlanningAgent[MazeObservation, MazeAction]):
                           for a, b in zip(path[start - 1:], path[start:]))
 
 
-class SatMazeAgent(SolverChoice, _MazeAgent):
+class SatMazeAgent(KeepsSolver[MazeBoard, MazeSolver], _MazeAgent):
     """sat: one solve (and its cycle cuts) for the whole path, then walk it."""
 
     name = "sat"

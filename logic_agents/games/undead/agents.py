@@ -25,7 +25,7 @@ from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP,
 from logic_agents.games.undead.world import UndeadAction, UndeadObservation
 from logic_agents.ground.shapes import Counters
 from logic_agents.logic.oracle import Verdict
-from logic_agents.solving.puzzle import CappedSearchAgent, SolverChoice
+from logic_agents.solving.puzzle import CappedSearchAgent, KeepsSolver
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
@@ -45,7 +45,7 @@ def _layout_of(puzzle: UndeadPuzzle) -> str:
     return "".join(ch if ch in "LR" else "." for ch in puzzle.grid)
 
 
-class SolvingUndeadAgent(SolverChoice, UndeadAgent):
+class SolvingUndeadAgent(KeepsSolver[UndeadPuzzle, UndeadSolver], UndeadAgent):
     solver_class = UndeadSolver
 
 
