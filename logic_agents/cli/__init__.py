@@ -18,7 +18,8 @@ import io
 import os
 import sys
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn, TextIO
 
 from logic_agents._version import __version__
 from logic_agents.cli import (
@@ -58,7 +59,7 @@ class _Lenient(Exception):
 
 
 class _FirstPassParser(Parser):
-    def error(self, message: str) -> Any:
+    def error(self, message: str) -> NoReturn:
         raise _Lenient(message)
 
 
@@ -96,10 +97,10 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
 class _Sub:
     """add_subparsers' handle, made lenient (no -h) for the first pass."""
 
-    def __init__(self, sub: Any, first_pass: bool):
+    def __init__(self, sub: argparse._SubParsersAction[Parser], first_pass: bool):
         self.sub, self.first_pass = sub, first_pass
 
-    def add_parser(self, name: str, **kwargs: Any) -> Any:
+    def add_parser(self, name: str, **kwargs: Any) -> Parser:
         if self.first_pass:
             kwargs["add_help"] = False
         return self.sub.add_parser(name, **kwargs)
@@ -151,12 +152,12 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv, console_script)
 
 
-def _warning_line(shown: Any) -> Any:
+def _warning_line(shown: Callable[..., None]) -> Callable[..., None]:
     """A plug-in left out is one `warning:` line on stderr, not Python's two; other warnings
     are shown as before."""
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: Any = None, line: str | None = None) -> None:
+             file: TextIO | None = None, line: str | None = None) -> None:
         if not issubclass(category, PluginWarning):
             shown(message, category, filename, lineno, file, line)
             return

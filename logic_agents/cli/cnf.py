@@ -12,10 +12,10 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from logic_agents._version import __version__
 from logic_agents.cli.common import (
+    ParserMaker,
     agent_entries,
     agents_epilog,
     declared_flags,
@@ -30,6 +30,7 @@ from logic_agents.cli.common import (
 from logic_agents.errors import ContractError, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.logic.kb import KnowledgeBase
+from logic_agents.logic.query import Query
 from logic_agents.world.agents import build_agent
 from logic_agents.world.declared import Option, accepts
 from logic_agents.world.options import integer
@@ -45,7 +46,7 @@ class _Captured(PassThrough):
     """Raised from the query hook to stop the episode once the wanted query is captured."""
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("cnf", help="write a knowledge base as DIMACS",
                        description="Write a puzzle's whole encoding, or play an agent that "
                        "reasons with SAT until its K-th satisfiability test and write the "
@@ -107,11 +108,11 @@ def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Instance, m
     if not accepts(entry.factory, "on_query"):
         raise UsageError(f"agent {entry.name} asks no SAT solver (it has no on_query hook); "
                          f"use {', '.join(spec.query_agents()) or 'a SAT agent'}")
-    captured: Record = {}
+    asked: list[Query] = []  # every test the agent made, up to the one asked for
 
-    def on_query(query: Any) -> None:
+    def on_query(query: Query) -> None:
+        asked.append(query)
         if query.index == args.query:
-            captured["query"] = query
             raise _Captured
 
     options = given_options(args, [entry], spec)[entry.name]
@@ -119,12 +120,11 @@ def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Instance, m
     world = spec.make_world(instance, **world_options(spec, args))
     with contextlib.suppress(_Captured):
         run_episode(world, agent, args.seed, game=spec.name, map_name=instance.name)
-    if "query" not in captured:
-        asked = getattr(agent, "queries", 0)
-        raise UsageError(f"{entry.name} made only {asked} satisfiability test(s) on "
+    if not asked or asked[-1].index != args.query:
+        raise UsageError(f"{entry.name} made only {len(asked)} satisfiability test(s) on "
                          f"{instance.name} with seed {args.seed}; ask for --query "
-                         f"{max(asked, 1)} or another --seed")
-    query = captured["query"]
+                         f"{max(len(asked), 1)} or another --seed")
+    query = asked[-1]
     settings = query.settings()
     comments = head + [f"map {instance.name} ({portable_path(map_path)})",
                        f"agent {entry.name}" + (f" {settings}" if settings else ""),

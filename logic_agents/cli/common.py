@@ -18,7 +18,8 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from types import FrameType
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from rich.console import Console
 from rich.markup import escape
@@ -41,13 +42,23 @@ from logic_agents.world.spec import AgentEntry, GameSpec, Lives, Results
 from logic_agents.world.values import Instance
 
 PROG = "logic-agents"
+Number = TypeVar("Number", int, float)
+
+
+class ParserMaker(Protocol):
+    """What a verb's `add_parser(sub)` is handed: argparse's sub-parser handle, or the CLI's
+    lenient first-pass wrapper of it (argparse takes its keywords untyped)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> Parser:
+        """A verb's sub-parser."""
+        ...
 
 
 class Parser(argparse.ArgumentParser):
     """argparse, but an error is one line and exit code 2, and an epilog may be made only
     when its help is shown (`epilog_from`)."""
 
-    epilog_from: Any = None
+    epilog_from: Callable[[], str] | None = None
 
     def format_help(self) -> str:
         if self.epilog_from is not None:
@@ -59,7 +70,7 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def _first_only(signum: int, frame: Any) -> None:
+def _first_only(signum: int, frame: FrameType | None) -> None:
     stop_listening()
     raise KeyboardInterrupt
 
@@ -122,16 +133,16 @@ SHARED_ARGUMENTS: Record = {
 }
 
 
-def given(args: argparse.Namespace, name: str) -> Any:
+def given(args: argparse.Namespace, name: str) -> Any:  # typed as the option declares
     """The value of a flag a game, an agent or a generator declares (None when not given):
     such names come from the declarations, so the namespace is read as the mapping it is."""
     return vars(args).get(name)
 
 
-def caps_of(args: argparse.Namespace) -> Any:
+def caps_of(args: argparse.Namespace) -> Caps:
     """The sandbox.Caps the caps flags give (defaults where not given)."""
 
-    def pick(given: Any, default: Any) -> Any:
+    def pick(given: Number | None, default: Number | None) -> Number | None:
         return default if given is None else (given or None)
 
     return Caps(pick(args.move_timeout, DEFAULT_CAPS.move_timeout),
@@ -160,7 +171,7 @@ def episode_flags(p: argparse.ArgumentParser) -> None:
     limit_flag(p)
 
 
-def examples(verb: str, template: str, want: Any = None) -> str:
+def examples(verb: str, template: str, want: Callable[[GameSpec], object] | None = None) -> str:
     """Example lines of a verb, made from the registered games' own examples (the first two
     games that have what `want` asks for), so that no game is named here."""
 
@@ -362,7 +373,8 @@ def report_agent_failure(result: EpisodeResult) -> bool:
     return True
 
 
-def add_option(parser: Any, option: Option, owner: str = "") -> None:
+def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, option: Option,
+               owner: str = "") -> None:
     """The flag of a declared Option (`node_cap` -> `--node-cap N`, a bool -> `--x/--no-x`);
     the value stays None unless given."""
     shown = f" (default {option.default})" if option.default not in (None, "", ()) else ""

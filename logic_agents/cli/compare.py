@@ -13,7 +13,6 @@ import platform
 import secrets
 import shlex
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -22,6 +21,7 @@ from logic_agents._version import __version__
 from logic_agents.cli.common import (
     EXIT_AGENT_FAILED,
     PROG,
+    ParserMaker,
     agent_entries,
     agents_epilog,
     caps_flags,
@@ -58,7 +58,7 @@ from logic_agents.world.registry import games, get_game
 from logic_agents.world.spec import GameSpec, Generator
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser(
         "compare", help="compare agents over many maps and seeds (paired)",
         description="Every agent plays every map --runs times; run i on map m uses the same "
@@ -150,7 +150,7 @@ def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
     return names
 
 
-def _game(args: argparse.Namespace) -> Any:
+def _game(args: argparse.Namespace) -> GameSpec:
     """The study's game: --game, else its maps' game, else the one game that generates
     instances for `compare --generate`."""
 
@@ -233,8 +233,8 @@ def run(args: argparse.Namespace) -> int:
                   TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=total)
 
-        def on_row(row: Any) -> None:
-            tally[row.agent].append(row.score if scored else row.won)
+        def on_row(row: Row) -> None:
+            tally[row.agent].append((row.score or 0) if scored else row.won)  # as summarize counts
             live = "  ".join(
                 f"{a} {sum(v) / len(v):.1f}" if scored else f"{a} {100 * sum(v) / len(v):.1f}%"
                 for a, v in tally.items() if v)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any, cast
+from typing import cast
 
 from rich.console import Console
 from rich.markup import escape
 
+from logic_agents.cli.common import ParserMaker
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console, names_table
 from logic_agents.ground.shapes import Record
@@ -38,7 +39,7 @@ from logic_agents.world.spec import GameSpec
 KILL_AFTER_S = 5.0  # past a check's own alarm, before its process is killed
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("games", help="list the games, their agents and their options",
                        description="List every registered game (built-in or installed as a "
                        f"plug-in through the entry-point group {ENTRY_POINT_GROUP}).")

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
-from logic_agents.cli.common import Parser, add_option, given, limit_flag
+from logic_agents.cli.common import Parser, ParserMaker, add_option, given, limit_flag
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import lifted_limits
 from logic_agents.world import sandbox
@@ -21,7 +20,7 @@ from logic_agents.world.registry import game_names, games, get_game
 from logic_agents.world.spec import GameSpec, GenerateRequest, Generator
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser(
         "generate", help="write new instances of a game (maps, unique puzzles)",
         description="Write new instances of a game; each is written as soon as it is made, "

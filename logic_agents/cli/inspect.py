@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from pysat.solvers import Solver
 from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.board_model import model_board
-from logic_agents.cli.common import limit_flag
+from logic_agents.cli.common import ParserMaker, limit_flag
 from logic_agents.errors import FormatError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.dimacs import DimacsFile, read_dimacs, stats
@@ -22,7 +21,7 @@ from logic_agents.logic.why import named_formulas, why_forced
 from logic_agents.world.options import integer
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("inspect", help="summarise, list and solve a DIMACS file",
                        description="Print the sizes of a DIMACS file, its clauses by variable "
                        "name, and optionally a model.")
@@ -40,7 +39,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _why(args: argparse.Namespace, cnf: Any) -> int:
+def _why(args: argparse.Namespace, cnf: DimacsFile) -> int:
     solver = check_solver_name(args.solver if args.solver != "cadical195" else "glucose4")
     found = why_forced(cnf, args.why, str(args.file), solver)
     if args.json:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
+from logic_agents.cli.common import ParserMaker
 from logic_agents.ground.output import make_console, names_table
 from logic_agents.ground.shapes import Record
 from logic_agents.study.summary import natural_key
@@ -14,7 +14,7 @@ from logic_agents.world.resolve import maps_folder
 from logic_agents.world.spec import GameSpec
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
     p.add_argument("--game", default=None, metavar="NAME", help="only this game's maps")
     p.add_argument("--json", action="store_true", help="print a JSON list")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import (
+    ParserMaker,
     agent_entries,
     agents_epilog,
     caps_flags,
@@ -48,7 +49,7 @@ from logic_agents.world.trace import Trace, trace_header
 from logic_agents.world.values import Instance
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("play", help="run one agent on one map",
                        description="Run one agent on one map and show the board after each move. "
                        "The agent plays in a child process under the caps below; if it raises, "
@@ -238,7 +239,7 @@ def _watch(args: argparse.Namespace, spec: GameSpec, world: AnyWorld, agent: Any
     return result, about_agent(agent)
 
 
-def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
+def next_puzzle_after(reference: str, spec: GameSpec) -> Callable[[Instance], Instance] | None:
     """What human play's `n` plays after an instance: the next puzzle of its file (4x4de:1,
     then 4x4de:2), else the next file of its folder (HARD1, then HARD2), wrapping around;
     None when the reference names no file (an inline puzzle: `n` changes the seed)."""
@@ -254,7 +255,7 @@ def next_puzzle_after(reference: str, spec: GameSpec) -> Any:
     siblings = sorted((p for p in path.parent.iterdir() if p.suffix in MAP_SUFFIXES),
                       key=lambda p: natural_key(p.name))
 
-    def following(current: Any) -> Any:
+    def following(current: Instance) -> Instance:
         at = next((k for k, p in enumerate(siblings) if p.stem == current.name), -1)
         for step in range(1, len(siblings) + 1):
             try:
@@ -276,10 +277,10 @@ def _play_interactive(spec: GameSpec, entry: AgentEntry, options: Record, world:
         raise UsageError(f"--agent {entry.name} needs a terminal (stdin and stdout a tty)")
     hint_entry = resolve_agent(spec, spec.hint_agent)
 
-    def hint_agent() -> Any:
+    def hint_agent() -> AnyAgent:
         return build_agent(hint_entry, explaining(hint_entry))
 
-    def make_trace(played: Any, seed: int | None) -> Any:
+    def make_trace(played: Instance, seed: int | None) -> Trace | None:
         """The trace of the game the person ended on (after `n`, the new puzzle's)."""
         args.seed = seed
         return open_trace(args, spec, played, map_path if played is instance else played.name,

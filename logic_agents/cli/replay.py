@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
-from logic_agents.cli.common import limit_flag
+from logic_agents.cli.common import ParserMaker, limit_flag
 from logic_agents.display.terminal import Watcher
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
@@ -16,7 +15,7 @@ from logic_agents.world.spec import GameSpec
 from logic_agents.world.trace import replay
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("replay", help="re-run a trace and check it",
                        description="Re-run a --trace file in a fresh world; exit 2 if any step "
                        "differs.")

@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from logic_agents.cli.common import examples, game_flag, limit_flag
+from logic_agents.cli.common import ParserMaker, examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.solvers import check_solver_name
@@ -21,7 +21,7 @@ from logic_agents.world.spec import GameSpec, Puzzle
 from logic_agents.world.values import Instance
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser(
         "solve", help="solve puzzles and say whether each solution is unique",
         description="Solve every puzzle of the files or given on the command line, for the "
@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def puzzles_from(items: list[str], spec: GameSpec) -> list[Any]:
+def puzzles_from(items: list[str], spec: GameSpec) -> list[Instance]:
     """Puzzles from files (every puzzle in each) and from puzzles written on the command line."""
 
     out = []

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
 
 from logic_agents.cli.common import (
     EXIT_AGENT_FAILED,
+    ParserMaker,
     caps_flags,
     caps_of,
     episode_flags,
@@ -39,7 +39,7 @@ from logic_agents.world.processes import run_child
 from logic_agents.world.sandbox import Clock
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser("view", help="write an HTML page to watch a game step by step",
                        description="Write one self-contained HTML page (no network) that "
                        "steps through a game: the board per step, the last move, the why of "
