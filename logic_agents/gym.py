@@ -27,6 +27,7 @@ from logic_agents.errors import DependencyNotInstalled, IllegalAction, UsageErro
 try:
     import gymnasium
     import numpy as np
+    import numpy.typing as npt
     from gymnasium import spaces
 except ImportError:  # pragma: no cover - exercised without the extra
     raise DependencyNotInstalled(
@@ -55,7 +56,7 @@ class Encoding:
     """A game's observations and actions as arrays and indices, fixed by its first
     observation (the board's size, the palette's kinds)."""
 
-    def __init__(self, spec: GameSpec, first: Any):
+    def __init__(self, spec: GameSpec, first: object):
         view = spec.get(View)
         if view is None or view.controls is None:
             raise UsageError(f"{spec.name} has no View with Controls: it has no Gymnasium env")
@@ -76,23 +77,23 @@ class Encoding:
         })
         self.action_space = spaces.Discrete(len(self.keys) * len(self.cells))
 
-    def observe(self, obs: Any) -> Record:
+    def observe(self, obs: object) -> Record:
         board = self.view.board(obs)
         index = {kind: i for i, kind in enumerate(self.kinds)}
         kinds = np.array([index.get(t.kind, 0) for t in board.tiles], dtype=np.int64)
         text = np.array([ord(t.text[0]) if t.text else 0 for t in board.tiles], dtype=np.int64)
         return {"kinds": kinds.reshape(self.shape), "text": text.reshape(self.shape)}
 
-    def action(self, obs: Any, index: int) -> Any:
+    def action(self, obs: object, index: int) -> object | None:
         """The game's action an index means here, or None."""
         key, cell = divmod(int(index), len(self.cells))
         return self.controls.act(obs, self.cells[cell], self.keys[key])
 
-    def mask(self, obs: Any) -> Any:
+    def mask(self, obs: object) -> npt.NDArray[np.int8]:
         """1 where an index means a move the rules allow (Controls.legal); each distinct move
         is marked once."""
         out = np.zeros(self.action_space.n, dtype=np.int8)
-        seen: set[Any] = set()
+        seen: set[object] = set()
         legal = self.controls.legal
         for index in range(self.action_space.n):
             action = self.action(obs, index)
@@ -108,7 +109,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, game: str, map: str | None = None, render_mode: str | None = None,
-                 **world_options: Any):
+                 **world_options: object):
         self.spec_of_game = get_game(game)
         self.instance = resolve(map or self.spec_of_game.example, self.spec_of_game)[1][0]
         self.world = self.spec_of_game.make_world(self.instance, **world_options)
@@ -120,7 +121,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UsageError(f"render_mode {render_mode!r}: one of ansi, rgb_array")
         self.render_mode = render_mode
-        self._obs: Any = first
+        self._obs: object = first
 
     def reset(self, *, seed: int | None = None,
               options: Record | None = None) -> tuple[Record, Record]:
@@ -131,7 +132,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         return self.encoding.observe(self._obs), {**info,
                                                   "action_mask": self.encoding.mask(self._obs)}
 
-    def step(self, index: Any) -> tuple[Record, float, bool, bool, Record]:
+    def step(self, index: int | np.integer[Any]) -> tuple[Record, float, bool, bool, Record]:
         action = self.encoding.action(self._obs, int(index))
         try:
             if action is None:
@@ -146,7 +147,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
                 "outcome": outcome.value if isinstance(outcome, Outcome) else None}
         return self.encoding.observe(self._obs), float(reward), terminated, truncated, info
 
-    def render(self) -> Any:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         board = self.encoding.view.board(self._obs)
         if self.render_mode == "ansi":
             return board_text(board).plain
@@ -193,7 +194,7 @@ class PolicyAgent:
         if callable(reset):
             reset(seed)
 
-    def act(self, obs: Any) -> Any:
+    def act(self, obs: object) -> object | None:
         if self.encoding is None:
             self.encoding = Encoding(self.spec_of_game, obs)
         arrays, mask = self.encoding.observe(obs), self.encoding.mask(obs)
@@ -229,7 +230,7 @@ class UniformRandom:
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def __call__(self, observation: Any, mask: Any) -> int:
+    def __call__(self, observation: Record, mask: npt.NDArray[np.int8]) -> int:
         return int(self.rng.integers(len(mask)))
 
 
@@ -242,7 +243,7 @@ class MaskedRandom:
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def __call__(self, observation: Any, mask: Any) -> int:
+    def __call__(self, observation: Record, mask: npt.NDArray[np.int8]) -> int:
         return int(self.rng.choice(np.flatnonzero(mask)))
 
 

@@ -17,9 +17,12 @@ import itertools
 import os
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from logic_agents.errors import UsageError
+
+if TYPE_CHECKING:  # PySAT is imported when a solver is made (start-up time)
+    from pysat.solvers import Solver
 
 SHUFFLE_VARIABLE = "LOGIC_AGENTS_SHUFFLE"
 _ORACLES_MADE = itertools.count()
@@ -43,7 +46,7 @@ class Renumbered:
     a solver's luck on one formula can be drawn again without changing the formula.
     """
 
-    def __init__(self, solver: Any, rng: random.Random):
+    def __init__(self, solver: Solver, rng: random.Random):
         """Renumber for `solver`, drawing from `rng`."""
         self._solver = solver
         self._rng = rng
@@ -72,13 +75,13 @@ class Renumbered:
         var = self._back[abs(lit)]
         return var if lit > 0 else -var
 
-    def add_clause(self, clause: Iterable[int]) -> Any:
+    def add_clause(self, clause: Iterable[int]) -> None:
         """The clause, renumbered and rotated."""
         lits = self._out(clause)
         if len(lits) > 1:  # rotated by a random offset: one draw per clause, not a shuffle
             turn = self._rng.randrange(len(lits))
             lits = lits[turn:] + lits[:turn]
-        return self._solver.add_clause(lits)
+        self._solver.add_clause(lits)
 
     def add_clauses(self, clauses: list[list[int]], top: int | None = None) -> None:
         """add_clause over a batch whose variables are at most `top`, renumbered at once.
@@ -97,14 +100,17 @@ class Renumbered:
                 lits = lits[turn:] + lits[:turn]
             add(lits)
 
-    def solve(self, assumptions: Iterable[int] = ()) -> Any:
+    def solve(self, assumptions: Iterable[int] = ()) -> bool | None:
         """The solver's solve, its assumptions renumbered."""
-        return self._solver.solve(assumptions=self._out(assumptions))
+        answer: bool | None = self._solver.solve(assumptions=self._out(assumptions))
+        return answer
 
-    def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> Any:
-        """The solver's solve_limited, its assumptions renumbered."""
-        return self._solver.solve_limited(assumptions=self._out(assumptions),
-                                          expect_interrupt=expect_interrupt)
+    def solve_limited(self, assumptions: Iterable[int] = (),
+                      expect_interrupt: bool = False) -> bool | None:
+        """The solver's solve_limited, its assumptions renumbered (None: interrupted)."""
+        answer: bool | None = self._solver.solve_limited(assumptions=self._out(assumptions),
+                                                         expect_interrupt=expect_interrupt)
+        return answer
 
     def get_model(self) -> list[int] | None:
         """The model, in the formula's own numbering."""
@@ -115,10 +121,10 @@ class Renumbered:
         return [var if mine <= size and model[mine - 1] > 0 else -var
                 for var, mine in enumerate(self._to[1:], start=1)]
 
-    def propagate(self, assumptions: Iterable[int] = ()) -> tuple[Any, list[int]]:
+    def propagate(self, assumptions: Iterable[int] = ()) -> tuple[bool, list[int]]:
         """Unit propagation, both ways renumbered."""
         ok, implied = self._solver.propagate(assumptions=self._out(assumptions))
-        return ok, [self._in(lit) for lit in implied if abs(lit) < len(self._back)]
+        return bool(ok), [self._in(lit) for lit in implied if abs(lit) < len(self._back)]
 
     def __getattr__(self, name: str) -> Any:
         """The rest of the solver as it is: conf_budget, interrupt, delete, ..."""

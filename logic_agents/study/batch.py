@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import overload
 
 from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
@@ -155,7 +155,13 @@ class Jobs(Sequence[Job]):
     def __len__(self) -> int:
         return len(self.entries) * self.runs * len(self.agents)
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if not -len(self) <= index < len(self):
@@ -171,7 +177,7 @@ class Jobs(Sequence[Job]):
         return (self[i] for i in range(len(self)))
 
 
-def make_jobs(game: str, agents: Sequence[Any], entries: Sequence[MapEntry], runs: int, seed: int,
+def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, Record] | None = None,
               world_options: Record | None = None,
               isolation: Isolation | None = None) -> Jobs:
@@ -223,15 +229,15 @@ def _play_with(job: Job, clock: Clock, agents: Record) -> Row:
     return play_job(job, clock, agents)
 
 
-def play_chunk(jobs: Sequence[Any], caps: Any = None,
-               agents: Record | None = None) -> tuple[str, list[Any]]:
+def play_chunk(jobs: Sequence[Job], caps: Caps | None = None,
+               agents: Record | None = None) -> tuple[str, list[Row]]:
     """Run on a Ray worker: the games of one task and the worker's logic-agents version. The
     games are played in a process of their own, as on --jobs (sandbox.Pool), so an agent stuck
     in C past a cap is killed there and the Ray worker carries on; where the platform cannot
     fork, in the Ray worker itself (the alarm then stops only code that runs Python)."""
     if caps is None or fork_context().get_start_method() != "fork":
         return __version__, play_jobs(jobs, caps, agents)
-    rows: list[Any] = []
+    rows: list[Row] = []
     play = functools.partial(_play_with, agents=agents or {})
     # a Ray node runs many such pools side by side: none of them pins itself to a core
     Pool(1, caps, play, failed_row, spread=False).run(iter(jobs), rows.append,
@@ -259,7 +265,7 @@ def _is_text(name: str) -> bool:
     return True
 
 
-def compare(agents: Sequence[Any], entries: Sequence[MapEntry],
+def compare(agents: Sequence[object], entries: Sequence[MapEntry],
             settings: StudySettings | None = None, *,
             on_row: Callable[[Row], None] | None = None, **changes: object) -> list[Row]:
     """Play every agent on every map `settings.runs` times with paired seeds; returns all

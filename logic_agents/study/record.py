@@ -26,6 +26,7 @@ from logic_agents._version import __version__
 from logic_agents.errors import FormatError, LogicAgentsError
 from logic_agents.ground.inputs import load_json, read_text
 from logic_agents.ground.shapes import Record
+from logic_agents.study.entries import MapEntry
 from logic_agents.world.agents import is_reference
 from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import get_game
@@ -39,7 +40,7 @@ def study_path(out: str | Path) -> Path:
     return Path(f"{out}.study.json")
 
 
-def study_record(game: str, agents: Sequence[str], entries: Sequence[Any], runs: int,
+def study_record(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
                  seed: int, agent_options: dict[str, Record] | None,
                  world_options: Record | None, caps: Caps | None = None,
                  entries_of: Record | None = None) -> Record:
@@ -113,7 +114,7 @@ def agent_source(spec: GameSpec, reference: str, entry: AgentEntry | None = None
         return "unknown"
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> str | int | float | bool | None:
     return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
 
 
@@ -181,7 +182,7 @@ def _difference(key: str, held: Any, now: Any) -> str:
     return f"its {key} is {_brief(held)}, this one's is {_brief(now)}"
 
 
-def _brief(value: Any) -> str:
+def _brief(value: object) -> str:
     text = json.dumps(value)
     return text if len(text) <= 80 else text[:77] + "..."
 

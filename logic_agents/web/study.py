@@ -14,21 +14,59 @@ from __future__ import annotations
 
 import hashlib
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from logic_agents.errors import AgentFailed
 from logic_agents.ground.shapes import Record
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
-from logic_agents.world.sandbox import NO_CAPS, Clock
+from logic_agents.world.sandbox import NO_CAPS, Caps, Clock
 from logic_agents.world.spec import GameSpec
+from logic_agents.world.values import Instance
+
+
+class GameRow(Protocol):
+    """What the page reads of a study's row (study.rows.Row, which sits above the pages)."""
+
+    @property
+    def agent(self) -> str: ...
+    @property
+    def map(self) -> str: ...
+    @property
+    def group(self) -> str: ...
+    @property
+    def run(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def guesses(self) -> int: ...
+    @property
+    def score(self) -> float | None: ...
+    @property
+    def failed(self) -> bool: ...
+    @property
+    def key(self) -> tuple[str, str, int, int]: ...
+
+
+class StudyEntry(Protocol):
+    """What the page reads of a study's instance (study.entries.MapEntry)."""
+
+    @property
+    def instance(self) -> Instance: ...
+    @property
+    def group(self) -> str: ...
+
 
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
 
 
-def _e(value: Any) -> str:
+def _e(value: object) -> str:
     return html.escape(str(value))
 
 
@@ -88,7 +126,7 @@ def bars_svg(summary: Record) -> str:
     return "".join(out)
 
 
-def _cell(value: Any, sort: float | str | None = None, cls: str = "") -> str:
+def _cell(value: object, sort: float | str | None = None, cls: str = "") -> str:
     """A table cell; `sort` is the value the sortable table orders it by (its text if None)."""
     key = "" if sort is None else f' data-v="{_e(sort)}"'
     klass = f' class="{cls}"' if cls else ""
@@ -167,8 +205,9 @@ def _meta(meta: dict[str, str]) -> str:
     return "".join(f"<dt>{_e(k)}</dt><dd><code>{_e(v)}</code></dd>" for k, v in meta.items())
 
 
-def study_page(title: str, summary: Record, rows: Sequence[Any], links: dict[tuple[str, str, int, int], str],
-               notes: Sequence[str] = (), meta: dict[str, str] | None = None,
+def study_page(title: str, summary: Record, rows: Sequence[GameRow],
+               links: dict[tuple[str, str, int, int], str], notes: Sequence[str] = (),
+               meta: dict[str, str] | None = None,
                window: int | None = None, maps: Sequence[Record] = ()) -> str:
     """The whole page; `links` maps a row's key to its replay page (relative path); `meta`
     (command, version, seed, ...) is printed at the top. Every table sorts by a click on its
@@ -223,7 +262,7 @@ def study_page(title: str, summary: Record, rows: Sequence[Any], links: dict[tup
     return html_page(title, _asset("study.css"), page, CSP_PAGE)
 
 
-def replay_name(index: int, row: Any) -> str:
+def replay_name(index: int, row: GameRow) -> str:
     """A replay page's file name: a readable ASCII stem of at most 60 characters and a short
     hash of the whole (agent, group, map, run), so any names give a file name well under the
     255 bytes a file system allows, and no two games share one."""
@@ -234,9 +273,10 @@ def replay_name(index: int, row: Any) -> str:
     return f"{index:05d}-{stem}-{digest}.html"
 
 
-def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[Any], entries: Sequence[Any],
+def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameRow],
+                entries: Sequence[StudyEntry],
                 agent_options: dict[str, Record], world_options: Record, title: str,
-                progress: Any = None, caps: Any = None,
+                progress: Callable[[int, int], object] | None = None, caps: Caps | None = None,
                 meta: dict[str, str] | None = None,
                 agents: Record | None = None,
                 maps: Sequence[Record] = ()) -> tuple[int, list[str]]:

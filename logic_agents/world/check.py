@@ -100,14 +100,14 @@ _EMPTY = object()
 
 
 def _play(make_world: Callable[[], AnyWorld], make_agent: Callable[[], AnyAgent], seed: int,
-          max_steps: int) -> tuple[Any, list[Any], Any, bool]:
+          max_steps: int) -> tuple[AnyWorld, list[object], object, bool]:
     world = make_world()
     agent = make_agent()
     obs, info = world.reset(seed=seed)
     agent.reset(seed)
     if not isinstance(info, dict):
         raise WorldContractError("reset must return (observation, info dict)")
-    record = [to_jsonable(obs)]
+    record: list[object] = [to_jsonable(obs)]
     for _ in range(max_steps):
         action = agent.act(obs)
         if action is None:
@@ -132,7 +132,7 @@ def _play(make_world: Callable[[], AnyWorld], make_agent: Callable[[], AnyAgent]
 def check_world(
     make_world: Callable[[], AnyWorld],
     make_agent: Callable[[], AnyAgent],
-    illegal_actions: Callable[[Any], Iterable[Any]],
+    illegal_actions: Callable[[Any], Iterable[object]],  # the game's observation
     seeds: Iterable[int] = (0, 1, 2),
     max_steps: int = 10_000,
 ) -> None:
@@ -203,14 +203,15 @@ def _check_outcome(world: AnyWorld, terminated: bool) -> None:
                                  f"{outcome_of(world)!r}; it must stay None until the end")
 
 
-def make_agent_act(make_agent: Callable[[], AnyAgent], seed: int, obs: Any) -> Any:
+def make_agent_act(make_agent: Callable[[], AnyAgent], seed: int, obs: object) -> object:
     """The default agent's first action on `obs` (a fresh agent, reset with `seed`)."""
     agent = make_agent()
     agent.reset(seed)
     return agent.act(obs)
 
 
-def _first_action(make_agent: Callable[[], AnyAgent], make_world: Callable[[], AnyWorld], seed: int) -> Any:
+def _first_action(make_agent: Callable[[], AnyAgent], make_world: Callable[[], AnyWorld],
+                  seed: int) -> object:
     """The default agent's first move of a fresh game of `seed`."""
     return make_agent_act(make_agent, seed, make_world().reset(seed=seed)[0])
 

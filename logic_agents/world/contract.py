@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.text import Text
 
@@ -78,7 +77,7 @@ CHECKS = ("load", "spec", "instance", "world", "actions", "observations", "prese
           "detection", "plays")
 
 
-def check_game(game: Any, seeds: tuple[int, ...] = (0, 1),
+def check_game(game: str | GameSpec, seeds: tuple[int, ...] = (0, 1),
                progress: Callable[[int], None] = lambda index: None,
                limit: float = CHECK_LIMIT_S) -> GameCheck:
     """Run every check on a game (its name or its GameSpec).
@@ -187,7 +186,7 @@ def _observations(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None
     codec = spec.get(Observations)
     if codec is None:
         return  # its agents play in-process only (trusted): nothing to cross
-    seen: list[Any] = []
+    seen: list[object] = []
     _record(spec, state["instance"], seeds[0], seen=seen)
     for step, obs in enumerate(seen):
         record = codec.encode(obs)
@@ -206,7 +205,7 @@ def _presentation(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None
     `render` gives text, View.board a board of rows x cols tiles, Controls.act an action or
     None.
     """
-    seen: list[Any] = []
+    seen: list[object] = []
     _record(spec, state["instance"], seeds[0], seen=seen)
     view = spec.get(View)
     for obs in [*seen[:: max(1, len(seen) // 4)], seen[-1]]:
@@ -267,8 +266,8 @@ def _detection(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
 
 
 def _record(spec: GameSpec, instance: Instance, seed: int, limit: int = 2000,
-            seen: list[Any] | None = None) -> list[Any]:
-    played: list[Any] = []
+            seen: list[object] | None = None) -> list[object]:
+    played: list[object] = []
     seen = [] if seen is None else seen
     world = spec.make_world(instance)
     agent = spec.make_agent(spec.default_agent)

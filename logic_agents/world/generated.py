@@ -23,9 +23,9 @@ import contextvars
 import os
 import signal
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO, TypeVar
 
 from logic_agents.errors import GenerationError, LogicAgentsError, UsageError
 from logic_agents.ground.inputs import decode, path_exists
@@ -40,7 +40,7 @@ def refuse_existing(path: Path, force: bool, resume: bool) -> None:
                          "to replace it, or choose another -o")
 
 
-def loads(load: Any, path: Path) -> bool:
+def loads(load: Callable[[Path], object], path: Path) -> bool:
     """Whether `path` holds an instance `load` reads (a resumed run keeps it)."""
     if not (path_exists(path) and path.is_file()):
         return False
@@ -51,7 +51,8 @@ def loads(load: Any, path: Path) -> bool:
     return True
 
 
-def kept_files(paths: list[Path], load: Any, force: bool, resume: bool) -> set[int]:
+def kept_files(paths: list[Path], load: Callable[[Path], object], force: bool,
+               resume: bool) -> set[int]:
     """The numbers of the items a resumed run keeps, for a one-file-per-item output.
 
     Existing files are refused without --force/--resume; a resumed run keeps the items
@@ -141,6 +142,7 @@ class LineFile:
                 raise UsageError(f"cannot write {self.path}: {e.strerror}") from None
 
 
+Item = TypeVar("Item")  # what a generator makes
 DEFAULT_ITEM_TIME_CAP_S = 120.0  # the slowest game-sized instances take seconds; 30x30 mazes, hours
 _ITEM_CAP: contextvars.ContextVar[float | None] = contextvars.ContextVar("item_time_cap",
                                                                          default=None)
@@ -163,7 +165,7 @@ class _ItemTimeUp(BaseException):
     """
 
 
-def _next_within(iterator: Iterator[Any], made: int, what: str) -> Any:
+def _next_within(iterator: Iterator[Item], made: int, what: str) -> Item:
     """next(iterator), stopped by the alarm past the item time cap (GenerationError)."""
     seconds = _ITEM_CAP.get()
     if not seconds or not CAN_TIME or \
@@ -187,7 +189,7 @@ def _next_within(iterator: Iterator[Any], made: int, what: str) -> Any:
         signal.signal(signal.SIGALRM, previous)
 
 
-def streamed(items: Iterable[Any], count: int, what: str) -> Iterator[Any]:
+def streamed(items: Iterable[Item], count: int, what: str) -> Iterator[Item]:
     """Yield generated items as they come, with a progress bar on a terminal (stderr).
 
     Ctrl-C raises KeyboardInterrupt at once; should that land in a destructor, where Python

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TextIO, TypeVar
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
@@ -254,8 +254,9 @@ class _Relay:
     (`like` is that stream, asked whether it is a terminal).
     """
 
-    def __init__(self, conn: Any, number: int, like: Any, lock: Any):
+    def __init__(self, conn: Connection, number: int, like: TextIO, lock: threading.Lock):
         self.conn, self.number, self.like, self.lock = conn, number, like, lock
+        # sys.stdout may be anything a caller put there (a writer without these): probed
         self.encoding = getattr(like, "encoding", None) or "utf-8"
         self.errors = getattr(like, "errors", None) or "strict"
 

@@ -40,7 +40,7 @@ def run_episode(
     *,
     game: str = "",
     map_name: str = "",
-    on_step: Callable[[Any, Any, float], None] | None = None,
+    on_step: Callable[[Any, Any, float], None] | None = None,  # (the game's obs, action, reward)
     clock: Clock | None = None,
 ) -> EpisodeResult:
     """Play one episode.
@@ -121,7 +121,7 @@ def run_episode(
     return result
 
 
-def checked_stats(stats: Any, clock: Clock) -> Record:
+def checked_stats(stats: object, clock: Clock) -> Record:
     """An agent's stats() as a results row can keep it: names to numbers that read back."""
     def refuse(message: str) -> AgentFailed:
         return AgentFailed(clock.agent, "stats", "ValueError", message)
@@ -164,7 +164,7 @@ class _Episode:
 def _play(world: AnyWorld, agent: Seated, seed: int | None, trace: Trace | None,
           game: str, map_name: str, on_step: Callable[[Any, Any, float], None] | None,
           clock: Clock, state: _Episode) -> None:
-    observation, info = clock.world(world.reset, step=0, seed=seed)
+    observation, info = clock.world(lambda: world.reset(seed=seed), step=0)
     clock.call("reset", agent.reset, seed)
     if trace is not None:
         trace.begin(game=game, map=map_name, agent=agent.name, seed=seed,
@@ -209,7 +209,7 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, trace: Trace | None,
             return
 
 
-def safe_repr(value: Any) -> str:
+def safe_repr(value: object) -> str:
     """A short repr of what an agent returned, whatever its __repr__ does."""
     try:
         text = repr(value)

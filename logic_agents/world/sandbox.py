@@ -26,8 +26,9 @@ import traceback
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any, TypeVar, TypeVarTuple, Unpack
+from typing import TypeVar, TypeVarTuple, Unpack
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import CAN_TIME
@@ -142,7 +143,7 @@ class Watch:
     WHERE)].
     """
 
-    def __init__(self, context: Any):
+    def __init__(self, context: BaseContext):
         """Shared values in `context` (a multiprocessing context)."""
         self.cells = context.RawArray("d", 3)
 
@@ -181,7 +182,7 @@ class Clock:
         self.agent = "agent"
         self.game_deadline = math.inf
         self._armed = False
-        self._previous_alarm: Any = None
+        self._previous_alarm: Callable[[int, types.FrameType | None], object] | int | None = None
         self.last_why: object = None  # the agent's why after its last move (run_episode sets it)
         self.here: str | None = None  # where the user is: frames are named from there
 
@@ -196,8 +197,8 @@ class Clock:
                 if self.caps.move_timeout and where != "world" else math.inf)
         return min(move, self.game_deadline), self.game_deadline <= move
 
-    def world(self, fn: Callable[..., Any], *args: Any, step: int = 0,
-              passes: tuple[type[BaseException], ...] = (), **kwargs: Any) -> Any:
+    def world(self, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts], step: int = 0,
+              passes: tuple[type[BaseException], ...] = ()) -> R:
         """A call into the world: not the agent's code, but its time counts to the game.
 
         What the world's code raises (a plug-in's bug, `sys.exit` in it) comes out as the
@@ -210,7 +211,7 @@ class Clock:
         # a LogicAgentsError is words already (a bad --pieces, say): it leaves as it is
         leave: tuple[type[BaseException], ...] = (LogicAgentsError, PassThrough, *passes)
         try:
-            return fn(*args, **kwargs)
+            return fn(*args)
         except leave:
             raise
         except KeyboardInterrupt as e:
@@ -274,7 +275,7 @@ class Clock:
         self._previous_alarm = signal.signal(signal.SIGALRM, self._ring)
         return True
 
-    def _ring(self, signum: int, frame: Any) -> None:
+    def _ring(self, signum: int, frame: types.FrameType | None) -> None:
         if self._armed:
             self._armed = False
             raise _TimeUp()

@@ -29,7 +29,7 @@ from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
 
 
-def to_jsonable(value: Any) -> Any:
+def to_jsonable(value: object) -> Any:  # a JSON value
     """A JSON-ready copy of observations, actions and results."""
     if hasattr(value, "to_json"):
         return value.to_json()
@@ -47,7 +47,7 @@ def to_jsonable(value: Any) -> Any:
 class Trace:
     """Write one episode as JSON lines. Use as a context manager or call close()."""
 
-    def __init__(self, target: str | Path | IO[str], **header: Any):
+    def __init__(self, target: str | Path | IO[str], **header: object):
         """A trace written to a path (created) or an open stream; `header` goes in `begin`."""
         if isinstance(target, (str, Path)):
             try:
@@ -109,7 +109,7 @@ class Trace:
         """The trace itself; it is closed when the block ends."""
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         """Close it."""
         self.close()
 
@@ -128,7 +128,7 @@ def trace_header(spec: GameSpec, instance: Instance, map_path: str,
             "instance": spec.instances.format(instance)}
 
 
-def _check_record(record: Any, file: str, lineno: int) -> Record:
+def _check_record(record: object, file: str, lineno: int) -> Record:
     """A trace line's record, checked against its schema (FormatError at file:line)."""
     if not isinstance(record, dict):
         raise FormatError(f"a trace line is a JSON object, got {type(record).__name__}", file,
@@ -174,7 +174,7 @@ def _check_record(record: Any, file: str, lineno: int) -> Record:
     return record
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9
 
 
