@@ -11,9 +11,10 @@ Public API (the command line is built on the same calls):
   writes it; a notebook shows it, playable, in a frame.
 - board(ref, *, game=None, seed=0, observation=None): the board a person sees, which a
   notebook draws as the game page's SVG (an EpisodeResult from play shows its last board too).
-- solve(ref, *, game=None, unique=True): a static puzzle's SolveResult (status, solution,
-  second solution).
-- games(): every registered game (built-in and plug-ins), by name; register(spec) adds one.
+- solve(ref, *, game=None, unique=True): a static puzzle's Answer (status, solution, second
+  solution).
+- registered_games(): every registered game (built-in and plug-ins), by name; register(spec)
+  adds one. (`logic_agents.games` is the package of the built-in games.)
 - make_world, make_agent, run_episode: the pieces, for your own loop.
 Agents are registered names, "file.py:Class" / "package.module:Class" references, agent
 classes or factories (callables that return a fresh agent), and for play an agent object.
@@ -27,7 +28,7 @@ from pathlib import Path as _Path
 from typing import TYPE_CHECKING
 
 from logic_agents import arguments as _arguments
-from logic_agents import games  # the package of built-in games; called, the registry (see it)
+from logic_agents import games as games  # the built-in games; an old games() call: see it
 from logic_agents import web as _web
 from logic_agents._version import __version__
 from logic_agents.display import progress as _progress
@@ -371,6 +372,14 @@ def _world(spec: GameSpec, instance: object, options: Record) -> AnyWorld:
     return world
 
 
+def registered_games() -> dict[str, GameSpec]:
+    """Every registered game (built-in and plug-ins): {name: GameSpec}, a fresh dict.
+
+    A plug-in that fails to load is left out with a warning that says why.
+    """
+    return dict(_registry.games())
+
+
 def register(spec: GameSpec) -> GameSpec:
     """Add a game at run time, for a notebook or a test.
 
@@ -385,6 +394,6 @@ def register(spec: GameSpec) -> GameSpec:
     return _registry.register(spec)
 
 
-__all__ = ["LogicAgentsError", "Study", "__version__", "board", "compare", "games", "load",
-           "make_agent", "make_world", "play", "register", "run_episode", "solve", "view"]
+__all__ = ["LogicAgentsError", "Study", "__version__", "board", "compare", "load", "make_agent",
+           "make_world", "play", "register", "registered_games", "run_episode", "solve", "view"]
 del TYPE_CHECKING, annotations  # not part of the API (the annotations stay strings)

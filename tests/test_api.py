@@ -32,7 +32,7 @@ def test_compare_and_solve():
     assert summary["objective"] == "win" and summary["agents"]["satx"]["games"] == 8
     result = la.solve("norvig_top95:1")
     assert result.status == "unique" and len(result.solution) == 81
-    assert set(la.games()) >= {"daggers", "sudoku", "undead", "mazes", "ooze"}
+    assert set(la.registered_games()) >= {"daggers", "sudoku", "undead", "mazes", "ooze"}
 
 
 class _Mine:

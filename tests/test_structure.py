@@ -118,15 +118,30 @@ def test_names_that_moved_say_where_they_went():
     assert SolveResult and SolverChoice and solver_option().name == "solver"
 
 
+def test_games_is_the_package_and_the_registry_call_has_its_own_name():
+    """Issue 40: `logic_agents.games` is only the package of the built-in games; the old
+    `logic_agents.games()` call names `registered_games()`, which lists every game."""
+    import types
+
+    import pytest
+
+    import logic_agents as la
+    import logic_agents.games.sudoku
+    from logic_agents.errors import UsageError
+
+    assert isinstance(la.games, types.ModuleType) and la.games.sudoku is logic_agents.games.sudoku
+    assert set(la.registered_games()) >= {"daggers", "sudoku", "undead", "mazes", "ooze"}
+    with pytest.raises(UsageError, match=r"registered_games\(\)"):
+        la.games()
+
+
 # The package's own modules that may be imported inside a function, and why: each loads
 # sympy (logic.formula, logic.compile), an optional extra
-# (display.plot: matplotlib; display.tui and tui_app: textual; study.ray_backend: ray), or closes the one
-# cycle (the games package's callable looks up the registry, which imports the games).
+# (display.plot: matplotlib; display.tui and tui_app: textual; study.ray_backend: ray).
 LATE_IMPORTS = {
     ("cli/compare", "logic_agents.display.plot"),
     ("cli/play", "logic_agents.display.tui"),
     ("display/tui", "logic_agents.display.tui_app"),
-    ("games/__init__", "logic_agents.world.registry"),
     ("games/daggers/encode", "logic_agents.logic.formula"),
     ("logic/kb", "logic_agents.logic"),
     ("logic/kb", "logic_agents.logic.compile"),

@@ -1,23 +1,22 @@
 """One room per game, each with the same parts: board, world, encode, agents, render.
 
-`logic_agents.games` is also the API call `logic_agents.games()`: every registered game by
-name. Python binds a package's submodules as attributes of their parent, so once any game is
-imported, `logic_agents.games` is this package, whatever `logic_agents/__init__.py` set; the
-package is therefore made callable, and both spellings mean the same thing.
+`logic_agents.games` is this package and nothing else. The registry's call is
+`logic_agents.registered_games()`; it was `logic_agents.games()` before, which Python could
+not keep apart from this package (a package's submodules are bound as attributes of their
+parent), so an old call of it raises an error that names the new one.
 """
 
 import sys
 import types
 
-from logic_agents.ground.shapes import Record
+from logic_agents.errors import UsageError
 
 
-class _CallablePackage(types.ModuleType):
-    def __call__(self) -> Record:
-        """Every game that loads (built-in and plug-ins), by name."""
-        from logic_agents.world.registry import games
+class _Package(types.ModuleType):
+    def __call__(self) -> None:
+        """An old `logic_agents.games()`: say where the call is now."""
+        raise UsageError("logic_agents.games is the package of the built-in games; the list of "
+                         "registered games is logic_agents.registered_games()")
 
-        return games()
 
-
-sys.modules[__name__].__class__ = _CallablePackage
+sys.modules[__name__].__class__ = _Package

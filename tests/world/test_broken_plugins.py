@@ -128,10 +128,10 @@ def test_register_refuses_a_name_that_is_taken_and_a_name_that_is_not_a_name():
         dataclasses.replace(mazes, name=7)
     with pytest.raises(ContractError, match="objective must be one of win, score"):
         dataclasses.replace(mazes, name="banana-game", objective="banana")
-    assert "mazes" in la.games() and all(isinstance(n, str) for n in la.games())
+    assert "mazes" in la.registered_games() and all(isinstance(n, str) for n in la.registered_games())
     fresh = dataclasses.replace(mazes, name="mazes-again")
     try:
-        assert la.register(fresh) is fresh and la.games()["mazes-again"] is fresh
+        assert la.register(fresh) is fresh and la.registered_games()["mazes-again"] is fresh
     finally:
         registry.unregister("mazes-again")
     with pytest.raises(LogicAgentsError, match="installed .*not registered at run time"):
