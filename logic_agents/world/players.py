@@ -117,7 +117,7 @@ def _shipped(game: str) -> list[str]:
 
 def _package_dir(module: str) -> str | None:
     found = sys.modules.get(module)
-    path = getattr(found, "__file__", None)
+    path = getattr(found, "__file__", None)  # a built-in or made module has none
     return str(Path(path).resolve().parent) if path else None
 
 

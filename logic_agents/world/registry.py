@@ -101,8 +101,7 @@ def unregister(name: str) -> None:
 
 
 def _dist_name(ep: metadata.EntryPoint) -> str:
-    dist = getattr(ep, "dist", None)
-    return str(dist.name) if dist is not None else "?"
+    return str(ep.dist.name) if ep.dist is not None else "?"
 
 
 def _origin_of(ep: metadata.EntryPoint) -> str:
