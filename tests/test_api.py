@@ -11,8 +11,8 @@ import logic_agents as la
 
 def test_the_namespace_holds_the_api_and_nothing_stray():
     names = {n for n in dir(la) if not n.startswith("_")}
-    assert {"load", "play", "compare", "solve", "games", "make_world", "make_agent",
-            "run_episode", "LogicAgentsError"} <= names
+    assert {"load", "play", "compare", "solve", "registered_games", "make_world", "make_agent",
+            "run_episode", "LogicAgentsError", "games"} <= names
     assert not names & {"Any", "Path", "annotations"}
     for name in ("load", "play", "compare", "solve", "make_world", "make_agent"):
         assert getattr(la, name).__doc__, name

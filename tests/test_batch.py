@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from logic_agents.errors import DependencyNotInstalled, FormatError, LogicAgentsError
 from logic_agents.games.daggers import load
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
+from logic_agents.ground.output import natural_key
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.rows import read_rows
 from logic_agents.study.summary import (
     mcnemar_exact,
-    natural_key,
     paired_difference,
     per_map,
     summarize,

@@ -2,7 +2,9 @@
 
 Concepts:
 - Verbs: play, view, compare, cnf, solve, generate, inspect, maps, games, replay. Each module has
-  add_parser(sub) and run(args); play, compare and cnf also have game_options(args).
+  add_parser(sub) and run(args); play, compare and cnf also have game_options(args). Only the
+  module of the verb asked for is imported (the others are listed by name and help line,
+  cli.common.VERB_HELP), so no verb's start-up pays for the others' imports.
 - Two passes: a verb's game-specific flags (the options its agents declare, the game's world
   options) are known only once the game and agents are, so main() parses once leniently to
   learn them, then again, strictly, with those flags added (their help included).
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import os
 import sys
@@ -22,21 +25,10 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from logic_agents._version import __version__
-from logic_agents.cli import (
-    cnf,
-    compare,
-    games,
-    generate,
-    inspect,
-    maps,
-    play,
-    replay,
-    solve,
-    view,
-)
 from logic_agents.cli.common import (
     PROG,
     SHARED_ARGUMENTS,
+    VERB_HELP,
     Parser,
     add_option,
     stop_listening,
@@ -50,8 +42,6 @@ from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
 from logic_agents.world.registry import PluginWarning
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
-
-VERBS = (play, view, compare, cnf, solve, generate, inspect, maps, games, replay)
 
 
 class _Lenient(Exception):
@@ -78,9 +68,12 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
     parser.set_defaults(**SHARED_ARGUMENTS)
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=kind)
     sub.required = True
-    for module in VERBS:
-        module.add_parser(_Sub(sub, first_pass))
-    if extra and verb is not None:
+    for name, help_line in VERB_HELP.items():
+        if name == verb:
+            importlib.import_module(f"logic_agents.cli.{name}").add_parser(_Sub(sub, first_pass))
+        else:  # listed only: this command is another verb's
+            sub.add_parser(name, help=help_line, add_help=False)
+    if extra and verb in VERB_HELP:
         target = sub.choices[verb]
         shown = [(owner, o) for owner, o in extra if owner]
         group = target.add_argument_group("options of this game and agent") if shown else target
@@ -113,11 +106,13 @@ def _without_help(argv: list[str]) -> list[str]:
 def parse(argv: list[str]) -> argparse.Namespace:
     """Both passes; the game is looked up (and may fail, as a usage error) between them."""
     extra: list[tuple[str, Option]] = []
-    verb = None
+    # the top level takes no option with a value, so the first word that is not an option
+    # is the verb (a word that is none is refused by argparse, with the verbs listed)
+    verb = next((word for word in argv if not word.startswith("-")), None)
     set_isolation(None)
     try:
-        first, _ = build_parser(first_pass=True).parse_known_args(_without_help(argv))
-        verb = first.verb
+        first, _ = build_parser(verb=verb, first_pass=True).parse_known_args(
+            _without_help(argv))
         _isolate(first)
         if first.game_options is not None:
             with lifted_limits(bool(first.no_limits)):

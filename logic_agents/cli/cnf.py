@@ -15,6 +15,7 @@ from pathlib import Path
 
 from logic_agents._version import __version__
 from logic_agents.cli.common import (
+    VERB_HELP,
     ParserMaker,
     agent_entries,
     agents_epilog,
@@ -47,10 +48,11 @@ class _Captured(PassThrough):
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("cnf", help="write a knowledge base as DIMACS",
-                       description="Write a puzzle's whole encoding, or play an agent that "
-                       "reasons with SAT until its K-th satisfiability test and write the "
-                       "question it asked then, with named-variable comments.")
+    p = sub.add_parser(
+        "cnf", help=VERB_HELP["cnf"],
+        description="Write a puzzle's whole encoding, or play an agent that "
+        "reasons with SAT until its K-th satisfiability test and write the "
+        "question it asked then, with named-variable comments.")
     p.epilog_from = agents_epilog
     episode_flags(p)
     p.add_argument("--query", type=integer, default=1, metavar="K",

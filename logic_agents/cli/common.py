@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import signal
 import sys
 from collections.abc import Callable
@@ -21,27 +20,36 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, Protocol, TypeVar
 
-from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from logic_agents.errors import AgentFailed, AgentOptionError, PluginFault, UsageError
-from logic_agents.ground.inputs import path_exists, printable
-from logic_agents.ground.output import make_console
+from logic_agents.errors import AgentOptionError, PluginFault, UsageError
+from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
-from logic_agents.world.core import EpisodeResult, Outcome
 from logic_agents.world.declared import Option
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import game_names, games, get_game
 from logic_agents.world.resolve import detect_game, resolve, shipped_maps
 from logic_agents.world.sandbox import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
-from logic_agents.world.spec import AgentEntry, GameSpec, Lives, Results
+from logic_agents.world.spec import AgentEntry, GameSpec, Lives
 from logic_agents.world.values import Instance
 
 PROG = "logic-agents"
+VERB_HELP = {  # the verbs in the order --help lists them, and their one-line help
+    "play": "run one agent on one map",
+    "view": "write an HTML page to watch a game step by step",
+    "compare": "compare agents over many maps and seeds (paired)",
+    "cnf": "write a knowledge base as DIMACS",
+    "solve": "solve puzzles and say whether each solution is unique",
+    "generate": "write new instances of a game (maps, unique puzzles)",
+    "inspect": "summarise, list and solve a DIMACS file",
+    "maps": "list the shipped maps",
+    "games": "list the games, their agents and their options",
+    "replay": "re-run a trace and check it",
+}
 Number = TypeVar("Number", int, float)
 
 
@@ -297,80 +305,6 @@ def markup_renderer(spec: GameSpec) -> Callable[[object], str | Text]:
         return text if isinstance(text, Text) else escape(text)
 
     return shown
-
-
-EXIT_AGENT_FAILED = 3  # play: the agent failed; compare: some games errored or timed out
-
-
-def failed_result(spec: GameSpec, instance: Instance, agent: str, seed: int,
-                  failure: AgentFailed) -> EpisodeResult:
-    """The EpisodeResult of a game the agent failed before run_episode could end it (its
-    constructor raised, or its process was killed past a cap or died)."""
-
-    return EpisodeResult(
-        game=spec.name, map=instance.name, agent=agent, seed=seed,
-        outcome=Outcome.TIMEOUT if failure.timeout else Outcome.ERROR, won=False,
-        steps=failure.steps_done, guesses=0,
-        score=0.0, time_s=0.0, error=f"{failure.line} (in {failure.place})",
-        frames=failure.frames)
-
-
-def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult,
-                 about: Record, instance: Instance, console: Console, show: bool) -> int:
-    """The result as a person reads it (or one JSON object with --json); an agent's failure
-    also goes to stderr with the agent's own frames, and the exit code is 3."""
-    failed = report_agent_failure(result)
-    code = EXIT_AGENT_FAILED if failed else 0
-    if args.json:
-        out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
-               "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
-               "guesses": result.guesses, "time_s": round(result.time_s, 6),
-               "cpu_s": round(result.cpu_s, 6)}
-        out.update({k: result.extra.get(k) for k in spec.result_keys()})
-        if failed:
-            out["error"] = result.error
-        print(json.dumps(out))
-        return code
-    results = spec.get(Results)
-    words = (results.words(result) if results is not None and not failed
-             else f"{result.steps} steps, {result.guesses} guesses")
-    outcome = result.outcome.value.upper()
-    if failed:
-        colour = "red"
-    elif spec.objective == "score":  # a scored game ends, it is not lost
-        outcome = "TRUNCATED" if result.outcome.value == "truncated" else "ENDED"
-        colour = "cyan"
-    else:
-        colour = "green" if result.won else "red"
-    console.print(("\n" if show else "") + f"[bold {colour}]{outcome}[/bold {colour}] "
-                  f"{escape(printable(instance.name))} with {escape(printable(result.agent))}: "
-                  f"{escape(words)}, {result.time_s:.3f}s")
-    stopped = about.get("stopped", "")
-    if stopped and not result.won and not failed:
-        console.print(f"{escape(printable(result.agent))} stopped at its {escape(stopped)} "
-                      f"after {about.get('nodes', 0):,} nodes")
-    return code
-
-
-def world_fault(error: str) -> bool:
-    """Whether a result's error is the world's (a plug-in's bug), not its agent's."""
-    return "(in the world at step " in error
-
-
-def report_agent_failure(result: EpisodeResult) -> bool:
-    """If the agent failed the episode: say so on stderr, with where and the agent's own
-    frames (not the framework's), and return True."""
-
-    if result.outcome.value not in ("error", "timeout"):
-        return False
-    err = make_console(stderr=True)
-    who = (f"the game's own code failed, not agent {escape(printable(result.agent))}"
-           if world_fault(result.error) else f"agent {escape(printable(result.agent))} failed")
-    err.print(f"{PROG}: {who}: {escape(printable(result.error))}")
-    if result.frames:
-        err.print("the agent's own frames (most recent call last):\n"
-                  + escape(result.frames.rstrip()))
-    return True
 
 
 def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, option: Option,

@@ -19,8 +19,8 @@ from rich.markup import escape
 
 from logic_agents._version import __version__
 from logic_agents.cli.common import (
-    EXIT_AGENT_FAILED,
     PROG,
+    VERB_HELP,
     ParserMaker,
     agent_entries,
     agents_epilog,
@@ -35,9 +35,9 @@ from logic_agents.cli.common import (
     limit_flag,
     refuse_overwrite,
     stop_listening,
-    world_fault,
     world_options,
 )
+from logic_agents.cli.episode import EXIT_AGENT_FAILED, world_fault
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.cli.report import print_summary
 from logic_agents.errors import UsageError
@@ -60,7 +60,7 @@ from logic_agents.world.spec import GameSpec, Generator
 
 def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser(
-        "compare", help="compare agents over many maps and seeds (paired)",
+        "compare", help=VERB_HELP["compare"],
         description="Every agent plays every map --runs times; run i on map m uses the same "
         "seed for every agent. Rows stream to --out as games finish; Ctrl-C loses none. "
         "Each game is played in a worker process under the caps below: a game whose agent "

@@ -16,7 +16,7 @@ from typing import cast
 from rich.console import Console
 from rich.markup import escape
 
-from logic_agents.cli.common import ParserMaker
+from logic_agents.cli.common import VERB_HELP, ParserMaker
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console, names_table
 from logic_agents.ground.shapes import Record
@@ -40,9 +40,10 @@ KILL_AFTER_S = 5.0  # past a check's own alarm, before its process is killed
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("games", help="list the games, their agents and their options",
-                       description="List every registered game (built-in or installed as a "
-                       f"plug-in through the entry-point group {ENTRY_POINT_GROUP}).")
+    p = sub.add_parser(
+        "games", help=VERB_HELP["games"],
+        description="List every registered game (built-in or installed as a "
+        f"plug-in through the entry-point group {ENTRY_POINT_GROUP}).")
     p.add_argument("game", nargs="?", metavar="NAME", help="show this game's agents and options")
     p.add_argument("--json", action="store_true", help="print one JSON list")
     p.add_argument("--check", action="store_true",

@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from logic_agents.cli.common import Parser, ParserMaker, add_option, given, limit_flag
+from logic_agents.cli.common import VERB_HELP, Parser, ParserMaker, add_option, given, limit_flag
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import lifted_limits
 from logic_agents.world import sandbox
@@ -22,7 +22,7 @@ from logic_agents.world.spec import GameSpec, GenerateRequest, Generator
 
 def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser(
-        "generate", help="write new instances of a game (maps, unique puzzles)",
+        "generate", help=VERB_HELP["generate"],
         description="Write new instances of a game; each is written as soon as it is made, "
         "and --resume finishes an interrupted run. `generate GAME --help` shows the game's "
         "own options.")

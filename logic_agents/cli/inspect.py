@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.board_model import model_board
-from logic_agents.cli.common import ParserMaker, limit_flag
+from logic_agents.cli.common import VERB_HELP, ParserMaker, limit_flag
 from logic_agents.errors import FormatError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.dimacs import DimacsFile, read_dimacs, stats
@@ -22,9 +22,10 @@ from logic_agents.world.options import integer
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("inspect", help="summarise, list and solve a DIMACS file",
-                       description="Print the sizes of a DIMACS file, its clauses by variable "
-                       "name, and optionally a model.")
+    p = sub.add_parser(
+        "inspect", help=VERB_HELP["inspect"],
+        description="Print the sizes of a DIMACS file, its clauses by variable "
+        "name, and optionally a model.")
     p.add_argument("file", metavar="FILE.cnf")
     p.add_argument("--limit", type=integer, default=20, metavar="N",
                    help="list the first N clauses by name (default: 20; 0 lists none)")

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 
-from logic_agents.cli.common import ParserMaker
-from logic_agents.ground.output import make_console, names_table
+from logic_agents.cli.common import VERB_HELP, ParserMaker
+from logic_agents.ground.output import make_console, names_table, natural_key
 from logic_agents.ground.shapes import Record
-from logic_agents.study.summary import natural_key
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.resolve import maps_folder
 from logic_agents.world.spec import GameSpec
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("maps", help="list the shipped maps", description="List the shipped maps.")
+    p = sub.add_parser(
+        "maps", help=VERB_HELP["maps"], description="List the shipped maps.")
     p.add_argument("--game", default=None, metavar="NAME", help="only this game's maps")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(run=run)

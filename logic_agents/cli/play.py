@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import (
+    VERB_HELP,
     ParserMaker,
     agent_entries,
     agents_epilog,
@@ -19,23 +20,21 @@ from logic_agents.cli.common import (
     declared_flags,
     episode_flags,
     examples,
-    failed_result,
     game_of,
     given_options,
     load_one,
     markup_renderer,
     portable_path,
-    print_result,
     refuse_overwrite,
     world_options,
 )
+from logic_agents.cli.episode import failed_result, print_result
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.display.terminal import Watcher
 from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
-from logic_agents.ground.output import make_console
+from logic_agents.ground.output import make_console, natural_key
 from logic_agents.ground.shapes import Record
 from logic_agents.solving.puzzle import CappedSearchAgent
-from logic_agents.study.summary import natural_key
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, own_name
 from logic_agents.world.declared import Option
@@ -50,11 +49,12 @@ from logic_agents.world.values import Instance
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("play", help="run one agent on one map",
-                       description="Run one agent on one map and show the board after each move. "
-                       "The agent plays in a child process under the caps below; if it raises, "
-                       "returns an action the world refuses or runs past a cap, play says where, "
-                       "shows the agent's own traceback frames and exits with code 3.")
+    p = sub.add_parser(
+        "play", help=VERB_HELP["play"],
+        description="Run one agent on one map and show the board after each move. "
+        "The agent plays in a child process under the caps below; if it raises, "
+        "returns an action the world refuses or runs past a cap, play says where, "
+        "shows the agent's own traceback frames and exits with code 3.")
     p.epilog_from = lambda: (examples("play", "{example} --agent {agent}")
                              + "An agent of yours: --agent my_agent.py:MyAgent. "
                              + agents_epilog())

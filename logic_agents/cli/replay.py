@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from logic_agents.cli.common import ParserMaker, limit_flag
+from logic_agents.cli.common import VERB_HELP, ParserMaker, limit_flag
 from logic_agents.display.terminal import Watcher
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
@@ -16,9 +16,10 @@ from logic_agents.world.trace import replay
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("replay", help="re-run a trace and check it",
-                       description="Re-run a --trace file in a fresh world; exit 2 if any step "
-                       "differs.")
+    p = sub.add_parser(
+        "replay", help=VERB_HELP["replay"],
+        description="Re-run a --trace file in a fresh world; exit 2 if any step "
+        "differs.")
     p.add_argument("trace", metavar="TRACE.jsonl")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--show", action="store_true", help="watch it: redraw the board in place "

@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from logic_agents.cli.common import ParserMaker, examples, game_flag, limit_flag
+from logic_agents.cli.common import VERB_HELP, ParserMaker, examples, game_flag, limit_flag
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.solvers import check_solver_name
@@ -23,7 +23,7 @@ from logic_agents.world.values import Instance
 
 def add_parser(sub: ParserMaker) -> None:
     p = sub.add_parser(
-        "solve", help="solve puzzles and say whether each solution is unique",
+        "solve", help=VERB_HELP["solve"],
         description="Solve every puzzle of the files or given on the command line, for the "
         "games that are static puzzles (`logic-agents games` shows which).",
     )

@@ -12,18 +12,16 @@ import json
 from pathlib import Path
 
 from logic_agents.cli.common import (
-    EXIT_AGENT_FAILED,
+    VERB_HELP,
     ParserMaker,
     caps_flags,
     caps_of,
     episode_flags,
     examples,
-    failed_result,
     portable_path,
-    print_result,
     refuse_overwrite,
-    report_agent_failure,
 )
+from logic_agents.cli.episode import EXIT_AGENT_FAILED, failed_result, print_result, report_agent_failure
 from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.cli.play import game_options as play_options
 from logic_agents.cli.play import prepare
@@ -40,11 +38,12 @@ from logic_agents.world.sandbox import Clock
 
 
 def add_parser(sub: ParserMaker) -> None:
-    p = sub.add_parser("view", help="write an HTML page to watch a game step by step",
-                       description="Write one self-contained HTML page (no network) that "
-                       "steps through a game: the board per step, the last move, the why of "
-                       "each proven move with the cells of its proof, a guess's odds, the "
-                       "counters. Keys: left/right, Home/End, space plays; #step=K opens step K.")
+    p = sub.add_parser(
+        "view", help=VERB_HELP["view"],
+        description="Write one self-contained HTML page (no network) that "
+        "steps through a game: the board per step, the last move, the why of "
+        "each proven move with the cells of its proof, a guess's odds, the "
+        "counters. Keys: left/right, Home/End, space plays; #step=K opens step K.")
     p.epilog_from = lambda: (examples("view", "{example} --agent {agent} -o game.html")
                              + "From a trace: logic-agents play MAP --trace t.jsonl; "
                              "logic-agents view t.jsonl -o game.html.")

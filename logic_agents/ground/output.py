@@ -9,12 +9,18 @@ control characters escaped (printable): a map or agent name cannot drive the ter
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Console
 from rich.segment import Segment
 
 from logic_agents.ground.inputs import printable
+
+
+def natural_key(text: str) -> list[tuple[int, int | str]]:
+    """A sort key that puts EASY2 before EASY10: digits compare as numbers."""
+    return [(0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", text)]
 
 PIPE_WIDTH = 100_000  # wide enough that no table cell or explanation line is ever cut
 

@@ -16,13 +16,13 @@ that JSON object too (`pair["p_value"]`, `summary["agents"]`), as the dicts it r
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
 
@@ -259,11 +259,6 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
                 difference=delta["difference"],
                 difference_ci95=(delta["ci95"][0], delta["ci95"][1])))
     return Summary(per_agent, tuple(pairs), "score" if scored else "win")
-
-
-def natural_key(text: str) -> list[Any]:
-    """A sort key that puts EASY2 before EASY10: digits compare as numbers."""
-    return [(0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", text)]
 
 
 def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,

@@ -17,7 +17,6 @@ import contextlib
 import importlib.util
 import math
 import os
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,7 +177,7 @@ class RemoteAgent(Seated):
     def __init__(self, factory: RemoteFactory, player: PlayerProcess, clock: Clock, name: str):
         """The handle of an agent that plays in `player`."""
         self.factory, self.player, self.clock, self.name = factory, player, clock, name
-        self.game_id = secrets.token_hex(8)
+        self.game_id = os.urandom(8).hex()  # as secrets.token_hex, without hashlib at start-up
         self.step = 0
         self.delta = Delta()
         self._why: Why | None = None
