@@ -5,8 +5,11 @@ working tree, and `--against REV` in a temporary git worktree), alternating, `--
 times, after one round that is not counted. Both trees are byte-compiled first and the
 children may write bytecode: with PYTHONDONTWRITEBYTECODE set (as it is on some machines),
 a fresh worktree would otherwise pay for compiling every module on every run, about 60 ms of
-start-up that is not the code's (measured: HEAD against itself). It prints the median and the max of the wall time and of the CPU time (user + sys of
-the child) per command and revision, and whether both revisions printed the same JSON (a
+start-up that is not the code's (measured: HEAD against itself). Only the built-in games are
+registered (`--plugins` keeps the installed ones): a plug-in installed for the newer tree may
+fail to load in an older one, which then loads fewer games and looks faster. It prints the
+median and the max of the wall time and of the CPU time (user + sys of the child) per
+command and revision, and whether both revisions printed the same JSON (a
 refactoring changes no answer).
 
     .venv/bin/python scripts/bench_revisions.py --against 473c413 [--rounds 7]
@@ -38,13 +41,31 @@ COMMANDS = {
 VARYING = ("time_s", "cpu_s", "mean_time_s", "mean_cpu_s")  # measured, not answers
 
 
+# the child: `python -m logic_agents ARGV`, with the entry points of the games group cut to the
+# built-in games (logic-agents' own distribution) unless plug-ins are wanted
+CHILD = """
+import importlib.metadata as md, runpy, sys
+if sys.argv[1] == "builtin":
+    every = md.entry_points
+    def ours(**kw):
+        found = every(**kw)
+        if kw.get("group") != "logic_agents.games":
+            return found
+        return md.EntryPoints(e for e in found if e.dist is not None and e.dist.name == "logic-agents")
+    md.entry_points = ours
+sys.argv = ["logic-agents", *sys.argv[2:]]
+runpy.run_module("logic_agents", run_name="__main__", alter_sys=True)
+"""
+PLUGINS = ["builtin"]  # main() sets ["all"] for --plugins
+
+
 def run(tree: Path, argv: list[str]) -> tuple[float, float, str]:
     """(wall s, CPU s of the child and its children, stdout) of one command."""
     env = {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "200"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "logic_agents", *argv], cwd=tree, env=env,
+    done = subprocess.run([sys.executable, "-c", CHILD, *PLUGINS, *argv], cwd=tree, env=env,
                           capture_output=True, text=True, timeout=600)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -73,7 +94,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", required=True, metavar="REV", help="the other revision")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--plugins", action="store_true",
+                        help="register the installed plug-in games too (default: built-in only)")
     args = parser.parse_args()
+    if args.plugins:
+        PLUGINS[:] = ["all"]
     with tempfile.TemporaryDirectory(prefix="la-rev-") as temp:
         other = Path(temp) / "tree"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(other), args.against],
