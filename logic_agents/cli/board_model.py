@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from logic_agents.cli.common import load_one
 from logic_agents.display.terminal import board_text
@@ -28,12 +28,21 @@ SOURCE = re.compile(r"(?:map|puzzle|instance) (\S+)(?: \((.+)\))?$")
 DRAW_LIMIT = 40_000  # cells (200 x 200); a larger board is not drawn
 
 
-def _cells(instance: Any) -> int | None:
+@runtime_checkable
+class Sized2D(Protocol):
+    """An instance that says its height and width (world.base.GridShape does)."""
+
+    @property
+    def height(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+
+
+def _cells(instance: object) -> int | None:
     """The instance's cell count, where it says its height and width."""
-    height = getattr(instance, "height", None)
-    width = getattr(instance, "width", None)
-    if isinstance(height, int) and isinstance(width, int):
-        return height * width
+    if isinstance(instance, Sized2D) and isinstance(instance.height, int) and \
+            isinstance(instance.width, int):
+        return instance.height * instance.width
     return None
 
 

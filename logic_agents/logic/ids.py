@@ -82,7 +82,7 @@ def decide(kind: str, k: int, n: int) -> bool | None:
 
 def kind_name(kind: Any) -> str:
     """"Exactly", "AtMost" or "AtLeast" from that name or from the sympy node class."""
-    name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+    name = kind if isinstance(kind, str) else kind.__name__ if isinstance(kind, type) else ""
     if name not in KINDS:
         raise EncodingError(f"not a cardinality kind: {kind!r} (one of {', '.join(KINDS)})")
     return name

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from logic_agents.errors import FormatError, UnknownName
 from logic_agents.ground.inputs import is_dir
@@ -31,11 +31,19 @@ class MapEntry:
 GROUP_BY = ("auto", "folder", "file", "map", "preset")
 
 
+@runtime_checkable
+class Preset(Protocol):
+    """A generated instance that names the preset it was made from (a Daggers map does)."""
+
+    @property
+    def preset(self) -> str: ...
+
+
 def group_of(instance: Instance, file: Path | None, many: bool, group_by: str = "auto") -> str:
     """The group a study reports an instance under: `map` (each its own), `folder`, `file`,
     `preset` (generated maps), or `auto`: the preset, else the file for a file of many
     instances, else the folder; an instance written inline is its own group."""
-    preset = getattr(instance, "preset", "") or ""
+    preset = (instance.preset if isinstance(instance, Preset) else "") or ""
     name = instance.name or "."
     if group_by == "map" or file is None:
         return name

@@ -150,7 +150,7 @@ def _spec(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
 
 def _instance(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
     instance = state["instance"]
-    name = getattr(instance, "name", None)
+    name = instance.name if isinstance(instance, Instance) else None
     if not isinstance(name, str) or not name or not name.isprintable():
         raise AssertionError(f"an instance's .name must be a printable one-line str, not "
                              f"{name!r}")

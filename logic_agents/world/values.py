@@ -9,12 +9,13 @@ Concepts:
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 S_co = TypeVar("S_co", covariant=True)  # a puzzle's solution
 I_contra = TypeVar("I_contra", contravariant=True)  # a puzzle's instance
 
 
+@runtime_checkable
 class Instance(Protocol):
     """What the framework reads of a game's instance (a map, a puzzle): its name; no more."""
 
