@@ -107,6 +107,7 @@ def test_names_that_moved_say_where_they_went():
                            ("logic_agents.world.options", "solver_option",
                             "logic_agents.solving.options"),
                            ("logic_agents.generated", "streamed", "logic_agents.world.generated"),
+                           ("logic_agents.arguments", "reference", "logic_agents.api.arguments"),
                            ("logic_agents.world", "SolveResult", "logic_agents.solving"),
                            ("logic_agents.games.daggers.probability", "Evidence",
                             "logic_agents.games.daggers.odds"),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 MOVED = {
+    "logic_agents.arguments": "logic_agents.api.arguments",
     "logic_agents.batch": "logic_agents.study.batch",
     "logic_agents.entries": "logic_agents.study.entries",
     "logic_agents.rows": "logic_agents.study.rows",

@@ -1,5 +1,8 @@
 """The public API's calls (`logic_agents.load`, `play`, `compare`, ...): see the package.
 
+Concepts: the calls here; `arguments`, each argument checked at the door (a UsageError that
+names it).
+
 `logic_agents/__init__.py` names them and imports this module on first use, so that
 `import logic_agents` (and every command of the CLI, which imports it first) stays light.
 """
@@ -11,9 +14,9 @@ from collections.abc import Iterable as _Iterable
 from pathlib import Path as _Path
 from typing import TYPE_CHECKING
 
-from logic_agents import arguments as _arguments
 from logic_agents import web as _web
 from logic_agents._version import __version__
+from logic_agents.api import arguments as _arguments
 from logic_agents.display import progress as _progress
 from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import LogicAgentsError
