@@ -22,19 +22,17 @@ classes or factories (callables that return a fresh agent), and for play an agen
 
 from __future__ import annotations
 
-import importlib as _importlib
 from typing import TYPE_CHECKING
 
 from logic_agents import games as games  # the built-in games; an old games() call: see it
 from logic_agents._version import __version__
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground import moved as _moved
+from logic_agents.ground.lazy import LazyNames as _LazyNames
 
 _moved.install()  # an old module path says where it went (issue 40's layout)
 
 if TYPE_CHECKING:  # what a type checker and an editor see; at run time __getattr__ imports
-    from typing import Any
-
     from logic_agents.api import (
         board,
         compare,
@@ -59,14 +57,12 @@ __all__ = ["LogicAgentsError", "Study", "__version__", "board", "compare", "load
            "make_world", "play", "register", "registered_games", "run_episode", "solve", "view"]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(_importlib.import_module(_HOMES[name]), name)
+_LAZY = _LazyNames(__name__, _HOMES)
+__getattr__ = _LAZY.attribute
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return _LAZY.listed(globals())
 
 
 del TYPE_CHECKING, annotations  # not part of the API (the annotations stay strings)

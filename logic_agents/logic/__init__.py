@@ -6,8 +6,9 @@ the package (names, dimacs) does not import sympy.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from logic_agents.ground.lazy import LazyNames
 
 _HOMES = {
     "AtLeast": "formula", "AtMost": "formula", "Exactly": "formula", "key_of": "ids",
@@ -39,11 +40,9 @@ if TYPE_CHECKING:  # what a type checker and an editor see; at run time __getatt
     from logic_agents.logic.query import Query
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"logic_agents.logic.{_HOMES[name]}"), name)
+_LAZY = LazyNames(__name__, {name: f"logic_agents.logic.{home}" for name, home in _HOMES.items()})
+__getattr__ = _LAZY.attribute
 
 
 def __dir__() -> list[str]:  # tab completion lists the lazy names too
-    return sorted(set(globals()) | set(__all__))
+    return _LAZY.listed(globals())

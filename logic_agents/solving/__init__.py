@@ -7,8 +7,9 @@ The names are imported on first use (PEP 562), as in logic_agents.world.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from logic_agents.ground.lazy import LazyNames
 
 if TYPE_CHECKING:  # what type checkers and editors see
     from logic_agents.solving.options import INCREMENTAL_SOLVERS, solver_option  # noqa: F401
@@ -32,11 +33,9 @@ _HOMES = {
 __all__ = sorted(_HOMES)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"logic_agents.solving.{_HOMES[name]}"), name)
+_LAZY = LazyNames(__name__, {name: f"logic_agents.solving.{home}" for name, home in _HOMES.items()})
+__getattr__ = _LAZY.attribute
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return _LAZY.listed(globals())

@@ -9,9 +9,9 @@ stays light; `dir()` lists them all, for tab completion.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from logic_agents.ground.lazy import LazyNames
 from logic_agents.world.core import (  # noqa: F401 - re-exported (__all__)
     Agent,
     EpisodeResult,
@@ -122,17 +122,12 @@ if TYPE_CHECKING:  # what a type checker and an editor see; at run time __getatt
     from logic_agents.world.view import BoardView, Controls, Tile, View
 
 
-# names that moved out of the world (issue 40: the world imports no logic)
-_MOVED = dict.fromkeys(("SolveResult", "SolverCache", "SolverChoice"), "logic_agents.solving")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        raise ImportError(f"logic_agents.world.{name} moved: import it from {_MOVED[name]}")
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"logic_agents.world.{_HOMES[name]}"), name)
+# the names that moved out of the world say where (issue 40: the world imports no logic)
+_LAZY = LazyNames(__name__, {name: f"logic_agents.world.{home}" for name, home in _HOMES.items()},
+                  moved=dict.fromkeys(("SolveResult", "SolverCache", "SolverChoice"),
+                                      "logic_agents.solving"))
+__getattr__ = _LAZY.attribute
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return _LAZY.listed(globals())

@@ -35,6 +35,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
@@ -214,6 +215,10 @@ def check_factory(factory: object, reference: str) -> None:
                          "with the agent's options only)")
 
 
+# the agent files read in this process: module name -> the stamp of the file when it was read
+_READ: dict[str, tuple[int, ...]] = {}
+
+
 def load_class(reference: str) -> Any:
     """The object named by `file.py:Name` or `package.module:Name`."""
     module_text, _, attr = reference.rpartition(":")
@@ -224,27 +229,11 @@ def load_class(reference: str) -> Any:
         name = f"logic_agents_user_{abs(hash(str(path.resolve())))}"
         stamp = _stamp(path)
         held = sys.modules.get(name)
-        if held is not None and getattr(held, "__logic_agents_stamp__", None) == stamp:
+        if held is not None and _READ.get(name) == stamp:
             module = held  # read already, and unchanged: its code is not run twice
-            try:
-                return getattr(module, attr)
-            except AttributeError:
-                raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:
-            raise UsageError(f"--agent {reference}: {module_text} is not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses and pickling look modules up by name
-        try:
-            spec.loader.exec_module(module)
-        except SyntaxError as e:
-            raise UsageError(f"--agent {reference}: {e.filename}:{e.lineno}:{e.offset or 0}: "
-                             f"{e.msg}") from None
-        except (Exception, SystemExit) as e:  # the file's own code failed as it was read
-            sys.modules.pop(name, None)
-            raise UsageError(f"--agent {reference}: reading {module_text} raised "
-                             f"{_where_in(e, module_text)}") from None
-        module.__logic_agents_stamp__ = stamp  # type: ignore[attr-defined]
+        else:
+            module = _read_file(reference, module_text, path, name)
+            _READ[name] = stamp
     else:
         if not all(part.isidentifier() for part in module_text.split(".")):
             raise UsageError(f"--agent {reference}: {module_text!r} is not a module name")
@@ -264,7 +253,26 @@ def load_class(reference: str) -> Any:
         raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
 
 
-def _stamp(path: Path) -> tuple[Any, ...]:
+def _read_file(reference: str, module_text: str, path: Path, name: str) -> ModuleType:
+    """An agent file's module, read (its code run) under `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"--agent {reference}: {module_text} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look modules up by name
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise UsageError(f"--agent {reference}: {e.filename}:{e.lineno}:{e.offset or 0}: "
+                         f"{e.msg}") from None
+    except (Exception, SystemExit) as e:  # the file's own code failed as it was read
+        sys.modules.pop(name, None)
+        raise UsageError(f"--agent {reference}: reading {module_text} raised "
+                         f"{_where_in(e, module_text)}") from None
+    return module
+
+
+def _stamp(path: Path) -> tuple[int, ...]:
     """What tells an agent file read before from one changed since: its size and mtime."""
     try:
         status = path.stat()
