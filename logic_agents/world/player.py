@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import io
 import os
 import sys
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 from logic_agents.errors import LogicAgentsError
@@ -37,7 +37,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import check_factory, load_class
 from logic_agents.world.core import own_name, why_record
 from logic_agents.world.declared import Option, declared_options
-from logic_agents.world.registry import get_game, register
+from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
 from logic_agents.world.sandbox import Caps, Clock
 from logic_agents.world.seat import Seat, missing_members
 from logic_agents.world.spec import GameSpec, Observations, summary_of
@@ -274,9 +274,8 @@ def _game(name: str, entry_point: object) -> GameSpec:
     No scan of every distribution's metadata: that is a fifth of a player's start.
     """
     if isinstance(entry_point, str) and ":" in entry_point:
-        module, _, attribute = entry_point.partition(":")
         with contextlib.suppress(Exception):
-            spec = getattr(importlib.import_module(module), attribute)
+            spec = metadata.EntryPoint(name, entry_point, ENTRY_POINT_GROUP).load()
             if isinstance(spec, GameSpec) and spec.name == name:
                 return register(spec, origin="entry point", replace=True)
     return get_game(name)
