@@ -5,7 +5,8 @@ plays it on the shared simulator, so it meets the same boards as satx (paired se
 
     logic-agents compare 2018 --agents examples/gym_policies.py:MaskedRandomPolicy,spx,satx
 
-A trained model is a policy too: `PolicyAgent(lambda obs, mask: model.predict(obs), "daggers")`.
+A trained model is a policy too (examples/train_maskable_ppo.py):
+`PolicyAgent(lambda obs, mask: int(model.predict(obs, action_masks=mask)[0]), "daggers")`.
 """
 
 from logic_agents.gym import MaskedRandom, PolicyAgent, UniformRandom

@@ -9,7 +9,8 @@ Concepts:
   human play), Lives (the world takes `lives`), Shipped (a folder of instances), Detection
   (which game a file or an argument is), Inline (instances typed on the command line),
   Results (the numbers and words a result carries), CnfLegend (what `cnf` writes to explain
-  the variables). `spec.get(Puzzle)` is the capability or None; `spec.need(Puzzle, "solve")`
+  the variables), Proofs (what its SAT reasoning proves of an observation: world.values).
+  `spec.get(Puzzle)` is the capability or None; `spec.need(Puzzle, "solve")`
   raises a UsageError that names the verb.
 - AgentEntry: a registered agent (its factory, help line, declared options); agents_from
   makes them from {name: class}.
@@ -30,7 +31,7 @@ from logic_agents.errors import ContractError, UnknownName, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult
 from logic_agents.world.declared import Option, accepts, declared_options, unwrapped
-from logic_agents.world.values import Instance, Solve
+from logic_agents.world.values import Instance, Proofs, Solve
 from logic_agents.world.view import View
 
 Objective = Literal["win", "score"]
@@ -120,11 +121,6 @@ class GenerateReport:
     details: Record = field(default_factory=dict)  # extra keys of `--json`
 
 
-def no_epilog() -> str:
-    """No epilog (the default of Generator.epilog)."""
-    return ""
-
-
 @dataclass(frozen=True)
 class Generator:
     """A game that makes instances: `logic-agents generate GAME`.
@@ -138,7 +134,7 @@ class Generator:
     options: tuple[Option, ...]
     generate: Callable[[GenerateRequest], GenerateReport]
     help: str = ""
-    epilog: Callable[[], str] = no_epilog
+    epilog: Callable[[], str] = str  # no epilog: str() is ""
     for_compare: Callable[[str, int, int, Mapping[str, object]],
                           Sequence[tuple[Instance, str]]] | None = None
     compare_options: tuple[Option, ...] = ()
@@ -234,7 +230,7 @@ class InstanceText(Generic[Inst]):
 
 
 CAPABILITIES: tuple[type, ...] = (Puzzle, Generator, View, Lives, Shipped, Detection, Inline,
-                                  Results, CnfLegend, Observations)
+                                  Results, CnfLegend, Observations, Proofs)
 
 
 # -- agents ------------------------------------------------------------------------------------

@@ -4,12 +4,17 @@ Concepts:
 - Instance: a map or a puzzle, of which the framework reads its `name`;
 - Answer: the status, a solution and a second one (logic_agents.solving.SolveResult is the
   one the shipped games give; the world reads any object with these members);
-- Solve: the shape of a Puzzle capability's `solve(instance, unique, solver)`.
+- Solve: the shape of a Puzzle capability's `solve(instance, unique, solver)`;
+- Proofs: a capability, what a game's SAT reasoning proves of an observation: the moves
+  proved safe and the cells proved dangerous (Daggers: the satx backbone). The Gymnasium
+  env's SatTeacher gives them as labels.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 S_co = TypeVar("S_co", covariant=True)  # a puzzle's solution
 I_contra = TypeVar("I_contra", contravariant=True)  # a puzzle's instance
@@ -55,3 +60,19 @@ class Solve(Protocol[I_contra, S_co]):
                  ) -> Answer[S_co]:
         """The answer for one instance; `unique` also looks for a second solution."""
         ...
+
+
+Obs = TypeVar("Obs")  # a game's observation
+Act = TypeVar("Act")  # a game's action
+
+
+@dataclass(frozen=True)
+class Proofs(Generic[Obs, Act]):
+    """What a game's SAT reasoning proves of an observation (a capability).
+
+    `prove(obs)` is (the moves proved safe, the cells (row, column) proved dangerous); a
+    move it gives must never lose (tests/test_gym.py checks Daggers' over thousands of
+    boards).
+    """
+
+    prove: Callable[[Obs], tuple[Sequence[Act], Sequence[tuple[int, int]]]]

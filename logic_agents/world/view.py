@@ -142,6 +142,9 @@ class View(Generic[Obs, Act]):
     board: Callable[[Obs], BoardView]
     cells_of: Callable[[Act], Sequence[Cell]] = lambda action: ()
     controls: Controls[Obs, Act] | None = None
+    # the characters a tile or a counter may show beyond the digits (numbers are read as
+    # numbers): a Gymnasium observation gives each its index (logic_agents.gym)
+    glyphs: str = ""
 
 
 def cells_in(why: object) -> tuple[Cell, ...]:

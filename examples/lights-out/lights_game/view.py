@@ -24,5 +24,5 @@ def act_at(obs: LightsObservation, cell: view.Cell, key: str) -> LightsAction | 
 RULES = ("Turn every light off. Pressing a cell toggles it and its four neighbours (up, "
          "down, left, right).")
 
-VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
+VIEW = view.View(glyphs="●", board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, primary="press", secondary="", rules=RULES))

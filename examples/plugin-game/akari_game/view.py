@@ -48,6 +48,6 @@ RULES = ("Put bulbs on white cells so that every white cell is lit. A bulb light
          "and column until a wall; no bulb may light another. A numbered wall has exactly "
          "that many bulbs beside it (up, down, left, right).")
 
-VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
+VIEW = view.View(glyphs="●", board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, primary="bulb on / off", secondary="",
                                         rules=RULES))

@@ -11,6 +11,7 @@ from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
 from logic_agents.games.daggers.clues import single_point_moves
 from logic_agents.games.daggers.generate import GENERATOR
+from logic_agents.games.daggers.knowledge import proved
 from logic_agents.games.daggers.prob import ProbAgent
 from logic_agents.games.daggers.render import VIEW, styled
 from logic_agents.games.daggers.world import (
@@ -25,6 +26,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.world import spec
 from logic_agents.world.core import EpisodeResult
 from logic_agents.world.resolve import shipped_maps
+from logic_agents.world.values import Proofs
 
 AGENTS = {**_report_agents.AGENTS, "prob": ProbAgent}
 AGENT_HELP = {**_report_agents.AGENT_HELP,
@@ -85,7 +87,8 @@ SPEC = spec.GameSpec(
                   spec.Shipped(shipped_maps("logic_agents", "maps", "daggers")),
                   spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
                   spec.CnfLegend(LEGEND),
-                  spec.Observations(DaggersObservation.to_json, observation_from)),
+                  spec.Observations(DaggersObservation.to_json, observation_from),
+                  Proofs(proved)),
 )
 
 __all__ = [

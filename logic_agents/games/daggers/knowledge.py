@@ -13,6 +13,8 @@ Concepts:
   sympy.to_cnf per question).
 - QueryEvent: what a question hands to `on_query` (used by `cnf`); `proofs`: with `explain`
   on, the minimal proof of each decided cell, in words (a Why).
+- proved(obs): the probes proved safe and the cells proved dangerous, from a fresh KB (the
+  game's Proofs capability: the Gymnasium env's SatTeacher labels).
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from logic_agents.games.daggers.encode import (
     count_window,
     dagger_key,
     encode_naive,
+    frontier,
 )
-from logic_agents.games.daggers.world import DaggersObservation
+from logic_agents.games.daggers.world import DaggersAction, DaggersObservation, probe
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle, Verdict
 from logic_agents.logic.query import Query
@@ -181,3 +184,16 @@ class DaggersKB:
             cells = dict.fromkeys(cell_of[f] for f in found.formulas if f in cell_of)
             self.proofs[cell] = Why(f"{cell} is {what}: " + ", ".join(words)
                                     + ("" if found.minimal else " (not minimised)"), cells)
+
+
+def proved(obs: DaggersObservation) -> tuple[list[DaggersAction], list[Cell]]:
+    """What satx's knowledge proves of `obs` (the Proofs capability): a probe of every
+    covered cell proved safe, and every covered cell proved to hold a dagger."""
+    knowledge = DaggersKB()
+    try:
+        knowledge.tell(obs)
+        verdicts = knowledge.decide(frontier(obs))
+    finally:
+        knowledge.close()
+    safe = sorted(c for c, v in verdicts.items() if v is Verdict.FALSE)
+    return [probe(*c) for c in safe], sorted(c for c, v in verdicts.items() if v is Verdict.TRUE)

@@ -112,6 +112,6 @@ RULES = (
     "lose when your lives reach 0. The header shows your lives and how many daggers there are.")
 
 
-VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
+VIEW = view.View(glyphs="⚑✖◆", board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, primary="probe", secondary="flag / unflag",
                                          hint_agent="prob", legal=legal, rules=RULES))

@@ -55,7 +55,7 @@ RULES = ("Walk from the lower-left corner to the upper-right one with the arrows
          "cells need not all be visited; u takes a step back.")
 
 
-VIEW = view.View(board=board_view, cells_of=moved_to,
+VIEW = view.View(glyphs="●↑↓←→SF", board=board_view, cells_of=moved_to,
                  controls=view.Controls(act_at, primary="", secondary="", arrows_act=True, rules=RULES,
                                         alphabet="u",
                                         legal=lambda obs, a: a.move in legal_moves(obs.board,

@@ -54,6 +54,6 @@ RULES = ("Lay pipe ahead of the ooze. Each tick you place the current piece of t
          "wall, or a piece it cannot enter; the score is what it flowed through.")
 
 
-VIEW = view.View(board=board_view, cells_of=cells_of,
+VIEW = view.View(glyphs="S" + "".join(PIPES.values()), board=board_view, cells_of=cells_of,
                  controls=view.Controls(act_at, keys={"w": "wait a tick"}, rules=RULES, alphabet="w",
                                         primary="place the current piece", secondary="destroy"))

@@ -60,7 +60,7 @@ RULES = ("Fill the grid so that every row, every column and every box holds each
          "that repeats in its row, column or box is drawn in red.")
 
 
-VIEW = view.View(board=board_view, cells_of=lambda action: (action.cell,),
+VIEW = view.View(glyphs="ABCDEFGHIJKLMNOP", board=board_view, cells_of=lambda action: (action.cell,),
                  controls=view.Controls(act_at, keys={"1-9, A-P": "place that value"}, rules=RULES,
                                         primary="next value", secondary="", hint_agent="logic",
                                         alphabet="123456789ABCDEFGHIJKLMNOP",

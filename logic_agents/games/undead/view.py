@@ -94,7 +94,7 @@ RULES = ("Put a monster in every empty cell: a ghost (g), seen only in a mirror;
 
 
 VIEW = view.View(
-    board=board_view, cells_of=lambda action: (action.cell,),
+    board=board_view, cells_of=lambda action: (action.cell,), glyphs="".join(GLYPH.values()) + "GVZ",
     controls=view.Controls(act_at, keys={"g v z": "ghost / vampire / zombie"}, rules=RULES,
                            hint_agent="logic", alphabet="gvz",
                            legal=lambda obs, a: obs.puzzle.grid[
