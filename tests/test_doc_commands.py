@@ -17,7 +17,9 @@ and .venv/ beside it and the environment's bin/ first on PATH. Each kind is chec
   Ray cluster or data outside the repository is checked for form: its verb exists and every
   --flag is one the verb's --help lists;
 - `python scripts/X.py --flag`: the script exists and defines every flag (the benchmarks run
-  for minutes and write docs/BENCHMARKS.md, so they are not run here);
+  for minutes and write docs/BENCHMARKS.md, so they are not run here); the same for
+  `python examples/X.py` (an example that trains a network needs an extra CI does not
+  install: torch);
 - `make T`: the Makefile has target T; `pip install`: every extra and path it names exists;
   `jupyter lab FILE`: FILE exists; `ray start`: Ray's own command, form only.
 """
@@ -209,7 +211,8 @@ def check(command: str, folder: Path, where: str, warm: WarmRunner | None = None
         else:
             run(shlex.join(argv), folder, where)
         return "ran"
-    if head in ("python", "python3") and len(argv) > 1 and argv[1].startswith("scripts/"):
+    if head in ("python", "python3") and len(argv) > 1 and argv[1].startswith(("scripts/",
+                                                                                 "examples/")):
         check_script(argv, where)
         return "script"
     if head in ("python", "python3"):  # a snippet (`python3 -c ...`) that makes an input

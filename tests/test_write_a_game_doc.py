@@ -5,8 +5,8 @@ the world and agent bases, the errors)."""
 import dataclasses
 import re
 
-from logic_agents import errors
-from logic_agents.world import base, check, contract, core, registry, runner, spec, view
+from logic_agents import errors, gym
+from logic_agents.world import base, check, contract, core, registry, runner, spec, values, view
 
 from .conftest import ROOT
 
@@ -28,7 +28,8 @@ PLACES = [spec.GameSpec, spec.Instances, spec.Actions, spec.Puzzle, spec.Generat
           spec.Shipped, spec.Lives, spec.AgentEntry, spec,
           view.View, view.Controls, view.BoardView, base.WorldBase, base.PuzzleWorld,
           base.CellAction, base.PlanningAgent, core.Outcome, errors, base, check, contract,
-          registry, runner, view, core, _World(), base.PlanningAgent()]
+          registry, runner, view, core, values.Proofs, values, gym, _World(),
+          base.PlanningAgent()]
 # the command line's verbs (one module each in logic_agents/cli/)
 VERBS = {p.stem for p in (ROOT / "logic_agents" / "cli").glob("*.py")}
 NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_.]*)(?=[(=`\[ ])")
