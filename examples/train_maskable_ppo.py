@@ -5,7 +5,10 @@
 
 The env draws a fresh `cs5011-easy` board (5x5, 4 daggers, 1 gold, the course's EASY size) for
 every episode, from the episode's seed; the policy sees the board as small integer channels
-and the mask of the moves the rules allow (`action_masks()`, which MaskablePPO reads). After
+and the mask of the moves the rules allow (`action_masks()`, which MaskablePPO reads). The
+world's reward alone (+1 a win, -1 a dagger) teaches a policy to stall: flagging and
+unflagging one cell until the step cap never loses. Training therefore adds 0.05 for each
+cell a move opens and counts running out of steps as -1 (`Shaped`); the study counts wins. After
 training, the policy plays as an agent (logic_agents.gym.PolicyAgent) on boards it never
 trained on (written by `logic-agents generate` from another seed), beside a masked random
 policy and satx, with paired seeds, and the study's table and paired tests are printed.
@@ -29,6 +32,32 @@ import logic_agents.gym as lg
 PRESET = "cs5011-easy"
 
 
+class Shaped(gymnasium.Wrapper):
+    """Training's reward: the world's, 0.05 per cell opened, and -1 for running out of steps."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        super().__init__(env)
+        self.covered_kind = env.unwrapped.kinds.index("covered")
+
+    def covered(self, obs: dict) -> int:
+        return int((obs["kinds"] == self.covered_kind).sum())
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        self.left = self.covered(obs)
+        return obs, info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        now = self.covered(obs)
+        reward = float(reward) + 0.05 * max(0, self.left - now) - (1.0 if truncated else 0.0)
+        self.left = now
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self):
+        return self.env.unwrapped.action_masks()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=100_000, help="training steps")
@@ -37,7 +66,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    env = gymnasium.make("logic_agents/Daggers-v0", map=PRESET)
+    env = Shaped(gymnasium.make("logic_agents/Daggers-v0", map=PRESET))
     model = MaskablePPO("MultiInputPolicy", env, seed=args.seed, verbose=0)
     started = time.perf_counter()
     model.learn(total_timesteps=args.steps)

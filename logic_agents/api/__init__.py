@@ -25,6 +25,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.study import batch as _batch
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
+from logic_agents.study.settings import BACKENDS as _BACKENDS
 from logic_agents.study.settings import StudySettings as _StudySettings
 from logic_agents.study.summary import summarize as _summarize
 from logic_agents.web import svg as _svg
@@ -77,12 +78,12 @@ def load(ref: str | PathLike[str], game: str | None = None) -> Instance:
     return _resolve.resolve(_arguments.reference(ref, "ref"), _spec(ref, game))[1][0]
 
 
-def make_world(instance: object, game: str, **options: object) -> AnyWorld:
+def make_world(instance: object, game: str | None = None, **options: object) -> AnyWorld:
     """A fresh world for an instance.
 
     Args:
         instance: an instance of the game (as `load` returns it).
-        game: the game's name.
+        game: the game's name; None: the game whose instances are of the instance's type.
         **options: `lives` (for a game with lives) and the game's declared world options.
 
     Returns:
@@ -91,21 +92,27 @@ def make_world(instance: object, game: str, **options: object) -> AnyWorld:
     Raises:
         UsageError: an option the game's world does not take, or a value it refuses.
     """
-    spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
+    spec = _game_of(game, _arguments.game_of_instance(instance) if game is None else None)
     world: AnyWorld = spec.make_world(_arguments.instance_of(spec, instance),
                                              **_arguments.world_options_of(spec, options,
                                                                           "options"))
     return world
 
 
-def make_agent(agent: AgentRef, game: str, **options: object) -> AnyAgent:
+def _game_of(game: object, inferred: str | None) -> GameSpec:
+    return _registry.get_game(inferred or _arguments.game_name(game)
+                              or _arguments.reference(game, "game"))
+
+
+def make_agent(agent: AgentRef, game: str | None = None, **options: object) -> AnyAgent:
     """An agent of a game, its declared options checked.
 
     Args:
         agent: a registered name, a "file.py:Class" / "module:Class" reference, an agent
             class or a factory (a callable that returns a fresh agent); an agent object is
             returned as it is.
-        game: the game's name.
+        game: the game's name; None: the one game with an agent of that registered name
+            (`make_agent("satx")`).
         **options: the agent's declared options (`--node-cap` is `node_cap=`).
 
     Returns:
@@ -115,7 +122,7 @@ def make_agent(agent: AgentRef, game: str, **options: object) -> AnyAgent:
         AgentOptionError: an option the agent does not declare.
         AgentFailed: the agent's constructor raised.
     """
-    spec = _registry.get_game(_arguments.game_name(game) or _arguments.reference(game, "game"))
+    spec = _game_of(game, _arguments.game_of_agent(agent) if game is None else None)
     return _agents.build_agent(_agents.agent_entry(spec, agent, instance_ok=True), options)
 
 
@@ -247,7 +254,8 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
             game: str | None = None, runs: int = 10, seed: int = 0, jobs: int | None = None,
             out: str | PathLike[str] | None = None, resume: bool = False,
             agent_options: dict[str, Record] | None = None,
-            world_options: Record | None = None, progress: bool | None = None) -> Study:
+            world_options: Record | None = None, progress: bool | None = None,
+            backend: str = "process", address: str | None = None) -> Study:
     """A paired study: every agent plays every instance `runs` times, with shared seeds.
 
     Args:
@@ -265,6 +273,8 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
         world_options: the world's options (`lives`, the game's own).
         progress: None shows the games as they finish where a person watches (a notebook,
             a terminal) and nowhere else; True always; False never.
+        backend: "process" (worker processes of this machine) or "ray" (the `ray` extra).
+        address: the Ray cluster to join (`backend="ray"`); None starts a local one.
 
     Returns:
         A Study: its `rows` (one per game), `summary` (a frozen Summary whose `to_json()` is
@@ -299,7 +309,9 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     with _progress.StudyProgress(len(study), progress, scored=scored) as shown:
         settings = _StudySettings(runs=runs, seed=seed, jobs=jobs, game=spec.name, out=out,
                                   resume=resume, agent_options=agent_options,
-                                  world_options=world_options)
+                                  world_options=world_options,
+                                  backend=_arguments.choice(backend, "backend", _BACKENDS),
+                                  address=_arguments.optional_text(address, "address"))
         rows = _batch.compare(agents, entries, settings, on_row=shown.advance)
     summary = _summarize(rows, study.agents, groups=list(dict.fromkeys(e.group for e in entries)),
                          scored=scored)

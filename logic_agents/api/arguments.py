@@ -23,6 +23,7 @@ from typing import SupportsIndex
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.world.registry import games
 from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
 
@@ -94,6 +95,20 @@ def path_or_none(value: object, name: str) -> str | None:
     return value
 
 
+def choice(value: object, name: str, choices: tuple[str, ...]) -> str:
+    """One of `choices`, else a UsageError that lists them."""
+    if not isinstance(value, str) or value not in choices:
+        raise UsageError(f"{name} must be one of {', '.join(choices)}, not {_what(value)}")
+    return value
+
+
+def optional_text(value: object, name: str) -> str | None:
+    """None or a str."""
+    if value is not None and not isinstance(value, str):
+        raise UsageError(f"{name} must be a str or None, not {_what(value)}")
+    return value
+
+
 def options_of(value: object, name: str) -> Record:
     """Keyword options: None or a dict whose keys are str."""
     if value is None:
@@ -159,6 +174,27 @@ def observation_of(spec: GameSpec, value: object) -> object:
         raise UsageError(f"observation must be a {spec.name} observation ({kind.__name__}), "
                          f"not {_what(value)}")
     return value
+
+
+def game_of_instance(instance: object) -> str:
+    """The one game whose instances are of `instance`'s type (its sample's)."""
+    found = [name for name, spec in games().items()
+             if type(spec.instances.sample()) is type(instance)]
+    if len(found) != 1:
+        raise UsageError(f"give game=: {_what(instance)} is the instance of "
+                         f"{', '.join(found) if found else 'no registered game'}")
+    return found[0]
+
+
+def game_of_agent(agent: object) -> str:
+    """The one game with a registered agent of that name (`make_agent("satx")`)."""
+    if not isinstance(agent, str):
+        raise UsageError("give game=: only a registered agent's name tells its game")
+    found = [name for name, spec in games().items() if agent in spec.agents]
+    if len(found) != 1:
+        raise UsageError(f"give game=: agent {agent!r} is "
+                         + (f"one of {', '.join(found)}" if found else "no registered agent"))
+    return found[0]
 
 
 def game_name(value: object) -> str | None:
