@@ -142,3 +142,37 @@ def test_a_scored_study_shows_score_and_time_per_map():
     assert pair["difference"] == (sum(scores["greedy"]) - sum(scores["rbfs"])) / 2
     table = re.search(r'<table id="maps".*?</table>', study.to_html(), re.S).group(0)
     assert "greedy score [95% CI]" in table and "rbfs time/game s" in table
+
+
+def test_the_game_is_inferred_where_it_is_unique():
+    """Issue 41: `make_world(instance)` finds the game from the instance's type and
+    `make_agent("satx")` from a registered name only one game has; otherwise the error asks
+    for game= and says why."""
+    import pytest
+
+    from logic_agents.errors import UsageError
+
+    instance = la.load("maps/daggers/2018/HARD1.txt")
+    result = la.run_episode(la.make_world(instance), la.make_agent("satx"), seed=0)
+    assert result.won and result.steps > 0
+    with pytest.raises(UsageError, match="give game=.*akari, lights-out, mazes"):
+        la.make_agent("sat")
+    with pytest.raises(UsageError, match="give game=.*no registered game"):
+        la.make_world(3)
+    with pytest.raises(UsageError, match="backend must be one of process, ray"):
+        la.compare(["spx"], ["EASY1"], backend="spark")
+
+
+def test_print_study_is_the_table_compare_prints_and_pandas_rows_are_in_order():
+    """Issue 41: `print(study)` shows what `compare` prints, not the object's repr, and
+    to_pandas() orders its rows by agent, map (EASY2 before EASY10) and run."""
+    study = la.compare(["spx", "satx"], ["EASY10", "EASY2", "EASY1"], runs=3, seed=5, jobs=2,
+                       progress=False)
+    text = str(study)
+    assert text.startswith(" ") or "3 maps x 3 runs, seed 5 (paired)" in text.splitlines()[0]
+    assert "win rate % [95% CI]" in text and "satx means per game" in text
+    assert "\x1b[" not in text and repr(study).startswith("<Study daggers")
+    frame = study.to_pandas()
+    assert list(frame["agent"]) == ["spx"] * 9 + ["satx"] * 9
+    assert list(frame["map"][:9]) == ["EASY1"] * 3 + ["EASY2"] * 3 + ["EASY10"] * 3
+    assert list(frame["run"][:3]) == [0, 1, 2]

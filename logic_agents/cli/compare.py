@@ -39,7 +39,6 @@ from logic_agents.cli.common import (
 )
 from logic_agents.cli.episode import EXIT_AGENT_FAILED, world_fault
 from logic_agents.cli.fairplay import isolation_flags
-from logic_agents.cli.report import print_summary
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
@@ -47,6 +46,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.record import read_study
+from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
 from logic_agents.study.summary import Summary, per_map, summarize
@@ -272,7 +272,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()))
         return code
 
-    print_summary(make_console(), summary, len(entries), args)
+    console = make_console()
+    print_summary(console, summary, len(entries), args.runs, args.seed)
+    if args.out:
+        console.print(f"rows: {escape(args.out)}")
+    if args.plot:
+        console.print(f"plot: {escape(args.plot)}")
     return code
 
 

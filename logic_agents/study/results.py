@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled
+from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
+from logic_agents.study.report import summary_text
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import MapStats, Pair, Summary, per_map
 from logic_agents.web.study import study_page
@@ -90,15 +92,18 @@ class Study:
 
     def to_pandas(self) -> Any:
         """One DataFrame row per game: the Row fields, the agent's counters as `stat_NAME` and
-        what the world reported as `world_NAME` columns."""
+        what the world reported as `world_NAME` columns; ordered by agent (as the summary
+        lists them), map (EASY2 before EASY10) and run, whatever order the games ended in."""
         try:
             import pandas
         except ImportError:
             raise DependencyNotInstalled(
                 "Study.to_pandas needs the 'pandas' extra: pip install 'logic-agents[pandas]'"
             ) from None
+        order = {name: k for k, name in enumerate(self.summary.agents)}
         records = []
-        for row in self.rows:
+        for row in sorted(self.rows, key=lambda r: (order.get(r.agent, len(order)),
+                                                    natural_key(r.map), r.run)):
             record = {k: v for k, v in dataclasses.asdict(row).items()
                       if k not in ("stats", "extra")}
             record.update({f"stat_{k}": v for k, v in row.stats.items()})
@@ -127,3 +132,10 @@ class Study:
     def __repr__(self) -> str:
         agents = ", ".join(self.summary.agents)
         return f"<Study {self.game}: {len(self.rows)} games of {agents}>"
+
+    def __str__(self) -> str:
+        """The table, counters and paired tests `compare` prints (`print(study)`)."""
+        maps = len({(row.group, row.map) for row in self.rows})
+        runs = max((row.run for row in self.rows), default=-1) + 1
+        seed = int(self.meta.get("seed", "0") or 0)
+        return summary_text(self.summary, maps, runs, seed)

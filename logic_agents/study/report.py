@@ -1,9 +1,11 @@
 """The summary of a `compare` study as a person reads it: a table per the game's objective
-(win rates, or scores), the agents' mean counters, and the paired test of every pair."""
+(win rates, or scores), the agents' mean counters, and the paired test of every pair. The
+command line prints it, and `print(study)` gives the same text.
+"""
 
 from __future__ import annotations
 
-import argparse
+import io
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,12 +13,12 @@ from rich.markup import escape
 from logic_agents.study.summary import Summary
 
 
-def print_summary(console: Console, summary: Summary, maps: int,
-                  args: argparse.Namespace) -> None:
-    from rich.table import Table
+def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed: int) -> None:
+    """The study's table, its agents' mean counters and its paired tests, on `console`."""
+    from rich.table import Table  # rich's tables: loaded when one is drawn (start-up time)
 
     scored = summary.scored
-    table = Table(title=f"{maps} maps x {args.runs} runs, seed {args.seed} (paired)")
+    table = Table(title=f"{maps} maps x {runs} runs, seed {seed} (paired)")
     columns: tuple[str, ...] = (
         ("agent", "group", "games", "mean score [95% CI]", "median", "max", "steps",
          "time/game s", "cpu/game s") if scored else
@@ -71,7 +73,11 @@ def print_summary(console: Console, summary: Summary, maps: int,
                     f"{pair.a} won {pair.only_a_won}, only {pair.b} won "
                     f"{pair.only_b_won}; exact McNemar p = {pair.p_value:.3g}: {verdict}")
         console.print(escape(line))
-    if args.out:
-        console.print(f"rows: {escape(args.out)}")
-    if args.plot:
-        console.print(f"plot: {escape(args.plot)}")
+
+
+def summary_text(summary: Summary, maps: int, runs: int, seed: int, width: int = 120) -> str:
+    """What print_summary prints, as plain text (`print(study)`)."""
+    out = io.StringIO()
+    print_summary(Console(file=out, width=width, no_color=True, highlight=False), summary,
+                  maps, runs, seed)
+    return out.getvalue()
