@@ -243,7 +243,7 @@ def test_a_human_game_reports_the_persons_time_not_the_replays():
     assert replay_actions(s.spec, s.instance, {}, 0, s, None).time_s == 61.5
 
 
-def test_the_footer_lists_the_keys_and_the_help_is_not_said_twice():
+def test_the_key_line_lists_the_keys_and_the_help_is_not_said_twice():
     s = session_of("undead", "4x4de:1")
     app = play_app(s, "test")
     shown = {}
@@ -251,15 +251,62 @@ def test_the_footer_lists_the_keys_and_the_help_is_not_said_twice():
     async def drive():
         async with app.run_test(size=(110, 40)) as pilot:
             await pilot.pause()
-            shown["footer"] = type(app.query_one("#keys")).__name__
+            shown["line"] = str(app.query_one("#keys").render())
             shown["keys"] = {active.binding.description
                              for active in app.active_bindings.values() if active.binding.show}
 
     asyncio.run(drive())
-    assert shown["footer"] == "Footer"
     assert {"move", "hint", "rules", "restart", "new game", "quit", "undo",
             "ghost / vampire / zombie"} <= shown["keys"]
-    assert s.help() not in s.message  # the keys are in the footer, not also in the message
+    assert all(words in shown["line"] for words in shown["keys"])
+    assert s.help() not in s.message  # the keys are in the key line, not also in the message
+
+
+@pytest.mark.parametrize("game, ref", [("daggers", "EASY1"), ("sudoku", "norvig_top95:1"),
+                                       ("undead", "4x4de:1"), ("ooze", None)])
+def test_every_key_shows_at_80_columns(game, ref):
+    """Issue 41: at 80 columns Textual's footer cut the line (`... n new game q qu`); the key
+    line wraps, a key never parted from its words."""
+    from logic_agents.world.registry import get_game
+
+    s = session_of(game, ref or get_game(game).example)
+    app = play_app(s, "test")
+    shown = {}
+
+    async def drive():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            shown["line"] = str(app.query_one("#keys").render())
+            shown["region"] = app.query_one("#keys").region
+
+    asyncio.run(drive())
+    lines = shown["line"].splitlines()
+    assert all(len(line) <= 78 for line in lines) and shown["region"].right <= 80
+    for key, words in app.shown:
+        assert any(f"{key} {words}" in line for line in lines), (key, words)
+
+
+def test_after_n_the_title_and_the_result_name_the_new_puzzle():
+    """Issue 41: after `n` (HARD1 to HARD2) the title still said HARD1, and the result line on
+    `q` said HARD1 while the trace held the new puzzle."""
+    from logic_agents.cli.play import next_puzzle_after
+    from logic_agents.world.registry import get_game
+
+    spec = get_game("daggers")
+    s = Session(spec, resolve("HARD1", spec)[1][0], {}, 0, None,
+                next_puzzle_after("HARD1", spec))
+    app = play_app(s, "daggers HARD1")
+    shown = {}
+
+    async def drive():
+        async with app.run_test(size=(110, 40)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            shown["title"] = app.title
+
+    asyncio.run(drive())
+    assert shown["title"] == f"daggers {s.instance.name}" and s.instance.name != "HARD1"
+    assert replay_actions(spec, s.instance, {}, s.seed, s, None).map == s.instance.name
 
 
 def test_question_mark_shows_the_rules_and_any_key_closes_them():

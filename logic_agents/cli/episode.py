@@ -40,9 +40,10 @@ def failed_result(spec: GameSpec, instance: Instance, agent: str, seed: int,
 
 
 def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult,
-                 about: Record, instance: Instance, console: Console, show: bool) -> int:
+                 about: Record, console: Console, show: bool) -> int:
     """The result as a person reads it (or one JSON object with --json); an agent's failure
-    also goes to stderr with the agent's own frames, and the exit code is 3."""
+    also goes to stderr with the agent's own frames, and the exit code is 3. The map is the
+    result's: the one played last (human play's `n` moves on to another)."""
     failed = report_agent_failure(result)
     code = EXIT_AGENT_FAILED if failed else 0
     if args.json:
@@ -67,7 +68,7 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult
     else:
         colour = "green" if result.won else "red"
     console.print(("\n" if show else "") + f"[bold {colour}]{outcome}[/bold {colour}] "
-                  f"{escape(printable(instance.name))} with {escape(printable(result.agent))}: "
+                  f"{escape(printable(result.map))} with {escape(printable(result.agent))}: "
                   f"{escape(words)}, {result.time_s:.3f}s")
     stopped = about.get("stopped", "")
     if stopped and not result.won and not failed:

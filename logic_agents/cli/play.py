@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         world = spec.make_world(instance, **wopts)
         result, about = _play_interactive(spec, entry, options, world, instance, map_path, wopts,
                                           args)
-        return print_result(args, spec, result, about, instance, make_console(), False)
+        return print_result(args, spec, result, about, make_console(), False)
     console = make_console()
     if args.explain:
         # agents that prove their moves only do so when asked (it costs solver calls);
@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         result, about = failed_result(spec, instance, entry.name, args.seed, lost), {}
     else:
         result, about = outcome
-    return print_result(args, spec, result, about, instance, console, show)
+    return print_result(args, spec, result, about, console, show)
 
 
 def _episode(args: argparse.Namespace, spec: GameSpec, entry: AgentEntry, options: Record,

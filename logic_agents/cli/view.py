@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = failed_result(spec, instance, entry.name, args.seed, lost), None
         result, text = outcome
         if text is None:  # no game to show: the agent failed before it, or was killed
-            return print_result(args, spec, result, {}, instance, make_console(), False)
+            return print_result(args, spec, result, {}, make_console(), False)
         try:
             with plugin_code(f"{spec.name}'s own code, drawing the game",
                              passes=(LogicAgentsError,)):

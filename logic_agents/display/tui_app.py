@@ -4,7 +4,10 @@ extra `tui`, imported at the top here and nowhere else; display.tui checks it is
 Concepts:
 - PlayApp: one episode of a human.Session in a Textual app. Its key bindings come from the
   session's Controls (the same keys in every game, plus the game's own), bound when the app
-  is made; the board, the last message and the status line are redrawn after every key.
+  is made; the board, the last message, the key line and the status line are redrawn after
+  every key, and the title names the instance played (after `n`, the new one). The key line
+  wraps to the terminal's width, a key never parted from its words, so every key shows at 80
+  columns (Textual's footer cuts what does not fit on one line).
 - Rules: the game's rules over the board; any key closes it.
 """
 
@@ -15,7 +18,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from logic_agents.display.human import Session
 
@@ -50,7 +53,7 @@ class PlayApp(App[None]):
     #board { height: 1fr; padding: 1 2; overflow: auto; }
     #why { height: auto; max-height: 6; padding: 0 2; }
     #bottom { dock: bottom; height: auto; }
-    #keys { dock: none; }
+    #keys { height: auto; padding: 0 1; }
     #status { height: 1; padding: 0 1; background: $panel; }
     """
     ENABLE_COMMAND_PALETTE = False  # its ^p would take a place in the footer
@@ -60,6 +63,7 @@ class PlayApp(App[None]):
         self.session = session
         self.title = title
         self.bound: set[str] = set()
+        self.shown: list[tuple[str, str]] = []  # (key, words) of the key line, in order
         controls = session.controls
         self._bind("up", "walk" if controls.arrows_act else "move", key_display="arrows")
         for key in MOVES:
@@ -77,6 +81,7 @@ class PlayApp(App[None]):
         self._bind("h", "hint")
         self.bind("question_mark", "rules", description="rules")
         self.bound.add("question_mark")
+        self.shown.append(("?", "rules"))
         for key, words in (("r", "restart"), ("n", "new game"), ("q", "quit")):
             self._bind(key, words)
 
@@ -84,13 +89,15 @@ class PlayApp(App[None]):
               key_display: str | None = None) -> None:
         self.bind(key, f"press('{key}')", description=words, show=show, key_display=key_display)
         self.bound.add(key)
+        if show and words:
+            self.shown.append((key_display or key, words))
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield Static(id="board")
         yield Static(id="why")
         with Vertical(id="bottom"):  # the keys, then the status line as the last row
-            yield Footer(id="keys", compact=True)
+            yield Static(id="keys")
             yield Static(id="status")
 
     def on_mount(self) -> None:
@@ -110,9 +117,27 @@ class PlayApp(App[None]):
             picture = Text(f"the terminal is too small for this board: it needs "
                            f"{width}x{height}, this one is {size.width}x{size.height}",
                            "bold red")
+        self.title = f"{session.spec.name} {session.instance.name}"
+        self.query_one("#keys", Static).update(self.key_line(max(20, size.width - 2)))
         self.query_one("#board", Static).update(picture)
         self.query_one("#why", Static).update(Text(session.message))
         self.query_one("#status", Static).update(session.status(board))
+
+    def key_line(self, width: int) -> Text:
+        """Every shown key and its words, in lines of at most `width` characters."""
+        out, used = Text(), 0
+        for key, words in self.shown:
+            size = len(key) + 1 + len(words)
+            if used and used + 2 + size > width:
+                out.append("\n")
+                used = 0
+            elif used:
+                out.append("  ")
+                used += 2
+            out.append(key, "bold")
+            out.append(f" {words}", "dim")
+            used += size
+        return out
 
     def action_press(self, key: str) -> None:
         if not self.session.press(key, key if len(key) == 1 else None):
