@@ -81,6 +81,37 @@ def test_maps_lists_every_shipped_map(installed):
     assert {"sudoku", "undead", "mazes", "akari"} <= set(by_game)
 
 
+def test_every_reference_maps_prints_plays_outside_the_checkout(installed):
+    """Issue 41: `maps` printed checkout paths (maps/daggers/2018/HARD1.txt) that an installed
+    package cannot open. Every name and folder it prints now loads from the installed package,
+    and one game per game of them plays to its end."""
+    bin_dir, work = installed
+    rows = json.loads(run(installed, "maps", "--json").stdout)
+    code = (
+        "import json, sys\n"
+        "import logic_agents as la\n"
+        "rows = json.loads(sys.stdin.read())\n"
+        "for row in rows:\n"
+        "    ref = row['name'] + (':1' if row.get('puzzles') else '')\n"
+        "    assert la.load(ref, game=row['game']).name, ref\n"
+        "played = set()\n"
+        "for row in rows:\n"
+        "    if row['game'] not in played:\n"
+        "        ref = row['name'] + (':1' if row.get('puzzles') else '')\n"
+        "        result = la.play(ref, game=row['game'], seed=0)\n"
+        "        assert result.outcome.value != 'error', (ref, result.error)\n"
+        "        played.add(row['game'])\n"
+        "print(len(rows), sorted(played))\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run([str(bin_dir / "python"), "-c", code], input=json.dumps(rows),
+                          cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split()[0] == str(len(rows)) and str(ROOT) not in run(
+        installed, "maps").stdout
+    folders = {row["folder"] for row in rows if row["game"] == "daggers"}
+    assert folders == {"2018"}
+
+
 def test_play_a_shipped_map_by_name(installed):
     done = run(installed, "play", "HARD1", "--agent", "satx", "--quiet")
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,11 @@
-"""`logic-agents maps`: the shipped instances of every game (or one)."""
+"""`logic-agents maps`: the shipped instances of every game (or one).
+
+What it prints loads wherever the package is installed: `name` is the reference to type (a
+shipped map's name, or a shipped file of many, `norvig_top95`, whose K-th instance is
+`norvig_top95:K`) and `folder` a shipped folder (`2018`: every map in it, for `compare`). The
+file itself lives in the installed package (`--json` gives its absolute `path`), not in the
+checkout's `maps/`.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +29,7 @@ def add_parser(sub: ParserMaker) -> None:
 
 
 def shipped_rows(spec: GameSpec) -> list[Record]:
-    """One row per shipped file of a game: its path, name, facts and puzzle count."""
+    """One row per shipped file of a game: its name, folder, path, facts and puzzle count."""
 
     root = maps_folder(spec)
     if root is None:
@@ -30,11 +37,9 @@ def shipped_rows(spec: GameSpec) -> list[Record]:
     rows = []
     files = [p for suffix in ("*.txt", "*.tsv") for p in root.rglob(suffix)]
     for path in sorted(files, key=lambda p: natural_key(str(p))):
-        try:
-            shown = str(path.relative_to(root.parent.parent))
-        except ValueError:
-            shown = str(path)
-        row: Record = {"game": spec.name, "path": shown}
+        folder = path.parent.relative_to(root).as_posix()
+        row: Record = {"game": spec.name, "folder": "" if folder == "." else folder,
+                       "path": str(path.resolve())}
         instances = spec.instances.read(path)
         instance = instances[0]
         if spec.instances.many:  # a file of many instances
@@ -53,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    columns = list(dict.fromkeys(k for row in rows for k in row)) or ["game", "name", "path"]
-    columns = ["name", "game"] + [c for c in columns if c not in ("name", "game")]
+    columns = list(dict.fromkeys(k for row in rows for k in row)) or ["game", "name"]
+    columns = ["name", "game"] + [c for c in columns if c not in ("name", "game", "path")]
     console = make_console()
     console.print(names_table(f"shipped maps ({len(rows)})", columns,
                               [[str(row.get(col, "")) for col in columns] for row in rows],

@@ -153,8 +153,10 @@ def resolve(text: str, spec: GameSpec, *, every: bool = False,
     inline = spec.get(Inline)
     if inline is not None and not _looks_like_path(text):
         return label, list(inline.parse(text, label))
-    raise FormatError(f"no such map file, nor a shipped {spec.name} map"
-                      + did_you_mean(text, {spec.name: spec}), shorten(text, 80), 0, 0)
+    # a missing file has no position: the words name it (a FormatError's file:line:col is
+    # for what is wrong inside a file)
+    raise UsageError(f"{shorten(text, 80)}: no such map file, nor a shipped {spec.name} map"
+                     + did_you_mean(text, {spec.name: spec}))
 
 
 def _looks_like_path(text: str) -> bool:
@@ -350,8 +352,8 @@ def _undetected(items: list[str], registered: Record) -> LogicAgentsError:
     path = locate_any(item, registered)
     if path is None:
         if _looks_like_path(item) or not any(s.get(Inline) for s in registered.values()):
-            return FormatError("no such map file, nor a shipped map of any game"
-                               + did_you_mean(item, registered), shorten(item, 80), 0, 0)
+            return UsageError(f"{shorten(item, 80)}: no such map file, nor a shipped map of any "
+                              "game" + did_you_mean(item, registered))
         near = did_you_mean(item, registered)
         if near:
             return UsageError(f"{shorten(item, 60)!r}: no such map file or shipped map{near}")
