@@ -187,7 +187,7 @@ def test_compare_html_writes_a_study_page_with_a_replay_per_game(tmp_path, capsy
                                       + str(tmp_path / "rows.csv"))
     # per map: each agent's wins with an interval; per pair: the difference with one
     maps_table = re.search(r'<table id="maps".*?</table>', text, re.S).group(0)
-    assert re.findall(r"<tr><td>maps</td><td>(\w+)</td>", maps_table) == ["EASY1", "MEDIUM2"]
+    assert re.findall(r"<tr><td>maps</td><td[^>]*>(\w+)</td>", maps_table) == ["EASY1", "MEDIUM2"]
     assert len(re.findall(r"\d/2  [\d.]+ \[[\d.]+, [\d.]+\]", maps_table)) == 4
     pairs = re.search(r'<table id="pairs".*?</table>', text, re.S).group(0)
     assert re.search(r"<td>spx</td><td>satx</td>.*?[+-]\d+\.\d \[[+-][\d.]+, [+-][\d.]+\]", pairs)
@@ -310,3 +310,32 @@ def test_oozes_plan_is_drawn_as_a_route_not_listed(tmp_path, capsys):
     line = re.search(r'<polyline id="route"[^>]*>', dom).group(0)
     assert 'visibility="visible"' in line
     assert len(re.search(r'points="([^"]*)"', line).group(1).split()) == tiles
+
+
+def test_the_study_page_fits_a_narrow_window_and_orders_maps_naturally(tmp_path):
+    """Issue 41: at 400 px the pair table's p and verdict were off screen; the Games table
+    sorted maps as text (EASY1, EASY10, EASY2) where the By-map table sorted them naturally;
+    with three agents the page says how the verdicts treat many pairs (Holm)."""
+    import logic_agents as la
+
+    study = la.compare(["spx", "satx", "rpx"], ["EASY10", "EASY2", "EASY1"], runs=1, jobs=1,
+                       progress=False)
+    text = study.to_html()
+    games = re.search(r'<table id="games".*?</table>', text, re.S).group(0)
+    shown = re.findall(r"<tr><td>spx</td><td>[^<]*</td><td[^>]*>(EASY\d+)</td>", games)
+    assert shown == ["EASY1", "EASY2", "EASY10"]
+    assert "p, Holm" in text and "Holm's step-down" in text
+    page = tmp_path / "study.html"
+    page.write_text(text.replace("</body>", "<script>document.body.dataset.fit = String("
+                                 "document.documentElement.scrollWidth <= innerWidth);"
+                                 "</script></body>"))
+    dom = load(page, width=400)
+    assert 'data-fit="true"' in dom
+    assert dom.count('class="scroll"') == 4  # each table scrolls in its own box
+
+
+def test_holm_adjusts_as_the_textbook_says():
+    from logic_agents.web.study import holm
+
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5]) == [0.5] and holm([]) == []

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from logic_agents.errors import AgentFailed
+from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
@@ -167,10 +168,23 @@ def _summary_rows(summary: Record, scored: bool) -> list[str]:
     return body
 
 
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error over all the pairs), in order."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda k: p_values[k])
+    adjusted, running = [0.0] * m, 0.0
+    for rank, k in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[k]))
+        adjusted[k] = running
+    return adjusted
+
+
 def _pair_rows(summary: Record, scored: bool) -> list[str]:
     body = []
     unit = 1 if scored else 100
-    for p in summary["pairs"]:
+    pairs = list(summary["pairs"])
+    family = holm([p["p_value"] for p in pairs])
+    for p, p_holm in zip(pairs, family, strict=True):
         verdict = f"{p['better']} is better" if p["significant"] else "no significant difference"
         lo, hi = p.get("difference_ci95", [0.0, 0.0])
         diff = p.get("difference", 0.0)
@@ -178,15 +192,15 @@ def _pair_rows(summary: Record, scored: bool) -> list[str]:
             _cell(p["a"]), _cell(p["b"]), _cell(p["paired_games"], p["paired_games"]),
             _cell(p["only_a_won"], p["only_a_won"]), _cell(p["only_b_won"], p["only_b_won"]),
             _cell(f"{unit * diff:+.1f} [{unit * lo:+.1f}, {unit * hi:+.1f}]", diff),
-            _cell(f"{p['p_value']:.3g}", p["p_value"]),
+            _cell(f"{p['p_value']:.3g}", p["p_value"]), _cell(f"{p_holm:.3g}", p_holm),
             _cell(verdict, cls="sig" if p["significant"] else "")]) + "</tr>")
     return body
 
 
 def _map_rows(maps: Sequence[Record], agents: Sequence[str], scored: bool) -> list[str]:
     body = []
-    for entry in maps:
-        cells = [_cell(entry["group"]), _cell(entry["map"])]
+    for rank, entry in enumerate(maps):  # maps come in natural order (EASY2 before EASY10)
+        cells = [_cell(entry["group"]), _cell(entry["map"], rank)]
         for agent in agents:
             st = entry["agents"].get(agent)
             if st is None:
@@ -228,10 +242,12 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
     pair_head = ["A", "B", "paired games", "only A " + ("scored more" if scored else "won"),
                  "only B " + ("scored more" if scored else "won"),
                  "A − B, " + ("mean score" if scored else "points of win rate") + " [95% CI]",
-                 "p", "verdict"]
+                 "p", "p, Holm", "verdict"]
     games = []
     order = {name: k for k, name in enumerate(agents)}
-    ordered = sorted(rows, key=lambda r: (r.group, r.map, r.run, order.get(r.agent, 0)))
+    ordered = sorted(rows, key=lambda r: (r.group, natural_key(r.map), r.run,
+                                          order.get(r.agent, 0)))
+    map_rank = {name: k for k, name in enumerate(sorted({r.map for r in rows}, key=natural_key))}
     map_rows = _map_rows(maps, agents, scored)
     if window is not None and (len(ordered) > window or len(map_rows) > window):
         notes = [*notes, f"Shown: the first {min(window, len(map_rows)):,} of {len(map_rows):,} "
@@ -243,7 +259,7 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
         cell = f'<td><a href="{_e(link)}">replay</a></td>' if link else "<td></td>"
         value = f"{r.score:g}" if scored and r.score is not None else r.outcome
         games.append("<tr>" + "".join([
-            _cell(r.agent), _cell(r.group), _cell(r.map), _cell(r.run, r.run),
+            _cell(r.agent), _cell(r.group), _cell(r.map, map_rank[r.map]), _cell(r.run, r.run),
             _cell(r.seed, r.seed), _cell(value, r.score if scored else None, f"o-{r.outcome}"),
             _cell(r.steps, r.steps), _cell(r.guesses, r.guesses)]) + cell + "</tr>")
 
