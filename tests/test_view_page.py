@@ -339,3 +339,22 @@ def test_holm_adjusts_as_the_textbook_says():
 
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.5]) == [0.5] and holm([]) == []
+
+
+def test_replays_choose_which_games_get_a_page(tmp_path, capsys):
+    """Issue 41: --html wrote a page per game (220 MB for 9,000 games); --replays chooses all,
+    lost (the games not won) or none, and auto keeps a large study's report small."""
+    from logic_agents.study.rows import read_rows
+
+    counts = {}
+    for choice in ("all", "lost", "none"):
+        page = tmp_path / f"{choice}.html"
+        rows_file = tmp_path / f"{choice}.csv"
+        assert main(["compare", "EASY1", "EASY2", "--agents", "rpx,satx", "--runs", "3",
+                     "--jobs", "1", "--html", str(page), "--replays", choice,
+                     "--out", str(rows_file)]) == 0
+        counts[choice] = len(list((tmp_path / f"{choice}_replays").glob("*.html")))
+        rows = read_rows(rows_file)
+        assert f"({counts[choice]} replay pages beside it" in capsys.readouterr().err
+    lost = sum(1 for r in rows if r.outcome != "won")
+    assert counts == {"all": 12, "lost": lost, "none": 0} and 0 < lost < 12

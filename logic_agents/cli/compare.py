@@ -50,12 +50,16 @@ from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
 from logic_agents.study.summary import Summary, per_map, summarize
-from logic_agents.web.study import write_study
+from logic_agents.web.study import REPLAYS, write_study
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.spec import GameSpec, Generator
+
+# --replays auto: every game's page up to this many games (a 9,000-game study's pages took
+# about 220 MB), else the games not won
+AUTO_REPLAYS = 500
 
 
 def add_parser(sub: ParserMaker) -> None:
@@ -99,6 +103,10 @@ def add_parser(sub: ParserMaker) -> None:
                    "with intervals, the paired tests and a link per game to its replay page "
                    "(written in FILE_replays/; each game is re-played from its seed with "
                    "explanations on, which takes about as long again as the study)")
+    p.add_argument("--replays", choices=["auto", *REPLAYS], default="auto",
+                   help="which games of --html get a replay page: all, lost (those not won), "
+                   f"none; auto (default): all up to {AUTO_REPLAYS} games, else the lost ones, "
+                   "so a large study's report stays small")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --html page or --plot file")
     p.add_argument("--backend", choices=["process", "ray"], default="process",
@@ -316,6 +324,9 @@ def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows
     agents = {e.name: e for e in (agent_entry(spec, n) for n in _agent_names(args, spec))}
     title = (f"{spec.name}: {', '.join(summary.agents)} on {len(entries)} maps x "
              f"{args.runs} runs, seed {args.seed}")
+    replays = args.replays
+    if replays == "auto":
+        replays = "all" if len(rows) <= AUTO_REPLAYS else "lost"
     with Progress(console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("replay pages", total=len(rows))
         written, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
@@ -323,7 +334,9 @@ def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows
                                      lambda done, total: progress.update(task, completed=done),
                                      caps_of(args), study_meta(args), agents,
                                      [m.to_json() for m in per_map(rows, list(summary.agents),
-                                                                   summary.scored)])
+                                                                   summary.scored)], replays)
     for note in notes:
         err.print(f"note: {note}")
-    err.print(f"study page: {args.html} ({written} replay pages beside it)")
+    which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
+             "none": ": --replays none"}[replays]
+    err.print(f"study page: {args.html} ({written} replay pages beside it{which})")

@@ -278,6 +278,9 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
     return html_page(title, _asset("study.css"), page, CSP_PAGE)
 
 
+REPLAYS = ("all", "lost", "none")  # which games of a study get a replay page
+
+
 def replay_name(index: int, row: GameRow) -> str:
     """A replay page's file name: a readable ASCII stem of at most 60 characters and a short
     hash of the whole (agent, group, map, run), so any names give a file name well under the
@@ -295,14 +298,17 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
                 progress: Callable[[int, int], object] | None = None, caps: Caps | None = None,
                 meta: dict[str, str] | None = None,
                 agents: Record | None = None,
-                maps: Sequence[Record] = ()) -> tuple[int, list[str]]:
+                maps: Sequence[Record] = (), replays: str = "all") -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
     failed (error, timeout) gets no replay page: its row says what happened. `agents` maps
     the names rows carry to the agents' entries (a file agent's row names it by its own
-    `name`, which no lookup resolves)."""
+    `name`, which no lookup resolves). `replays`: "all" games get a page, "lost" only those
+    not won, "none" none (REPLAYS)."""
 
+    if replays not in REPLAYS:
+        raise ValueError(f"replays: one of {', '.join(REPLAYS)}, not {replays!r}")
     page = Path(path)
     folder = page.with_name(page.stem + "_replays")
     folder.mkdir(parents=True, exist_ok=True)
@@ -316,6 +322,8 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
             continue
         if row.failed:
             failed += 1
+            continue
+        if replays == "none" or replays == "lost" and row.outcome == "won":
             continue
         entry = (agents or {}).get(row.agent) or resolve_agent(spec, row.agent)
         options = explaining(entry, agent_options.get(row.agent, {}))
