@@ -1,6 +1,7 @@
 """logic-agents: agents that play and solve logic games by reasoning with SAT.
 
 Public API (the command line is built on the same calls):
+
 - load(ref, game=None): an instance from a file, FILE:K, a shipped map's name or an instance
   written inline; the game is detected when not given.
 - play(ref, agent=None, *, game=None, seed=0, **options): one episode; an EpisodeResult that
@@ -16,6 +17,7 @@ Public API (the command line is built on the same calls):
 - registered_games(): every registered game (built-in and plug-ins), by name; register(spec)
   adds one. (`logic_agents.games` is the package of the built-in games.)
 - make_world, make_agent, run_episode: the pieces, for your own loop.
+
 Agents are registered names, "file.py:Class" / "package.module:Class" references, agent
 classes or factories (callables that return a fresh agent), and for play an agent object.
 """
