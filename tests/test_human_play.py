@@ -243,19 +243,25 @@ def test_a_human_game_reports_the_persons_time_not_the_replays():
     assert replay_actions(s.spec, s.instance, {}, 0, s, None).time_s == 61.5
 
 
-def test_the_key_line_lists_the_keys_and_the_help_is_not_said_twice():
-    s = session_of("undead", "4x4de:1")
-    app = play_app(s, "test")
+def key_line(app, size) -> dict:
+    """The key line as the app draws it in a terminal of `size`, its region and the keys."""
     shown = {}
 
     async def drive():
-        async with app.run_test(size=(110, 40)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             shown["line"] = str(app.query_one("#keys").render())
+            shown["region"] = app.query_one("#keys").region
             shown["keys"] = {active.binding.description
                              for active in app.active_bindings.values() if active.binding.show}
 
     asyncio.run(drive())
+    return shown
+
+
+def test_the_key_line_lists_the_keys_and_the_help_is_not_said_twice():
+    s = session_of("undead", "4x4de:1")
+    shown = key_line(play_app(s, "test"), (110, 40))
     assert {"move", "hint", "rules", "restart", "new game", "quit", "undo",
             "ghost / vampire / zombie"} <= shown["keys"]
     assert all(words in shown["line"] for words in shown["keys"])
@@ -271,15 +277,7 @@ def test_every_key_shows_at_80_columns(game, ref):
 
     s = session_of(game, ref or get_game(game).example)
     app = play_app(s, "test")
-    shown = {}
-
-    async def drive():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            shown["line"] = str(app.query_one("#keys").render())
-            shown["region"] = app.query_one("#keys").region
-
-    asyncio.run(drive())
+    shown = key_line(app, (80, 24))
     lines = shown["line"].splitlines()
     assert all(len(line) <= 78 for line in lines) and shown["region"].right <= 80
     for key, words in app.shown:
