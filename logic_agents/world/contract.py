@@ -34,8 +34,9 @@ from logic_agents.ground.shapes import Record
 from logic_agents.world.check import check_world
 from logic_agents.world.core import Outcome
 from logic_agents.world.guard import CHECK_LIMIT_S, SNIFF_LIMIT_S, limit_of, plugin_code
+from logic_agents.world.import_cost import import_cost
 from logic_agents.world.outcomes import finished
-from logic_agents.world.registry import games, get_game, import_notes, origin
+from logic_agents.world.registry import entry_point_of, games, get_game, import_notes, origin
 from logic_agents.world.resolve import locate, resolve
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seat import missing_members
@@ -123,7 +124,12 @@ def _origin(spec: GameSpec) -> str:
 
 
 def _load(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
-    notes = import_notes(spec.name)
+    notes = list(import_notes(spec.name))
+    entry = entry_point_of(spec.name)
+    if entry is not None:  # what every command pays to import it (world.import_cost)
+        heavy = import_cost(entry.partition(":")[0]).words()
+        if heavy:
+            notes.append(heavy)
     if notes:
         raise AssertionError("; ".join(notes))
 

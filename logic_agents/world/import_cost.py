@@ -1,0 +1,65 @@
+"""What importing a game's entry point costs every command (`games --check`, the load check).
+
+Every command imports every installed game's entry point to find the game of a map, so what a
+plug-in's module imports at its top is paid by `play EASY1` too: a module-level
+`from sympy import ...` costs every command about 0.3 s. import_cost(module) imports the
+module in a fresh process, after the built-in games (so the framework's own modules are
+already there and only the plug-in's own cost counts), and says how long it took (CPU time,
+which a busy machine stretches less than wall time) and which heavy libraries it loaded.
+
+Concepts: HEAVY (libraries no entry point should import at its top: sympy, the extras);
+IMPORT_BUDGET_S (what a plug-in's own import may cost: the built-in games' own cost is 20 to
+50 ms); ImportCost; import_cost.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+
+HEAVY = ("sympy", "matplotlib", "pandas", "ray", "textual", "torch")
+IMPORT_BUDGET_S = 0.1
+BUILT_IN = ("daggers", "sudoku", "undead", "mazes", "ooze")
+
+_PROBE = """
+import importlib, json, sys, time
+for game in sys.argv[2].split(","):
+    importlib.import_module("logic_agents.games." + game)
+before = set(sys.modules)
+started = time.process_time()
+importlib.import_module(sys.argv[1])
+spent = time.process_time() - started
+heavy = sorted(h for h in sys.argv[3].split(",") if h in sys.modules and h not in before)
+print(json.dumps({"seconds": spent, "heavy": heavy}))
+"""
+
+
+@dataclass(frozen=True)
+class ImportCost:
+    """What importing a module cost: CPU seconds, and the heavy libraries it loaded."""
+
+    seconds: float
+    heavy: tuple[str, ...]
+
+    def words(self) -> str:
+        """Why the import is too heavy, or "" when it is not."""
+        out = []
+        if self.heavy:
+            out.append(f"its entry point imports {', '.join(self.heavy)} at its top, which every "
+                       "command then pays (import it inside the function that needs it)")
+        if self.seconds > IMPORT_BUDGET_S:
+            out.append(f"importing its entry point takes {1000 * self.seconds:.0f} ms of CPU "
+                       f"(over {1000 * IMPORT_BUDGET_S:.0f} ms), which every command pays")
+        return "; ".join(out)
+
+
+def import_cost(module: str) -> ImportCost:
+    """The cost of importing `module` after the built-in games, in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, module, ",".join(BUILT_IN),
+                           ",".join(HEAVY)], capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        return ImportCost(0.0, ())  # the import itself fails: the load check says why
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return ImportCost(float(found["seconds"]), tuple(found["heavy"]))
