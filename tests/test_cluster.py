@@ -128,6 +128,14 @@ def test_compare_on_a_loopback_cluster_equals_a_local_run(loopback_cluster, tmp_
     cluster_rows = read_rows(on_cluster)
     assert len(cluster_rows) == 30 * 2 * 2  # 30 official maps x 2 runs x 2 agents
     assert comparable(cluster_rows) == comparable(read_rows(on_pool))
+    # issue 41: without the token, one clear line (Ray itself printed 20 over 20 s)
+    tokenless = {k: v for k, v in env.items() if not k.startswith("RAY_AUTH")}
+    refused = subprocess.run([sys.executable, "-m", "logic_agents", "compare", "EASY1",
+                              "--agents", "spx", "--runs", "1", "--backend", "ray", "--address",
+                              address], capture_output=True, text=True, env=tokenless, cwd=ROOT,
+                             timeout=300)
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert "wants an authentication token: set RAY_AUTH_MODE=token" in refused.stderr
 
 
 def test_addresses_are_checked_before_ray_is_asked():
