@@ -71,7 +71,7 @@ def build_parser(extra: list[tuple[str, Option]] | None = None, verb: str | None
     for name, help_line in VERB_HELP.items():
         if name == verb:
             importlib.import_module(f"logic_agents.cli.{name}").add_parser(_Sub(sub, first_pass))
-        else:  # listed only: this command is another verb's
+        elif verb not in VERB_HELP:  # the verbs listed (`--help`, a typo), none of them built
             sub.add_parser(name, help=help_line, add_help=False)
     if extra and verb in VERB_HELP:
         target = sub.choices[verb]
