@@ -28,7 +28,7 @@ PLACES = [spec.GameSpec, spec.Instances, spec.Actions, spec.Puzzle, spec.Generat
           spec.Shipped, spec.Lives, spec.AgentEntry, spec,
           view.View, view.Controls, view.BoardView, base.WorldBase, base.PuzzleWorld,
           base.CellAction, base.PlanningAgent, core.Outcome, errors, base, check, contract,
-          registry, runner, view, core, values.Proofs, values, gym, import_cost, _World(),
+          registry, runner, view, core, values.Proofs, values.Prover, values, gym, import_cost, _World(),
           base.PlanningAgent()]
 # the command line's verbs (one module each in logic_agents/cli/)
 VERBS = {p.stem for p in (ROOT / "logic_agents" / "cli").glob("*.py")}

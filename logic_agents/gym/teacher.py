@@ -1,6 +1,7 @@
 """SatTeacher: the proofs of a game's SAT reasoning as labels beside each observation.
 
-Concepts: SatTeacher(env) wraps a GameEnv of a game with the Proofs capability (Daggers).
+Concepts: SatTeacher(env) wraps a GameEnv of a game with the Proofs capability (Daggers), and
+keeps one Prover per episode (Daggers': one incremental knowledge base, as satx keeps).
 After every reset and step, `info["proved_safe"]` holds the action indices of the moves the
 knowledge base proves safe (each a move the mask allows: taking one never loses), and
 `info["proved_dangerous"]` a 0/1 array of the board's shape, 1 where a cell is proved to hold
@@ -18,7 +19,7 @@ import numpy as np
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.gym.env import GameEnv
-from logic_agents.world.values import Proofs
+from logic_agents.world.values import Proofs, Prover
 
 
 class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
@@ -35,14 +36,20 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
             raise UsageError(f"{game.spec_of_game.name} proves nothing for a teacher (it has no "
                              "Proofs capability)")
         self.proofs: Proofs[Any, Any] = proofs
+        self.prover: Prover[Any, Any] | None = None  # this episode's, told each observation
+        self.last: tuple[object, Record] | None = None  # (observation, its labels)
 
     def _taught(self, info: Record) -> Record:
         game = self.game
+        obs = game.observation
+        if self.last is not None and self.last[0] is obs:  # a refused index changed nothing
+            held = self.last[1]
+            return {**info, "proved_safe": list(held["proved_safe"]),
+                    "proved_dangerous": held["proved_dangerous"].copy()}
         dangerous = np.zeros(game.encoding.shape, dtype=np.int8)
         safe: list[int] = []
-        if not game.ended:  # a finished game proves nothing more
-            obs = game.observation
-            moves, cells = self.proofs.prove(obs)
+        if not game.ended and self.prover is not None:  # a finished game proves nothing more
+            moves, cells = self.prover.prove(obs)
             wanted = set(moves)
             extent = game.encoding.extent(obs)
             safe = [i for i in np.flatnonzero(game.action_masks()).tolist()
@@ -52,11 +59,24 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
                 tile = board.tile_of(cell)
                 if tile is not None:
                     dangerous[tile] = 1
-        return {**info, "proved_safe": safe, "proved_dangerous": dangerous}
+        labels: Record = {"proved_safe": safe, "proved_dangerous": dangerous}
+        self.last = (obs, labels)
+        return {**info, **labels}
 
     def reset(self, **kwargs: Any) -> tuple[Record, Record]:
         obs, info = self.env.reset(**kwargs)
+        self._close_prover()
+        self.prover, self.last = self.proofs.prover(), None
         return obs, self._taught(info)
+
+    def _close_prover(self) -> None:
+        if self.prover is not None:
+            self.prover.close()
+            self.prover = None
+
+    def close(self) -> None:
+        self._close_prover()
+        super().close()
 
     def step(self, action: object) -> tuple[Record, float, bool, bool, Record]:
         obs, reward, terminated, truncated, info = self.env.step(action)

@@ -6,8 +6,8 @@ Concepts:
   one the shipped games give; the world reads any object with these members);
 - Solve: the shape of a Puzzle capability's `solve(instance, unique, solver)`;
 - Proofs: a capability, what a game's SAT reasoning proves of an observation: the moves
-  proved safe and the cells proved dangerous (Daggers: the satx backbone). The Gymnasium
-  env's SatTeacher gives them as labels.
+  proved safe and the cells proved dangerous (Daggers: the satx backbone), by a Prover made
+  once per episode. The Gymnasium env's SatTeacher gives them as labels.
 """
 
 from __future__ import annotations
@@ -64,15 +64,31 @@ class Solve(Protocol[I_contra, S_co]):
 
 Obs = TypeVar("Obs")  # a game's observation
 Act = TypeVar("Act")  # a game's action
+Obs_contra = TypeVar("Obs_contra", contravariant=True)
+Act_co = TypeVar("Act_co", covariant=True)
+
+
+class Prover(Protocol[Obs_contra, Act_co]):
+    """One episode's SAT reasoning, told each observation in turn.
+
+    Its knowledge base grows with the episode instead of being rebuilt at every step.
+    """
+
+    def prove(self, obs: Obs_contra) -> tuple[Sequence[Act_co], Sequence[tuple[int, int]]]:
+        """(The moves proved safe, the cells (row, column) proved dangerous) after `obs`."""
+        ...
+
+    def close(self) -> None:
+        """Free the episode's solver."""
+        ...
 
 
 @dataclass(frozen=True)
 class Proofs(Generic[Obs, Act]):
     """What a game's SAT reasoning proves of an observation (a capability).
 
-    `prove(obs)` is (the moves proved safe, the cells (row, column) proved dangerous); a
-    move it gives must never lose (tests/test_gym.py checks Daggers' over thousands of
-    boards).
+    `prover()` makes a Prover for one episode; a move it proves safe must never lose
+    (tests/test_gym.py checks Daggers' over thousands of boards).
     """
 
-    prove: Callable[[Obs], tuple[Sequence[Act], Sequence[tuple[int, int]]]]
+    prover: Callable[[], Prover[Obs, Act]]

@@ -11,7 +11,7 @@ from logic_agents.games.daggers.agents import SatAgent
 from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
 from logic_agents.games.daggers.clues import single_point_moves
 from logic_agents.games.daggers.generate import GENERATOR
-from logic_agents.games.daggers.knowledge import proved
+from logic_agents.games.daggers.knowledge import DaggersKB
 from logic_agents.games.daggers.prob import ProbAgent
 from logic_agents.games.daggers.render import VIEW, styled
 from logic_agents.games.daggers.world import (
@@ -88,7 +88,7 @@ SPEC = spec.GameSpec(
                   spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
                   spec.CnfLegend(LEGEND),
                   spec.Observations(DaggersObservation.to_json, observation_from),
-                  Proofs(proved)),
+                  Proofs(DaggersKB)),
 )
 
 __all__ = [

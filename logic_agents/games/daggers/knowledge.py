@@ -13,8 +13,8 @@ Concepts:
   sympy.to_cnf per question).
 - QueryEvent: what a question hands to `on_query` (used by `cnf`); `proofs`: with `explain`
   on, the minimal proof of each decided cell, in words (a Why).
-- proved(obs): the probes proved safe and the cells proved dangerous, from a fresh KB (the
-  game's Proofs capability: the Gymnasium env's SatTeacher labels).
+- DaggersKB.prove(obs): tell, then the probes proved safe and the cells proved dangerous (a
+  DaggersKB per episode is the game's Proofs prover: the Gymnasium env's SatTeacher labels).
 """
 
 from __future__ import annotations
@@ -101,6 +101,16 @@ class DaggersKB:
             self.oracle.close()
             self.oracle = None
 
+    def prove(self, obs: DaggersObservation) -> tuple[list[DaggersAction], list[Cell]]:
+        """Tell `obs`, then what it proves (the Proofs capability's prover: one DaggersKB per
+        episode): a probe of every covered cell proved safe, and every cell proved to hold a
+        dagger."""
+        self.tell(obs)
+        verdicts = self.decide(frontier(obs))
+        safe = sorted(c for c, v in verdicts.items() if v is Verdict.FALSE)
+        return ([probe(*c) for c in safe],
+                sorted(c for c, v in verdicts.items() if v is Verdict.TRUE))
+
     def tell(self, obs: DaggersObservation) -> None:
         """What `obs` adds (the rebuilding routes read it afresh when asked)."""
         self.obs = obs
@@ -184,16 +194,3 @@ class DaggersKB:
             cells = dict.fromkeys(cell_of[f] for f in found.formulas if f in cell_of)
             self.proofs[cell] = Why(f"{cell} is {what}: " + ", ".join(words)
                                     + ("" if found.minimal else " (not minimised)"), cells)
-
-
-def proved(obs: DaggersObservation) -> tuple[list[DaggersAction], list[Cell]]:
-    """What satx's knowledge proves of `obs` (the Proofs capability): a probe of every
-    covered cell proved safe, and every covered cell proved to hold a dagger."""
-    knowledge = DaggersKB()
-    try:
-        knowledge.tell(obs)
-        verdicts = knowledge.decide(frontier(obs))
-    finally:
-        knowledge.close()
-    safe = sorted(c for c, v in verdicts.items() if v is Verdict.FALSE)
-    return [probe(*c) for c in safe], sorted(c for c, v in verdicts.items() if v is Verdict.TRUE)
