@@ -11,15 +11,18 @@ Concepts:
   and `counters` (what the board says beside the tiles: lives, score, clock, a piece queue
   as glyph indices; `counter_names` names each slot).
 - The action: one Discrete index of (key, cell) over the game's Controls: `primary`,
-  `secondary`, the arrows of a game that walks, the keys of `Controls.alphabet`. `mask(obs)`
+  `secondary`, the arrows of a game that walks, the keys of `Controls.alphabet`. The mask
   marks the indices that mean a move the rules allow (Controls.legal), each distinct move
   once.
+- Look: one observation as the env and a policy read it, worked out once (`look(obs)`): its
+  board, the cells the cursor may visit, the arrays and the mask.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +41,22 @@ FRACTION = re.compile(r"^(-?\d+)/(\d+)$")  # "2/5": two counters, the count and 
 
 def _number(text: str) -> int:
     return min(int(text), VALUE_MAX) if text.isascii() and text.isdigit() else -1
+
+
+@dataclass(frozen=True)
+class Look:
+    """One observation, read once: its board, extent (rows, columns the cursor may visit),
+    arrays (as `observation_space` holds them) and mask."""
+
+    obs: object
+    board: BoardView
+    extent: tuple[int, int]
+    arrays: Record
+    mask: npt.NDArray[np.int8]
+
+    def copies(self) -> Record:
+        """The arrays, each a copy a caller may change."""
+        return {key: value.copy() for key, value in self.arrays.items()}
 
 
 class Encoding:
@@ -59,7 +78,7 @@ class Encoding:
         self.cells: list[Cell] = [(r, c) for r in range(rows) for c in range(cols)]
         self.keys = (["primary", "secondary"] + (list(ARROWS) if self.controls.arrows_act else [])
                      + list(self.controls.alphabet))
-        self.counter_names = self._counter_names(boards[0])
+        self.counter_names = [name for name, _ in self._counter_slots(boards[0])]
         glyph_top = len(self.glyphs) + 1
         self.observation_space = spaces.Dict({
             "kinds": spaces.Box(0, len(self.kinds) - 1, self.shape, dtype=np.int64),
@@ -75,16 +94,18 @@ class Encoding:
             return self.controls.cells(obs)
         return board.rows - board.origin[0], board.cols - board.origin[1]
 
-    def _counter_names(self, board: BoardView) -> list[str]:
-        names: list[str] = []
+    def _counter_slots(self, board: BoardView) -> list[tuple[str, float]]:
+        """(slot name, number) of each counter: a number; "2/5" as two; words as glyphs."""
+        slots: list[tuple[str, float]] = []
         for name, value in board.counters:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                names.append(name)
-            elif isinstance(value, str) and FRACTION.match(value):
-                names += [name, f"{name} of"]
+                slots.append((name, float(value)))
+            elif isinstance(value, str) and (found := FRACTION.match(value)):
+                slots += [(name, float(found.group(1))), (f"{name} of", float(found.group(2)))]
             elif isinstance(value, str):
-                names += [f"{name}[{k}]" for k in range(len(value.split()))]
-        return names
+                slots += [(f"{name}[{k}]", float(self.glyph(token)))
+                          for k, token in enumerate(value.split())]
+        return slots
 
     def glyph(self, text: str) -> int:
         """The index + 1 of a text's character among the declared glyphs (0: none)."""
@@ -95,22 +116,18 @@ class Encoding:
 
     def counters(self, board: BoardView) -> npt.NDArray[np.float32]:
         """The board's counters as numbers, in the slots `counter_names` names."""
-        out: list[float] = []
-        for _, value in board.counters:
-            if isinstance(value, bool):
-                continue
-            if isinstance(value, (int, float)):
-                out.append(float(value))
-            elif isinstance(value, str) and (found := FRACTION.match(value)):
-                out += [float(found.group(1)), float(found.group(2))]
-            elif isinstance(value, str):
-                out += [float(self.glyph(token)) for token in value.split()]
+        out = [number for _, number in self._counter_slots(board)]
         fixed = (out + [0.0] * len(self.counter_names))[:len(self.counter_names)]
         return np.clip(np.array(fixed, dtype=np.float32), -COUNTER_LIMIT, COUNTER_LIMIT)
 
-    def observe(self, obs: object) -> Record:
-        """The observation as the arrays of `observation_space` (a smaller board padded)."""
+    def look(self, obs: object) -> Look:
+        """The observation read once: its board, extent, arrays and mask."""
         board = self.view.board(obs)
+        extent = self._extent(obs, board)
+        return Look(obs, board, extent, self._arrays(board), self._mask(obs, extent))
+
+    def _arrays(self, board: BoardView) -> Record:
+        """The board as the arrays of `observation_space` (a smaller board padded)."""
         index = {kind: i for i, kind in enumerate(self.kinds)}
         kinds = np.zeros(self.shape, dtype=np.int64)
         numbers = np.full(self.shape, -1, dtype=np.int64)
@@ -124,27 +141,21 @@ class Encoding:
         return {"kinds": kinds, "numbers": numbers, "glyphs": glyphs,
                 "counters": self.counters(board)}
 
-    def extent(self, obs: object) -> tuple[int, int]:
-        """The (rows, columns) of cells the cursor may visit on this observation's board."""
-        return self._extent(obs, self.view.board(obs))
-
-    def action(self, obs: object, index: int, extent: tuple[int, int] | None = None
-               ) -> object | None:
-        """The game's action an index means here, or None (also for a cell off the board)."""
+    def action(self, obs: object, index: int, extent: tuple[int, int]) -> object | None:
+        """The game's action an index means on a board of that extent, or None (also for a
+        cell off the board)."""
         key, at = divmod(int(index), len(self.cells))
         cell = self.cells[at]
-        rows, cols = extent if extent is not None else self.extent(obs)
-        if cell[0] >= rows or cell[1] >= cols:
+        if cell[0] >= extent[0] or cell[1] >= extent[1]:
             return None
         return self.controls.act(obs, cell, self.keys[key])
 
-    def mask(self, obs: object) -> npt.NDArray[np.int8]:
+    def _mask(self, obs: object, extent: tuple[int, int]) -> npt.NDArray[np.int8]:
         """1 where an index means a move the rules allow (Controls.legal); each distinct move
         is marked once."""
         out = np.zeros(self.action_space.n, dtype=np.int8)
         seen: set[object] = set()
         legal = self.controls.legal
-        extent = self.extent(obs)
         for index in range(self.action_space.n):
             action = self.action(obs, index, extent)
             if action is not None and action not in seen and legal(obs, action):

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from logic_agents.api.arguments import options_of, world_options_of
 from logic_agents.errors import IllegalAction, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.gym.encoding import Encoding
+from logic_agents.gym.encoding import Encoding, Look
 from logic_agents.gym.render import ansi_board, rgb_board
 from logic_agents.study.entries import entries_from_references
 from logic_agents.world.core import AnyWorld, Outcome
@@ -71,10 +71,6 @@ class Boards:
             raise UsageError("generate_options are for generated boards; "
                              f"map={ref!r} names boards that exist")
 
-    def __len__(self) -> int:
-        """How many distinct boards (for generated ones: one per preset named)."""
-        return len(self.fixed) or self.presets
-
     def board(self, seed: int) -> Instance:
         """Board `seed`."""
         if self.fixed:
@@ -109,9 +105,8 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
                                                                    "generate_options")),
                            dict(world_options))
         self._build()
-        self._obs: object = None
+        self._look: Look | None = None  # the observation now, read once (encoding.Look)
         self._over: tuple[bool, bool] | None = None  # (terminated, truncated) once it ended
-        self._mask = np.zeros(self.encoding.action_space.n, dtype=np.int8)
 
     def _build(self) -> None:
         game, map, render_mode, generate_options, world_options = self._made_with
@@ -142,16 +137,22 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         board = self.boards.board(seed)
         if self.world is None or board is not self.instance:
             self.world, self.instance = self._new_world(board), board
-        self._obs, info = self.world.reset(seed=seed)
-        self._over = None
-        self._mask = self.encoding.mask(self._obs)
-        return self.encoding.observe(self._obs), {**info, "action_mask": self._mask,
-                                                  "map": board.name}
+        obs, info = self.world.reset(seed=seed)
+        self._look, self._over = self.encoding.look(obs), None
+        return self._look.copies(), {**info, "action_mask": self.action_masks(),
+                                     "map": board.name}
+
+    @property
+    def look(self) -> Look:
+        """The observation now, read once: board, extent, arrays, mask (after reset)."""
+        if self._look is None:
+            raise UsageError("no observation before reset(): reset() starts an episode")
+        return self._look
 
     @property
     def observation(self) -> object:
         """The game's own observation now (what the arrays encode), None before reset."""
-        return self._obs
+        return None if self._look is None else self._look.obs
 
     @property
     def ended(self) -> bool:
@@ -160,7 +161,9 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """1 where an index means a move the rules allow now (all 0 once the episode ended)."""
-        return self._mask.copy()
+        if self._look is None or self._over is not None:
+            return np.zeros(self.encoding.action_space.n, dtype=np.int8)
+        return self._look.mask.copy()
 
     def _index(self, action: object) -> int:
         if isinstance(action, np.ndarray) and action.shape == () and \
@@ -175,38 +178,36 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
 
     def step(self, action: object) -> tuple[Record, float, bool, bool, Record]:
         index = self._index(action)
-        if self.world is None:
+        if self.world is None or self._look is None:
             raise UsageError("step() before reset(): reset() starts an episode")
+        look = self._look
         if self._over is not None:
-            return (self.encoding.observe(self._obs), 0.0, *self._over,
+            return (look.copies(), 0.0, *self._over,
                     {"illegal": ENDED, "action_mask": self.action_masks()})
-        if not self._mask[index]:
+        if not look.mask[index]:
             why = "means no move the rules allow here"
-            if self.encoding.action(self._obs, index) is not None and self._mask.any():
+            if self.encoding.action(look.obs, index, look.extent) is not None and look.mask.any():
                 why = "is not the index the mask gives this move (or the rules refuse it)"
-            return (self.encoding.observe(self._obs), ILLEGAL_REWARD, False, False,
+            return (look.copies(), ILLEGAL_REWARD, False, False,
                     {"illegal": f"index {index} {why}", "action_mask": self.action_masks()})
-        move = self.encoding.action(self._obs, index)
+        move = self.encoding.action(look.obs, index, look.extent)
         try:
-            self._obs, reward, terminated, truncated, info = self.world.step(move)
+            obs, reward, terminated, truncated, info = self.world.step(move)
         except IllegalAction as e:  # the mask said yes, the world no: a game's own doubt
-            return (self.encoding.observe(self._obs), ILLEGAL_REWARD, False, False,
+            return (look.copies(), ILLEGAL_REWARD, False, False,
                     {"illegal": str(e), "action_mask": self.action_masks()})
+        self._look = self.encoding.look(obs)
         if terminated or truncated:
             self._over = (bool(terminated), bool(truncated))
-            self._mask = np.zeros(self.encoding.action_space.n, dtype=np.int8)
-        else:
-            self._mask = self.encoding.mask(self._obs)
         outcome = outcome_of(self.world)
         info = {**info, "action_mask": self.action_masks(),
                 "outcome": outcome.value if isinstance(outcome, Outcome) else None}
-        return (self.encoding.observe(self._obs), float(reward), bool(terminated),
-                bool(truncated), info)
+        return self._look.copies(), float(reward), bool(terminated), bool(truncated), info
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        if self._obs is None:
+        if self._look is None:
             return None
-        board = self.encoding.view.board(self._obs)
+        board = self._look.board
         if self.render_mode == "ansi":
             return ansi_board(board)
         if self.render_mode == "rgb_array":
@@ -217,14 +218,14 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
         """What pickles: how the env was made and where its episode is (the game's spec,
         its codecs and the encoding are looked up again by name)."""
         return {"made_with": self._made_with, "world": self.world, "instance": self.instance,
-                "obs": self._obs, "over": self._over, "mask": self._mask,
-                "np_random": self._np_random}
+                "obs": self.observation, "over": self._over, "np_random": self._np_random}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._made_with = state["made_with"]
         self._build()
         self.world, self.instance = state["world"], state["instance"]
-        self._obs, self._over, self._mask = state["obs"], state["over"], state["mask"]
+        self._look = None if state["obs"] is None else self.encoding.look(state["obs"])
+        self._over = state["over"]
         self._np_random = state["np_random"]
 
 

@@ -55,12 +55,12 @@ class PolicyAgent:
     def act(self, obs: object) -> object | None:
         if self.encoding is None:
             self.encoding = Encoding(self.spec_of_game, [obs])
-        arrays, mask = self.encoding.observe(obs), self.encoding.mask(obs)
-        index = self.policy(arrays, mask) if self.takes_mask else self.policy(arrays)
-        if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < len(mask) \
-                or not mask[int(index)]:
+        look = self.encoding.look(obs)
+        index = self.policy(look.arrays, look.mask) if self.takes_mask else self.policy(look.arrays)
+        if not isinstance(index, (int, np.integer)) or not 0 <= int(index) < len(look.mask) \
+                or not look.mask[int(index)]:
             return None
-        return self.encoding.action(obs, int(index))
+        return self.encoding.action(obs, int(index), look.extent)
 
 
 def policy_agent(make_policy: Callable[[], Callable[..., object]], game: str,

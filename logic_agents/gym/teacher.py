@@ -51,10 +51,10 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
         if not game.ended and self.prover is not None:  # a finished game proves nothing more
             moves, cells = self.prover.prove(obs)
             wanted = set(moves)
-            extent = game.encoding.extent(obs)
-            safe = [i for i in np.flatnonzero(game.action_masks()).tolist()
-                    if game.encoding.action(obs, i, extent) in wanted]
-            board = game.encoding.view.board(obs)
+            look = game.look
+            safe = [i for i in np.flatnonzero(look.mask).tolist()
+                    if game.encoding.action(obs, i, look.extent) in wanted]
+            board = look.board
             for cell in cells:
                 tile = board.tile_of(cell)
                 if tile is not None:
