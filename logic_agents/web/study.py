@@ -31,24 +31,16 @@ from logic_agents.world.values import Instance
 class GameRow(Protocol):
     """What the page reads of a study's row (study.rows.Row, which sits above the pages)."""
 
-    @property
-    def agent(self) -> str: ...
-    @property
-    def map(self) -> str: ...
-    @property
-    def group(self) -> str: ...
-    @property
-    def run(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def outcome(self) -> str: ...
-    @property
-    def steps(self) -> int: ...
-    @property
-    def guesses(self) -> int: ...
-    @property
-    def score(self) -> float | None: ...
+    agent: str
+    map: str
+    group: str
+    run: int
+    seed: int
+    outcome: str
+    steps: int
+    guesses: int
+    score: float | None
+
     @property
     def failed(self) -> bool: ...
     @property
