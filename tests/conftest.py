@@ -14,6 +14,18 @@ from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = sorted((ROOT / "maps" / "daggers" / "2018").glob("*.txt"))
+# the distributions of the project's own games: its built-in ones and its two example
+# plug-ins. A plug-in a user installed beside them may break the contract or import what it
+# likes (`games --check` tells them); the project's tests are about the project's games.
+PROJECT_DISTRIBUTIONS = ("logic-agents", "logic-agents-akari", "logic-agents-lights-out")
+
+
+def project_games() -> list[str]:
+    """The names of the project's own installed games (see PROJECT_DISTRIBUTIONS)."""
+    from logic_agents.world.registry import games, origin
+
+    return sorted(name for name in games()
+                  if origin(name) in ("builtin", *PROJECT_DISTRIBUTIONS))
 
 settings.register_profile("logic-agents", deadline=None)
 # CI (.ci/run sets CI=1) runs the same examples every time: a red CI is a finding anyone can

@@ -16,9 +16,10 @@ import pytest
 import logic_agents as la
 from logic_agents import gym as lg
 from logic_agents.errors import UsageError
-from logic_agents.world.registry import games
 
-GAMES = sorted(games())
+from .conftest import project_games
+
+GAMES = project_games()
 
 
 @pytest.mark.parametrize("game", GAMES)

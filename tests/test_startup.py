@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from .conftest import ROOT
+from .conftest import PROJECT_DISTRIBUTIONS, ROOT
 
 SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 HEAVY = ("sympy", "textual", "matplotlib", "ray")
@@ -24,10 +24,9 @@ def ours(**kw):
     found = every(**kw)
     if kw.get("group") != "logic_agents.games":
         return found
-    return md.EntryPoints(e for e in found if e.dist is not None and e.dist.name in (
-        "logic-agents", "logic-agents-akari", "logic-agents-lights-out"))
+    return md.EntryPoints(e for e in found if e.dist is not None and e.dist.name in OURS)
 md.entry_points = ours
-"""
+""".replace("OURS", repr(PROJECT_DISTRIBUTIONS))
 
 
 def loaded_after(*commands: list[str]) -> list[str]:

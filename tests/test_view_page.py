@@ -27,6 +27,8 @@ from logic_agents.world.registry import games
 from logic_agents.world.runner import run_episode
 from logic_agents.world.view import View
 
+from .conftest import project_games
+
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 if BROWSER is None and os.environ.get("CI_REQUIRE_BROWSER"):
     raise RuntimeError("CI_REQUIRE_BROWSER is set but chromium is not installed")
@@ -94,7 +96,7 @@ CASES = {"daggers": ("EASY1", "satx"), "sudoku": ("norvig_top95:1", "logic"),
          "ooze": ("ooze", "greedy")}
 
 
-@pytest.mark.parametrize("name", sorted(games()))
+@pytest.mark.parametrize("name", project_games())
 def test_the_page_shows_step_k_of_every_game(name, tmp_path, capsys):
     spec = games()[name]
     reference, agent = CASES.get(name, (spec.example, spec.default_agent))

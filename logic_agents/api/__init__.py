@@ -19,7 +19,6 @@ from logic_agents._version import __version__
 from logic_agents.api import arguments as _arguments
 from logic_agents.display import progress as _progress
 from logic_agents.errors import AgentFailed as _AgentFailed
-from logic_agents.errors import LogicAgentsError
 from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.study import batch as _batch
@@ -30,6 +29,7 @@ from logic_agents.study.settings import StudySettings as _StudySettings
 from logic_agents.study.summary import summarize as _summarize
 from logic_agents.web import svg as _svg
 from logic_agents.world import agents as _agents
+from logic_agents.world import detect as _detect
 from logic_agents.world import registry as _registry
 from logic_agents.world import resolve as _resolve
 from logic_agents.world import spec as _spec_module
@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API
 
 def _spec(ref: object, game: str | None) -> GameSpec:
     game = _arguments.game_name(game)
-    return _registry.get_game(game or _resolve.detect_game([_arguments.reference(ref, "ref")]))
+    return _registry.get_game(game or _detect.detect_game([_arguments.reference(ref, "ref")]))
 
 
 def load(ref: str | PathLike[str], game: str | None = None) -> Instance:
@@ -338,9 +338,7 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
         solved / unsat, the solution, and a second one when it is not unique.
     """
     spec = _spec(ref, game)
-    puzzle = spec.get(_spec_module.Puzzle)
-    if puzzle is None:
-        raise LogicAgentsError(f"{spec.name} is not a static puzzle")
+    puzzle = spec.need(_spec_module.Puzzle, "solve")
     if solver is not None and not isinstance(solver, str):
         raise _UsageError(f"solver must be a solver's name (a str), not {type(solver).__name__}")
     result: Answer[object] = puzzle.solve(load(ref, spec.name),

@@ -23,7 +23,7 @@ from typing import SupportsIndex
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.world.registry import games
+from logic_agents.world.registry import games, games_at_hand
 from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
 
@@ -190,7 +190,9 @@ def game_of_agent(agent: object) -> str:
     """The one game with a registered agent of that name (`make_agent("satx")`)."""
     if not isinstance(agent, str):
         raise UsageError("give game=: only a registered agent's name tells its game")
-    found = [name for name, spec in games().items() if agent in spec.agents]
+    found = [name for name, spec in games_at_hand().items() if agent in spec.agents]
+    if len(found) != 1:  # not a built-in agent's name alone: ask every game
+        found = [name for name, spec in games().items() if agent in spec.agents]
     if len(found) != 1:
         raise UsageError(f"give game=: agent {agent!r} is "
                          + (f"one of {', '.join(found)}" if found else "no registered agent"))

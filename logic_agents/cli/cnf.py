@@ -76,8 +76,11 @@ def _query_agent(spec: GameSpec) -> str:
     if spec.default_agent in agents:
         return spec.default_agent
     if not agents:
-        raise UsageError(f"{spec.name} has no agent that asks a SAT solver; cnf has nothing "
-                         "to write")
+        raise UsageError(
+            f"{spec.name} has no Puzzle capability and none of its agents ({', '.join(spec.agents)}) "
+            "takes an on_query hook, so cnf has nothing to write: give the SPEC a Puzzle(..., "
+            "encode=...), or give a SAT agent's __init__ an on_query keyword and pass each "
+            "question to it (docs/write-a-game.md, `cnf`)")
     return agents[0]
 
 

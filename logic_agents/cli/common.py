@@ -29,10 +29,11 @@ from logic_agents.ground.shapes import Record
 from logic_agents.world.agents import agent_entry
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
+from logic_agents.world.detect import detect_game
 from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
-from logic_agents.world.registry import game_names, games, get_game
-from logic_agents.world.resolve import detect_game, resolve, shipped_maps
+from logic_agents.world.registry import game_names, games_at_hand, get_game
+from logic_agents.world.resolve import resolve, shipped_maps
 from logic_agents.world.sandbox import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
 from logic_agents.world.spec import AgentEntry, GameSpec, Lives
 from logic_agents.world.values import Instance
@@ -184,7 +185,7 @@ def examples(verb: str, template: str, want: Callable[[GameSpec], object] | None
     games that have what `want` asks for), so that no game is named here."""
 
     lines = []
-    for spec in games().values():
+    for spec in games_at_hand().values():  # a plug-in is not loaded for --help
         if spec.example and (want is None or want(spec)):
             lines.append(f"logic-agents {verb} " + template.format(
                 example=spec.example, agent=spec.default_agent, game=spec.name,

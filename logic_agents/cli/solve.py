@@ -12,11 +12,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import VERB_HELP, ParserMaker, examples, game_flag, limit_flag
-from logic_agents.errors import LogicAgentsError, UsageError
+from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console
 from logic_agents.logic.solvers import check_solver_name
-from logic_agents.world.registry import games, get_game
-from logic_agents.world.resolve import detect_game, resolve
+from logic_agents.world.detect import detect_game
+from logic_agents.world.registry import get_game
+from logic_agents.world.resolve import resolve
 from logic_agents.world.spec import GameSpec, Puzzle
 from logic_agents.world.values import Instance
 
@@ -62,10 +63,7 @@ def puzzles_from(items: list[str], spec: GameSpec) -> list[Instance]:
 
 def run(args: argparse.Namespace) -> int:
     spec = get_game(args.game or detect_game(args.puzzles))
-    puzzle = spec.get(Puzzle)
-    if puzzle is None:
-        solvable = [name for name, s in games().items() if s.get(Puzzle) is not None]
-        raise UsageError(f"{spec.name} is not a static puzzle; solve knows {', '.join(solvable)}")
+    puzzle = spec.need(Puzzle, "solve")
     if args.solver is not None:
         check_solver_name(args.solver)
     console = make_console()

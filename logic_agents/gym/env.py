@@ -34,7 +34,7 @@ from logic_agents.gym.render import ansi_board, rgb_board
 from logic_agents.study.entries import entries_from_references
 from logic_agents.world.core import AnyWorld, Outcome
 from logic_agents.world.outcomes import outcome_of
-from logic_agents.world.registry import games, get_game
+from logic_agents.world.registry import game_names, get_game
 from logic_agents.world.spec import GameSpec, Generator
 from logic_agents.world.values import Instance
 
@@ -232,7 +232,7 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc, unused-ignore]
 def register_envs() -> list[str]:
     """Register one env per registered game (again when plug-ins appear); their ids."""
     ids = []
-    for name in games():
+    for name in game_names():  # by name: a plug-in loads when its env is made
         ident = env_id(name)
         if ident not in gymnasium.registry:
             gymnasium.register(ident, entry_point=f"{__name__}:GameEnv", kwargs={"game": name})

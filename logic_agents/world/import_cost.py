@@ -1,8 +1,9 @@
-"""What importing a game's entry point costs every command (`games --check`, the load check).
+"""What importing a game's entry point costs its commands (`games --check`, the load check).
 
-Every command imports every installed game's entry point to find the game of a map, so what a
-plug-in's module imports at its top is paid by `play EASY1` too: a module-level
-`from sympy import ...` costs every command about 0.3 s. import_cost(module) imports the
+A plug-in's entry point is imported by every command of its game, by every listing of the
+games (`games`, `maps`), and whenever the built-in games cannot place a reference, so what its
+module imports at its top is paid there: a module-level `from sympy import ...` costs each of
+them about 0.3 s. import_cost(module) imports the
 module in a fresh process, after the built-in games (so the framework's own modules are
 already there and only the plug-in's own cost counts), and says how long it took (CPU time,
 which a busy machine stretches less than wall time) and which heavy libraries it loaded.
@@ -48,10 +49,11 @@ class ImportCost:
         out = []
         if self.heavy:
             out.append(f"its entry point imports {', '.join(self.heavy)} at its top, which every "
-                       "command then pays (import it inside the function that needs it)")
+                       "command of the game then pays (import it inside the function that "
+                       "needs it)")
         if self.seconds > IMPORT_BUDGET_S:
             out.append(f"importing its entry point takes {1000 * self.seconds:.0f} ms of CPU "
-                       f"(over {1000 * IMPORT_BUDGET_S:.0f} ms), which every command pays")
+                       f"(over {1000 * IMPORT_BUDGET_S:.0f} ms), which every command of the game pays")
         return "; ".join(out)
 
 

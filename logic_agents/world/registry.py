@@ -183,7 +183,7 @@ def _load_entry_point(ep: metadata.EntryPoint) -> None:
     took = time.monotonic() - started
     notes = ([f"printed {printed.count} characters to stdout at import (they would spoil "
               "--json; they went to stderr)"] if printed.count else []) + \
-        ([f"took {took:.1f} s to import (every command that lists the games pays it)"]
+        ([f"took {took:.1f} s to import (every command of the game, and every listing of the games, pays it)"]
          if took > SLOW_IMPORT_S and origin != "builtin" else [])
     if notes:
         _IMPORT_NOTES[name] = notes
@@ -221,6 +221,20 @@ def get_game(name: str) -> GameSpec:
 def games() -> dict[str, GameSpec]:
     """Every game that loads, by name (broken plug-ins are left out; see broken_games)."""
     _scan()
+    return dict(sorted(_GAMES.items()))
+
+
+def games_at_hand() -> dict[str, GameSpec]:
+    """The built-in games and every game already loaded or registered, by name.
+
+    It loads no plug-in's entry point: a plug-in's import may be slow or heavy, and a
+    command about a built-in game (`play EASY1`) must not pay for it. A plug-in loads when
+    its game is named (get_game) or a listing needs every game (games).
+    """
+    if not _scanned:
+        for ep in _entry_points():
+            if _origin_of(ep) == "builtin":
+                _load_entry_point(ep)
     return dict(sorted(_GAMES.items()))
 
 

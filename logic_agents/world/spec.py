@@ -342,11 +342,12 @@ class GameSpec:
         return None
 
     def need(self, kind: type[C], verb: str) -> C:
-        """The capability, else a UsageError that says which verb needs it."""
+        """The capability, else a UsageError that says which verb needs it and where it goes."""
         found = self.get(kind)
         if found is None:
             raise UsageError(f"{self.name} has no {kind.__name__} capability, which `{verb}` "
-                             "needs")
+                             f"needs: add a {kind.__name__}(...) to its GameSpec's capabilities "
+                             "(docs/write-a-game.md)")
         return found
 
     @property

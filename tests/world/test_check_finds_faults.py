@@ -10,7 +10,7 @@ import pytest
 
 from logic_agents.cli import games as games_verb
 from logic_agents.cli import main
-from logic_agents.world import contract, guard, registry, resolve
+from logic_agents.world import contract, detect, guard, registry
 from tests.broken_lights import FAULTS, install_fault, source
 from tests.plugins import install, plugged
 
@@ -22,7 +22,7 @@ def test_games_check_fails_the_fault_with_its_words(tmp_path, fault, capsys, mon
     monkeypatch.setattr(registry, "SLOW_IMPORT_S", 0.2)
     monkeypatch.setattr(guard, "SNIFF_LIMIT_S", 0.5)
     monkeypatch.setattr(contract, "SNIFF_LIMIT_S", 0.5)
-    monkeypatch.setattr(resolve, "SNIFF_LIMIT_S", 0.5)
+    monkeypatch.setattr(detect, "SNIFF_LIMIT_S", 0.5)
     monkeypatch.setattr(games_verb, "KILL_AFTER_S", 0.5)
     with plugged(site):
         code = main(["games", "--check", f"broken-{fault}", "--json", "--limit", "1"])

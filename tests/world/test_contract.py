@@ -11,11 +11,13 @@ import pytest
 from logic_agents.errors import ContractError
 from logic_agents.world.contract import CHECKS, check_game
 from logic_agents.world.core import Outcome
-from logic_agents.world.registry import games, get_game, register
+from logic_agents.world.registry import get_game, register
 from logic_agents.world.runner import run_episode
 
+from ..conftest import project_games
 
-@pytest.mark.parametrize("game", sorted(games()))
+
+@pytest.mark.parametrize("game", project_games())
 def test_every_registered_game_keeps_the_contract(game):
     report = check_game(game)
     assert [r.name for r in report.results] == list(CHECKS)
