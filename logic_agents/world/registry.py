@@ -12,6 +12,8 @@ Concepts:
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 import warnings
 from importlib import metadata
@@ -104,14 +106,46 @@ def _dist_name(ep: metadata.EntryPoint) -> str:
     return str(ep.dist.name) if ep.dist is not None else "?"
 
 
+# the games' entry points and their distributions' names, read once for each state of the
+# import path: reading them parses every installed distribution's metadata (10-20 ms), and a
+# command asks for them several times. A folder on the path changes its mtime when a package
+# is installed into it, and a test or a notebook that adds a folder changes the path itself.
+_FOUND: dict[tuple[tuple[str, int], ...], list[tuple[metadata.EntryPoint, str]]] = {}
+
+
+def _path_state() -> tuple[tuple[str, int], ...]:
+    state = []
+    for folder in sys.path:
+        try:
+            state.append((folder, os.stat(folder or ".").st_mtime_ns))
+        except OSError:
+            state.append((folder, -1))
+    return tuple(state)
+
+
+def _found() -> list[tuple[metadata.EntryPoint, str]]:
+    """(entry point, origin) of every game, by name; of two with one name, the built-in first."""
+    state = _path_state()
+    found = _FOUND.get(state)
+    if found is None:
+        named = [(ep, _dist_name(ep)) for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)]
+        found = [(ep, "builtin" if dist == DISTRIBUTION else dist) for ep, dist in
+                 sorted(named, key=lambda e: (e[0].name, e[1] != DISTRIBUTION, e[1]))]
+        _FOUND.clear()
+        _FOUND[state] = found
+    return found
+
+
 def _origin_of(ep: metadata.EntryPoint) -> str:
+    for found, origin in _found():
+        if found is ep:
+            return origin
     return "builtin" if _dist_name(ep) == DISTRIBUTION else _dist_name(ep)
 
 
 def _entry_points() -> list[metadata.EntryPoint]:
     """The games' entry points, by name; of two with one name, the built-in one first."""
-    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP),
-                  key=lambda ep: (ep.name, _origin_of(ep) != "builtin", _dist_name(ep)))
+    return [ep for ep, _ in _found()]
 
 
 def entry_point_of(name: str) -> str | None:
@@ -232,8 +266,8 @@ def games_at_hand() -> dict[str, GameSpec]:
     its game is named (get_game) or a listing needs every game (games).
     """
     if not _scanned:
-        for ep in _entry_points():
-            if _origin_of(ep) == "builtin":
+        for ep, where in _found():
+            if where == "builtin":
                 _load_entry_point(ep)
     return dict(sorted(_GAMES.items()))
 
