@@ -40,18 +40,24 @@ from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E
 
 
 def two_bare_calls(puzzles) -> float:
-    """Seconds of the two SAT calls per puzzle alone: the rules on one CaDiCaL, the clues as
-    assumptions, the first solution blocked by its open cells for the second call."""
+    """CPU seconds of the two SAT calls per puzzle alone: the rules on one CaDiCaL, the clues
+    as assumptions, the first solution blocked by its open cells for the second call, the
+    solver made afresh every warm.RENEW_AFTER puzzles as solve's is (each blocking clause
+    leaves a variable behind, and the models grow with them)."""
     from pysat.solvers import Solver
 
     from logic_agents.games.sudoku.encode import default_solver, rules_for
+    from logic_agents.games.sudoku.warm import RENEW_AFTER
 
     n = puzzles[0].n
     kb = rules_for(n)
-    solver = Solver(name=default_solver(n), bootstrap_with=kb.clauses)
-    top = kb.num_vars
-    started = time.perf_counter()
-    for p in puzzles:
+    started = time.process_time()
+    solver, top = None, kb.num_vars
+    for k, p in enumerate(puzzles):
+        if k % RENEW_AFTER == 0:
+            if solver is not None:
+                solver.delete()
+            solver, top = Solver(name=default_solver(n), bootstrap_with=kb.clauses), kb.num_vars
         base = [(i * n) + v for i, v in enumerate(p.cells) if v]
         solver.solve(assumptions=base)
         model = solver.get_model()
@@ -61,7 +67,8 @@ def two_bare_calls(puzzles) -> float:
         solver.solve(assumptions=[*base, top])
         solver.add_clause([-top])
     seconds = time.process_time() - started
-    solver.delete()
+    if solver is not None:
+        solver.delete()
     return seconds
 
 

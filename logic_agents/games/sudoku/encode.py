@@ -114,26 +114,32 @@ class SudokuSolver:
         self.ids = [[[self.kb.var(var_key(r, c, v)) for v in range(1, n + 1)]
                      for c in range(n)] for r in range(n)]
         self.cell_vars = [i for row in self.ids for cell in row for i in cell]
+        self.cell_ids = [cell for row in self.ids for cell in row]  # by cell index r*n + c
+        # the selectors of retired guard clauses: each is a variable and a clause for good,
+        # and every model the solver hands back grows with them (warm.RENEW_AFTER)
+        self.guards = 0
         # every Exactly-1 group of the rules, as ids: the cells, then each unit's values
         self.groups = [cell for row in self.ids for cell in row] + [
             [self.ids[r][c][v - 1] for r, c in unit]
             for unit in units(n) for v in range(1, n + 1)]
 
     def assumptions(self, puzzle: SudokuPuzzle) -> list[int]:
-        n = self.n
-        return [self.ids[i // n][i % n][v - 1] for i, v in enumerate(puzzle.cells) if v]
+        ids = self.cell_ids
+        return [ids[i][v - 1] for i, v in enumerate(puzzle.cells) if v]
 
     def decode(self, model: list[int]) -> Grid:
-        """The grid of a model: cell variables come first, cell-major, then value."""
+        """The grid of a model: cell variables come first, cell-major, then value; the rules
+        make exactly one of each cell's true, so the true ones, in order, are the cells'."""
         n = self.n
-        return grid_of([lit for lit in model[: n * n * n] if lit > 0], n)
+        return tuple((lit - 1) % n + 1 for lit in model[: n * n * n] if lit > 0)
 
     def _guard_other_than(self, puzzle: SudokuPuzzle, grid: Grid) -> int:
         """A selector under which some open cell differs from `grid` (one-hot cells: its
         open cells' values name it); retire it with `self.oracle.add([[-selector]])`."""
-        n = self.n
         selector: int = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
-        self.oracle.add_guarded(selector, [-self.ids[i // n][i % n][grid[i] - 1]
+        self.guards += 1
+        ids = self.cell_ids
+        self.oracle.add_guarded(selector, [-ids[i][grid[i] - 1]
                                            for i, v in enumerate(puzzle.cells) if not v])
         return selector
 
