@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from logic_agents.errors import FormatError, LogicAgentsError, PluginFault, UsageError
-from logic_agents.ground.inputs import is_dir, path_exists, read_text, shorten
+from logic_agents.ground.inputs import is_dir, read_text, shorten
 from logic_agents.ground.shapes import Record
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import (
@@ -32,6 +32,7 @@ from logic_agents.world.registry import (
 from logic_agents.world.resolve import (
     declared_game,
     did_you_mean,
+    given_path,
     load_many,
     looks_like_path,
     shipped_path,
@@ -213,10 +214,9 @@ def _undetected(items: list[str], registered: Record) -> LogicAgentsError:
 
 def locate_any(item: str, registered: Record) -> Path | None:
     """The file or folder a reference names, as given or as the shipped map of one game."""
-    if path_exists(item):
-        return Path(item)
+    given = given_path(item)
+    if given is not None:
+        return given
     base, _ = split_index(item)
-    if path_exists(base):
-        return Path(base)
     hits = {p for spec in registered.values() if (p := shipped_path(base, spec)) is not None}
     return hits.pop() if len(hits) == 1 else None

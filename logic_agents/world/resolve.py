@@ -108,14 +108,17 @@ def shipped_path(name: str, spec: GameSpec) -> Path | None:
     return hits[0] if hits else None
 
 
-def locate(text: str, spec: GameSpec) -> Path | None:
-    """The file a reference names (as given, else shipped), without its :K; else None."""
+def given_path(text: str) -> Path | None:
+    """The file or folder a reference names as given (with or without its :K), else None."""
     if path_exists(text):
         return Path(text)
     base, _ = split_index(text)
-    if path_exists(base):
-        return Path(base)
-    return shipped_path(base, spec)
+    return Path(base) if path_exists(base) else None
+
+
+def locate(text: str, spec: GameSpec) -> Path | None:
+    """The file a reference names (as given, else shipped), without its :K; else None."""
+    return given_path(text) or shipped_path(split_index(text)[0], spec)
 
 
 def load_many(spec: GameSpec, path: Path) -> list[Any]:
