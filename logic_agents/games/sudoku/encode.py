@@ -115,11 +115,9 @@ class SudokuSolver:
                      for c in range(n)] for r in range(n)]
         self.cell_vars = [i for row in self.ids for cell in row for i in cell]
         self.cell_ids = [cell for row in self.ids for cell in row]  # by cell index r*n + c
-        # the selectors of retired guard clauses: each is a variable and a clause for good,
-        # and every model the solver hands back grows with them (warm.RENEW_AFTER)
-        self.guards = 0
+        self.guards = 0  # retired guard selectors: each stays, and models grow (warm.RENEW_AFTER)
         # every Exactly-1 group of the rules, as ids: the cells, then each unit's values
-        self.groups = [cell for row in self.ids for cell in row] + [
+        self.groups = self.cell_ids + [
             [self.ids[r][c][v - 1] for r, c in unit]
             for unit in units(n) for v in range(1, n + 1)]
 
