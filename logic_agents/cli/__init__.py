@@ -177,10 +177,7 @@ def _main(argv: list[str], console_script: bool) -> int:
         return _fail(str(e))
     except KeyboardInterrupt:
         stop_listening()
-        code = _interrupted()
-        if console_script:
-            _leave_at_once(code)
-        return code
+        return _interrupted(console_script)
     except SystemExit as e:  # argparse's usage errors, --help and --version: a code, not an exit
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     except BrokenPipeError:
@@ -197,10 +194,7 @@ def _main(argv: list[str], console_script: bool) -> int:
                      "smaller input")
     except Exception as e:
         if "keyboard interrupt" in str(e).lower():  # PySAT's solvers turn SIGINT into an error
-            code = _interrupted()
-            if console_script:
-                _leave_at_once(code)
-            return code
+            return _interrupted(console_script)
         raise
     finally:
         if console_script:  # done: a signal now could only kill a process on its way out
@@ -229,14 +223,9 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _interrupted() -> int:
-    with contextlib.suppress(OSError):
-        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
-    return 130
-
-
-def _leave_at_once(code: int) -> None:
-    """Exit now, without the interpreter's finalisation.
+def _interrupted(console_script: bool) -> int:
+    """Say so and give 130; a console command then exits at once, without the interpreter's
+    finalisation.
 
     PySAT leaves a solve that SIGINT stopped by a longjmp out of the solver's C++ code, and
     freeing that solver at exit can crash the process: `generate` stopped by Ctrl-C ended
@@ -244,10 +233,14 @@ def _leave_at_once(code: int) -> None:
     Every file and child of the command was closed or stopped while the interrupt unwound;
     only the standard streams are left to flush.
     """
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(code)
+    with contextlib.suppress(OSError):
+        print(f"{PROG}: interrupted", file=sys.stderr, flush=True)
+    if console_script:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(130)
+    return 130
 
 
 def _quiet_stdout() -> None:

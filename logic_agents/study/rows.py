@@ -319,12 +319,12 @@ class RowSink:
             self._sync()
 
     def _sync(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            os.fsync(self.file.fileno())
+        os.fsync(self.file.fileno())
         self.synced = time.monotonic()
 
     def close(self) -> None:
-        self._sync()
+        with contextlib.suppress(OSError):  # each row was flushed; closing must not mask an error
+            self._sync()
         self.file.close()
 
 

@@ -68,7 +68,7 @@ def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool
         path = locate_any(item, registered)
         if path is None:
             scores = sniff_scores(registered, item, None)
-            found = _best({n: s for n, s in scores.items() if s == 2 or not sure},
+            found = _best(_claims(scores, sure),
                           shorten(item, 60), functools.partial(_parses_inline_of, registered, item))
             if found is not None:
                 return found
@@ -85,6 +85,11 @@ def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool
             if found is not None:
                 return found
     return None
+
+
+def _claims(scores: dict[str, int], sure: bool) -> dict[str, int]:
+    """The sniff scores detection weighs: all of them, or only the sure ones (2)."""
+    return {name: score for name, score in scores.items() if score == 2 or not sure}
 
 
 def _names_a_game(name: str | None, registered: Record, named: set[str]) -> bool:
@@ -110,7 +115,7 @@ def _detect_file(path: Path, registered: Record, named: set[str], *, sure: bool)
     if _names_a_game(said, registered, named):
         return said
     scores = sniff_scores(registered, text, str(path))
-    return _best({n: s for n, s in scores.items() if s == 2 or not sure},
+    return _best(_claims(scores, sure),
                  shorten(str(path), 60), lambda name: _reads(registered[name], path))
 
 

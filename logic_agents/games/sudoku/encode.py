@@ -161,7 +161,6 @@ class SudokuSolver:
         then in the next, ...), other than `avoid`: the same grid whatever this solver
         learnt before, so a warm solver answers as a fresh one would. The model found first
         is improved cell by cell, trying only the values below the one it holds."""
-        n = self.n
         base = self.assumptions(puzzle)
         selector = None
         if avoid is not None:  # "some open cell differs from avoid", only for this search
@@ -175,12 +174,11 @@ class SudokuSolver:
             for i, v in enumerate(puzzle.cells):
                 if v:
                     continue
-                r, c = divmod(i, n)
                 for smaller in range(1, grid[i]):
-                    if self.oracle.solve([*base, *fixed, self.ids[r][c][smaller - 1]]) is True:
+                    if self.oracle.solve([*base, *fixed, self.cell_ids[i][smaller - 1]]) is True:
                         grid = self.decode(self.oracle.raw_model())
                         break
-                fixed.append(self.ids[r][c][grid[i] - 1])
+                fixed.append(self.cell_ids[i][grid[i] - 1])
             return grid
         finally:
             if selector is not None:
@@ -228,8 +226,7 @@ class SudokuSolver:
         alone (one-hot cells make that enough), a short clause that keeps the search quick."""
         if self.core:
             return self._core_models(puzzle, limit)
-        n = self.n
-        free = [var for i, v in enumerate(puzzle.cells) if not v for var in self.ids[i // n][i % n]]
+        free = [var for i, v in enumerate(puzzle.cells) if not v for var in self.cell_ids[i]]
         models = self.oracle.raw_models(limit, over=free, assumptions=self.assumptions(puzzle),
                                         true_only=True)
         return [self.decode(m) for m in models]
