@@ -100,6 +100,12 @@ class Renumbered:
                 lits = lits[turn:] + lits[:turn]
             add(lits)
 
+    def add_atmost(self, lits: list[int], k: int) -> None:
+        """A native at-most-k constraint (Minicard's), renumbered and its literals shuffled."""
+        lits = self._out(lits)
+        self._rng.shuffle(lits)
+        self._solver.add_atmost(lits, k)
+
     def solve(self, assumptions: Iterable[int] = ()) -> bool | None:
         """The solver's solve, its assumptions renumbered."""
         answer: bool | None = self._solver.solve(assumptions=self._out(assumptions))

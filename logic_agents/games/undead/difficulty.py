@@ -24,12 +24,13 @@ Concepts:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.games.undead.encode import UndeadSolver
-from logic_agents.games.undead.sight import seen
+from logic_agents.games.undead.sight import Sight, seen
 
 LEVELS = ("easy", "normal", "tricky")
 EASY_PASSES = 3  # the game's own thresholds
@@ -46,6 +47,8 @@ class Path:
     end_sees: tuple[dict[str, int], ...]
     start_clue: int | None
     end_clue: int | None
+    start_at: int = 0  # the clues' places (for with_clues)
+    end_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,11 @@ class Rating:
 
 def paths_of(puzzle: UndeadPuzzle) -> list[Path]:
     """The puzzle's lines of sight as the game lists them (see the module docstring)."""
-    sights = puzzle.sights
+    return paths_on(puzzle.sights, puzzle.clues)
+
+
+def paths_on(sights: Sequence[Sight], clues: Sequence[int | None]) -> list[Path]:
+    """paths_of for a mirror layout's sights and a set of clues."""
     ends: set[int] = set()
     paths = []
     for sight in sights:
@@ -69,8 +76,14 @@ def paths_of(puzzle: UndeadPuzzle) -> list[Path]:
         back = sights[sight.exit]
         cells = tuple(dict.fromkeys(cell for cell, _ in sight.visits))
         paths.append(Path(cells, _counts(cells, sight.visits), _counts(cells, back.visits),
-                          puzzle.clues[sight.clue], puzzle.clues[sight.exit]))
+                          clues[sight.clue], clues[sight.exit], sight.clue, sight.exit))
     return sorted(paths, key=lambda p: len(p.cells))  # stable: ties keep clue order
+
+
+def with_clues(paths: list[Path], clues: Sequence[int | None]) -> list[Path]:
+    """The same paths (same layout) with other clues: a redraw of the monsters."""
+    return [Path(p.cells, p.start_sees, p.end_sees, clues[p.start_at], clues[p.end_at],
+                 p.start_at, p.end_at) for p in paths]
 
 
 def _counts(cells: tuple[int, ...], visits: tuple[tuple[int, bool], ...]) -> tuple[dict[str, int], ...]:
@@ -84,49 +97,56 @@ def _counts(cells: tuple[int, ...], visits: tuple[tuple[int, bool], ...]) -> tup
 def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bool | None:
     """One path deduction on `possible` (bit sets per cell); True if it narrowed something,
     None if no assignment agrees (an inconsistency)."""
-    decided = [0, 0, 0]
-    inside = set(path.cells)
-    for cell, bits in enumerate(possible):
-        if cell not in inside and bits in (1, 2, 4):
-            decided[bits.bit_length() - 1] += 1
-    room = [t - d for t, d in zip(totals, decided)]
-    options = [[m for m in MONSTERS if possible[c] & BIT[m]] for c in path.cells]
+    # monsters decided outside the path (list.count runs in C: this is per path and pass)
+    decided = [possible.count(1), possible.count(2), possible.count(4)]
+    for cell in path.cells:
+        bits = possible[cell]
+        if bits in (1, 2, 4):
+            decided[bits.bit_length() - 1] -= 1
+    room_g, room_v, room_z = (t - d for t, d in zip(totals, decided))
     n = len(path.cells)
+    # per cell, its possible monsters as (bit, slot, seen at start, seen at end)
+    options = [[(BIT[m], slot, path.start_sees[k][m], path.end_sees[k][m])
+                for slot, m in enumerate(MONSTERS) if possible[c] & BIT[m]]
+               for k, c in enumerate(path.cells)]
     # the most each remaining stretch of cells can still add to either clue, for pruning
     most_start = [0] * (n + 1)
     most_end = [0] * (n + 1)
     for k in range(n - 1, -1, -1):
-        most_start[k] = most_start[k + 1] + max((path.start_sees[k][m] for m in options[k]),
-                                                default=0)
-        most_end[k] = most_end[k + 1] + max((path.end_sees[k][m] for m in options[k]),
-                                            default=0)
-    want_start = path.start_clue
-    want_end = path.end_clue
-    found = [0] * n
-    chosen = [""] * n
+        most_start[k] = most_start[k + 1] + max((o[2] for o in options[k]), default=0)
+        most_end[k] = most_end[k + 1] + max((o[3] for o in options[k]), default=0)
+    want_start = -1 if path.start_clue is None else path.start_clue
+    want_end = -1 if path.end_clue is None else path.end_clue
+    memo: dict[tuple[int, int, int, int, int, int], int | None] = {}
 
-    def go(k: int, start: int, end: int) -> None:
-        if want_start is not None and (start > want_start or
-                                       start + most_start[k] < want_start):
-            return
-        if want_end is not None and (end > want_end or end + most_end[k] < want_end):
-            return
-        if k == n:
-            for j, m in enumerate(chosen):
-                found[j] |= BIT[m]
-            return
-        for m in options[k]:
-            slot = MONSTERS.index(m)
-            if room[slot] <= 0:
-                continue
-            room[slot] -= 1
-            chosen[k] = m
-            go(k + 1, start + path.start_sees[k][m], end + path.end_sees[k][m])
-            room[slot] += 1
+    def go(k: int, start: int, end: int, g: int, v: int, z: int) -> int | None:
+        """The monsters cells k.. take in the assignments that complete this prefix, packed
+        3 bits a cell from cell k up (0 at the end of the path); None if none does. Memoized
+        on the prefix's counts: many prefixes meet in one state, so the enumeration of
+        every assignment (what the game does) becomes a walk over the states."""
+        key = (k, start, end, g, v, z)
+        if key in memo:
+            return memo[key]
+        reached: int | None = None
+        if ((want_start < 0 or start <= want_start <= start + most_start[k]) and
+                (want_end < 0 or end <= want_end <= end + most_end[k])):
+            if k == n:
+                reached = 0
+            else:
+                for bit, slot, sees_start, sees_end in options[k]:
+                    if (g, v, z)[slot] <= 0:
+                        continue
+                    rest = go(k + 1, start + sees_start, end + sees_end, g - (slot == 0),
+                              v - (slot == 1), z - (slot == 2))
+                    if rest is not None:
+                        reached = (reached or 0) | bit | rest << 3
+        memo[key] = reached
+        return reached
 
-    go(0, 0, 0)
-    if n and not any(found):
-        return None
+    packed = go(0, 0, 0, room_g, room_v, room_z)
+    if packed is None:  # an empty path narrows nothing (deduce leaves such paths out)
+        return None if n else False
+    found = [packed >> 3 * j & 7 for j in range(n)]
     changed = False
     for j, cell in enumerate(path.cells):
         if possible[cell] & ~found[j]:
@@ -135,23 +155,33 @@ def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bo
     return changed
 
 
-def deduce(puzzle: UndeadPuzzle) -> tuple[list[int], int, bool]:
-    """The passes: (possible monsters per cell as bit sets, passes run, consistent)."""
-    possible = [0] * (puzzle.width * puzzle.height)
-    for cell in puzzle.monster_cells:
-        given = puzzle.givens.get(cell)
+def deduce(puzzle: UndeadPuzzle, max_passes: int | None = None) -> tuple[list[int], int, bool]:
+    """The passes: (possible monsters per cell as bit sets, passes run, consistent).
+    `max_passes` stops them early (a rating above it is all the caller needs)."""
+    return deduce_paths(paths_of(puzzle), puzzle.width * puzzle.height, puzzle.monster_cells,
+                        puzzle.givens, puzzle.counts, max_passes)
+
+
+def deduce_paths(paths: list[Path], size: int, monster_cells: Sequence[int],
+                 givens: Mapping[int, str], counts: tuple[int, int, int],
+                 max_passes: int | None = None) -> tuple[list[int], int, bool]:
+    """deduce on paths already listed (paths_of; easy.py lists them once per layout)."""
+    possible = [0] * size
+    for cell in monster_cells:
+        given = givens.get(cell)
         possible[cell] = BIT[given] if given else ALL
-    paths = [p for p in paths_of(puzzle) if p.cells]
+    paths = [p for p in paths if p.cells]
     passes = 0
     while True:
         passes += 1
         changed = False
         for path in paths:
-            narrowed = _narrow(path, possible, puzzle.counts)
+            narrowed = _narrow(path, possible, counts)
             if narrowed is None:
                 return possible, passes, False
             changed |= narrowed
-        if all(possible[c] in (1, 2, 4) for c in puzzle.monster_cells) or not changed:
+        if (all(possible[c] in (1, 2, 4) for c in monster_cells) or not changed
+                or passes == max_passes):
             return possible, passes, True
 
 

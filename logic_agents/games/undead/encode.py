@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from functools import partial
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
-from logic_agents.games.undead.seen import SeenCore
+from logic_agents.games.undead.seen import NATIVE, SeenCore
 from logic_agents.games.undead.sight import clue_entry
 from logic_agents.ground.shapes import Record
 from logic_agents.logic.ids import IdCardinality, IdClause, Key
@@ -254,6 +254,14 @@ def count_solutions(puzzle: UndeadPuzzle, limit: int = 2) -> int:
 RACE_SETUPS: tuple[Record, ...] = (
     {"solver": "cadical195", "options": {"stabilize": 0}, "total_encoding": "mtotalizer"},
     {"solver": "cadical153", "leaves": "opposite"})
+# The set-up on boards of up to SMALL_BOARD_CELLS (the real game's go to 54): Minicard's
+# native cardinality (seen.NATIVE). On the game's 60 shipped 7x7 puzzles: median 0.13 ms
+# in-process against 1.9 ms for RACE_SETUPS[0], whose time was adding its counters' clauses
+# (docs/BENCHMARKS.md, "Undead beside the real game"). Not above: without learned counts
+# Minicard met a 20x20 board with givens it took 144 s to prove (CaDiCaL: 0.4 s).
+SMALL_BOARD_SETUP: Record = {"solver": "minicard", "clue_encoding": NATIVE,
+                             "total_encoding": NATIVE}
+SMALL_BOARD_CELLS = 100
 
 
 def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
@@ -274,13 +282,15 @@ def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, 
     """A solution (and with `unique`, a second one or the proof there is none), from the
     seen core (seen.py). `race`: the RACE_SETUPS on two cores, the first answer wins
     (default: when no solver is named and the board has LARGE_SOLVER_CELLS or more); else
-    the first set-up alone, or the named solver. `shuffle` renumbers the variables (to
-    measure luck, scripts/bench_tails.py)."""
+    the first set-up alone (SMALL_BOARD_SETUP up to SMALL_BOARD_CELLS), or the named
+    solver. `shuffle` renumbers the variables (to measure luck, scripts/bench_tails.py)."""
     if race is None:
         race = solver is None and puzzle.width * puzzle.height >= LARGE_SOLVER_CELLS
     if race:
         return raced([partial(check_with, puzzle, setup, solver, shuffle)
                       for setup in RACE_SETUPS], unique)
+    if solver is None and puzzle.width * puzzle.height <= SMALL_BOARD_CELLS:
+        return check_with(puzzle, SMALL_BOARD_SETUP, None, shuffle, unique)
     return check_with(puzzle, RACE_SETUPS[0], solver, shuffle, unique)
 
 

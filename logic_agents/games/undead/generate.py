@@ -15,12 +15,14 @@ Concepts:
 - Difficulty: the real game's own rating (difficulty.rate: easy / normal / tricky by how far
   its line-of-sight deduction reaches). With a difficulty, layouts are redrawn until a
   puzzle is rated exactly that; none found in `attempts` layouts is an error, never a puzzle
-  of another level.
+  of another level. Easy ones are drawn the game's way round (easy.draw_easy): the game's
+  deduction decides them, which proves them unique, so they need no SAT repair.
 - Game-sized boards (each side at least 3, at most 54 cells, as the game allows) never leave
   the game's Solve button a guess over more than GAME_SEARCH_LIMIT combinations, whatever
   the difficulty: such a puzzle is redrawn. `game=True` refuses other sizes and keeps only
   puzzles that pass the game generator's own acceptance tests at their level
-  (acceptance.game_problem: sight lengths, monster counts).
+  (acceptance.game_problem: sight lengths, monster counts); the sight lengths, which need
+  no monster, are tested on the layout before any SAT call (acceptance.sight_problem).
 - propagation_share: the share of the empty cells that unit propagation alone fixes while the
   `logic` agent fills the puzzle (at each stall one cell is placed by entailment); reported
   beside the rating.
@@ -39,7 +41,7 @@ from pathlib import Path
 
 from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
-from logic_agents.games.undead.acceptance import game_problem
+from logic_agents.games.undead.acceptance import game_problem, sight_problem
 from logic_agents.games.undead.board import (
     EMPTY,
     MAX_CELLS,
@@ -50,7 +52,9 @@ from logic_agents.games.undead.board import (
     puzzle_from_solution,
 )
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
+from logic_agents.games.undead.easy import draw_easy
 from logic_agents.games.undead.layout import LayoutSolver
+from logic_agents.games.undead.sight import trace_sights
 from logic_agents.ground.inputs import limits_lifted
 from logic_agents.world.declared import Option
 from logic_agents.world.generated import LineFile, streamed
@@ -137,10 +141,12 @@ def propagation_share(puzzle: UndeadPuzzle, solution: str, layout: LayoutSolver)
 
 
 def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: random.Random,
-                         redraw_rounds: int) -> tuple[UndeadPuzzle, str, int] | None:
+                         redraw_rounds: int, start: str | None = None,
+                         ) -> tuple[UndeadPuzzle, str, int] | None:
     grid = layout.grid
     cells = [i for i, ch in enumerate(grid) if ch == EMPTY]
-    solution = [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid]
+    solution = (list(start) if start is not None else
+                [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid])
     rounds = 0
     puzzle = puzzle_from_solution(width, height, "".join(solution))
     relaxed = width * height >= RELAXED_REDRAW_CELLS
@@ -185,6 +191,23 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     return _with_givens(puzzle, givens), answer, rounds
 
 
+def unique_with_givens(width: int, height: int, solution: str,
+                       rng: random.Random) -> UndeadPuzzle:
+    """The puzzle whose answer is `solution` (W*H letters of G V Z L R), made unique by the
+    generator's last resort alone: no monster is redrawn; cells where a second solution
+    differs become givens, and givens uniqueness does not need are dropped again. For boards
+    drawn elsewhere, such as the real game's generator stopped before its acceptance tests
+    (scripts/bench_undead_peer.py)."""
+    grid = "".join(ch if ch in "LR" else EMPTY for ch in solution)
+    layout = LayoutSolver(width, height, grid)
+    try:
+        made = _unique_after_repair(width, height, layout, rng, 0, start=solution)
+    finally:
+        layout.close()
+    assert made is not None and made[1] == solution
+    return made[0]
+
+
 def _with_givens(puzzle: UndeadPuzzle, givens: dict[int, str]) -> UndeadPuzzle:
     grid = "".join(givens.get(i, ch if ch in "LR" else EMPTY) for i, ch in enumerate(puzzle.grid))
     return UndeadPuzzle(puzzle.width, puzzle.height, puzzle.counts, grid, puzzle.clues,
@@ -223,13 +246,30 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
     started = time.perf_counter()
     for attempt in range(1, (attempts if rated else 1) + 1):
         grid = random_layout(width, height, rng)
-        layout = LayoutSolver(width, height, grid)
-        try:
-            made = _unique_after_repair(width, height, layout, rng, redraw_rounds)
+        sights = trace_sights(width, height, grid)
+        # the game's test of the layout alone, before any SAT call
+        if game and difficulty and sight_problem(width, height, sights, difficulty):
+            continue
+        if difficulty == "easy":  # the deduction decides it: unique with no SAT call
+            drawn = draw_easy(width, height, grid, sights, rng)
+            if drawn is None:
+                continue
+            puzzle, solution, rounds = drawn.puzzle, drawn.solution, drawn.rounds
+            rating: Rating | None = Rating("easy", drawn.passes, 0, 1)
+            layout = LayoutSolver(width, height, grid)
+        else:
+            layout = LayoutSolver(width, height, grid)
+            try:
+                made = _unique_after_repair(width, height, layout, rng, redraw_rounds)
+            except BaseException:
+                layout.close()
+                raise
             if made is None:  # pragma: no cover - the givens always make it unique
+                layout.close()
                 continue
             puzzle, solution, rounds = made
             rating = rate(puzzle, unique=True) if rated else None
+        try:
             if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
                                        (difficulty and rating.level != difficulty)):
                 continue

@@ -1,0 +1,170 @@
+"""The fast paths of issue 42 give the answers the slow ones gave.
+
+- The game's path deduction, walked over memoized states, narrows exactly as the plain
+  enumeration of every assignment does (a reference written out here), on random boards
+  with right and with wrong clues.
+- Easy puzzles drawn by the deduction (easy.draw_easy, no SAT call) are unique, rated easy
+  by the game's rating and solved by their answer.
+- The layout test (acceptance.sight_problem) throws away exactly the layouts whose puzzles
+  game_problem throws away for their sights.
+- The native seen core (Minicard, small boards) answers as the counters' core does,
+  renumbered or not.
+- unique_with_givens keeps the answer it was given and makes it the only one.
+"""
+
+import dataclasses
+import random
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logic_agents.games.undead.acceptance import game_problem, sight_problem
+from logic_agents.games.undead.board import (
+    EMPTY,
+    MONSTERS,
+    UndeadPuzzle,
+    is_solution,
+    puzzle_from_solution,
+)
+from logic_agents.games.undead.difficulty import BIT, Path, _narrow, paths_of, rate
+from logic_agents.games.undead.easy import clues_on, draw_easy
+from logic_agents.games.undead.encode import (
+    RACE_SETUPS,
+    SMALL_BOARD_SETUP,
+    UndeadSolver,
+    check_with,
+    solve,
+)
+from logic_agents.games.undead.generate import random_layout, unique_with_givens
+from logic_agents.games.undead.sight import trace_sights
+
+
+def _narrow_by_enumeration(path: Path, possible: list[int],
+                           totals: tuple[int, int, int]) -> bool | None:
+    """The deduction as the game states it: every assignment of the path's cells over their
+    possible monsters, kept when both clues and the three totals' bounds hold."""
+    inside = set(path.cells)
+    room = list(totals)
+    for cell, bits in enumerate(possible):
+        if cell not in inside and bits in (1, 2, 4):
+            room[bits.bit_length() - 1] -= 1
+    found = [0] * len(path.cells)
+    choices = [[m for m in MONSTERS if possible[c] & BIT[m]] for c in path.cells]
+    for pick in product(*choices):
+        start = sum(path.start_sees[k][m] for k, m in enumerate(pick))
+        end = sum(path.end_sees[k][m] for k, m in enumerate(pick))
+        if path.start_clue is not None and start != path.start_clue:
+            continue
+        if path.end_clue is not None and end != path.end_clue:
+            continue
+        if any(pick.count(m) > room[slot] for slot, m in enumerate(MONSTERS)):
+            continue
+        for k, m in enumerate(pick):
+            found[k] |= BIT[m]
+    if path.cells and not any(found):
+        return None
+    changed = False
+    for k, cell in enumerate(path.cells):
+        if possible[cell] & ~found[k]:
+            possible[cell] &= found[k]
+            changed = True
+    return changed
+
+
+def _random_puzzle(width: int, height: int, rng: random.Random) -> tuple[UndeadPuzzle, str]:
+    grid = random_layout(width, height, rng)
+    solution = "".join(ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid)
+    return puzzle_from_solution(width, height, solution), solution
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 6), st.integers(3, 6), st.integers(0, 10**6), st.booleans())
+def test_the_memoized_deduction_narrows_as_the_enumeration(width, height, seed, wrong):
+    rng = random.Random(seed)
+    puzzle, _ = _random_puzzle(width, height, rng)
+    if wrong:  # a clue off by one: the deduction may meet a contradiction
+        clues = list(puzzle.clues)
+        k = rng.randrange(len(clues))
+        clues[k] = max(0, clues[k] + rng.choice((-1, 1)))
+        puzzle = dataclasses.replace(puzzle, clues=tuple(clues))
+    fast = [0] * (width * height)
+    slow = [0] * (width * height)
+    for cell in puzzle.monster_cells:
+        fast[cell] = slow[cell] = 7
+    for _ in range(3):  # three passes, each path seeing what the ones before narrowed
+        for path in paths_of(puzzle):
+            a = _narrow(path, fast, puzzle.counts)
+            b = _narrow_by_enumeration(path, slow, puzzle.counts)
+            assert a == b and fast == slow
+            if a is None:
+                return
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([(4, 4), (5, 5), (7, 7), (6, 9), (3, 8)]), st.integers(0, 10**6))
+def test_easy_draws_are_unique_and_rated_easy(size, seed):
+    width, height = size
+    rng = random.Random(seed)
+    for _ in range(20):
+        grid = random_layout(width, height, rng)
+        sights = trace_sights(width, height, grid)
+        drawn = draw_easy(width, height, grid, sights, rng)
+        if drawn is None:
+            continue
+        assert is_solution(drawn.puzzle, drawn.solution)
+        assert drawn.puzzle.clues == clues_on(sights, drawn.solution)
+        rating = rate(drawn.puzzle)
+        assert rating.level == "easy" and rating.passes == drawn.passes
+        solver = UndeadSolver(drawn.puzzle)
+        try:
+            assert solver.count_solutions(2) == 1
+        finally:
+            solver.close()
+        return
+    raise AssertionError("no easy puzzle in 20 layouts")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 9), st.integers(3, 6), st.integers(0, 10**6),
+       st.sampled_from(["easy", "normal", "tricky"]))
+def test_the_layout_test_is_the_games_sight_test(width, height, seed, level):
+    puzzle, solution = _random_puzzle(width, height, random.Random(seed))
+    layout_says = sight_problem(width, height, trace_sights(width, height, puzzle.grid), level)
+    puzzle_says = game_problem(puzzle, solution, level)
+    if layout_says:
+        assert puzzle_says == layout_says
+    else:
+        assert not (puzzle_says or "").startswith("a line of sight")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6), st.booleans())
+def test_the_native_core_answers_as_the_counters(width, height, seed, open_side):
+    """Unique or not (clues taken off one side leave several solutions): the same status,
+    and every answer a solution; renumbered (shuffle) too."""
+    puzzle, _ = _random_puzzle(width, height, random.Random(seed))
+    if open_side:
+        clues = list(puzzle.clues)
+        clues[:width] = [None] * width
+        puzzle = dataclasses.replace(puzzle, clues=tuple(clues))
+    counters = check_with(puzzle, RACE_SETUPS[0])
+    for shuffle in (None, seed):
+        native = check_with(puzzle, SMALL_BOARD_SETUP, shuffle=shuffle)
+        assert native.status == counters.status
+        for grid in (native.solution, native.second):
+            if grid is not None:
+                assert is_solution(puzzle, grid)
+        if counters.status == "unique":
+            assert native.solution == counters.solution
+    assert solve(puzzle).status == counters.status  # solve picks the native core here
+
+
+def test_unique_with_givens_keeps_the_answer():
+    rng = random.Random(5)
+    for width, height in ((6, 6), (10, 10)):
+        _, solution = _random_puzzle(width, height, rng)
+        puzzle = unique_with_givens(width, height, solution, random.Random(1))
+        assert all(solution[cell] == monster for cell, monster in puzzle.givens.items())
+        result = solve(puzzle)
+        assert result.status == "unique" and result.solution == solution
