@@ -29,6 +29,9 @@
  *       default) and prints "OK<TAB>SOLUTION<TAB>CPU_SECONDS_PER_SOLVE" or
  *       "FAIL<TAB>REASON<TAB>CPU_SECONDS_PER_SOLVE". SOLUTION is W*H letters of G V Z L R.
  */
+#ifndef ANDROID_ARROWS_LEFT
+#define ANDROID_ARROWS_LEFT 0 /* the Android port's (chrisboyle/sgtpuzzles) key layout */
+#endif
 #include "undead.c"
 
 #include <time.h>

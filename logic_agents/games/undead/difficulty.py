@@ -49,6 +49,8 @@ class Path:
     end_clue: int | None
     start_at: int = 0  # the clues' places (for with_clues)
     end_at: int = 0
+    # per cell, every monster as (bit, slot in MONSTERS, seen at start, seen at end)
+    choices: tuple[tuple[tuple[int, int, int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,15 +77,18 @@ def paths_on(sights: Sequence[Sight], clues: Sequence[int | None]) -> list[Path]
         ends.add(sight.exit)
         back = sights[sight.exit]
         cells = tuple(dict.fromkeys(cell for cell, _ in sight.visits))
-        paths.append(Path(cells, _counts(cells, sight.visits), _counts(cells, back.visits),
-                          clues[sight.clue], clues[sight.exit], sight.clue, sight.exit))
+        start_sees, end_sees = _counts(cells, sight.visits), _counts(cells, back.visits)
+        choices = tuple(tuple((BIT[m], slot, start_sees[k][m], end_sees[k][m])
+                              for slot, m in enumerate(MONSTERS)) for k in range(len(cells)))
+        paths.append(Path(cells, start_sees, end_sees, clues[sight.clue], clues[sight.exit],
+                          sight.clue, sight.exit, choices))
     return sorted(paths, key=lambda p: len(p.cells))  # stable: ties keep clue order
 
 
 def with_clues(paths: list[Path], clues: Sequence[int | None]) -> list[Path]:
     """The same paths (same layout) with other clues: a redraw of the monsters."""
     return [Path(p.cells, p.start_sees, p.end_sees, clues[p.start_at], clues[p.end_at],
-                 p.start_at, p.end_at) for p in paths]
+                 p.start_at, p.end_at, p.choices) for p in paths]
 
 
 def _counts(cells: tuple[int, ...], visits: tuple[tuple[int, bool], ...]) -> tuple[dict[str, int], ...]:
@@ -106,15 +111,15 @@ def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bo
     room_g, room_v, room_z = (t - d for t, d in zip(totals, decided))
     n = len(path.cells)
     # per cell, its possible monsters as (bit, slot, seen at start, seen at end)
-    options = [[(BIT[m], slot, path.start_sees[k][m], path.end_sees[k][m])
-                for slot, m in enumerate(MONSTERS) if possible[c] & BIT[m]]
-               for k, c in enumerate(path.cells)]
+    options = [[o for o in choices if bits & o[0]]
+               for choices, bits in zip(path.choices, [possible[c] for c in path.cells])]
     # the most each remaining stretch of cells can still add to either clue, for pruning
     most_start = [0] * (n + 1)
     most_end = [0] * (n + 1)
     for k in range(n - 1, -1, -1):
-        most_start[k] = most_start[k + 1] + max((o[2] for o in options[k]), default=0)
-        most_end[k] = most_end[k + 1] + max((o[3] for o in options[k]), default=0)
+        here = options[k]
+        most_start[k] = most_start[k + 1] + (max([o[2] for o in here]) if here else 0)
+        most_end[k] = most_end[k + 1] + (max([o[3] for o in here]) if here else 0)
     want_start = -1 if path.start_clue is None else path.start_clue
     want_end = -1 if path.end_clue is None else path.end_clue
     memo: dict[tuple[int, int, int, int, int, int], int | None] = {}
@@ -124,7 +129,9 @@ def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bo
         3 bits a cell from cell k up (0 at the end of the path); None if none does. Memoized
         on the prefix's counts: many prefixes meet in one state, so the enumeration of
         every assignment (what the game does) becomes a walk over the states."""
-        key = (k, start, end, g, v, z)
+        left = n - k  # room past the cells left cannot bind: such states are one
+        key = (k, start, end, g if g < left else left, v if v < left else left,
+               z if z < left else left)
         if key in memo:
             return memo[key]
         reached: int | None = None
@@ -143,7 +150,29 @@ def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bo
         memo[key] = reached
         return reached
 
-    packed = go(0, 0, 0, room_g, room_v, room_z)
+    loose: dict[tuple[int, int, int], int | None] = {}
+
+    def go_loose(k: int, start: int, end: int) -> int | None:
+        """go when no total can bind (each has room for every cell of the path): the
+        states are the clues' counts alone, and far fewer."""
+        key = (k, start, end)
+        if key in loose:
+            return loose[key]
+        reached: int | None = None
+        if ((want_start < 0 or start <= want_start <= start + most_start[k]) and
+                (want_end < 0 or end <= want_end <= end + most_end[k])):
+            if k == n:
+                reached = 0
+            else:
+                for bit, _, sees_start, sees_end in options[k]:
+                    rest = go_loose(k + 1, start + sees_start, end + sees_end)
+                    if rest is not None:
+                        reached = (reached or 0) | bit | rest << 3
+        loose[key] = reached
+        return reached
+
+    packed = (go_loose(0, 0, 0) if min(room_g, room_v, room_z) >= n else
+              go(0, 0, 0, room_g, room_v, room_z))
     if packed is None:  # an empty path narrows nothing (deduce leaves such paths out)
         return None if n else False
     found = [packed >> 3 * j & 7 for j in range(n)]

@@ -15,8 +15,10 @@ Concepts:
 - Difficulty: the real game's own rating (difficulty.rate: easy / normal / tricky by how far
   its line-of-sight deduction reaches). With a difficulty, layouts are redrawn until a
   puzzle is rated exactly that; none found in `attempts` layouts is an error, never a puzzle
-  of another level. Easy ones are drawn the game's way round (easy.draw_easy): the game's
-  deduction decides them, which proves them unique, so they need no SAT repair.
+  of another level. Easy ones are drawn the game's way round (rated.draw_rated): the game's
+  deduction decides them, which proves them unique, so they need no SAT repair (normal and
+  tricky ones drawn so took twice the repair's time at 7x7: the passes run to the end on
+  every redraw).
 - Game-sized boards (each side at least 3, at most 54 cells, as the game allows) never leave
   the game's Solve button a guess over more than GAME_SEARCH_LIMIT combinations, whatever
   the difficulty: such a puzzle is redrawn. `game=True` refuses other sizes and keeps only
@@ -49,11 +51,10 @@ from logic_agents.games.undead.board import (
     UndeadPuzzle,
     clues_of,
     format_game_id,
-    puzzle_from_solution,
 )
-from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, rate
-from logic_agents.games.undead.easy import draw_easy
+from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, deduce, rate
 from logic_agents.games.undead.layout import LayoutSolver
+from logic_agents.games.undead.rated import clues_on, draw_rated
 from logic_agents.games.undead.sight import trace_sights
 from logic_agents.ground.inputs import limits_lifted
 from logic_agents.world.declared import Option
@@ -76,6 +77,10 @@ CONFLICT_BUDGET = 5_000
 # 5.5 -> 2.2 s (seed 5, six puzzles; 2.25 s over twenty), 48 givens where the whole question
 # left 42.
 RELAXED_REDRAW_CELLS = 100
+# Repairs of one layout (on its one solver) before another is drawn, while the level is not
+# the one asked: at 7x7 normal, 7 of 8 repaired puzzles were rated another level, and each
+# new layout cost a new solver.
+LAYOUT_TRIES = 4
 
 
 def redraw_rounds_for(cells: int) -> int:
@@ -148,7 +153,7 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
     solution = (list(start) if start is not None else
                 [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid])
     rounds = 0
-    puzzle = puzzle_from_solution(width, height, "".join(solution))
+    puzzle = _puzzle_on(layout, "".join(solution))
     relaxed = width * height >= RELAXED_REDRAW_CELLS
     seen = {cell for sight in layout.sights for cell, _ in sight.visits} if relaxed else set()
     hold = [i for i in cells if i not in seen] if relaxed else []  # only totals speak of these
@@ -168,7 +173,7 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
         for i in differing:
             solution[i] = rng.choice(MONSTERS)
         rounds += 1
-        puzzle = puzzle_from_solution(width, height, "".join(solution))
+        puzzle = _puzzle_on(layout, "".join(solution))
     if relaxed:  # the whole question, totals included
         unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET)
         if unique:
@@ -189,6 +194,41 @@ def _unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: ran
         if layout.other_solution(_with_givens(puzzle, trial), answer, CONFLICT_BUDGET)[0]:
             givens = trial  # unique without it (undecided: the given stays)
     return _with_givens(puzzle, givens), answer, rounds
+
+
+def _repaired_and_rated(layout: LayoutSolver, rng: random.Random, redraw_rounds: int,
+                        rated: bool, difficulty: str | None,
+                        ) -> tuple[UndeadPuzzle, str, int, Rating | None] | None:
+    """A unique puzzle on the layout, rated when `rated`. When it is not rated `difficulty`,
+    up to LAYOUT_TRIES times on the same layout and solver: the cells the game's deduction
+    leaves open are drawn again (a tenth of the cells when it leaves none), and the puzzle
+    is repaired again. The last one is returned whatever its level."""
+    start: str | None = None
+    for _ in range(LAYOUT_TRIES if difficulty else 1):
+        made = _unique_after_repair(layout.width, layout.height, layout, rng, redraw_rounds,
+                                    start=start)
+        if made is None:  # pragma: no cover - the givens always make it unique
+            return None
+        puzzle, solution, rounds = made
+        rating = rate(puzzle, unique=True) if rated else None
+        if (rating is None or difficulty is None or
+                (rating.level == difficulty and rating.search_space <= GAME_SEARCH_LIMIT)):
+            break
+        possible = deduce(puzzle)[0]
+        redraw = ([c for c in layout.cells if possible[c] not in (1, 2, 4)] or
+                  rng.sample(layout.cells, max(1, len(layout.cells) // 10)))
+        again = list(solution)
+        for cell in redraw:
+            again[cell] = rng.choice(MONSTERS)
+        start = "".join(again)
+    return puzzle, solution, rounds, rating
+
+
+def _puzzle_on(layout: LayoutSolver, solution: str) -> UndeadPuzzle:
+    """puzzle_from_solution on the layout's sights, traced once (not once per redraw)."""
+    counts = (solution.count("G"), solution.count("V"), solution.count("Z"))
+    return UndeadPuzzle(layout.width, layout.height, counts, layout.grid,
+                        clues_on(layout.sights, solution))
 
 
 def unique_with_givens(width: int, height: int, solution: str,
@@ -250,25 +290,25 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
         # the game's test of the layout alone, before any SAT call
         if game and difficulty and sight_problem(width, height, sights, difficulty):
             continue
-        if difficulty == "easy":  # the deduction decides it: unique with no SAT call
-            drawn = draw_easy(width, height, grid, sights, rng)
+        if difficulty == "easy":
+            # the game's deduction first: unique with no SAT call when it decides every cell
+            drawn = draw_rated(width, height, grid, sights, rng, difficulty)
             if drawn is None:
                 continue
             puzzle, solution, rounds = drawn.puzzle, drawn.solution, drawn.rounds
-            rating: Rating | None = Rating("easy", drawn.passes, 0, 1)
+            rating: Rating | None = drawn.rating
             layout = LayoutSolver(width, height, grid)
         else:
             layout = LayoutSolver(width, height, grid)
             try:
-                made = _unique_after_repair(width, height, layout, rng, redraw_rounds)
+                found = _repaired_and_rated(layout, rng, redraw_rounds, rated, difficulty)
             except BaseException:
                 layout.close()
                 raise
-            if made is None:  # pragma: no cover - the givens always make it unique
+            if found is None:  # pragma: no cover - the givens always make it unique
                 layout.close()
                 continue
-            puzzle, solution, rounds = made
-            rating = rate(puzzle, unique=True) if rated else None
+            puzzle, solution, rounds, rating = found
         try:
             if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
                                        (difficulty and rating.level != difficulty)):
@@ -278,8 +318,8 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
                                                              rating.level or "tricky"):
                 continue
             # a new solver on the same encoding: without learnt clauses the share is the
-            # same whatever the repair went through
-            fresh = layout.fresh()
+            # same whatever the repair went through (a drawn easy one's solver is new)
+            fresh = layout if difficulty == "easy" else layout.fresh()
             try:
                 share = propagation_share(puzzle, solution, fresh)
             finally:

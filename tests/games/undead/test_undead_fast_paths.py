@@ -3,8 +3,9 @@
 - The game's path deduction, walked over memoized states, narrows exactly as the plain
   enumeration of every assignment does (a reference written out here), on random boards
   with right and with wrong clues.
-- Easy puzzles drawn by the deduction (easy.draw_easy, no SAT call) are unique, rated easy
-  by the game's rating and solved by their answer.
+- Puzzles drawn the game's way round (rated.draw_rated: the deduction first) are unique,
+  rated what was asked by the game's rating (rate, on the puzzle alone) and solved by their
+  answer.
 - The layout test (acceptance.sight_problem) throws away exactly the layouts whose puzzles
   game_problem throws away for their sights.
 - The native seen core (Minicard, small boards) answers as the counters' core does,
@@ -28,7 +29,6 @@ from logic_agents.games.undead.board import (
     puzzle_from_solution,
 )
 from logic_agents.games.undead.difficulty import BIT, Path, _narrow, paths_of, rate
-from logic_agents.games.undead.easy import clues_on, draw_easy
 from logic_agents.games.undead.encode import (
     RACE_SETUPS,
     SMALL_BOARD_SETUP,
@@ -37,6 +37,7 @@ from logic_agents.games.undead.encode import (
     solve,
 )
 from logic_agents.games.undead.generate import random_layout, unique_with_givens
+from logic_agents.games.undead.rated import clues_on, draw_rated
 from logic_agents.games.undead.sight import trace_sights
 
 
@@ -102,27 +103,29 @@ def test_the_memoized_deduction_narrows_as_the_enumeration(width, height, seed, 
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([(4, 4), (5, 5), (7, 7), (6, 9), (3, 8)]), st.integers(0, 10**6))
-def test_easy_draws_are_unique_and_rated_easy(size, seed):
-    width, height = size
+@given(st.sampled_from([(4, 4), (5, 5), (7, 7), (6, 9), (3, 8)]), st.integers(0, 10**6),
+       st.sampled_from(["easy", "normal", "tricky"]))
+def test_rated_draws_are_unique_and_rated_what_was_asked(size, seed, level):
+    """Easy at every size; normal and tricky where the game makes them often (7x7, 6x9:
+    4x4 and 3x8 layouts are seldom either)."""
+    width, height = size if level == "easy" or size in ((7, 7), (6, 9)) else (7, 7)
     rng = random.Random(seed)
-    for _ in range(20):
+    for _ in range(200):
         grid = random_layout(width, height, rng)
         sights = trace_sights(width, height, grid)
-        drawn = draw_easy(width, height, grid, sights, rng)
+        drawn = draw_rated(width, height, grid, sights, rng, level)
         if drawn is None:
             continue
         assert is_solution(drawn.puzzle, drawn.solution)
         assert drawn.puzzle.clues == clues_on(sights, drawn.solution)
-        rating = rate(drawn.puzzle)
-        assert rating.level == "easy" and rating.passes == drawn.passes
+        assert rate(drawn.puzzle) == drawn.rating and drawn.rating.level == level
         solver = UndeadSolver(drawn.puzzle)
         try:
             assert solver.count_solutions(2) == 1
         finally:
             solver.close()
         return
-    raise AssertionError("no easy puzzle in 20 layouts")
+    raise AssertionError(f"no {level} {width}x{height} puzzle in 200 layouts")
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,0 +1,91 @@
+"""Rated puzzles drawn the game's way round: its deduction first, a SAT call only when the
+deduction leaves cells open.
+
+Concepts:
+- A puzzle the game's deduction (difficulty.deduce) decides completely has one solution:
+  a pass only takes away monsters that no assignment of a line of sight allows, so what it
+  leaves in every cell is forced. Such a puzzle is easy (within EASY_PASSES passes) or
+  normal (more), and needs no uniqueness proof.
+- When cells stay open, the level is normal (fewer than TRICKY_OPEN_CELLS) or tricky, if
+  the puzzle is unique: one call of the seen core (encode.solve: Minicard's native
+  cardinality on game-sized boards, a fraction of a millisecond) says so.
+- draw_rated(width, height, grid, sights, rng, level): random monsters on a mirror layout;
+  while the puzzle is not unique or not rated `level`, the cells the deduction leaves open
+  are drawn again (up to DRAW_ROUNDS times; a level of easy stops the passes at
+  EASY_PASSES). The layout's sights and paths are traced once; a redraw recounts the clues
+  only. generate.generate_puzzle asks it for easy puzzles: at 7x7 the SAT repair with one
+  solver per layout, and a rating of every repaired puzzle, took 0.24 s a puzzle there;
+  this takes about 20 ms. At normal and tricky it measured twice the repair's time (about
+  130 against 70 ms): there the passes run to the end on every redraw (docs/BENCHMARKS.md,
+  "Undead beside the real game").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from logic_agents.games.undead.board import EMPTY, MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.difficulty import (
+    EASY_PASSES,
+    GAME_SEARCH_LIMIT,
+    TRICKY_OPEN_CELLS,
+    Rating,
+    deduce_paths,
+    paths_on,
+    with_clues,
+)
+from logic_agents.games.undead.encode import solve
+from logic_agents.games.undead.sight import Sight, seen
+
+DRAW_ROUNDS = 30  # redraws of one layout before another is drawn (1 in 10 easy ones ran out)
+DECIDED = (1, 2, 4)  # difficulty's bit sets of one monster
+
+
+@dataclass(frozen=True)
+class RatedDraw:
+    puzzle: UndeadPuzzle
+    solution: str
+    rating: Rating
+    rounds: int  # redraws it took
+
+
+def clues_on(sights: Sequence[Sight], solution: str) -> tuple[int, ...]:
+    """The clues a complete grid shows, on sights traced before (board.clues_of traces)."""
+    return tuple(sum(seen(solution[cell], bounced) for cell, bounced in sight.visits)
+                 for sight in sights)
+
+
+def draw_rated(width: int, height: int, grid: str, sights: Sequence[Sight],
+               rng: random.Random, level: str, rounds: int = DRAW_ROUNDS) -> RatedDraw | None:
+    """A unique puzzle the game rates `level` on the layout `grid` (whose `sights` are
+    given), or None when `rounds` redraws did not make one (see the module docstring)."""
+    cells = [i for i, ch in enumerate(grid) if ch == EMPTY]
+    solution = [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid]
+    skeleton = paths_on(sights, [0] * len(sights))
+    cap = EASY_PASSES if level == "easy" else None
+    for round_ in range(rounds + 1):
+        clues = clues_on(sights, "".join(solution))
+        counts = (solution.count("G"), solution.count("V"), solution.count("Z"))
+        possible, passes, consistent = deduce_paths(with_clues(skeleton, clues),
+                                                    width * height, cells, {}, counts, cap)
+        if not consistent:  # pragma: no cover - the drawn monsters are a solution
+            raise AssertionError("the game's deduction contradicts a drawn solution")
+        puzzle = UndeadPuzzle(width, height, counts, grid, clues)
+        open_cells = [c for c in cells if possible[c] not in DECIDED]
+        if not open_cells:
+            rated = "easy" if passes <= EASY_PASSES else "normal"
+            if rated != level:
+                return None  # every cell decided: a redraw has nothing to aim at
+            return RatedDraw(puzzle, "".join(solution), Rating(rated, passes, 0, 1), round_)
+        if level != "easy" and solve(puzzle).status == "unique":
+            rated = "normal" if len(open_cells) < TRICKY_OPEN_CELLS else "tricky"
+            space = prod(bin(possible[c]).count("1") for c in open_cells)
+            if rated == level and space <= GAME_SEARCH_LIMIT:
+                rating = Rating(rated, passes, len(open_cells), space)
+                return RatedDraw(puzzle, "".join(solution), rating, round_)
+        for cell in open_cells:
+            solution[cell] = rng.choice(MONSTERS)
+    return None
