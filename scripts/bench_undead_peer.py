@@ -19,7 +19,7 @@ app/src/main/jni), or taken ready-built with --peer. Every figure is CPU time (u
 
 `--make-boards FILE --count N` first draws N 20x20 boards with the game's own generator,
 stopped before its acceptance tests (which do not finish at that size: `undead_peer fill`),
-and makes each unique with givens (generate.unique_with_givens): boards this project never
+and makes each unique with givens (repair.unique_with_givens): boards this project never
 tuned on.
 
     python scripts/bench_undead_peer.py --sgt-src DIR [--rounds 3] [--count 30]
@@ -51,7 +51,8 @@ from logic_agents.games.undead.board import format_game_id, parse_game_id  # noq
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
 from logic_agents.games.undead.encode import solve  # noqa: E402
 from logic_agents.games.undead.files import load_entries  # noqa: E402
-from logic_agents.games.undead.generate import generate_puzzle, unique_with_givens  # noqa: E402
+from logic_agents.games.undead.generate import generate_puzzle  # noqa: E402
+from logic_agents.games.undead.repair import unique_with_givens  # noqa: E402
 
 HARNESS = ROOT / "scripts" / "peers" / "undead_peer.c"
 SEVEN = [ROOT / "maps" / "undead" / "7x7de.tsv", ROOT / "maps" / "undead" / "7x7dn.tsv"]
@@ -222,7 +223,7 @@ def make_boards(peer: Path, into: Path, count: int, seed: str, limit: float) -> 
     with into.open("w") as out:
         out.write(f"# 20x20 Undead boards drawn by sgt-puzzles' generator (undead_peer fill "
                   f"20x20dn {seed}-K 1: its drawing, stopped before its acceptance tests), "
-                  "made unique with givens by logic_agents.games.undead.generate."
+                  "made unique with givens by logic_agents.games.undead.repair."
                   "unique_with_givens; columns: game ID, solution, the game's CPU seconds. "
                   f"Draws over {limit:g} s were skipped.\n")
         while made < count:

@@ -11,12 +11,9 @@ from logic_agents.games.undead import board as undead_board
 from logic_agents.games.undead import files as undead_files
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, rate
 from logic_agents.games.undead.encode import UndeadSolver
-from logic_agents.games.undead.generate import (
-    generate_puzzle,
-    generate_puzzles,
-    propagation_share,
-)
+from logic_agents.games.undead.generate import generate_puzzle, generate_puzzles
 from logic_agents.games.undead.layout import LayoutSolver
+from logic_agents.games.undead.repair import propagation_share
 from logic_agents.games.undead.search import METHODS, Budget, zero_fill
 from logic_agents.games.undead.world import UndeadAction
 from logic_agents.world.core import Outcome

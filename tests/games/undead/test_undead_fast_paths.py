@@ -36,8 +36,9 @@ from logic_agents.games.undead.encode import (
     check_with,
     solve,
 )
-from logic_agents.games.undead.generate import random_layout, unique_with_givens
+from logic_agents.games.undead.generate import random_layout
 from logic_agents.games.undead.rated import clues_on, draw_rated
+from logic_agents.games.undead.repair import unique_with_givens
 from logic_agents.games.undead.sight import trace_sights
 
 
