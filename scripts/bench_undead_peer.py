@@ -23,7 +23,7 @@ and makes each unique with givens (repair.unique_with_givens): boards this proje
 tuned on.
 
     python scripts/bench_undead_peer.py --sgt-src DIR [--rounds 3] [--count 30]
-        [--boards FILE] [--shuffles 5] [--make-boards FILE --board-count 30]
+        [--boards FILE ...] [--shuffles 5] [--make-boards FILE --board-count 30]
         [--out docs/BENCHMARKS.md]
 """
 
@@ -169,14 +169,16 @@ def generate_part(peer: Path, rounds: int, count: int, seed: int) -> str:
     return "\n".join(lines)
 
 
-def whole_process(game_id: str, shuffle: int, timeout: float) -> tuple[float, float, str]:
+def whole_process(game_id: str, shuffle: int, timeout: float, *extra: str
+                  ) -> tuple[float, float, str]:
     """(CPU of the process tree, wall, status) of one `logic-agents solve ID --unique`."""
     env = dict(os.environ, LOGIC_AGENTS_SHUFFLE=str(shuffle))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
         done = subprocess.run([sys.executable, "-m", "logic_agents", "solve", game_id,
-                               "--unique", "--json"], cwd=ROOT, env=env, capture_output=True,
+                               "--unique", "--json", *extra], cwd=ROOT, env=env,
+                              capture_output=True,
                               text=True, timeout=timeout)
         status = "unique" if '"unique"' in done.stdout else f"exit {done.returncode}"
     except subprocess.TimeoutExpired:
@@ -188,28 +190,38 @@ def whole_process(game_id: str, shuffle: int, timeout: float) -> tuple[float, fl
 
 
 def boards_part(boards: Path, shuffles: int, timeout: float) -> str:
+    """Each board under `shuffles` renumberings: `solve` as shipped (on 300 cells and more
+    the race of two set-ups on two cores) beside its first set-up alone (`--solver
+    cadical195`, one core), whole processes."""
     ids = [line.split("\t")[0] for line in boards.read_text().splitlines()
            if line.strip() and not line.startswith("#")]
-    lines = ["| board | givens | CPU median / max (s) | wall median / max (s) | statuses |",
-             "|---|---|---|---|---|"]
-    cpus, walls, loads = [], [], []
+    lines = ["| board | givens | race: CPU median / max (s) | race: wall median / max (s) | "
+             "first set-up alone: CPU median / max (s) | statuses |",
+             "|---|---|---|---|---|---|"]
+    cpus, walls, alone_cpus, loads = [], [], [], []
     for k, game_id in enumerate(ids, start=1):
         runs = [whole_process(game_id, s, timeout) for s in range(1, shuffles + 1)]
+        alone = [whole_process(game_id, s, timeout, "--solver", "cadical195")
+                 for s in range(1, shuffles + 1)]
         loads.append(os.getloadavg()[0])
-        cpu, wall = [r[0] for r in runs], [r[1] for r in runs]
+        cpu, wall, one = [r[0] for r in runs], [r[1] for r in runs], [r[0] for r in alone]
         cpus += cpu
         walls += wall
-        statuses = sorted({r[2] for r in runs})
+        alone_cpus += one
+        statuses = sorted({r[2] for r in runs + alone})
         givens = len(parse_game_id(game_id).givens)
         lines.append(f"| {k} | {givens} | {statistics.median(cpu):.2f} / {max(cpu):.2f} | "
                      f"{statistics.median(wall):.2f} / {max(wall):.2f} | "
+                     f"{statistics.median(one):.2f} / {max(one):.2f} | "
                      f"{', '.join(statuses)} |")
         print(lines[-1], flush=True)
-    lines.append(f"\nOver {len(cpus)} runs ({len(ids)} boards x {shuffles} renumberings): CPU "
-                 f"median {statistics.median(cpus):.2f} s, p95 {p95(cpus):.2f} s, max "
+    lines.append(f"\nOver {len(cpus)} runs ({len(ids)} boards x {shuffles} renumberings), the "
+                 f"race: CPU median {statistics.median(cpus):.2f} s, p95 {p95(cpus):.2f} s, max "
                  f"{max(cpus):.2f} s; wall median {statistics.median(walls):.2f} s, p95 "
-                 f"{p95(walls):.2f} s, max {max(walls):.2f} s; 1-minute load "
-                 f"{min(loads):.1f}-{max(loads):.1f}.")
+                 f"{p95(walls):.2f} s, max {max(walls):.2f} s. The first set-up alone: CPU "
+                 f"median {statistics.median(alone_cpus):.2f} s, p95 {p95(alone_cpus):.2f} s, "
+                 f"max {max(alone_cpus):.2f} s. 1-minute load {min(loads):.1f}-"
+                 f"{max(loads):.1f}.")
     return "\n".join(lines)
 
 
@@ -253,7 +265,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=20, help="solves per puzzle and round")
     parser.add_argument("--count", type=int, default=30, help="puzzles per level and round")
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--boards", type=Path, help="20x20 boards to time (game IDs)")
+    parser.add_argument("--boards", type=Path, action="append", default=[],
+                        help="20x20 boards to time (game IDs in the first column); repeat")
     parser.add_argument("--shuffles", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--make-boards", type=Path, metavar="FILE")
@@ -279,10 +292,10 @@ def main() -> int:
     if "generate" in parts:
         sections.append((f"2. `generate --game` at 7x7, {args.count} puzzles a level and "
                          "round", generate_part(peer, args.rounds, args.count, args.seed)))
-    if "boards" in parts and args.boards:
-        sections.append((f"3. 20x20 boards ({args.boards.name}), whole process, "
+    for k, boards in enumerate(args.boards if "boards" in parts else [], start=3):
+        sections.append((f"{k}. 20x20 boards ({boards.name}), whole process, "
                          f"{args.shuffles} renumberings each",
-                         boards_part(args.boards, args.shuffles, args.timeout)))
+                         boards_part(boards, args.shuffles, args.timeout)))
     if args.out:
         write_report(args.out, "undead-peer", "Undead beside the real game "
                      "(`scripts/bench_undead_peer.py`, issue 42)",
