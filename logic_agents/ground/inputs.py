@@ -143,7 +143,8 @@ def read_text(path: str | Path, what: str = "file") -> str:
     except FileNotFoundError:
         raise FormatError(f"cannot read: no such {what}", name, 0, 0) from None
     except IsADirectoryError:
-        raise FormatError(f"is a directory, not a {what}", name, 0, 0) from None
+        article = "an" if what[:1].lower() in "aeiou" else "a"  # "an Undead puzzle file"
+        raise FormatError(f"is a directory, not {article} {what}", name, 0, 0) from None
     except OSError as e:
         raise FormatError(f"cannot read {what}: {e.strerror or e}", name, 0, 0) from None
     if len(data) > MAX_INPUT_BYTES:

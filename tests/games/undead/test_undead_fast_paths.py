@@ -172,3 +172,14 @@ def test_unique_with_givens_keeps_the_answer():
         assert all(solution[cell] == monster for cell, monster in puzzle.givens.items())
         result = solve(puzzle)
         assert result.status == "unique" and result.solution == solution
+
+
+def test_a_folder_given_as_a_puzzle_file_is_named_in_english(tmp_path):
+    """One line, file:line:col, and "an Undead puzzle file" (it read "a Undead")."""
+    import pytest
+
+    from logic_agents.errors import FormatError
+    from logic_agents.games.undead.files import load_entries
+
+    with pytest.raises(FormatError, match="is a directory, not an Undead puzzle file"):
+        load_entries(tmp_path)
