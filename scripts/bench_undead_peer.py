@@ -20,7 +20,8 @@ app/src/main/jni), or taken ready-built with --peer. Every figure is CPU time (u
 `--make-boards FILE --count N` first draws N 20x20 boards with the game's own generator,
 stopped before its acceptance tests (which do not finish at that size: `undead_peer fill`),
 and makes each unique with givens (repair.unique_with_givens): boards this project never
-tuned on.
+tuned on. `--make-uniform FILE` makes boards in the style of the four public ones (uniformly
+random monsters, unique by givens alone: 89-114 givens, where the game's drawing needs 11-24).
 
     python scripts/bench_undead_peer.py --sgt-src DIR [--rounds 3] [--count 30]
         [--boards FILE ...] [--shuffles 5] [--make-boards FILE --board-count 30]
@@ -257,6 +258,25 @@ def make_boards(peer: Path, into: Path, count: int, seed: str, limit: float) -> 
                   f"in {float(seconds):.1f} s", file=sys.stderr, flush=True)
 
 
+def make_uniform(into: Path, count: int) -> None:
+    """`count` 20x20 boards in the style of the four public ones (85-114 givens): the game's
+    mirror density, uniformly random monsters, unique by givens alone (seed "uniform-K")."""
+    from logic_agents.games.undead.board import EMPTY, MONSTERS
+    from logic_agents.games.undead.generate import random_layout
+
+    with into.open("w") as out:
+        out.write("# 20x20 Undead boards: the game's mirror density, uniformly random monsters, "
+                  "made unique with givens alone (repair.unique_with_givens); seed uniform-K; "
+                  "columns: game ID, solution\n")
+        for k in range(1, count + 1):
+            rng = random.Random(f"uniform-{k}")
+            grid = random_layout(20, 20, rng)
+            solution = "".join(ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid)
+            puzzle = unique_with_givens(20, 20, solution, random.Random(f"uniform-{k}"))
+            out.write(f"{format_game_id(puzzle)}\t{solution}\n")
+            print(f"board {k}: {len(puzzle.givens)} givens", file=sys.stderr, flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sgt-src", metavar="DIR", help="sgt-puzzles' C sources to build from")
@@ -269,13 +289,19 @@ def main() -> int:
                         help="20x20 boards to time (game IDs in the first column); repeat")
     parser.add_argument("--shuffles", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120.0)
-    parser.add_argument("--make-boards", type=Path, metavar="FILE")
+    parser.add_argument("--make-boards", type=Path, metavar="FILE",
+                        help="draw --board-count 20x20 boards with the game's generator")
+    parser.add_argument("--make-uniform", type=Path, metavar="FILE",
+                        help="make --board-count 20x20 boards like the public ones")
     parser.add_argument("--board-count", type=int, default=30)
     parser.add_argument("--draw-limit", type=float, default=120.0,
                         help="seconds one draw of --make-boards may take")
     parser.add_argument("--parts", default="solve,generate,boards")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.make_uniform:
+        make_uniform(args.make_uniform, args.board_count)
+        return 0
     if not (args.sgt_src or args.peer):
         parser.error("name the game's sources (--sgt-src DIR) or its built harness (--peer)")
     peer = Path(args.peer) if args.peer else build_peer(Path(args.sgt_src),

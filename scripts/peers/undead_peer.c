@@ -43,30 +43,6 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int generate(const char *param_text, const char *seed_text, int count)
-{
-    game_params *params = default_params();
-    decode_params(params, param_text);
-    char *params_id = encode_params(params, true);
-    for (int k = 0; k < count; k++) {
-        char seed[256];
-        snprintf(seed, sizeof seed, "%s-%d", seed_text, k);
-        random_state *rs = random_new(seed, strlen(seed));
-        char *aux = NULL;
-        double start = cpu_now();
-        char *desc = new_game_desc(params, rs, &aux, false);
-        double spent = cpu_now() - start;
-        printf("%s:%s\t%.6f\n", params_id, desc, spent);
-        fflush(stdout);
-        sfree(desc);
-        sfree(aux);
-        random_free(rs);
-    }
-    sfree(params_id);
-    free_params(params);
-    return 0;
-}
-
 /* The board as new_game_desc draws it, up to (not including) its acceptance tests; the
  * steps and the random calls are the game's, in its order. Returns the solution letters,
  * or NULL when the game would discard the drawing and draw again. */
@@ -133,7 +109,10 @@ static char *draw_board(const game_params *params, random_state *rs)
     return letters;
 }
 
-static int fill(const char *param_text, const char *seed_text, int count)
+/* One line per seed SEED-k (k = 0, 1, ...): the game's generator's ID ("gen"), or its
+ * drawing's solution letters ("fill"), and the CPU seconds it took. */
+static int each_seed(bool drawing_only, const char *param_text, const char *seed_text,
+                     int count)
 {
     game_params *params = default_params();
     decode_params(params, param_text);
@@ -143,11 +122,20 @@ static int fill(const char *param_text, const char *seed_text, int count)
         snprintf(seed, sizeof seed, "%s-%d", seed_text, k);
         random_state *rs = random_new(seed, strlen(seed));
         double start = cpu_now();
-        char *letters = NULL;
-        while (!(letters = draw_board(params, rs))) {}
-        printf("%s\t%s\t%.6f\n", params_id, letters, cpu_now() - start);
+        if (drawing_only) {
+            char *letters = NULL;
+            while (!(letters = draw_board(params, rs))) {}
+            printf("%s\t%s\t%.6f\n", params_id, letters, cpu_now() - start);
+            sfree(letters);
+        } else {
+            char *aux = NULL;
+            char *desc = new_game_desc(params, rs, &aux, false);
+            double spent = cpu_now() - start;
+            printf("%s:%s\t%.6f\n", params_id, desc, spent);
+            sfree(desc);
+            sfree(aux);
+        }
         fflush(stdout);
-        sfree(letters);
         random_free(rs);
     }
     sfree(params_id);
@@ -220,8 +208,8 @@ static int solve(int repeat)
 
 int main(int argc, char **argv)
 {
-    if (argc == 5 && !strcmp(argv[1], "gen")) return generate(argv[2], argv[3], atoi(argv[4]));
-    if (argc == 5 && !strcmp(argv[1], "fill")) return fill(argv[2], argv[3], atoi(argv[4]));
+    if (argc == 5 && (!strcmp(argv[1], "gen") || !strcmp(argv[1], "fill")))
+        return each_seed(!strcmp(argv[1], "fill"), argv[2], argv[3], atoi(argv[4]));
     if ((argc == 2 || argc == 3) && !strcmp(argv[1], "solve"))
         return solve(argc == 3 ? atoi(argv[2]) : 10);
     fprintf(stderr, "usage: undead_peer gen|fill PARAMS SEED COUNT | undead_peer solve [REPEAT]\n");

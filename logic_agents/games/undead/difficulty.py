@@ -150,29 +150,7 @@ def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bo
         memo[key] = reached
         return reached
 
-    loose: dict[tuple[int, int, int], int | None] = {}
-
-    def go_loose(k: int, start: int, end: int) -> int | None:
-        """go when no total can bind (each has room for every cell of the path): the
-        states are the clues' counts alone, and far fewer."""
-        key = (k, start, end)
-        if key in loose:
-            return loose[key]
-        reached: int | None = None
-        if ((want_start < 0 or start <= want_start <= start + most_start[k]) and
-                (want_end < 0 or end <= want_end <= end + most_end[k])):
-            if k == n:
-                reached = 0
-            else:
-                for bit, _, sees_start, sees_end in options[k]:
-                    rest = go_loose(k + 1, start + sees_start, end + sees_end)
-                    if rest is not None:
-                        reached = (reached or 0) | bit | rest << 3
-        loose[key] = reached
-        return reached
-
-    packed = (go_loose(0, 0, 0) if min(room_g, room_v, room_z) >= n else
-              go(0, 0, 0, room_g, room_v, room_z))
+    packed = go(0, 0, 0, room_g, room_v, room_z)
     if packed is None:  # an empty path narrows nothing (deduce leaves such paths out)
         return None if n else False
     found = [packed >> 3 * j & 7 for j in range(n)]
@@ -193,8 +171,13 @@ def deduce(puzzle: UndeadPuzzle, max_passes: int | None = None) -> tuple[list[in
 
 def deduce_paths(paths: list[Path], size: int, monster_cells: Sequence[int],
                  givens: Mapping[int, str], counts: tuple[int, int, int],
-                 max_passes: int | None = None) -> tuple[list[int], int, bool]:
-    """deduce on paths already listed (paths_of; easy.py lists them once per layout)."""
+                 max_passes: int | None = None, *, solvable: bool = False,
+                 ) -> tuple[list[int], int, bool]:
+    """deduce on paths already listed (paths_of; rated.py lists them once per layout).
+
+    `solvable`: the caller knows a solution (a drawn one). A path whose cells are all decided
+    then holds its solution's monsters and can narrow nothing, so it is skipped; on any other
+    puzzle such a path may still show a contradiction, and is run."""
     possible = [0] * size
     for cell in monster_cells:
         given = givens.get(cell)
@@ -205,6 +188,8 @@ def deduce_paths(paths: list[Path], size: int, monster_cells: Sequence[int],
         passes += 1
         changed = False
         for path in paths:
+            if solvable and all(possible[c] in (1, 2, 4) for c in path.cells):
+                continue
             narrowed = _narrow(path, possible, counts)
             if narrowed is None:
                 return possible, passes, False

@@ -70,7 +70,8 @@ def draw_rated(width: int, height: int, grid: str, sights: Sequence[Sight],
         clues = clues_on(sights, "".join(solution))
         counts = (solution.count("G"), solution.count("V"), solution.count("Z"))
         possible, passes, consistent = deduce_paths(with_clues(skeleton, clues),
-                                                    width * height, cells, {}, counts, cap)
+                                                    width * height, cells, {}, counts, cap,
+                                                    solvable=True)
         if not consistent:  # pragma: no cover - the drawn monsters are a solution
             raise AssertionError("the game's deduction contradicts a drawn solution")
         puzzle = UndeadPuzzle(width, height, counts, grid, clues)

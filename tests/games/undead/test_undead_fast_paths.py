@@ -183,3 +183,14 @@ def test_a_folder_given_as_a_puzzle_file_is_named_in_english(tmp_path):
 
     with pytest.raises(FormatError, match="is a directory, not an Undead puzzle file"):
         load_entries(tmp_path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6))
+def test_skipping_decided_paths_of_a_solvable_puzzle_changes_nothing(width, height, seed):
+    from logic_agents.games.undead.difficulty import deduce_paths
+
+    puzzle, _ = _random_puzzle(width, height, random.Random(seed))
+    args = (paths_of(puzzle), width * height, puzzle.monster_cells, {}, puzzle.counts)
+    assert deduce_paths(*args, solvable=True) == deduce_paths(*args)
+    assert deduce_paths(*args, 3, solvable=True) == deduce_paths(*args, 3)
