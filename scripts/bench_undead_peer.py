@@ -170,18 +170,28 @@ def generate_part(peer: Path, rounds: int, count: int, seed: int) -> str:
     return "\n".join(lines)
 
 
-def whole_process(game_id: str, shuffle: int, timeout: float, *extra: str
+SOLVE_ONE = """
+import sys
+from logic_agents.games.undead.board import parse_game_id
+from logic_agents.games.undead.encode import solve
+print(solve(parse_game_id(sys.argv[1]), True, race=sys.argv[2] == "race").status)
+"""
+
+
+def whole_process(game_id: str, shuffle: int, timeout: float, how: str = "cli"
                   ) -> tuple[float, float, str]:
-    """(CPU of the process tree, wall, status) of one `logic-agents solve ID --unique`."""
+    """(CPU of the process tree, wall, status) of one fresh process solving `game_id` with
+    its uniqueness proof: `cli` runs `logic-agents solve ID --unique` as shipped; `race` and
+    `alone` call encode.solve with race=True or race=False (python -c)."""
     env = dict(os.environ, LOGIC_AGENTS_SHUFFLE=str(shuffle))
+    argv = ([sys.executable, "-m", "logic_agents", "solve", game_id, "--unique", "--json"]
+            if how == "cli" else [sys.executable, "-c", SOLVE_ONE, game_id, how])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-m", "logic_agents", "solve", game_id,
-                               "--unique", "--json", *extra], cwd=ROOT, env=env,
-                              capture_output=True,
-                              text=True, timeout=timeout)
-        status = "unique" if '"unique"' in done.stdout else f"exit {done.returncode}"
+        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+        status = "unique" if "unique" in done.stdout else f"exit {done.returncode}"
     except subprocess.TimeoutExpired:
         status = "timeout"
     wall = time.perf_counter() - started
@@ -190,39 +200,55 @@ def whole_process(game_id: str, shuffle: int, timeout: float, *extra: str
     return cpu, wall, status
 
 
-def boards_part(boards: Path, shuffles: int, timeout: float) -> str:
-    """Each board under `shuffles` renumberings: `solve` as shipped (on 300 cells and more
-    the race of two set-ups on two cores) beside its first set-up alone (`--solver
-    cadical195`, one core), whole processes."""
+def _runs(game_id: str, shuffles: int, timeout: float, how: str) -> list[tuple[float, float, str]]:
+    return [whole_process(game_id, s, timeout, how) for s in range(1, shuffles + 1)]
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} / {max(values):.2f}"
+
+
+def _tail(values: list[float]) -> str:
+    return (f"median {statistics.median(values):.2f} s, p95 {p95(values):.2f} s, max "
+            f"{max(values):.2f} s")
+
+
+def boards_part(boards: Path, shuffles: int, timeout: float, busy: int = 0) -> str:
+    """Each board under `shuffles` renumberings, a fresh process a run: the race of the two
+    set-ups on two cores beside the first set-up alone (what `solve` runs on 20x20 since
+    issue 42; it raced before). With `busy`, that many busy processes run meanwhile."""
     ids = [line.split("\t")[0] for line in boards.read_text().splitlines()
            if line.strip() and not line.startswith("#")]
     lines = ["| board | givens | race: CPU median / max (s) | race: wall median / max (s) | "
-             "first set-up alone: CPU median / max (s) | statuses |",
-             "|---|---|---|---|---|---|"]
-    cpus, walls, alone_cpus, loads = [], [], [], []
-    for k, game_id in enumerate(ids, start=1):
-        runs = [whole_process(game_id, s, timeout) for s in range(1, shuffles + 1)]
-        alone = [whole_process(game_id, s, timeout, "--solver", "cadical195")
-                 for s in range(1, shuffles + 1)]
-        loads.append(os.getloadavg()[0])
-        cpu, wall, one = [r[0] for r in runs], [r[1] for r in runs], [r[0] for r in alone]
-        cpus += cpu
-        walls += wall
-        alone_cpus += one
-        statuses = sorted({r[2] for r in runs + alone})
-        givens = len(parse_game_id(game_id).givens)
-        lines.append(f"| {k} | {givens} | {statistics.median(cpu):.2f} / {max(cpu):.2f} | "
-                     f"{statistics.median(wall):.2f} / {max(wall):.2f} | "
-                     f"{statistics.median(one):.2f} / {max(one):.2f} | "
-                     f"{', '.join(statuses)} |")
-        print(lines[-1], flush=True)
-    lines.append(f"\nOver {len(cpus)} runs ({len(ids)} boards x {shuffles} renumberings), the "
-                 f"race: CPU median {statistics.median(cpus):.2f} s, p95 {p95(cpus):.2f} s, max "
-                 f"{max(cpus):.2f} s; wall median {statistics.median(walls):.2f} s, p95 "
-                 f"{p95(walls):.2f} s, max {max(walls):.2f} s. The first set-up alone: CPU "
-                 f"median {statistics.median(alone_cpus):.2f} s, p95 {p95(alone_cpus):.2f} s, "
-                 f"max {max(alone_cpus):.2f} s. 1-minute load {min(loads):.1f}-"
-                 f"{max(loads):.1f}.")
+             "first set-up alone: CPU median / max (s) | alone: wall median / max (s) | "
+             "statuses |", "|---|---|---|---|---|---|---|"]
+    figures: dict[str, list[float]] = {"race cpu": [], "race wall": [], "alone cpu": [],
+                                       "alone wall": []}
+    loads = []
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
+    try:
+        for k, game_id in enumerate(ids, start=1):
+            race, alone = (_runs(game_id, shuffles, timeout, how) for how in ("race", "alone"))
+            loads.append(os.getloadavg()[0])
+            here = {"race cpu": [r[0] for r in race], "race wall": [r[1] for r in race],
+                    "alone cpu": [r[0] for r in alone], "alone wall": [r[1] for r in alone]}
+            for key, values in here.items():
+                figures[key] += values
+            statuses = sorted({r[2] for r in race + alone})
+            lines.append(f"| {k} | {len(parse_game_id(game_id).givens)} | "
+                         + " | ".join(_spread(v) for v in here.values())
+                         + f" | {', '.join(statuses)} |")
+            print(lines[-1], flush=True)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    beside = f", {busy} busy processes beside them" if busy else ""
+    lines.append(f"\nOver {len(figures['race cpu'])} runs ({len(ids)} boards x {shuffles} "
+                 f"renumberings{beside}), the race: CPU {_tail(figures['race cpu'])}; wall "
+                 f"{_tail(figures['race wall'])}. The first set-up alone: CPU "
+                 f"{_tail(figures['alone cpu'])}; wall {_tail(figures['alone wall'])}. "
+                 f"1-minute load {min(loads):.1f}-{max(loads):.1f}.")
     return "\n".join(lines)
 
 
@@ -288,6 +314,8 @@ def main() -> int:
     parser.add_argument("--boards", type=Path, action="append", default=[],
                         help="20x20 boards to time (game IDs in the first column); repeat")
     parser.add_argument("--shuffles", type=int, default=5)
+    parser.add_argument("--busy", type=int, default=0,
+                        help="busy processes running beside the 20x20 boards (load)")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--make-boards", type=Path, metavar="FILE",
                         help="draw --board-count 20x20 boards with the game's generator")
@@ -320,11 +348,15 @@ def main() -> int:
                          "round", generate_part(peer, args.rounds, args.count, args.seed)))
     for k, boards in enumerate(args.boards if "boards" in parts else [], start=3):
         sections.append((f"{k}. 20x20 boards ({boards.name}), whole process, "
-                         f"{args.shuffles} renumberings each",
-                         boards_part(boards, args.shuffles, args.timeout)))
+                         f"{args.shuffles} renumberings each"
+                         + (f", {args.busy} busy processes beside" if args.busy else ""),
+                         boards_part(boards, args.shuffles, args.timeout, args.busy)))
     if args.out:
-        write_report(args.out, "undead-peer", "Undead beside the real game "
-                     "(`scripts/bench_undead_peer.py`, issue 42)",
+        key, heading = (("undead-peer-busy", "Undead 20x20 boards with the other core busy "
+                         "(`scripts/bench_undead_peer.py --busy`, issue 42)") if args.busy else
+                        ("undead-peer", "Undead beside the real game "
+                         "(`scripts/bench_undead_peer.py`, issue 42)"))
+        write_report(args.out, key, heading,
                      time.perf_counter() - started, sections)
     return 0
 

@@ -9,8 +9,9 @@ Concepts:
 - UndeadSolver: that KB on one incremental oracle; solve, count_solutions(limit), check.
 - solve: the seen core (seen.py: two literals per open cell, givens substituted), which
   answers "a solution, and is there a second?" in half the time of this KB; on boards of
-  LARGE_SOLVER_CELLS and more two of its set-ups race on two cores (logic/portfolio.py),
-  RACE_SETUPS, so one solver's bad luck on a renumbering is cut by the other's.
+  RACE_CELLS and more two of its set-ups race on two cores (logic/portfolio.py),
+  RACE_SETUPS, so one solver's bad luck on a renumbering is cut by the other's; below, the
+  first set-up runs alone (SMALL_BOARD_SETUP up to SMALL_BOARD_CELLS).
 - LayoutSolver (layout.py): one mirror layout for many puzzles, on one solver.
 """
 
@@ -262,6 +263,14 @@ RACE_SETUPS: tuple[Record, ...] = (
 SMALL_BOARD_SETUP: Record = {"solver": "minicard", "clue_encoding": NATIVE,
                              "total_encoding": NATIVE}
 SMALL_BOARD_CELLS = 100
+# Boards of this many cells and more race RACE_SETUPS on two cores. Not 20x20 (issue 42,
+# docs/BENCHMARKS.md "Undead beside the real game"): on 60 boards it had not been tuned on,
+# 5 renumberings each, whole processes, the first set-up alone took at most 0.61 s of CPU
+# (median 0.26 s), the race up to 0.94 s (median 0.37 s) for no shorter wall time (max
+# 0.58 against 0.61 s); with both cores busy the race ran up to 1.35 s wall and 1.08 s of
+# CPU on the public boards, the set-up alone 0.89 s and 0.59 s. On 30x30 the race still
+# cuts the tail (max 0.89 s against 1.31 s for either set-up alone, "SAT tails: undead30").
+RACE_CELLS = 500
 
 
 def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
@@ -281,11 +290,11 @@ def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, 
           race: bool | None = None, shuffle: int | None = None) -> SolveResult[str]:
     """A solution (and with `unique`, a second one or the proof there is none), from the
     seen core (seen.py). `race`: the RACE_SETUPS on two cores, the first answer wins
-    (default: when no solver is named and the board has LARGE_SOLVER_CELLS or more); else
+    (default: when no solver is named and the board has RACE_CELLS or more); else
     the first set-up alone (SMALL_BOARD_SETUP up to SMALL_BOARD_CELLS), or the named
     solver. `shuffle` renumbers the variables (to measure luck, scripts/bench_tails.py)."""
     if race is None:
-        race = solver is None and puzzle.width * puzzle.height >= LARGE_SOLVER_CELLS
+        race = solver is None and puzzle.width * puzzle.height >= RACE_CELLS
     if race:
         return raced([partial(check_with, puzzle, setup, solver, shuffle)
                       for setup in RACE_SETUPS], unique)
