@@ -256,8 +256,9 @@ def test_unary_counter_means_at_least_k_both_ways(raw, k):
 def test_large_boards_race_two_set_ups_and_answer_as_the_first_alone():
     """Raced (the default from RACE_CELLS on; asked for here on a 20x20 board), `solve` runs
     RACE_SETUPS (the seen core under two solvers) on two cores; whichever wins, the answer
-    is the one the first set-up gives alone: the same unique solution, and for a board with several solutions the first set-up's two (a second
-    solution depends on the solver, so the race waits for it), every time. Renumbered
+    is the one the first set-up gives alone: the same unique solution, and for a board with
+    several solutions the first set-up's two (a second solution depends on the solver, so
+    the race waits for it), every time. Renumbered
     (shuffle=) the answers are still right."""
     import dataclasses
 
