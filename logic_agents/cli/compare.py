@@ -236,16 +236,20 @@ def run(args: argparse.Namespace) -> int:
     err = make_console(stderr=True)
     scored = spec.objective == "score"
     labels = [agent_entry(spec, name).name for name in names]  # rows name agents so
-    tally: dict[str, list[float]] = {label: [] for label in labels}
+    # per agent: [games, sum of what summarize counts], kept as running totals (a list summed
+    # at every row made a 20,000-game study quadratic: 0.06 ms a row by its end)
+    tally: dict[str, list[float]] = {label: [0, 0.0] for label in labels}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=total)
 
         def on_row(row: Row) -> None:
-            tally[row.agent].append((row.score or 0) if scored else row.won)  # as summarize counts
+            count = tally[row.agent]
+            count[0] += 1
+            count[1] += (row.score or 0) if scored else row.won  # as summarize counts
             live = "  ".join(
-                f"{a} {sum(v) / len(v):.1f}" if scored else f"{a} {100 * sum(v) / len(v):.1f}%"
-                for a, v in tally.items() if v)
+                f"{a} {total / games:.1f}" if scored else f"{a} {100 * total / games:.1f}%"
+                for a, (games, total) in tally.items() if games)
             progress.update(task, advance=1, description=live)
 
         try:
@@ -258,7 +262,8 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             stop_listening()  # saying so must not be cut short by a second Ctrl-C
             saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
-            err.print(f"{PROG}: interrupted after {sum(map(len, tally.values()))} games{saved}")
+            err.print(f"{PROG}: interrupted after {sum(int(c[0]) for c in tally.values())} "
+                      f"games{saved}")
             return 130
         progress.update(task, completed=total)
     summary = summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
