@@ -150,7 +150,7 @@ def main() -> int:
 
     mine, theirs = row(args.rounds, study,
                        lambda: 1000 * play_pseq(args.pseq, beginner, 20000, 1)[1] / 20000)
-    add("a beginner study through `logic-agents compare` (prob, 2,000 games, 9x9/10 at "
+    add("a beginner study through the `compare` command (prob, 2,000 games, 9x9/10 at "
         f"(2,2)), whole process per game; of which `compare`'s own cost: {cell(own, 'ms')} "
         "(target <= 0.2 ms)", mine, theirs, "ms", "PSEQ", "<= 25x")
     # Sudoku solve beside tdoku
