@@ -4,6 +4,7 @@ docs/BENCHMARKS.md between markers, so that each script owns its section and no 
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import platform
 import sys
@@ -16,6 +17,12 @@ HEADER = (
     "Numbers below are printed by the scripts in `scripts/`; every comparison is made in one "
     "run, on the same inputs and seeds. Each section names the command that wrote it.\n"
 )
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank): the tail the benchmarks report beside the median."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
 
 
 def provenance(elapsed_s: float) -> str:

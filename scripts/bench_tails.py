@@ -48,7 +48,6 @@ Usage: python scripts/bench_tails.py [--family undead|undead-turned|undead30|sud
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import subprocess
@@ -60,6 +59,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+
+from _report import p95  # noqa: E402
 
 UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
@@ -157,11 +158,6 @@ def timed_run(family: str, reference: str, setup: str, seed: int, timeout: float
         return timeout, "timeout"
     status = done.stdout.strip() or f"error: {done.stderr.strip().splitlines()[-1:]}"
     return time.perf_counter() - start, status
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
 
 
 def instances(family: str, limit: int) -> list[tuple[str, str]]:

@@ -31,7 +31,6 @@ random monsters, unique by givens alone: 89-114 givens, where the game's drawing
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import resource
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from _report import write_report  # noqa: E402
+from _report import p95, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -67,11 +66,6 @@ def build_peer(source: Path, into: Path) -> Path:
     subprocess.run(["cc", "-O2", "-w", "-I", str(source), "-o", str(binary), str(HARNESS),
                     *files, "-lm"], check=True)
     return binary
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
 
 
 def load() -> str:

@@ -19,6 +19,7 @@ Concepts (RULES.md section 5):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -328,15 +329,21 @@ def is_solution(puzzle: UndeadPuzzle, solution: str) -> bool:
     return True
 
 
-def clues_of(width: int, height: int, solution: str) -> tuple[int, ...]:
-    """The clues a complete grid (mirrors and monsters) shows."""
+def clues_of(width: int, height: int, solution: str,
+             sights: Sequence[Sight] | None = None) -> tuple[int, ...]:
+    """The clues a complete grid (mirrors and monsters) shows. `sights`, the layout's traced
+    before, spare tracing them again (a generator redraws monsters on one layout)."""
+    if sights is None:
+        sights = trace_sights(width, height, solution)
     return tuple(sum(seen(solution[cell], bounced) for cell, bounced in sight.visits)
-                 for sight in trace_sights(width, height, solution))
+                 for sight in sights)
 
 
-def puzzle_from_solution(width: int, height: int, solution: str, name: str = "") -> UndeadPuzzle:
-    """The puzzle (no givens) whose answer is `solution`: its counts and clues."""
+def puzzle_from_solution(width: int, height: int, solution: str, name: str = "",
+                         sights: Sequence[Sight] | None = None) -> UndeadPuzzle:
+    """The puzzle (no givens) whose answer is `solution`: its counts and clues (`sights`:
+    as for clues_of)."""
     grid = "".join(ch if ch in MIRRORS else EMPTY for ch in solution)
     counts = tuple(solution.count(m) for m in MONSTERS)
     return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), grid,
-                        clues_of(width, height, solution), name or f"{width}x{height}")
+                        clues_of(width, height, solution, sights), name or f"{width}x{height}")

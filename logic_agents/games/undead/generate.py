@@ -133,26 +133,22 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
         # the game's test of the layout alone, before any SAT call
         if game and difficulty and sight_problem(width, height, sights, difficulty):
             continue
-        if difficulty == "easy":
-            # the game's deduction first: unique with no SAT call when it decides every cell
-            drawn = draw_rated(width, height, grid, sights, rng, difficulty)
-            if drawn is None:
-                continue
-            puzzle, solution, rounds = drawn.puzzle, drawn.solution, drawn.rounds
-            rating: Rating | None = drawn.rating
-            layout = LayoutSolver(width, height, grid)
-        else:
-            layout = LayoutSolver(width, height, grid)
-            try:
-                found = repaired_and_rated(layout, rng, redraw_rounds, rated, difficulty)
-            except BaseException:
-                layout.close()
-                raise
-            if found is None:  # pragma: no cover - the givens always make it unique
-                layout.close()
-                continue
-            puzzle, solution, rounds, rating = found
+        rating: Rating | None
+        layout: LayoutSolver | None = None
         try:
+            if difficulty == "easy":
+                # the game's deduction first: unique with no SAT call when it decides every cell
+                drawn = draw_rated(width, height, grid, sights, rng, difficulty)
+                if drawn is None:
+                    continue
+                puzzle, solution, rounds, rating = (drawn.puzzle, drawn.solution, drawn.rounds,
+                                                    drawn.rating)
+            else:
+                layout = LayoutSolver(width, height, grid)
+                found = repaired_and_rated(layout, rng, redraw_rounds, rated, difficulty)
+                if found is None:  # pragma: no cover - the givens always make it unique
+                    continue
+                puzzle, solution, rounds, rating = found
             if rating is not None and (rating.search_space > GAME_SEARCH_LIMIT or
                                        (difficulty and rating.level != difficulty)):
                 continue
@@ -160,15 +156,16 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
             if game and rating is not None and game_problem(puzzle, solution,
                                                              rating.level or "tricky"):
                 continue
-            # a new solver on the same encoding: without learnt clauses the share is the
-            # same whatever the repair went through (a drawn easy one's solver is new)
-            fresh = layout if difficulty == "easy" else layout.fresh()
+            # a solver without learnt clauses, so the share is the same whatever the repair
+            # went through: the repair's encoding on a new solver, or a drawn puzzle's layout
+            fresh = layout.fresh() if layout is not None else LayoutSolver(width, height, grid)
             try:
                 share = propagation_share(puzzle, solution, fresh)
             finally:
                 fresh.close()
         finally:
-            layout.close()
+            if layout is not None:
+                layout.close()
         puzzle = UndeadPuzzle(width, height, puzzle.counts, puzzle.grid, puzzle.clues,
                               name or f"{width}x{height}", level=difficulty)
         assert clues_of(width, height, solution) == puzzle.clues

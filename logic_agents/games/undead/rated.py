@@ -13,11 +13,11 @@ Concepts:
   while the puzzle is not unique or not rated `level`, the cells the deduction leaves open
   are drawn again (up to DRAW_ROUNDS times; a level of easy stops the passes at
   EASY_PASSES). The layout's sights and paths are traced once; a redraw recounts the clues
-  only. generate.generate_puzzle asks it for easy puzzles: at 7x7 the SAT repair with one
-  solver per layout, and a rating of every repaired puzzle, took 0.24 s a puzzle there;
-  this takes about 20 ms. At normal and tricky it measured twice the repair's time (about
-  130 against 70 ms): there the passes run to the end on every redraw (docs/BENCHMARKS.md,
-  "Undead beside the real game").
+  only (board.clues_of on those sights). generate.generate_puzzle asks it for easy
+  puzzles: at 7x7 the SAT repair with one solver per layout, and a rating of every
+  repaired puzzle, took 0.24 s a puzzle there; this takes about 20 ms. At normal and
+  tricky it measured twice the repair's time (about 130 against 70 ms): there the passes
+  run to the end on every redraw (docs/BENCHMARKS.md, "Undead beside the real game").
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
-from logic_agents.games.undead.board import EMPTY, MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.board import EMPTY, MONSTERS, UndeadPuzzle, puzzle_from_solution
 from logic_agents.games.undead.difficulty import (
     EASY_PASSES,
     GAME_SEARCH_LIMIT,
@@ -38,7 +38,7 @@ from logic_agents.games.undead.difficulty import (
     with_clues,
 )
 from logic_agents.games.undead.encode import solve
-from logic_agents.games.undead.sight import Sight, seen
+from logic_agents.games.undead.sight import Sight
 
 DRAW_ROUNDS = 30  # redraws of one layout before another is drawn (1 in 10 easy ones ran out)
 DECIDED = (1, 2, 4)  # difficulty's bit sets of one monster
@@ -52,12 +52,6 @@ class RatedDraw:
     rounds: int  # redraws it took
 
 
-def clues_on(sights: Sequence[Sight], solution: str) -> tuple[int, ...]:
-    """The clues a complete grid shows, on sights traced before (board.clues_of traces)."""
-    return tuple(sum(seen(solution[cell], bounced) for cell, bounced in sight.visits)
-                 for sight in sights)
-
-
 def draw_rated(width: int, height: int, grid: str, sights: Sequence[Sight],
                rng: random.Random, level: str, rounds: int = DRAW_ROUNDS) -> RatedDraw | None:
     """A unique puzzle the game rates `level` on the layout `grid` (whose `sights` are
@@ -67,14 +61,12 @@ def draw_rated(width: int, height: int, grid: str, sights: Sequence[Sight],
     skeleton = paths_on(sights, [0] * len(sights))
     cap = EASY_PASSES if level == "easy" else None
     for round_ in range(rounds + 1):
-        clues = clues_on(sights, "".join(solution))
-        counts = (solution.count("G"), solution.count("V"), solution.count("Z"))
-        possible, passes, consistent = deduce_paths(with_clues(skeleton, clues),
-                                                    width * height, cells, {}, counts, cap,
-                                                    solvable=True)
+        puzzle = puzzle_from_solution(width, height, "".join(solution), sights=sights)
+        possible, passes, consistent = deduce_paths(with_clues(skeleton, puzzle.clues),
+                                                    width * height, cells, {}, puzzle.counts,
+                                                    cap, solvable=True)
         if not consistent:  # pragma: no cover - the drawn monsters are a solution
             raise AssertionError("the game's deduction contradicts a drawn solution")
-        puzzle = UndeadPuzzle(width, height, counts, grid, clues)
         open_cells = [c for c in cells if possible[c] not in DECIDED]
         if not open_cells:
             rated = "easy" if passes <= EASY_PASSES else "normal"

@@ -21,10 +21,9 @@ from __future__ import annotations
 import random
 
 from logic_agents.errors import GenerationError
-from logic_agents.games.undead.board import EMPTY, MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.board import EMPTY, MONSTERS, UndeadPuzzle, puzzle_from_solution
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, Rating, deduce, rate
 from logic_agents.games.undead.layout import LayoutSolver
-from logic_agents.games.undead.rated import clues_on
 
 # Conflicts allowed per SAT call while repairing: a few puzzles on one incremental solver turn
 # very hard (one 20x20 took 18 minutes without a budget); past it, a tenth of the cells is
@@ -81,7 +80,7 @@ def unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: rand
     solution = (list(start) if start is not None else
                 [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid])
     rounds = 0
-    puzzle = _puzzle_on(layout, "".join(solution))
+    puzzle = puzzle_from_solution(width, height, "".join(solution), sights=layout.sights)
     relaxed = width * height >= RELAXED_REDRAW_CELLS
     seen = {cell for sight in layout.sights for cell, _ in sight.visits} if relaxed else set()
     hold = [i for i in cells if i not in seen] if relaxed else []  # only totals speak of these
@@ -101,7 +100,7 @@ def unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: rand
         for i in differing:
             solution[i] = rng.choice(MONSTERS)
         rounds += 1
-        puzzle = _puzzle_on(layout, "".join(solution))
+        puzzle = puzzle_from_solution(width, height, "".join(solution), sights=layout.sights)
     if relaxed:  # the whole question, totals included
         unique, other = layout.other_solution(puzzle, "".join(solution), CONFLICT_BUDGET)
         if unique:
@@ -150,13 +149,6 @@ def repaired_and_rated(layout: LayoutSolver, rng: random.Random, redraw_rounds: 
             again[cell] = rng.choice(MONSTERS)
         start = "".join(again)
     return puzzle, solution, rounds, rating
-
-
-def _puzzle_on(layout: LayoutSolver, solution: str) -> UndeadPuzzle:
-    """puzzle_from_solution on the layout's sights, traced once (not once per redraw)."""
-    counts = (solution.count("G"), solution.count("V"), solution.count("Z"))
-    return UndeadPuzzle(layout.width, layout.height, counts, layout.grid,
-                        clues_on(layout.sights, solution))
 
 
 def unique_with_givens(width: int, height: int, solution: str,

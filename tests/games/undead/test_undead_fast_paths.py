@@ -17,18 +17,21 @@ import dataclasses
 import random
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from logic_agents.errors import FormatError
 from logic_agents.games.undead.acceptance import game_problem, sight_problem
 from logic_agents.games.undead.board import (
     EMPTY,
     MONSTERS,
     UndeadPuzzle,
+    clues_of,
     is_solution,
     puzzle_from_solution,
 )
-from logic_agents.games.undead.difficulty import BIT, Path, _narrow, paths_of, rate
+from logic_agents.games.undead.difficulty import BIT, Path, _narrow, deduce_paths, paths_of, rate
 from logic_agents.games.undead.encode import (
     RACE_SETUPS,
     SMALL_BOARD_SETUP,
@@ -36,8 +39,9 @@ from logic_agents.games.undead.encode import (
     check_with,
     solve,
 )
+from logic_agents.games.undead.files import load_entries
 from logic_agents.games.undead.generate import random_layout
-from logic_agents.games.undead.rated import clues_on, draw_rated
+from logic_agents.games.undead.rated import draw_rated
 from logic_agents.games.undead.repair import unique_with_givens
 from logic_agents.games.undead.sight import trace_sights
 
@@ -118,7 +122,7 @@ def test_rated_draws_are_unique_and_rated_what_was_asked(size, seed, level):
         if drawn is None:
             continue
         assert is_solution(drawn.puzzle, drawn.solution)
-        assert drawn.puzzle.clues == clues_on(sights, drawn.solution)
+        assert drawn.puzzle.clues == clues_of(width, height, drawn.solution, sights)
         assert rate(drawn.puzzle) == drawn.rating and drawn.rating.level == level
         solver = UndeadSolver(drawn.puzzle)
         try:
@@ -176,11 +180,6 @@ def test_unique_with_givens_keeps_the_answer():
 
 def test_a_folder_given_as_a_puzzle_file_is_named_in_english(tmp_path):
     """One line, file:line:col, and "an Undead puzzle file" (it read "a Undead")."""
-    import pytest
-
-    from logic_agents.errors import FormatError
-    from logic_agents.games.undead.files import load_entries
-
     with pytest.raises(FormatError, match="is a directory, not an Undead puzzle file"):
         load_entries(tmp_path)
 
@@ -188,8 +187,6 @@ def test_a_folder_given_as_a_puzzle_file_is_named_in_english(tmp_path):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 10**6))
 def test_skipping_decided_paths_of_a_solvable_puzzle_changes_nothing(width, height, seed):
-    from logic_agents.games.undead.difficulty import deduce_paths
-
     puzzle, _ = _random_puzzle(width, height, random.Random(seed))
     args = (paths_of(puzzle), width * height, puzzle.monster_cells, {}, puzzle.counts)
     assert deduce_paths(*args, solvable=True) == deduce_paths(*args)
