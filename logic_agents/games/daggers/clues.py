@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from logic_agents.games.daggers.world import (
     COVERED,
+    FLAGGED,
+    HIT,
     DaggersAction,
     DaggersObservation,
     clue_neighbourhoods,
     clue_value,
-    neighbourhood,
 )
 from logic_agents.world.view import Cell
 
@@ -86,17 +87,26 @@ class OpenClues:
             elif now == COVERED:  # unflagged: its clues have a covered cell again
                 open_.update(n for n in table[r, c]
                              if clue_value(grid[n[0]][n[1]]) is not None)
+        fresh = self._fresh
         for cell in stale:
             entries.pop(cell, None)
             if cell not in open_:
                 continue
-            unknown, marked = neighbourhood(obs, cell)
             k = clue_value(grid[cell[0]][cell[1]])
+            # world.neighbourhood, inline: this loop reads most of an agent's clues
+            unknown = []
+            marked = 0
+            for n in table[cell]:
+                around = grid[n[0]][n[1]]
+                if around == COVERED:
+                    unknown.append(n)
+                elif around == FLAGGED or around == HIT:
+                    marked += 1
             if not unknown or k is None:
                 open_.discard(cell)
                 continue
             entries[cell] = (cell, k, unknown, marked)
-            self._fresh.add(cell)
+            fresh.add(cell)
         self._sorted = None
 
     def neighbourhoods(self, obs: DaggersObservation

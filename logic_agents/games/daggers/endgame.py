@@ -199,7 +199,7 @@ class EndgameSearch:
     # slots: the search reads these fields in its innermost loop
     __slots__ = ("covered", "worlds", "lives", "budget", "nodes", "index", "everything",
                  "dagger_bits", "around", "around_bits", "known_around", "dagger_worlds",
-                 "partitions", "win")
+                 "partitions", "win", "near_known", "cascades")
 
     def __init__(self, covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                  known_daggers: frozenset[Cell], table: Mapping[Cell, tuple[Cell, ...]],
@@ -220,6 +220,10 @@ class EndgameSearch:
         self.dagger_worlds = [sum(1 << w for w, bits in enumerate(self.dagger_bits)
                                   if bits >> i & 1) for i in range(len(covered))]
         self.partitions: dict[int, list[tuple[int, int]]] = {}
+        # the cells next to a known dagger (their clue is never 0), and per world the
+        # cascades met so far, by the 0 they start from
+        self.near_known = sum(1 << j for j, k in enumerate(self.known_around) if k)
+        self.cascades: dict[int, dict[int, tuple[tuple[int, tuple[int, ...]], int]]] = {}
         self.win = cache(self._win)  # the memo: (worlds, open cells, lives) -> win chance
 
     def scores(self) -> list[tuple[float, Cell]]:
@@ -232,37 +236,60 @@ class EndgameSearch:
                            self.lives)
         return [(v, self.covered[i]) for v, i in scored]
 
-    def _shows(self, w: int, i: int) -> tuple[tuple[tuple[int, int], ...], int]:
-        """What probing the safe cell i uncovers in world w: its (cell, clue) pairs, cascading
-        through 0s, and those cells as bits. Cells open before show the same clue in every
-        world still in play, so including them does not split worlds that agree."""
+    def _shows(self, w: int, i: int) -> tuple[tuple[int, tuple[int, ...]], int]:
+        """What probing the safe cell i uncovers in world w when its clue is 0: the cells it
+        opens, cascading through 0s, as bits, with the clues of those that are not 0 (in
+        bit order), and those cells as bits. Cells open before show the same clue in every
+        world still in play, so including them does not split worlds that agree. Every 0
+        of the cascade opens the same cells, so one flood answers them all (`cascades`)."""
+        known = self.cascades.get(w)
+        if known is None:
+            known = self.cascades[w] = {}
+        found = known.get(i)
+        if found is not None:
+            return found
         daggers = self.dagger_bits[w]
-        known_around, around_bits, around = self.known_around, self.around_bits, self.around
-        seen: dict[int, int] = {}
-        opened = 0
-        todo = [i]
-        while todo:
-            j = todo.pop()
-            if opened >> j & 1:
-                continue
-            opened |= 1 << j
-            clue = known_around[j] + (daggers & around_bits[j]).bit_count()
-            seen[j] = clue
-            if clue == 0:  # no dagger around: its covered neighbours open too
-                todo.extend(around[j])
-        return tuple(sorted(seen.items())), opened
+        around_bits, members = self.around_bits, _members
+        clued = self.near_known  # the cells whose clue is not 0 in this world
+        for d in members(daggers):
+            clued |= around_bits[d]
+        zeros = self.everything & ~clued & ~daggers
+        opened = frontier = 1 << i
+        while frontier:  # breadth first, each 0 once
+            grow = 0
+            for j in members(frontier & zeros):
+                grow |= around_bits[j]
+            frontier = grow & ~opened
+            opened |= grow
+        known_around = self.known_around
+        clues = tuple(known_around[j] + (daggers & around_bits[j]).bit_count()
+                      for j in members(opened & clued))
+        found = (opened, clues), opened
+        for j in members(opened & zeros):
+            known[j] = found
+        return found
 
     def _partition(self, i: int) -> list[tuple[int, int]]:
         """The worlds where cell i is safe, grouped by what its probe shows: (worlds, cells
         it opens), both as bits."""
         found = self.partitions.get(i)
         if found is None:
-            groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
-            dagger_bits = self.dagger_bits
-            for w in range(len(self.worlds)):
-                if not dagger_bits[w] >> i & 1:
+            # keyed by the clue alone when it is not 0 (most probes: nothing cascades, and
+            # the cell's clue is all it shows), else by the whole cascade's (cell, clue) pairs
+            groups: dict[int | tuple[int, tuple[int, ...]], list[int]] = {}
+            cell, around, base = 1 << i, self.around_bits[i], self.known_around[i]
+            for w, daggers in enumerate(self.dagger_bits):
+                if daggers & cell:
+                    continue
+                clue = base + (daggers & around).bit_count()
+                shown: int | tuple[int, tuple[int, ...]] = clue
+                bits = cell
+                if clue == 0:
                     shown, bits = self._shows(w, i)
-                    group = groups.setdefault(shown, [0, bits])
+                group = groups.get(shown)
+                if group is None:
+                    groups[shown] = [1 << w, bits]
+                else:
                     group[0] |= 1 << w
             found = self.partitions[i] = [(mask, bits) for mask, bits in groups.values()]
         return found

@@ -101,11 +101,17 @@ def neighbourhood(obs: DaggersObservation, cell: Cell) -> tuple[list[Cell], int]
     return unknown, marked
 
 
+# the tokens a grid shows, read at a dict's cost (clue_value is on every agent's hot path)
+_CLUE_OF: dict[str, int | None] = {**{str(k): k for k in range(10)}, GOLD: 0,
+                                   COVERED: None, FLAGGED: None, HIT: None}
+
+
 def clue_value(shown: str) -> int | None:
     """The dagger count a shown token reads as (gold reads as 0), or None."""
-    if shown.isdigit():
-        return int(shown)
-    return 0 if shown == GOLD else None
+    value = _CLUE_OF.get(shown, -1)
+    if value != -1:
+        return value
+    return int(shown) if shown.isdigit() else None
 
 
 def clue_neighbourhoods(obs: DaggersObservation
