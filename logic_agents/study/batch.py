@@ -36,16 +36,15 @@ from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import check_same_study, sealing_key, study_record, write_study
+from logic_agents.study.resume import keep_only_sealed, resumed_rows
 from logic_agents.study.rows import (
     NAME_LIMIT,
     Row,
     RowKey,
     RowSink,
     is_number,
-    keep_only_sealed,
     read_rows,
     results_kind,
-    resumed_rows,
 )
 from logic_agents.study.settings import BACKENDS, StudySettings
 from logic_agents.world.agents import (
@@ -356,5 +355,5 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     finally:
         if sink is not None:
             sink.close()
-            keep_only_sealed(sink.path, key, rows)
+            keep_only_sealed(sink.path, key, rows, sink)
     return rows

@@ -11,8 +11,7 @@ Concepts:
   one); a half-written last line (a crash mid-write) is ignored. CSV rows are split by the csv
   module, not by lines, so a name may hold a line separator. A file whose lines end in CR
   alone is refused, never read as one torn line (nor truncated by a resume).
-- resumed_rows: the rows a resume keeps, checked against the study (one per game, each one
-  of its games); keep_only_sealed: a file changed during a study is written again.
+- What a resume keeps and a study's end checks of its file: resume.py.
 """
 
 from __future__ import annotations
@@ -22,12 +21,12 @@ import csv
 import dataclasses
 import hashlib
 import hmac
+import io
 import json
 import math
 import os
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,7 +95,11 @@ def seal_of(row: Row, key: str) -> str:
     """The referee's seal on a row: an HMAC of its fields under the study's key (kept in the
     study record, which a sandboxed player cannot see). A row appended by anyone else, or
     changed since, does not carry it."""
-    record = json.dumps(fields_of(row), sort_keys=True, separators=(",", ":"), default=str)
+    return _seal(fields_of(row), key)
+
+
+def _seal(fields: Record, key: str) -> str:
+    record = json.dumps(fields, sort_keys=True, separators=(",", ":"), default=str)
     return hmac.new(key.encode(), record.encode(), hashlib.sha256).hexdigest()[:32]
 
 
@@ -261,7 +264,8 @@ def refuse_cr_only(tail: bytes, path: Path, lineno: int) -> None:
 
 
 class RowSink:
-    """Append rows to a .csv or .jsonl file, one flushed line per finished game."""
+    """Append rows to a .csv or .jsonl file, one flushed line per finished game; `unchanged()`
+    says whether the file still holds exactly what it held and what was appended since."""
 
     def __init__(self, path: str | Path, key: str | None = None):
         self.path = Path(path)
@@ -287,18 +291,32 @@ class RowSink:
                 header = next(csv.reader(f), None)
                 if header in (ROW_FIELDS, OLD_ROW_FIELDS, OLDER_ROW_FIELDS):
                     fields = header
-        self.writer = (csv.DictWriter(self.file, fields, extrasaction="ignore")
+        # each line is made here, then written and hashed: the hash of what the file should
+        # hold lets a study's end check it in one read instead of parsing every row again
+        self.line = io.StringIO()
+        self.writer = (csv.DictWriter(self.line, fields, extrasaction="ignore")
                        if self.kind == "csv" else None)
+        self.digest = hashlib.blake2b(self.path.read_bytes() if not fresh else b"")
         if self.writer is not None and fresh:
             self.writer.writeheader()
-            self.file.flush()
+            self._put("")
+
+    def _put(self, text: str) -> None:
+        """Write `text`, else the line the csv writer made."""
+        if not text:
+            text = self.line.getvalue()
+            self.line.seek(0)
+            self.line.truncate()
+        self.file.write(text)
+        self.file.flush()  # at once: a study stopped or killed now keeps this row
+        self.digest.update(text.encode("utf-8"))
 
     def write(self, row: Row) -> None:
         """Append `row`; a row that would not read back (a field over CELL_LIMIT) is
         refused before anything of it is written."""
         record = fields_of(row)
         if self.key is not None:
-            record["seal"] = seal_of(row, self.key)
+            record["seal"] = _seal(record, self.key)
         if self.writer is not None:
             record["stats"] = json.dumps(row.stats, sort_keys=True)
             record["extra"] = json.dumps(row.extra, sort_keys=True)
@@ -307,16 +325,24 @@ class RowSink:
                                   f"over {CELL_LIMIT >> 10} KiB, which a results file does not "
                                   "keep", str(self.path))
             self.writer.writerow(record)
+            line = ""
         else:
             line = json.dumps(record) + "\n"
             if len(line) > CELL_LIMIT:
                 raise FormatError(f"a row of {row.agent[:40]!r} on {row.map[:40]!r} is over "
                                   f"{CELL_LIMIT >> 10} KiB, which a results file does not keep",
                                   str(self.path))
-            self.file.write(line)
-        self.file.flush()  # at once: a study stopped or killed now keeps this row
+        self._put(line)
         if time.monotonic() - self.synced >= SYNC_EVERY_S:  # and on disk within a second
             self._sync()
+
+    def unchanged(self) -> bool:
+        """Whether the file holds what it held when opened here, then this sink's lines."""
+        try:
+            with self.path.open("rb") as f:
+                return hashlib.file_digest(f, "blake2b").digest() == self.digest.digest()
+        except OSError:
+            return False
 
     def _sync(self) -> None:
         os.fsync(self.file.fileno())
@@ -326,50 +352,3 @@ class RowSink:
         with contextlib.suppress(OSError):  # each row was flushed; closing must not mask an error
             self._sync()
         self.file.close()
-
-
-def resumed_rows(rows: Iterable[Row], wanted: Callable[[RowKey], bool], runs: int,
-                 objective: str, where: str) -> list[Row]:
-    """The rows a resume keeps, checked as a study's: one row per game (a game retried with
-    --retry-errors leaves its failed row before the new one; any other second row is
-    refused), every row one of the study's games (a run past a smaller --runs is kept in the
-    file and left out), and no score on a game that is won or lost."""
-    unique: dict[RowKey, Row] = {}
-    for row in rows:
-        agent, name, run, _ = row.key
-        game = f"{agent!r} on {name!r} run {run}"
-        if run < runs and not wanted(row.key):
-            raise FormatError(f"a row for {game} with seed {row.seed} is not one of this "
-                              "study's games; the file was changed by someone else", where)
-        if row.score is not None and objective != "score":
-            raise FormatError(f"the row for {game} has a score, but this game is won or lost",
-                              where)
-        held = unique.get(row.key)
-        if held is not None and not held.failed:
-            raise FormatError(f"two rows for one game ({game}); a study writes one (and one "
-                              "more only after a failed one, with --retry-errors)", where)
-        if run < runs:
-            unique[row.key] = row
-    return list(unique.values())
-
-
-def keep_only_sealed(out: Path, key: str, rows: list[Row]) -> None:
-    """After a study: the results file must hold the rows the referee wrote and nothing else.
-    Where someone changed it while the study ran (an agent outside a sandbox can write the
-    user's files), it is written again from the referee's own rows, and a note says so."""
-    try:
-        read_rows(out, key)
-        return
-    except FormatError as e:
-        reason = str(e)
-    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
-    tmp.unlink(missing_ok=True)
-    sink = RowSink(tmp, key)
-    try:
-        for row in rows:
-            sink.write(row)
-    finally:
-        sink.close()
-    os.replace(tmp, out)
-    print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
-          f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)

@@ -75,6 +75,7 @@ def run_episode(
     except PassThrough:  # a framework hook stopped the episode: the agent is still closed
         with contextlib.suppress(AgentFailed):
             clock.call("close", seat.close, step=state.steps)
+        clock.rest()
         raise
     stats: Record = {}
     if failure is None:
@@ -86,6 +87,7 @@ def run_episode(
         clock.call("close", seat.close, step=state.steps)
     except AgentFailed as e:
         failure = failure or e
+    clock.rest()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     outcome = state.outcome
     if failure is not None:

@@ -100,7 +100,7 @@ class OpenClues:
                 around = grid[n[0]][n[1]]
                 if around == COVERED:
                     unknown.append(n)
-                elif around == FLAGGED or around == HIT:
+                elif around in (FLAGGED, HIT):
                     marked += 1
             if not unknown or k is None:
                 open_.discard(cell)

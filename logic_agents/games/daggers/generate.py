@@ -140,19 +140,17 @@ def generate_map(
             if len(calm) < gold:
                 continue
             golds = set(rng.sample(calm, gold))
-        counts = dict.fromkeys(table, 0)
+        counts = [[0] * width for _ in range(height)]
         for cell in placed:  # each dagger counts once for each of its neighbours
-            for n in table[cell]:
-                counts[n] += 1
-        tokens = tuple(
-            tuple(
-                DAGGER if (r, c) in placed
-                else GOLD if (r, c) in golds
-                else DIGITS[counts[(r, c)]]  # shared one-letter strings: a board is small
-                for c in range(width)
-            )
-            for r in range(height)
-        )
+            for r, c in table[cell]:
+                counts[r][c] += 1
+        # shared one-letter strings: a board is small (and a study makes one a game)
+        grid = [[DIGITS[k] for k in row] for row in counts]
+        for r, c in placed:
+            grid[r][c] = DAGGER
+        for r, c in golds:
+            grid[r][c] = GOLD
+        tokens = tuple(map(tuple, grid))
         return DaggersMap(name=name, tokens=tokens, lives=lives, starts=tuple(starts),
                           topology=topology, preset=preset, comments=comments)
     raise GenerationError(f"found no placement with {gold} gold clear of daggers in {attempts} tries")

@@ -1,0 +1,68 @@
+"""What a resume keeps of a results file, and what a study's end checks of it.
+
+Concepts:
+- resumed_rows: the rows a resume keeps, checked against the study (one per game, each one
+  of its games).
+- keep_only_sealed: a file changed while the study ran is written again from the referee's
+  own rows; a file its RowSink finds unchanged (one hash over the file) is not read again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+from logic_agents.study.rows import Row, RowKey, RowSink, read_rows
+
+
+def resumed_rows(rows: Iterable[Row], wanted: Callable[[RowKey], bool], runs: int,
+                 objective: str, where: str) -> list[Row]:
+    """The rows a resume keeps, checked as a study's: one row per game (a game retried with
+    --retry-errors leaves its failed row before the new one; any other second row is
+    refused), every row one of the study's games (a run past a smaller --runs is kept in the
+    file and left out), and no score on a game that is won or lost."""
+    unique: dict[RowKey, Row] = {}
+    for row in rows:
+        agent, name, run, _ = row.key
+        game = f"{agent!r} on {name!r} run {run}"
+        if run < runs and not wanted(row.key):
+            raise FormatError(f"a row for {game} with seed {row.seed} is not one of this "
+                              "study's games; the file was changed by someone else", where)
+        if row.score is not None and objective != "score":
+            raise FormatError(f"the row for {game} has a score, but this game is won or lost",
+                              where)
+        held = unique.get(row.key)
+        if held is not None and not held.failed:
+            raise FormatError(f"two rows for one game ({game}); a study writes one (and one "
+                              "more only after a failed one, with --retry-errors)", where)
+        if run < runs:
+            unique[row.key] = row
+    return list(unique.values())
+
+
+def keep_only_sealed(out: Path, key: str, rows: list[Row], sink: RowSink | None = None) -> None:
+    """After a study: the results file must hold the rows the referee wrote and nothing else.
+    Where someone changed it while the study ran (an agent outside a sandbox can write the
+    user's files), it is written again from the referee's own rows, and a note says so.
+    `sink`, the study's: a file it finds unchanged is not read row by row."""
+    if sink is not None and sink.unchanged():
+        return
+    try:
+        read_rows(out, key)
+        return
+    except FormatError as e:
+        reason = str(e)
+    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
+    tmp.unlink(missing_ok=True)
+    sink = RowSink(tmp, key)
+    try:
+        for row in rows:
+            sink.write(row)
+    finally:
+        sink.close()
+    os.replace(tmp, out)
+    print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
+          f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)

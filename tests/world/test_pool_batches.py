@@ -1,0 +1,62 @@
+"""Issue 42: a worker whose games are quick is sent BATCH jobs in one message. A batch must
+keep every guarantee of one job a message: each row comes back as it is made, and a worker
+that dies mid-batch costs the game it was playing (a row) and nothing else (the games it had
+not begun are played by another worker, each once)."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from logic_agents.errors import AgentFailed
+from logic_agents.ground.processes import fork_context
+from logic_agents.world import processes
+from logic_agents.world.processes import BATCH, Pool
+from logic_agents.world.sandbox import Caps, Clock
+
+pytestmark = pytest.mark.skipif(fork_context().get_start_method() != "fork",
+                                reason="the pool's workers are forked")
+
+
+def _play(job: int, clock: Clock) -> tuple[str, int, int]:
+    if job == 37:
+        os._exit(3)  # its own doing: a row, not played again
+    return "ok", job, os.getpid()
+
+
+def _lost(job: int, failure: AgentFailed) -> tuple[str, int, int]:
+    return "lost", job, 0
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_worker_lost_mid_batch_costs_only_its_game(workers, monkeypatch):
+    sent: list[list[int]] = []
+    send = Pool._send
+    monkeypatch.setattr(Pool, "_send", lambda self, i, jobs: (sent.append(list(jobs)),
+                                                             send(self, i, jobs))[1])
+    rows: list[tuple[str, int, int]] = []
+    Pool(workers, Caps(None, None, None), _play, _lost).run(iter(range(200)), rows.append,
+                                                            threading.Event())
+    assert sorted(job for _, job, _ in rows) == list(range(200))  # each game once
+    assert [r for r in rows if r[0] == "lost"] == [("lost", 37, 0)]
+    assert max(len(jobs) for jobs in sent) == BATCH  # quick games went in batches
+    assert len(sent) < 200 // 4
+    if workers == 1:  # one worker plays in the study's order, the lost batch's rest next
+        assert [job for _, job, _ in rows] == list(range(200))
+        assert len({pid for _, job, pid in rows if job < 37}) == 1
+        assert {pid for _, job, pid in rows if job < 37}.isdisjoint(
+            {pid for _, job, pid in rows if job > 37})
+
+
+def test_slow_games_go_one_at_a_time(monkeypatch):
+    monkeypatch.setattr(processes, "QUICK_S", 0.0)  # no game is quick
+    sent: list[int] = []
+    send = Pool._send
+    monkeypatch.setattr(Pool, "_send", lambda self, i, jobs: (sent.append(len(jobs)),
+                                                             send(self, i, jobs))[1])
+    rows: list[tuple[str, int, int]] = []
+    Pool(2, Caps(None, None, None), _play, _lost).run(iter(range(20)), rows.append,
+                                                      threading.Event())
+    assert sorted(job for _, job, _ in rows) == list(range(20)) and set(sent) == {1}
