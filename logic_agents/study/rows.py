@@ -69,6 +69,10 @@ class Row:
     def failed(self) -> bool:
         return self.outcome in FAILED
 
+    def __reduce__(self) -> tuple[type[Row], tuple[Any, ...]]:
+        """Pickled as its fields in order: a row crosses from a worker for every game."""
+        return Row, tuple(getattr(self, name) for name in ROW_FIELDS)
+
     @property
     def key(self) -> RowKey:
         return (self.agent, self.map, self.run, self.seed)
@@ -98,9 +102,14 @@ def seal_of(row: Row, key: str) -> str:
     return _seal(fields_of(row), key)
 
 
+# made once: json.dumps with options builds an encoder at every call (a row is 3 of them)
+_SEAL_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+_CELL_JSON = json.JSONEncoder(sort_keys=True)
+
+
 def _seal(fields: Record, key: str) -> str:
-    record = json.dumps(fields, sort_keys=True, separators=(",", ":"), default=str)
-    return hmac.new(key.encode(), record.encode(), hashlib.sha256).hexdigest()[:32]
+    record = _SEAL_JSON.encode(fields)
+    return hmac.digest(key.encode(), record.encode(), "sha256").hex()[:32]
 
 
 def check_consistent(row: Row) -> None:
@@ -318,8 +327,8 @@ class RowSink:
         if self.key is not None:
             record["seal"] = _seal(record, self.key)
         if self.writer is not None:
-            record["stats"] = json.dumps(row.stats, sort_keys=True)
-            record["extra"] = json.dumps(row.extra, sort_keys=True)
+            record["stats"] = _CELL_JSON.encode(row.stats)
+            record["extra"] = _CELL_JSON.encode(row.extra)
             if any(len(str(v)) > CELL_LIMIT for v in record.values()):
                 raise FormatError(f"a row of {row.agent[:40]!r} on {row.map[:40]!r} has a field "
                                   f"over {CELL_LIMIT >> 10} KiB, which a results file does not "

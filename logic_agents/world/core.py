@@ -91,8 +91,8 @@ class Why(str):
                 path: bool = False) -> Why:
         """A reason: its words, and what a viewer highlights (see the class)."""
         why = super().__new__(cls, text)
-        why.cells = tuple((int(r), int(c)) for r, c in cells)
-        why.odds = dict(odds or {})
+        why.cells = tuple([(int(r), int(c)) for r, c in cells])  # a list: half a genexpr's cost
+        why.odds = dict(odds) if odds else {}
         why.guess = guess
         why.path = path
         return why

@@ -43,6 +43,7 @@ PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 GRACE_S = 1.0  # past a deadline by this much, the alarm has failed: kill the process
 HEADROOM_MIB = 512  # the interpreter and its libraries, on top of what an agent may hold
 WHERE = ("", "__init__", "reset", "act", "why", "stats", "close", "world")
+_WHERE_AT = {where: float(i) for i, where in enumerate(WHERE)}
 DEFAULT_MOVE_TIMEOUT_S = 120.0
 DEFAULT_GAME_TIMEOUT_S = 600.0
 
@@ -149,8 +150,10 @@ class Watch:
 
     def set(self, deadline: float, step: int, where: str) -> None:
         """Say what the agent is doing and by when it must finish (0: no deadline)."""
-        self.cells[1], self.cells[2] = step, WHERE.index(where)
-        self.cells[0] = deadline
+        cells = self.cells
+        cells[1] = step
+        cells[2] = _WHERE_AT[where]
+        cells[0] = deadline
 
     @property
     def deadline(self) -> float:
