@@ -235,14 +235,18 @@ class Clock:
     def call(self, where: str, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts],
              step: int = 0) -> R:
         """fn(*args) as the agent's `where` call; its failures come out as AgentFailed."""
-        deadline, is_game = self._deadline(where)
-        if deadline <= time.monotonic():
+        now = time.monotonic()  # _deadline(where), inline: this runs for every move
+        move_cap, game_deadline = self.caps.move_timeout, self.game_deadline
+        move = now + move_cap if move_cap and where != "world" else math.inf
+        deadline, is_game = min(move, game_deadline), game_deadline <= move
+        if deadline <= now:
             raise self._timeout(where, step, is_game)
         # reading `why` is left to the supervisor's watch: the alarm costs two system calls;
         # an agent in a player process (world.referee.RemoteAgent) keeps its own deadline
-        alarm = (not math.isinf(deadline) and where != "why"
-                 and not (isinstance(fn, types.MethodType) and isinstance(fn.__self__, Seated)
-                          and fn.__self__.remote)
+        owner = getattr(fn, "__self__", None)
+        alarm = (deadline != math.inf and where != "why"
+                 and not (getattr(owner, "remote", False) is True and isinstance(owner, Seated)
+                          and isinstance(fn, types.MethodType))
                  and self._install_alarm())
         try:
             if self.watch is not None:
