@@ -55,6 +55,9 @@ PROB_GAMES = {"beginner": 2000, "intermediate": 1000, "expert": 300}
 # PSEQ plays ten times as many games (its own random boards, same rule): a game costs it so
 # little that 300 expert games left its mean to luck (0.84 against 1.05 ms in two rounds)
 PEER_GAMES = {preset: 10 * games for preset, games in PROB_GAMES.items()}
+# a study long enough that its start-up (imports, the workers' fork) is not its per-game cost:
+# at 2,000 games the start-up alone was 0.15 ms a game
+STUDY_GAMES = 10_000
 
 
 def prob_in_process(preset: str, games: int) -> float:
@@ -144,13 +147,13 @@ def main() -> int:
     own: list[float] = []
 
     def study() -> float:
-        figures = compare_cost(ROOT, 2000, 0)
+        figures = compare_cost(ROOT, STUDY_GAMES, 0)
         own.append(figures["referee"] + figures["worker"] - figures["game"])
         return figures["referee"] + figures["worker"]
 
     mine, theirs = row(args.rounds, study,
                        lambda: 1000 * play_pseq(args.pseq, beginner, 20000, 1)[1] / 20000)
-    add("a beginner study through the `compare` command (prob, 2,000 games, 9x9/10 at "
+    add(f"a beginner study through the `compare` command (prob, {STUDY_GAMES:,} games, 9x9/10 at "
         f"(2,2)), whole process per game; of which `compare`'s own cost: {cell(own, 'ms')} "
         "(target <= 0.2 ms)", mine, theirs, "ms", "PSEQ", "<= 25x")
     # Sudoku solve beside tdoku
