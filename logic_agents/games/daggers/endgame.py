@@ -2,8 +2,8 @@
 of winning, found by exact search over those placements.
 
 Concepts:
-- placements(obs, limit): every placement of the remaining daggers on the covered cells that
-  agrees with the clues and the total, or None when there are more than `limit`.
+- placements(obs, limit) (placements.py): every placement of the remaining daggers on the
+  covered cells that agrees with the clues and the total, or None past `limit`.
 - What a probe shows: in a given placement, probing a safe cell uncovers its clue, and a 0
   uncovers its neighbours in turn (gold reads as 0 and cascades the same way). Placements that
   show the same thing stay together; the others are ruled out.
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 
-from logic_agents.games.daggers.odds import constraints, remaining_daggers
+from logic_agents.games.daggers.placements import placements
 from logic_agents.games.daggers.world import (
     COVERED,
     FLAGGED,
@@ -36,59 +36,6 @@ from logic_agents.world.view import Cell
 
 class _OutOfBudget(Exception):
     pass
-
-
-def placements(obs: DaggersObservation, limit: int) -> list[frozenset[Cell]] | None:
-    """All consistent placements (sets of dagger cells among the covered ones), or None if
-    there are more than `limit`."""
-    unknown = obs.unknown_cells()
-    remaining = remaining_daggers(obs)
-    cons = constraints(obs)
-    if any(not cells for cells, _ in cons):
-        return []  # a clue that cannot add up: no placement agrees
-    touching: dict[Cell, list[int]] = {c: [] for c in unknown}
-    for i, (cells, _) in enumerate(cons):
-        for c in cells:
-            touching[c].append(i)
-    # clue-bound cells first, so constraints close early
-    order = sorted(unknown, key=lambda c: (not touching[c], c))
-    need = [k for _, k in cons]
-    left = [len(cells) for cells, _ in cons]
-    found: list[frozenset[Cell]] = []
-    chosen: list[Cell] = []
-
-    def go(j: int, daggers_left: int) -> None:
-        if len(found) > limit:
-            return
-        if j == len(order):
-            if daggers_left == 0:
-                found.append(frozenset(chosen))
-            return
-        if daggers_left > len(order) - j:
-            return
-        cell = order[j]
-        for i in touching[cell]:
-            left[i] -= 1
-        for dagger in (False, True):
-            if dagger and daggers_left == 0:
-                continue
-            ok = all(need[i] - dagger >= 0 and need[i] - dagger <= left[i] for i in touching[cell])
-            if not ok:
-                continue
-            for i in touching[cell]:
-                need[i] -= dagger
-            if dagger:
-                chosen.append(cell)
-            go(j + 1, daggers_left - dagger)
-            if dagger:
-                chosen.pop()
-            for i in touching[cell]:
-                need[i] += dagger
-        for i in touching[cell]:
-            left[i] += 1
-
-    go(0, remaining)
-    return None if len(found) > limit else found
 
 
 def best_probe(obs: DaggersObservation, limit: int = 300, budget: int = 200_000
