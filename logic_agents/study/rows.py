@@ -308,14 +308,16 @@ class RowSink:
         self.digest = hashlib.blake2b(self.path.read_bytes() if not fresh else b"")
         if self.writer is not None and fresh:
             self.writer.writeheader()
-            self._put("")
+            self._put(self._csv_line())
+
+    def _csv_line(self) -> str:
+        """The line the csv writer made last, taken from its buffer."""
+        text = self.line.getvalue()
+        self.line.seek(0)
+        self.line.truncate()
+        return text
 
     def _put(self, text: str) -> None:
-        """Write `text`, else the line the csv writer made."""
-        if not text:
-            text = self.line.getvalue()
-            self.line.seek(0)
-            self.line.truncate()
         self.file.write(text)
         self.file.flush()  # at once: a study stopped or killed now keeps this row
         self.digest.update(text.encode("utf-8"))
@@ -334,7 +336,7 @@ class RowSink:
                                   f"over {CELL_LIMIT >> 10} KiB, which a results file does not "
                                   "keep", str(self.path))
             self.writer.writerow(record)
-            line = ""
+            line = self._csv_line()
         else:
             line = json.dumps(record) + "\n"
             if len(line) > CELL_LIMIT:

@@ -199,9 +199,12 @@ class Clock:
         self.game_deadline = (time.monotonic() + self.caps.game_timeout
                               if self.caps.game_timeout else math.inf)
 
-    def _deadline(self, where: str) -> tuple[float, bool]:
-        """(when the call must end, whether that is the game's cap rather than the move's)."""
-        move = (time.monotonic() + self.caps.move_timeout
+    def _deadline(self, where: str, now: float | None = None) -> tuple[float, bool]:
+        """(when the call must end, whether that is the game's cap rather than the move's).
+
+        For a call starting `now` (default: the clock's time).
+        """
+        move = ((time.monotonic() if now is None else now) + self.caps.move_timeout
                 if self.caps.move_timeout and where != "world" else math.inf)
         return min(move, self.game_deadline), self.game_deadline <= move
 
@@ -235,10 +238,8 @@ class Clock:
     def call(self, where: str, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts],
              step: int = 0) -> R:
         """fn(*args) as the agent's `where` call; its failures come out as AgentFailed."""
-        now = time.monotonic()  # _deadline(where), inline: this runs for every move
-        move_cap, game_deadline = self.caps.move_timeout, self.game_deadline
-        move = now + move_cap if move_cap and where != "world" else math.inf
-        deadline, is_game = min(move, game_deadline), game_deadline <= move
+        now = time.monotonic()  # read once: this runs for every move
+        deadline, is_game = self._deadline(where, now)
         if deadline <= now:
             raise self._timeout(where, step, is_game)
         # reading `why` is left to the supervisor's watch: the alarm costs two system calls;

@@ -16,6 +16,8 @@ from logic_agents.games.daggers.world import DaggersWorld
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Caps, Clock
 
+# Windows has no interval timers: there the Clock sets no alarm (the supervisor alone stops a
+# call), so there is nothing here to test
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timers")
 
 

@@ -11,13 +11,9 @@ import threading
 import pytest
 
 from logic_agents.errors import AgentFailed
-from logic_agents.ground.processes import fork_context
 from logic_agents.world import processes
 from logic_agents.world.processes import BATCH, Pool
 from logic_agents.world.sandbox import Caps, Clock
-
-pytestmark = pytest.mark.skipif(fork_context().get_start_method() != "fork",
-                                reason="the pool's workers are forked")
 
 
 def _play(job: int, clock: Clock) -> tuple[str, int, int]:

@@ -145,7 +145,7 @@ class EndgameSearch:
 
     # slots: the search reads these fields in its innermost loop
     __slots__ = ("covered", "worlds", "lives", "budget", "nodes", "index", "everything",
-                 "dagger_bits", "around", "around_bits", "known_around", "dagger_worlds",
+                 "dagger_bits", "around_bits", "known_around", "dagger_worlds",
                  "partitions", "win", "near_known", "cascades")
 
     def __init__(self, covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
@@ -158,8 +158,7 @@ class EndgameSearch:
         self.dagger_bits = [sum(1 << index[c] for c in w) for w in worlds]
         # per covered cell, its covered neighbours as bits: its clue differs between two
         # placements exactly when they hold different numbers of daggers there
-        self.around = [tuple(index[n] for n in table[c] if n in index) for c in covered]
-        self.around_bits = [sum(1 << j for j in near) for near in self.around]
+        self.around_bits = [sum(1 << index[n] for n in table[c] if n in index) for c in covered]
         self.known_around = [sum(n in known_daggers for n in table[c]) for c in covered]
         # per cell: the worlds in which it is a dagger, and (lazily) the worlds grouped by
         # what probing it shows, so that a search step costs one pass over a few groups, not
@@ -222,7 +221,8 @@ class EndgameSearch:
         found = self.partitions.get(i)
         if found is None:
             # keyed by the clue alone when it is not 0 (most probes: nothing cascades, and
-            # the cell's clue is all it shows), else by the whole cascade's (cell, clue) pairs
+            # the cell's clue is all it shows), else by the cells the cascade opens and their
+            # clues (_shows)
             groups: dict[int | tuple[int, tuple[int, ...]], list[int]] = {}
             cell, around, base = 1 << i, self.around_bits[i], self.known_around[i]
             for w, daggers in enumerate(self.dagger_bits):
