@@ -36,6 +36,7 @@ from logic_agents.solving.options import solver_option
 from logic_agents.world.base import PlanningAgent
 from logic_agents.world.core import Why
 from logic_agents.world.declared import Option
+from logic_agents.world.view import Cell
 
 if TYPE_CHECKING:
     from logic_agents.logic.kb import KnowledgeBase
@@ -179,9 +180,15 @@ class SatAgent(DaggersAgent):
         """aima's KB-agent loop: single-point moves, then TELL and ASK, then ACT."""
         move = self.next_move(obs)
         if move is None and self.single_point:
-            self.plan(
-                (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
-                for m, clue in single_point_proofs(obs, self.open_clues, fresh=True))
+            whys: dict[Cell, Why] = {}  # one reason per proving clue (it proves several moves)
+            moves = []
+            for m, clue in single_point_proofs(obs, self.open_clues, fresh=True):
+                why = whys.get(clue)
+                if why is None:
+                    why = whys[clue] = Why(f"single point: clue {obs.clue(clue)} at {clue}",
+                                           [clue])
+                moves.append((m, why))
+            self.plan(moves)
             move = self.next_move(obs)
         if move is None:
             self.plan(self.satisfiability_test(obs))

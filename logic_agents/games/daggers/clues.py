@@ -12,7 +12,11 @@ Concepts:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from logic_agents.games.daggers.board import neighbours
 from logic_agents.games.daggers.world import (
+    CLUE_OF,
     COVERED,
     FLAGGED,
     HIT,
@@ -22,6 +26,8 @@ from logic_agents.games.daggers.world import (
     clue_value,
 )
 from logic_agents.world.view import Cell
+
+_MARKS = frozenset((FLAGGED, HIT))  # the tokens a clue counts as found daggers
 
 
 class GridChanges:
@@ -57,17 +63,28 @@ class GridChanges:
 class OpenClues:
     """The clue cells that still have a covered neighbour, kept up to date from the cells
     that changed since the last look: single-point moves read those clues, in reading order,
-    instead of the whole grid at every step."""
+    instead of the whole grid at every step.
+
+    Inside, a cell is its index in reading order (row * width + column): the sets and dicts
+    here are touched for every cell an opening shows, and a tuple's hash is computed anew
+    at every touch, an int's is itself."""
 
     def __init__(self, changes: GridChanges | None = None) -> None:
         self.changes = changes if changes is not None else GridChanges()
         self.cursor = 0
-        self.open: set[Cell] = set()
+        self._shape: tuple[int, int, str] | None = None  # the board the indices are of
+        self._open: set[int] = set()
         self._seen: DaggersObservation | None = None  # the observation last read
         # per open clue: (cell, clue, covered neighbours, marked), until a neighbour changes
-        self._entries: dict[Cell, tuple[Cell, int, list[Cell], int]] = {}
-        self._fresh: set[Cell] = set()  # clues (re)read since the last `fresh` call
+        self._entries: dict[int, tuple[Cell, int, list[Cell], int]] = {}
+        self._fresh: set[int] = set()  # clues (re)read since the last `fresh` call
         self._sorted: list[tuple[Cell, int, list[Cell], int]] | None = None
+
+    @property
+    def open(self) -> set[Cell]:
+        """The clue cells with a covered neighbour (as of the last observation read)."""
+        cells = _indexed(*self._shape)[0] if self._shape else []
+        return {cells[i] for i in self._open}
 
     def _read(self, obs: DaggersObservation) -> None:
         """Bring the entries up to `obs`: re-read the clues around every changed cell."""
@@ -77,36 +94,50 @@ class OpenClues:
         news, self.cursor = self.changes.since(obs, self.cursor)
         if not news:
             return
-        grid, table, entries, open_ = obs.grid, obs.neighbours, self._entries, self.open
-        stale: set[Cell] = set()
+        grid = obs.grid
+        shape = (len(grid), len(grid[0]), obs.topology)
+        if shape != self._shape:  # another board: nothing read before is of it
+            self._shape = shape
+            self._open.clear()
+            self._entries.clear()
+            self._fresh.clear()
+        cells, around_of, table = _indexed(*shape)
+        width = shape[1]
+        entries, open_ = self._entries, self._open
+        clue_of, covered, marks = CLUE_OF, COVERED, _MARKS  # locals: read per neighbour
+        stale: set[int] = set()
         for (r, c), now in news:
-            stale.update(table[r, c])  # the clues around a changed cell see it change
-            stale.add((r, c))
-            if clue_value(now) is not None:
-                open_.add((r, c))
-            elif now == COVERED:  # unflagged: its clues have a covered cell again
-                open_.update(n for n in table[r, c]
-                             if clue_value(grid[n[0]][n[1]]) is not None)
+            i = r * width + c
+            stale.update(around_of[i])  # the clues around a changed cell see it change
+            stale.add(i)
+            if clue_of.get(now, -1) is not None:  # a clue (or a token clue_value would read)
+                open_.add(i)
+            elif now == covered:  # unflagged: its clues have a covered cell again
+                open_.update(j for j in around_of[i]
+                             if clue_value(grid[j // width][j % width]) is not None)
         fresh = self._fresh
-        for cell in stale:
-            entries.pop(cell, None)
-            if cell not in open_:
-                continue
-            k = clue_value(grid[cell[0]][cell[1]])
+        stale &= open_  # only clues have entries (and only open ones)
+        for i in stale:
+            entries.pop(i, None)
+            cell = cells[i]
+            shown = grid[cell[0]][cell[1]]
+            k = clue_of.get(shown, -1)
+            if k == -1:
+                k = clue_value(shown)
             # world.neighbourhood, inline: this loop reads most of an agent's clues
             unknown = []
             marked = 0
-            for n in table[cell]:
+            for n in table[i]:
                 around = grid[n[0]][n[1]]
-                if around == COVERED:
+                if around == covered:
                     unknown.append(n)
-                elif around in (FLAGGED, HIT):
+                elif around in marks:
                     marked += 1
             if not unknown or k is None:
-                open_.discard(cell)
+                open_.discard(i)
                 continue
-            entries[cell] = (cell, k, unknown, marked)
-            fresh.add(cell)
+            entries[i] = (cell, k, unknown, marked)
+            fresh.add(i)
         self._sorted = None
 
     def neighbourhoods(self, obs: DaggersObservation
@@ -115,16 +146,29 @@ class OpenClues:
         reading order (the same list again until the grid changes: do not change it)."""
         self._read(obs)
         if self._sorted is None:
-            self._sorted = [self._entries[cell] for cell in sorted(self.open)]
+            entries = self._entries
+            self._sorted = [entries[i] for i in sorted(self._open)]
         return self._sorted
 
     def fresh(self, obs: DaggersObservation) -> list[tuple[Cell, int, list[Cell], int]]:
         """neighbourhoods(obs), but only the clues whose neighbourhood changed since the last
         call (or that are new): a clue read before and unchanged since proves nothing new."""
         self._read(obs)
-        out = [self._entries[cell] for cell in sorted(self._fresh) if cell in self.open]
+        entries, open_ = self._entries, self._open
+        out = [entries[i] for i in sorted(self._fresh) if i in open_]
         self._fresh.clear()
         return out
+
+
+@lru_cache(maxsize=16)
+def _indexed(height: int, width: int, topology: str
+             ) -> tuple[list[Cell], list[tuple[int, ...]], list[tuple[Cell, ...]]]:
+    """A board's cells by index (reading order), and per index its neighbours as indices
+    and as cells (world.neighbours' order)."""
+    table = neighbours(height, width, topology)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    return (cells, [tuple(r * width + c for r, c in table[cell]) for cell in cells],
+            [table[cell] for cell in cells])
 
 
 def single_point_moves(obs: DaggersObservation) -> list[DaggersAction]:

@@ -101,14 +101,15 @@ def neighbourhood(obs: DaggersObservation, cell: Cell) -> tuple[list[Cell], int]
     return unknown, marked
 
 
-# the tokens a grid shows, read at a dict's cost (clue_value is on every agent's hot path)
-_CLUE_OF: dict[str, int | None] = {**{str(k): k for k in range(10)}, GOLD: 0,
-                                   COVERED: None, FLAGGED: None, HIT: None}
+# the tokens a grid shows, read at a dict's cost (clue_value is on every agent's hot path;
+# a hot loop may read CLUE_OF.get(token, -1) itself and call clue_value only on -1)
+CLUE_OF: dict[str, int | None] = {**{str(k): k for k in range(10)}, GOLD: 0,
+                                  COVERED: None, FLAGGED: None, HIT: None}
 
 
 def clue_value(shown: str) -> int | None:
     """The dagger count a shown token reads as (gold reads as 0), or None."""
-    value = _CLUE_OF.get(shown, -1)
+    value = CLUE_OF.get(shown, -1)
     if value != -1:
         return value
     return int(shown) if shown.isdigit() else None
@@ -245,20 +246,26 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
 
     def _uncover(self, cell: Cell) -> None:
         """Uncover a safe cell; zeros and golds open their neighbours, cascading."""
+        # _show inline, and the board's tokens read directly: an opening shows dozens of cells
+        grid, tokens, changed, table = self._grid, self.instance.tokens, self._changed_rows, \
+            self._neighbours
         stack = [cell]
         while stack:
             r, c = stack.pop()
-            if self._grid[r][c] not in (COVERED, FLAGGED):
+            row = grid[r]
+            if row[c] != COVERED and row[c] != FLAGGED:
                 continue
-            token = self.instance.token((r, c))
+            token = tokens[r][c]
             if token == DAGGER:  # a cascade never reaches a dagger; kept as a guard
                 continue
-            self._show(r, c, token)
+            row[c] = token
+            changed.add(r)
             self._uncovered_safe += 1
             if token == GOLD:
                 self._lives += 1
-            if token in ("0", GOLD):
-                stack.extend(self._neighbours[(r, c)])
+                stack.extend(table[r, c])
+            elif token == "0":
+                stack.extend(table[r, c])
 
     def _grid_now(self) -> tuple[tuple[str, ...], ...]:
         for r in self._changed_rows:
