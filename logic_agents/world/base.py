@@ -38,8 +38,15 @@ from logic_agents.world.view import Cell
 _SEEDS = random.Random()
 
 
-def _unseeded() -> random.Random:
-    return random.Random(_SEEDS.getrandbits(64))
+class _Unseeded:
+    """`rng` before the first reset: made when first read (seeding one costs 4 us, and the
+    first reset seeds its own), then kept in the object's own attributes."""
+
+    def __get__(self, obj: object, owner: type | None = None) -> random.Random:
+        rng = random.Random(_SEEDS.getrandbits(64))
+        if obj is not None:
+            vars(obj)["rng"] = rng
+        return rng
 
 Obs = TypeVar("Obs")
 Act = TypeVar("Act")
@@ -51,10 +58,10 @@ class WorldBase(ABC, Generic[Obs, Act]):
     game: ClassVar[str] = "this game's"  # for messages: "not a daggers action"
     action_type: ClassVar[type | tuple[type, ...]] = object
     max_steps: int | None = None
+    rng = _Unseeded()  # seeded by each reset
 
     def __init__(self) -> None:
         """A world before its first reset: no episode, no outcome."""
-        self.rng = _unseeded()
         self.outcome: Outcome | None = None
         self.steps = 0
         self._done = True
@@ -316,10 +323,10 @@ class PlanningAgent(Generic[Obs, Act]):
 
     name = "agent"
     replans: ClassVar[bool] = True
+    rng = _Unseeded()  # seeded by each reset
 
     def __init__(self) -> None:
         """An agent before its first episode (its `reset` runs when one starts)."""
-        self.rng = _unseeded()
         self.planned = False  # a plan was asked for this episode
         self.guesses = 0
         self.why: str | Why = ""  # how the last move was chosen
