@@ -147,13 +147,32 @@ class Watch:
     def __init__(self, context: BaseContext):
         """Shared values in `context` (a multiprocessing context)."""
         self.cells = context.RawArray("d", 3)
+        self._view()
+
+    def _view(self) -> None:
+        # written through a memoryview: a third of a ctypes item store's cost, and set twice
+        # per call into the agent or the world
+        self.floats = memoryview(self.cells).cast("B").cast("d")
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"cells": self.cells}  # a memoryview does not pickle: made again
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.cells = state["cells"]
+        self._view()
 
     def set(self, deadline: float, step: int, where: str) -> None:
         """Say what the agent is doing and by when it must finish (0: no deadline)."""
-        cells = self.cells
-        cells[1] = step
-        cells[2] = _WHERE_AT[where]
-        cells[0] = deadline
+        floats = self.floats
+        floats[1] = float(step)
+        floats[2] = _WHERE_AT[where]
+        floats[0] = deadline
+
+    def clear(self) -> None:
+        """Nothing is running (the step stays as it was)."""
+        floats = self.floats
+        floats[0] = 0.0
+        floats[2] = 0.0
 
     @property
     def deadline(self) -> float:
@@ -233,7 +252,7 @@ class Clock:
             raise world_failure(e, step) from e
         finally:
             if self.watch is not None:
-                self.watch.set(0.0, step, "")
+                self.watch.clear()
 
     def call(self, where: str, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts],
              step: int = 0) -> R:
@@ -273,7 +292,7 @@ class Clock:
             raise self.failure(e, where, step) from e
         finally:
             if self.watch is not None:
-                self.watch.set(0.0, step, "")
+                self.watch.clear()
 
     def _install_alarm(self) -> bool:
         """Make SIGALRM ours; False where there is no alarm (Windows, a thread).
