@@ -39,8 +39,11 @@ _SEEDS = random.Random()
 
 
 class _Unseeded:
-    """`rng` before the first reset: made when first read (seeding one costs 4 us, and the
-    first reset seeds its own), then kept in the object's own attributes."""
+    """`rng` before the first reset.
+
+    Made when first read (seeding one costs 4 us, and the first reset seeds its own), then
+    kept in the object's own attributes.
+    """
 
     def __get__(self, obj: object, owner: type | None = None) -> random.Random:
         rng = random.Random(_SEEDS.getrandbits(64))

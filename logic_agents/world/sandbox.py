@@ -155,9 +155,11 @@ class Watch:
         self.floats = memoryview(self.cells).cast("B").cast("d")
 
     def __getstate__(self) -> dict[str, object]:
-        return {"cells": self.cells}  # a memoryview does not pickle: made again
+        """The shared array alone: a memoryview does not pickle (it is made again)."""
+        return {"cells": self.cells}
 
     def __setstate__(self, state: dict[str, object]) -> None:
+        """The shared array, and a view of it."""
         self.cells = state["cells"]
         self._view()
 
