@@ -59,6 +59,18 @@ class DaggersAgent(PlanningAgent[DaggersObservation, DaggersAction]):
         """A proven move is still worth playing while its cell is covered."""
         return obs.at(action.cell) == COVERED
 
+    def _plan_single_points(self, obs: DaggersObservation) -> None:
+        """Queue the moves single clues prove, from the clues that changed since the last
+        pass, each with the clue that proves it."""
+        whys: dict[Cell, Why] = {}  # one reason per proving clue (it proves several moves)
+        moves: list[tuple[DaggersAction, str | Why | None]] = []
+        for move, clue in single_point_proofs(obs, self.open_clues, fresh=True):
+            why = whys.get(clue)
+            if why is None:
+                why = whys[clue] = Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue])
+            moves.append((move, why))
+        self.plan(moves)
+
     def _random_probe(self, obs: DaggersObservation) -> DaggersAction | None:
         cells = obs.unknown_cells()
         if not cells:
@@ -85,9 +97,7 @@ class SinglePointAgent(DaggersAgent):
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
         move = self.next_move(obs)
         if move is None:
-            self.plan(
-                (m, Why(f"single point: clue {obs.clue(clue)} at {clue}", [clue]))
-                for m, clue in single_point_proofs(obs, self.open_clues, fresh=True))
+            self._plan_single_points(obs)
             move = self.next_move(obs)
         return move or self._random_probe(obs)
 
@@ -180,15 +190,7 @@ class SatAgent(DaggersAgent):
         """aima's KB-agent loop: single-point moves, then TELL and ASK, then ACT."""
         move = self.next_move(obs)
         if move is None and self.single_point:
-            whys: dict[Cell, Why] = {}  # one reason per proving clue (it proves several moves)
-            moves = []
-            for m, clue in single_point_proofs(obs, self.open_clues, fresh=True):
-                why = whys.get(clue)
-                if why is None:
-                    why = whys[clue] = Why(f"single point: clue {obs.clue(clue)} at {clue}",
-                                           [clue])
-                moves.append((m, why))
-            self.plan(moves)
+            self._plan_single_points(obs)
             move = self.next_move(obs)
         if move is None:
             self.plan(self.satisfiability_test(obs))
