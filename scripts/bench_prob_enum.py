@@ -5,7 +5,7 @@ The issue leaves the choice open: enumerate each component's consistent assignme
 SAT oracle and blocking clauses (under a selector, on a copy), or with a dedicated search,
 whichever measures faster. Both routes run here on the same components, met at the guesses of
 real games (ProbAgent on generated intermediate and expert boards):
-- dedicated: probability._enumerate, a backtracking search over classes of interchangeable
+- dedicated: components.enumerate_component, a backtracking search over classes of interchangeable
   cells, each weighted C(size, j), with exact integer counts per dagger total;
 - sat: one KnowledgeBase per component (Exactly(k) per clue through pysat.card), and
   SatOracle.raw_models over the component's cells, each model blocked under a selector, up to
@@ -30,12 +30,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers import DaggersWorld, ProbAgent  # noqa: E402
+from logic_agents.games.daggers.components import components as _components  # noqa: E402
+from logic_agents.games.daggers.components import enumerate_component as _enumerate  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
-from logic_agents.games.daggers.odds import (  # noqa: E402
-    _components,
-    _enumerate,
-    constraints,
-)
+from logic_agents.games.daggers.odds import constraints  # noqa: E402
 from logic_agents.logic.formula import Exactly, IdCardinality  # noqa: E402
 from logic_agents.logic.kb import KnowledgeBase  # noqa: E402
 from logic_agents.logic.oracle import SatOracle  # noqa: E402

@@ -4,11 +4,9 @@ Concepts:
 - Constraint: a shown clue's unknown neighbours and how many daggers are still among them
   (the clue minus its flagged and hit neighbours; flags are proven daggers). A clue with no
   unknown neighbour that does not add up is kept, as a contradiction.
-- Class: unknown frontier cells that lie under exactly the same constraints. They are
-  interchangeable, so a class is assigned a number of daggers j, weighted C(size, j).
-- Component: classes linked by shared constraints. Components are independent once the total
-  is fixed, so each is enumerated alone, grouped by its dagger count k: weight W[k] (how many
-  placements) and, per class, the expected daggers E[k] summed over those placements.
+- Class and Component (components.py): a component's classes of interchangeable cells are
+  enumerated alone, grouped by its dagger count k: weight W[k] (how many placements) and,
+  per class, the expected daggers E[k] summed over those placements.
 - Combination: the interior (unknown cells under no clue) takes the daggers the frontier
   leaves, in C(interior, remaining - s) ways. The components' count polynomials are
   convolved with that weight; every number is an exact integer until the final division.
@@ -24,10 +22,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers.clues import OpenClues
+from logic_agents.games.daggers.components import (
+    Component,
+    Table,
+    components,
+    enumerate_component,
+)
 from logic_agents.games.daggers.world import (
     HIT,
     DaggersObservation,
@@ -76,114 +79,6 @@ def remaining_daggers(obs: DaggersObservation) -> int:
     return obs.total_daggers - obs.marked
 
 
-def _components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:
-    """Indices of constraints, grouped by shared cells."""
-    parent = list(range(len(cons)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[Cell, int] = {}
-    for i, (cells, _) in enumerate(cons):
-        for c in cells:
-            if c in owner:
-                parent[find(i)] = find(owner[c])
-            else:
-                owner[c] = i
-    groups: dict[int, list[int]] = {}
-    for i in range(len(cons)):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
-
-
-def _enumerate(cons: list[tuple[tuple[Cell, ...], int]], free: int | None = None) -> Component:
-    """One component: classes of cells, and {k: (W, [E per class])} with exact integers.
-
-    With `free`, that constraint's count is left open (its k is ignored) and the table is
-    keyed by (k, daggers among the free constraint's cells): every clue a cell may show, in
-    one search."""
-    by_cell: dict[Cell, list[int]] = {}
-    for i, (cells, _) in enumerate(cons):
-        for c in cells:
-            by_cell.setdefault(c, []).append(i)
-    class_of: dict[tuple[int, ...], list[Cell]] = {}
-    for c, owners in by_cell.items():
-        class_of.setdefault(tuple(owners), []).append(c)
-    classes = list(class_of.items())  # (constraint ids, cells)
-    # order: classes touching the most constraints first, then neighbours of assigned ones, so
-    # that constraints close early and prune
-    order: list[int] = []
-    pending = set(range(len(classes)))
-    touched: set[int] = set()
-    holding: dict[int, list[int]] = {}  # constraint -> the classes under it
-    for j, (ids, _) in enumerate(classes):
-        for i in ids:
-            holding.setdefault(i, []).append(j)
-    touching = [0] * len(classes)  # per class, its constraints touched so far
-    while pending:
-        best = max(pending, key=lambda j: (touching[j], len(classes[j][0]), -j))
-        order.append(best)
-        pending.discard(best)
-        for i in classes[best][0]:
-            if i not in touched:
-                touched.add(i)
-                for j in holding[i]:
-                    touching[j] += 1
-    classes = [classes[j] for j in order]
-    need = [k for _, k in cons]
-    left = [len(cells) for cells, _ in cons]  # unassigned cells per constraint
-    sizes = [len(cells) for _, cells in classes]
-    bounded = [tuple(i for i in owners if i != free) for owners, _ in classes]
-    in_free = [free in owners for owners, _ in classes]
-    result: Table = {}
-    counts = [0] * len(classes)
-
-    last = len(classes)
-    binomials = [[comb(size, n) for n in range(size + 1)] for size in sizes]
-
-    def go(j: int, daggers: int, weight: int, shown: int = 0) -> None:
-        if j == last:
-            key = daggers if free is None else (daggers, shown)
-            entry = result.get(key)
-            if entry is None:
-                entry = result[key] = [0, [0] * last]
-            entry[0] += weight
-            per_class = entry[1]
-            for i, n in enumerate(counts):
-                if n:
-                    per_class[i] += weight * n
-            return
-        owners = bounded[j]
-        size = sizes[j]
-        low, high = 0, size
-        for i in owners:
-            if need[i] < high:
-                high = need[i]
-            left[i] -= size
-            if need[i] - left[i] > low:
-                low = need[i] - left[i]
-        ways = binomials[j]
-        into_free = in_free[j]
-        for n in range(low, high + 1):
-            for i in owners:
-                need[i] -= n
-            counts[j] = n
-            go(j + 1, daggers + n, weight * ways[n], shown + n if into_free else shown)
-            for i in owners:
-                need[i] += n
-        counts[j] = 0
-        for i in owners:
-            left[i] += size
-
-    if any(i != free and (k < 0 or k > len(cells)) for i, (cells, k) in enumerate(cons)):
-        return classes, {}
-    go(0, 0, 1)
-    return classes, result
-
-
 @dataclass(frozen=True)
 class Evidence:
     """What the odds depend on: the clue constraints, the unknown cells and the daggers left.
@@ -217,9 +112,6 @@ class Evidence:
         return Evidence(cons, tuple(c for c in self.unknown if c != cell), self.remaining - hit)
 
 
-Table = dict[Any, list[Any]]  # k, or (k, shown) -> [W, [E per class]], mutated while summed
-Classes = list[tuple[tuple[int, ...], list[Cell]]]  # (the constraints over them, cells)
-Component = tuple[Classes, Table]
 ComponentCache = dict[tuple[object, ...], Component]  # the constraints of a component -> its enumeration
 Parts = list[Component]
 
@@ -229,11 +121,11 @@ def _parts(evidence: Evidence, cache: ComponentCache | None) -> Parts:
     enumerated before (a look-ahead changes one component and leaves the others alone)."""
     cons = evidence.cons
     parts = []
-    for group in _components(cons):
+    for group in components(cons):
         key = tuple(sorted(cons[i] for i in group))
         found = cache.get(key) if cache is not None else None
         if found is None:
-            found = _enumerate(list(key))
+            found = enumerate_component(list(key))
             if cache is not None:
                 cache[key] = found
         if not found[1]:
@@ -298,10 +190,12 @@ def _combine(parts: Parts, n_in: int, remaining: int,
                                       "the dagger total")
     expected_per_part = []
     for (classes, table), others in zip(parts, others_of):
-        tail = {k: sum(w * rest(k + s) for s, w in others.items()) for k in table}
-        expected_per_part.append([
-            sum(per_class[j] * tail[k] for k, (_, per_class) in table.items() if per_class[j])
-            for j in range(len(classes))])
+        expected = [0] * len(classes)
+        for k, (_, per_class) in table.items():  # summed a count at a time, class by class
+            tail = sum(w * rest(k + s) for s, w in others.items())
+            if tail:
+                expected = [e + d * tail for e, d in zip(expected, per_class)]
+        expected_per_part.append(expected)
     in_daggers = sum(w * rest(s) * (remaining - s) for s, w in everything.items()) if n_in else 0
     return total, expected_per_part, in_daggers
 
@@ -362,7 +256,7 @@ def branch_odds(evidence: Evidence, obs: DaggersObservation, cell: Cell,
     cons = safe.cons[:-1]  # the last is the shown clue's own constraint, over `around`
     free = len(cons)
     cons.append((tuple(around), 0))
-    groups = _components(cons)
+    groups = components(cons)
     joined = next(g for g in groups if free in g)
     parts: Parts = []
     try:
@@ -374,7 +268,7 @@ def branch_odds(evidence: Evidence, obs: DaggersObservation, cell: Cell,
     key = ("branch", tuple(local), joined.index(free))
     found = cache.get(key) if cache is not None else None
     if found is None:
-        found = _enumerate(local, joined.index(free))
+        found = enumerate_component(local, joined.index(free))
         if cache is not None:
             cache[key] = found
     classes, table = found
