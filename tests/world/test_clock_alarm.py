@@ -56,3 +56,25 @@ def test_nothing_of_ours_rings_after_a_game_and_a_handler_before_ours_still_ring
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_watch_says_what_runs_and_is_cleared_after_each_call():
+    """What a supervisor reads: the deadline, the step and the call while the agent's call
+    runs; no deadline and no call once it returns (the step stays)."""
+    import multiprocessing
+
+    from logic_agents.world.sandbox import Watch
+
+    watch = Watch(multiprocessing.get_context("fork"))
+    clock = Clock(Caps(move_timeout=30.0), watch)
+    clock.start_game()
+    seen = []
+    clock.call("act", lambda: seen.append((watch.deadline, watch.step, watch.where)), step=4)
+    deadline, step, where = seen[0]
+    assert deadline > time.monotonic() and step == 4 and where == "act"
+    assert (watch.deadline, watch.step, watch.where) == (0.0, 4, "")
+    clock.rest()
+    copy = Watch.__new__(Watch)
+    copy.__setstate__(watch.__getstate__())  # as a spawned worker gets it
+    copy.set(5.0, 9, "why")
+    assert (watch.deadline, watch.step, watch.where) == (5.0, 9, "why")  # the same memory

@@ -103,6 +103,21 @@ def test_open_clues_follow_the_grid_as_a_full_scan_does(seed, preset):
         info = {**info, "truncated": truncated}
 
 
+def test_open_clues_start_again_on_another_board():
+    """OpenClues keys cells by their index on the board: fed a board of another size, it
+    forgets the last one (an index there is another cell here) and reads the new one whole."""
+    from logic_agents.games.daggers.agents import OpenClues
+    from logic_agents.games.daggers.generate import PRESETS, generate_maps
+    from logic_agents.games.daggers.world import clue_neighbourhoods
+
+    clues = OpenClues()
+    for preset in ("beginner", "intermediate", "beginner"):
+        obs, _ = DaggersWorld(generate_maps(PRESETS[preset], 1, 5, (2, 2), True)[0]).reset(seed=1)
+        full = [t for t in clue_neighbourhoods(obs) if t[2]]
+        assert clues.neighbourhoods(obs) == full
+        assert clues.open == {cell for cell, *_ in full}
+
+
 def test_sympy_route_agrees_with_tseitin_route(official_maps):
     """At every SAT test of a tseitin game, the naive KB of the same observation decides alike."""
     compared = 0
