@@ -142,6 +142,8 @@ def whole_cell(cell: object, action: object) -> tuple[int, int]:
     Raises:
         IllegalAction: anything else.
     """
+    if type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int:
+        return cell  # the common case, checked at a few attribute reads' cost (a step's path)
     if (isinstance(cell, tuple) and len(cell) == 2
             and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
         return (cell[0], cell[1])

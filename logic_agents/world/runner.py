@@ -30,6 +30,8 @@ MAX_COUNTER = 10**15  # a results file keeps counters below this (see study.rows
 MAX_COUNTER_NAME = 100
 # what a world's step raises on an action of the wrong shape, when it does not check it itself
 MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)
+# what a step's call into the world lets out as it is: the agent's illegal or malformed action
+_STEP_PASSES = (IllegalAction, *MALFORMED)
 
 
 def run_episode(
@@ -182,7 +184,7 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, trace: Trace | None,
             return
         try:
             observation, reward, terminated, truncated, info = clock.world(
-                world.step, action, step=step, passes=(IllegalAction, *MALFORMED))
+                world.step, action, step=step, passes=_STEP_PASSES)
         except IllegalAction as e:
             raise AgentFailed(clock.agent, "act", "IllegalAction", _short(str(e)),
                               step=step) from None

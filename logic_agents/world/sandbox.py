@@ -240,11 +240,13 @@ class Clock:
         if self.watch is not None:
             deadline = self.game_deadline
             self.watch.set(0.0 if math.isinf(deadline) else deadline, step, "world")
-        # a LogicAgentsError is words already (a bad --pieces, say): it leaves as it is
-        leave: tuple[type[BaseException], ...] = (LogicAgentsError, PassThrough, *passes)
+        # a LogicAgentsError is words already (a bad --pieces, say): it leaves as it is, as
+        # `passes` do (two clauses, so that no tuple is built per call)
         try:
             return fn(*args)
-        except leave:
+        except (LogicAgentsError, PassThrough):
+            raise
+        except passes:
             raise
         except KeyboardInterrupt as e:
             if not self.own_interrupts:

@@ -182,6 +182,7 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
         self.start_lives = lives if lives is not None else instance.lives
         self.max_steps = max_steps or 4 * instance.height * instance.width
         self._neighbours = instance.neighbours
+        self._shape = (instance.height, instance.width)  # read at every step
         self._safe_total = instance.height * instance.width - instance.total_daggers
 
     def hidden_state(self) -> DaggersMap:
@@ -203,7 +204,7 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
         return {"starts": self.instance.starts}
 
     def play(self, action: DaggersAction) -> tuple[float, Record]:
-        r, c = action.checked(self.instance.height, self.instance.width)
+        r, c = action.checked(*self._shape)
         shown = self._grid[r][c]
         reward = 0.0
         if action.kind == "flag":
