@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property
 from math import prod
 
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
@@ -51,6 +52,27 @@ class Path:
     end_at: int = 0
     # per cell, every monster as (bit, slot in MONSTERS, seen at start, seen at end)
     choices: tuple[tuple[tuple[int, int, int, int], ...], ...] = ()
+
+    @cached_property  # a path is narrowed many times a rating
+    def by_bits(self) -> tuple[list[Narrowed], ...]:
+        """Per cell, indexed by the cell's possible monsters (a bit set): those of its
+        choices, and the most they add to the start and end clues (kept per choice)."""
+        return tuple(_by_bits(choice) for choice in self.choices)
+
+
+Choice = tuple[tuple[int, int, int, int], ...]
+Narrowed = tuple[list[tuple[int, int, int, int]], int, int]
+
+
+@cache
+def _by_bits(choice: Choice) -> list[Narrowed]:
+    """Path.by_bits for one cell (few cells differ in what the two clues see of them)."""
+    out: list[Narrowed] = []
+    for bits in range(8):
+        here = [o for o in choice if bits & o[0]]
+        out.append((here, max([o[2] for o in here], default=0),
+                    max([o[3] for o in here], default=0)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -110,16 +132,16 @@ def _narrow(path: Path, possible: list[int], totals: tuple[int, int, int]) -> bo
             decided[bits.bit_length() - 1] -= 1
     room_g, room_v, room_z = (t - d for t, d in zip(totals, decided))
     n = len(path.cells)
-    # per cell, its possible monsters as (bit, slot, seen at start, seen at end)
-    options = [[o for o in choices if bits & o[0]]
-               for choices, bits in zip(path.choices, [possible[c] for c in path.cells])]
-    # the most each remaining stretch of cells can still add to either clue, for pruning
+    # per cell, its possible monsters as (bit, slot, seen at start, seen at end), and the
+    # most each remaining stretch of cells can still add to either clue, for pruning
+    narrowed = [table[possible[c]] for table, c in zip(path.by_bits, path.cells)]
+    options = [here for here, _, _ in narrowed]
     most_start = [0] * (n + 1)
     most_end = [0] * (n + 1)
     for k in range(n - 1, -1, -1):
-        here = options[k]
-        most_start[k] = most_start[k + 1] + (max([o[2] for o in here]) if here else 0)
-        most_end[k] = most_end[k + 1] + (max([o[3] for o in here]) if here else 0)
+        _, start_most, end_most = narrowed[k]
+        most_start[k] = most_start[k + 1] + start_most
+        most_end[k] = most_end[k + 1] + end_most
     want_start = -1 if path.start_clue is None else path.start_clue
     want_end = -1 if path.end_clue is None else path.end_clue
     memo: dict[tuple[int, int, int, int, int, int], int | None] = {}
