@@ -57,12 +57,12 @@ def keep_only_sealed(out: Path, key: str, rows: list[Row], sink: RowSink | None 
         reason = str(e)
     tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
     tmp.unlink(missing_ok=True)
-    sink = RowSink(tmp, key)
+    rewrite = RowSink(tmp, key)  # not the study's sink: a fresh file beside it
     try:
         for row in rows:
-            sink.write(row)
+            rewrite.write(row)
     finally:
-        sink.close()
+        rewrite.close()
     os.replace(tmp, out)
     print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
           f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)
