@@ -181,7 +181,7 @@ def test_a_study_end_checks_an_unchanged_file_by_its_hash_and_rewrites_a_changed
     one read; any other byte, even a sealed row's, makes the end check the file row by row
     and, where a row is not the referee's, write it again from the referee's own rows."""
     from logic_agents.study import resume
-    from logic_agents.study.resume import keep_only_sealed
+    from logic_agents.study.resume import keep_only_referee_rows
     from logic_agents.study.rows import RowSink
 
     made = [Row(agent="a", map=f"m{i}", group="g", run=0, seed=i, outcome="won", won=True,
@@ -201,11 +201,11 @@ def test_a_study_end_checks_an_unchanged_file_by_its_hash_and_rewrites_a_changed
         assert sink.unchanged()
         with monkeypatch.context() as m:
             m.setattr(resume, "read_rows", lambda *a: pytest.fail("read again"))
-            keep_only_sealed(out, "k", made, sink)
+            keep_only_referee_rows(out, "k", made, sink)
         assert read_rows(out, "k") == made
         text = out.read_text()
         out.write_text(text.replace("m4", "m9"))  # a changed row: its seal no longer agrees
         assert not sink.unchanged()
-        keep_only_sealed(out, "k", made, sink)
+        keep_only_referee_rows(out, "k", made, sink)
         assert read_rows(out, "k") == made
         assert "was changed while the study ran" in capsys.readouterr().err

@@ -35,7 +35,9 @@ from logic_agents.world import resolve as _resolve
 from logic_agents.world import spec as _spec_module
 from logic_agents.world import trace as _trace
 from logic_agents.world import view as _view
+from logic_agents.world.players import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
 from logic_agents.world.runner import run_episode
+from logic_agents.world.sandbox import DEFAULT_CAPS as _DEFAULT_CAPS
 from logic_agents.world.sandbox import Clock as _Clock
 from logic_agents.world.spec import Lives as _Lives
 
@@ -251,11 +253,19 @@ def board(ref: object = None, *, game: str | None = None, seed: int | None = 0,
 
 
 def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike[str]], *,
-            game: str | None = None, runs: int = 10, seed: int = 0, jobs: int | None = None,
+            game: str | None = None, runs: int = 10, seed: int | str | None = None,
+            jobs: int | None = None,
             out: str | PathLike[str] | None = None, resume: bool = False,
             agent_options: dict[str, Record] | None = None,
             world_options: Record | None = None, progress: bool | None = None,
-            backend: str = "process", address: str | None = None) -> Study:
+            backend: str = "process", address: str | None = None,
+            isolate: str = "untrusted", trust: Sequence[str] = (), sandbox: str = "auto",
+            hide: Sequence[str | PathLike[str]] = (), pass_env: Sequence[str] = (),
+            agent_output: str | PathLike[str] | None = None,
+            move_timeout: float | None = _DEFAULT_CAPS.move_timeout,
+            game_timeout: float | None = _DEFAULT_CAPS.game_timeout,
+            memory_cap: int | None = _DEFAULT_CAPS.memory_cap,
+            max_processes: int = _DEFAULT_MAX_PROCESSES) -> Study:
     """A paired study: every agent plays every instance `runs` times, with shared seeds.
 
     Args:
@@ -265,7 +275,10 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
         game: the game's name; None detects it.
         runs: games per agent and instance (run i of an instance has the same seed for
             every agent).
-        seed: the study's seed, from which every game's seed is drawn.
+        seed: the study's seed, from which every game's seed is drawn: a whole number
+            (public: anyone can rebuild the games from it), "random" (drawn and kept secret;
+            with `out`, kept in its study record for a resume), or None: "random" when any
+            agent plays in a player process, else 0.
         jobs: worker processes; None uses one per core.
         out: a CSV or JSONL file the rows stream to.
         resume: continue `out`, playing only the games it does not hold.
@@ -275,6 +288,18 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
             a terminal) and nowhere else; True always; False never.
         backend: "process" (worker processes of this machine) or "ray" (the `ray` extra).
         address: the Ray cluster to join (`backend="ray"`); None starts a local one.
+        isolate: who plays in a player process of its own: "untrusted" (agents named by a
+            file or module reference), "all" (built-in agents too), "none".
+        trust: references that may play in this process (your own code, for speed).
+        sandbox: "auto" (bubblewrap where installed), "bwrap" (required) or "none".
+        hide: folders and files a sandboxed player must not see (the maps, `out` and its
+            record are hidden already).
+        pass_env: names of environment variables a player may read; no other reaches it.
+        agent_output: a folder where each isolated agent's prints are kept, AGENT.txt.
+        move_timeout: seconds an agent's move may take (None: no cap).
+        game_timeout: seconds an agent's game may take (None: no cap).
+        memory_cap: MiB an agent's process may hold (None: no cap).
+        max_processes: processes an isolated agent may start beside its own.
 
     Returns:
         A Study: its `rows` (one per game), `summary` (a frozen Summary whose `to_json()` is
@@ -292,7 +317,8 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     refs = _arguments.references(refs)
     spec = _spec(refs[0], game)
     runs = _arguments.whole(runs, "runs", 1, _arguments.MAX_RUNS)
-    seed = _arguments.whole(seed, "seed", 0, _arguments.MAX_SEED - 1)
+    if seed is not None and seed != "random":
+        seed = _arguments.whole(seed, "seed", 0, _arguments.MAX_SEED - 1)
     jobs = None if jobs is None else _arguments.whole(jobs, "jobs", 1, _arguments.MAX_JOBS)
     out = _arguments.path_or_none(out, "out")
     if _arguments.flag(resume, "resume") and out is None:
@@ -301,26 +327,34 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
         _arguments.flag(progress, "progress")
     agent_options = _arguments.per_agent_options(agent_options)
     world_options = _arguments.world_options_of(spec, world_options)
+    caps = _arguments.caps(move_timeout, game_timeout, memory_cap)
+    isolation = _arguments.isolation(isolate, trust, sandbox, hide, pass_env, max_processes,
+                                     [*refs, *([out] if out else [])],
+                                     _arguments.path_or_none(agent_output, "agent_output"))
     entries = _entries_from_references(refs, spec)
     _world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
+    seed, secret = _batch.study_seed(seed, _batch.plays_isolated(spec.name, agents, isolation),
+                                     out, resume)
     study = _batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
-                            world_options)
+                            world_options, isolation)
     scored = spec.objective == "score"
     with _progress.StudyProgress(len(study), progress, scored=scored) as shown:
-        settings = _StudySettings(runs=runs, seed=seed, jobs=jobs, game=spec.name, out=out,
-                                  resume=resume, agent_options=agent_options,
-                                  world_options=world_options,
+        settings = _StudySettings(runs=runs, seed=seed, seed_secret=secret, jobs=jobs,
+                                  game=spec.name, out=out, resume=resume,
+                                  agent_options=agent_options, world_options=world_options,
+                                  caps=caps, isolation=isolation,
                                   backend=_arguments.choice(backend, "backend", _BACKENDS),
                                   address=_arguments.optional_text(address, "address"))
         rows = _batch.compare(agents, entries, settings, on_row=shown.advance)
     summary = _summarize(rows, study.agents, groups=list(dict.fromkeys(e.group for e in entries)),
                          scored=scored)
     labels = ", ".join(repr(name) for name in summary.agents)
+    shown_seed = "'random'" if secret else str(seed)  # a secret seed is never shown
     call = (f"logic_agents.compare([{labels}], {refs!r}, "
-            f"game={spec.name!r}, runs={runs}, seed={seed})")
+            f"game={spec.name!r}, runs={runs}, seed={shown_seed})")
     return Study(list(rows), summary, spec.name, {
-        "call": call, "version": f"logic-agents {__version__}", "seed": str(seed),
-        "runs": f"{runs} per map and agent"})
+        "call": call, "version": f"logic-agents {__version__}",
+        "seed": "secret" if secret else str(seed), "runs": f"{runs} per map and agent"})
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,

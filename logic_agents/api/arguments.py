@@ -11,6 +11,7 @@ Concepts:
 - world_options_of(spec, options): only the options the game's world takes (lives for a game
   with lives, its declared Options), each of its declared type and range.
 - instance_of(spec, value): an instance object of the game's own type.
+- caps / isolation: a study's caps and fair-play settings, as compare's flags give them.
 """
 
 from __future__ import annotations
@@ -19,11 +20,20 @@ import math
 import operator
 import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import SupportsIndex
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.world.players import (
+    ISOLATE,
+    SANDBOXES,
+    Isolation,
+    env_names,
+    hidden_paths,
+)
 from logic_agents.world.registry import games, games_at_hand
+from logic_agents.world.sandbox import Caps
 from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
 
@@ -203,3 +213,50 @@ def game_name(value: object) -> str | None:
     if value is not None and not isinstance(value, str):
         raise UsageError(f"game must be a game's name (a str), not {_what(value)}")
     return value
+
+
+def seconds_or_none(value: object, name: str) -> float | None:
+    """None (no cap) or a positive, finite number of seconds."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{name} must be a positive number of seconds or None, not "
+                         f"{_what(value)}")
+    return float(value)
+
+
+def caps(move_timeout: object, game_timeout: object, memory_cap: object) -> Caps:
+    """The caps of a study's games: seconds a move and a game may take, MiB of memory."""
+    return Caps(seconds_or_none(move_timeout, "move_timeout"),
+                seconds_or_none(game_timeout, "game_timeout"),
+                None if memory_cap is None else whole(memory_cap, "memory_cap", 1, 1 << 30))
+
+
+def texts(value: object, name: str) -> tuple[str, ...]:
+    """A list of non-empty strs (paths too), never one str taken letter by letter."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Iterable):
+        raise UsageError(f"{name} must be a list, not {_what(value)}")
+    items = []
+    for k, item in enumerate(value):
+        if isinstance(item, os.PathLike):
+            item = os.fspath(item)
+        if not isinstance(item, str) or not item:
+            raise UsageError(f"{name}[{k}] must be a non-empty str, not {_what(item)}")
+        items.append(item)
+    return tuple(items)
+
+
+def isolation(isolate: object, trust: object, sandbox: object, hide: object, pass_env: object,
+              max_processes: object, named: Iterable[str], output_dir: str | None = None
+              ) -> Isolation:
+    """Who plays in a player process and how it is contained; the files and folders `named`
+    (a study's maps, its results file) are hidden from sandboxed players besides `hide`."""
+    hidden = [str(Path(h).resolve()) for h in texts(hide, "hide")]
+    return Isolation(isolate=choice(isolate, "isolate", ISOLATE),
+                     trusted=texts(trust, "trust"),
+                     sandbox=choice(sandbox, "sandbox", SANDBOXES),
+                     hide=tuple(dict.fromkeys([*hidden, *hidden_paths(named)])),
+                     env=env_names(texts(pass_env, "pass_env")),
+                     max_processes=whole(max_processes, "max_processes", 1, 1 << 16),
+                     output_dir=str(Path(output_dir).resolve()) if output_dir else None)

@@ -37,9 +37,9 @@ from logic_agents.cli.common import (
 from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import lifted_limits, printable
-from logic_agents.world.agents import set_isolation
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
+from logic_agents.world.players import DEFAULT_ISOLATION
 from logic_agents.world.registry import PluginWarning
 from logic_agents.world.sandbox import memory_cap_mib, set_memory_cap
 
@@ -109,7 +109,6 @@ def parse(argv: list[str]) -> argparse.Namespace:
     # the top level takes no option with a value, so the first word that is not an option
     # is the verb (a word that is none is refused by argparse, with the verbs listed)
     verb = next((word for word in argv if not word.startswith("-")), None)
-    set_isolation(None)
     try:
         first, _ = build_parser(verb=verb, first_pass=True).parse_known_args(
             _without_help(argv))
@@ -128,9 +127,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 
 def _isolate(args: argparse.Namespace) -> None:
-    """Who plays in a player process, from the fair-play flags (each command starts again
-    from the default)."""
-    set_isolation(isolation_of(args) if args.fair_play else None)
+    """Who plays in a player process, from the fair-play flags: `args.isolation`, read by
+    every verb that plays agents (nothing process-wide)."""
+    args.isolation = isolation_of(args) if args.fair_play else DEFAULT_ISOLATION
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -68,7 +68,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     if spec.get(Puzzle) is not None and args.agent is None:
         return []
     args.agent = args.agent or _query_agent(spec)
-    return declared_flags(agent_entries(spec, [args.agent]), spec)
+    return declared_flags(agent_entries(spec, [args.agent], args), spec)
 
 
 def _query_agent(spec: GameSpec) -> str:
@@ -109,7 +109,7 @@ def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Instance, m
                  head: list[str]) -> int:
     if args.query < 1:
         raise UsageError("--query counts from 1")
-    (entry,) = agent_entries(spec, [args.agent])
+    (entry,) = agent_entries(spec, [args.agent], args)
     if not accepts(entry.factory, "on_query"):
         raise UsageError(f"agent {entry.name} asks no SAT solver (it has no on_query hook); "
                          f"use {', '.join(spec.query_agents()) or 'a SAT agent'}")

@@ -138,7 +138,8 @@ SHARED_ARGUMENTS: Record = {
     "backend": "process", "memory_cap": None, "move_timeout": None, "game_timeout": None,
     "lives": None, "out": None, "maps": None, "map": None, "agent": None, "in_process": False,
     "isolate": None, "trust": None, "sandbox": None, "hide": None, "import_timeout": None,
-    "max_processes": None, "player_per_game": False,
+    "max_processes": None, "player_per_game": False, "pass_env": None,
+    "agent_output": None,
 }
 
 
@@ -234,9 +235,11 @@ def refuse_overwrite(target: str, force: bool, flag: str) -> None:
 
 
 # -- agents and their declared options ------------------------------------------------------
-def agent_entries(spec: GameSpec, names: list[str]) -> list[AgentEntry]:
-    """The agents named (an isolated one described by its player, its code not run here)."""
-    return [agent_entry(spec, name) for name in names]
+def agent_entries(spec: GameSpec, names: list[str], args: argparse.Namespace
+                  ) -> list[AgentEntry]:
+    """The agents named (an isolated one described by its player, its code not run here),
+    under the isolation the command's fair-play flags give (`args.isolation`)."""
+    return [agent_entry(spec, name, isolation=args.isolation) for name in names]
 
 
 def declared_flags(entries: list[AgentEntry], spec: GameSpec | None = None

@@ -10,10 +10,8 @@ import argparse
 import datetime
 import json
 import platform
-import secrets
 import shlex
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -46,16 +44,16 @@ from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry, entries_from_references
-from logic_agents.study.record import read_study
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
 from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import REPLAYS, write_study
-from logic_agents.world.agents import agent_entry
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
+from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import games, get_game
+from logic_agents.world.seeds import study_key
 from logic_agents.world.spec import GameSpec, Generator
 
 # --replays auto: every game's page up to this many games (a 9,000-game study's pages took
@@ -85,10 +83,12 @@ def add_parser(sub: ParserMaker) -> None:
                    "(default: every agent of the game)")
     p.add_argument("--runs", type=positive_int, default=10,
                    help="runs per map and agent (default 10)")
-    p.add_argument("--seed", type=_study_seed, default=0, metavar="N|random",
-                   help="study seed (default 0); `random` draws one the players cannot guess, "
-                   "kept in the study record beside --out and printed after the study "
-                   "(a resume takes it from there)")
+    p.add_argument("--seed", type=_study_seed, default=None, metavar="N|random",
+                   help="study seed. N is public: anyone who knows it can rebuild every game "
+                   "(and generated map). `random` draws one the players cannot guess, kept "
+                   "secret in the study record beside --out (a resume takes it from there). "
+                   "Default: random when any agent plays in a player process (a file or "
+                   "module agent), else 0")
     p.add_argument("--jobs", type=positive_int, default=None,
                    help="worker processes (default: all cores)")
     p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
@@ -135,21 +135,13 @@ def add_parser(sub: ParserMaker) -> None:
     p.set_defaults(run=run, game_options=game_options)
 
 
-RANDOM_SEED = -1  # --seed random, before it is drawn
+def _study_seed(text: str) -> int | str:
+    return "random" if text.strip() == "random" else integer(text)
 
 
-def _study_seed(text: str) -> int:
-    return RANDOM_SEED if text.strip() == "random" else integer(text)
-
-
-def _draw_seed(args: argparse.Namespace) -> int:
-    """--seed random: the seed of the study in --out when resuming, else a fresh one from the
-    operating system's randomness (a tournament's players cannot find it by trying seeds)."""
-    if args.resume and args.out:
-        held = read_study(Path(args.out)).get("seed")
-        if isinstance(held, int) and not isinstance(held, bool):
-            return held
-    return secrets.randbelow(1 << 32)
+def seed_words(args: argparse.Namespace) -> str:
+    """The study's seed as a page or a summary shows it: a secret one is never printed."""
+    return "secret" if args.seed_secret else str(args.seed)
 
 
 def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
@@ -183,7 +175,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     generator = spec.get(Generator)
     if generator is not None:
         flags += [(f"{spec.name} --generate", o) for o in generator.compare_options]
-    return flags + declared_flags(agent_entries(spec, _agent_names(args, spec)), spec)
+    return flags + declared_flags(agent_entries(spec, _agent_names(args, spec), args), spec)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -192,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
 
     spec = _game(args)
     names = _agent_names(args, spec)
-    entries_of_agents = agent_entries(spec, names)
+    entries_of_agents = agent_entries(spec, names, args)
     for entry in entries_of_agents:
         if entry.interactive:
             raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
@@ -215,9 +207,10 @@ def run(args: argparse.Namespace) -> int:
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
-    drawn = args.seed == RANDOM_SEED
-    if drawn:
-        args.seed = _draw_seed(args)
+    # a secret seed unless one is given: the players cannot rebuild their games from it
+    args.seed, args.seed_secret = batch.study_seed(
+        args.seed, any(isinstance(e.factory, RemoteFactory) for e in entries_of_agents),
+        args.out, args.resume)
     entries = entries_from_references(args.maps, spec, args.group_by)
     generator = spec.get(Generator)
     generate_options = {o.name for o in generator.compare_options} if generator else set()
@@ -238,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries) * args.runs * len(names)
     err = make_console(stderr=True)
     scored = spec.objective == "score"
-    labels = [agent_entry(spec, name).name for name in names]  # rows name agents so
+    labels = [e.name for e in entries_of_agents]  # rows name agents so
     # per agent: [games, sum of what summarize counts], kept as running totals (a list summed
     # at every row made a 20,000-game study quadratic: 0.06 ms a row by its end)
     tally: dict[str, list[float]] = {label: [0, 0.0] for label in labels}
@@ -267,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             settings = StudySettings(
-                runs=args.runs, seed=args.seed, jobs=args.jobs, game=spec.name, out=args.out,
+                runs=args.runs, seed=args.seed, seed_secret=args.seed_secret, jobs=args.jobs,
+                game=spec.name, out=args.out, isolation=args.isolation,
                 resume=args.resume, retry_errors=args.retry_errors, backend=args.backend,
                 address=args.address, agent_options={k: v for k, v in options.items() if v},
                 world_options=wopts, caps=caps_of(args))
@@ -288,9 +282,9 @@ def run(args: argparse.Namespace) -> int:
         plot_summary(summary.to_json(), args.plot)
     if args.html:
         _write_html(args, spec, summary, rows, entries, options, wopts, err)
-    if drawn:
-        err.print(f"study seed {args.seed}, drawn at random"
-                  + (f" (kept in {args.out}.study.json)" if args.out else ""))
+    if args.seed_secret:
+        err.print("study seed: drawn at random and kept secret"
+                  + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
     failed = sum(st.errors + st.timeouts for st in summary.agents.values())
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:
@@ -300,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
         return code
 
     console = make_console()
-    print_summary(console, summary, len(entries), args.runs, args.seed)
+    print_summary(console, summary, len(entries), args.runs, seed_words(args))
     if args.out:
         console.print(f"rows: {escape(args.out)}")
     if args.plot:
@@ -325,12 +319,29 @@ def _report_failures(rows: list[Row], err: Console) -> None:
 
 
 
+def published(argv: list[str]) -> list[str]:
+    """The command as a page shows it: what --hide names is a secret's place, left out."""
+    shown, hidden_next = [], False
+    for word in argv:
+        if hidden_next:
+            shown.append("PATH")
+            hidden_next = False
+        elif word == "--hide":
+            shown.append(word)
+            hidden_next = True
+        elif word.startswith("--hide="):
+            shown.append("--hide=PATH")
+        else:
+            shown.append(word)
+    return shown
+
+
 def study_meta(args: argparse.Namespace) -> dict[str, str]:
     """What a reader needs to make the study again: the command as typed, the version, the
     seed, and when it ran."""
-    return {"command": "logic-agents " + shlex.join(args.argv),
+    return {"command": "logic-agents " + shlex.join(published(args.argv)),
             "version": f"logic-agents {__version__}, Python {platform.python_version()}",
-            "seed": str(args.seed), "runs": f"{args.runs} per map and agent",
+            "seed": seed_words(args), "runs": f"{args.runs} per map and agent",
             "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
 
 
@@ -340,9 +351,9 @@ def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows
 
     # the rows name agents as the study did (a file agent by its own `name`): the page's
     # replays keep the reference each name came from (issue 39, item 1)
-    agents = {e.name: e for e in (agent_entry(spec, n) for n in _agent_names(args, spec))}
+    agents = {e.name: e for e in agent_entries(spec, _agent_names(args, spec), args)}
     title = (f"{spec.name}: {', '.join(summary.agents)} on {len(entries)} maps x "
-             f"{args.runs} runs, seed {args.seed}")
+             f"{args.runs} runs, seed {seed_words(args)}")
     replays = args.replays
     if replays == "auto":
         replays = "all" if len(rows) <= AUTO_REPLAYS else "lost"
@@ -353,7 +364,8 @@ def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows
                                      lambda done, total: progress.update(task, completed=done),
                                      caps_of(args), study_meta(args), agents,
                                      [m.to_json() for m in per_map(rows, list(summary.agents),
-                                                                   summary.scored)], replays)
+                                                                   summary.scored)], replays,
+                                     study_key(args.seed))
     for note in notes:
         err.print(f"note: {note}")
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",

@@ -2,8 +2,8 @@
 process of its own, and how that process is contained (world.players.Isolation).
 
 Concepts:
-- isolation_flags(parser): --isolate, --trust, --sandbox, --hide, --import-timeout,
-  --max-processes.
+- isolation_flags(parser): --isolate, --trust, --sandbox, --hide, --pass-env,
+  --agent-output, --import-timeout, --max-processes.
 - isolation_of(args): the Isolation they give. The maps a command names, its --out file and
   that file's study record are hidden from sandboxed players besides what --hide names.
 """
@@ -13,13 +13,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from logic_agents.ground.inputs import is_dir, path_exists
+from logic_agents.ground.inputs import is_dir
 from logic_agents.world.options import nonnegative_float, positive_int
 from logic_agents.world.players import (
     DEFAULT_IMPORT_TIMEOUT_S,
     DEFAULT_ISOLATION,
     DEFAULT_MAX_PROCESSES,
     Isolation,
+    env_names,
+    hidden_paths,
 )
 
 
@@ -47,6 +49,14 @@ def isolation_flags(p: argparse.ArgumentParser) -> None:
                        "nothing from one game to the next, not even in its module (about "
                        "0.2 s a game); by default a player serves its agent's games on one "
                        "worker")
+    group.add_argument("--pass-env", dest="pass_env", action="append", default=None,
+                       metavar="NAME", help="an environment variable players may read "
+                       "(repeatable); by default they see only the locale, PATH and TZ, none of "
+                       "your tokens or keys")
+    group.add_argument("--agent-output", dest="agent_output", default=None, metavar="DIR",
+                       help="keep each isolated agent's prints in DIR/AGENT.txt (escaped, up to "
+                       "16 MiB an agent); the terminal shows each line as [AGENT] text, up to "
+                       "64 KiB an agent and 1 MiB a study")
     group.add_argument("--import-timeout", dest="import_timeout", type=nonnegative_float,
                        default=None, metavar="S", help="stop an agent whose module takes more "
                        f"than S seconds to read (default {DEFAULT_IMPORT_TIMEOUT_S:g})")
@@ -55,25 +65,11 @@ def isolation_flags(p: argparse.ArgumentParser) -> None:
                        f"own (default {DEFAULT_MAX_PROCESSES})")
 
 
-def _hidden(text: str) -> str | None:
-    """The absolute path of a map or results argument that names a file or folder (FILE:K
-    names FILE), else None (a shipped name, an inline instance)."""
-    if not text:
-        return None
-    for candidate in (text, text.rpartition(":")[0]):
-        if candidate and path_exists(Path(candidate)):
-            return str(Path(candidate).resolve())
-    return None
-
-
 def isolation_of(args: argparse.Namespace) -> Isolation:
     hide = [str(Path(h).resolve()) for h in args.hide or ()]
     out = args.out or ""
-    for text in [*(args.maps or ()), args.map or "", out,
-                 f"{out}.study.json" if out else ""]:
-        path = _hidden(text)
-        if path is not None:
-            hide.append(path)
+    hide += hidden_paths(t for t in [*(args.maps or ()), args.map or "", out,
+                                     f"{out}.study.json" if out else ""] if t)
     if out and not is_dir(out):  # a file not written yet: hidden once it is
         hide += [str(Path(out).resolve()), str(Path(f"{out}.study.json").resolve())]
     trusted = tuple(a.strip() for a in (args.trust or "").split(",") if a.strip())
@@ -85,4 +81,7 @@ def isolation_of(args: argparse.Namespace) -> Isolation:
                      hide=tuple(dict.fromkeys(hide)),
                      import_timeout=args.import_timeout or DEFAULT_ISOLATION.import_timeout,
                      max_processes=args.max_processes or DEFAULT_ISOLATION.max_processes,
-                     player_per_game=bool(args.player_per_game))
+                     player_per_game=bool(args.player_per_game),
+                     env=env_names(tuple(args.pass_env or ())),
+                     output_dir=str(Path(args.agent_output).resolve()) if args.agent_output
+                     else None)

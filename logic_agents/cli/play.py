@@ -89,7 +89,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     spec = game_of(args, [args.map])
     args.agent = args.agent or spec.default_agent
     flags = [(f"{spec.name} world", o) for o in spec.options]
-    return flags + declared_flags(agent_entries(spec, [args.agent]), spec)
+    return flags + declared_flags(agent_entries(spec, [args.agent], args), spec)
 
 
 def open_trace(args: argparse.Namespace, spec: GameSpec, instance: Instance, map_path: str,
@@ -119,7 +119,7 @@ class OneGame:
 def prepare(args: argparse.Namespace) -> OneGame:
     spec = game_of(args, [args.map])
     map_path, instance = load_one(args.map, spec)
-    (entry,) = agent_entries(spec, [args.agent or spec.default_agent])
+    (entry,) = agent_entries(spec, [args.agent or spec.default_agent], args)
     options = given_options(args, [entry], spec)[entry.name]
     return OneGame(spec, map_path, instance, entry, options, world_options(spec, args))
 

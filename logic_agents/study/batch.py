@@ -2,7 +2,9 @@
 
 Concepts:
 - MapEntry (entries.py): an instance and its group (its preset, else its folder).
-- seed_for(seed, map, run): the seed of run `run` on `map`, the same for every agent (paired).
+- seed_for(seed, map, run): the world's seed in run `run` on `map`, the same for every agent
+  (paired); the agents' reset gets a seed derived from it under the study's key
+  (world.seeds.study_key), so it tells them nothing of the world's draws.
 - Job / Row: one game to play / its result (rows.py: Row, RowSink, read_rows; the study
   record beside a results file is study.py's, the summaries summary.py's; all three are
   re-exported here).
@@ -18,6 +20,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import os
@@ -35,8 +38,15 @@ from logic_agents.ground.inputs import is_dir
 from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.study.entries import MapEntry
-from logic_agents.study.record import check_same_study, sealing_key, study_record, write_study
-from logic_agents.study.resume import keep_only_sealed, resumed_rows
+from logic_agents.study.record import (
+    check_same_study,
+    read_study,
+    sealing_key,
+    study_path,
+    study_record,
+    write_study,
+)
+from logic_agents.study.resume import keep_only_referee_rows, resumed_rows
 from logic_agents.study.rows import (
     NAME_LIMIT,
     Row,
@@ -51,15 +61,17 @@ from logic_agents.world.agents import (
     agent_entry,
     build_agent,
     check_options,
-    current_isolation,
     is_reference,
     resolve_agent,
 )
+from logic_agents.world.output import OutputBudget
 from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.world.processes import Pool
+from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import NO_CAPS, Caps, Clock, world_failure
+from logic_agents.world.seeds import PUBLIC_KEY, secret_seed, study_key
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,37 @@ class Job:
     seed: int
     world_options: OptionPairs = ()
     isolation: Isolation = DEFAULT_ISOLATION  # who plays in a player process, and how
+    agent_key: bytes = PUBLIC_KEY  # the study's key for its agents' seeds (world.seeds)
+
+
+def plays_isolated(game: str, agents: Sequence[object], isolation: Isolation) -> bool:
+    """Whether any of `agents` (names, references, objects) plays in a player process."""
+    registered = get_game(game).agents
+    return any(isinstance(a, str) and (a in registered or is_reference(a))
+               and isolation.isolates(a in registered, a) for a in agents)
+
+
+def study_seed(seed: int | str | None, isolated: bool, out: str | Path | None = None,
+               resume: bool = False) -> tuple[int, bool]:
+    """(the study's seed, whether it is secret), from what the user gave.
+
+    A whole number is public. "random", or None when any agent plays isolated, is drawn
+    from the operating system's randomness (world.seeds.secret_seed) and kept secret; a
+    resume takes the seed of the study it continues from its record. None with only trusted
+    agents is 0, as before.
+    """
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return seed, False
+    if seed not in (None, "random"):
+        raise UsageError(f"seed must be a whole number or 'random', not {seed!r}")
+    if resume and out is not None:
+        held = read_study(Path(out))
+        value = held.get("seed")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value, held.get("seed_secret") is True
+    if seed == "random" or isolated:
+        return secret_seed(), True
+    return 0, False
 
 
 def seed_for(seed: int, map_name: str, run: int) -> int:
@@ -100,7 +143,8 @@ def play_job(job: Job, clock: Clock | None = None, agents: Record | None = None)
         world = clock.world(lambda: spec.make_world(job.entry.instance, **dict(job.world_options)))
     except AgentFailed as e:  # the game's own code failed before its first move: its row
         return failed_row(job, e)
-    result = run_episode(world, agent, job.seed, game=job.game, map_name=name, clock=clock)
+    result = run_episode(world, agent, job.seed, game=job.game, map_name=name, clock=clock,
+                         agent_key=job.agent_key)
     worlds = set(spec.result_keys())
     reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and is_number(v)}
     score = reported.get("score") if spec.objective == "score" else None
@@ -149,6 +193,7 @@ class Jobs(Sequence[Job]):
                  isolation: Isolation = DEFAULT_ISOLATION):
         self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
         self.options, self.world, self.isolation = options, world, isolation
+        self.agent_key = study_key(seed)  # every job's agent seed is derived with it
         self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
 
     def __len__(self) -> int:
@@ -170,7 +215,8 @@ class Jobs(Sequence[Job]):
         entry_index, run = divmod(position, self.runs)
         entry, agent = self.entries[entry_index], self.agents[agent_index]
         return Job(self.game, agent, self.options[agent], entry, run,
-                   seed_for(self.seed, entry.instance.name, run), self.world, self.isolation)
+                   seed_for(self.seed, entry.instance.name, run), self.world, self.isolation,
+                   self.agent_key)
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(len(self)))
@@ -189,7 +235,7 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
     options = agent_options or {}
     if not agents:
         raise UsageError("a study needs at least one agent")
-    isolation = isolation or current_isolation()
+    isolation = isolation or DEFAULT_ISOLATION
     resolved = [agent_entry(spec, a, isolation=isolation) for a in agents]
     labels = [e.name for e in resolved]
     if len(set(labels)) != len(labels):
@@ -209,6 +255,10 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
                 {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
                 tuple(sorted((world_options or {}).items())), isolation)
     jobs.agents_of = dict(zip(labels, resolved))
+    shown = OutputBudget("study").study  # what all agents' prints may show, counted together
+    for entry in resolved:
+        if isinstance(entry.factory, RemoteFactory) and entry.factory.output is not None:
+            entry.factory.output.study = shown
     return jobs
 
 
@@ -277,7 +327,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     settings = settings or StudySettings()
     if changes:
         settings = settings.replace(**changes)
-    game, runs, seed, out = settings.game, settings.runs, settings.seed, settings.out
+    game, runs, out = settings.game, settings.runs, settings.out
     backend, caps = settings.backend, settings.caps
     agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's
     world_options = dict(settings.world_options or {}) or None
@@ -289,8 +339,15 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
         raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if runs < 1:
         raise LogicAgentsError("runs must be at least 1")
+    isolation = settings.isolation or DEFAULT_ISOLATION
+    if out is not None:  # the results and the record's seal key: never shown to a player
+        isolation = dataclasses.replace(isolation, hide=tuple(dict.fromkeys(
+            [*isolation.hide, str(Path(out).resolve()), str(study_path(out).resolve())])))
+    seed, secret = study_seed(settings.seed, plays_isolated(game, agents, isolation), out,
+                              settings.resume)
+    secret = secret or settings.seed_secret
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options,
-                         settings.isolation)
+                         isolation)
     agents = all_jobs.agents  # by name from here on
     for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
@@ -307,6 +364,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
                 and run_seed == seed_for(seed, name, run))
 
     rows: list[Row] = []
+    held: list[Row] = []  # what a resumed results file held when the study began
     sink = None
     key = ""
     if out is not None:
@@ -316,20 +374,22 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
             raise FormatError("is a directory, not a results file", str(out), 0, 0)
         study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
                              caps, all_jobs.agents_of)
-        held = out.exists() and out.stat().st_size > 0
-        if held and not settings.resume:
+        study["seed_secret"] = secret
+        holds = out.exists() and out.stat().st_size > 0
+        if holds and not settings.resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
                                    "or choose another --out")
         key = secrets.token_hex(16)  # the referee's seal on its rows (rows.seal_of)
-        if held:
+        if holds:
             check_same_study(out, study)
             key = sealing_key(out)
-            rows = resumed_rows(read_rows(out, key), wanted, runs, get_game(game).objective,
-                                str(out))
+            held = read_rows(out, key)
+            rows = resumed_rows(held, wanted, runs, get_game(game).objective, str(out))
             if settings.retry_errors:
                 rows = [r for r in rows if not r.failed]
         write_study(out, {**study, "seal": key})
         sink = RowSink(out, key)
+    kept = len(rows)  # the rows the study began with: the ones it makes follow
     done_keys = {r.key for r in rows}
     todo = (j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys)
 
@@ -355,5 +415,5 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     finally:
         if sink is not None:
             sink.close()
-            keep_only_sealed(sink.path, key, rows, sink)
+            keep_only_referee_rows(sink.path, key, [*held, *rows[kept:]], sink)
     return rows

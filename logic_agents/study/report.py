@@ -13,8 +13,12 @@ from rich.markup import escape
 from logic_agents.study.summary import Summary
 
 
-def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed: int) -> None:
-    """The study's table, its agents' mean counters and its paired tests, on `console`."""
+def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed: int | str
+                  ) -> None:
+    """The study's table, its agents' mean counters and its paired tests, on `console`.
+
+    `seed` is the study's, or "secret" for one drawn at random (never printed).
+    """
     from rich.table import Table  # rich's tables: loaded when one is drawn (start-up time)
 
     scored = summary.scored
@@ -75,7 +79,8 @@ def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed
         console.print(escape(line))
 
 
-def summary_text(summary: Summary, maps: int, runs: int, seed: int, width: int = 120) -> str:
+def summary_text(summary: Summary, maps: int, runs: int, seed: int | str, width: int = 120
+                 ) -> str:
     """What print_summary prints, as plain text (`print(study)`)."""
     out = io.StringIO()
     print_summary(Console(file=out, width=width, no_color=True, highlight=False), summary,

@@ -137,5 +137,4 @@ class Study:
         """The table, counters and paired tests `compare` prints (`print(study)`)."""
         maps = len({(row.group, row.map) for row in self.rows})
         runs = max((row.run for row in self.rows), default=-1) + 1
-        seed = int(self.meta.get("seed", "0") or 0)
-        return summary_text(self.summary, maps, runs, seed)
+        return summary_text(self.summary, maps, runs, self.meta.get("seed", "0") or "0")

@@ -3,8 +3,10 @@
 Concepts:
 - resumed_rows: the rows a resume keeps, checked against the study (one per game, each one
   of its games).
-- keep_only_sealed: a file changed while the study ran is written again from the referee's
-  own rows; a file its RowSink finds unchanged (one hash over the file) is not read again.
+- keep_only_referee_rows: at a study's end the file must hold the referee's own rows, by
+  content, not by seal: a file changed while the study ran (a row appended, or forged and
+  sealed again with a key an agent read) is written again from the referee's rows; a file
+  its RowSink finds unchanged (one hash over the file) is not read again.
 """
 
 from __future__ import annotations
@@ -43,16 +45,23 @@ def resumed_rows(rows: Iterable[Row], wanted: Callable[[RowKey], bool], runs: in
     return list(unique.values())
 
 
-def keep_only_sealed(out: Path, key: str, rows: list[Row], sink: RowSink | None = None) -> None:
-    """After a study: the results file must hold the rows the referee wrote and nothing else.
+def keep_only_referee_rows(out: Path, key: str, rows: list[Row], sink: RowSink | None = None
+                           ) -> None:
+    """After a study: the results file must hold `rows` (the referee's own: those it read
+    when the study began, then those it made, in order) and nothing else.
+
     Where someone changed it while the study ran (an agent outside a sandbox can write the
-    user's files), it is written again from the referee's own rows, and a note says so.
-    `sink`, the study's: a file it finds unchanged is not read row by row."""
+    user's files, and read the seal key), it is written again from the referee's own rows, and
+    a note says so. The check is by content: a row sealed with the study's key but not the
+    referee's is replaced too. `sink`, the study's: a file it finds unchanged is not read
+    row by row.
+    """
     if sink is not None and sink.unchanged():
         return
     try:
-        read_rows(out, key)
-        return
+        if read_rows(out, key) == rows:
+            return
+        reason = "it holds rows the referee did not write, or wrote otherwise"
     except FormatError as e:
         reason = str(e)
     tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")

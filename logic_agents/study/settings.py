@@ -1,7 +1,8 @@
 """How a study is played: everything but who plays and on what, in one frozen object.
 
 Concepts:
-- StudySettings: runs per agent and map, the study seed (each game's seed is drawn from it),
+- StudySettings: runs per agent and map, the study seed (each game's seed is drawn from it:
+  a number, "random", or None for a secret one when any agent plays isolated, else 0),
   workers, the game, the results file and whether to resume it (and to play its failed games
   again), the backend (process pool or Ray, at an address), per-agent and world options, the
   caps and who plays isolated. batch.compare takes one; `replace` gives a changed copy.
@@ -24,7 +25,10 @@ BACKENDS = ("process", "ray")
 @dataclass(frozen=True)
 class StudySettings:
     runs: int = 10
-    seed: int = 0
+    # a whole number (public: anyone can rebuild the games), "random" (drawn, kept secret), or
+    # None: "random" when any agent plays in a player process, else 0 (study.batch.study_seed)
+    seed: int | str | None = None
+    seed_secret: bool = False  # the seed was drawn here: never shown on a page or to a player
     jobs: int | None = None  # worker processes (None: one per core)
     game: str | None = None  # None: the game the instances belong to
     out: str | Path | None = None  # the results file rows stream to (CSV or JSON lines)

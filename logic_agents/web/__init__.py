@@ -25,6 +25,7 @@ from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import Clock
+from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import GameSpec
 from logic_agents.world.trace import Trace, replay, trace_header
 from logic_agents.world.values import Instance
@@ -135,14 +136,15 @@ def game_page(data: Record, title: str | None = None) -> str:
 
 def record_episode(spec: GameSpec, world: AnyWorld, agent: AnyAgent, seed: int | None,
                    instance: Instance, map_path: str, world_options: Record,
-                   clock: Clock | None = None) -> tuple[EpisodeResult, str]:
+                   clock: Clock | None = None, agent_key: bytes = PUBLIC_KEY
+                   ) -> tuple[EpisodeResult, str]:
     """Play one episode into an in-memory trace (under `clock`'s caps); returns (result,
-    trace text)."""
+    trace text). `agent_key` derives the agent's seed (world.seeds), a study's own key."""
 
     buffer = io.StringIO()
     header = trace_header(spec, instance, map_path, world_options)
     result = run_episode(world, agent, seed, Trace(buffer, **header), game=spec.name,
-                         map_name=instance.name, clock=clock)
+                         map_name=instance.name, clock=clock, agent_key=agent_key)
     return result, buffer.getvalue()
 
 

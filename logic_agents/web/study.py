@@ -24,6 +24,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.sandbox import NO_CAPS, Caps, Clock
+from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import GameSpec
 from logic_agents.world.values import Instance
 
@@ -290,14 +291,16 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
                 progress: Callable[[int, int], object] | None = None, caps: Caps | None = None,
                 meta: dict[str, str] | None = None,
                 agents: Record | None = None,
-                maps: Sequence[Record] = (), replays: str = "all") -> tuple[int, list[str]]:
+                maps: Sequence[Record] = (), replays: str = "all",
+                agent_key: bytes = PUBLIC_KEY) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
     failed (error, timeout) gets no replay page: its row says what happened. `agents` maps
     the names rows carry to the agents' entries (a file agent's row names it by its own
     `name`, which no lookup resolves). `replays`: "all" games get a page, "lost" only those
-    not won, "none" none (REPLAYS)."""
+    not won, "none" none (REPLAYS). `agent_key`: the study's key for its agents' seeds
+    (world.seeds), so a replay gives its agent the seed the study's game did."""
 
     if replays not in REPLAYS:
         raise ValueError(f"replays: one of {', '.join(REPLAYS)}, not {replays!r}")
@@ -327,7 +330,7 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
             notes.append(f"{row.agent} on {row.map} run {row.run}: no replay ({e})")
             continue
         result, text = record_episode(spec, world, agent, row.seed, instance, row.map,
-                                      world_options, clock)
+                                      world_options, clock, agent_key)
         if (result.outcome.value, result.steps) != (row.outcome, row.steps):
             notes.append(f"{row.agent} on {row.map} run {row.run}: the replay ended "
                          f"{result.outcome.value} in {result.steps} steps, the study's game "

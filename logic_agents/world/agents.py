@@ -66,10 +66,10 @@ def resolve_agent(spec: GameSpec, reference: str,
                   isolation: Isolation | None = None) -> AgentEntry:
     """The agent an --agent value names, for game `spec`.
 
-    An agent that `isolation` (default: current_isolation()) isolates is described by a player process:
-    its code never runs here.
+    An agent that `isolation` (default: DEFAULT_ISOLATION) isolates is described by a player
+    process: its code never runs here.
     """
-    isolation = isolation or current_isolation()
+    isolation = isolation or DEFAULT_ISOLATION
     if reference in spec.agents:
         entry = spec.agents[reference]
         if entry.interactive or not isolation.isolates(True, reference):
@@ -116,23 +116,6 @@ def _option_of(record: Record) -> Option:
                   tuple(record.get("choices") or ()),
                   metavar if isinstance(metavar, str) else None,
                   required=record.get("required") is True)
-
-
-def current_isolation() -> Isolation:
-    """Who plays isolated: what the command line set, else the default.
-
-    The command line's flags are --isolate, --trust, --sandbox and --hide; by default, agents
-    named by a file or module reference play in player processes.
-    """
-    return _CURRENT["isolation"]
-
-
-def set_isolation(isolation: Isolation | None) -> None:
-    """Set who plays isolated for the commands to come (None: the default)."""
-    _CURRENT["isolation"] = isolation or DEFAULT_ISOLATION
-
-
-_CURRENT: dict[str, Isolation] = {"isolation": DEFAULT_ISOLATION}
 
 
 def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,

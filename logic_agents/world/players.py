@@ -4,7 +4,11 @@ Concepts:
 - Isolation: which agents play in player processes (by default every agent named by a file
   or module reference; `isolate="all"` every agent; `trusted` references stay in-process),
   the sandbox tool (`auto`: bubblewrap where installed), the folders and files it hides, the
-  import cap and the cap on processes.
+  import cap, the cap on processes and the environment variables a player may read.
+- player_environment(names): a player's whole environment, an allowlist: the locale, PATH and
+  TZ, then only what the user names (`--pass-env`). A grader's tokens never reach an agent.
+- hidden_paths(texts): the files and folders a command names (maps, results), absolute, for
+  the sandbox to hide.
 - PlayerProcess: a fresh interpreter (`python -E -P -m logic_agents.world.player`, never a fork
   of the referee), started with its caps already set, optionally inside bubblewrap
   (world.containment). It reads the agent's module; the referee reads only data from it
@@ -22,11 +26,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
 from logic_agents.world.containment import (
     OWNED,
@@ -39,6 +44,7 @@ from logic_agents.world.containment import (
     last_pid,
     parents,
 )
+from logic_agents.world.output import OutputBudget, relay
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.sandbox import Caps, signal_hint
 from logic_agents.world.spec import Shipped
@@ -48,7 +54,6 @@ SANDBOXES = ("auto", "bwrap", "none")
 ISOLATE = ("untrusted", "all", "none")
 DEFAULT_IMPORT_TIMEOUT_S = 60.0
 DEFAULT_MAX_PROCESSES = 32
-OUTPUT_LIMIT = 1 << 20  # what of a player's standard error is relayed, per player
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class Isolation:
     # a fresh player for every game, so that nothing an agent keeps in its module (what it
     # saw of a map in an earlier run) reaches its next game; else one player per worker
     player_per_game: bool = False
+    env: tuple[str, ...] = ()  # environment variables a player may read besides ALLOWED_ENV
+    output_dir: str | None = None  # where each agent's whole output is kept (--agent-output)
 
     def __post_init__(self) -> None:
         """Check the fields (an unknown isolation or sandbox is a UsageError)."""
@@ -95,6 +102,38 @@ class Isolation:
 
 DEFAULT_ISOLATION = Isolation()
 
+# what a player's environment holds of the referee's without being named: the locale (how its
+# text is read and printed), the search path for programs, the time zone. Nothing else: a
+# grader's tokens and keys live in the environment
+ALLOWED_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ")
+
+
+def env_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Names of environment variables, checked (`--pass-env`)."""
+    for name in names:
+        if not name or "=" in name or "\0" in name or not name.isprintable():
+            raise UsageError(f"--pass-env {name!r}: not the name of an environment variable")
+    return tuple(dict.fromkeys(names))
+
+
+def player_environment(names: tuple[str, ...] = ()) -> dict[str, str]:
+    """A player's whole environment: ALLOWED_ENV and `names`, as the referee has them."""
+    return {name: os.environ[name] for name in (*ALLOWED_ENV, *names) if name in os.environ}
+
+
+def hidden_paths(texts: Iterable[str]) -> list[str]:
+    """The absolute paths of the texts that name a file or folder (FILE:K names FILE).
+
+    A shipped name or an inline instance names none.
+    """
+    found = []
+    for text in texts:
+        for candidate in (text, text.rpartition(":")[0]):
+            if candidate and path_exists(Path(candidate)):
+                found.append(str(Path(candidate).resolve()))
+                break
+    return found
+
 
 def _user_site() -> list[str]:
     """The user's site-packages, where `pip install --user` put logic-agents, if it exists."""
@@ -125,8 +164,12 @@ class PlayerProcess:
     """One player: a fresh interpreter serving one agent, its module read once."""
 
     def __init__(self, game: str, reference: str, file: str | None, paths: list[str],
-                 caps: Caps, isolation: Isolation, hidden: list[str]):
-        """A player process for one agent reference of `game`, not started yet."""
+                 caps: Caps, isolation: Isolation, hidden: list[str],
+                 budget: OutputBudget | None = None):
+        """A player process for one agent reference of `game`, started.
+
+        What it prints is relayed as `budget` allows (world.output).
+        """
         self.reference = reference
         self.isolation = isolation
         self.caps = caps
@@ -141,7 +184,8 @@ class PlayerProcess:
             if file:
                 shown.append(str(Path(file).parent))
             workdir = str(Path(file).parent) if file else "/tmp"
-            hidden = [*hidden, *isolation.hide, *_shipped(game)]
+            hidden = [*hidden, *isolation.hide, *_shipped(game),
+                      *([isolation.output_dir] if isolation.output_dir else [])]
             python = bwrap_argv(tool, shown, hidden, workdir) + python
         self.sandboxed = tool is not None
         self.started = time.monotonic()
@@ -150,7 +194,7 @@ class PlayerProcess:
         try:
             self.proc = subprocess.Popen(
                 python, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                close_fds=True,
+                close_fds=True, env=player_environment(isolation.env),
                 preexec_fn=caps_before_exec(caps.memory_cap, isolation.max_processes,
                                             self.group))
         except OSError as e:
@@ -158,7 +202,10 @@ class PlayerProcess:
                               f"the player process could not start: {e}") from None
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.channel = Channel(self.proc.stdout.fileno(), self.proc.stdin.fileno())
-        self._pump = threading.Thread(target=_relay, args=(self.proc.stderr,), daemon=True)
+        self._pump = threading.Thread(
+            target=relay, args=(self.proc.stderr, budget or OutputBudget(reference, None,
+                                                                          isolation.output_dir)),
+            daemon=True)
         self._pump.start()
         self.keep: set[int] = {self.proc.pid}
         self.last_pid = last_pid()
@@ -266,22 +313,6 @@ def _game_dir(game: str) -> str | None:
         module = get_game(game).make_world.__module__.split(".")[0]
         return _package_dir(module)
     return None
-
-
-def _relay(stream: IO[bytes]) -> None:
-    """A player's standard error, line by line, to ours (at most OUTPUT_LIMIT bytes)."""
-    written = 0
-    try:
-        for line in iter(stream.readline, b""):
-            if written < OUTPUT_LIMIT:
-                text = line.decode("utf-8", "replace")
-                written += len(line)
-                with contextlib.suppress(Exception):
-                    sys.stderr.write(text if written < OUTPUT_LIMIT else
-                                     text + "[the agent's output is cut here]\n")
-                    sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 PLAYERS: dict[int, PlayerProcess] = {}

@@ -31,6 +31,7 @@ from logic_agents.world.containment import (
     share_core,
 )
 from logic_agents.world.core import Why
+from logic_agents.world.output import OutputBudget
 from logic_agents.world.players import (  # noqa: F401  (the names callers import from here)
     DEFAULT_IMPORT_TIMEOUT_S,
     DEFAULT_ISOLATION,
@@ -115,10 +116,14 @@ class RemoteFactory:
     file: str | None = None
     paths: list[str] = field(default_factory=list)
     _players: dict[int, PlayerProcess] = field(default_factory=dict, repr=False)
+    output: OutputBudget | None = field(default=None, repr=False)  # what of its prints is shown
 
     def __post_init__(self) -> None:
         """Locate the reference's code: its file and the paths its module imports from."""
         self.file, self.paths = _locate(self.reference)
+        if self.output is None:
+            self.output = OutputBudget(self.name or self.reference, None,
+                                       self.isolation.output_dir)
 
     def __call__(self, **options: object) -> RemoteAgent:
         """An agent in a player process, built with `options`."""
@@ -149,7 +154,7 @@ class RemoteFactory:
             held.stop()
         share_core()
         player = PlayerProcess(self.game, self.reference, self.file, self.paths, caps,
-                               self.isolation, list(self.hidden))
+                               self.isolation, list(self.hidden), self.output)
         self._players = {os.getpid(): player}  # a forked process never uses its parent's
         PLAYERS[id(player)] = player
         return player

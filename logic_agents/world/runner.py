@@ -1,6 +1,8 @@
 """run_episode: the only step loop in logic-agents.
 
-Concepts: the world and agent are reset with the same seed; the agent sees observations only;
+Concepts: the world is reset with the episode's seed and the agent with a seed derived from it
+by a keyed one-way function (world.seeds), so the agent learns nothing of the world's draws;
+the agent sees observations only;
 each step may be written to a Trace; the result is an EpisodeResult. An agent may expose
 `stats() -> dict` (guesses, queries, ...) and `close()`, called when the episode ends however
 it ends; a world may expose `summary() -> dict` (lives_left, score). Every call into the agent
@@ -24,6 +26,7 @@ from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Outcome
 from logic_agents.world.outcomes import ended, finished, world_summary
 from logic_agents.world.sandbox import Clock, PassThrough
 from logic_agents.world.seat import Seated, seated
+from logic_agents.world.seeds import PUBLIC_KEY, agent_seed
 from logic_agents.world.trace import Trace
 
 MAX_COUNTER = 10**15  # a results file keeps counters below this (see study.rows.read_rows)
@@ -44,6 +47,7 @@ def run_episode(
     map_name: str = "",
     on_step: Callable[[Any, Any, float], None] | None = None,  # (the game's obs, action, reward)
     clock: Clock | None = None,
+    agent_key: bytes = PUBLIC_KEY,
 ) -> EpisodeResult:
     """Play one episode.
 
@@ -53,12 +57,14 @@ def run_episode(
     Args:
         world: the game's world.
         agent: any agent (reset and act); the optional members are read with their defaults.
-        seed: the episode's seed, given to the world's reset and the agent's.
+        seed: the episode's seed, given to the world's reset; the agent's reset is given
+            `seeds.agent_seed(seed, agent_key)`, a stream of its own.
         trace: a Trace to write each step to.
         game: the game's name, for the result.
         map_name: the instance's name, for the result.
         on_step: called with (observation, action, reward) after each step.
         clock: the caps on the agent's calls.
+        agent_key: the key the agent's seed is derived with (a study's own, else public).
 
     Returns:
         The EpisodeResult.
@@ -71,7 +77,8 @@ def run_episode(
     state = _Episode()
     failure: AgentFailed | None = None
     try:
-        _play(world, seat, seed, trace, game, map_name, on_step, clock, state)
+        _play(world, seat, seed, agent_seed(seed, agent_key), trace, game, map_name, on_step,
+              clock, state)
     except AgentFailed as e:
         failure = e
     except PassThrough:  # a framework hook stopped the episode: the agent is still closed
@@ -165,11 +172,12 @@ class _Episode:
         self.outcome = Outcome.GAVE_UP
 
 
-def _play(world: AnyWorld, agent: Seated, seed: int | None, trace: Trace | None,
-          game: str, map_name: str, on_step: Callable[[Any, Any, float], None] | None,
-          clock: Clock, state: _Episode) -> None:
+def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int | None,
+          trace: Trace | None, game: str, map_name: str,
+          on_step: Callable[[Any, Any, float], None] | None, clock: Clock, state: _Episode
+          ) -> None:
     observation, info = clock.world(lambda: world.reset(seed=seed), step=0)
-    clock.call("reset", agent.reset, seed)
+    clock.call("reset", agent.reset, seed_of_agent)
     if trace is not None:
         trace.begin(game=game, map=map_name, agent=agent.name, seed=seed,
                     observation=observation)

@@ -6,8 +6,8 @@ Concepts:
   referee run code, and nothing the referee sends can hand the player an object of its own.
 - Channel: one end of a frame stream over two file descriptors. `receive(deadline)` waits
   at most until `deadline` (time.monotonic()); a frame over `limit` bytes, bytes that are not
-  one JSON object, or the end of the stream are WireError, which the referee turns into the
-  agent's failure.
+  one JSON object, text with a lone surrogate (no file can hold it), or the end of the stream
+  are WireError, which the referee turns into the agent's failure.
 - Delta: observations cross as their game's Observations record; `Delta.pack` sends only the
   fields that changed since the last record of the same game (an Undead puzzle crosses once,
   not at every move), or the whole record when a field went away, and `Delta.unpack` on the
@@ -118,7 +118,29 @@ def _decode(frame: bytes) -> Record:
         raise WireError(f"a frame that is not JSON ({str(e)[:80]})") from None
     if not isinstance(message, dict):
         raise WireError(f"a frame that is not a JSON object ({type(message).__name__})")
+    # a lone surrogate (an escape \ud800-\udfff without its pair) is text no file holds: a
+    # page or a results file written from it would fail; refused here, as names are
+    if (b"\\ud" in frame or b"\\uD" in frame) and not _is_text(message):
+        raise WireError("a frame with text no file can hold (a lone surrogate)")
     return message
+
+
+def _is_text(value: object) -> bool:
+    """Whether every str in `value` (keys too) encodes as UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return True
 
 
 class Delta:
