@@ -45,6 +45,11 @@ SANDBOXES = ["bwrap", "none"] if HAVE_SANDBOX or os.environ.get("CI_REQUIRE_SAND
     else ["none"]
 
 
+# the cheats' settings, passed to their players by name: no other variable of the referee's
+# reaches a player (test_the_referees_environment_never_reaches_a_player)
+CHEAT_ENV = ("CHEAT_PORT", "CHEAT_MARK", "CHEAT_MAPS", "CHEAT_RESULTS")
+
+
 def cheat(kind: type) -> str:
     return f"{CHEATS}:{kind.__name__}"
 
@@ -100,7 +105,7 @@ def test_cheats_in_game_gain_nothing_and_change_no_other_result(friend, tmp_path
         pytest.fail("CI_REQUIRE_SANDBOX is set but bubblewrap is not installed")
     alone = batch.compare(["spx"], _entries(), runs=2, seed=5, jobs=1)
     out = tmp_path / "runs.csv"
-    isolation = Isolation(sandbox=sandbox, hide=(str(MAPS), str(out)))
+    isolation = Isolation(sandbox=sandbox, hide=(str(MAPS), str(out)), env=CHEAT_ENV)
     rows = batch.compare(["spx", *map(cheat, cheats.IN_GAME)], _entries(), runs=2, seed=5,
                          jobs=jobs, out=out, isolation=isolation, caps=Caps(move_timeout=20))
     by: dict[str, list] = {}
@@ -231,7 +236,8 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
     capped = group.path is not None or os.getuid() != 0  # root ignores RLIMIT_NPROC
     group.remove()
     rows = batch.compare(["spx", cheat(cheats.ForksWithoutEnd)], _entries(), runs=1, seed=5,
-                         jobs=1, isolation=Isolation(sandbox=sandbox, max_processes=8))
+                         jobs=1, isolation=Isolation(sandbox=sandbox, max_processes=8,
+                                                     env=CHEAT_ENV))
     alone = batch.compare(["spx"], _entries(), runs=1, seed=5, jobs=1)
     bomb = [r for r in rows if r.agent == "fork-bomb"]
     assert plain(bomb) == plain(alone) and plain([r for r in rows if r.agent == "spx"]) == \

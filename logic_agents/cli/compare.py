@@ -208,10 +208,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
     # a secret seed unless one is given: the players cannot rebuild their games from it
-    args.seed, args.seed_secret = batch.study_seed(
-        args.seed, any(isinstance(e.factory, RemoteFactory) for e in entries_of_agents),
-        args.out, args.resume)
+    args.isolated = any(isinstance(e.factory, RemoteFactory) for e in entries_of_agents)
+    args.seed, args.seed_secret = batch.study_seed(args.seed, args.isolated, args.out,
+                                                   args.resume)
     entries = entries_from_references(args.maps, spec, args.group_by)
+    err = make_console(stderr=True)
     generator = spec.get(Generator)
     generate_options = {o.name for o in generator.compare_options} if generator else set()
     if args.generate:
@@ -221,6 +222,9 @@ def run(args: argparse.Namespace) -> int:
                     generator.for_compare(args.generate, args.count, args.seed,
                                           {name: given(args, name)
                                            for name in generate_options})]
+        if args.isolated and not args.seed_secret:
+            err.print(f"note: --seed {args.seed} is public: an agent that knows it can rebuild "
+                      "the generated maps; leave --seed out for a secret one")
     elif any(given(args, name) not in (None, False) for name in generate_options):
         named = ", ".join("--" + n.replace("_", "-") for n in sorted(generate_options)
                           if given(args, n) not in (None, False))
@@ -229,7 +233,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no maps: give MAP_OR_DIR or --generate")
     wopts = world_options(spec, args)
     total = len(entries) * args.runs * len(names)
-    err = make_console(stderr=True)
     scored = spec.objective == "score"
     labels = [e.name for e in entries_of_agents]  # rows name agents so
     # per agent: [games, sum of what summarize counts], kept as running totals (a list summed
@@ -285,6 +288,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"
                   + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
+    unsandboxed = args.isolation.unsandboxed() if args.isolated else ""
+    if unsandboxed:
+        err.print(f"note: {unsandboxed}")
     failed = sum(st.errors + st.timeouts for st in summary.agents.values())
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:
@@ -342,6 +348,8 @@ def study_meta(args: argparse.Namespace) -> dict[str, str]:
     return {"command": "logic-agents " + shlex.join(published(args.argv)),
             "version": f"logic-agents {__version__}, Python {platform.python_version()}",
             "seed": seed_words(args), "runs": f"{args.runs} per map and agent",
+            **({"fair play": args.isolation.unsandboxed()}
+               if args.isolated and args.isolation.unsandboxed() else {}),
             "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
 
 

@@ -186,6 +186,17 @@ def load_json(text: str, file: str = "<input>", line: int = 0) -> Any:
         raise FormatError(f"not JSON this program reads: {str(e)[:80]}", file, line, 0) from None
 
 
+def is_text(text: str) -> bool:
+    """Whether `text` encodes as UTF-8: a lone surrogate does not, so no page or file holds it."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def printable(text: str, keep: str = "") -> str:
     """`text` with control characters (C0, C1, DEL, line and paragraph separators, bidi
     overrides) written as escapes, so a name from a file cannot drive the terminal (set its

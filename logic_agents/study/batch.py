@@ -34,7 +34,7 @@ from typing import overload
 
 from logic_agents._version import __version__
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
-from logic_agents.ground.inputs import is_dir
+from logic_agents.ground.inputs import is_dir, is_text
 from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.study.entries import MapEntry
@@ -306,14 +306,6 @@ def _interruptible() -> Iterator[threading.Event]:
         raise KeyboardInterrupt
 
 
-def _is_text(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def compare(agents: Sequence[object], entries: Sequence[MapEntry],
             settings: StudySettings | None = None, *,
             on_row: Callable[[Row], None] | None = None, **changes: object) -> list[Row]:
@@ -353,7 +345,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
             raise LogicAgentsError(f"the name {name[:40]!r}... is {len(name):,} characters "
                                    f"long; a study keeps names of at most {NAME_LIMIT:,}")
-        if not name.isascii() and not _is_text(name):
+        if not is_text(name):
             raise LogicAgentsError(f"the name {name[:40]!r} is not text a file can hold (a "
                                    "lone surrogate); name it in plain Unicode")
     maps, agent_set = {e.instance.name for e in entries}, set(agents)

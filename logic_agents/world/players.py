@@ -93,6 +93,14 @@ class Isolation:
         """The bubblewrap executable players run under, or None."""
         return None if self.sandbox == "none" else bubblewrap()
 
+    def unsandboxed(self) -> str:
+        """One line for a study whose isolated agents ran without a sandbox ("" with one)."""
+        if self.tool() is not None:
+            return ""
+        why = ("--sandbox none" if self.sandbox == "none" else "bubblewrap is not installed")
+        return (f"the isolated agents ran without a sandbox ({why}): they ran as you and could "
+                "read and write your files (docs/compare.md, fair play)")
+
     def describe(self) -> str:
         """The isolation in words, for a study page."""
         tool = self.tool()

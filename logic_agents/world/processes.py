@@ -57,6 +57,7 @@ RETRIES = 100
 # by one, so the last of a study are spread over the workers
 QUICK_S = 0.02
 BATCH = 16
+SEND_TRIES = 3  # a worker that dies as its games are sent is replaced, this many times
 
 
 def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None = None) -> None:
@@ -195,7 +196,7 @@ class Pool(Generic[Job, Out]):
                     if not slot.jobs and not exhausted:
                         batch = list(itertools.islice(pending, BATCH if slot.quick else 1))
                         if batch:
-                            self._send(index, batch)
+                            self._send(index, batch, emit)
                         if len(batch) < (BATCH if slot.quick else 1):
                             exhausted = True
                             break
@@ -205,7 +206,7 @@ class Pool(Generic[Job, Out]):
                         exhausted = True
                         break
                     self.slots.append(self._spawn(len(self.slots)))
-                    self._send(len(self.slots) - 1, [job])
+                    self._send(len(self.slots) - 1, [job], emit)
                 busy = [s for s in self.slots if s.jobs]
                 if (self.again or self.returned) and exhausted:  # games to play (again)
                     exhausted = False
@@ -235,17 +236,27 @@ class Pool(Generic[Job, Out]):
                 stop_process(slot.proc)
                 slot.conn.close()
 
-    def _send(self, index: int, jobs: list[Job]) -> None:
-        slot = self.slots[index]
-        slot.jobs, slot.since = jobs, time.monotonic()
-        try:
-            slot.conn.send(jobs)
-        except (OSError, ValueError):  # the worker died while idle: a new one takes the jobs
-            stop_process(slot.proc)
-            slot.conn.close()
-            self.slots[index] = self._spawn(index)
-            self.slots[index].jobs = jobs
-            self.slots[index].conn.send(jobs)
+    def _send(self, index: int, jobs: list[Job], emit: Callable[[Out], None]) -> None:
+        """Send `jobs` to the worker at `index`.
+
+        One that died (while idle, or as they were sent) is replaced and they are sent
+        again. A worker that dies at every one of SEND_TRIES sends costs these games their
+        rows (ProcessDied), never the study.
+        """
+        for _ in range(SEND_TRIES):
+            slot = self.slots[index]
+            slot.jobs, slot.since = jobs, time.monotonic()
+            try:
+                slot.conn.send(jobs)
+                return
+            except (OSError, ValueError):
+                slot.jobs = []
+                stop_process(slot.proc)
+                slot.conn.close()
+                self.slots[index] = self._spawn(index)
+        for job in jobs:
+            emit(self.lost(job, AgentFailed("", "world", "ProcessDied", "the worker process "
+                                            f"died {SEND_TRIES} times as its game was sent")))
 
     def _receive(self, index: int, emit: Callable[[Out], None]) -> None:
         slot = self.slots[index]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from logic_agents.errors import AgentFailed, IllegalAction
+from logic_agents.ground.inputs import is_text
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Outcome
 from logic_agents.world.outcomes import ended, finished, world_summary
@@ -204,6 +205,9 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int |
         state.score += reward
         try:
             why = clock.call("why", lambda: agent.why, step=step)
+            if isinstance(why, str) and not is_text(why):
+                raise AgentFailed(clock.agent, "why", "ValueError", "its why holds text no "
+                                  "file can hold (a lone surrogate)", step=step)
         except AgentFailed:  # the move was made: the trace keeps it, without its reason
             if trace is not None:
                 trace.step(action, observation, reward, terminated, truncated, why=None)

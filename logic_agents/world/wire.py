@@ -22,6 +22,7 @@ import select
 import struct
 import time
 
+from logic_agents.ground.inputs import is_text
 from logic_agents.ground.shapes import Record
 
 HEADER = struct.Struct(">I")
@@ -120,20 +121,18 @@ def _decode(frame: bytes) -> Record:
         raise WireError(f"a frame that is not a JSON object ({type(message).__name__})")
     # a lone surrogate (an escape \ud800-\udfff without its pair) is text no file holds: a
     # page or a results file written from it would fail; refused here, as names are
-    if (b"\\ud" in frame or b"\\uD" in frame) and not _is_text(message):
+    if (b"\\ud" in frame or b"\\uD" in frame) and not _all_text(message):
         raise WireError("a frame with text no file can hold (a lone surrogate)")
     return message
 
 
-def _is_text(value: object) -> bool:
+def _all_text(value: object) -> bool:
     """Whether every str in `value` (keys too) encodes as UTF-8."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
+            if not is_text(item):
                 return False
         elif isinstance(item, dict):
             stack += item.keys()

@@ -1,5 +1,6 @@
-"""Daggers agents that cheat, one per attack on fair play (issue 38), written the way a student
-who wants a better grade would write them; tests/test_fair_play.py plays them.
+"""Agents that cheat, one per attack on fair play (issues 38 and 52), written the way a student
+who wants a better grade would write them; tests/test_fair_play.py and
+tests/test_fair_play_two.py play them. All play Daggers but PredictsThePieces (Ooze).
 
 Each plays exactly as spx does whenever its trick finds nothing, and counts in its own stats
 (`found`) what the trick gave it, so a test can tell "it cheated" from "it played blind": a
@@ -7,9 +8,11 @@ cheat that gains nothing has spx's rows, game for game.
 """
 
 import gc
+import hashlib
 import inspect
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -19,6 +22,8 @@ from pathlib import Path
 from logic_agents.games.daggers.agents import SinglePointAgent
 from logic_agents.games.daggers.board import DAGGER, DaggersMap, parse
 from logic_agents.games.daggers.world import DaggersAction
+from logic_agents.games.ooze.agents import GreedyOozeAgent
+from logic_agents.games.ooze.rules import GLYPHS
 from logic_agents.world.core import Outcome
 
 
@@ -365,3 +370,162 @@ class Remembers(Cheat):
 
     def stats(self):
         return {**super().stats(), "remembered": self.before}
+
+
+# -- the second hostile round (issue 52) ----------------------------------------------------
+class PredictsThePieces(GreedyOozeAgent):
+    """Draws Ooze's piece queue from its own seed, as the world draws it from its own."""
+
+    name = "predict-pieces"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        rng = random.Random(seed)
+        self.predicted = "".join(rng.choice(GLYPHS) for _ in range(5))
+        self.found = 0
+        self.first = True
+
+    def act(self, obs):
+        if self.first:
+            self.first = False
+            self.found = int(obs.queue == self.predicted)
+        return super().act(obs)
+
+    def stats(self):
+        return {"found": self.found}
+
+
+def _seed_for(seed, map_name, run):
+    """The study's seed of a game, as logic-agents draws it (the cheat knows the formula)."""
+    digest = hashlib.blake2b(f"{seed}:{map_name}:{run}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _agent_seed(seed):
+    """The agent's seed of a game under a public key (the cheat knows that formula too)."""
+    key = hashlib.blake2b(str(0).encode(), digest_size=32, person=b"la-study-key").digest()
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=4, key=key, person=b"la-agent-seed")
+    return int.from_bytes(digest.digest(), "big")
+
+
+class RebuildsTheBoard(Cheat):
+    """Finds (map, run) from its seed under the default study seed (0), then generates the
+    board again with the installed generator and plays it knowing every dagger."""
+
+    name = "rebuild-board"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.seed = seed
+
+    def peek(self, obs):
+        from logic_agents.games.daggers.generate import PRESETS, generate_maps
+
+        for preset in PRESETS.values():
+            if (preset.height, preset.width) != (obs.height, obs.width):
+                continue
+            for shown in (True, False):
+                for i in range(10):
+                    name = f"{preset.name}-s0-{i:04d}" if shown else f"{preset.name}-{i:04d}"
+                    for run in range(10):
+                        world_seed = _seed_for(0, name, run)
+                        if self.seed in (world_seed, _agent_seed(world_seed)):
+                            return generate_maps(preset, i + 1, 0, seed_shown=shown)[i]
+        return None
+
+
+class ReadsTheEnvironment(Cheat):
+    """Looks for a grader's token in its environment and puts it in its stats."""
+
+    name = "read-env"
+
+    def act(self, obs):
+        token = os.environ.get("GRADER_TOKEN", "")
+        if token:
+            self.found = max(self.found, 1)
+            self.token = token
+        return super().act(obs)
+
+    def stats(self):
+        return {**super().stats(), "token_chars": len(getattr(self, "token", ""))}
+
+
+class ResealsTheResults(Cheat):
+    """Outside a sandbox: reads --out from its referee, takes the seal key from the study's
+    record, seals its own lost rows again as wins and rewrites the file in place."""
+
+    name = "reseal-results"
+
+    def act(self, obs):
+        from logic_agents.study.rows import RowSink, read_rows
+
+        for path in _results_files():
+            try:
+                key = json.loads(Path(f"{path}.study.json").read_text())["seal"]
+                rows = read_rows(Path(path), key)
+            except Exception:
+                continue
+            forged = [r if r.agent != self.name else type(r)(**{
+                **r.__dict__, "outcome": "won", "won": True}) for r in rows]
+            if forged == rows:
+                continue
+            tmp = Path(f"{path}.{os.getpid()}.forged.csv")
+            try:
+                tmp.unlink(missing_ok=True)
+                sink = RowSink(tmp, key)
+                for row in forged:
+                    sink.write(row)
+                sink.close()
+                Path(path).write_bytes(tmp.read_bytes())  # in place: the referee's handle stays
+                tmp.unlink()
+            except OSError:
+                continue
+            self.found += 1
+        return super().act(obs)
+
+
+class DrivesTheTerminal(Cheat):
+    """Prints a window title, a screen clear and a clipboard write (OSC 52) at every move."""
+
+    name = "drive-terminal"
+
+    def act(self, obs):
+        print("\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cHduZWQ=\x07 hello", flush=True)
+        return super().act(obs)
+
+
+class FloodsItsOutput(Cheat):
+    """Writes one line of FLOOD_BYTES on its standard output, with no newline, at its first
+    move."""
+
+    name = "flood-output"
+    FLOOD_BYTES = 64 << 20
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.flooded = False
+
+    def act(self, obs):
+        if not self.flooded:
+            self.flooded = True
+            block = b"x" * (1 << 20)
+            for _ in range(self.FLOOD_BYTES >> 20):
+                sys.stdout.buffer.write(block)
+            sys.stdout.flush()
+            self.found = 1
+        return super().act(obs)
+
+
+class SaysASurrogate(SinglePointAgent):
+    """Gives a reason whose text holds a lone surrogate (text no file can hold)."""
+
+    name = "say-surrogate"
+
+    @property
+    def why(self):
+        return "because \ud800"
+
+    @why.setter
+    def why(self, value):
+        pass
+
