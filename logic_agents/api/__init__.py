@@ -10,7 +10,6 @@ names it).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable as _Iterable
 from pathlib import Path as _Path
 from typing import TYPE_CHECKING
 
@@ -18,10 +17,10 @@ from logic_agents import web as _web
 from logic_agents._version import __version__
 from logic_agents.api import arguments as _arguments
 from logic_agents.display import progress as _progress
-from logic_agents.errors import AgentFailed as _AgentFailed
 from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.study import batch as _batch
+from logic_agents.study import seeding as _seeding
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
 from logic_agents.study.settings import BACKENDS as _BACKENDS
@@ -38,8 +37,6 @@ from logic_agents.world import view as _view
 from logic_agents.world.players import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import DEFAULT_CAPS as _DEFAULT_CAPS
-from logic_agents.world.sandbox import Clock as _Clock
-from logic_agents.world.spec import Lives as _Lives
 
 if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
     from collections.abc import Sequence
@@ -151,10 +148,10 @@ def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str |
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
     trace = _arguments.path_or_none(trace, "trace")
-    world_options = _lives(spec, lives)
+    world_options = _arguments.lives(spec, lives)
     instance = load(ref, spec.name)
     player = make_agent(spec.default_agent if agent is None else agent, spec.name, **options)
-    world = _world(spec, instance, world_options)
+    world = _arguments.world(spec, instance, world_options)
     writer = None
     if trace is not None:
         writer = _trace.Trace(os.fspath(trace), map_path=str(ref), world_options=world_options,
@@ -196,11 +193,11 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     spec = _spec(ref, game)
     seed = _arguments.seed_of(seed)
     output = _arguments.path_or_none(output, "output")
-    world_options = _lives(spec, lives)
+    world_options = _arguments.lives(spec, lives)
     instance = load(ref, spec.name)
     entry = _agents.agent_entry(spec, spec.default_agent if agent is None else agent, instance_ok=True)
     player = _agents.build_agent(entry, _agents.explaining(entry, options))
-    _, text = _web.record_episode(spec, _world(spec, instance, world_options), player, seed,
+    _, text = _web.record_episode(spec, _arguments.world(spec, instance, world_options), player, seed,
                              instance, os.fspath(ref), world_options)
     page = _web.game_page(_web.episode_data(os.fspath(output) if output else f"<{instance.name}>", text=text))
     if output is not None:
@@ -238,7 +235,7 @@ def board(ref: object = None, *, game: str | None = None, seed: int | None = 0,
     if observation is None:
         if instance is None:
             raise _UsageError("board: give an instance (a reference or an object) or observation=")
-        observation, _ = _world(spec, instance, {}).reset(seed=seed)
+        observation, _ = _arguments.world(spec, instance, {}).reset(seed=seed)
         title = f"{spec.name} · {instance.name}"
     else:
         observation = _arguments.observation_of(spec, observation)
@@ -306,19 +303,11 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
         what `compare --json` prints; `study["agents"]` reads it), `pairs` (the paired
         tests), `by_map`, `to_pandas()` and `to_html()`.
     """
-    if isinstance(agents, (str, type, os.PathLike)) or callable(agents):
-        agents = [agents]  # one agent, not a list of them
-    if not isinstance(agents, _Iterable) or isinstance(agents, (bytes, dict)):
-        raise _UsageError(f"agents must be an agent or a list of them, not "
-                         f"{type(agents).__name__}")
-    agents = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in agents]
-    if not agents:
-        raise _UsageError("agents is empty: a study needs at least one agent")
+    agents = _arguments.agent_list(agents)
     refs = _arguments.references(refs)
     spec = _spec(refs[0], game)
     runs = _arguments.whole(runs, "runs", 1, _arguments.MAX_RUNS)
-    if seed is not None and seed != "random":
-        seed = _arguments.whole(seed, "seed", 0, _arguments.MAX_SEED - 1)
+    seed = _arguments.study_seed(seed)
     jobs = None if jobs is None else _arguments.whole(jobs, "jobs", 1, _arguments.MAX_JOBS)
     out = _arguments.path_or_none(out, "out")
     if _arguments.flag(resume, "resume") and out is None:
@@ -332,9 +321,9 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                                      [*refs, *([out] if out else [])],
                                      _arguments.path_or_none(agent_output, "agent_output"))
     entries = _entries_from_references(refs, spec)
-    _world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
-    seed, secret = _batch.study_seed(seed, _batch.plays_isolated(spec.name, agents, isolation),
-                                     out, resume)
+    _arguments.world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
+    seed, secret = _seeding.study_seed(seed, _seeding.plays_isolated(spec.name, agents,
+                                                                     isolation), out, resume)
     study = _batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
                             world_options, isolation)
     scored = spec.objective == "score"
@@ -378,25 +367,6 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
     result: Answer[object] = puzzle.solve(load(ref, spec.name),
                                            _arguments.flag(unique, "unique"), solver)
     return result
-
-
-def _lives(spec: GameSpec, lives: object) -> Record:
-    """The world options of `lives=`: only for a game with lives, a whole number from 1."""
-    if lives is None:
-        return {}
-    if spec.get(_Lives) is None:
-        raise _UsageError(f"lives is for games with lives; {spec.name} has none")
-    return _arguments.world_options_of(spec, {"lives": lives}, "lives")
-
-
-def _world(spec: GameSpec, instance: object, options: Record) -> AnyWorld:
-    """A fresh world; what the game's own code raises making it is one UsageError."""
-    try:
-        world: AnyWorld = _Clock().world(lambda: spec.make_world(instance, **options))
-    except _AgentFailed as e:
-        raise _UsageError(f"{spec.name}'s world cannot be made with "
-                         f"{options or 'no options'}: {e.line}") from None
-    return world
 
 
 def registered_games() -> dict[str, GameSpec]:

@@ -21,9 +21,9 @@ import operator
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
-from logic_agents.errors import UsageError
+from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.world.players import (
     ISOLATE,
@@ -33,7 +33,7 @@ from logic_agents.world.players import (
     hidden_paths,
 )
 from logic_agents.world.registry import games, games_at_hand
-from logic_agents.world.sandbox import Caps
+from logic_agents.world.sandbox import Caps, Clock
 from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
 
@@ -260,3 +260,39 @@ def isolation(isolate: object, trust: object, sandbox: object, hide: object, pas
                      env=env_names(texts(pass_env, "pass_env")),
                      max_processes=whole(max_processes, "max_processes", 1, 1 << 16),
                      output_dir=str(Path(output_dir).resolve()) if output_dir else None)
+
+
+def agent_list(value: object) -> list[object]:
+    """A study's agents: one agent or a list of them (paths as str), never empty."""
+    if isinstance(value, (str, type, os.PathLike)) or callable(value):
+        value = [value]  # one agent, not a list of them
+    if not isinstance(value, Iterable) or isinstance(value, (bytes, dict)):
+        raise UsageError(f"agents must be an agent or a list of them, not {_what(value)}")
+    agents = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in value]
+    if not agents:
+        raise UsageError("agents is empty: a study needs at least one agent")
+    return agents
+
+
+def study_seed(value: object) -> int | str | None:
+    """A study's seed: a whole number, "random", or None (random when an agent is isolated)."""
+    return value if value is None or value == "random" else whole(value, "seed", 0,
+                                                                   MAX_SEED - 1)
+
+
+def lives(spec: GameSpec, value: object) -> Record:
+    """The world options of `lives=`: only for a game with lives, a whole number from 1."""
+    if value is None:
+        return {}
+    if spec.get(Lives) is None:
+        raise UsageError(f"lives is for games with lives; {spec.name} has none")
+    return world_options_of(spec, {"lives": value}, "lives")
+
+
+def world(spec: GameSpec, instance: object, options: Record) -> Any:
+    """A fresh world; what the game's own code raises making it is one UsageError."""
+    try:
+        return Clock().world(lambda: spec.make_world(instance, **options))
+    except AgentFailed as e:
+        raise UsageError(f"{spec.name}'s world cannot be made with "
+                         f"{options or 'no options'}: {e.line}") from None

@@ -42,7 +42,7 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
-from logic_agents.study import batch
+from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
     # a secret seed unless one is given: the players cannot rebuild their games from it
     args.isolated = any(isinstance(e.factory, RemoteFactory) for e in entries_of_agents)
-    args.seed, args.seed_secret = batch.study_seed(args.seed, args.isolated, args.out,
+    args.seed, args.seed_secret = seeding.study_seed(args.seed, args.isolated, args.out,
                                                    args.resume)
     entries = entries_from_references(args.maps, spec, args.group_by)
     err = make_console(stderr=True)

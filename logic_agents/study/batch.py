@@ -2,9 +2,10 @@
 
 Concepts:
 - MapEntry (entries.py): an instance and its group (its preset, else its folder).
-- seed_for(seed, map, run): the world's seed in run `run` on `map`, the same for every agent
-  (paired); the agents' reset gets a seed derived from it under the study's key
-  (world.seeds.study_key), so it tells them nothing of the world's draws.
+- seed_for(seed, map, run) (seeding.py): the world's seed in run `run` on `map`, the same for
+  every agent (paired); the agents' reset gets a seed derived from it under the study's key
+  (world.seeds.study_key), so it tells them nothing of the world's draws. study_seed: a
+  secret seed by default when any agent plays isolated.
 - Job / Row: one game to play / its result (rows.py: Row, RowSink, read_rows; the study
   record beside a results file is study.py's, the summaries summary.py's; all three are
   re-exported here).
@@ -22,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import os
 import secrets
 import signal
@@ -40,7 +40,6 @@ from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import (
     check_same_study,
-    read_study,
     sealing_key,
     study_path,
     study_record,
@@ -56,6 +55,7 @@ from logic_agents.study.rows import (
     read_rows,
     results_kind,
 )
+from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
 from logic_agents.world.agents import (
     agent_entry,
@@ -71,7 +71,7 @@ from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.sandbox import NO_CAPS, Caps, Clock, world_failure
-from logic_agents.world.seeds import PUBLIC_KEY, secret_seed, study_key
+from logic_agents.world.seeds import PUBLIC_KEY, study_key
 
 
 @dataclass(frozen=True)
@@ -85,42 +85,6 @@ class Job:
     world_options: OptionPairs = ()
     isolation: Isolation = DEFAULT_ISOLATION  # who plays in a player process, and how
     agent_key: bytes = PUBLIC_KEY  # the study's key for its agents' seeds (world.seeds)
-
-
-def plays_isolated(game: str, agents: Sequence[object], isolation: Isolation) -> bool:
-    """Whether any of `agents` (names, references, objects) plays in a player process."""
-    registered = get_game(game).agents
-    return any(isinstance(a, str) and (a in registered or is_reference(a))
-               and isolation.isolates(a in registered, a) for a in agents)
-
-
-def study_seed(seed: int | str | None, isolated: bool, out: str | Path | None = None,
-               resume: bool = False) -> tuple[int, bool]:
-    """(the study's seed, whether it is secret), from what the user gave.
-
-    A whole number is public. "random", or None when any agent plays isolated, is drawn
-    from the operating system's randomness (world.seeds.secret_seed) and kept secret; a
-    resume takes the seed of the study it continues from its record. None with only trusted
-    agents is 0, as before.
-    """
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        return seed, False
-    if seed not in (None, "random"):
-        raise UsageError(f"seed must be a whole number or 'random', not {seed!r}")
-    if resume and out is not None:
-        held = read_study(Path(out))
-        value = held.get("seed")
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value, held.get("seed_secret") is True
-    if seed == "random" or isolated:
-        return secret_seed(), True
-    return 0, False
-
-
-def seed_for(seed: int, map_name: str, run: int) -> int:
-    """hash(S, m, i): stable across processes and Python versions (unlike hash())."""
-    digest = hashlib.blake2b(f"{seed}:{map_name}:{run}".encode(), digest_size=4).digest()
-    return int.from_bytes(digest, "big")
 
 
 def play_job(job: Job, clock: Clock | None = None, agents: Record | None = None) -> Row:

@@ -26,7 +26,7 @@ BACKENDS = ("process", "ray")
 class StudySettings:
     runs: int = 10
     # a whole number (public: anyone can rebuild the games), "random" (drawn, kept secret), or
-    # None: "random" when any agent plays in a player process, else 0 (study.batch.study_seed)
+    # None: "random" when any agent plays in a player process, else 0 (study.seeding.study_seed)
     seed: int | str | None = None
     seed_secret: bool = False  # the seed was drawn here: never shown on a page or to a player
     jobs: int | None = None  # worker processes (None: one per core)

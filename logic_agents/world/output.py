@@ -17,8 +17,6 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import multiprocessing
 import os
 import sys
 import threading
@@ -34,12 +32,22 @@ STUDY_LIMIT = 1 << 20  # characters of all agents' output shown, per study
 FILE_LIMIT = 16 << 20  # bytes kept of an agent's output in --agent-output DIR
 
 
+class _Count:
+    """A count of this process's alone (where there is no shared memory)."""
+
+    value = 0
+
+
 def _counter() -> Any:
     """A count shared with the processes forked from here (a study's workers)."""
     try:
-        return multiprocessing.RawValue(ctypes.c_longlong, 0)
-    except OSError:  # no shared memory on this platform: the count is this process's
-        return ctypes.c_longlong(0)
+        # multiprocessing's shared memory (and ctypes under it) loads when a study counts:
+        # a player process never holds it
+        from multiprocessing.sharedctypes import RawValue
+
+        return RawValue("q", 0)
+    except (ImportError, OSError):
+        return _Count()
 
 
 class OutputBudget:
@@ -82,9 +90,10 @@ class OutputBudget:
             size = len(line) + len(self.agent) + 4
             if agent_used + size > AGENT_LIMIT or study_used + size > STUDY_LIMIT:
                 whose = ("its" if agent_used + size > AGENT_LIMIT else "the study's")
+                limit = AGENT_LIMIT if whose == "its" else STUDY_LIMIT
                 text = (f"[{self.agent}] ... (its output past {whose} "
-                        f"{(AGENT_LIMIT if whose == 'its' else STUDY_LIMIT) >> 10} KiB is not "
-                        "shown" + ("; --agent-output DIR keeps it" if self.folder is None
+                        f"{f'{limit >> 10} KiB' if limit >= 1024 else f'{limit} characters'} "
+                        "is not shown" + ("; --agent-output DIR keeps it" if self.folder is None
                                    else f"; it is kept in {self.file()}") + ")\n")
                 self.shown.value = -1
                 _write(out, text)

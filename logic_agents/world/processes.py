@@ -165,6 +165,7 @@ class Pool(Generic[Job, Out]):
         self.again: list[Job] = []
         self.tries: dict[int, int] = {}
         self.returned: list[Job] = []  # the games a lost worker had not begun, played next
+        self.emit: Callable[[Out], None] = lambda row: None  # where run() sends each row
 
     def _spawn(self, slot: int) -> _Slot[Job]:
         mine, theirs = self.context.Pipe()
@@ -180,6 +181,7 @@ class Pool(Generic[Job, Out]):
     def run(self, jobs: Iterator[Job], emit: Callable[[Out], None],
             stop: threading.Event) -> None:
         """Play every job, emitting each row as it comes; return early once `stop` is set."""
+        self.emit = emit
         queued = iter(jobs)
 
         def next_job() -> Job | None:
@@ -196,7 +198,7 @@ class Pool(Generic[Job, Out]):
                     if not slot.jobs and not exhausted:
                         batch = list(itertools.islice(pending, BATCH if slot.quick else 1))
                         if batch:
-                            self._send(index, batch, emit)
+                            self._send(index, batch)
                         if len(batch) < (BATCH if slot.quick else 1):
                             exhausted = True
                             break
@@ -206,14 +208,16 @@ class Pool(Generic[Job, Out]):
                         exhausted = True
                         break
                     self.slots.append(self._spawn(len(self.slots)))
-                    self._send(len(self.slots) - 1, [job], emit)
+                    self._send(len(self.slots) - 1, [job])
                 busy = [s for s in self.slots if s.jobs]
                 if (self.again or self.returned) and exhausted:  # games to play (again)
                     exhausted = False
                     pending = iter(next_job, None)
                     continue
                 if not busy:
-                    return
+                    if exhausted:
+                        return
+                    continue  # a send that failed made its games rows: on to the next
                 for conn in _readable([s.conn for s in busy], 0.2):
                     index = next(i for i, s in enumerate(self.slots) if s.conn is conn)
                     self._receive(index, emit)
@@ -236,7 +240,7 @@ class Pool(Generic[Job, Out]):
                 stop_process(slot.proc)
                 slot.conn.close()
 
-    def _send(self, index: int, jobs: list[Job], emit: Callable[[Out], None]) -> None:
+    def _send(self, index: int, jobs: list[Job]) -> None:
         """Send `jobs` to the worker at `index`.
 
         One that died (while idle, or as they were sent) is replaced and they are sent
@@ -255,7 +259,7 @@ class Pool(Generic[Job, Out]):
                 slot.conn.close()
                 self.slots[index] = self._spawn(index)
         for job in jobs:
-            emit(self.lost(job, AgentFailed("", "world", "ProcessDied", "the worker process "
+            self.emit(self.lost(job, AgentFailed("", "world", "ProcessDied", "the worker process "
                                             f"died {SEND_TRIES} times as its game was sent")))
 
     def _receive(self, index: int, emit: Callable[[Out], None]) -> None:

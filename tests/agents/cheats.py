@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from logic_agents.games.daggers.agents import SinglePointAgent
+from logic_agents.games.daggers.agents import RandomProbeAgent, SinglePointAgent
 from logic_agents.games.daggers.board import DAGGER, DaggersMap, parse
 from logic_agents.games.daggers.world import DaggersAction
 from logic_agents.games.ooze.agents import GreedyOozeAgent
@@ -529,3 +529,8 @@ class SaysASurrogate(SinglePointAgent):
     def why(self, value):
         pass
 
+
+class RandomCopy(RandomProbeAgent):
+    """rpx under another name: paired with rpx, it must play every game as rpx does."""
+
+    name = "rpx-copy"

@@ -31,9 +31,31 @@ AGENTS = {
 RECORDED_AS = {"prob-sat": "prob", "prob-explain": "prob"}
 
 
+class SeededAs:
+    """The agent reset with the game's own seed, as the recorded games gave it: the step loop
+    now gives an agent a seed of its own, derived from the game's (issue 52), and the record
+    pins what satx does with a seed, not how the loop derives one."""
+
+    def __init__(self, agent, seed: int):
+        self.agent, self.seed, self.name = agent, seed, agent.name
+
+    def reset(self, seed=None):
+        self.agent.reset(self.seed)
+
+    def act(self, observation):
+        return self.agent.act(observation)
+
+    @property
+    def why(self):
+        return self.agent.why
+
+    def stats(self):
+        return self.agent.stats()
+
+
 def digest(board, make, seed: int) -> str:
     moves: list[str] = []
-    result = run_episode(DaggersWorld(board), make(), seed=seed,
+    result = run_episode(DaggersWorld(board), SeededAs(make(), seed), seed=seed,
                          on_step=lambda obs, action, reward: moves.append(
                              f"{action.kind}{action.cell}"))
     text = " ".join(moves) + f"|{result.outcome}|{result.guesses}"
