@@ -21,19 +21,18 @@ import sys
 import threading
 import tracemalloc
 from io import StringIO
-from pathlib import Path
 
 import pytest
 
 import logic_agents as la
 from logic_agents.cli import main
+from logic_agents.errors import UsageError
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import read_study, sealing_key
 from logic_agents.study.rows import read_rows
 from logic_agents.world import output
-from logic_agents.errors import UsageError
 from logic_agents.world.players import Isolation, player_environment
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
