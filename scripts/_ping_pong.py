@@ -1,10 +1,10 @@
-"""The bare round trip of one frame each way (world.wire) between two processes, in
+"""The bare round trip of one frame each way (referee.wire) between two processes, in
 microseconds (scripts/bench_fair_play.py runs it on one core and across cores)."""
 
 import os
 import time
 
-from logic_agents.world.wire import Channel
+from logic_agents.referee.wire import Channel
 
 ROUNDS = 5000
 

@@ -33,11 +33,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
+from logic_agents.referee.clock import NO_CAPS, Clock  # noqa: E402
+from logic_agents.referee.containment import bubblewrap  # noqa: E402
+from logic_agents.referee.players import Isolation  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
 from logic_agents.study.entries import MapEntry  # noqa: E402
-from logic_agents.world.containment import bubblewrap  # noqa: E402
-from logic_agents.world.players import Isolation  # noqa: E402
-from logic_agents.world.sandbox import NO_CAPS, Clock  # noqa: E402
 
 FILE_AGENT = f"{ROOT / 'scripts' / '_file_agent.py'}:FileSpx"
 STUDY_2018 = ["compare", str(ROOT / "maps/daggers/2018"), "--agents", "spx,satx,prob",
@@ -115,9 +115,9 @@ def file_agent_study(games: int) -> str:
 
 
 def per_move(games: int) -> str:
-    from logic_agents.world.agents import agent_entry
-    from logic_agents.world.containment import own_this_process
-    from logic_agents.world.players import stop_players
+    from logic_agents.referee.agents import agent_entry
+    from logic_agents.referee.containment import own_this_process
+    from logic_agents.referee.players import stop_players
     from logic_agents.world.registry import get_game
     from logic_agents.world.runner import run_episode
 
@@ -173,7 +173,7 @@ def ping_pong() -> tuple[str, float]:
                               text=True, cwd=ROOT)
         rows.append(f"| {label} | {done.stdout.strip()} us |")
         times.append(float(done.stdout.strip()))
-    return ("Frames alone (world.wire, 5,000 round trips):\n\n| processes on | round trip |\n"
+    return ("Frames alone (referee.wire, 5,000 round trips):\n\n| processes on | round trip |\n"
             "|---|---|\n" + "\n".join(rows)), min(times)
 
 

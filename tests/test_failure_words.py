@@ -9,10 +9,10 @@ import signal
 import time
 
 from logic_agents.games.daggers.agents import SinglePointAgent
+from logic_agents.referee.clock import Caps, Watch, lost_failure
 from logic_agents.study import batch
 from logic_agents.study.entries import entries_from_references
 from logic_agents.world.registry import get_game
-from logic_agents.world.sandbox import Caps, Watch, lost_failure
 
 
 class DiesHoldingItsPipe(SinglePointAgent):

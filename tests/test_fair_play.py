@@ -23,13 +23,13 @@ from pathlib import Path
 import pytest
 
 from logic_agents.cli import main
+from logic_agents.referee.clock import Caps
+from logic_agents.referee.containment import bubblewrap
+from logic_agents.referee.players import Isolation
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import sealing_key
 from logic_agents.study.rows import read_rows
-from logic_agents.world.containment import bubblewrap
-from logic_agents.world.players import Isolation
-from logic_agents.world.sandbox import Caps
 
 from .agents import cheats
 from .conftest import ROOT
@@ -68,12 +68,12 @@ def plain(rows):
 
 def players_left() -> list[int]:
     """Player processes under this test's process (none may outlive a study)."""
-    from logic_agents.world.containment import descendants
+    from logic_agents.referee.containment import descendants
 
     left = []
     for pid in descendants({os.getpid()}):
         try:
-            if b"logic_agents.world.player" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            if b"logic_agents.referee.player" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 left.append(pid)
         except OSError:
             continue
@@ -230,7 +230,7 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
     """--max-processes holds before the agent's code runs (a pids cgroup of the player's own
     where the machine gives one, else RLIMIT_NPROC): the bomb starts at most that many, its
     games are spx's, and none of its processes outlives its game."""
-    from logic_agents.world.containment import ProcessGroup
+    from logic_agents.referee.containment import ProcessGroup
 
     group = ProcessGroup(4)
     capped = group.path is not None or os.getuid() != 0  # root ignores RLIMIT_NPROC

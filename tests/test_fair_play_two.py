@@ -28,16 +28,16 @@ import logic_agents as la
 from logic_agents.cli import main
 from logic_agents.errors import UsageError
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
+from logic_agents.referee import output
+from logic_agents.referee.players import Isolation, player_environment
+from logic_agents.referee.wire import WireError, _decode
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import read_study, sealing_key
 from logic_agents.study.rows import read_rows
-from logic_agents.world import output
-from logic_agents.world.players import Isolation, player_environment
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seeds import PUBLIC_KEY, agent_seed, study_key
-from logic_agents.world.wire import WireError, _decode
 
 from .agents import cheats
 from .conftest import ROOT
@@ -304,7 +304,7 @@ def test_workers_that_die_as_their_games_are_sent_cost_at_most_those_games(monke
     """A worker dead before its games reach it is replaced and they are sent again, also
     twice in a row; one that dies at every send costs those games their rows, never the
     study (it raised BrokenPipeError before)."""
-    from logic_agents.world import processes
+    from logic_agents.referee import pool as processes
 
     spawn = processes.Pool._spawn
     spawned = [0]

@@ -14,11 +14,11 @@ import pytest
 
 from logic_agents.cli import main
 from logic_agents.errors import AgentFailed
+from logic_agents.referee.clock import Caps, Clock
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.rows import read_rows
 from logic_agents.study.summary import summarize
-from logic_agents.world.sandbox import Caps, Clock
 
 from .conftest import ROOT
 

@@ -19,6 +19,9 @@ from logic_agents.api import arguments as _arguments
 from logic_agents.display import progress as _progress
 from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.referee import agents as _seating
+from logic_agents.referee.clock import DEFAULT_CAPS as _DEFAULT_CAPS
+from logic_agents.referee.players import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
 from logic_agents.study import batch as _batch
 from logic_agents.study import seeding as _seeding
 from logic_agents.study.entries import entries_from_references as _entries_from_references
@@ -34,9 +37,7 @@ from logic_agents.world import resolve as _resolve
 from logic_agents.world import spec as _spec_module
 from logic_agents.world import trace as _trace
 from logic_agents.world import view as _view
-from logic_agents.world.players import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import DEFAULT_CAPS as _DEFAULT_CAPS
 
 if TYPE_CHECKING:  # names for the annotations only: the namespace keeps the API alone
     from collections.abc import Sequence
@@ -122,7 +123,7 @@ def make_agent(agent: AgentRef, game: str | None = None, **options: object) -> A
         AgentFailed: the agent's constructor raised.
     """
     spec = _game_of(game, _arguments.game_of_agent(agent) if game is None else None)
-    return _agents.build_agent(_agents.agent_entry(spec, agent, instance_ok=True), options)
+    return _agents.build_agent(_seating.agent_entry(spec, agent, instance_ok=True), options)
 
 
 def play(ref: str | PathLike[str], agent: AgentRef | None = None, *, game: str | None = None,
@@ -195,7 +196,8 @@ def view(ref: str | PathLike[str], agent: AgentRef | None = None, *,
     output = _arguments.path_or_none(output, "output")
     world_options = _arguments.lives(spec, lives)
     instance = load(ref, spec.name)
-    entry = _agents.agent_entry(spec, spec.default_agent if agent is None else agent, instance_ok=True)
+    entry = _seating.agent_entry(spec, spec.default_agent if agent is None else agent,
+                                 instance_ok=True)
     player = _agents.build_agent(entry, _agents.explaining(entry, options))
     _, text = _web.record_episode(spec, _arguments.world(spec, instance, world_options), player, seed,
                              instance, os.fspath(ref), world_options)

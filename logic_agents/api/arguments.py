@@ -25,7 +25,8 @@ from typing import Any, SupportsIndex
 
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.world.players import (
+from logic_agents.referee.clock import Caps, Clock
+from logic_agents.referee.players import (
     ISOLATE,
     SANDBOXES,
     Isolation,
@@ -33,7 +34,6 @@ from logic_agents.world.players import (
     hidden_paths,
 )
 from logic_agents.world.registry import games, games_at_hand
-from logic_agents.world.sandbox import Caps, Clock
 from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
 

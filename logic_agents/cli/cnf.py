@@ -33,10 +33,10 @@ from logic_agents.ground.shapes import Record
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.query import Query
 from logic_agents.world.agents import build_agent
+from logic_agents.world.calls import PassThrough
 from logic_agents.world.declared import Option, accepts
 from logic_agents.world.options import integer
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import PassThrough
 from logic_agents.world.spec import CnfLegend, GameSpec, Puzzle
 from logic_agents.world.values import Instance
 

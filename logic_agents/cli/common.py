@@ -26,7 +26,8 @@ from rich.text import Text
 from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
-from logic_agents.world.agents import agent_entry
+from logic_agents.referee.agents import agent_entry
+from logic_agents.referee.clock import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
 from logic_agents.world.detect import detect_game
@@ -34,7 +35,6 @@ from logic_agents.world.guard import plugin_code
 from logic_agents.world.options import integer, nonnegative_float, positive_int
 from logic_agents.world.registry import game_names, games_at_hand, get_game
 from logic_agents.world.resolve import resolve, shipped_maps
-from logic_agents.world.sandbox import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
 from logic_agents.world.spec import AgentEntry, GameSpec, Lives
 from logic_agents.world.values import Instance
 

@@ -42,6 +42,7 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.report import print_summary
@@ -51,7 +52,6 @@ from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import REPLAYS, write_study
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
-from logic_agents.world.referee import RemoteFactory
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.seeds import study_key
 from logic_agents.world.spec import GameSpec, Generator

@@ -1,5 +1,5 @@
 """The fair-play flags of the verbs that play (play, view, compare): who plays in a player
-process of its own, and how that process is contained (world.players.Isolation).
+process of its own, and how that process is contained (referee.players.Isolation).
 
 Concepts:
 - isolation_flags(parser): --isolate, --trust, --sandbox, --hide, --pass-env,
@@ -14,8 +14,7 @@ import argparse
 from pathlib import Path
 
 from logic_agents.ground.inputs import is_dir
-from logic_agents.world.options import nonnegative_float, positive_int
-from logic_agents.world.players import (
+from logic_agents.referee.players import (
     DEFAULT_IMPORT_TIMEOUT_S,
     DEFAULT_ISOLATION,
     DEFAULT_MAX_PROCESSES,
@@ -23,6 +22,7 @@ from logic_agents.world.players import (
     env_names,
     hidden_paths,
 )
+from logic_agents.world.options import nonnegative_float, positive_int
 
 
 def isolation_flags(p: argparse.ArgumentParser) -> None:

@@ -20,11 +20,12 @@ from logic_agents.cli.common import VERB_HELP, ParserMaker
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console, names_table
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import Caps, Clock
+from logic_agents.referee.pool import run_child
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.contract import CHECKS, CheckResult, GameCheck, check_game
 from logic_agents.world.guard import CHECK_LIMIT_S, limit_of
 from logic_agents.world.options import positive_float
-from logic_agents.world.processes import run_child
 from logic_agents.world.registry import (
     ENTRY_POINT_GROUP,
     broken_game_reasons,
@@ -33,7 +34,6 @@ from logic_agents.world.registry import (
     get_game,
     origin,
 )
-from logic_agents.world.sandbox import Caps, Clock
 from logic_agents.world.spec import GameSpec
 
 KILL_AFTER_S = 5.0  # past a check's own alarm, before its process is killed

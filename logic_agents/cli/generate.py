@@ -13,7 +13,7 @@ from pathlib import Path
 from logic_agents.cli.common import VERB_HELP, Parser, ParserMaker, add_option, given, limit_flag
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import lifted_limits
-from logic_agents.world import sandbox
+from logic_agents.referee.clock import process_capped, set_memory_cap
 from logic_agents.world.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap, kept_note
 from logic_agents.world.options import integer, nonnegative_float
 from logic_agents.world.registry import game_names, games, get_game
@@ -68,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
 def _generate(spec: GameSpec, generator: Generator, own: argparse.Namespace) -> int:
     if own.count < 1:
         raise UsageError("--count must be at least 1")
-    if own.memory_cap and sandbox.process_capped():
-        sandbox.set_memory_cap(own.memory_cap)
+    if own.memory_cap and process_capped():
+        set_memory_cap(own.memory_cap)
     with item_time_cap(own.time_cap or None):
         report = generator.generate(GenerateRequest(
             count=own.count, seed=own.seed, output=Path(own.output), force=own.force,

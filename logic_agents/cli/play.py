@@ -34,15 +34,15 @@ from logic_agents.display.terminal import Watcher
 from logic_agents.errors import AgentFailed, LogicAgentsError, UsageError
 from logic_agents.ground.output import make_console, natural_key
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import Clock
+from logic_agents.referee.pool import run_child
 from logic_agents.solving.puzzle import CappedSearchAgent
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, own_name
 from logic_agents.world.declared import Option
 from logic_agents.world.options import nonnegative_float
-from logic_agents.world.processes import run_child
 from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import Clock
 from logic_agents.world.spec import AgentEntry, GameSpec
 from logic_agents.world.trace import Trace, trace_header
 from logic_agents.world.values import Instance

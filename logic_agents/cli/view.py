@@ -28,13 +28,13 @@ from logic_agents.cli.play import prepare
 from logic_agents.errors import AgentFailed, LogicAgentsError, TraceMismatch, UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
+from logic_agents.referee.clock import Clock
+from logic_agents.referee.pool import run_child
 from logic_agents.web import episode_data, game_page, record_episode
 from logic_agents.world.agents import build_agent, explaining
 from logic_agents.world.core import EpisodeResult
 from logic_agents.world.declared import Option
 from logic_agents.world.guard import plugin_code
-from logic_agents.world.processes import run_child
-from logic_agents.world.sandbox import Clock
 
 
 def add_parser(sub: ParserMaker) -> None:

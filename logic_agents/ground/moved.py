@@ -32,6 +32,13 @@ MOVED = {
     "logic_agents.generated": "logic_agents.world.generated",
     "logic_agents.world.puzzle": "logic_agents.solving.puzzle",
     "logic_agents.games.daggers.probability": "logic_agents.games.daggers.odds",
+    "logic_agents.world.sandbox": "logic_agents.referee.clock",
+    "logic_agents.world.processes": "logic_agents.referee.pool",
+    "logic_agents.world.referee": "logic_agents.referee.remote",
+    "logic_agents.world.players": "logic_agents.referee.players",
+    "logic_agents.world.player": "logic_agents.referee.player",
+    "logic_agents.world.containment": "logic_agents.referee.containment",
+    "logic_agents.world.wire": "logic_agents.referee.wire",
 }
 
 

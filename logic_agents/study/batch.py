@@ -37,6 +37,12 @@ from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, Unkn
 from logic_agents.ground.inputs import is_dir, is_text
 from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
+from logic_agents.referee.agents import agent_entry, resolve_agent
+from logic_agents.referee.clock import NO_CAPS, Caps, Clock
+from logic_agents.referee.output import OutputBudget
+from logic_agents.referee.players import DEFAULT_ISOLATION, Isolation
+from logic_agents.referee.pool import Pool
+from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import (
     check_same_study,
@@ -57,20 +63,10 @@ from logic_agents.study.rows import (
 )
 from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
-from logic_agents.world.agents import (
-    agent_entry,
-    build_agent,
-    check_options,
-    is_reference,
-    resolve_agent,
-)
-from logic_agents.world.output import OutputBudget
-from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
-from logic_agents.world.processes import Pool
-from logic_agents.world.referee import RemoteFactory
+from logic_agents.world.agents import build_agent, check_options, is_reference
+from logic_agents.world.calls import world_failure
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import NO_CAPS, Caps, Clock, world_failure
 from logic_agents.world.seeds import PUBLIC_KEY, study_key
 
 

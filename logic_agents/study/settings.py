@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from logic_agents.ground.shapes import Record
-from logic_agents.world.players import Isolation
-from logic_agents.world.sandbox import DEFAULT_CAPS, Caps
+from logic_agents.referee.clock import DEFAULT_CAPS, Caps
+from logic_agents.referee.players import Isolation
 
 BACKENDS = ("process", "ray")
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import Clock
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import Clock
 from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import GameSpec
 from logic_agents.world.trace import Trace, replay, trace_header

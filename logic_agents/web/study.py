@@ -21,9 +21,10 @@ from typing import Protocol
 from logic_agents.errors import AgentFailed
 from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.agents import resolve_agent
+from logic_agents.referee.clock import NO_CAPS, Caps, Clock
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
-from logic_agents.world.agents import build_agent, explaining, resolve_agent
-from logic_agents.world.sandbox import NO_CAPS, Caps, Clock
+from logic_agents.world.agents import build_agent, explaining
 from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import GameSpec
 from logic_agents.world.values import Instance

@@ -19,8 +19,9 @@ Concepts:
   reference (a str), an agent class, a factory, or (for one episode) an agent object; named by
   the agent's own `name`.
 - explaining(entry, options): the options plus an `explain` hook for agents that take one.
-- Isolation (world.referee): an agent named by a reference plays in a player process of its
-  own unless trusted; `current_isolation()` is what the command line's flags set.
+- Which agents play in a player process of their own (an untrusted reference) is the
+  referee's to say: referee.agents builds on resolve_agent and agent_entry here; an agent
+  built elsewhere has a factory that is a seat.Elsewhere.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from typing import Any
 from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
+from logic_agents.world.calls import Calls
 from logic_agents.world.core import AnyAgent, own_name
 from logic_agents.world.declared import (  # noqa: F401
     HOOKS,
@@ -49,11 +51,8 @@ from logic_agents.world.declared import (  # noqa: F401
     declared_options,
     unwrapped,
 )
-from logic_agents.world.players import DEFAULT_ISOLATION, Isolation
-from logic_agents.world.referee import RemoteFactory, describe
-from logic_agents.world.sandbox import Clock
-from logic_agents.world.seat import missing_members
-from logic_agents.world.spec import AgentEntry, GameSpec, Observations, summary_of
+from logic_agents.world.seat import Elsewhere, missing_members
+from logic_agents.world.spec import AgentEntry, GameSpec, summary_of
 
 
 def is_reference(text: str) -> bool:
@@ -62,73 +61,38 @@ def is_reference(text: str) -> bool:
     return bool(sep and module and attr.isidentifier())
 
 
-def resolve_agent(spec: GameSpec, reference: str,
-                  isolation: Isolation | None = None) -> AgentEntry:
-    """The agent an --agent value names, for game `spec`.
+def resolve_agent(spec: GameSpec, reference: str) -> AgentEntry:
+    """The agent an --agent value names, for game `spec`, to play in this process.
 
-    An agent that `isolation` (default: DEFAULT_ISOLATION) isolates is described by a player
-    process: its code never runs here.
+    Which agents play in a player process of their own instead is the referee's to say
+    (referee.agents.resolve_agent, which builds on this one).
     """
-    isolation = isolation or DEFAULT_ISOLATION
     if reference in spec.agents:
-        entry = spec.agents[reference]
-        if entry.interactive or not isolation.isolates(True, reference):
-            return entry
-        return AgentEntry(reference, RemoteFactory(spec.name, reference, isolation), entry.help,
-                          options=entry.declared())
+        return spec.agents[reference]
     if not is_reference(reference):
         raise UnknownName(f"unknown agent {reference!r} for {spec.name}; choose one of "
                           f"{', '.join(spec.playing_agents())}, or name your own class as "
                           "file.py:Class or package.module:Class")
-
-    if isolation.isolates(False, reference):
-        return remote_entry(spec, reference, isolation)
     factory = load_class(reference)
     check_factory(factory, reference)
     return AgentEntry(reference, factory, summary_of(factory, reference))
 
 
-def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentEntry:
-    """The entry of an agent a player process describes: its name, help and options as data.
-
-    Its factory is a RemoteFactory.
-    """
-    if spec.get(Observations) is None:
-        raise UsageError(f"--agent {reference}: {spec.name} declares no Observations codec, so "
-                         "an agent you did not write cannot play it in a player process of its "
-                         "own; trust the agent (--trust) to play it in-process, or give the game "
-                         "an Observations capability (docs/write-a-game.md)")
-    described = describe(spec.name, reference, isolation)
-    name = described.get("name")
-    factory = RemoteFactory(spec.name, reference, isolation,
-                            name=name if isinstance(name, str) and name != reference else "")
-    options = tuple(_option_of(o) for o in described.get("options") or ()
-                    if isinstance(o, dict))
-    return AgentEntry(reference, factory, str(described.get("help", ""))[:500], options=options)
-
-
-def _option_of(record: Record) -> Option:
-    """An Option a player reported as data (world.player._option_record)."""
-    kinds = {"bool": bool, "int": int, "float": float, "str": str}
-    metavar = record.get("metavar")
-    return Option(str(record.get("name", "option")), kinds.get(str(record.get("type")), str),
-                  record.get("default"), str(record.get("help", "")),
-                  tuple(record.get("choices") or ()),
-                  metavar if isinstance(metavar, str) else None,
-                  required=record.get("required") is True)
+Resolver = Callable[[GameSpec, str], AgentEntry]
 
 
 def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
-                isolation: Isolation | None = None) -> AgentEntry:
+                resolve: Resolver = resolve_agent) -> AgentEntry:
     """The AgentEntry of whatever names an agent.
 
     That is a registered name or a `file.py:Class` / `module:Class` reference (a str), an
     agent class, a factory (a callable that returns a fresh agent), or, where one episode is
     played (`instance_ok`), an agent object itself. Its name is the agent's own `name` when
-    it has one, else the class's or function's name.
+    it has one, else the class's or function's name. `resolve` reads a name or reference
+    (the referee's puts an untrusted one in a player process).
     """
     if isinstance(agent, str):
-        entry = resolve_agent(spec, agent, isolation)
+        entry = resolve(spec, agent)
         named = own_name(entry.factory)
         if agent not in spec.agents and named:
             return dataclasses.replace(entry, name=named)  # a file agent, by its own name
@@ -286,7 +250,7 @@ def check_options(entry: AgentEntry, options: Record) -> None:
 
 
 def build_agent(entry: AgentEntry, options: Record | None = None,
-                clock: Clock | None = None) -> AnyAgent:
+                clock: Calls | None = None) -> AnyAgent:
     """Check the options, then make the agent; it gets a `name` if it has none.
 
     What the constructor raises, or a made object that is no agent, is errors.AgentFailed (in `__init__`):
@@ -294,9 +258,9 @@ def build_agent(entry: AgentEntry, options: Record | None = None,
     """
     options = dict(options or {})
     check_options(entry, options)
-    clock = clock or Clock()
+    clock = clock or Calls()
     clock.agent = entry.name
-    if isinstance(entry.factory, RemoteFactory):  # its own process builds it
+    if isinstance(entry.factory, Elsewhere):  # its own process builds it
         return entry.factory.make(options, clock)
     agent: AnyAgent = clock.call("__init__", functools.partial(entry.factory, **options))
     missing = missing_members(agent)

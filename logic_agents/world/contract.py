@@ -15,7 +15,7 @@ Concepts (one CheckResult each; a failing check says what is wrong, in one line)
   (actions.from_json of what a trace writes).
 - observations: with an Observations capability, every observation of the default agent's
   game crosses as data (JSON) and is decoded to an equal observation, as it must to reach an
-  agent in a player process (world.referee).
+  agent in a player process (referee.remote).
 - plays: the default agent plays the example to an end through run_episode, the loop every
   verb uses, without an error.
 """

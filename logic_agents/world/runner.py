@@ -6,8 +6,9 @@ the agent sees observations only;
 each step may be written to a Trace; the result is an EpisodeResult. An agent may expose
 `stats() -> dict` (guesses, queries, ...) and `close()`, called when the episode ends however
 it ends; a world may expose `summary() -> dict` (lives_left, score). Every call into the agent
-goes through a sandbox.Clock: an agent that raises, returns an action the world refuses
-(IllegalAction) or runs past a cap ends its episode with outcome `error` or `timeout`, the
+goes through a guard (world.calls.Calls; the referee's Clock keeps time): an agent that
+raises, returns an action the world refuses (IllegalAction) or runs past a cap ends its
+episode with outcome `error` or `timeout`, the
 error's one line in `result.error` and the agent's frames in `result.frames`. How the game
 ended is the world's typed `outcome` (world.outcomes.ended), never an `info` key.
 """
@@ -23,9 +24,9 @@ from typing import Any
 from logic_agents.errors import AgentFailed, IllegalAction
 from logic_agents.ground.inputs import is_text
 from logic_agents.ground.shapes import Record
+from logic_agents.world.calls import Calls, PassThrough
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Outcome
 from logic_agents.world.outcomes import ended, finished, world_summary
-from logic_agents.world.sandbox import Clock, PassThrough
 from logic_agents.world.seat import Seated, seated
 from logic_agents.world.seeds import PUBLIC_KEY, agent_seed
 from logic_agents.world.trace import Trace
@@ -47,7 +48,7 @@ def run_episode(
     game: str = "",
     map_name: str = "",
     on_step: Callable[[Any, Any, float], None] | None = None,  # (the game's obs, action, reward)
-    clock: Clock | None = None,
+    clock: Calls | None = None,
     agent_key: bytes = PUBLIC_KEY,
 ) -> EpisodeResult:
     """Play one episode.
@@ -70,7 +71,7 @@ def run_episode(
     Returns:
         The EpisodeResult.
     """
-    clock = clock or Clock()
+    clock = clock or Calls()
     seat = seated(agent)  # the whole contract, its defaults supplied once, here
     clock.agent = seat.name
     clock.start_game()
@@ -84,17 +85,18 @@ def run_episode(
         failure = e
     except PassThrough:  # a framework hook stopped the episode: the agent is still closed
         with contextlib.suppress(AgentFailed):
-            clock.call("close", seat.close, step=state.steps)
+            clock.call("close", seat.close, step=state.steps, alarm=seat.needs_alarm)
         clock.rest()
         raise
     stats: Record = {}
     if failure is None:
         try:
-            stats = checked_stats(clock.call("stats", seat.stats, step=state.steps), clock)
+            stats = checked_stats(clock.call("stats", seat.stats, step=state.steps,
+                                             alarm=seat.needs_alarm), clock)
         except AgentFailed as e:
             failure = e
     try:
-        clock.call("close", seat.close, step=state.steps)
+        clock.call("close", seat.close, step=state.steps, alarm=seat.needs_alarm)
     except AgentFailed as e:
         failure = failure or e
     clock.rest()
@@ -133,7 +135,7 @@ def run_episode(
     return result
 
 
-def checked_stats(stats: object, clock: Clock) -> Record:
+def checked_stats(stats: object, clock: Calls) -> Record:
     """An agent's stats() as a results row can keep it: names to numbers that read back."""
     def refuse(message: str) -> AgentFailed:
         return AgentFailed(clock.agent, "stats", "ValueError", message)
@@ -175,10 +177,11 @@ class _Episode:
 
 def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int | None,
           trace: Trace | None, game: str, map_name: str,
-          on_step: Callable[[Any, Any, float], None] | None, clock: Clock, state: _Episode
+          on_step: Callable[[Any, Any, float], None] | None, clock: Calls, state: _Episode
           ) -> None:
     observation, info = clock.world(lambda: world.reset(seed=seed), step=0)
-    clock.call("reset", agent.reset, seed_of_agent)
+    alarm = agent.needs_alarm  # an agent in a player process keeps its own deadlines
+    clock.call("reset", agent.reset, seed_of_agent, alarm=alarm)
     if trace is not None:
         trace.begin(game=game, map=map_name, agent=agent.name, seed=seed,
                     observation=observation)
@@ -187,7 +190,7 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int |
         return
     while True:
         step = state.steps + 1
-        action = clock.call("act", agent.act, observation, step=step)
+        action = clock.call("act", agent.act, observation, step=step, alarm=alarm)
         if action is None:
             state.outcome = Outcome.GAVE_UP
             return

@@ -4,7 +4,7 @@ Concepts:
 - Agent (world.core): what an author writes, two members, reset(seed) and act(observation).
 - Seated: the whole contract the runner and a player process call, with the optional members
   declared: `name`, `why` (the reason for the last move, or None), `stats()` (counters),
-  `close()` (free what the episode held). An agent in a player process (world.referee's
+  `close()` (free what the episode held). An agent in a player process (referee.remote's
   RemoteAgent) implements it itself.
 - Seat: any agent object, wrapped once where it enters the referee's hands (run_episode, a
   player process), supplying the defaults an author left out: name = the object's own `name`
@@ -12,6 +12,8 @@ Concepts:
   runs on every call, so what it raises is for the caller's Clock to catch; the Seat reads
   the optional members when they are asked for, never at construction.
 - missing_members(obj): which of reset/act an object lacks (the one test of "is an agent").
+- Elsewhere: a factory whose agents are built and play in another process (the referee's
+  RemoteFactory): build_agent asks it to `make` one, under the caller's guard.
 """
 
 from __future__ import annotations
@@ -50,11 +52,13 @@ def missing_members(obj: object) -> list[str]:
 class Seated(ABC):
     """The whole agent contract, as the referee calls it, with its defaults.
 
-    Seat and world.referee.RemoteAgent are the two kinds; an author subclasses neither.
+    Seat and referee.remote.RemoteAgent are the two kinds; an author subclasses neither.
     """
 
     name: str = ""
-    remote = False  # plays in a player process, keeping its own deadlines (world.referee)
+    # False for an agent that keeps its own deadlines (one in a player process: referee.remote):
+    # the runner says so to its guard, which then sets no alarm for its calls
+    needs_alarm = True
 
     @abstractmethod
     def reset(self, seed: int | None = None) -> None:
@@ -114,3 +118,11 @@ class Seat(Seated):
 def seated(agent: object) -> Seated:
     """`agent` with the whole contract: itself when it is Seated, else wrapped in a Seat."""
     return agent if isinstance(agent, Seated) else Seat(agent)
+
+
+class Elsewhere(ABC):
+    """A factory whose agents are built and play in another process (referee.remote)."""
+
+    @abstractmethod
+    def make(self, options: dict[str, Any], calls: Any) -> Seated:
+        """An agent built with `options` in its own process, guarded by `calls`."""

@@ -192,7 +192,7 @@ class CnfLegend:
 
 @dataclass(frozen=True)
 class Observations(Generic[Obs]):
-    """How an observation crosses to a player process as data (world.referee).
+    """How an observation crosses to a player process as data (referee.remote).
 
     `encode(obs)` is a JSON object of the observation's fields, `decode(record)` the
     observation again; decode(encode(obs)) == obs. Without it, the game's agents play in the

@@ -13,8 +13,8 @@ from logic_agents.errors import AgentFailed
 from logic_agents.games.daggers.agents import SinglePointAgent
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
 from logic_agents.games.daggers.world import DaggersWorld
+from logic_agents.referee.clock import Caps, Clock
 from logic_agents.world.runner import run_episode
-from logic_agents.world.sandbox import Caps, Clock
 
 # Windows has no interval timers: there the Clock sets no alarm (the supervisor alone stops a
 # call), so there is nothing here to test
@@ -63,7 +63,7 @@ def test_the_watch_says_what_runs_and_is_cleared_after_each_call():
     runs; no deadline and no call once it returns (the step stays)."""
     import multiprocessing
 
-    from logic_agents.world.sandbox import Watch
+    from logic_agents.referee.clock import Watch
 
     watch = Watch(multiprocessing.get_context("fork"))
     clock = Clock(Caps(move_timeout=30.0), watch)

@@ -11,9 +11,9 @@ import threading
 import pytest
 
 from logic_agents.errors import AgentFailed
-from logic_agents.world import processes
-from logic_agents.world.processes import BATCH, Pool
-from logic_agents.world.sandbox import Caps, Clock
+from logic_agents.referee import pool as processes
+from logic_agents.referee.clock import Caps, Clock
+from logic_agents.referee.pool import BATCH, Pool
 
 
 def _play(job: int, clock: Clock) -> tuple[str, int, int]:

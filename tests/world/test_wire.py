@@ -1,4 +1,4 @@
-"""world.wire: the frames between the referee and a player carry one JSON object each, and
+"""referee.wire: the frames between the referee and a player carry one JSON object each, and
 whatever else a player writes is refused in words, never run or trusted (issue 38)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logic_agents.world.wire import HEADER, Channel, Delta, WireError, encode
+from logic_agents.referee.wire import HEADER, Channel, Delta, WireError, encode
 
 
 def channel_pair(limit: int = 1 << 20) -> tuple[Channel, int]:

@@ -8,8 +8,8 @@ import pickle
 import pytest
 
 from logic_agents import errors
-from logic_agents.world.processes import run_child
-from logic_agents.world.sandbox import Caps
+from logic_agents.referee.clock import Caps
+from logic_agents.referee.pool import run_child
 
 SAMPLES = {
     errors.FormatError: errors.FormatError("bad cell 'x'", "maps/m.txt", 3, 7),

@@ -53,7 +53,7 @@ LEGEND = ("variables L_r<row>c<col> (0-based): a bulb stands on the cell",
           "the rules: AtMost(1) bulb per row or column segment; AtLeast(1) bulb lighting each "
           "white cell; Exactly(k) bulbs beside each wall numbered k")
 
-# what crosses to an agent playing in a player process (world.referee): the public puzzle,
+# what crosses to an agent playing in a player process (referee.remote): the public puzzle,
 # as its own text (once per game), and the bulbs
 _PUZZLE = spec.InstanceText(format_puzzle, parse)
 OBSERVATIONS = spec.Observations(

@@ -24,7 +24,7 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from logic_agents.world.sandbox import HEADROOM_MIB
+from logic_agents.referee.clock import HEADROOM_MIB
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")

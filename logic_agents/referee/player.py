@@ -1,7 +1,7 @@
 """The player process: one untrusted agent, fed observations as data by its referee.
 
-Run as `python -m logic_agents.world.player` by world.referee, never imported by the referee
-itself. Its standard input and output carry the frames of world.wire; before any of the
+Run as `python -m logic_agents.referee.player` by referee.remote, never imported by the referee
+itself. Its standard input and output carry the frames of referee.wire; before any of the
 agent's code runs, they are moved to private descriptors, standard input becomes /dev/null
 and standard output goes to standard error, so an agent's prints never reach the protocol.
 
@@ -34,15 +34,15 @@ from typing import Any
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import Caps, Clock
+from logic_agents.referee.wire import ORDER_LIMIT, Channel, Delta, WireError
 from logic_agents.world.agents import check_factory, load_class
 from logic_agents.world.core import own_name, why_record
 from logic_agents.world.declared import Option, declared_options
 from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
-from logic_agents.world.sandbox import Caps, Clock
 from logic_agents.world.seat import Seat, missing_members
 from logic_agents.world.spec import GameSpec, Observations, summary_of
 from logic_agents.world.trace import to_jsonable
-from logic_agents.world.wire import ORDER_LIMIT, Channel, Delta, WireError
 
 MAX_WHY_CHARS = 20_000  # longer reasons are cut (the referee checks again)
 MAX_STATS = 200  # counters a game's stats may carry

@@ -3,43 +3,38 @@
 Concepts:
 - Caps: the move and game time caps (seconds) and the memory cap (MiB) an episode is played
   under; DEFAULT_CAPS are generous enough that no built-in agent meets them.
-- Clock: the caps in the process that plays. `call(where, fn, ...)` runs one of the agent's
+- Clock: the caps in the process that plays, a world.calls.Calls that keeps time.
+  `call(where, fn, ...)` runs one of the agent's
   calls (__init__, reset, act, why, stats, close): an exception of the agent's, `sys.exit`,
   or a call past its cap (SIGALRM, where there is one) comes out as errors.AgentFailed with
   the agent's own frames. The alarm cannot stop code stuck in C; the supervisor can.
 - Watch: a few numbers the playing process shares with its supervisor (the deadline of the
   call it is in, the step, where), so the supervisor can kill a process whose agent ignores
   the alarm, and say where it was.
-- The processes that play (world.processes): Pool for compare, run_child for play and view.
-- agent_frames: the frames of a traceback that lie outside logic_agents (the agent's files).
+- The processes that play (referee.pool): Pool for compare, run_child for play and view.
+- Clock.deadline(where): when a call must end; an agent that keeps its own deadline (in a
+  player process) asks it here and is called with `alarm=False`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-import os
 import signal
 import threading
 import time
-import traceback
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
-from pathlib import Path
-from typing import TypeVar, TypeVarTuple, Unpack
+from typing import Unpack
 
-from logic_agents.errors import AgentFailed, LogicAgentsError
+from logic_agents.errors import AgentFailed
 from logic_agents.ground.processes import CAN_TIME
 from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
-from logic_agents.world.seat import Seated
+from logic_agents.world.calls import Calls, PassThrough, R, Ts
 
-R = TypeVar("R")
-Ts = TypeVarTuple("Ts")
-
-PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 GRACE_S = 1.0  # past a deadline by this much, the alarm has failed: kill the process
 HEADROOM_MIB = 512  # the interpreter and its libraries, on top of what an agent may hold
 WHERE = ("", "__init__", "reset", "act", "why", "stats", "close", "world")
@@ -98,36 +93,6 @@ def set_memory_cap(mib: int | None) -> None:
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
-
-
-def agent_frames(error: BaseException, here: str | None = None) -> str:
-    """The traceback of `error` as Python prints it, with the agent's frames only.
-
-    It keeps the frames outside logic_agents (the agent's own files), or the innermost frame
-    when every frame is ours.
-    Files under `here` (default: the working folder) are named relative to it.
-    """
-    frames = traceback.extract_tb(error.__traceback__)
-    mine = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)]
-    kept = traceback.StackSummary.from_list(mine or frames[-1:])
-    here = (here or os.getcwd()) + os.sep
-    for frame in kept:  # files under the working folder are named as the user named them
-        if frame.filename.startswith(here):
-            frame.filename = frame.filename[len(here):]
-    return "".join(kept.format())
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0][:300] if text else ""
-
-
-class PassThrough(BaseException):
-    """Raised by a hook the framework itself handed the agent.
-
-    `cnf`'s on_query stops the episode at the asked query: the Clock lets it through, it is
-    no failure of the agent.
-    """
 
 
 class _TimeUp(BaseException):
@@ -192,9 +157,11 @@ class Watch:
         return WHERE[int(self.cells[2])]
 
 
-class Clock:
+class Clock(Calls):
     """The caps of the episodes one process plays, and the guard of the agent's calls.
 
+    A Calls (world.calls) that keeps time: the move and game caps, the alarm that stops an
+    agent's call past its deadline, and the watch its supervisor reads.
     `own_interrupts`: KeyboardInterrupt can only be the agent's own (a worker ignores
     Ctrl-C), so it is a failure like any other; otherwise it is the user's and passes.
     """
@@ -202,9 +169,8 @@ class Clock:
     def __init__(self, caps: Caps = NO_CAPS, watch: Watch | None = None, *,
                  own_interrupts: bool = False):
         """A clock with `caps`, reporting to `watch` (a supervisor's view) when given."""
-        self.caps, self.watch, self.own_interrupts = caps, watch, own_interrupts
-        self.agent = "agent"
-        self.game_deadline = math.inf
+        super().__init__(watch, own_interrupts=own_interrupts)
+        self.caps = caps
         self._armed = False  # in an agent's call that the alarm guards
         # the alarm is set once and left pending across calls (two system calls a call cost
         # 6% of a small game): _timer_at is when the pending one rings (0: none), _until the
@@ -212,66 +178,35 @@ class Clock:
         self._timer_at = 0.0
         self._until = math.inf
         self._previous_alarm: Callable[[int, types.FrameType | None], object] | int | None = None
-        self.last_why: object = None  # the agent's why after its last move (run_episode sets it)
-        self.here: str | None = None  # where the user is: frames are named from there
 
     def start_game(self) -> None:
         """Start a game's clock (its game cap counts from here)."""
         self.game_deadline = (time.monotonic() + self.caps.game_timeout
                               if self.caps.game_timeout else math.inf)
 
-    def _deadline(self, where: str, now: float | None = None) -> tuple[float, bool]:
-        """(when the call must end, whether that is the game's cap rather than the move's).
+    def deadline(self, where: str, now: float | None = None) -> tuple[float, bool]:
+        """(when the call `where` must end, whether that is the game's cap, not the move's).
 
-        For a call starting `now` (default: the clock's time).
+        For a call starting `now` (default: the clock's time); inf: no cap. A caller that
+        keeps its own deadline (referee.remote.RemoteAgent) asks it here.
         """
         move = ((time.monotonic() if now is None else now) + self.caps.move_timeout
                 if self.caps.move_timeout and where != "world" else math.inf)
         return min(move, self.game_deadline), self.game_deadline <= move
 
-    def world(self, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts], step: int = 0,
-              passes: tuple[type[BaseException], ...] = ()) -> R:
-        """A call into the world: not the agent's code, but its time counts to the game.
-
-        What the world's code raises (a plug-in's bug, `sys.exit` in it) comes out as the
-        world's AgentFailed, so the game is a row and `play` says the same; `passes` leave as
-        they are (a step's IllegalAction is the agent's).
-        """
-        if self.watch is not None:
-            deadline = self.game_deadline
-            self.watch.set(0.0 if math.isinf(deadline) else deadline, step, "world")
-        # a LogicAgentsError is words already (a bad --pieces, say): it leaves as it is, as
-        # `passes` do (two clauses, so that no tuple is built per call)
-        try:
-            return fn(*args)
-        except (LogicAgentsError, PassThrough):
-            raise
-        except passes:
-            raise
-        except KeyboardInterrupt as e:
-            if not self.own_interrupts:
-                raise
-            raise world_failure(e, step) from None
-        except (Exception, SystemExit, GeneratorExit) as e:
-            raise world_failure(e, step) from e
-        finally:
-            if self.watch is not None:
-                self.watch.clear()
-
     def call(self, where: str, fn: Callable[[Unpack[Ts]], R], *args: Unpack[Ts],
-             step: int = 0) -> R:
-        """fn(*args) as the agent's `where` call; its failures come out as AgentFailed."""
+             step: int = 0, alarm: bool = True) -> R:
+        """fn(*args) as the agent's `where` call; its failures come out as AgentFailed.
+
+        `alarm`: whether the call needs the alarm; False for one that keeps its own deadline
+        (an agent in a player process). Reading `why` is left to the supervisor's watch: the
+        alarm costs two system calls.
+        """
         now = time.monotonic()  # read once: this runs for every move
-        deadline, is_game = self._deadline(where, now)
+        deadline, is_game = self.deadline(where, now)
         if deadline <= now:
-            raise self._timeout(where, step, is_game)
-        # reading `why` is left to the supervisor's watch: the alarm costs two system calls;
-        # an agent in a player process (world.referee.RemoteAgent) keeps its own deadline
-        owner = getattr(fn, "__self__", None)
-        alarm = (deadline != math.inf and where != "why"
-                 and not (getattr(owner, "remote", False) is True and isinstance(owner, Seated)
-                          and isinstance(fn, types.MethodType))
-                 and self._install_alarm())
+            raise self.timeout(where, step, is_game)
+        alarm = alarm and deadline != math.inf and where != "why" and self._install_alarm()
         try:
             if self.watch is not None:
                 self.watch.set(0.0 if math.isinf(deadline) else deadline, step, where)
@@ -285,7 +220,7 @@ class Clock:
             finally:  # disarmed before anything of ours runs: the alarm is for the agent only
                 self._armed = False
         except _TimeUp:
-            raise self._timeout(where, step, is_game) from None
+            raise self.timeout(where, step, is_game) from None
         except (AgentFailed, PassThrough):
             raise
         except KeyboardInterrupt as e:
@@ -333,33 +268,21 @@ class Clock:
             self._timer_at = 0.0
             signal.setitimer(signal.ITIMER_REAL, 0)
 
-    def _timeout(self, where: str, step: int, is_game: bool) -> AgentFailed:
+    def timeout(self, where: str, step: int, is_game: bool) -> AgentFailed:
+        """The failure of a call `where` past its cap (the game's, if `is_game`)."""
         cap = (f"the game's {self.caps.game_timeout:g} s cap" if is_game
                else f"the {self.caps.move_timeout:g} s move cap")
         return AgentFailed(self.agent, where, "Timeout", f"{where} ran past {cap}", step=step,
                            timeout=True)
 
     def failure(self, error: BaseException, where: str, step: int) -> AgentFailed:
-        """The AgentFailed of an error the agent's call raised."""
-        kind = type(error).__name__
-        message = _first_line(error)
-        if isinstance(error, SystemExit):
-            message = f"the agent called sys.exit({error.code!r})"
-        elif isinstance(error, MemoryError) and self.caps.memory_cap:
-            message = (f"out of memory under the memory cap ({self.caps.memory_cap} MiB, "
-                       f"+{HEADROOM_MIB} MiB for the interpreter)")
-        return AgentFailed(self.agent, where, kind, message, step=step,
-                           frames=agent_frames(error, self.here))
-
-
-def world_failure(error: BaseException, step: int = 0) -> AgentFailed:
-    """The failure a row records for a game that raised outside its agent's calls.
-
-    That is a plug-in world's bug; the study goes on.
-    """
-    message = (f"the world called sys.exit({error.code!r})" if isinstance(error, SystemExit)
-               else _first_line(error))
-    return AgentFailed("", "world", type(error).__name__, message, step=step)
+        """The AgentFailed of an error the agent's call raised (one under the cap says so)."""
+        failed = super().failure(error, where, step)
+        if isinstance(error, MemoryError) and self.caps.memory_cap:
+            return AgentFailed(self.agent, where, failed.kind, "out of memory under the memory "
+                               f"cap ({self.caps.memory_cap} MiB, +{HEADROOM_MIB} MiB for the "
+                               "interpreter)", step=step, frames=failed.frames)
+        return failed
 
 
 def signal_hint(exitcode: int | None) -> str:

@@ -8,7 +8,7 @@ Concepts:
   answers; the action is decoded by the game's own Actions codec; `why` and `stats` are
   checked data. Any breach is the agent's failure (errors.AgentFailed), never the referee's.
 - The player processes themselves, the isolation settings and the sandbox are in
-  world.players and world.containment; the frames in world.wire.
+  referee.players and referee.containment; the frames in referee.wire.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from typing import NoReturn
 
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.world.containment import (
+from logic_agents.referee.clock import DEFAULT_CAPS, Caps, Clock
+from logic_agents.referee.containment import (
     OWNED,
     last_pid,
     own_this_process,  # noqa: F401
     share_core,
 )
-from logic_agents.world.core import Why
-from logic_agents.world.output import OutputBudget
-from logic_agents.world.players import (  # noqa: F401  (the names callers import from here)
+from logic_agents.referee.output import OutputBudget
+from logic_agents.referee.players import (  # noqa: F401  (the names callers import from here)
     DEFAULT_IMPORT_TIMEOUT_S,
     DEFAULT_ISOLATION,
     DEFAULT_MAX_PROCESSES,
@@ -41,11 +41,11 @@ from logic_agents.world.players import (  # noqa: F401  (the names callers impor
     PlayerProcess,
     stop_players,
 )
+from logic_agents.referee.wire import Delta, WireError
+from logic_agents.world.core import Why
 from logic_agents.world.registry import get_game
-from logic_agents.world.sandbox import DEFAULT_CAPS, Caps, Clock
-from logic_agents.world.seat import Seated
+from logic_agents.world.seat import Elsewhere, Seated
 from logic_agents.world.spec import Observations
-from logic_agents.world.wire import Delta, WireError
 
 
 # -- what the referee knows of an agent ------------------------------------------------------
@@ -101,7 +101,7 @@ def _stamp(reference: str) -> tuple[int, ...]:
 
 
 @dataclass
-class RemoteFactory:
+class RemoteFactory(Elsewhere):
     """An isolated agent's factory.
 
     `make(options, clock)` starts (or reuses) this process's player for it and has the
@@ -174,10 +174,10 @@ class RemoteFactory:
 class RemoteAgent(Seated):
     """An agent playing in a player process, called by the runner like any agent.
 
-    Its calls keep their own deadline (the Clock arms no alarm for them: `remote`).
+    Its calls keep their own deadline, asked of the Clock (`needs_alarm` is False).
     """
 
-    remote = True
+    needs_alarm = False
 
     def __init__(self, factory: RemoteFactory, player: PlayerProcess, clock: Clock, name: str):
         """The handle of an agent that plays in `player`."""
@@ -196,14 +196,14 @@ class RemoteAgent(Seated):
     # -- the conversation --------------------------------------------------------------------
     def _ask(self, where: str, message: Record, expect: str, step: int = 0
              ) -> Record:
-        deadline, is_game = self.clock._deadline(where)
+        deadline, is_game = self.clock.deadline(where)
         try:
             self.player.channel.send({**message, "game_id": self.game_id})
             answer = self.player.channel.receive(None if math.isinf(deadline) else deadline)
         except WireError as e:
             self.player.stop()
             if e.timeout:
-                late = self.clock._timeout(where, step, is_game)
+                late = self.clock.timeout(where, step, is_game)
                 late.message += "; its player process was killed"
                 raise late from None
             if e.closed:

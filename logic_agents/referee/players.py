@@ -9,10 +9,10 @@ Concepts:
   TZ, then only what the user names (`--pass-env`). A grader's tokens never reach an agent.
 - hidden_paths(texts): the files and folders a command names (maps, results), absolute, for
   the sandbox to hide.
-- PlayerProcess: a fresh interpreter (`python -E -P -m logic_agents.world.player`, never a fork
+- PlayerProcess: a fresh interpreter (`python -E -P -m logic_agents.referee.player`, never a fork
   of the referee), started with its caps already set, optionally inside bubblewrap
-  (world.containment). It reads the agent's module; the referee reads only data from it
-  (world.wire). `sweep()` kills every process it started; `stop()` it and them.
+  (referee.containment). It reads the agent's module; the referee reads only data from it
+  (referee.wire). `sweep()` kills every process it started; `stop()` it and them.
 - stop_players(): every player this process started, stopped (a worker at its end).
 """
 
@@ -33,7 +33,8 @@ from pathlib import Path
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
-from logic_agents.world.containment import (
+from logic_agents.referee.clock import Caps, signal_hint
+from logic_agents.referee.containment import (
     OWNED,
     ProcessGroup,
     bubblewrap,
@@ -44,11 +45,10 @@ from logic_agents.world.containment import (
     last_pid,
     parents,
 )
-from logic_agents.world.output import OutputBudget, relay
+from logic_agents.referee.output import OutputBudget, relay
+from logic_agents.referee.wire import Channel, WireError
 from logic_agents.world.registry import entry_point_of, get_game
-from logic_agents.world.sandbox import Caps, signal_hint
 from logic_agents.world.spec import Shipped
-from logic_agents.world.wire import Channel, WireError
 
 SANDBOXES = ("auto", "bwrap", "none")
 ISOLATE = ("untrusted", "all", "none")
@@ -176,7 +176,7 @@ class PlayerProcess:
                  budget: OutputBudget | None = None):
         """A player process for one agent reference of `game`, started.
 
-        What it prints is relayed as `budget` allows (world.output).
+        What it prints is relayed as `budget` allows (referee.output).
         """
         self.reference = reference
         self.isolation = isolation
@@ -184,7 +184,7 @@ class PlayerProcess:
         # -E: no PYTHON* variable of the user's reaches it; -P (3.11): no working folder on its
         # path. Not -I, which would also drop the user's site-packages (`pip install --user`)
         python = [sys.executable, "-E", *(["-P"] if sys.version_info >= (3, 11) else []),
-                  "-m", "logic_agents.world.player"]
+                  "-m", "logic_agents.referee.player"]
         tool = isolation.tool()
         if tool is not None:
             shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths, *_user_site()]

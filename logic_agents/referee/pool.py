@@ -31,17 +31,17 @@ from typing import Any, Generic, TextIO, TypeVar
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
-from logic_agents.world.containment import own_this_process
-from logic_agents.world.players import stop_players
-from logic_agents.world.sandbox import (
+from logic_agents.referee.clock import (
     GRACE_S,
     Caps,
     Clock,
     Watch,
     lost_failure,
     set_memory_cap,
-    world_failure,
 )
+from logic_agents.referee.containment import own_this_process
+from logic_agents.referee.players import stop_players
+from logic_agents.world.calls import world_failure
 
 Job = TypeVar("Job")  # what a worker is sent (batch.Job): picklable
 Out = TypeVar("Out")  # what it sends back (a results Row), or what a child returns
