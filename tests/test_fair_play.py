@@ -247,13 +247,20 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
     assert processes_mentioning(friend) == []
 
 
-def test_a_player_per_game_keeps_nothing_from_one_game_to_the_next():
-    """By default a player serves its agent's games on one worker, and its module lives on;
-    with player_per_game (--player-per-game) every game starts a fresh interpreter."""
-    def remembered(per_game: bool) -> list[int]:
-        rows = batch.compare([cheat(cheats.Remembers)], _entries(), runs=2, seed=5, jobs=1,
-                             isolation=Isolation(sandbox="none", player_per_game=per_game))
-        return sorted(r.stats["remembered"] for r in rows)
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_nothing_carries_from_one_game_to_the_next(sandbox):
+    """Issue 52: every game of an untrusted agent starts from fresh interpreter state, by
+    default: a child forked from a player server that has read no agent code, with an empty
+    private /tmp (the sandbox's, emptied; without it, a TMPDIR of the game's own). With
+    player_per_game (--player-per-game) each game has a fresh server besides. Before, a
+    player served all of its agent's games on a worker and its module remembered them."""
+    def remembered(per_game: bool, cheat_class: type) -> list[int]:
+        rows = batch.compare([cheat(cheat_class)], _entries(), runs=2, seed=5, jobs=1,
+                             isolation=Isolation(sandbox=sandbox, player_per_game=per_game))
+        return sorted(r.stats.get("remembered", r.stats.get("found")) for r in rows)
 
-    assert remembered(False) == [0, 1, 2, 3]
-    assert remembered(True) == [0, 0, 0, 0]
+    for per_game in (False, True):
+        assert remembered(per_game, cheats.Remembers) == [0, 0, 0, 0]
+        assert remembered(per_game, cheats.RemembersInTmp) == [0, 0, 0, 0]
+        if sandbox == "bwrap":  # /tmp itself is the sandbox's own, emptied after each game
+            assert remembered(per_game, cheats.RemembersInSlashTmp) == [0, 0, 0, 0]

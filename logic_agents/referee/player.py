@@ -1,45 +1,35 @@
-"""The player process: one untrusted agent, fed observations as data by its referee.
+"""The player: one game of one untrusted agent, fed observations as data by its referee.
 
-Run as `python -m logic_agents.referee.player` by referee.remote, never imported by the referee
-itself. Its standard input and output carry the frames of referee.wire; before any of the
-agent's code runs, they are moved to private descriptors, standard input becomes /dev/null
-and standard output goes to standard error, so an agent's prints never reach the protocol.
+It runs in a child the player server (referee.server) forked for this game alone, so the
+agent starts from the server's state: the framework and the game read, no agent code, an
+empty private /tmp. The agent's module is read here, and nowhere else: never in the referee,
+never in the server. The conversation is referee.protocol's, on the game's own socket; after
+`end` (or `close`) the child exits, and with it everything the agent kept.
 
 Concepts:
-- The conversation, each answer naming the game and the step it answers:
-  load {game, reference}      -> loaded {name, help, options} (the agent's module is read here)
-  begin {game_id, options, seed} -> ok                      (a fresh agent object per game,
-                                 reset; `new` and `reset` alone do each half)
-  act {game_id, step, obs}    -> action {game_id, step, action, why} (obs: the fields that
-                                 changed; the game's Observations decodes the whole record)
-  end {game_id}               -> ended {game_id, stats | stats_failed, close_failed?}: the
-                                 agent's stats, then its close (`stats`, `close` alone too)
-  bye                         -> the process exits
-  Any call of the agent that raises is `failed {game_id, step, where, kind, message, frames}`.
-- The caps (memory, processes) were set by the referee before this interpreter started; the
-  time caps are the referee's to keep: it stops waiting and kills this process.
-- Nothing here decides an outcome: the referee checks every answer and keeps the score.
+- GamePlayer.serve(): answer the referee's orders until the game ends or the socket closes.
+  Each answer names the game and the step it answers; nothing here decides an outcome.
+- What the agent gives back crosses as data only: an action as JSON, a bounded `why`, stats
+  that are numbers. What does not cross is the agent's failure, said as data.
+- The caps (memory, processes) were set before the server's interpreter started; the time
+  caps are the referee's to keep: it stops waiting and stops the server.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import io
-import os
-import sys
 from collections.abc import Callable
-from importlib import metadata
 from typing import Any
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.shapes import Record
+from logic_agents.referee import protocol
 from logic_agents.referee.clock import Caps, Clock
-from logic_agents.referee.wire import ORDER_LIMIT, Channel, Delta, WireError
+from logic_agents.referee.wire import Channel, Delta, WireError
 from logic_agents.world.agents import check_factory, load_class
 from logic_agents.world.core import own_name, why_record
 from logic_agents.world.declared import Option, declared_options
-from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
 from logic_agents.world.seat import Seat, missing_members
 from logic_agents.world.spec import GameSpec, Observations, summary_of
 from logic_agents.world.trace import to_jsonable
@@ -48,172 +38,150 @@ MAX_WHY_CHARS = 20_000  # longer reasons are cut (the referee checks again)
 MAX_STATS = 200  # counters a game's stats may carry
 
 
-def _private_channel() -> Channel:
-    """The protocol on two private descriptors; fd 0 reads nothing, fd 1 writes to stderr."""
-    rfd, wfd = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)
-    for stream in (sys.stdout, sys.stderr):  # an agent's prints leave as they are made
-        if isinstance(stream, io.TextIOWrapper):
-            with contextlib.suppress(ValueError, OSError):
-                stream.reconfigure(line_buffering=True)
-    return Channel(rfd, wfd, limit=ORDER_LIMIT)
+class GamePlayer:
+    """The agent of one game, its module read on the first order that needs it."""
 
-
-class _Player:
-    def __init__(self, channel: Channel):
-        self.channel = channel
-        self.spec: GameSpec | None = None
+    def __init__(self, channel: Channel, serve: protocol.Serve, spec: GameSpec):
+        """A player of `spec`'s game on `channel`, for the agent `serve` names."""
+        self.channel, self.serve_order, self.spec = channel, serve, spec
+        observations = spec.get(Observations)
+        self.decode: Callable[[Record], Any] | None = (
+            observations.decode if observations is not None else None)
+        self.reference = serve["reference"]
+        self.name = self.reference
+        self.memory_cap = serve["memory_cap"]
+        self.here = serve["here"]  # the referee's working folder, for the frames' names
         self.factory: Callable[..., Any] | None = None
-        self.name = "agent"
+        self.loaded: protocol.Loaded | protocol.Refused | None = None
         self.agent: Seat | None = None
         self.game_id = ""
-        self.decode: Callable[[Record], Any] | None = None
         self.delta = Delta()
-        self.memory_cap: int | None = None
-        self.here: str | None = None  # the referee's working folder, for the frames' names
+        self.over = False  # the game ended: the child exits after its answer
 
-    def failed(self, error: BaseException, where: str, step: int = 0) -> Record:
-        clock = Clock(Caps(None, None, self.memory_cap), own_interrupts=True)
-        clock.agent = self.name
-        clock.here = self.here
-        failure = clock.failure(error, where, step)
-        return {"op": "failed", "game_id": self.game_id, "step": step, "where": where,
-                "kind": failure.kind, "message": failure.message[:2000],
-                "frames": failure.frames[-8000:]}
+    # -- the conversation ------------------------------------------------------------------
+    def serve(self) -> None:
+        """Answer orders until the game is over or the referee closes the socket."""
+        while not self.over:
+            try:
+                message = self.channel.receive()
+            except WireError:
+                return
+            self.send(self.answer(message))
+
+    def answer(self, message: Record) -> Record:
+        """The answer to one order; what this child cannot follow is said as data."""
+        op = str(message.get("op"))
+        handler = self.orders.get(op)
+        if handler is None:
+            return dict(protocol.failed(self.game_id, 0, "world", "ProtocolError",
+                                        f"unknown order {op[:20]!r}"))
+        try:
+            return handler(message)
+        except Exception as e:  # a game's codec that fails on its own record, say
+            return dict(protocol.failed(self.game_id, _int(message.get("step")), "world",
+                                        "ProtocolError", f"the player could not follow "
+                                        f"{op[:20]!r}: {type(e).__name__}: {str(e)[:200]}"))
 
     @property
     def orders(self) -> dict[str, Callable[[Record], Record]]:
-        """What the referee may ask, by its `op`."""
-        return {"load": self.on_load, "new": self.on_new, "begin": self.on_begin,
-                "end": self.on_end, "reset": self.on_reset, "act": self.on_act,
-                "stats": self.on_stats, "close": self.on_close}
-
-    def serve(self) -> None:
-        while True:
-            message = self.channel.receive()
-            op = message.get("op")
-            if op == "bye":
-                return
-            handler = self.orders.get(str(op))
-            if handler is None:
-                answer = {"op": "failed", "game_id": self.game_id, "step": 0, "where": "world",
-                          "kind": "ProtocolError", "message": f"unknown order {op!r}",
-                          "frames": ""}
-            else:
-                try:
-                    answer = handler(message)
-                except Exception as e:  # an order this player cannot follow (a game's
-                    # codec that fails on its own record): said as data, not a traceback
-                    answer = {"op": "failed", "game_id": self.game_id,
-                              "step": message.get("step", 0), "where": "world",
-                              "kind": "ProtocolError", "message": f"the player could not "
-                              f"follow {str(op)[:20]!r}: {type(e).__name__}: {str(e)[:200]}",
-                              "frames": ""}
-            self.send(answer)
+        """What the referee may ask of a game, by its `op`."""
+        return {"load": self.on_load, "begin": self.on_begin, "reset": self.on_reset,
+                "act": self.on_act, "end": self.on_end, "close": self.on_close}
 
     def send(self, answer: Record) -> None:
+        """Send `answer`; one the agent filled with what is not data is its failure."""
         try:
             self.channel.send(answer)
-        except (TypeError, ValueError) as e:  # what the agent gave is not data
-            where = answer.get("where", "act") if answer.get("op") == "failed" else \
-                {"action": "act", "stats": "stats"}.get(answer.get("op", ""), "act")
-            self.channel.send({"op": "failed", "game_id": self.game_id,
-                               "step": answer.get("step", 0), "where": where,
-                               "kind": "IllegalAction" if where == "act" else "ValueError",
-                               "message": f"{where} gave what does not cross as data: "
-                                          f"{type(e).__name__}: {str(e)[:200]}",
-                               "frames": ""})
+        except (TypeError, ValueError) as e:
+            where = str(answer.get("where", "act")) if answer.get("op") == "failed" else \
+                {"action": "act", "ended": "stats"}.get(str(answer.get("op", "")), "act")
+            self.channel.send(dict(protocol.failed(
+                self.game_id, _int(answer.get("step")), where,
+                "IllegalAction" if where == "act" else "ValueError",
+                f"{where} gave what does not cross as data: {type(e).__name__}: "
+                f"{str(e)[:200]}")))
 
-    # -- the orders ------------------------------------------------------------------------
-    def on_load(self, message: Record) -> Record:
-        reference = str(message.get("reference", ""))
-        file = message.get("file")
-        self.name = reference
-        here = message.get("here")
-        self.here = here if isinstance(here, str) else None
-        memory = message.get("memory_cap")
-        self.memory_cap = memory if isinstance(memory, int) and memory > 0 else None
-        for path in reversed([p for p in message.get("paths") or () if isinstance(p, str)]):
-            sys.path.insert(0, path)  # where a module reference's package lies
+    def failed(self, error: BaseException, where: str, step: int = 0) -> Record:
+        """The `failed` answer of an error the agent's own call raised."""
+        clock = Clock(Caps(None, None, self.memory_cap), own_interrupts=True)
+        clock.agent, clock.here = self.name, self.here
+        failure = clock.failure(error, where, step)
+        return dict(protocol.failed(self.game_id, step, where, failure.kind, failure.message,
+                                    failure.frames))
+
+    # -- the orders --------------------------------------------------------------------------
+    def load(self) -> protocol.Loaded | protocol.Refused:
+        """Read the agent's module (once): its name, help and options, or why it cannot."""
+        if self.loaded is not None:
+            return self.loaded
+        reference, file = self.reference, self.serve_order["file"]
         try:
-            self.spec = _game(str(message.get("game", "")), message.get("spec"))
-            observations = self.spec.get(Observations)
-            self.decode = observations.decode if observations is not None else None
             if reference in self.spec.agents:  # a registered agent, isolated all the same
                 factory = self.spec.agents[reference].factory
             else:
                 attr = reference.rpartition(":")[2]
-                factory = load_class(f"{file}:{attr}" if isinstance(file, str) else reference)
+                factory = load_class(f"{file}:{attr}" if file is not None else reference)
                 check_factory(factory, reference)
         except LogicAgentsError as e:
             words = str(e)
-            if isinstance(file, str):  # said as the user named it, not as resolved here
+            if file is not None:  # said as the user named it, not as resolved here
                 words = words.replace(f"{file}:{reference.rpartition(':')[2]}", reference)
                 words = words.replace(file, reference.rpartition(":")[0])
-            return {"op": "refused", "message": words[:2000]}
+            self.loaded = protocol.refused(words)
+            return self.loaded
         except BaseException as e:  # the module's own code, as it was read
-            return {"op": "refused", "message": f"--agent {reference}: reading it raised "
-                    f"{type(e).__name__}: {str(e)[:200]}"}
+            self.loaded = protocol.refused(f"--agent {reference}: reading it raised "
+                                           f"{type(e).__name__}: {str(e)[:200]}")
+            return self.loaded
         self.factory = factory
         named = own_name(factory)
         if named and reference not in self.spec.agents:
             self.name = named
-        return {"op": "loaded", "name": self.name, "help": summary_of(factory, reference)[:500],
-                "options": [_option_record(o) for o in _declared(factory)]}
+        self.loaded = {"op": "loaded", "name": self.name,
+                       "help": summary_of(factory, reference)[:500],
+                       "options": [_option_record(o) for o in _declared(factory)]}
+        return self.loaded
 
-    def on_new(self, message: Record) -> Record:
+    def on_load(self, message: Record) -> Record:
+        """The agent's name, help and options (referee.remote.describe asks)."""
+        return dict(self.load())
+
+    def on_begin(self, message: Record) -> Record:
+        """A new game: read the module, build the agent, then reset it (one trip)."""
         self.game_id = str(message.get("game_id", ""))
         self.delta.forget()
-        self.agent = None
+        loaded = self.load()
+        if loaded["op"] == "refused" or self.factory is None:
+            return dict(protocol.failed(self.game_id, 0, "__init__", "UsageError",
+                                        str(loaded.get("message", "no agent was read"))))
         options = message.get("options") or {}
-        if self.factory is None:
-            return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "__init__",
-                    "kind": "ProtocolError", "message": "no agent was loaded", "frames": ""}
         try:
             agent = functools.partial(self.factory, **options)()
         except BaseException as e:
             return self.failed(e, "__init__")
         missing = missing_members(agent)
         if missing:
-            return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "__init__",
-                    "kind": "TypeError", "message": f"it made a {type(agent).__name__}, which "
-                    f"has no {' or '.join(m + '()' for m in missing)}; an agent needs "
-                    "reset(seed=None) and act(observation)", "frames": ""}
+            return dict(protocol.failed(
+                self.game_id, 0, "__init__", "TypeError",
+                f"it made a {type(agent).__name__}, which has no "
+                f"{' or '.join(m + '()' for m in missing)}; an agent needs reset(seed=None) "
+                "and act(observation)"))
         self.agent = Seat(agent)
-        return {"op": "ok", "game_id": self.game_id}
-
-    def on_begin(self, message: Record) -> Record:
-        """A new game: build the agent, then reset it (one trip for the two)."""
-        built = self.on_new(message)
-        return built if built.get("op") != "ok" else self.on_reset(message)
-
-    def on_end(self, message: Record) -> Record:
-        """The game is over: the agent's stats, then its close() (one trip for the two)."""
-        stats = self.on_stats(message)
-        answer: Record = {"op": "ended", "game_id": self.game_id}
-        if stats.get("op") == "failed":
-            answer["stats_failed"] = stats
-        else:
-            answer["stats"] = stats.get("stats", {})
-        closed = self.on_close(message)
-        if closed.get("op") == "failed":
-            answer["close_failed"] = closed
-        return answer
+        return self.on_reset(message)
 
     def on_reset(self, message: Record) -> Record:
+        """Reset the agent with the referee's seed for it."""
         if self.agent is None:
             return self._no_agent("reset")
         try:
             self.agent.reset(message.get("seed"))
         except BaseException as e:
             return self.failed(e, "reset")
-        return {"op": "ok", "game_id": self.game_id}
+        return dict(protocol.ok(self.game_id))
 
     def on_act(self, message: Record) -> Record:
-        step = int(message.get("step", 0))
+        """The agent's move for the observation the changed fields make."""
+        step = _int(message.get("step"))
         record = self.delta.unpack(message.get("obs") or {},
                                    keep=step > 1 and message.get("whole") is not True)
         observation = self.decode(record) if self.decode is not None else record
@@ -224,7 +192,7 @@ class _Player:
         except BaseException as e:
             return self.failed(e, "act", step)
         answer: Record = {"op": "action", "game_id": self.game_id, "step": step,
-                                  "action": None if action is None else to_jsonable(action)}
+                          "action": None if action is None else to_jsonable(action)}
         if action is None:
             return answer
         try:
@@ -237,7 +205,29 @@ class _Player:
             answer["why"] = why
         return answer
 
-    def on_stats(self, message: Record) -> Record:
+    def on_end(self, message: Record) -> Record:
+        """The game is over: the agent's stats, then its close(); then this child exits."""
+        answer: Record = {"op": "ended", "game_id": self.game_id}
+        stats = self._stats()
+        answer["stats_failed" if stats.get("op") == "failed" else "stats"] = (
+            stats if stats.get("op") == "failed" else stats["stats"])
+        closed = self.on_close(message)
+        if closed.get("op") == "failed":
+            answer["close_failed"] = closed
+        return answer
+
+    def on_close(self, message: Record) -> Record:
+        """The game is abandoned (or over): the agent closes; then this child exits."""
+        self.over = True
+        agent, self.agent = self.agent, None
+        if agent is not None:
+            try:
+                agent.close()
+            except BaseException as e:
+                return self.failed(e, "close")
+        return dict(protocol.ok(self.game_id))
+
+    def _stats(self) -> Record:
         if self.agent is None:
             return self._no_agent("stats")
         try:
@@ -245,40 +235,21 @@ class _Player:
         except BaseException as e:
             return self.failed(e, "stats")
         if not isinstance(stats, dict):
-            return {"op": "failed", "game_id": self.game_id, "step": 0, "where": "stats",
-                    "kind": "ValueError", "message": f"stats() returned "
-                    f"{type(stats).__name__}, not a dict", "frames": ""}
+            return dict(protocol.failed(self.game_id, 0, "stats", "ValueError",
+                                        f"stats() returned {type(stats).__name__}, not a dict"))
         kept = {}
         for key, value in list(stats.items())[:MAX_STATS]:
             if isinstance(value, (bool, int, float)) or not isinstance(key, str):
                 kept[key if isinstance(key, str) else repr(key)[:100]] = value
-        return {"op": "stats", "game_id": self.game_id, "stats": kept}
-
-    def on_close(self, message: Record) -> Record:
-        agent, self.agent = self.agent, None
-        if agent is not None:
-            try:
-                agent.close()
-            except BaseException as e:
-                return self.failed(e, "close")
-        return {"op": "ok", "game_id": self.game_id}
+        return {"op": "stats", "stats": kept}
 
     def _no_agent(self, where: str) -> Record:
-        return {"op": "failed", "game_id": self.game_id, "step": 0, "where": where,
-                "kind": "ProtocolError", "message": "no agent was built", "frames": ""}
+        return dict(protocol.failed(self.game_id, 0, where, "ProtocolError",
+                                    "no agent was built"))
 
 
-def _game(name: str, entry_point: object) -> GameSpec:
-    """The game's spec, from the entry point the referee named, else looked up as usual.
-
-    No scan of every distribution's metadata: that is a fifth of a player's start.
-    """
-    if isinstance(entry_point, str) and ":" in entry_point:
-        with contextlib.suppress(Exception):
-            spec = metadata.EntryPoint(name, entry_point, ENTRY_POINT_GROUP).load()
-            if isinstance(spec, GameSpec) and spec.name == name:
-                return register(spec, origin="entry point", replace=True)
-    return get_game(name)
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _declared(factory: Callable[..., Any]) -> tuple[Option, ...]:
@@ -298,15 +269,7 @@ def _option_record(option: Any) -> Record:
             "metavar": option.metavar, "required": bool(option.required)}
 
 
-def main() -> None:
-    """Serve the referee's orders on the private channel, then exit without atexit hooks."""
-    channel = _private_channel()
-    player = _Player(channel)
+def play_one_game(channel: Channel, serve: protocol.Serve, spec: GameSpec) -> None:
+    """Play the game on `channel` to its end (a forked child's whole life)."""
     with contextlib.suppress(WireError):  # the referee went away: nothing is left to play
-        player.serve()
-    sys.stdout.flush()
-    os._exit(0)  # no atexit hook of the agent's runs after the last game
-
-
-if __name__ == "__main__":
-    main()
+        GamePlayer(channel, serve, spec).serve()

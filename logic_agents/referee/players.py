@@ -9,30 +9,36 @@ Concepts:
   TZ, then only what the user names (`--pass-env`). A grader's tokens never reach an agent.
 - hidden_paths(texts): the files and folders a command names (maps, results), absolute, for
   the sandbox to hide.
-- PlayerProcess: a fresh interpreter (`python -E -P -m logic_agents.referee.player`, never a fork
-  of the referee), started with its caps already set, optionally inside bubblewrap
-  (referee.containment). It reads the agent's module; the referee reads only data from it
-  (referee.wire). `sweep()` kills every process it started; `stop()` it and them.
-- stop_players(): every player this process started, stopped (a worker at its end).
+- PlayerServer: a fresh interpreter (`python -E -P -m logic_agents.referee.server`, never a
+  fork of the referee), started with its caps already set, optionally inside bubblewrap
+  (referee.containment), ordered on a control socket (referee.wire.Packets). It reads the
+  game, never the agent; `fork()` gives the socket of a fresh child that reads the agent's
+  module and plays one game (referee.player); `sweep()` kills what a game left and empties its
+  temporary files; `stop()` ends the server, its games and everything they started.
+- stop_players(): every server this process started, stopped (a worker at its end).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import site
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from logic_agents.errors import AgentFailed, UsageError
+from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
+from logic_agents.referee import protocol
 from logic_agents.referee.clock import Caps, signal_hint
 from logic_agents.referee.containment import (
     OWNED,
@@ -42,11 +48,10 @@ from logic_agents.referee.containment import (
     caps_before_exec,
     descendants,
     kill_all,
-    last_pid,
     parents,
 )
 from logic_agents.referee.output import OutputBudget, relay
-from logic_agents.referee.wire import Channel, WireError
+from logic_agents.referee.wire import Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped
 
@@ -168,23 +173,31 @@ def _package_dir(module: str) -> str | None:
     return str(Path(path).resolve().parent) if path else None
 
 
-class PlayerProcess:
-    """One player: a fresh interpreter serving one agent, its module read once."""
+class PlayerServer:
+    """One player server, forking a fresh child for each game of one agent (referee.server).
+
+    A fresh interpreter that has read the game and no agent code.
+    """
 
     def __init__(self, game: str, reference: str, file: str | None, paths: list[str],
                  caps: Caps, isolation: Isolation, hidden: list[str],
                  budget: OutputBudget | None = None):
-        """A player process for one agent reference of `game`, started.
+        """A server for one agent reference of `game`, started and serving.
 
-        What it prints is relayed as `budget` allows (referee.output).
+        What its games print is relayed as `budget` allows (referee.output).
+
+        Raises:
+            UsageError: it could not start, or could not read the game in time.
         """
         self.reference = reference
         self.isolation = isolation
         self.caps = caps
+        self.owner = os.getpid()  # the process that started it, and alone may use it
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         # -E: no PYTHON* variable of the user's reaches it; -P (3.11): no working folder on its
         # path. Not -I, which would also drop the user's site-packages (`pip install --user`)
         python = [sys.executable, "-E", *(["-P"] if sys.version_info >= (3, 11) else []),
-                  "-m", "logic_agents.referee.player"]
+                  "-m", "logic_agents.referee.server", "--control", str(theirs.fileno())]
         tool = isolation.tool()
         if tool is not None:
             shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths, *_user_site()]
@@ -196,62 +209,97 @@ class PlayerProcess:
                       *([isolation.output_dir] if isolation.output_dir else [])]
             python = bwrap_argv(tool, shown, hidden, workdir) + python
         self.sandboxed = tool is not None
-        self.started = time.monotonic()
-        # the player's own processes (bubblewrap's two, the interpreter) are not the agent's
+        # without the sandbox each game's TMPDIR is made in a folder of the server's, which
+        # goes with it however it ends (the sandbox has a /tmp of its own)
+        self.temp = None if self.sandboxed else tempfile.mkdtemp(prefix="logic-agents-player-")
+        # the server's own processes (bubblewrap's two, the interpreter) are not the agent's
         self.group = ProcessGroup(isolation.max_processes + 3)
         try:
             self.proc = subprocess.Popen(
-                python, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                close_fds=True, env=player_environment(isolation.env),
+                python, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, pass_fds=(theirs.fileno(),),
+                env=player_environment(isolation.env),
                 preexec_fn=caps_before_exec(caps.memory_cap, isolation.max_processes,
                                             self.group))
         except OSError as e:
-            raise AgentFailed(reference, "__init__", "ProcessDied",
-                              f"the player process could not start: {e}") from None
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.channel = Channel(self.proc.stdout.fileno(), self.proc.stdin.fileno())
+            mine.close()
+            raise UsageError(f"--agent {reference}: the player process could not start: "
+                             f"{e}") from None
+        finally:
+            theirs.close()
+        self.control = Packets(mine)
         self._pump = threading.Thread(
-            target=relay, args=(self.proc.stderr, budget or OutputBudget(reference, None,
+            target=relay, args=(self.proc.stdout, budget or OutputBudget(reference, None,
                                                                           isolation.output_dir)),
             daemon=True)
         self._pump.start()
-        self.keep: set[int] = {self.proc.pid}
-        self.last_pid = last_pid()
-        self.description: Record = {}
-        self._load(game, reference, file, paths)
+        PLAYERS[id(self)] = self
+        self._serve(game, reference, file, paths)
 
-    def _load(self, game: str, reference: str, file: str | None, paths: list[str]) -> None:
-        deadline = time.monotonic() + self.isolation.import_timeout
+    def _serve(self, game: str, reference: str, file: str | None, paths: list[str]) -> None:
+        order: protocol.Serve = {
+            "op": "serve", "game": game, "spec": _entry_point(game), "reference": reference,
+            "file": file, "paths": paths, "here": os.getcwd(),
+            "memory_cap": self.caps.memory_cap, "sandboxed": self.sandboxed,
+            "temp": self.temp}
+        answer = self._order(dict(order), time.monotonic() + self.isolation.import_timeout,
+                             "starting")
+        if answer.get("op") != "serving":
+            self.stop()
+            raise UsageError(str(answer.get("message", f"--agent {reference}: its player "
+                                            f"answered {str(answer)[:80]} to being started"))
+                             [:2000])
+
+    def _order(self, message: Record, deadline: float, doing: str,
+               fds: tuple[int, ...] = ()) -> Record:
+        """Send an order and wait for its answer; UsageError when the server is lost."""
         try:
-            self.channel.send({"op": "load", "game": game, "reference": reference,
-                               "spec": _entry_point(game),
-                               "file": file, "paths": paths, "here": os.getcwd(),
-                               "memory_cap": self.caps.memory_cap})
-            answer = self.channel.receive(deadline)
+            self.control.send(message, fds)
+            return self.control.receive(deadline)
         except WireError as e:
             self.stop()
             if e.timeout:
-                raise UsageError(f"--agent {reference}: reading it took more than "
-                                 f"{self.isolation.import_timeout:g} s (the import cap); its "
-                                 "process was killed") from None
-            raise UsageError(f"--agent {reference}: the player process ended while reading "
-                             f"it ({self.exit_words()})") from None
-        if answer.get("op") == "refused":
-            self.stop()
-            raise UsageError(str(answer.get("message", "refused"))[:2000])
-        if answer.get("op") != "loaded":
-            self.stop()
-            raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} "
-                             "to being started")
-        self.description = answer
-        self._find_player()
+                raise UsageError(f"--agent {self.reference}: its player took more than "
+                                 f"its time {doing} (the import cap is "
+                                 f"{self.isolation.import_timeout:g} s); its process was "
+                                 "killed") from None
+            raise UsageError(f"--agent {self.reference}: the player process ended while "
+                             f"{doing} ({self.exit_words()})") from None
 
-    def _find_player(self) -> None:
-        """Under bubblewrap the interpreter is a grandchild: keep the chain alive at sweeps."""
-        if not self.sandboxed:
-            return
-        family = parents()
-        self.keep = {self.proc.pid} | descendants({self.proc.pid}, family)
+    def fork(self) -> socket.socket:
+        """A fresh child to play one game: the referee's end of its socket.
+
+        Raises:
+            UsageError: the server is lost (it is stopped).
+        """
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            answer = self._order({"op": "fork"}, time.monotonic() + FORK_TIMEOUT_S,
+                                 "starting a game", (theirs.fileno(),))
+        finally:
+            theirs.close()
+        if answer.get("op") != "forked":
+            mine.close()
+            self.stop()
+            raise UsageError(f"--agent {self.reference}: its player could not start a game "
+                             f"({str(answer.get('message', answer))[:200]})")
+        return mine
+
+    def sweep(self) -> str:
+        """Kill what the last game left and empty its temporary files.
+
+        Returns how the game's child ended, in words, where the server saw it ("" where it
+        did not: in the sandbox the child is not its own).
+        """
+        if not self.alive():
+            return self.exit_words()
+        try:
+            answer = self._order({"op": "sweep"}, time.monotonic() + FORK_TIMEOUT_S,
+                                 "ending a game")
+        except UsageError:
+            return self.exit_words()
+        ended = answer.get("ended")
+        return ended[:100] if isinstance(ended, str) else ""
 
     def alive(self) -> bool:
         """Whether the process still runs."""
@@ -268,30 +316,10 @@ class PlayerProcess:
             return f"killed by signal {-code}{signal_hint(code)}"
         return f"exit code {code}"
 
-    def sweep(self) -> None:
-        """Kill every process the player started (the player itself lives on)."""
-        now = last_pid()
-        if now == self.last_pid and now != -1:
-            return  # no process was created anywhere since the game began
-        self.group.kill(keep=self.keep)
-        for _ in range(5):
-            family = parents()
-            extra = descendants({self.proc.pid}, family) - self.keep
-            if OWNED["pid"] == os.getpid():  # orphans re-parented to this referee process
-                extra |= {p for p, parent in family.items()
-                          if parent == os.getpid() and p not in known_players()}
-                extra |= descendants(extra, family)
-            if not extra:
-                break
-            kill_all(extra)
-            time.sleep(0.01)
-            for pid in extra:  # an orphan re-parented here is ours to reap
-                with contextlib.suppress(ChildProcessError, OSError):
-                    os.waitpid(pid, os.WNOHANG)
-        self.last_pid = last_pid()
-
     def stop(self) -> None:
-        """The player and everything it started, gone."""
+        """The server, its games and everything they started, gone."""
+        if PLAYERS.pop(id(self), None) is None and self.proc.returncode is not None:
+            return
         with contextlib.suppress(OSError):
             if self.alive():
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -302,12 +330,44 @@ class PlayerProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(2.0)
         self.group.remove()
+        _sweep_orphans()
         self._pump.join(1.0)  # what the agent printed is out before its result
-        for stream in (self.proc.stdin, self.proc.stdout):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
-        PLAYERS.pop(id(self), None)
+        with contextlib.suppress(OSError):
+            self.control.sock.close()
+        if self.temp is not None:
+            _remove_folder(self.temp)
+
+
+def _remove_folder(folder: str) -> None:
+    """Remove a folder an agent wrote in, whatever modes it left on what it wrote."""
+    def writable(function: object, path: str, error: object) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(path), 0o700)
+            os.chmod(path, 0o700)
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+
+    shutil.rmtree(folder, onerror=writable)
+
+
+def _sweep_orphans() -> None:
+    """Kill what a stopped server's games left that was re-parented to this referee."""
+    if OWNED["pid"] != os.getpid():
+        return
+    for _ in range(5):
+        family = parents()
+        extra = {p for p, parent in family.items()
+                 if parent == os.getpid() and p not in known_players()}
+        extra |= descendants(extra, family)
+        if not extra:
+            return
+        kill_all(extra)
+        time.sleep(0.01)
+        for pid in extra:  # an orphan re-parented here is ours to reap
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, os.WNOHANG)
 
 
 def _entry_point(game: str) -> str | None:
@@ -323,15 +383,16 @@ def _game_dir(game: str) -> str | None:
     return None
 
 
-PLAYERS: dict[int, PlayerProcess] = {}
+PLAYERS: dict[int, PlayerServer] = {}
+FORK_TIMEOUT_S = 30.0  # a server that takes longer to fork a game (or sweep one) is lost
 
 
 def known_players() -> set[int]:
-    """The pids of every player process this process started."""
+    """The pids of every player server this process started."""
     return {p.proc.pid for p in PLAYERS.values()}
 
 
 def stop_players() -> None:
-    """Stop every player this process started (a worker at its end)."""
+    """Stop every player server this process started (a worker at its end)."""
     for player in list(PLAYERS.values()):
         player.stop()

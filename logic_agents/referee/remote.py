@@ -4,11 +4,14 @@ Concepts:
 - describe(game, reference): what the referee knows of an agent, reported by a player as
   data: its name, help line and declared options. The referee never imports agent code.
 - RemoteFactory / RemoteAgent: what an AgentEntry holds for an isolated agent; the runner
-  calls a RemoteAgent as it calls any agent. Each answer must name the game and step it
+  calls a RemoteAgent as it calls any agent. Each game is a fresh child of the agent's player
+  server (referee.server), on a socket of its own. Each answer must name the game and step it
   answers; the action is decoded by the game's own Actions codec; `why` and `stats` are
   checked data. Any breach is the agent's failure (errors.AgentFailed), never the referee's.
-- The player processes themselves, the isolation settings and the sandbox are in
-  referee.players and referee.containment; the frames in referee.wire.
+- Servers per worker: at most SERVERS_PER_WORKER live at once (the least recently used is
+  stopped), so a class of a hundred agents does not hold a hundred interpreters a worker.
+- The servers themselves, the isolation settings and the sandbox are in referee.players and
+  referee.containment; the frames in referee.wire, the messages in referee.protocol.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import contextlib
 import importlib.util
 import math
 import os
+import socket
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +33,6 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps, Clock
 from logic_agents.referee.containment import (
     OWNED,
-    last_pid,
     own_this_process,  # noqa: F401
     share_core,
 )
@@ -38,10 +43,11 @@ from logic_agents.referee.players import (  # noqa: F401  (the names callers imp
     DEFAULT_MAX_PROCESSES,
     PLAYERS,
     Isolation,
-    PlayerProcess,
+    PlayerServer,
     stop_players,
 )
-from logic_agents.referee.wire import Delta, WireError
+from logic_agents.referee.wire import Channel, Delta, WireError
+from logic_agents.world.calls import Calls
 from logic_agents.world.core import Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.seat import Elsewhere, Seated
@@ -75,18 +81,43 @@ def _locate(reference: str) -> tuple[str | None, list[str]]:
 
 def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAULT_CAPS
              ) -> Record:
-    """What a player reports of the agent `reference`: {name, help, options} (data only)."""
+    """What a player reports of the agent `reference`: {name, help, options} (data only).
+
+    Raises:
+        UsageError: the module does not read (its words), or not within the import cap.
+    """
     # what a player reports depends on the agent's file and on what may stop its reading
     key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
            isolation.max_processes, caps.memory_cap)
     if key not in _DESCRIBED:
         file, paths = _locate(reference)
-        player = PlayerProcess(game, reference, file, paths, caps, isolation, [])
-        _DESCRIBED[key] = player.description
-        with contextlib.suppress(WireError):
-            player.channel.send({"op": "bye"})
-        player.stop()
+        server = PlayerServer(game, reference, file, paths, caps, isolation, [])
+        try:
+            _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout)
+        finally:
+            server.stop()
     return _DESCRIBED[key]
+
+
+def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
+    """What a fresh child of `server` says of the agent once it has read its module."""
+    with server.fork() as game:
+        channel = Channel(game.fileno(), game.fileno())
+        try:
+            channel.send({"op": "load"})
+            answer = channel.receive(time.monotonic() + limit)
+        except WireError as e:
+            if e.timeout:
+                raise UsageError(f"--agent {reference}: reading it took more than {limit:g} s "
+                                 "(the import cap); its process was killed") from None
+            raise UsageError(f"--agent {reference}: the player process ended while reading "
+                             f"it ({server.sweep()})") from None
+    if answer.get("op") == "refused":
+        raise UsageError(str(answer.get("message", "refused"))[:2000])
+    if answer.get("op") != "loaded":
+        raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} to "
+                         "being started")
+    return answer
 
 
 _DESCRIBED: dict[tuple[object, ...], Record] = {}
@@ -115,7 +146,6 @@ class RemoteFactory(Elsewhere):
     hidden: tuple[str, ...] = ()
     file: str | None = None
     paths: list[str] = field(default_factory=list)
-    _players: dict[int, PlayerProcess] = field(default_factory=dict, repr=False)
     output: OutputBudget | None = field(default=None, repr=False)  # what of its prints is shown
 
     def __post_init__(self) -> None:
@@ -141,47 +171,69 @@ class RemoteFactory(Elsewhere):
                     return str(candidate)
         return None
 
-    def __getstate__(self) -> Record:  # crosses to a Ray worker without its players
-        """Pickled without its players (they stay with the process that started them)."""
-        return {**self.__dict__, "_players": {}}
-
-    def player(self, caps: Caps) -> PlayerProcess:
-        """A player process of this agent, started on first use and kept per worker."""
-        held = self._players.get(os.getpid())
-        if held is not None and held.alive():
+    def server(self, caps: Caps) -> PlayerServer:
+        """This worker's player server of this agent, started on first use and kept."""
+        key = (self.game, self.reference, self.file, self.isolation, self.hidden,
+               caps.memory_cap)
+        held = _SERVERS.pop(key, None)
+        if held is not None and held.alive() and held.owner == os.getpid():
+            _SERVERS[key] = held  # the most recently used, last
             return held
-        if held is not None:
+        if held is not None and held.owner == os.getpid():
             held.stop()
+        while len(_SERVERS) >= SERVERS_PER_WORKER:  # a class of many agents: one at a time
+            _, old = _SERVERS.popitem(last=False)
+            if old.owner == os.getpid():
+                old.stop()
         share_core()
-        player = PlayerProcess(self.game, self.reference, self.file, self.paths, caps,
-                               self.isolation, list(self.hidden), self.output)
-        self._players = {os.getpid(): player}  # a forked process never uses its parent's
-        PLAYERS[id(player)] = player
-        return player
+        server = PlayerServer(self.game, self.reference, self.file, self.paths, caps,
+                              self.isolation, list(self.hidden), self.output)
+        server.owner = os.getpid()  # a forked process never uses its parent's
+        _SERVERS[key] = server
+        return server
 
-    def make(self, options: Record, clock: Clock) -> RemoteAgent:
-        """Build the agent in its player process; returns its remote handle."""
-        label = clock.agent
+    def make(self, options: dict[str, object], calls: Calls) -> RemoteAgent:
+        """Build the agent in a fresh child of its player server; its remote handle."""
+        clock = calls if isinstance(calls, Clock) else Clock()
+        label = clock.agent = calls.agent
         try:
-            player = self.player(clock.caps)
-        except UsageError as e:  # the module no longer reads (it changed since the start)
-            raise AgentFailed(label, "__init__", "UsageError", str(e)) from None
-        agent = RemoteAgent(self, player, clock, label)
+            server = self.server(clock.caps)
+            game = server.fork()
+        except UsageError as e:  # the server could not start, or start the game
+            raise AgentFailed(label, "__init__", "ProcessDied" if "ended" in str(e) else
+                              "UsageError", str(e)) from None
+        agent = RemoteAgent(self, server, game, clock, label)
         agent.start(options)
         return agent
 
 
-class RemoteAgent(Seated):
-    """An agent playing in a player process, called by the runner like any agent.
+SERVERS_PER_WORKER = 2  # live player servers a worker keeps (the least recently used goes)
+_SERVERS: OrderedDict[tuple[object, ...], PlayerServer] = OrderedDict()
 
-    Its calls keep their own deadline, asked of the Clock (`needs_alarm` is False).
+
+def forget_servers() -> None:
+    """Stop this process's player servers (a worker at its end; play's child)."""
+    while _SERVERS:
+        _, server = _SERVERS.popitem()
+        if server.owner == os.getpid():
+            server.stop()
+
+
+class RemoteAgent(Seated):
+    """An agent playing one game in a fresh child of its player server.
+
+    The runner calls it like any agent. Its calls keep their own deadline, asked of the
+    Clock (`needs_alarm` is False).
     """
 
     needs_alarm = False
 
-    def __init__(self, factory: RemoteFactory, player: PlayerProcess, clock: Clock, name: str):
-        """The handle of an agent that plays in `player`."""
-        self.factory, self.player, self.clock, self.name = factory, player, clock, name
+    def __init__(self, factory: RemoteFactory, server: PlayerServer, game: socket.socket,
+                 clock: Clock, name: str):
+        """The handle of an agent that plays its game on the socket `game`."""
+        self.factory, self.server, self.clock, self.name = factory, server, clock, name
+        self.game: socket.socket | None = game
+        self.channel = Channel(game.fileno(), game.fileno())
         self.game_id = os.urandom(8).hex()  # as secrets.token_hex, without hashlib at start-up
         self.step = 0
         self.delta = Delta()
@@ -198,24 +250,27 @@ class RemoteAgent(Seated):
              ) -> Record:
         deadline, is_game = self.clock.deadline(where)
         try:
-            self.player.channel.send({**message, "game_id": self.game_id})
-            answer = self.player.channel.receive(None if math.isinf(deadline) else deadline)
+            self.channel.send({**message, "game_id": self.game_id})
+            answer = self.channel.receive(None if math.isinf(deadline) else deadline)
         except WireError as e:
-            self.player.stop()
+            if e.closed:  # the game's child ended: the server says how, and plays on
+                self._end_game()
+                how = self.server.sweep()
+                raise AgentFailed(self.name, where, "ProcessDied", "the player process "
+                                  f"ended ({how or 'it exited'})", step=step) from None
+            self._lose()
             if e.timeout:
                 late = self.clock.timeout(where, step, is_game)
-                late.message += "; its player process was killed"
-                raise late from None
-            if e.closed:
-                raise AgentFailed(self.name, where, "ProcessDied", "the player process "
-                                  f"ended ({self.player.exit_words()})", step=step) from None
+                raise AgentFailed(late.agent, late.where, late.kind, late.message + "; its "
+                                  "player process was killed", step=step,
+                                  timeout=True) from None
             raise AgentFailed(self.name, where, "ProtocolError", str(e), step=step) from None
         except BaseException:  # the alarm (a cap) or Ctrl-C inside the wait: the player is
-            self.player.stop()  # mid-call, and is not asked again
+            self._lose()  # mid-call, and is not asked again
             raise
         op = answer.get("op")
         if answer.get("game_id") != self.game_id or (step and answer.get("step") != step):
-            self.player.stop()
+            self._lose()
             raise AgentFailed(self.name, where, "ProtocolError", "the player answered for "
                               f"another game or step ({str(answer.get('game_id'))[:20]}, step "
                               f"{str(answer.get('step'))[:12]}) instead of step {step}",
@@ -223,7 +278,7 @@ class RemoteAgent(Seated):
         if op == "failed":
             raise self._failure(answer, where, step)
         if op != expect:
-            self.player.stop()
+            self._lose()
             raise AgentFailed(self.name, where, "ProtocolError",
                               f"the player answered {str(op)[:40]!r} where {expect!r} was due",
                               step=step)
@@ -256,7 +311,6 @@ class RemoteAgent(Seated):
             self._ask("reset", {"op": "reset", "seed": seed}, "ok")
             return
         self._begun = True
-        self.player.last_pid = last_pid()
         self._ask("reset", {"op": "begin", "options": self._options, "seed": seed}, "ok")
 
     def act(self, observation: object) -> object:
@@ -311,8 +365,8 @@ class RemoteAgent(Seated):
         return stats
 
     def close(self) -> None:
-        """End the game: the agent closes, and every process it started is stopped."""
-        if not self.player.alive():
+        """End the game: the agent closes, its child exits, the server sweeps what it left."""
+        if self.game is None:
             return
         try:
             if self._ended is not None:  # closed with stats()
@@ -321,12 +375,26 @@ class RemoteAgent(Seated):
             elif self._begun:
                 self._ask("close", {"op": "close"}, "ok")
         finally:
-            # a worker keeps its player for the agent's next game; anywhere else (a game
-            # played from the Python API, in the caller's own process) it goes with its game
+            self._end_game()
+            # a worker keeps the server for the agent's next game (a fresh child each);
+            # anywhere else (a game played from the Python API, in the caller's own process)
+            # it goes with its game, as it does with --player-per-game
             if self.factory.isolation.player_per_game or OWNED["pid"] != os.getpid():
-                self.player.stop()
-            elif self.player.alive():
-                self.player.sweep()
+                self.server.stop()
+            elif self.server.alive():
+                self.server.sweep()
+
+    def _end_game(self) -> None:
+        """Close this game's socket (its child exits at the end of it)."""
+        if self.game is not None:
+            with contextlib.suppress(OSError):
+                self.game.close()
+            self.game = None
+
+    def _lose(self) -> None:
+        """The game's child is mid-call or breached the protocol: its server goes, and it."""
+        self._end_game()
+        self.server.stop()
 
 
 def _unset(value: object) -> NoReturn:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import socket
 import struct
 import time
 
@@ -172,3 +173,50 @@ class Delta:
     def forget(self) -> None:
         """Forget the last observation (a new game)."""
         self.last = {}
+
+
+class Packets:
+    """A control socket (SOCK_SEQPACKET): one JSON object a packet, a socket riding along.
+
+    The referee orders a player server on one (referee.server); a packet is read whole or not
+    at all, so a socket sent with an order (SCM_RIGHTS) is never parted from it.
+    """
+
+    def __init__(self, sock: socket.socket, limit: int = ANSWER_LIMIT):
+        """Packets over `sock`; an answer over `limit` bytes is refused."""
+        self.sock, self.limit = sock, limit
+
+    def send(self, message: Record, fds: tuple[int, ...] = ()) -> None:
+        """Send one message (with `fds`, open descriptors the peer receives copies of)."""
+        data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+        try:
+            if fds:
+                socket.send_fds(self.sock, [data], list(fds))
+            else:
+                self.sock.send(data)
+        except OSError as e:
+            raise WireError(f"the socket is closed ({type(e).__name__})", closed=True) from None
+
+    def receive(self, deadline: float | None = None) -> Record:
+        """The next message, waiting at most until `deadline` (time.monotonic()).
+
+        Raises:
+            WireError: past `deadline`, at the end of the socket, or when the packet is too
+                long or is not a JSON object.
+        """
+        while deadline is not None:
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                raise WireError("no answer before the deadline", timeout=True)
+            readable, _, _ = select.select([self.sock], [], [], wait)
+            if readable:
+                break
+        try:
+            data = self.sock.recv(self.limit + 1)
+        except OSError as e:
+            raise WireError(f"the socket is closed ({type(e).__name__})", closed=True) from None
+        if not data:
+            raise WireError("the socket ended", closed=True)
+        if len(data) > self.limit:
+            raise WireError(f"a packet over the {self.limit:,} bytes allowed")
+        return _decode(data)

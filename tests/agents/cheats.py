@@ -294,14 +294,15 @@ class KillsItsSiblings(Cheat):
 
     def act(self, obs):
         ancestors = _ancestors()
-        grandparent = ancestors[0] if ancestors else -1
-        for pid in _processes():
-            if pid not in (os.getpid(), os.getppid(), *ancestors) and _parent(pid) == grandparent:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    self.found += 1
-                except OSError:
-                    pass
+        ancestry = {os.getpid(), os.getppid(), *ancestors}
+        for level in ancestors[:2]:  # its player's parent (a referee), and the one above it
+            for pid in _processes():
+                if pid not in ancestry and _parent(pid) == level:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                        self.found += 1
+                    except OSError:
+                        pass
         return super().act(obs)
 
 
@@ -534,3 +535,34 @@ class RandomCopy(RandomProbeAgent):
     """rpx under another name: paired with rpx, it must play every game as rpx does."""
 
     name = "rpx-copy"
+
+
+class RemembersInTmp(Cheat):
+    """Leaves a file in its temporary folder, and looks for the one its last game left."""
+
+    name = "remembers-in-tmp"
+    FOLDER = None  # None: tempfile's folder (TMPDIR); RemembersInSlashTmp: /tmp itself
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.seen = None
+
+    def act(self, obs):
+        import tempfile
+
+        if self.seen is None:
+            mark = Path(self.FOLDER or tempfile.gettempdir()) / "logic-agents-cheat-memory"
+            self.seen = int(mark.exists())
+            try:
+                mark.write_text("seen")
+            except OSError:
+                pass
+        return super().act(obs)
+
+    def stats(self):
+        return {**super().stats(), "found": self.seen or 0}
+
+
+class RemembersInSlashTmp(RemembersInTmp):
+    name = "remembers-in-slash-tmp"
+    FOLDER = "/tmp"

@@ -1,0 +1,303 @@
+"""The player server: one fresh child forked per game of an untrusted agent.
+
+A process that has read the framework and a game, but no agent code. Run as
+`python -E -P -m logic_agents.referee.server --control FD` by referee.players (under
+bubblewrap where it is installed), never imported by the referee. Nothing an agent does in one
+game reaches its next: each game is a child forked from this process's state, with an empty
+private /tmp (the sandbox's own tmpfs, emptied; without the sandbox, a private TMPDIR), and
+every process a game started is killed before the next is forked.
+
+Concepts:
+- The control socket (SOCK_SEQPACKET, one JSON object a packet; referee.protocol): serve, fork
+  (the game's socket rides with it, SCM_RIGHTS), sweep, bye.
+- WARM: the modules a server reads before its first game besides the game's own (the logic
+  layer, sympy and PySAT, which agents of the tutorial use), so a fork has them already; a
+  fixed list, never what an agent asked for, which would carry a bit from game to game.
+- In the sandbox a game's child is forked twice, so its parent is the sandbox's init (which
+  ignores what the agent sends it), not this server; sweep() kills every process of the
+  sandbox but these two (the sandbox's PID namespace holds nothing else) and empties its
+  /tmp. Without the sandbox this server is a child subreaper and each game its child: sweep()
+  kills and reaps every child (whatever a game started ends up one) and removes its TMPDIR.
+- The caps (memory, processes) were set before this interpreter started and hold for every
+  child; the time caps are the referee's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import io
+import json
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+from importlib import metadata
+from typing import NoReturn
+
+from logic_agents.ground.shapes import Record
+from logic_agents.referee import protocol
+from logic_agents.referee.player import play_one_game
+from logic_agents.referee.wire import ORDER_LIMIT, Channel
+from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
+from logic_agents.world.spec import GameSpec
+
+PACKET_LIMIT = 1 << 20  # the largest order a server reads (serve's paths)
+WARM = ("logic_agents.logic", "logic_agents.logic.kb", "logic_agents.logic.oracle",
+        "logic_agents.logic.formula", "sympy", "pysat.solvers", "pysat.card")
+SWEEPS = 50  # rounds of killing a game's leftovers (each round reaps what the last orphaned)
+
+
+class Server:
+    """The orders of one referee, on its control socket."""
+
+    def __init__(self, control: socket.socket):
+        """A server that answers on `control`."""
+        self.control = control
+        self.serving: protocol.Serve | None = None
+        self.spec: GameSpec | None = None
+        self.child = 0  # the pid of the last game's child (0: none yet)
+        self.ended = ""  # how it ended, in words, once reaped
+        self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
+
+    def serve(self) -> None:
+        """Answer orders until `bye` or the referee goes away."""
+        while True:
+            try:
+                data, fds, _, _ = socket.recv_fds(self.control, PACKET_LIMIT, 1)
+            except OSError:
+                return
+            if not data:
+                return
+            try:
+                message = json.loads(data)
+                op = message.get("op") if isinstance(message, dict) else None
+            except ValueError:
+                message, op = {}, None
+            if op == "bye":
+                return
+            if op == "fork" and fds and self.spec is not None:
+                answer: Record = self.fork(fds.pop())
+            elif op == "serve" and self.spec is None:
+                answer = self.on_serve(message)
+            elif op == "sweep":
+                self.sweep()
+                answer = {"op": "swept", "ended": self.ended}
+            else:
+                answer = dict(protocol.refused(f"the server cannot follow {str(op)[:20]!r} "
+                                               "now"))
+            for fd in fds:
+                os.close(fd)
+            self.control.send(json.dumps(answer).encode())
+
+    def on_serve(self, message: Record) -> Record:
+        """Read the game and the modules agents use; no agent code."""
+        for path in reversed([p for p in message.get("paths") or () if isinstance(p, str)]):
+            sys.path.insert(0, path)  # where a module reference's package lies
+        try:
+            self.spec = _game(str(message.get("game", "")), message.get("spec"))
+        except Exception as e:
+            return dict(protocol.refused(f"the game cannot be read: {type(e).__name__}: "
+                                         f"{str(e)[:200]}"))
+        memory = message.get("memory_cap")
+        self.serving = {
+            "op": "serve", "game": self.spec.name, "spec": None,
+            "reference": str(message.get("reference", "")),
+            "file": message["file"] if isinstance(message.get("file"), str) else None,
+            "paths": [p for p in message.get("paths") or () if isinstance(p, str)],
+            "here": str(message.get("here", "")),
+            "memory_cap": memory if isinstance(memory, int) and memory > 0 else None,
+            "sandboxed": message.get("sandboxed") is True,
+            "temp": message["temp"] if isinstance(message.get("temp"), str) else None}
+        for module in WARM:
+            with contextlib.suppress(Exception):
+                importlib.import_module(module)
+        if not self.serving["sandboxed"]:  # a game's orphans come here, to be swept
+            with contextlib.suppress(Exception):
+                import ctypes
+
+                ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        gc.collect()
+        gc.freeze()  # a child's collections leave the server's objects (and their pages) be
+        return {"op": "serving"}
+
+    def fork(self, fd: int) -> Record:
+        """A fresh child plays one game on the socket `fd`."""
+        assert self.serving is not None and self.spec is not None
+        self.sweep()
+        self.ended = ""
+        if self.serving["sandboxed"]:  # twice: the game's parent is the sandbox's init
+            keeper = os.fork()
+            if keeper == 0:
+                if os.fork() == 0:
+                    self._play(fd)
+                os._exit(0)
+            os.waitpid(keeper, 0)
+            self.child = 0
+        else:
+            self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving["temp"])
+            self.child = os.fork()
+            if self.child == 0:
+                self._play(fd)
+        os.close(fd)
+        return {"op": "forked"}
+
+    def _play(self, fd: int) -> NoReturn:
+        """The game's child: play on the socket `fd`, then exit (it never returns)."""
+        assert self.serving is not None and self.spec is not None
+        code = 0
+        try:
+            os.setpgid(0, 0)
+            self.control.close()  # the agent cannot speak to the server
+            if self.temp is not None:
+                os.environ["TMPDIR"] = tempfile.tempdir = self.temp
+            play_one_game(Channel(fd, fd, limit=ORDER_LIMIT), self.serving, self.spec)
+        except BaseException:
+            code = 70
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            os._exit(code)  # no atexit hook of the agent's runs
+
+    def sweep(self) -> None:
+        """Kill and reap every process the last game left, then empty its temporary files."""
+        if self.serving is not None and self.serving["sandboxed"]:
+            _kill_the_sandbox_but_us()
+            self._empty_temporary_files()
+            return
+        for _ in range(SWEEPS):
+            children = _children()
+            if not children:
+                break
+            for pid in children:
+                with contextlib.suppress(OSError):
+                    os.killpg(pid, signal.SIGKILL)
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            for pid in children:
+                self._reap(pid)
+        while True:  # a child that ended before its sweep
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            self._note(pid, status)
+        self._empty_temporary_files()
+
+    def _reap(self, pid: int) -> None:
+        with contextlib.suppress(ChildProcessError, OSError):
+            _, status = os.waitpid(pid, 0)
+            self._note(pid, status)
+
+    def _note(self, pid: int, status: int) -> None:
+        if pid == self.child and not self.ended:
+            code = os.waitstatus_to_exitcode(status)
+            self.ended = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+
+    def _empty_temporary_files(self) -> None:
+        if self.serving is not None and self.serving["sandboxed"]:
+            with contextlib.suppress(OSError):
+                for entry in os.scandir("/tmp"):  # the sandbox's own tmpfs
+                    _remove(entry.path)
+        elif self.temp is not None:
+            shutil.rmtree(self.temp, ignore_errors=True)
+            self.temp = None
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+
+
+def _kill_the_sandbox_but_us() -> None:
+    """Kill every process of this sandbox (a PID namespace of its own) but its init and us."""
+    ours = {1, os.getpid()}
+    for _ in range(SWEEPS):
+        others = [p for p in _processes() if p not in ours and not _zombie(p)]
+        if not others:
+            return
+        for pid in others:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.001)  # the sandbox's init reaps them
+
+
+def _processes() -> list[int]:
+    with contextlib.suppress(OSError):
+        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    return []
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` has ended (and waits to be reaped), or is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[0] in (b"Z", b"X")
+    except (OSError, IndexError):
+        return True
+
+
+def _children() -> list[int]:
+    """The pids of this process's children (Linux: /proc/self/task/*/children)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                found += [int(p) for p in f.read().split()]
+    return found
+
+
+def _game(name: str, entry_point: object) -> GameSpec:
+    """The game's spec, from the entry point the referee named, else looked up as usual.
+
+    No scan of every distribution's metadata: that is a fifth of a player's start.
+    """
+    if isinstance(entry_point, str) and ":" in entry_point:
+        with contextlib.suppress(Exception):
+            spec = metadata.EntryPoint(name, entry_point, ENTRY_POINT_GROUP).load()
+            if isinstance(spec, GameSpec) and spec.name == name:
+                return register(spec, origin="entry point", replace=True)
+    return get_game(name)
+
+
+def _settle_streams() -> None:
+    """Standard input reads nothing; standard output goes to standard error (the relay)."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    for stream in (sys.stdout, sys.stderr):  # an agent's prints leave as they are made
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(line_buffering=True)
+
+
+def main() -> None:
+    """Serve the referee's orders on the control socket, then exit without atexit hooks."""
+    args = sys.argv[1:]
+    if len(args) != 2 or args[0] != "--control" or not args[1].isdigit():
+        print("usage: python -m logic_agents.referee.server --control FD (the referee starts "
+              "this process; it is not a command)", file=sys.stderr)
+        raise SystemExit(2)
+    _settle_streams()
+    server = Server(socket.socket(fileno=int(args[1])))
+    with contextlib.suppress(Exception):
+        server.serve()
+    server.sweep()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
