@@ -553,10 +553,7 @@ class RemembersInTmp(Cheat):
         if self.seen is None:
             mark = Path(self.FOLDER or tempfile.gettempdir()) / "logic-agents-cheat-memory"
             self.seen = int(mark.exists())
-            try:
-                mark.write_text("seen")
-            except OSError:
-                pass
+            self.tried(lambda: mark.write_text("seen"))
         return super().act(obs)
 
     def stats(self):
