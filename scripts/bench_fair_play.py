@@ -35,7 +35,7 @@ from _report import write_report  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.referee.clock import NO_CAPS, Clock  # noqa: E402
 from logic_agents.referee.containment import bubblewrap  # noqa: E402
-from logic_agents.referee.players import Isolation  # noqa: E402
+from logic_agents.referee.isolation import Isolation  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
 from logic_agents.study.entries import MapEntry  # noqa: E402
 
@@ -117,7 +117,7 @@ def file_agent_study(games: int) -> str:
 def per_move(games: int) -> str:
     from logic_agents.referee.agents import agent_entry
     from logic_agents.referee.containment import own_this_process
-    from logic_agents.referee.players import stop_players
+    from logic_agents.referee.isolation import stop_players
     from logic_agents.world.registry import get_game
     from logic_agents.world.runner import run_episode
 

@@ -25,7 +25,7 @@ import pytest
 from logic_agents.cli import main
 from logic_agents.referee.clock import Caps
 from logic_agents.referee.containment import bubblewrap
-from logic_agents.referee.players import Isolation
+from logic_agents.referee.isolation import Isolation
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import sealing_key

@@ -29,7 +29,7 @@ from logic_agents.cli import main
 from logic_agents.errors import UsageError
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
 from logic_agents.referee import output
-from logic_agents.referee.players import Isolation, player_environment
+from logic_agents.referee.isolation import Isolation, player_environment
 from logic_agents.referee.wire import WireError, _decode
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry

@@ -21,7 +21,7 @@ from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import agents as _seating
 from logic_agents.referee.clock import DEFAULT_CAPS as _DEFAULT_CAPS
-from logic_agents.referee.players import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
+from logic_agents.referee.isolation import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
 from logic_agents.study import batch as _batch
 from logic_agents.study import seeding as _seeding
 from logic_agents.study.entries import entries_from_references as _entries_from_references

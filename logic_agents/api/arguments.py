@@ -26,7 +26,7 @@ from typing import Any, SupportsIndex
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import Caps, Clock
-from logic_agents.referee.players import (
+from logic_agents.referee.isolation import (
     ISOLATE,
     SANDBOXES,
     Isolation,

@@ -38,7 +38,7 @@ from logic_agents.cli.fairplay import isolation_of
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.inputs import lifted_limits, printable
 from logic_agents.referee.clock import memory_cap_mib, set_memory_cap
-from logic_agents.referee.players import DEFAULT_ISOLATION
+from logic_agents.referee.isolation import DEFAULT_ISOLATION
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
 from logic_agents.world.registry import PluginWarning

@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from logic_agents.ground.inputs import is_dir
-from logic_agents.referee.players import (
+from logic_agents.referee.isolation import (
     DEFAULT_IMPORT_TIMEOUT_S,
     DEFAULT_ISOLATION,
     DEFAULT_MAX_PROCESSES,

@@ -19,8 +19,9 @@ from typing import Any
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.referee.players import DEFAULT_ISOLATION, Isolation
-from logic_agents.referee.remote import RemoteFactory, describe
+from logic_agents.referee.describe import describe
+from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
+from logic_agents.referee.remote import RemoteFactory
 from logic_agents.world import agents as local
 from logic_agents.world.declared import Option
 from logic_agents.world.spec import AgentEntry, GameSpec, Observations
@@ -63,8 +64,11 @@ def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentE
                          "an Observations capability (docs/write-a-game.md)")
     described = describe(spec.name, reference, isolation)
     name = described.get("name")
+    warm = described.get("warm")
     factory = RemoteFactory(spec.name, reference, isolation,
-                            name=name if isinstance(name, str) and name != reference else "")
+                            name=name if isinstance(name, str) and name != reference else "",
+                            warm=tuple(w for w in warm if isinstance(w, str))
+                            if isinstance(warm, list) else ())
     options = tuple(_option_of(o) for o in described.get("options") or ()
                     if isinstance(o, dict))
     return AgentEntry(reference, factory, str(described.get("help", ""))[:500], options=options)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,7 @@ from logic_agents.world.trace import to_jsonable
 
 MAX_WHY_CHARS = 20_000  # longer reasons are cut (the referee checks again)
 MAX_STATS = 200  # counters a game's stats may carry
+MAX_WARM = 2000  # modules a load may name for its server to read first (referee.server)
 
 
 class GamePlayer:
@@ -115,6 +117,7 @@ class GamePlayer:
         if self.loaded is not None:
             return self.loaded
         reference, file = self.reference, self.serve_order["file"]
+        before = set(sys.modules)
         try:
             if reference in self.spec.agents:  # a registered agent, isolated all the same
                 factory = self.spec.agents[reference].factory
@@ -139,7 +142,8 @@ class GamePlayer:
             self.name = named
         self.loaded = {"op": "loaded", "name": self.name,
                        "help": summary_of(factory, reference)[:500],
-                       "options": [_option_record(o) for o in _declared(factory)]}
+                       "options": [_option_record(o) for o in _declared(factory)],
+                       "warm": sorted(set(sys.modules) - before)[:MAX_WARM]}
         return self.loaded
 
     def on_load(self, message: Record) -> Record:

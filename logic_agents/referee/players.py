@@ -1,14 +1,7 @@
-"""Player processes: where an agent the referee does not trust plays.
+"""Player servers: where an agent the referee does not trust plays.
 
 Concepts:
-- Isolation: which agents play in player processes (by default every agent named by a file
-  or module reference; `isolate="all"` every agent; `trusted` references stay in-process),
-  the sandbox tool (`auto`: bubblewrap where installed), the folders and files it hides, the
-  import cap, the cap on processes and the environment variables a player may read.
-- player_environment(names): a player's whole environment, an allowlist: the locale, PATH and
-  TZ, then only what the user names (`--pass-env`). A grader's tokens never reach an agent.
-- hidden_paths(texts): the files and folders a command names (maps, results), absolute, for
-  the sandbox to hide.
+- Isolation (referee.isolation): who plays in player processes, and how they are contained.
 - PlayerServer: a fresh interpreter (`python -E -P -m logic_agents.referee.server`, never a
   fork of the referee), started with its caps already set, optionally inside bubblewrap
   (referee.containment), ordered on a control socket (referee.wire.Packets). It reads the
@@ -31,121 +24,26 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from logic_agents.errors import UsageError
-from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
 from logic_agents.referee.clock import Caps, signal_hint
 from logic_agents.referee.containment import (
     OWNED,
     ProcessGroup,
-    bubblewrap,
     bwrap_argv,
     caps_before_exec,
     descendants,
     kill_all,
     parents,
 )
+from logic_agents.referee.isolation import Isolation, player_environment
 from logic_agents.referee.output import OutputBudget, relay
 from logic_agents.referee.wire import Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped
-
-SANDBOXES = ("auto", "bwrap", "none")
-ISOLATE = ("untrusted", "all", "none")
-DEFAULT_IMPORT_TIMEOUT_S = 60.0
-DEFAULT_MAX_PROCESSES = 32
-
-
-@dataclass(frozen=True)
-class Isolation:
-    """Which agents play in player processes, and how those are contained."""
-
-    isolate: str = "untrusted"  # untrusted: references; all: built-ins too; none: nobody
-    trusted: tuple[str, ...] = ()  # references that may play in the referee's process
-    sandbox: str = "auto"  # auto: bubblewrap where installed; bwrap: required; none
-    hide: tuple[str, ...] = ()  # folders the sandbox shows as empty (maps, answers)
-    import_timeout: float = DEFAULT_IMPORT_TIMEOUT_S
-    max_processes: int = DEFAULT_MAX_PROCESSES
-    # a fresh player for every game, so that nothing an agent keeps in its module (what it
-    # saw of a map in an earlier run) reaches its next game; else one player per worker
-    player_per_game: bool = False
-    env: tuple[str, ...] = ()  # environment variables a player may read besides ALLOWED_ENV
-    output_dir: str | None = None  # where each agent's whole output is kept (--agent-output)
-
-    def __post_init__(self) -> None:
-        """Check the fields (an unknown isolation or sandbox is a UsageError)."""
-        if self.isolate not in ISOLATE:
-            raise UsageError(f"isolate must be one of {', '.join(ISOLATE)}, not {self.isolate!r}")
-        if self.sandbox not in SANDBOXES:
-            raise UsageError(f"sandbox must be one of {', '.join(SANDBOXES)}, not "
-                             f"{self.sandbox!r}")
-        if self.sandbox == "bwrap" and bubblewrap() is None:
-            raise UsageError("--sandbox bwrap: bubblewrap is not installed (Debian and Ubuntu: "
-                             "apt-get install bubblewrap)")
-
-    def isolates(self, registered: bool, reference: str) -> bool:
-        """Whether the agent `reference` plays in a player process."""
-        if self.isolate == "none" or reference in self.trusted:
-            return False
-        return self.isolate == "all" or not registered
-
-    def tool(self) -> str | None:
-        """The bubblewrap executable players run under, or None."""
-        return None if self.sandbox == "none" else bubblewrap()
-
-    def unsandboxed(self) -> str:
-        """One line for a study whose isolated agents ran without a sandbox ("" with one)."""
-        if self.tool() is not None:
-            return ""
-        why = ("--sandbox none" if self.sandbox == "none" else "bubblewrap is not installed")
-        return (f"the isolated agents ran without a sandbox ({why}): they ran as you and could "
-                "read and write your files (docs/compare.md, fair play)")
-
-    def describe(self) -> str:
-        """The isolation in words, for a study page."""
-        tool = self.tool()
-        return (f"sandbox {'bubblewrap' if tool else 'none'}"
-                + (f", {len(self.hide)} hidden folder(s)" if self.hide else ""))
-
-
-DEFAULT_ISOLATION = Isolation()
-
-# what a player's environment holds of the referee's without being named: the locale (how its
-# text is read and printed), the search path for programs, the time zone. Nothing else: a
-# grader's tokens and keys live in the environment
-ALLOWED_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ")
-
-
-def env_names(names: tuple[str, ...]) -> tuple[str, ...]:
-    """Names of environment variables, checked (`--pass-env`)."""
-    for name in names:
-        if not name or "=" in name or "\0" in name or not name.isprintable():
-            raise UsageError(f"--pass-env {name!r}: not the name of an environment variable")
-    return tuple(dict.fromkeys(names))
-
-
-def player_environment(names: tuple[str, ...] = ()) -> dict[str, str]:
-    """A player's whole environment: ALLOWED_ENV and `names`, as the referee has them."""
-    return {name: os.environ[name] for name in (*ALLOWED_ENV, *names) if name in os.environ}
-
-
-def hidden_paths(texts: Iterable[str]) -> list[str]:
-    """The absolute paths of the texts that name a file or folder (FILE:K names FILE).
-
-    A shipped name or an inline instance names none.
-    """
-    found = []
-    for text in texts:
-        for candidate in (text, text.rpartition(":")[0]):
-            if candidate and path_exists(Path(candidate)):
-                found.append(str(Path(candidate).resolve()))
-                break
-    return found
 
 
 def _user_site() -> list[str]:
@@ -181,8 +79,10 @@ class PlayerServer:
 
     def __init__(self, game: str, reference: str, file: str | None, paths: list[str],
                  caps: Caps, isolation: Isolation, hidden: list[str],
-                 budget: OutputBudget | None = None):
+                 budget: OutputBudget | None = None, warm: tuple[str, ...] = ()):
         """A server for one agent reference of `game`, started and serving.
+
+        `warm`: the library modules its games will need (what describing the agent read).
 
         What its games print is relayed as `budget` allows (referee.output).
 
@@ -234,14 +134,15 @@ class PlayerServer:
             daemon=True)
         self._pump.start()
         PLAYERS[id(self)] = self
-        self._serve(game, reference, file, paths)
+        self._serve(game, reference, file, paths, list(warm))
 
-    def _serve(self, game: str, reference: str, file: str | None, paths: list[str]) -> None:
+    def _serve(self, game: str, reference: str, file: str | None, paths: list[str],
+               warm: list[str]) -> None:
         order: protocol.Serve = {
             "op": "serve", "game": game, "spec": _entry_point(game), "reference": reference,
             "file": file, "paths": paths, "here": os.getcwd(),
             "memory_cap": self.caps.memory_cap, "sandboxed": self.sandboxed,
-            "temp": self.temp}
+            "temp": self.temp, "warm": warm}
         answer = self._order(dict(order), time.monotonic() + self.isolation.import_timeout,
                              "starting")
         if answer.get("op") != "serving":
@@ -257,6 +158,7 @@ class PlayerServer:
             self.control.send(message, fds)
             return self.control.receive(deadline)
         except WireError as e:
+            words = "" if e.timeout else self.exit_words()
             self.stop()
             if e.timeout:
                 raise UsageError(f"--agent {self.reference}: its player took more than "
@@ -264,7 +166,7 @@ class PlayerServer:
                                  f"{self.isolation.import_timeout:g} s); its process was "
                                  "killed") from None
             raise UsageError(f"--agent {self.reference}: the player process ended while "
-                             f"{doing} ({self.exit_words()})") from None
+                             f"{doing} ({words})") from None
 
     def fork(self) -> socket.socket:
         """A fresh child to play one game: the referee's end of its socket.

@@ -3,7 +3,7 @@
 Two conversations, both JSON objects with an `op` (referee.wire carries them):
 
 - the referee and a player server, one packet a message on a control socket:
-  serve {game, spec, reference, file, paths, here, memory_cap, sandboxed, temp}
+  serve {game, spec, reference, file, paths, here, memory_cap, sandboxed, temp, warm}
                                    -> serving {}          (the game is read; no agent code)
   fork {} + a socket              -> forked {}            (a fresh child plays on the socket)
   sweep {}                        -> swept {}             (the last game's processes killed,
@@ -11,7 +11,7 @@ Two conversations, both JSON objects with an `op` (referee.wire carries them):
   bye {}                          -> the server exits
   Any order it cannot follow is refused {message}.
 - the referee and the child that plays one game, framed on that game's socket:
-  load {}                         -> loaded {name, help, options} | refused {message}
+  load {}                         -> loaded {name, help, options, warm} | refused {message}
   begin {game_id, options, seed}  -> ok {game_id} | failed   (the agent's module is read,
                                                               the agent built, then reset)
   reset {game_id, seed}           -> ok | failed
@@ -47,6 +47,7 @@ class Serve(TypedDict):
     memory_cap: int | None
     sandboxed: bool
     temp: str | None  # without the sandbox: the folder its games' TMPDIRs are made in
+    warm: list[str]  # library modules to read before the first game (what `loaded` named)
 
 
 class Order(TypedDict):
@@ -109,6 +110,7 @@ class Loaded(TypedDict):
     name: str
     help: str
     options: list[dict[str, Any]]
+    warm: list[str]  # the library modules reading the agent's module read
 
 
 class Ok(TypedDict):

@@ -1,8 +1,8 @@
 """The referee's side of fair play: untrusted agents play in player processes of their own.
 
 Concepts:
-- describe(game, reference): what the referee knows of an agent, reported by a player as
-  data: its name, help line and declared options. The referee never imports agent code.
+- describe (referee.describe): what the referee knows of an agent, reported by a player as
+  data. The referee never imports agent code.
 - RemoteFactory / RemoteAgent: what an AgentEntry holds for an isolated agent; the runner
   calls a RemoteAgent as it calls any agent. Each game is a fresh child of the agent's player
   server (referee.server), on a socket of its own. Each answer must name the game and step it
@@ -17,11 +17,9 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import math
 import os
 import socket
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,105 +28,24 @@ from typing import NoReturn
 
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
-from logic_agents.referee.clock import DEFAULT_CAPS, Caps, Clock
+from logic_agents.referee.clock import Caps, Clock
 from logic_agents.referee.containment import (
     OWNED,
     own_this_process,  # noqa: F401
     share_core,
 )
-from logic_agents.referee.output import OutputBudget
-from logic_agents.referee.players import (  # noqa: F401  (the names callers import from here)
-    DEFAULT_IMPORT_TIMEOUT_S,
-    DEFAULT_ISOLATION,
-    DEFAULT_MAX_PROCESSES,
-    PLAYERS,
+from logic_agents.referee.describe import locate
+from logic_agents.referee.isolation import (
     Isolation,
-    PlayerServer,
-    stop_players,
 )
+from logic_agents.referee.output import OutputBudget
+from logic_agents.referee.players import PlayerServer
 from logic_agents.referee.wire import Channel, Delta, WireError
 from logic_agents.world.calls import Calls
 from logic_agents.world.core import Why
 from logic_agents.world.registry import get_game
 from logic_agents.world.seat import Elsewhere, Seated
 from logic_agents.world.spec import Observations
-
-
-# -- what the referee knows of an agent ------------------------------------------------------
-def _locate(reference: str) -> tuple[str | None, list[str]]:
-    """(the agent file, absolute) or (None, [the folder a module reference's package is in]).
-
-    Found without running the module: find_spec of a top-level name imports nothing.
-    """
-    module_text, _, _ = reference.rpartition(":")
-    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
-        path = Path(module_text)
-        if not path.is_file():
-            raise UsageError(f"--agent {reference}: no such file {module_text}")
-        return str(path.resolve()), []
-
-    top = module_text.split(".")[0]
-    try:
-        found = importlib.util.find_spec(top) if top.isidentifier() else None
-    except (ImportError, ValueError):
-        found = None
-    if found is None or found.origin in (None, "built-in", "frozen"):
-        return None, []
-    origin = Path(found.origin).resolve()
-    root = origin.parent.parent if origin.name == "__init__.py" else origin.parent
-    return None, [str(root)]
-
-
-def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAULT_CAPS
-             ) -> Record:
-    """What a player reports of the agent `reference`: {name, help, options} (data only).
-
-    Raises:
-        UsageError: the module does not read (its words), or not within the import cap.
-    """
-    # what a player reports depends on the agent's file and on what may stop its reading
-    key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
-           isolation.max_processes, caps.memory_cap)
-    if key not in _DESCRIBED:
-        file, paths = _locate(reference)
-        server = PlayerServer(game, reference, file, paths, caps, isolation, [])
-        try:
-            _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout)
-        finally:
-            server.stop()
-    return _DESCRIBED[key]
-
-
-def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
-    """What a fresh child of `server` says of the agent once it has read its module."""
-    with server.fork() as game:
-        channel = Channel(game.fileno(), game.fileno())
-        try:
-            channel.send({"op": "load"})
-            answer = channel.receive(time.monotonic() + limit)
-        except WireError as e:
-            if e.timeout:
-                raise UsageError(f"--agent {reference}: reading it took more than {limit:g} s "
-                                 "(the import cap); its process was killed") from None
-            raise UsageError(f"--agent {reference}: the player process ended while reading "
-                             f"it ({server.sweep()})") from None
-    if answer.get("op") == "refused":
-        raise UsageError(str(answer.get("message", "refused"))[:2000])
-    if answer.get("op") != "loaded":
-        raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} to "
-                         "being started")
-    return answer
-
-
-_DESCRIBED: dict[tuple[object, ...], Record] = {}
-
-
-def _stamp(reference: str) -> tuple[int, ...]:
-    module_text = reference.rpartition(":")[0]
-    with contextlib.suppress(OSError):
-        status = os.stat(module_text)
-        return (status.st_size, status.st_mtime_ns)
-    return ()
 
 
 @dataclass
@@ -147,10 +64,11 @@ class RemoteFactory(Elsewhere):
     file: str | None = None
     paths: list[str] = field(default_factory=list)
     output: OutputBudget | None = field(default=None, repr=False)  # what of its prints is shown
+    warm: tuple[str, ...] = ()  # library modules its module read when it was described
 
     def __post_init__(self) -> None:
         """Locate the reference's code: its file and the paths its module imports from."""
-        self.file, self.paths = _locate(self.reference)
+        self.file, self.paths = locate(self.reference)
         if self.output is None:
             self.output = OutputBudget(self.name or self.reference, None,
                                        self.isolation.output_dir)
@@ -187,7 +105,7 @@ class RemoteFactory(Elsewhere):
                 old.stop()
         share_core()
         server = PlayerServer(self.game, self.reference, self.file, self.paths, caps,
-                              self.isolation, list(self.hidden), self.output)
+                              self.isolation, list(self.hidden), self.output, self.warm)
         server.owner = os.getpid()  # a forked process never uses its parent's
         _SERVERS[key] = server
         return server

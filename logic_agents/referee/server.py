@@ -10,9 +10,11 @@ every process a game started is killed before the next is forked.
 Concepts:
 - The control socket (SOCK_SEQPACKET, one JSON object a packet; referee.protocol): serve, fork
   (the game's socket rides with it, SCM_RIGHTS), sweep, bye.
-- WARM: the modules a server reads before its first game besides the game's own (the logic
-  layer, sympy and PySAT, which agents of the tutorial use), so a fork has them already; a
-  fixed list, never what an agent asked for, which would carry a bit from game to game.
+- warm: the library modules a server reads before its first game besides the game's own, so
+  a fork has them already: those that reading the agent's module read when the referee first
+  described it, before any game (never what a game asked for, which would carry a bit from
+  one game to the next), each checked to lie among the installed libraries, not the agent's
+  own files; an agent of the logic layer gets the parts it loads on first use (LOGIC).
 - In the sandbox a game's child is forked twice, so its parent is the sandbox's init (which
   ignores what the agent sends it), not this server; sweep() kills every process of the
   sandbox but these two (the sandbox's PID namespace holds nothing else) and empties its
@@ -25,18 +27,23 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import importlib
+import importlib.util
 import io
 import json
 import os
 import shutil
 import signal
+import site
 import socket
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from importlib import metadata
+from pathlib import Path
 from typing import NoReturn
 
 from logic_agents.ground.shapes import Record
@@ -47,8 +54,10 @@ from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
 from logic_agents.world.spec import GameSpec
 
 PACKET_LIMIT = 1 << 20  # the largest order a server reads (serve's paths)
-WARM = ("logic_agents.logic", "logic_agents.logic.kb", "logic_agents.logic.oracle",
-        "logic_agents.logic.formula", "sympy", "pysat.solvers", "pysat.card")
+MAX_WARM = 2000  # library modules a server reads before its first game
+LOGIC = ("logic_agents.logic.formula", "logic_agents.logic.kb", "logic_agents.logic.oracle",
+         "logic_agents.logic.card", "sympy", "pysat.solvers", "pysat.card")
+FORK_WAIT_S = 2.0  # how long a fork waits for the last game's killed processes to be reaped
 SWEEPS = 50  # rounds of killing a game's leftovers (each round reaps what the last orphaned)
 
 
@@ -112,35 +121,55 @@ class Server:
             "here": str(message.get("here", "")),
             "memory_cap": memory if isinstance(memory, int) and memory > 0 else None,
             "sandboxed": message.get("sandboxed") is True,
-            "temp": message["temp"] if isinstance(message.get("temp"), str) else None}
-        for module in WARM:
-            with contextlib.suppress(Exception):
-                importlib.import_module(module)
-        if not self.serving["sandboxed"]:  # a game's orphans come here, to be swept
-            with contextlib.suppress(Exception):
-                import ctypes
+            "temp": message["temp"] if isinstance(message.get("temp"), str) else None,
+            "warm": []}
+        self.warm([w for w in message.get("warm") or () if isinstance(w, str)])
+        with contextlib.suppress(Exception):
+            import ctypes  # before the freeze below: a game's gc.get_objects() never sees it
 
+            if not self.serving["sandboxed"]:  # a game's orphans come here, to be swept
                 ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
         gc.collect()
         gc.freeze()  # a child's collections leave the server's objects (and their pages) be
         return {"op": "serving"}
+
+    def warm(self, names: list[str]) -> None:
+        """Read the library modules among `names` (and the logic layer's lazy parts)."""
+        if any(n == "logic_agents.logic" or n.startswith("logic_agents.logic.") for n in names):
+            names = [*names, *LOGIC]
+        assert self.serving is not None
+        agents_own = [str(Path(p).resolve()) for p in self.serving["paths"]]
+        if self.serving["file"] is not None:
+            agents_own.append(str(Path(self.serving["file"]).resolve().parent))
+        for name in names[:MAX_WARM]:
+            if name in sys.modules or not all(part.isidentifier() for part in name.split(".")):
+                continue
+            with contextlib.suppress(Exception):
+                found = importlib.util.find_spec(name)
+                origin = found.origin if found is not None else None
+                if origin in (None, "built-in", "frozen") or _library(origin, agents_own):
+                    importlib.import_module(name)
 
     def fork(self, fd: int) -> Record:
         """A fresh child plays one game on the socket `fd`."""
         assert self.serving is not None and self.spec is not None
         self.sweep()
         self.ended = ""
-        if self.serving["sandboxed"]:  # twice: the game's parent is the sandbox's init
-            keeper = os.fork()
-            if keeper == 0:
-                if os.fork() == 0:
-                    self._play(fd)
-                os._exit(0)
-            os.waitpid(keeper, 0)
+        if self.serving["sandboxed"]:  # the game's parent is the sandbox's init, not us
+            pid = _again(_fork_beside_us)
+            if pid == 0:
+                self._play(fd)
+            if pid < 0:  # no CLONE_PARENT here: fork twice, the middle one exiting at once
+                keeper = _again(os.fork)
+                if keeper == 0:
+                    if os.fork() == 0:
+                        self._play(fd)
+                    os._exit(0)
+                os.waitpid(keeper, 0)
             self.child = 0
         else:
             self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving["temp"])
-            self.child = os.fork()
+            self.child = _again(os.fork)
             if self.child == 0:
                 self._play(fd)
         os.close(fd)
@@ -165,35 +194,37 @@ class Server:
             os._exit(code)  # no atexit hook of the agent's runs
 
     def sweep(self) -> None:
-        """Kill and reap every process the last game left, then empty its temporary files."""
-        if self.serving is not None and self.serving["sandboxed"]:
-            _kill_the_sandbox_but_us()
-            self._empty_temporary_files()
-            return
-        for _ in range(SWEEPS):
-            children = _children()
-            if not children:
+        """Kill every process the last game left, then empty its temporary files.
+
+        SIGKILL, not waited for: a process it reached runs none of the agent's code again, so
+        the next game need not wait for the kernel to tear it down; what has ended is reaped.
+        """
+        self._reap_ended()
+        sandboxed = self.serving is not None and self.serving["sandboxed"]
+        killed: set[int] = set()
+        for _ in range(SWEEPS):  # each round finds what the last one's processes had started
+            alive = [p for p in (_others_in_the_sandbox() if sandboxed else _children())
+                     if p not in killed]
+            if not alive:
                 break
-            for pid in children:
+            for pid in alive:
                 with contextlib.suppress(OSError):
                     os.killpg(pid, signal.SIGKILL)
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-            for pid in children:
-                self._reap(pid)
-        while True:  # a child that ended before its sweep
+            killed.update(alive)
+        self._reap_ended()
+        self._empty_temporary_files()
+
+    def _reap_ended(self) -> None:
+        """Reap the children that have ended (noting how the game's own did)."""
+        while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                break
+                return
             if pid == 0:
-                break
-            self._note(pid, status)
-        self._empty_temporary_files()
-
-    def _reap(self, pid: int) -> None:
-        with contextlib.suppress(ChildProcessError, OSError):
-            _, status = os.waitpid(pid, 0)
+                return
             self._note(pid, status)
 
     def _note(self, pid: int, status: int) -> None:
@@ -211,6 +242,15 @@ class Server:
             self.temp = None
 
 
+def _library(origin: str, agents_own: list[str]) -> bool:
+    """Whether a module's file lies among the installed libraries, not the agent's files."""
+    path = str(Path(origin).resolve())
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, *site.getsitepackages(),
+             site.getusersitepackages(), str(Path(__file__).resolve().parent.parent)}
+    inside = any(path.startswith(str(Path(root).resolve()) + os.sep) for root in roots if root)
+    return inside and not any(path.startswith(own + os.sep) for own in agents_own)
+
+
 def _remove(path: str) -> None:
     with contextlib.suppress(OSError):
         if os.path.isdir(path) and not os.path.islink(path):
@@ -219,32 +259,65 @@ def _remove(path: str) -> None:
             os.unlink(path)
 
 
-def _kill_the_sandbox_but_us() -> None:
-    """Kill every process of this sandbox (a PID namespace of its own) but its init and us."""
-    ours = {1, os.getpid()}
-    for _ in range(SWEEPS):
-        others = [p for p in _processes() if p not in ours and not _zombie(p)]
-        if not others:
-            return
-        for pid in others:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.001)  # the sandbox's init reaps them
+def _again(fork: Callable[[], int]) -> int:
+    """fork(), tried again for at most FORK_WAIT_S while the process cap is full.
+
+    What the last sweep killed counts to the cap until it is reaped.
+    """
+    waited = 0.0
+    while True:
+        try:
+            return fork()
+        except BlockingIOError:
+            if waited >= FORK_WAIT_S:
+                raise
+            time.sleep(0.002)
+            waited += 0.002
 
 
-def _processes() -> list[int]:
-    with contextlib.suppress(OSError):
-        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
-    return []
+CLONE_PARENT = 0x8000
+SYS_CLONE = {"x86_64": 56, "aarch64": 220}
 
 
-def _zombie(pid: int) -> bool:
-    """Whether `pid` has ended (and waits to be reaped), or is gone."""
+def _fork_beside_us() -> int:
+    """fork(), but the child's parent is ours: the sandbox's init (clone with CLONE_PARENT).
+
+    As os.fork does, with the interpreter's own before- and after-fork steps around the
+    system call, which runs holding the GIL. -1 where it cannot be had (another machine):
+    the caller forks twice instead.
+    """
+    number = SYS_CLONE.get(os.uname().machine)
+    if number is None or sys.platform != "linux":
+        return -1
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rpartition(b")")[2].split()[0] in (b"Z", b"X")
-    except (OSError, IndexError):
-        return True
+        import ctypes
+
+        api = ctypes.pythonapi
+        syscall = ctypes.PyDLL(None, use_errno=True).syscall
+        syscall.restype = ctypes.c_long
+        syscall.argtypes = [ctypes.c_long] * 6
+    except (ImportError, OSError, AttributeError):
+        return -1
+    api.PyOS_BeforeFork()
+    pid = syscall(number, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        return 0
+    api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        code = ctypes.get_errno()
+        if code in (errno.EAGAIN, errno.ENOMEM):  # the process cap, full of the last game's
+            raise BlockingIOError(code, os.strerror(code))  # dead until its init reaps them
+        return -1
+    return int(pid)
+
+
+def _others_in_the_sandbox() -> list[int]:
+    """Every process of this sandbox (a PID namespace of its own) but its init and us."""
+    ours = {1, os.getpid()}
+    with contextlib.suppress(OSError):
+        return [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in ours]
+    return []
 
 
 def _children() -> list[int]:

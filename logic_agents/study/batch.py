@@ -39,10 +39,10 @@ from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
 from logic_agents.referee.agents import agent_entry, resolve_agent
 from logic_agents.referee.clock import NO_CAPS, Caps, Clock
+from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
 from logic_agents.referee.output import OutputBudget
-from logic_agents.referee.players import DEFAULT_ISOLATION, Isolation
 from logic_agents.referee.pool import Pool
-from logic_agents.referee.remote import RemoteFactory
+from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import (
     check_same_study,
@@ -145,8 +145,14 @@ def play_jobs(jobs: Sequence[Job], caps: Caps | None = None,
 
 
 class Jobs(Sequence[Job]):
-    """Every agent x map x run of a study, in that nesting (map, then run, then agent), each
-    made only when it is asked for: a study of ten million games holds none of them."""
+    """Every agent x map x run of a study, each made only when it is asked for: a study of ten
+    million games holds none of them.
+
+    In the nesting map, then run, then agent; with `agent_major` (a class: more agents in
+    player processes than a worker keeps servers for, referee.remote.SERVERS_PER_WORKER),
+    agent, then map, then run, so a worker plays one agent's games in a row and keeps a
+    server or two, not one per agent.
+    """
 
     def __init__(self, game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
                  seed: int, options: dict[str, OptionPairs], world: OptionPairs,
@@ -155,6 +161,7 @@ class Jobs(Sequence[Job]):
         self.options, self.world, self.isolation = options, world, isolation
         self.agent_key = study_key(seed)  # every job's agent seed is derived with it
         self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
+        self.agent_major = False
 
     def __len__(self) -> int:
         return len(self.entries) * self.runs * len(self.agents)
@@ -171,7 +178,10 @@ class Jobs(Sequence[Job]):
         if not -len(self) <= index < len(self):
             raise IndexError("job index out of range")
         index %= len(self)
-        position, agent_index = divmod(index, len(self.agents))
+        if self.agent_major:
+            agent_index, position = divmod(index, len(self.entries) * self.runs)
+        else:
+            position, agent_index = divmod(index, len(self.agents))
         entry_index, run = divmod(position, self.runs)
         entry, agent = self.entries[entry_index], self.agents[agent_index]
         return Job(self.game, agent, self.options[agent], entry, run,
@@ -215,6 +225,8 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
                 {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
                 tuple(sorted((world_options or {}).items())), isolation)
     jobs.agents_of = dict(zip(labels, resolved))
+    jobs.agent_major = sum(isinstance(e.factory, RemoteFactory)
+                           for e in resolved) > SERVERS_PER_WORKER
     shown = OutputBudget("study").study  # what all agents' prints may show, counted together
     for entry in resolved:
         if isinstance(entry.factory, RemoteFactory) and entry.factory.output is not None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from logic_agents.errors import UsageError
-from logic_agents.referee.players import Isolation
+from logic_agents.referee.isolation import Isolation
 from logic_agents.study.record import read_study
 from logic_agents.world.agents import is_reference
 from logic_agents.world.registry import get_game

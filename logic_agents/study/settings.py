@@ -17,7 +17,7 @@ from pathlib import Path
 
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
-from logic_agents.referee.players import Isolation
+from logic_agents.referee.isolation import Isolation
 
 BACKENDS = ("process", "ray")
 

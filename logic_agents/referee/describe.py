@@ -1,0 +1,101 @@
+"""What the referee knows of an agent before it plays: reported by a player, as data.
+
+Concepts:
+- locate(reference): the agent's file, or the folder a module reference's package lies in,
+  found without running any of its code.
+- describe(game, reference, isolation): a fresh child of a player server reads the agent's
+  module and reports its name, help line, declared options and the library modules reading
+  it read (the server's warm list); the referee never imports agent code. Kept per file
+  state, so a study describes each agent once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+from logic_agents.errors import UsageError
+from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import DEFAULT_CAPS, Caps
+from logic_agents.referee.isolation import Isolation
+from logic_agents.referee.players import PlayerServer
+from logic_agents.referee.wire import Channel, WireError
+
+
+def locate(reference: str) -> tuple[str | None, list[str]]:
+    """(the agent file, absolute) or (None, [the folder a module reference's package is in]).
+
+    Found without running the module: find_spec of a top-level name imports nothing.
+    """
+    module_text, _, _ = reference.rpartition(":")
+    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+        path = Path(module_text)
+        if not path.is_file():
+            raise UsageError(f"--agent {reference}: no such file {module_text}")
+        return str(path.resolve()), []
+
+    top = module_text.split(".")[0]
+    try:
+        found = importlib.util.find_spec(top) if top.isidentifier() else None
+    except (ImportError, ValueError):
+        found = None
+    if found is None or found.origin in (None, "built-in", "frozen"):
+        return None, []
+    origin = Path(found.origin).resolve()
+    root = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+    return None, [str(root)]
+
+
+def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAULT_CAPS
+             ) -> Record:
+    """What a player reports of the agent `reference`: {name, help, options} (data only).
+
+    Raises:
+        UsageError: the module does not read (its words), or not within the import cap.
+    """
+    # what a player reports depends on the agent's file and on what may stop its reading
+    key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
+           isolation.max_processes, caps.memory_cap)
+    if key not in _DESCRIBED:
+        file, paths = locate(reference)
+        server = PlayerServer(game, reference, file, paths, caps, isolation, [])
+        try:
+            _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout)
+        finally:
+            server.stop()
+    return _DESCRIBED[key]
+
+
+def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
+    """What a fresh child of `server` says of the agent once it has read its module."""
+    with server.fork() as game:
+        channel = Channel(game.fileno(), game.fileno())
+        try:
+            channel.send({"op": "load"})
+            answer = channel.receive(time.monotonic() + limit)
+        except WireError as e:
+            if e.timeout:
+                raise UsageError(f"--agent {reference}: reading it took more than {limit:g} s "
+                                 "(the import cap); its process was killed") from None
+            raise UsageError(f"--agent {reference}: the player process ended while reading "
+                             f"it ({server.sweep()})") from None
+    if answer.get("op") == "refused":
+        raise UsageError(str(answer.get("message", "refused"))[:2000])
+    if answer.get("op") != "loaded":
+        raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} to "
+                         "being started")
+    return answer
+
+
+_DESCRIBED: dict[tuple[object, ...], Record] = {}
+
+
+def _stamp(reference: str) -> tuple[int, ...]:
+    module_text = reference.rpartition(":")[0]
+    with contextlib.suppress(OSError):
+        status = os.stat(module_text)
+        return (status.st_size, status.st_mtime_ns)
+    return ()
