@@ -15,17 +15,28 @@ from tests.broken_lights import FAULTS, install_fault, source
 from tests.plugins import install, plugged
 
 
+# Issue 52: the limits have a margin, so a loaded machine meets them (the suite passed beside
+# two CPU hogs and failed beside four, on a 1 s limit): the sound parts of every check get
+# many times what they need; only a fault that hangs meets a short limit, the one its words
+# name, which it passes whatever the load
+MARGIN = {"import": 30.0, "sniff": 10.0, "check": 30.0}
+HANGS = {"sniff-sleeps": {"sniff": 2.0}, "hangs-at-import": {"import": 3.0},
+         "step-hangs": {"check": 5.0}, "step-stuck-in-c": {"check": 5.0}}
+
+
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_games_check_fails_the_fault_with_its_words(tmp_path, fault, capsys, monkeypatch):
     site = install_fault(tmp_path / "site", fault)
-    monkeypatch.setattr(registry, "IMPORT_LIMIT_S", 1.0)
+    limits = {**MARGIN, **HANGS.get(fault, {})}
+    monkeypatch.setattr(registry, "IMPORT_LIMIT_S", limits["import"])
     monkeypatch.setattr(registry, "SLOW_IMPORT_S", 0.2)
-    monkeypatch.setattr(guard, "SNIFF_LIMIT_S", 0.5)
-    monkeypatch.setattr(contract, "SNIFF_LIMIT_S", 0.5)
-    monkeypatch.setattr(detect, "SNIFF_LIMIT_S", 0.5)
-    monkeypatch.setattr(games_verb, "KILL_AFTER_S", 0.5)
+    monkeypatch.setattr(guard, "SNIFF_LIMIT_S", limits["sniff"])
+    monkeypatch.setattr(contract, "SNIFF_LIMIT_S", limits["sniff"])
+    monkeypatch.setattr(detect, "SNIFF_LIMIT_S", limits["sniff"])
+    monkeypatch.setattr(games_verb, "KILL_AFTER_S", 2.0)
     with plugged(site):
-        code = main(["games", "--check", f"broken-{fault}", "--json", "--limit", "1"])
+        code = main(["games", "--check", f"broken-{fault}", "--json", "--limit",
+                     str(limits["check"])])
         out, err = capsys.readouterr()
     assert code == 1, out
     report = json.loads(out)  # stdout stays JSON, whatever the plug-in printed
