@@ -164,7 +164,7 @@ def the_class(args: argparse.Namespace, work: Path) -> str:
     for _ in range(args.rounds):
         for name, python in rows:
             measured[name].append(Measured(compare(python, maps, agents, study), ROOT))
-    lines = [f"| tree | games | wall s, median (max) | peak memory, PSS summed, MiB, median "
+    lines = ["| tree | games | wall s, median (max) | peak memory, PSS summed, MiB, median "
              "(max) | peak processes at once, median (max) |", "|---|---|---|---|---|"]
     for name, _ in rows:
         ms = measured[name]

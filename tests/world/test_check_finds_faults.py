@@ -14,7 +14,6 @@ from logic_agents.world import contract, detect, guard, registry
 from tests.broken_lights import FAULTS, install_fault, source
 from tests.plugins import install, plugged
 
-
 # Issue 52: the limits have a margin, so a loaded machine meets them (the suite passed beside
 # two CPU hogs and failed beside four, on a 1 s limit): the sound parts of every check get
 # many times what they need; only a fault that hangs meets a short limit, the one its words
