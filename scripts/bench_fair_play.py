@@ -117,7 +117,7 @@ def file_agent_study(games: int) -> str:
 def per_move(games: int) -> str:
     from logic_agents.referee.agents import agent_entry
     from logic_agents.referee.containment import own_this_process
-    from logic_agents.referee.isolation import stop_players
+    from logic_agents.referee.players import stop_players
     from logic_agents.world.registry import get_game
     from logic_agents.world.runner import run_episode
 

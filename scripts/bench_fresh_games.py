@@ -14,7 +14,8 @@ Prints two markdown tables, each measured in this run, configurations alternated
    30 official maps, one run, `--jobs 2`: wall, peak memory (PSS summed over every process of
    the study), peak processes at once, for this tree and (with --old) the one before.
 
-CPU is the study's whole process tree's, read from a cpuacct cgroup made for each command
+Every command runs in a scratch folder (so `python -m` finds each tree's own installed package,
+not this checkout). CPU is the study's whole process tree's, read from a cpuacct cgroup made for each command
 (RUSAGE_CHILDREN misses players under bubblewrap, whose processes are reaped by the sandbox's
 init); memory and processes are sampled from that cgroup every 0.1 s.
 
@@ -135,7 +136,7 @@ def per_game(args: argparse.Namespace, work: Path) -> str:
     for _ in range(args.rounds):
         for name, _tree, python, extra, folder in rows:
             measured[name].append(Measured(compare(python, [str(folder)], FILE_AGENT,
-                                                   [*study, *extra]), ROOT))
+                                                   [*study, *extra]), work))
     base = statistics.median(m.cpu for m in measured[rows[0][0]]) / args.games
     lines = ["| file agent | tree | games | wall s, median (max) | CPU ms a game, median "
              "(max) | CPU / trusted |", "|---|---|---|---|---|---|"]
@@ -163,7 +164,7 @@ def the_class(args: argparse.Namespace, work: Path) -> str:
     measured: dict[str, list[Measured]] = {name: [] for name, _ in rows}
     for _ in range(args.rounds):
         for name, python in rows:
-            measured[name].append(Measured(compare(python, maps, agents, study), ROOT))
+            measured[name].append(Measured(compare(python, maps, agents, study), work))
     lines = ["| tree | games | wall s, median (max) | peak memory, PSS summed, MiB, median "
              "(max) | peak processes at once, median (max) |", "|---|---|---|---|---|"]
     for name, _ in rows:

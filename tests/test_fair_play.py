@@ -248,14 +248,15 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
-def test_nothing_carries_from_one_game_to_the_next(sandbox):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_nothing_carries_from_one_game_to_the_next(sandbox, jobs):
     """Issue 52: every game of an untrusted agent starts from fresh interpreter state, by
     default: a child forked from a player server that has read no agent code, with an empty
     private /tmp (the sandbox's, emptied; without it, a TMPDIR of the game's own). With
     player_per_game (--player-per-game) each game has a fresh server besides. Before, a
     player served all of its agent's games on a worker and its module remembered them."""
     def remembered(per_game: bool, cheat_class: type) -> list[int]:
-        rows = batch.compare([cheat(cheat_class)], _entries(), runs=2, seed=5, jobs=1,
+        rows = batch.compare([cheat(cheat_class)], _entries(), runs=2, seed=5, jobs=jobs,
                              isolation=Isolation(sandbox=sandbox, player_per_game=per_game))
         return sorted(r.stats.get("remembered", r.stats.get("found")) for r in rows)
 

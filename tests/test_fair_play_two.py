@@ -204,15 +204,20 @@ def test_rows_forged_and_sealed_again_are_replaced_by_the_referees(jobs, sandbox
 
 # -- what an agent prints ---------------------------------------------------------------------
 @pytest.mark.parametrize("jobs, sandbox", SETUPS[:2])
-def test_an_agents_prints_reach_the_terminal_escaped_and_attributed(jobs, sandbox, capfd):
+def test_an_agents_prints_reach_the_terminal_escaped_and_attributed(jobs, sandbox, capfd,
+                                                                   tmp_path):
+    kept = tmp_path / "said"
     code = main(["compare", "EASY1", "EASY2", "--agents",
                  f"spx,{cheat(cheats.DrivesTheTerminal)}", "--runs", "1", "--jobs", str(jobs),
-                 "--sandbox", sandbox])
+                 "--sandbox", sandbox, "--agent-output", str(kept)])
     err = capfd.readouterr().err
     assert code == 0
     lines = [line for line in err.splitlines() if "pwned" in line]
     assert lines and all(line.startswith("[drive-terminal] \\x1b]0;pwned\\x07") for line in lines)
     assert "\x1b]" not in err and "\x07" not in err
+    # --agent-output keeps the agent's output, escaped as shown, a line a print
+    said = (kept / "drive-terminal.txt").read_text().splitlines()
+    assert len(said) == len(lines) and all(s.startswith("\\x1b]0;pwned") for s in said)
 
 
 def test_an_agents_output_is_capped_per_agent_and_per_study(monkeypatch, tmp_path):
@@ -325,6 +330,44 @@ def test_workers_that_die_as_their_games_are_sent_cost_at_most_those_games(monke
         assert all(r.won for r in rows)
     else:
         assert all(r.outcome == "error" and "ProcessDied" in r.error for r in rows)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_live_player_processes_do_not_grow_with_the_class(sandbox, tmp_path, monkeypatch):
+    """Five file agents at --jobs 1: the worker keeps at most SERVERS_PER_WORKER player
+    servers alive at once, and plays the class agent by agent; describing them runs a few
+    side by side."""
+    from logic_agents.referee import players
+    from logic_agents.referee.remote import SERVERS_PER_WORKER
+
+    seen = tmp_path / "alive.txt"
+    start = players.PlayerServer.__init__
+
+    def counted(self, *args, **kwargs):
+        start(self, *args, **kwargs)
+        with seen.open("a") as f:  # the worker is a fork of this process: it writes here too
+            f.write(f"{os.getpid()} {len(players.PLAYERS)}\n")
+
+    monkeypatch.setattr(players.PlayerServer, "__init__", counted)
+    folder = tmp_path / "class"
+    agents = []
+    for k in range(5):
+        student = folder / f"s{k}"
+        student.mkdir(parents=True)
+        (student / "agent.py").write_text(
+            "from logic_agents.games.daggers.agents import SinglePointAgent\n\n\n"
+            f"class Agent(SinglePointAgent):\n    name = 's{k}'\n")
+        agents.append(f"{student / 'agent.py'}:Agent")
+    rows = batch.compare(agents, _expert(2), runs=2, seed=5, jobs=1,
+                         isolation=Isolation(sandbox=sandbox))
+    assert len(rows) == 20 and {r.outcome for r in rows} <= {"won", "lost"}
+    alive = [tuple(map(int, line.split())) for line in seen.read_text().splitlines()]
+    playing = [n for pid, n in alive if pid != os.getpid()]  # in the worker
+    describing = [n for pid, n in alive if pid == os.getpid()]  # the agents, described here
+    assert playing and max(playing) <= SERVERS_PER_WORKER
+    assert max(describing) <= 2 * (os.cpu_count() or 1)  # side by side, a few at a time
+    assert [r.agent for r in rows] == sorted(r.agent for r in rows)  # agent by agent
+    assert players_left() == []
 
 
 def test_compare_takes_its_fair_play_settings_and_no_command_leaves_one_behind(capsys,

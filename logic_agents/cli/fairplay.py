@@ -45,10 +45,10 @@ def isolation_flags(p: argparse.ArgumentParser) -> None:
                        "players must not read (repeatable); the shipped maps, the maps named "
                        "and the --out file are hidden already")
     group.add_argument("--player-per-game", dest="player_per_game", action="store_true",
-                       help="start a fresh player process for every game, so an agent keeps "
-                       "nothing from one game to the next, not even in its module (about "
-                       "0.2 s a game); by default a player serves its agent's games on one "
-                       "worker")
+                       help="start a fresh player server (a fresh interpreter) for every game "
+                       "(about 0.2 s a game); by default each game is already a fresh child of "
+                       "a server that has read no agent code, so nothing carries from one game "
+                       "to the next")
     group.add_argument("--pass-env", dest="pass_env", action="append", default=None,
                        metavar="NAME", help="an environment variable players may read "
                        "(repeatable); by default they see only the locale, PATH and TZ, none of "

@@ -8,13 +8,16 @@ Concepts:
   world.agents.resolve_agent's, read in this process.
 - agent_entry(spec, agent, isolation=...): what the Python API and the command line take
   wherever an agent is named (a name, a reference, a class, a factory, an agent object), under
-  `isolation`.
+  `isolation`; agent_entries: a study's, the isolated ones described side by side.
 - remote_entry: the entry of an isolated agent, from what its player reported as data.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from logic_agents.errors import UsageError
@@ -50,6 +53,21 @@ def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
     """The AgentEntry of whatever names an agent (world.agents.agent_entry), under `isolation`."""
     return local.agent_entry(spec, agent, instance_ok=instance_ok,
                              resolve=functools.partial(resolve_agent, isolation=isolation))
+
+
+def agent_entries(spec: GameSpec, agents: Sequence[Any],
+                  isolation: Isolation = DEFAULT_ISOLATION) -> list[AgentEntry]:
+    """The entries of a study's agents, in their order, the isolated ones described side by side.
+
+    Each is described by a player process of its own, which mostly waits: a class of a
+    hundred is described at the pace of the machine's cores, not one after the other. The
+    first error, in the agents' order, is raised.
+    """
+    if sum(isinstance(a, str) for a in agents) < 2:
+        return [agent_entry(spec, a, isolation=isolation) for a in agents]
+    with ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1)))) as threads:
+        futures = [threads.submit(agent_entry, spec, a, isolation=isolation) for a in agents]
+        return [f.result() for f in futures]
 
 
 def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentEntry:

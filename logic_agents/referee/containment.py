@@ -17,6 +17,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import signal
@@ -169,7 +170,7 @@ class ProcessGroup:
     apply to root).
     """
 
-    _made = 0
+    _made = itertools.count(1)  # next() is atomic: servers are started from threads too
 
     def __init__(self, limit: int):
         """A pids cgroup of its own that holds at most `limit` processes."""
@@ -178,8 +179,7 @@ class ProcessGroup:
             v1 = root.endswith("/pids") and os.path.isfile(os.path.join(root, "tasks"))
             if not v1 and not _v2_has_pids(root):
                 continue
-            ProcessGroup._made += 1
-            path = os.path.join(root, "logic-agents", f"{os.getpid()}-{ProcessGroup._made}")
+            path = os.path.join(root, "logic-agents", f"{os.getpid()}-{next(ProcessGroup._made)}")
             try:
                 os.makedirs(path, exist_ok=True)
                 with open(os.path.join(path, "pids.max"), "w") as f:

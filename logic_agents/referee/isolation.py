@@ -39,8 +39,8 @@ class Isolation:
     hide: tuple[str, ...] = ()  # folders the sandbox shows as empty (maps, answers)
     import_timeout: float = DEFAULT_IMPORT_TIMEOUT_S
     max_processes: int = DEFAULT_MAX_PROCESSES
-    # a fresh player for every game, so that nothing an agent keeps in its module (what it
-    # saw of a map in an earlier run) reaches its next game; else one player per worker
+    # a fresh player server (a fresh interpreter) for every game; every game is a fresh child
+    # of its server anyway, so nothing an agent keeps reaches its next game either way
     player_per_game: bool = False
     env: tuple[str, ...] = ()  # environment variables a player may read besides ALLOWED_ENV
     output_dir: str | None = None  # where each agent's whole output is kept (--agent-output)

@@ -90,7 +90,12 @@ class Server:
             if op == "bye":
                 return
             if op == "fork" and fds and self.spec is not None:
-                answer: Record = self.fork(fds.pop())
+                fd = fds.pop()
+                try:
+                    answer: Record = self.fork(fd)
+                except OSError as e:  # the process cap, still full: this game cannot start
+                    os.close(fd)
+                    answer = dict(protocol.refused(f"no process for the game: {e}"))
             elif op == "serve" and self.spec is None:
                 answer = self.on_serve(message)
             elif op == "sweep":
@@ -156,11 +161,11 @@ class Server:
         self.sweep()
         self.ended = ""
         if self.serving["sandboxed"]:  # the game's parent is the sandbox's init, not us
-            pid = _again(_fork_beside_us)
+            pid = _again(_fork_beside_us, self._reap_ended)
             if pid == 0:
                 self._play(fd)
             if pid < 0:  # no CLONE_PARENT here: fork twice, the middle one exiting at once
-                keeper = _again(os.fork)
+                keeper = _again(os.fork, self._reap_ended)
                 if keeper == 0:
                     if os.fork() == 0:
                         self._play(fd)
@@ -169,7 +174,7 @@ class Server:
             self.child = 0
         else:
             self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving["temp"])
-            self.child = _again(os.fork)
+            self.child = _again(os.fork, self._reap_ended)
             if self.child == 0:
                 self._play(fd)
         os.close(fd)
@@ -259,10 +264,11 @@ def _remove(path: str) -> None:
             os.unlink(path)
 
 
-def _again(fork: Callable[[], int]) -> int:
+def _again(fork: Callable[[], int], reap: Callable[[], None]) -> int:
     """fork(), tried again for at most FORK_WAIT_S while the process cap is full.
 
-    What the last sweep killed counts to the cap until it is reaped.
+    What the last sweep killed counts to the cap until it is reaped (by the sandbox's init,
+    or by `reap`: this server, the subreaper without the sandbox).
     """
     waited = 0.0
     while True:
@@ -273,6 +279,7 @@ def _again(fork: Callable[[], int]) -> int:
                 raise
             time.sleep(0.002)
             waited += 0.002
+            reap()
 
 
 CLONE_PARENT = 0x8000

@@ -37,10 +37,11 @@ from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, Unkn
 from logic_agents.ground.inputs import is_dir, is_text
 from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
-from logic_agents.referee.agents import agent_entry, resolve_agent
-from logic_agents.referee.clock import NO_CAPS, Caps, Clock
+from logic_agents.referee.agents import agent_entries
+from logic_agents.referee.clock import DEFAULT_CAPS, NO_CAPS, Caps, Clock
 from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
 from logic_agents.referee.output import OutputBudget
+from logic_agents.referee.plays import Referee
 from logic_agents.referee.pool import Pool
 from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.study.entries import MapEntry
@@ -63,11 +64,10 @@ from logic_agents.study.rows import (
 )
 from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
-from logic_agents.world.agents import build_agent, check_options, is_reference
+from logic_agents.world.agents import check_options, is_reference
 from logic_agents.world.calls import world_failure
 from logic_agents.world.registry import game_of_instance, get_game
-from logic_agents.world.runner import run_episode
-from logic_agents.world.seeds import PUBLIC_KEY, study_key
+from logic_agents.world.seeds import study_key
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,8 @@ class Job:
     run: int
     seed: int
     world_options: OptionPairs = ()
-    isolation: Isolation = DEFAULT_ISOLATION  # who plays in a player process, and how
-    agent_key: bytes = PUBLIC_KEY  # the study's key for its agents' seeds (world.seeds)
+    # who plays in a player process and how, the caps, the key of the agents' seeds
+    referee: Referee = Referee()
 
 
 def play_job(job: Job, clock: Clock | None = None, agents: Record | None = None) -> Row:
@@ -90,21 +90,13 @@ def play_job(job: Job, clock: Clock | None = None, agents: Record | None = None)
 
     spec = get_game(job.game)
     name = job.entry.instance.name
-    clock = clock or Clock()
-    clock.start_game()
     try:
-        entry = (agents or {}).get(job.agent) or resolve_agent(spec, job.agent, job.isolation)
-        agent = build_agent(entry, dict(job.agent_options), clock)
-    except AgentFailed as e:
+        result = job.referee.play(spec, (agents or {}).get(job.agent) or job.agent,
+                                  dict(job.agent_options), job.entry.instance,
+                                  dict(job.world_options), job.seed, clock or Clock(),
+                                  map_name=name)
+    except AgentFailed as e:  # the agent or the world failed before the first move: its row
         return failed_row(job, e)
-    except LogicAgentsError as e:  # the agent cannot be had here (a file gone since): its row
-        return failed_row(job, AgentFailed(job.agent, "__init__", type(e).__name__, str(e)))
-    try:
-        world = clock.world(lambda: spec.make_world(job.entry.instance, **dict(job.world_options)))
-    except AgentFailed as e:  # the game's own code failed before its first move: its row
-        return failed_row(job, e)
-    result = run_episode(world, agent, job.seed, game=job.game, map_name=name, clock=clock,
-                         agent_key=job.agent_key)
     worlds = set(spec.result_keys())
     reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and is_number(v)}
     score = reported.get("score") if spec.objective == "score" else None
@@ -156,10 +148,11 @@ class Jobs(Sequence[Job]):
 
     def __init__(self, game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
                  seed: int, options: dict[str, OptionPairs], world: OptionPairs,
-                 isolation: Isolation = DEFAULT_ISOLATION):
+                 isolation: Isolation = DEFAULT_ISOLATION, caps: Caps = DEFAULT_CAPS):
         self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
-        self.options, self.world, self.isolation = options, world, isolation
-        self.agent_key = study_key(seed)  # every job's agent seed is derived with it
+        self.options, self.world = options, world
+        # every job's agent seed is derived with the study's key (world.seeds)
+        self.referee = Referee(isolation, caps, study_key(seed))
         self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
         self.agent_major = False
 
@@ -185,8 +178,7 @@ class Jobs(Sequence[Job]):
         entry_index, run = divmod(position, self.runs)
         entry, agent = self.entries[entry_index], self.agents[agent_index]
         return Job(self.game, agent, self.options[agent], entry, run,
-                   seed_for(self.seed, entry.instance.name, run), self.world, self.isolation,
-                   self.agent_key)
+                   seed_for(self.seed, entry.instance.name, run), self.world, self.referee)
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(len(self)))
@@ -195,7 +187,7 @@ class Jobs(Sequence[Job]):
 def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, Record] | None = None,
               world_options: Record | None = None,
-              isolation: Isolation | None = None) -> Jobs:
+              isolation: Isolation | None = None, caps: Caps = DEFAULT_CAPS) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
     seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
     factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
@@ -206,7 +198,7 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
     if not agents:
         raise UsageError("a study needs at least one agent")
     isolation = isolation or DEFAULT_ISOLATION
-    resolved = [agent_entry(spec, a, isolation=isolation) for a in agents]
+    resolved = agent_entries(spec, agents, isolation)
     labels = [e.name for e in resolved]
     if len(set(labels)) != len(labels):
         dup = sorted({n for n in labels if labels.count(n) > 1})[0]
@@ -223,7 +215,7 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
         raise LogicAgentsError(f"two maps share the name {shared[0]!r}; give each map its own name")
     jobs = Jobs(game, labels, list(entries), runs, seed,
                 {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
-                tuple(sorted((world_options or {}).items())), isolation)
+                tuple(sorted((world_options or {}).items())), isolation, caps)
     jobs.agents_of = dict(zip(labels, resolved))
     jobs.agent_major = sum(isinstance(e.factory, RemoteFactory)
                            for e in resolved) > SERVERS_PER_WORKER
@@ -235,15 +227,16 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
 
 
 # -- backends ------------------------------------------------------------------------------
-def _run_process(jobs: Iterable[Job], workers: int, caps: Caps, emit: Callable[[Row], None],
-                 stop: threading.Event, agents: Record | None = None) -> None:
+def _run_process(jobs: Iterable[Job], workers: int, referee: Referee,
+                 emit: Callable[[Row], None], stop: threading.Event,
+                 agents: Record | None = None) -> None:
     """Play the jobs on `workers` processes (one at --jobs 1 too: an agent that calls
     os._exit or hangs in C must not take the study down). Each finished game reaches `emit`
     at once; on Ctrl-C (`stop`) the workers are ended within about a second and games still
     running are dropped (a resume plays them again)."""
     # forked workers inherit `agents` (classes, factories): only the jobs, names, are sent
     play = functools.partial(_play_with, agents=agents or {})
-    Pool(workers, caps, play, failed_row).run(iter(jobs), emit, stop)
+    referee.pool(workers, play, failed_row).run(iter(jobs), emit, stop)
 
 
 def _play_with(job: Job, clock: Clock, agents: Record) -> Row:
@@ -311,7 +304,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
                               settings.resume)
     secret = secret or settings.seed_secret
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options,
-                         isolation)
+                         isolation, caps)
     agents = all_jobs.agents  # by name from here on
     for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
@@ -374,8 +367,8 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
                            if k not in registered and not is_reference(k)}
                 run_ray(list(todo), settings.address, caps, emit, stop, play_chunk, objects)
             else:
-                _run_process(todo, settings.jobs or os.cpu_count() or 1, caps, emit, stop,
-                             all_jobs.agents_of)
+                _run_process(todo, settings.jobs or os.cpu_count() or 1, all_jobs.referee, emit,
+                             stop, all_jobs.agents_of)
     finally:
         if sink is not None:
             sink.close()
