@@ -185,6 +185,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old", metavar="PYTHON", help="the interpreter of the tree before")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--only", choices=("games", "class"),
+                        help="measure one of the two (its own section of --out)")
     args = parser.parse_args()
     if not (CGROUP / "cgroup.procs").exists():
         raise SystemExit(f"no cpuacct cgroup at {CGROUP}: this benchmark reads CPU from one")
@@ -192,18 +194,22 @@ def main() -> None:
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        first = per_game(args, work)
-        second = the_class(args, work)
+        first = per_game(args, work) if args.only != "class" else ""
+        second = the_class(args, work) if args.only != "games" else ""
     after = os.getloadavg()
-    body = (f"## Fresh games and a class (`scripts/bench_fresh_games.py`, issue 52)\n\n"
+    title = {None: "Fresh games and a class", "games": "Fresh games",
+             "class": "A class"}[args.only]
+    body = (f"## {title} (`scripts/bench_fresh_games.py`, issue 52)\n\n"
             f"{provenance(time.perf_counter() - started)}"
             f"- Load (1-minute average) before and after: {load[0]:.1f}, {after[0]:.1f}\n\n"
-            f"### 1. A file agent's games: trusted, and isolated per game\n\n{first}\n\n"
-            f"### 2. A class of {args.class_size} file agents on the 30 official maps\n\n"
-            f"{second}\n")
+            + (f"### A file agent's games: trusted, and isolated per game\n\n{first}\n\n"
+               if first else "")
+            + (f"### A class of {args.class_size} file agents on the 30 official maps\n\n"
+               f"{second}\n" if second else ""))
     print(body)
     if args.out:
-        write_section(args.out, "bench_fresh_games", body)
+        write_section(args.out, "bench_fresh_games" + (f"_{args.only}" if args.only else ""),
+                      body)
 
 
 if __name__ == "__main__":
