@@ -33,7 +33,7 @@ from logic_agents.errors import AgentFailed
 from logic_agents.ground.processes import CAN_TIME
 from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
-from logic_agents.world.calls import Calls, PassThrough, R, Ts
+from logic_agents.world.calls import Calls, R, Ts
 
 GRACE_S = 1.0  # past a deadline by this much, the alarm has failed: kill the process
 HEADROOM_MIB = 512  # the interpreter and its libraries, on top of what an agent may hold
@@ -221,14 +221,11 @@ class Clock(Calls):
                 self._armed = False
         except _TimeUp:
             raise self.timeout(where, step, is_game) from None
-        except (AgentFailed, PassThrough):
-            raise
-        except KeyboardInterrupt as e:
-            if not self.own_interrupts:
+        except BaseException as e:
+            failed = self.converted(e, where, step)
+            if failed is None:
                 raise
-            raise self.failure(e, where, step) from None
-        except (Exception, SystemExit, GeneratorExit) as e:
-            raise self.failure(e, where, step) from e
+            raise failed from (None if isinstance(e, KeyboardInterrupt) else e)
         finally:
             if self.watch is not None:
                 self.watch.clear()

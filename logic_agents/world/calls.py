@@ -143,14 +143,25 @@ class Calls:
         """
         try:
             return fn(*args)
-        except (AgentFailed, PassThrough):
-            raise
-        except KeyboardInterrupt as e:
-            if not self.own_interrupts:
+        except BaseException as e:
+            failed = self.converted(e, where, step)
+            if failed is None:
                 raise
-            raise self.failure(e, where, step) from None
-        except (Exception, SystemExit, GeneratorExit) as e:
-            raise self.failure(e, where, step) from e
+            raise failed from (None if isinstance(e, KeyboardInterrupt) else e)
+
+    def converted(self, error: BaseException, where: str, step: int) -> AgentFailed | None:
+        """What an error raised in the agent's `where` call becomes: its AgentFailed, or None.
+
+        None for one that leaves as it is: a failure already, a framework hook's PassThrough,
+        the user's Ctrl-C, anything else the interpreter raises of its own.
+        """
+        if isinstance(error, (AgentFailed, PassThrough)):
+            return None
+        if isinstance(error, KeyboardInterrupt):
+            return self.failure(error, where, step) if self.own_interrupts else None
+        if isinstance(error, (Exception, SystemExit, GeneratorExit)):
+            return self.failure(error, where, step)
+        return None
 
     def failure(self, error: BaseException, where: str, step: int) -> AgentFailed:
         """The AgentFailed of an error the agent's call raised."""
