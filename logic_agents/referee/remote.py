@@ -129,14 +129,6 @@ SERVERS_PER_WORKER = 2  # live player servers a worker keeps (the least recently
 _SERVERS: OrderedDict[tuple[object, ...], PlayerServer] = OrderedDict()
 
 
-def forget_servers() -> None:
-    """Stop this process's player servers (a worker at its end; play's child)."""
-    while _SERVERS:
-        _, server = _SERVERS.popitem()
-        if server.owner == os.getpid():
-            server.stop()
-
-
 class RemoteAgent(Seated):
     """An agent playing one game in a fresh child of its player server.
 
