@@ -243,11 +243,12 @@ def test_play_delay_redraws_one_board_and_replay_show_checks_while_it_shows(tmp_
     assert main(["play", "EASY1", "--agent", "satx", "--delay", "0", "--trace", str(trace)]) == 0
     out = capsys.readouterr().out
     # piped, the live board is printed once, at the end: the last move and its why under it
-    assert out.count("daggers EASY1  agent satx") == 1 and "probe 1 4  single point" in out
+    # (satx's game under the seed its reset gets, its own since issue 52)
+    assert out.count("daggers EASY1  agent satx") == 1 and "probe 4 4  single point" in out
     assert "WON EASY1 with satx" in out
     assert main(["replay", str(trace), "--show", "--delay", "0"]) == 0
     out = capsys.readouterr().out
-    assert "step 9" in out and "trace agrees: 9 steps replayed" in out
+    assert "step 10" in out and "trace agrees: 10 steps replayed" in out
 
 
 def test_view_json_says_what_it_wrote(tmp_path, capsys):
@@ -255,7 +256,7 @@ def test_view_json_says_what_it_wrote(tmp_path, capsys):
     assert main(["view", "EASY1", "--agent", "satx", "-o", str(page), "--json"]) == 0
     said = json.loads(capsys.readouterr().out)
     assert said == {"file": str(page), "game": "daggers", "map": "EASY1", "agent": "satx",
-                    "seed": 0, "steps": 9, "outcome": "won",
+                    "seed": 0, "steps": 10, "outcome": "won",
                     "bytes": len(page.read_text().encode("utf-8"))}
 
 
