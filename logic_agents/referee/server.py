@@ -72,6 +72,7 @@ class Server:
         self.child = 0  # the pid of the last game's child (0: none yet)
         self.ended = ""  # how it ended, in words, once reaped
         self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
+        self.tmpfs: set[str] = set()  # what the sandbox's /tmp held before the first game
 
     def serve(self) -> None:
         """Answer orders until `bye` or the referee goes away."""
@@ -129,6 +130,8 @@ class Server:
             "temp": message["temp"] if isinstance(message.get("temp"), str) else None,
             "warm": []}
         self.warm([w for w in message.get("warm") or () if isinstance(w, str)])
+        if self.serving["sandboxed"]:
+            self.tmpfs = _on_the_tmpfs()
         with contextlib.suppress(Exception):
             import ctypes  # before the freeze below: a game's gc.get_objects() never sees it
 
@@ -239,9 +242,11 @@ class Server:
 
     def _empty_temporary_files(self) -> None:
         if self.serving is not None and self.serving["sandboxed"]:
-            with contextlib.suppress(OSError):
-                for entry in os.scandir("/tmp"):  # the sandbox's own tmpfs
-                    _remove(entry.path)
+            # the sandbox's own tmpfs, back to what it held before the first game: what
+            # bubblewrap mounted there (a folder of the agent's or of the libraries, when
+            # they lie under /tmp) is another file system, read-only, and never walked
+            for path in sorted(_on_the_tmpfs() - self.tmpfs, reverse=True):
+                _remove(path)
         elif self.temp is not None:
             shutil.rmtree(self.temp, ignore_errors=True)
             self.temp = None
@@ -254,6 +259,24 @@ def _library(origin: str, agents_own: list[str]) -> bool:
              site.getusersitepackages(), str(Path(__file__).resolve().parent.parent)}
     inside = any(path.startswith(str(Path(root).resolve()) + os.sep) for root in roots if root)
     return inside and not any(path.startswith(own + os.sep) for own in agents_own)
+
+
+def _on_the_tmpfs() -> set[str]:
+    """Every path under /tmp on /tmp's own file system (none under what is mounted there)."""
+    found: set[str] = set()
+    with contextlib.suppress(OSError):
+        device = os.stat("/tmp").st_dev
+        for folder, folders, files in os.walk("/tmp"):
+            kept = []
+            for name in folders + files:
+                path = os.path.join(folder, name)
+                with contextlib.suppress(OSError):
+                    if os.lstat(path).st_dev == device:
+                        found.add(path)
+                        if name in folders:
+                            kept.append(name)
+            folders[:] = kept
+    return found
 
 
 def _remove(path: str) -> None:
