@@ -27,7 +27,6 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import errno
 import gc
 import importlib
 import importlib.util
@@ -40,14 +39,13 @@ import site
 import socket
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
+from logic_agents.referee.containment import fork_again, fork_beside_us
 from logic_agents.referee.player import play_one_game
 from logic_agents.referee.wire import ORDER_LIMIT, Channel
 from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
@@ -57,7 +55,6 @@ PACKET_LIMIT = 1 << 20  # the largest order a server reads (serve's paths)
 MAX_WARM = 2000  # library modules a server reads before its first game
 LOGIC = ("logic_agents.logic.formula", "logic_agents.logic.kb", "logic_agents.logic.oracle",
          "logic_agents.logic.card", "sympy", "pysat.solvers", "pysat.card")
-FORK_WAIT_S = 2.0  # how long a fork waits for the last game's killed processes to be reaped
 SWEEPS = 50  # rounds of killing a game's leftovers (each round reaps what the last orphaned)
 
 
@@ -164,11 +161,11 @@ class Server:
         self.sweep()
         self.ended = ""
         if self.serving["sandboxed"]:  # the game's parent is the sandbox's init, not us
-            pid = _again(_fork_beside_us, self._reap_ended)
+            pid = fork_again(fork_beside_us, self._reap_ended)
             if pid == 0:
                 self._play(fd)
             if pid < 0:  # no CLONE_PARENT here: fork twice, the middle one exiting at once
-                keeper = _again(os.fork, self._reap_ended)
+                keeper = fork_again(os.fork, self._reap_ended)
                 if keeper == 0:
                     if os.fork() == 0:
                         self._play(fd)
@@ -177,7 +174,7 @@ class Server:
             self.child = 0
         else:
             self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving["temp"])
-            self.child = _again(os.fork, self._reap_ended)
+            self.child = fork_again(os.fork, self._reap_ended)
             if self.child == 0:
                 self._play(fd)
         os.close(fd)
@@ -285,61 +282,6 @@ def _remove(path: str) -> None:
             shutil.rmtree(path, ignore_errors=True)
         else:
             os.unlink(path)
-
-
-def _again(fork: Callable[[], int], reap: Callable[[], None]) -> int:
-    """fork(), tried again for at most FORK_WAIT_S while the process cap is full.
-
-    What the last sweep killed counts to the cap until it is reaped (by the sandbox's init,
-    or by `reap`: this server, the subreaper without the sandbox).
-    """
-    waited = 0.0
-    while True:
-        try:
-            return fork()
-        except BlockingIOError:
-            if waited >= FORK_WAIT_S:
-                raise
-            time.sleep(0.002)
-            waited += 0.002
-            reap()
-
-
-CLONE_PARENT = 0x8000
-SYS_CLONE = {"x86_64": 56, "aarch64": 220}
-
-
-def _fork_beside_us() -> int:
-    """fork(), but the child's parent is ours: the sandbox's init (clone with CLONE_PARENT).
-
-    As os.fork does, with the interpreter's own before- and after-fork steps around the
-    system call, which runs holding the GIL. -1 where it cannot be had (another machine):
-    the caller forks twice instead.
-    """
-    number = SYS_CLONE.get(os.uname().machine)
-    if number is None or sys.platform != "linux":
-        return -1
-    try:
-        import ctypes
-
-        api = ctypes.pythonapi
-        syscall = ctypes.PyDLL(None, use_errno=True).syscall
-        syscall.restype = ctypes.c_long
-        syscall.argtypes = [ctypes.c_long] * 6
-    except (ImportError, OSError, AttributeError):
-        return -1
-    api.PyOS_BeforeFork()
-    pid = syscall(number, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
-    if pid == 0:
-        api.PyOS_AfterFork_Child()
-        return 0
-    api.PyOS_AfterFork_Parent()
-    if pid < 0:
-        code = ctypes.get_errno()
-        if code in (errno.EAGAIN, errno.ENOMEM):  # the process cap, full of the last game's
-            raise BlockingIOError(code, os.strerror(code))  # dead until its init reaps them
-        return -1
-    return int(pid)
 
 
 def _others_in_the_sandbox() -> list[int]:
