@@ -21,7 +21,7 @@ import operator
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, SupportsIndex
+from typing import SupportsIndex
 
 from logic_agents.errors import AgentFailed, UsageError
 from logic_agents.ground.shapes import Record
@@ -33,6 +33,7 @@ from logic_agents.referee.isolation import (
     env_names,
     hidden_paths,
 )
+from logic_agents.world.core import AnyWorld
 from logic_agents.world.registry import games, games_at_hand
 from logic_agents.world.spec import GameSpec, Lives
 from logic_agents.world.values import Instance
@@ -289,7 +290,7 @@ def lives(spec: GameSpec, value: object) -> Record:
     return world_options_of(spec, {"lives": value}, "lives")
 
 
-def world(spec: GameSpec, instance: object, options: Record) -> Any:
+def world(spec: GameSpec, instance: object, options: Record) -> AnyWorld:
     """A fresh world; what the game's own code raises making it is one UsageError."""
     try:
         return Clock().world(lambda: spec.make_world(instance, **options))

@@ -18,7 +18,6 @@ import functools
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
@@ -48,14 +47,14 @@ def resolve_agent(spec: GameSpec, reference: str, isolation: Isolation = DEFAULT
     return local.resolve_agent(spec, reference)
 
 
-def agent_entry(spec: GameSpec, agent: Any, *, instance_ok: bool = False,
+def agent_entry(spec: GameSpec, agent: object, *, instance_ok: bool = False,
                 isolation: Isolation = DEFAULT_ISOLATION) -> AgentEntry:
     """The AgentEntry of whatever names an agent (world.agents.agent_entry), under `isolation`."""
     return local.agent_entry(spec, agent, instance_ok=instance_ok,
                              resolve=functools.partial(resolve_agent, isolation=isolation))
 
 
-def agent_entries(spec: GameSpec, agents: Sequence[Any],
+def agent_entries(spec: GameSpec, agents: Sequence[object],
                   isolation: Isolation = DEFAULT_ISOLATION) -> list[AgentEntry]:
     """The entries of a study's agents, in their order, the isolated ones described side by side.
 

@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, Any, Protocol, TextIO
 
 from logic_agents.ground.inputs import printable
 
@@ -32,20 +32,27 @@ STUDY_LIMIT = 1 << 20  # characters of all agents' output shown, per study
 FILE_LIMIT = 16 << 20  # bytes kept of an agent's output in --agent-output DIR
 
 
+class Count(Protocol):
+    """A count (a shared ctypes value, or this process's own)."""
+
+    value: int
+
+
 class _Count:
     """A count of this process's alone (where there is no shared memory)."""
 
     value = 0
 
 
-def _counter() -> Any:
+def _counter() -> Count:
     """A count shared with the processes forked from here (a study's workers)."""
     try:
         # multiprocessing's shared memory (and ctypes under it) loads when a study counts:
         # a player process never holds it
         from multiprocessing.sharedctypes import RawValue
 
-        return RawValue("q", 0)
+        shared: Count = RawValue("q", 0)
+        return shared
     except (ImportError, OSError):
         return _Count()
 
@@ -53,7 +60,7 @@ def _counter() -> Any:
 class OutputBudget:
     """How much one agent's output the terminal may still show, across a study's workers."""
 
-    def __init__(self, agent: str, study: Any | None = None, folder: str | None = None):
+    def __init__(self, agent: str, study: Count | None = None, folder: str | None = None):
         """A budget for `agent`, the name shown before each line.
 
         `study`: a counter shared by every agent of the study (None: its own); `folder`:

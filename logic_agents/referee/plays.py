@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.shapes import Record
@@ -44,7 +44,7 @@ class Referee:
     caps: Caps = DEFAULT_CAPS
     agent_key: bytes = PUBLIC_KEY  # the study's key for its agents' seeds (world.seeds)
 
-    def entry(self, spec: GameSpec, agent: Any, *, instance_ok: bool = False) -> AgentEntry:
+    def entry(self, spec: GameSpec, agent: object, *, instance_ok: bool = False) -> AgentEntry:
         """The entry of whatever names an agent, seated by this referee's isolation."""
         return agent_entry(spec, agent, instance_ok=instance_ok, isolation=self.isolation)
 
@@ -52,7 +52,7 @@ class Referee:
         """The clock of a process that plays under these caps (its interrupts are its own)."""
         return Clock(self.caps, watch, own_interrupts=True)
 
-    def play(self, spec: GameSpec, agent: str | AgentEntry, options: Record, instance: Any,
+    def play(self, spec: GameSpec, agent: str | AgentEntry, options: Record, instance: object,
              world_options: Record, seed: int | None, clock: Clock, *, map_name: str = ""
              ) -> EpisodeResult:
         """One game of `agent` on `instance`, world seed `seed`, under `clock`.

@@ -28,7 +28,9 @@ make a typo in what either side writes a type checker's error.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
+
+from logic_agents.ground.shapes import Record
 
 ORDERS = ("serve", "fork", "sweep", "bye", "load", "begin", "reset", "act", "end", "close")
 ANSWERS = ("serving", "forked", "swept", "refused", "loaded", "ok", "action", "ended", "failed")
@@ -61,7 +63,7 @@ class Begin(TypedDict):
 
     op: Literal["begin"]
     game_id: str
-    options: dict[str, Any]
+    options: Record
     seed: int | None
 
 
@@ -79,7 +81,7 @@ class Act(TypedDict):
     op: Literal["act"]
     game_id: str
     step: int
-    obs: dict[str, Any]
+    obs: Record
     whole: bool
 
 
@@ -109,7 +111,7 @@ class Loaded(TypedDict):
     op: Literal["loaded"]
     name: str
     help: str
-    options: list[dict[str, Any]]
+    options: list[Record]
     warm: list[str]  # the library modules reading the agent's module read
 
 
@@ -136,13 +138,13 @@ class _Action(TypedDict):
     op: Literal["action"]
     game_id: str
     step: int
-    action: Any
+    action: object
 
 
 class Action(_Action, total=False):
     """The agent's action (None gives up) and its reason, as data."""
 
-    why: dict[str, Any]
+    why: Record
     why_failed: Failed
 
 
@@ -154,7 +156,7 @@ class _Ended(TypedDict):
 class Ended(_Ended, total=False):
     """The agent's stats (or how they failed), and how its close failed, if it did."""
 
-    stats: dict[str, Any]
+    stats: Record
     stats_failed: Failed
     close_failed: Failed
 

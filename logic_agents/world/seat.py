@@ -21,6 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+from logic_agents.world.calls import Calls
 from logic_agents.world.core import own_name
 
 REQUIRED = ("reset", "act")
@@ -124,5 +125,5 @@ class Elsewhere(ABC):
     """A factory whose agents are built and play in another process (referee.remote)."""
 
     @abstractmethod
-    def make(self, options: dict[str, Any], calls: Any) -> Seated:
+    def make(self, options: dict[str, object], calls: Calls) -> Seated:
         """An agent built with `options` in its own process, guarded by `calls`."""
