@@ -6,11 +6,17 @@ IllegalAction (a world refused an action), UnknownName (game, agent, solver, map
 solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
 UsageError (a command-line or agent option out of range), PluginFault (a plug-in game's code
 failed at import, in its sniff or in `games --check`), AgentOptionError (an option an agent does not
-take), AgentFailed (an agent's own code raised, returned a non-action or ran out of time: the
+take), AgentUnreadable (an agent's module does not read), AgentFailed (an agent's own code raised, returned a non-action or ran out of time: the
 game it played ends in outcome `error` or `timeout`, and the study goes on).
 """
 
 from __future__ import annotations
+
+import re
+
+# a frame of a formatted traceback: its file, line and function, then the line's text
+_TRACE_FRAME = re.compile(r'^  File "([^"]+)", line (\d+), in (\S+)\n(?:    (?!File ")(.*)\n)?',
+                          re.MULTILINE)
 
 
 class LogicAgentsError(Exception):
@@ -64,6 +70,19 @@ class UsageError(LogicAgentsError):
     """A command-line mistake argparse itself cannot see, or an agent option out of range."""
 
 
+class AgentUnreadable(UsageError):
+    """An agent's module could not be read: a syntax error, an error its code raised as it was
+    read, a name it lacks, or a read past the import cap. `kind` names it (SyntaxError,
+    ImportError, Timeout, ...); a study plays such a submission's games as error rows."""
+
+    def __init__(self, message: str, kind: str = "UsageError"):
+        self.kind = kind
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (type(self), (str(self), self.kind))
+
+
 class ContractError(LogicAgentsError):
     """A game (its spec or its world) does not keep logic-agents' contract: see check_game."""
 
@@ -97,6 +116,29 @@ class AgentFailed(LogicAgentsError):
     @property
     def line(self) -> str:
         return f"{self.kind}: {self.message}" if self.message else self.kind
+
+    @property
+    def at(self) -> str:
+        """Where in the agent's own code it failed (or was stopped): `file:line in function:
+        the line's text`, then for a time-out the calls that led there; "" when no frame of
+        the agent's is known."""
+        frames = [(m.group(1), m.group(2), m.group(3), m.group(4) or "")
+                  for m in _TRACE_FRAME.finditer(self.frames)]
+        if not frames:
+            return ""
+        file, line, function, text = frames[-1]
+        where = f"{file}:{line} in {function}" + (f": {text.strip()[:120]}" if text.strip()
+                                                  else "")
+        if self.timeout and len(frames) > 1:
+            callers = [f"{f}:{n} in {fn}" for f, n, fn, _ in reversed(frames[:-1])][:2]
+            where += f" (called from {', '.join(callers)})"
+        return where
+
+    @property
+    def row_error(self) -> str:
+        """The one line a results row keeps: what, where in the game, where in the code."""
+        at = self.at
+        return f"{self.line} (in {self.place})" + (f" at {at}" if at else "")
 
     @property
     def steps_done(self) -> int:

@@ -35,7 +35,7 @@ def failed_result(spec: GameSpec, instance: Instance, agent: str, seed: int,
         game=spec.name, map=instance.name, agent=agent, seed=seed,
         outcome=Outcome.TIMEOUT if failure.timeout else Outcome.ERROR, won=False,
         steps=failure.steps_done, guesses=0,
-        score=0.0, time_s=0.0, error=f"{failure.line} (in {failure.place})",
+        score=0.0, time_s=0.0, error=failure.row_error,
         frames=failure.frames)
 
 

@@ -17,10 +17,11 @@ import os
 import time
 from pathlib import Path
 
-from logic_agents.errors import UsageError
+from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.referee.isolation import Isolation
+from logic_agents.referee.dump import dumped_frames
 from logic_agents.referee.players import PlayerServer
 from logic_agents.referee.wire import Channel, WireError
 
@@ -54,19 +55,27 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
     """What a player reports of the agent `reference`: {name, help, options} (data only).
 
     Raises:
-        UsageError: the module does not read (its words), or not within the import cap.
+        AgentUnreadable: the module does not read (its words and kind), or not within the
+            import cap (kind Timeout), or its process died reading it (ProcessDied).
+        UsageError: there is no such file, or its player could not start.
     """
     # what a player reports depends on the agent's file and on what may stop its reading
     key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
            isolation.max_processes, caps.memory_cap)
     if key not in _DESCRIBED:
         file, paths = locate(reference)
-        server = PlayerServer(game, reference, file, paths, caps, isolation, [])
         try:
-            _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout)
-        finally:
-            server.stop()
-    return _DESCRIBED[key]
+            server = PlayerServer(game, reference, file, paths, caps, isolation, [])
+            try:
+                _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout)
+            finally:
+                server.stop()
+        except AgentUnreadable as e:  # kept too: a study asks twice, and a hang costs a cap
+            _DESCRIBED[key] = e
+    described = _DESCRIBED[key]
+    if isinstance(described, AgentUnreadable):
+        raise AgentUnreadable(str(described), described.kind)
+    return described
 
 
 def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
@@ -78,19 +87,26 @@ def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
             answer = channel.receive(time.monotonic() + limit)
         except WireError as e:
             if e.timeout:
-                raise UsageError(f"--agent {reference}: reading it took more than {limit:g} s "
-                                 "(the import cap); its process was killed") from None
-            raise UsageError(f"--agent {reference}: the player process ended while reading "
-                             f"it ({server.sweep()})") from None
+                file, paths = locate(reference)
+                own = [*paths, *([str(Path(file).parent)] if file else [])]
+                at = AgentFailed("", "import", "Timeout", "", frames=dumped_frames(
+                    server.where_now(), own), timeout=True).at
+                raise AgentUnreadable(f"--agent {reference}: reading it took more than "
+                                      f"{limit:g} s (the import cap); its process was killed"
+                                      + (f"; it was at {at}" if at else ""),
+                                      "Timeout") from None
+            raise AgentUnreadable(f"--agent {reference}: the player process ended while "
+                                  f"reading it ({server.sweep()})", "ProcessDied") from None
     if answer.get("op") == "refused":
-        raise UsageError(str(answer.get("message", "refused"))[:2000])
+        raise AgentUnreadable(str(answer.get("message", "refused"))[:2000],
+                              str(answer.get("kind") or "UsageError")[:80])
     if answer.get("op") != "loaded":
         raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} to "
                          "being started")
     return answer
 
 
-_DESCRIBED: dict[tuple[object, ...], Record] = {}
+_DESCRIBED: dict[tuple[object, ...], Record | AgentUnreadable] = {}
 
 
 def _stamp(reference: str) -> tuple[int, ...]:

@@ -130,11 +130,12 @@ class GamePlayer:
             if file is not None:  # said as the user named it, not as resolved here
                 words = words.replace(f"{file}:{reference.rpartition(':')[2]}", reference)
                 words = words.replace(file, reference.rpartition(":")[0])
-            self.loaded = protocol.refused(words)
+            self.loaded = protocol.refused(words, str(getattr(e, "kind", "UsageError")))
             return self.loaded
         except BaseException as e:  # the module's own code, as it was read
             self.loaded = protocol.refused(f"--agent {reference}: reading it raised "
-                                           f"{type(e).__name__}: {str(e)[:200]}")
+                                           f"{type(e).__name__}: {str(e)[:200]}",
+                                           type(e).__name__)
             return self.loaded
         self.factory = factory
         named = own_name(factory)
@@ -156,7 +157,8 @@ class GamePlayer:
         self.delta.forget()
         loaded = self.load()
         if loaded["op"] == "refused" or self.factory is None:
-            return dict(protocol.failed(self.game_id, 0, "__init__", "UsageError",
+            return dict(protocol.failed(self.game_id, 0, "__init__",
+                                        str(loaded.get("kind", "UsageError")),
                                         str(loaded.get("message", "no agent was read"))))
         options = message.get("options") or {}
         try:

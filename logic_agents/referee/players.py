@@ -7,7 +7,9 @@ Concepts:
   (referee.containment), ordered on a control socket (referee.wire.Packets). It reads the
   game, never the agent; `fork()` gives the socket of a fresh child that reads the agent's
   module and plays one game (referee.player); `sweep()` kills what a game left and empties its
-  temporary files; `stop()` ends the server, its games and everything they started.
+  temporary files; `where_now()` asks the game where its agent is (a faulthandler dump, read
+  before a game past its cap is killed); `stop()` ends the server, its games and everything
+  they started.
 - stop_players(): every server this process started, stopped (a worker at its end).
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import site
@@ -90,6 +93,7 @@ class PlayerServer:
             UsageError: it could not start, or could not read the game in time.
         """
         self.reference = reference
+        self.dump_read = -1  # the read end of the last game's dump pipe (where_now)
         self.isolation = isolation
         self.caps = caps
         self.owner = os.getpid()  # the process that started it, and alone may use it
@@ -175,11 +179,16 @@ class PlayerServer:
             UsageError: the server is lost (it is stopped).
         """
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        dump_read, dump_write = os.pipe()  # where the game writes its stack when asked
+        os.set_blocking(dump_read, False)
+        self._forget_dump()
+        self.dump_read = dump_read
         try:
             answer = self._order({"op": "fork"}, time.monotonic() + FORK_TIMEOUT_S,
-                                 "starting a game", (theirs.fileno(),))
+                                 "starting a game", (theirs.fileno(), dump_write))
         finally:
             theirs.close()
+            os.close(dump_write)
         if answer.get("op") != "forked":
             mine.close()
             self.stop()
@@ -202,6 +211,44 @@ class PlayerServer:
             return self.exit_words()
         ended = answer.get("ended")
         return ended[:100] if isinstance(ended, str) else ""
+
+    def where_now(self) -> str:
+        """Where the last game's agent is now: its Python stack, as faulthandler dumps it
+        (all threads, innermost frame first), or "" when it cannot say.
+
+        Asked before the referee kills a game that ran past a cap; the dump is read for at
+        most DUMP_WAIT_S and DUMP_LIMIT bytes.
+        """
+        if self.dump_read < 0 or not self.alive():
+            return ""
+        try:
+            self._order({"op": "dump"}, time.monotonic() + DUMP_WAIT_S, "asking where")
+        except UsageError:
+            return ""
+        data = b""
+        end = time.monotonic() + DUMP_WAIT_S
+        while len(data) < DUMP_LIMIT and (left := end - time.monotonic()) > 0:
+            # faulthandler writes the whole dump at once: a short quiet spell ends it
+            readable, _, _ = select.select([self.dump_read], [], [], min(left, 0.05)
+                                           if data else left)
+            if not readable:
+                if data:
+                    break
+                continue
+            try:
+                chunk = os.read(self.dump_read, DUMP_LIMIT)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        return data[:DUMP_LIMIT].decode("utf-8", "replace")
+
+    def _forget_dump(self) -> None:
+        if self.dump_read >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.dump_read)
+        self.dump_read = -1
 
     def alive(self) -> bool:
         """Whether the process still runs."""
@@ -236,6 +283,7 @@ class PlayerServer:
         self._pump.join(1.0)  # what the agent printed is out before its result
         with contextlib.suppress(OSError):
             self.control.sock.close()
+        self._forget_dump()
         if self.temp is not None:
             _remove_folder(self.temp)
 
@@ -287,6 +335,8 @@ def _game_dir(game: str) -> str | None:
 
 PLAYERS: dict[int, PlayerServer] = {}
 FORK_TIMEOUT_S = 30.0  # a server that takes longer to fork a game (or sweep one) is lost
+DUMP_WAIT_S = 0.5  # how long the referee waits for a game's stack before its kill
+DUMP_LIMIT = 64 << 10  # bytes of a stack dump read
 
 
 def known_players() -> set[int]:

@@ -28,7 +28,7 @@ make a typo in what either side writes a type checker's error.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from logic_agents.ground.shapes import Record
 
@@ -103,6 +103,7 @@ class Refused(TypedDict):
 
     op: Literal["refused"]
     message: str
+    kind: NotRequired[str]  # what kind of failure (SyntaxError, ImportError, ...)
 
 
 class Loaded(TypedDict):
@@ -168,9 +169,12 @@ def failed(game_id: str, step: int, where: str, kind: str, message: str, frames:
             "message": message[:2000], "frames": frames[-8000:]}
 
 
-def refused(message: str) -> Refused:
-    """A `refused` answer."""
-    return {"op": "refused", "message": message[:2000]}
+def refused(message: str, kind: str = "") -> Refused:
+    """A `refused` answer; `kind` names the failure (an agent's module: SyntaxError, ...)."""
+    answer: Refused = {"op": "refused", "message": message[:2000]}
+    if kind:
+        answer["kind"] = kind[:80]
+    return answer
 
 
 def ok(game_id: str) -> Ok:

@@ -34,6 +34,7 @@ from logic_agents.referee.containment import (
     own_this_process,  # noqa: F401
     share_core,
 )
+from logic_agents.referee.dump import dumped_frames
 from logic_agents.referee.describe import locate
 from logic_agents.referee.isolation import (
     Isolation,
@@ -168,11 +169,12 @@ class RemoteAgent(Seated):
                 how = self.server.sweep()
                 raise AgentFailed(self.name, where, "ProcessDied", "the player process "
                                   f"ended ({how or 'it exited'})", step=step) from None
+            frames = self._where_now() if e.timeout else ""  # asked before the kill
             self._lose()
             if e.timeout:
                 late = self.clock.timeout(where, step, is_game)
                 raise AgentFailed(late.agent, late.where, late.kind, late.message + "; its "
-                                  "player process was killed", step=step,
+                                  "player process was killed", step=step, frames=frames,
                                   timeout=True) from None
             raise AgentFailed(self.name, where, "ProtocolError", str(e), step=step) from None
         except BaseException:  # the alarm (a cap) or Ctrl-C inside the wait: the player is
@@ -193,6 +195,12 @@ class RemoteAgent(Seated):
                               f"the player answered {str(op)[:40]!r} where {expect!r} was due",
                               step=step)
         return answer
+
+    def _where_now(self) -> str:
+        """The agent's own frames where its game stands now (referee.dump)."""
+        own = [*self.factory.paths,
+               *([str(Path(self.factory.file).parent)] if self.factory.file else [])]
+        return dumped_frames(self.server.where_now(), own)
 
     def _failure(self, answer: Record, where: str, step: int) -> AgentFailed:
         said = str(answer.get("where", where))

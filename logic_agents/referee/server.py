@@ -9,7 +9,8 @@ every process a game started is killed before the next is forked.
 
 Concepts:
 - The control socket (SOCK_SEQPACKET, one JSON object a packet; referee.protocol): serve, fork
-  (the game's socket rides with it, SCM_RIGHTS), sweep, bye.
+  (the game's socket rides with it, SCM_RIGHTS, and the pipe its stack is dumped on), dump
+  (SIGUSR1 to the game: faulthandler writes where the agent is, before a kill), sweep, bye.
 - warm: the library modules a server reads before its first game besides the game's own, so
   a fork has them already: those that reading the agent's module read when the referee first
   described it, before any game (never what a game asked for, which would carry a bit from
@@ -67,6 +68,7 @@ class Server:
         self.serving: protocol.Serve | None = None
         self.spec: GameSpec | None = None
         self.child = 0  # the pid of the last game's child (0: none yet)
+        self.game_pid = 0  # the same, where this server may signal it (in the sandbox too)
         self.ended = ""  # how it ended, in words, once reaped
         self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
         self.tmpfs: set[str] = set()  # what the sandbox's /tmp held before the first game
@@ -75,7 +77,7 @@ class Server:
         """Answer orders until `bye` or the referee goes away."""
         while True:
             try:
-                data, fds, _, _ = socket.recv_fds(self.control, PACKET_LIMIT, 1)
+                data, fds, _, _ = socket.recv_fds(self.control, PACKET_LIMIT, 2)
             except OSError:
                 return
             if not data:
@@ -88,12 +90,17 @@ class Server:
             if op == "bye":
                 return
             if op == "fork" and fds and self.spec is not None:
-                fd = fds.pop()
+                fd = fds.pop(0)  # the game's socket; then the pipe its stack is dumped on
+                dump = fds.pop(0) if fds else -1
                 try:
-                    answer: Record = self.fork(fd)
+                    answer: Record = self.fork(fd, dump)
                 except OSError as e:  # the process cap, still full: this game cannot start
                     os.close(fd)
+                    if dump >= 0:
+                        os.close(dump)
                     answer = dict(protocol.refused(f"no process for the game: {e}"))
+            elif op == "dump":
+                answer = self.dump()
             elif op == "serve" and self.spec is None:
                 answer = self.on_serve(message)
             elif op == "sweep":
@@ -155,38 +162,54 @@ class Server:
                 if origin in (None, "built-in", "frozen") or _library(origin, agents_own):
                     importlib.import_module(name)
 
-    def fork(self, fd: int) -> Record:
-        """A fresh child plays one game on the socket `fd`."""
+    def fork(self, fd: int, dump: int = -1) -> Record:
+        """A fresh child plays one game on the socket `fd`; on SIGUSR1 it writes its stack
+        to the pipe `dump` (the referee asks, through `dump`, before it kills a game that ran
+        past a cap)."""
         assert self.serving is not None and self.spec is not None
         self.sweep()
         self.ended = ""
+        self.game_pid = 0
         if self.serving["sandboxed"]:  # the game's parent is the sandbox's init, not us
             pid = fork_again(fork_beside_us, self._reap_ended)
             if pid == 0:
-                self._play(fd)
+                self._play(fd, dump)
             if pid < 0:  # no CLONE_PARENT here: fork twice, the middle one exiting at once
                 keeper = fork_again(os.fork, self._reap_ended)
                 if keeper == 0:
                     if os.fork() == 0:
-                        self._play(fd)
+                        self._play(fd, dump)
                     os._exit(0)
                 os.waitpid(keeper, 0)
-            self.child = 0
+            self.child, self.game_pid = 0, max(pid, 0)
         else:
             self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving["temp"])
-            self.child = fork_again(os.fork, self._reap_ended)
+            self.child = self.game_pid = fork_again(os.fork, self._reap_ended)
             if self.child == 0:
-                self._play(fd)
+                self._play(fd, dump)
         os.close(fd)
+        if dump >= 0:
+            os.close(dump)
         return {"op": "forked"}
 
-    def _play(self, fd: int) -> NoReturn:
+    def dump(self) -> Record:
+        """Have the game's child write where it is (its Python stack) to its dump pipe."""
+        if self.game_pid > 0:
+            with contextlib.suppress(OSError):
+                os.kill(self.game_pid, signal.SIGUSR1)
+        return {"op": "dumped"}
+
+    def _play(self, fd: int, dump: int = -1) -> NoReturn:
         """The game's child: play on the socket `fd`, then exit (it never returns)."""
         assert self.serving is not None and self.spec is not None
         code = 0
         try:
             os.setpgid(0, 0)
             self.control.close()  # the agent cannot speak to the server
+            if dump >= 0:  # faulthandler's handler runs in C: it answers a loop stuck in C too
+                import faulthandler
+
+                faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
             if self.temp is not None:
                 os.environ["TMPDIR"] = tempfile.tempdir = self.temp
             play_one_game(Channel(fd, fd, limit=ORDER_LIMIT), self.serving, self.spec)

@@ -114,7 +114,7 @@ def failed_row(job: Job, failure: AgentFailed) -> Row:
                seed=job.seed, outcome="timeout" if failure.timeout else "error", won=False,
                steps=failure.steps_done,
                guesses=0, score=None, time_s=0.0,
-               error=f"{failure.line} (in {failure.place})")
+               error=failure.row_error)
 
 
 def _counters(extra: Record, worlds: set[str]) -> Record:

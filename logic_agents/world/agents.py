@@ -39,10 +39,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from logic_agents.errors import AgentFailed, AgentOptionError, UnknownName, UsageError
+from logic_agents.errors import (
+    AgentFailed,
+    AgentOptionError,
+    AgentUnreadable,
+    UnknownName,
+    UsageError,
+)
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
-from logic_agents.world.calls import Calls
+from logic_agents.world.calls import PACKAGE_DIR, Calls
 from logic_agents.world.core import AnyAgent, own_name
 from logic_agents.world.declared import (  # noqa: F401
     HOOKS,
@@ -137,30 +143,31 @@ def check_factory(factory: object, reference: str) -> None:
     is called with the agent's options).
 
     Raises:
-        UsageError: it cannot.
+        AgentUnreadable: it cannot.
     """
     needs = "an agent needs reset(seed=None) and act(observation)"
     if isinstance(factory, type):
         missing = missing_members(factory)
         if missing:
-            raise UsageError(f"--agent {reference}: the class {factory.__name__} has no "
-                             f"{' or '.join(m + '()' for m in missing)}; {needs}")
+            raise AgentUnreadable(f"--agent {reference}: the class {factory.__name__} has no "
+                                  f"{' or '.join(m + '()' for m in missing)}; {needs}",
+                                  "TypeError")
         return
     if not callable(factory):
-        raise UsageError(f"--agent {reference}: {reference} is a {type(factory).__name__}, "
-                         "not an agent class or a function that returns an agent")
+        raise AgentUnreadable(f"--agent {reference}: {reference} is a "
+                              f"{type(factory).__name__}, not an agent class or a function "
+                              "that returns an agent", "TypeError")
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):  # a built-in such as os.system: no signature to read
-        raise UsageError(f"--agent {reference}: {reference} is a built-in function that does "
-                         "not return an agent") from None
+        raise AgentUnreadable(f"--agent {reference}: {reference} is a built-in function that "
+                              "does not return an agent", "TypeError") from None
     required = [p.name for p in params if p.default is p.empty
                 and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     if required:
-        raise UsageError(f"--agent {reference}: {reference} is a function that does not return "
-                         f"an agent (it needs {', '.join(required)}; an agent factory is called "
-                         "with the agent's options only)")
-
+        raise AgentUnreadable(f"--agent {reference}: {reference} is a function that does not "
+                              f"return an agent (it needs {', '.join(required)}; an agent "
+                              "factory is called with the agent's options only)", "TypeError")
 
 # the agent files read in this process: module name -> the stamp of the file when it was read
 _READ: dict[str, tuple[int, ...]] = {}
@@ -189,15 +196,16 @@ def load_class(reference: str) -> Any:
         except ModuleNotFoundError as e:
             if e.name and module_text.startswith(e.name):
                 raise UsageError(f"--agent {reference}: no module named {e.name!r}") from None
-            raise UsageError(f"--agent {reference}: importing {module_text} raised "
-                             f"{_where_in(e, module_text)}") from None
+            raise AgentUnreadable(f"--agent {reference}: importing {module_text} raised "
+                                  f"{_where_in(e, module_text)}", type(e).__name__) from None
         except (Exception, SystemExit) as e:
-            raise UsageError(f"--agent {reference}: importing {module_text} raised "
-                             f"{_where_in(e, module_text)}") from None
+            raise AgentUnreadable(f"--agent {reference}: importing {module_text} raised "
+                                  f"{_where_in(e, module_text)}", type(e).__name__) from None
     try:
         return getattr(module, attr)
     except AttributeError:
-        raise UsageError(f"--agent {reference}: {module_text} has no {attr!r}") from None
+        raise AgentUnreadable(f"--agent {reference}: {module_text} has no {attr!r}",
+                              "AttributeError") from None
 
 
 def _read_file(reference: str, module_text: str, path: Path, name: str) -> ModuleType:
@@ -207,15 +215,21 @@ def _read_file(reference: str, module_text: str, path: Path, name: str) -> Modul
         raise UsageError(f"--agent {reference}: {module_text} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
+    # its folder is on the import path, as a script's is: a submission of several files
+    # (`from helpers import ...`) reads as it does when its author runs it
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except SyntaxError as e:
-        raise UsageError(f"--agent {reference}: {e.filename}:{e.lineno}:{e.offset or 0}: "
-                         f"{e.msg}") from None
+        sys.modules.pop(name, None)
+        raise AgentUnreadable(f"--agent {reference}: {e.filename}:{e.lineno}:{e.offset or 0}: "
+                              f"{e.msg}", type(e).__name__) from None
     except (Exception, SystemExit) as e:  # the file's own code failed as it was read
         sys.modules.pop(name, None)
-        raise UsageError(f"--agent {reference}: reading {module_text} raised "
-                         f"{_where_in(e, module_text)}") from None
+        raise AgentUnreadable(f"--agent {reference}: reading {module_text} raised "
+                              f"{_where_in(e, module_text)}", type(e).__name__) from None
     return module
 
 
@@ -233,8 +247,12 @@ def _where_in(error: BaseException, module: str) -> str:
     text = str(error).strip().splitlines()
     line = f"{type(error).__name__}: {text[0][:200]}" if text else type(error).__name__
     frames = traceback.extract_tb(error.__traceback__)
-    if frames:
-        line += f" ({frames[-1].filename}:{frames[-1].lineno})"
+    # the innermost frame of the agent's own code: not ours, not the import machinery's
+    own = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)
+           and not f.filename.startswith("<frozen ")] or frames[-1:]
+    if own:
+        text = (own[-1].line or "").strip()
+        line += f" ({own[-1].filename}:{own[-1].lineno}{': ' + text[:120] if text else ''})"
     return line
 
 

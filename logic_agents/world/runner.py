@@ -127,7 +127,7 @@ def run_episode(
         cpu_s=cpu,
         extra=extra,
         stats=own,
-        error="" if failure is None else f"{failure.line} (in {failure.place})",
+        error="" if failure is None else failure.row_error,
         frames="" if failure is None else failure.frames,
     )
     if trace is not None:
