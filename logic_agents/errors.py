@@ -149,6 +149,8 @@ class AgentFailed(LogicAgentsError):
     def place(self) -> str:
         if self.where == "world":  # not the agent's code: the game's own, on its move
             return f"the world at step {self.step}"
+        if self.where == "import":  # its module did not read: no agent was made
+            return "reading its module"
         call = self.where if self.where.startswith("__") else f"{self.where}()"
         return f"{call} at step {self.step}" if self.where in ("act", "why") else call
 

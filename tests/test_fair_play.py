@@ -193,13 +193,36 @@ def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path
 def test_an_agent_module_that_loops_or_hoards_is_stopped_before_any_game(capsys, name,
                                                                          flags, words):
     reference = str(ROOT / "tests" / "agents" / name)
+    # compare stops as play does with --stop-on-broken; without it, issue 53 makes such a
+    # submission its own error rows and the study goes on (test below)
     for verb in (["play", "EASY1", "--agent", reference],
-                 ["compare", "EASY1", "--agents", f"spx,{reference}", "--runs", "1"]):
+                 ["compare", "EASY1", "--agents", f"spx,{reference}", "--runs", "1",
+                  "--stop-on-broken"]):
         start = time.monotonic()
         code = main([*verb, *flags])
         err = capsys.readouterr().err
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
         assert time.monotonic() - start < 30
+
+
+@pytest.mark.parametrize("name, flags, words", [
+    ("cheat_import_loop.py:Never", ["--import-timeout", "1"],
+     "took more than 1 s (the import cap)"),
+    ("cheat_import_hog.py:Hoarder", ["--memory-cap", "300"], "MemoryError"),
+])
+def test_an_agent_module_that_loops_or_hoards_plays_no_game_of_a_study(capsys, name, flags,
+                                                                       words):
+    """Without --stop-on-broken: every game of it is an error row with the reason; spx plays."""
+    reference = str(ROOT / "tests" / "agents" / name)
+    code = main(["compare", "EASY1", "EASY2", "--agents", f"spx,{reference}", "--runs", "2",
+                 "--json", *flags])
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    broken = [a for a in summary["agents"] if a != "spx"]
+    assert code == 3 and len(broken) == 1
+    assert summary["agents"][broken[0]]["errors"] == 4
+    assert summary["agents"]["spx"]["games"] == 4 and summary["agents"]["spx"]["errors"] == 0
+    assert words in captured.err and "reading its module" in captured.err
 
 
 def test_an_agent_module_that_patches_the_study_patches_only_its_player(capsys):

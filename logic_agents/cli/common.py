@@ -239,7 +239,12 @@ def agent_entries(spec: GameSpec, names: list[str], args: argparse.Namespace
                   ) -> list[AgentEntry]:
     """The agents named (an isolated one described by its player, its code not run here),
     under the isolation the command's fair-play flags give (`args.isolation`)."""
-    return [agent_entry(spec, name, isolation=args.isolation) for name in names]
+    from logic_agents.referee.agents import agent_entries as described
+
+    # side by side (a class of a hundred), and with `compare` a broken submission is an
+    # entry whose games are error rows, unless --stop-on-broken
+    return described(spec, names, args.isolation,
+                     broken_rows=not getattr(args, "stop_on_broken", True))
 
 
 def declared_flags(entries: list[AgentEntry], spec: GameSpec | None = None

@@ -42,19 +42,21 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.agents import distinct_names
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
+from logic_agents.study.submissions import expand_agents, submissions
 from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import REPLAYS, write_study
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.seeds import study_key
-from logic_agents.world.spec import GameSpec, Generator
+from logic_agents.world.spec import AgentEntry, GameSpec, Generator
 
 # --replays auto: every game's page up to this many games (a 9,000-game study's pages took
 # about 220 MB), else the games not won
@@ -79,8 +81,20 @@ def add_parser(sub: ParserMaker) -> None:
     p.add_argument("maps", nargs="*", metavar="MAP_OR_DIR",
                    help="instance files, folders of them, shipped names or inline instances")
     p.add_argument("--agents", default=None, metavar="A,B,...",
-                   help="comma-separated registered agents or FILE.py:CLASS / MODULE:CLASS "
-                   "(default: every agent of the game)")
+                   help="comma-separated registered agents or FILE.py:CLASS / MODULE:CLASS; "
+                   "NAME=FILE.py:CLASS plays it as NAME; a quoted glob "
+                   "('students/*/agent.py:Agent') is every file it matches, each named by "
+                   "what the * matched (default: every agent of the game, or none with "
+                   "--submissions)")
+    p.add_argument("--submissions", metavar="DIR",
+                   help="a class's folder: each DIR/NAME.py, or DIR/NAME/agent.py (with its "
+                   "helper modules beside it), plays as NAME (docs/teach.md)")
+    p.add_argument("--submission-class", dest="submission_class", default="Agent",
+                   metavar="CLASS", help="the class each submission defines (default Agent)")
+    p.add_argument("--stop-on-broken", dest="stop_on_broken", action="store_true",
+                   help="stop before any game when an agent's file does not read (a syntax "
+                   "or import error, an import past the cap); by default its games are "
+                   "error rows that say why, and the study goes on")
     p.add_argument("--runs", type=positive_int, default=10,
                    help="runs per map and agent (default 10)")
     p.add_argument("--seed", type=_study_seed, default=None, metavar="N|random",
@@ -145,12 +159,25 @@ def seed_words(args: argparse.Namespace) -> str:
 
 
 def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
+    """The agents as the study names them: --agents (its globs expanded), then
+    --submissions."""
+    students = (submissions(args.submissions, args.submission_class)
+                if args.submissions else [])
     if args.agents is None:
-        return list(spec.playing_agents())
+        return students or list(spec.playing_agents())
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not names:
         raise UsageError("--agents names no agent")
-    return names
+    return [str(n) for n in expand_agents(names)] + students
+
+
+def _study_agents(args: argparse.Namespace, spec: GameSpec) -> list[AgentEntry]:
+    """The study's agents, each under a name of its own (described once per command)."""
+    if getattr(args, "study_agents", None) is None:
+        names = _agent_names(args, spec)
+        entries, args.renamed = distinct_names(agent_entries(spec, names, args), names)
+        args.study_agents = entries
+    return list(args.study_agents)
 
 
 def _game(args: argparse.Namespace) -> GameSpec:
@@ -175,7 +202,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     generator = spec.get(Generator)
     if generator is not None:
         flags += [(f"{spec.name} --generate", o) for o in generator.compare_options]
-    return flags + declared_flags(agent_entries(spec, _agent_names(args, spec), args), spec)
+    return flags + declared_flags(_study_agents(args, spec), spec)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -184,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
 
     spec = _game(args)
     names = _agent_names(args, spec)
-    entries_of_agents = agent_entries(spec, names, args)
+    entries_of_agents = _study_agents(args, spec)
     for entry in entries_of_agents:
         if entry.interactive:
             raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
@@ -213,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
                                                    args.resume)
     entries = entries_from_references(args.maps, spec, args.group_by)
     err = make_console(stderr=True)
+    for note in args.renamed:
+        err.print(f"note: {escape(printable(note))}")
     generator = spec.get(Generator)
     generate_options = {o.name for o in generator.compare_options} if generator else set()
     if args.generate:
@@ -267,7 +296,7 @@ def run(args: argparse.Namespace) -> int:
                 game=spec.name, out=args.out, isolation=args.isolation,
                 resume=args.resume, retry_errors=args.retry_errors, backend=args.backend,
                 address=args.address, agent_options={k: v for k, v in options.items() if v},
-                world_options=wopts, caps=caps_of(args))
+                world_options=wopts, caps=caps_of(args), stop_on_broken=args.stop_on_broken)
             rows = batch.compare(names, entries, settings, on_row=on_row)
             show()
         except KeyboardInterrupt:
@@ -359,7 +388,7 @@ def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows
 
     # the rows name agents as the study did (a file agent by its own `name`): the page's
     # replays keep the reference each name came from (issue 39, item 1)
-    agents = {e.name: e for e in agent_entries(spec, _agent_names(args, spec), args)}
+    agents = {e.name: e for e in _study_agents(args, spec)}
     title = (f"{spec.name}: {', '.join(summary.agents)} on {len(entries)} maps x "
              f"{args.runs} runs, seed {seed_words(args)}")
     replays = args.replays

@@ -10,22 +10,33 @@ Concepts:
   wherever an agent is named (a name, a reference, a class, a factory, an agent object), under
   `isolation`; agent_entries: a study's, the isolated ones described side by side.
 - remote_entry: the entry of an isolated agent, from what its player reported as data.
+- named_reference: `NAME=file.py:Class`, a reference played under NAME (a submission's
+  folder). distinct_names: a study's agents under names no two share (NAME-2 after a
+  clash), with a note for each one renamed.
+- Unreadable: the factory of a submission whose module does not read; with `broken_rows`
+  such a submission plays (and fails) every game, as error rows that say why, and the study
+  goes on.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
-from logic_agents.errors import UsageError
+from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.describe import describe
 from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.world import agents as local
+from logic_agents.world.calls import Calls
 from logic_agents.world.declared import Option
+from logic_agents.world.seat import Elsewhere, Seated
 from logic_agents.world.spec import AgentEntry, GameSpec, Observations
 
 
@@ -47,26 +58,144 @@ def resolve_agent(spec: GameSpec, reference: str, isolation: Isolation = DEFAULT
     return local.resolve_agent(spec, reference)
 
 
+def named_reference(text: str) -> tuple[str, str]:
+    """(the name, the reference) of `NAME=file.py:Class`; ("", text) for anything else.
+
+    A name holds no `/`, `\\` or `:`, so a path with `=` in it is still a path.
+    """
+    name, sep, reference = text.partition("=")
+    name = name.strip()
+    if sep and name and ":" in reference and not any(c in name for c in "/\\:"):
+        return name, reference.strip()
+    return "", text
+
+
+@dataclass(frozen=True)
+class Unreadable(Elsewhere):
+    """The factory of a submission whose module does not read.
+
+    Every game it is seated in ends before the first move, in an error row that says why
+    (the module's own file:line); the study goes on.
+    """
+
+    reference: str
+    kind: str
+    message: str
+
+    def make(self, options: dict[str, object], calls: Calls) -> Seated:
+        """Never an agent: the reason its module does not read."""
+        raise AgentFailed(calls.agent, "import", self.kind, self.message)
+
+    def __call__(self, **options: object) -> Seated:
+        """As make()."""
+        raise AgentFailed(self.reference, "import", self.kind, self.message)
+
+    def source_file(self) -> str | None:
+        """The file the reference names (its hash goes in the study record)."""
+        module_text = self.reference.rpartition(":")[0]
+        return str(Path(module_text).resolve()) if _names_file(self.reference) and \
+            Path(module_text).is_file() else None
+
+
+def _broken(error: UsageError, name: str, reference: str) -> bool:
+    """Whether `error` makes the agent a broken submission (its games error rows) rather than
+    the user's mistake (the command stops).
+
+    A named submission's file (a folder of a class, a glob's match) is the student's:
+    whatever keeps it from reading, a missing agent.py too. A file named on the command
+    line is broken when it does not read (its syntax, its imports, the import cap, memory);
+    a reference to what is not there, or to what is no agent, is the user's typo.
+    """
+    if not _names_file(reference):
+        return False  # a module reference (json:loads): the user's words
+    if name:
+        return isinstance(error, AgentUnreadable) or "no such file" in str(error)
+    return isinstance(error, AgentUnreadable) and error.kind not in NAMING_KINDS
+
+
+NAMING_KINDS = ("TypeError", "AttributeError")  # a reference that names no agent (check_factory)
+
+
+def _names_file(reference: str) -> bool:
+    module_text = reference.rpartition(":")[0]
+    return module_text.endswith(".py") or "/" in module_text or "\\" in module_text
+
+
+def renamed(entry: AgentEntry, name: str) -> AgentEntry:
+    """`entry` under another name (a submission's folder, or a distinct one after a clash)."""
+    factory = entry.factory
+    if isinstance(factory, RemoteFactory):  # its prints are shown under the new name too
+        factory = dataclasses.replace(factory, name=name, output=None)
+    return dataclasses.replace(entry, name=name, factory=factory)
+
+
 def agent_entry(spec: GameSpec, agent: object, *, instance_ok: bool = False,
-                isolation: Isolation = DEFAULT_ISOLATION) -> AgentEntry:
-    """The AgentEntry of whatever names an agent (world.agents.agent_entry), under `isolation`."""
-    return local.agent_entry(spec, agent, instance_ok=instance_ok,
-                             resolve=functools.partial(resolve_agent, isolation=isolation))
+                isolation: Isolation = DEFAULT_ISOLATION, broken_rows: bool = False
+                ) -> AgentEntry:
+    """The AgentEntry of whatever names an agent (world.agents.agent_entry), under `isolation`.
+
+    `NAME=reference` plays the reference under NAME. With `broken_rows`, a file agent whose
+    module does not read (errors.AgentUnreadable) is an entry all the same, whose games are
+    error rows saying why (Unreadable), named NAME or its reference.
+    """
+    name, reference = named_reference(agent) if isinstance(agent, str) else ("", agent)
+    try:
+        entry = local.agent_entry(spec, reference, instance_ok=instance_ok,
+                                  resolve=functools.partial(resolve_agent, isolation=isolation))
+    except UsageError as e:
+        if not broken_rows or not isinstance(reference, str) or not _broken(e, name, reference):
+            raise
+        words = str(e).removeprefix(f"--agent {reference}: ")
+        kind = e.kind if isinstance(e, AgentUnreadable) else "FileNotFoundError"
+        entry = AgentEntry(name or reference, Unreadable(reference, kind, words),
+                           f"does not read: {words}"[:500], options=())
+    return renamed(entry, name) if name else entry
 
 
 def agent_entries(spec: GameSpec, agents: Sequence[object],
-                  isolation: Isolation = DEFAULT_ISOLATION) -> list[AgentEntry]:
+                  isolation: Isolation = DEFAULT_ISOLATION, broken_rows: bool = False
+                  ) -> list[AgentEntry]:
     """The entries of a study's agents, in their order, the isolated ones described side by side.
 
     Each is described by a player process of its own, which mostly waits: a class of a
     hundred is described at the pace of the machine's cores, not one after the other. The
-    first error, in the agents' order, is raised.
+    first error, in the agents' order, is raised (`broken_rows`: see agent_entry).
     """
+    make = functools.partial(agent_entry, spec, isolation=isolation, broken_rows=broken_rows)
     if sum(isinstance(a, str) for a in agents) < 2:
-        return [agent_entry(spec, a, isolation=isolation) for a in agents]
+        return [make(a) for a in agents]
     with ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1)))) as threads:
-        futures = [threads.submit(agent_entry, spec, a, isolation=isolation) for a in agents]
+        futures = [threads.submit(make, a) for a in agents]
         return [f.result() for f in futures]
+
+
+def distinct_names(entries: Sequence[AgentEntry], agents: Sequence[object] = ()
+                   ) -> tuple[list[AgentEntry], list[str]]:
+    """The entries, each under a name no other has, and a note for each one renamed.
+
+    The first of a name keeps it (a registered agent before a student's that took its
+    name); the next, named by a reference (a file), are NAME-2, NAME-3, ... Two agents given
+    as objects under one name are the caller's mistake: UsageError.
+    """
+    taken = {e.name for e in entries}
+    seen: set[str] = set()
+    out, notes = [], []
+    for k, entry in enumerate(entries):
+        if entry.name not in seen:
+            seen.add(entry.name)
+            out.append(entry)
+            continue
+        if not (k < len(agents) and isinstance(agents[k], str)):  # two objects: the caller's
+            raise UsageError(f"two agents are named {entry.name!r}; give each its own name "
+                             "(a `name` attribute)")
+        n = 2
+        while f"{entry.name}-{n}" in taken or f"{entry.name}-{n}" in seen:
+            n += 1
+        new = f"{entry.name}-{n}"
+        seen.add(new)
+        notes.append(f"{agents[k]} is named {entry.name!r} too; it plays as {new!r}")
+        out.append(renamed(entry, new))
+    return out, notes
 
 
 def remote_entry(spec: GameSpec, reference: str, isolation: Isolation) -> AgentEntry:

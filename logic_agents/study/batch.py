@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
 import functools
 import os
 import secrets
@@ -37,7 +38,7 @@ from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, Unkn
 from logic_agents.ground.inputs import is_dir, is_text
 from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import OptionPairs, Record
-from logic_agents.referee.agents import agent_entries
+from logic_agents.referee.agents import agent_entries, distinct_names
 from logic_agents.referee.clock import DEFAULT_CAPS, NO_CAPS, Caps, Clock
 from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
 from logic_agents.referee.output import OutputBudget
@@ -47,6 +48,7 @@ from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import (
     check_same_study,
+    read_study,
     sealing_key,
     study_path,
     study_record,
@@ -64,6 +66,7 @@ from logic_agents.study.rows import (
 )
 from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
+from logic_agents.study.submissions import expand_agents
 from logic_agents.world.agents import check_options, is_reference
 from logic_agents.world.calls import world_failure
 from logic_agents.world.registry import game_of_instance, get_game
@@ -154,6 +157,7 @@ class Jobs(Sequence[Job]):
         # every job's agent seed is derived with the study's key (world.seeds)
         self.referee = Referee(isolation, caps, study_key(seed))
         self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
+        self.notes: list[str] = []  # agents renamed after a clash (make_jobs)
         self.agent_major = False
 
     def __len__(self) -> int:
@@ -187,23 +191,22 @@ class Jobs(Sequence[Job]):
 def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], runs: int, seed: int,
               agent_options: dict[str, Record] | None = None,
               world_options: Record | None = None,
-              isolation: Isolation | None = None, caps: Caps = DEFAULT_CAPS) -> Jobs:
+              isolation: Isolation | None = None, caps: Caps = DEFAULT_CAPS,
+              broken_rows: bool = True) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
     seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
     factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
     maps each name to its AgentEntry. The agents and the map names are checked now, before the
-    first job."""
+    first job. Two agents of one name play as NAME and NAME-2 (`Jobs.notes` says so); a
+    file agent whose module does not read plays error rows, unless not `broken_rows`."""
     spec = get_game(game)
     options = agent_options or {}
     if not agents:
         raise UsageError("a study needs at least one agent")
     isolation = isolation or DEFAULT_ISOLATION
-    resolved = agent_entries(spec, agents, isolation)
+    resolved, notes = distinct_names(agent_entries(spec, agents, isolation,
+                                                   broken_rows=broken_rows), agents)
     labels = [e.name for e in resolved]
-    if len(set(labels)) != len(labels):
-        dup = sorted({n for n in labels if labels.count(n) > 1})[0]
-        raise UsageError(f"two agents are named {dup!r}; give each its own name (a `name` "
-                         "attribute)")
     # options are given by what named the agent (a file reference) or by its name
     options = {e.name: options.get(a, options.get(e.name, {})) if isinstance(a, str)
                else options.get(e.name, {}) for a, e in zip(agents, resolved)}
@@ -217,6 +220,7 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
                 {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
                 tuple(sorted((world_options or {}).items())), isolation, caps)
     jobs.agents_of = dict(zip(labels, resolved))
+    jobs.notes = notes
     jobs.agent_major = sum(isinstance(e.factory, RemoteFactory)
                            for e in resolved) > SERVERS_PER_WORKER
     shown = OutputBudget("study").study  # what all agents' prints may show, counted together
@@ -224,6 +228,12 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
         if isinstance(entry.factory, RemoteFactory) and entry.factory.output is not None:
             entry.factory.output.study = shown
     return jobs
+
+
+def _changes(out: Path) -> list[Record]:
+    """The fixed submissions a study record lists (study.record.check_same_study)."""
+    held = read_study(out).get("changes")
+    return [c for c in held if isinstance(c, dict)] if isinstance(held, list) else []
 
 
 # -- backends ------------------------------------------------------------------------------
@@ -273,14 +283,18 @@ def _interruptible() -> Iterator[threading.Event]:
 
 def compare(agents: Sequence[object], entries: Sequence[MapEntry],
             settings: StudySettings | None = None, *,
-            on_row: Callable[[Row], None] | None = None, **changes: object) -> list[Row]:
+            on_row: Callable[[Row], None] | None = None,
+            on_note: Callable[[str], None] | None = None, **changes: object) -> list[Row]:
     """Play every agent on every map `settings.runs` times with paired seeds; returns all
     rows (those read back from `settings.out` when resuming, then the new ones). Agents are
     registered names, `file.py:Class` references, classes or factories; rows name them by
     their own `name` (else the class's). The game defaults to the one the instances belong
     to. A game the agent fails is a row with outcome error or timeout (see Row.error); a
     resume keeps such rows unless `retry_errors`. Keywords (`runs=3, seed=1`) change the
-    settings' fields of those names, for a short call."""
+    settings' fields of those names, for a short call. `on_note` hears what the study changed
+    on its own (an agent renamed after a name clash). Agents named by a glob
+    (`students/*/agent.py:Agent`) are each match, named by it (study.submissions); a file
+    agent that does not read plays error rows unless `settings.stop_on_broken`."""
     settings = settings or StudySettings()
     if changes:
         settings = settings.replace(**changes)
@@ -303,8 +317,11 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     seed, secret = study_seed(settings.seed, plays_isolated(game, agents, isolation), out,
                               settings.resume)
     secret = secret or settings.seed_secret
-    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options, world_options,
-                         isolation, caps)
+    all_jobs = make_jobs(game, expand_agents(agents), entries, runs, seed, agent_options,
+                         world_options, isolation, caps, not settings.stop_on_broken)
+    for note in all_jobs.notes:
+        if on_note is not None:
+            on_note(note)
     agents = all_jobs.agents  # by name from here on
     for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
         if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
@@ -338,7 +355,12 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
                                    "or choose another --out")
         key = secrets.token_hex(16)  # the referee's seal on its rows (rows.seal_of)
         if holds:
-            check_same_study(out, study)
+            changed = check_same_study(out, study, fixed_ok=settings.retry_errors)
+            if changed:  # a fixed submission: the record says which file changed, and when
+                made = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+                study["changes"] = [*_changes(out), *({**c, "at": made} for c in changed)]
+            elif _changes(out):
+                study["changes"] = _changes(out)
             key = sealing_key(out)
             held = read_rows(out, key)
             rows = resumed_rows(held, wanted, runs, get_game(game).objective, str(out))

@@ -27,6 +27,7 @@ from logic_agents.errors import FormatError, LogicAgentsError
 from logic_agents.ground.inputs import load_json, read_text
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import Caps
+from logic_agents.referee.agents import Unreadable
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study.entries import MapEntry
 from logic_agents.world.agents import is_reference
@@ -84,7 +85,7 @@ def agent_source(spec: GameSpec, reference: str, entry: AgentEntry | None = None
     if reference in spec.agents:
         return "builtin"
     factory = entry.factory if entry is not None else None
-    if isinstance(factory, RemoteFactory):  # an agent in a player process
+    if isinstance(factory, (RemoteFactory, Unreadable)):  # in a player process, or unread
         found_file = factory.source_file()
         try:
             return "sha256:" + hashlib.sha256(Path(found_file).read_bytes()).hexdigest()[:16] \
@@ -118,16 +119,42 @@ def _plain(value: object) -> str | int | float | bool | None:
     return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
 
 
-def check_same_study(out: Path, study: Record) -> None:
+def check_same_study(out: Path, study: Record, fixed_ok: bool = False) -> list[Record]:
     """LogicAgentsError unless the results file was written by this same study, naming what
-    differs (a map's contents, its group, an agent's file, an option)."""
+    differs (a map's contents, its group, an agent's file, an option).
+
+    With `fixed_ok` (a resume that retries the failed games) an agent whose source file
+    changed is allowed, and nothing else: returns one change record per such agent (its
+    name and the file's hash before and after), which the study record keeps.
+    """
     held = read_study(out)
+    changed = changed_sources(held.get("agents"), study["agents"]) if fixed_ok else []
     for key in IDENTITY:
         if held.get(key) == study[key]:
             continue
+        if key == "agents" and changed and _same_but_sources(held["agents"], study["agents"]):
+            continue
+        hint = ("; --retry-errors replays a changed submission's failed games" if key ==
+                "agents" and "source file" in _difference(key, held.get(key), study[key])
+                and not fixed_ok else "")
         raise LogicAgentsError(
             f"{out} holds another study: {_difference(key, held.get(key), study[key])}; "
-            "resume with the same maps, agents and settings, or choose another --out")
+            f"resume with the same maps, agents and settings, or choose another --out{hint}")
+    return changed
+
+
+def changed_sources(held: object, now: list[Record]) -> list[Record]:
+    """{agent, from, to} for each agent of both lists whose source hash differs."""
+    if not isinstance(held, list) or len(held) != len(now):
+        return []
+    return [{"agent": new["name"], "from": old.get("source"), "to": new["source"]}
+            for old, new in zip(held, now)
+            if isinstance(old, dict) and old.get("name") == new["name"]
+            and old.get("source") != new["source"]]
+
+
+def _same_but_sources(held: list[Record], now: list[Record]) -> bool:
+    return [{**a, "source": ""} for a in held] == [{**a, "source": ""} for a in now]
 
 
 def sealing_key(out: Path) -> str:

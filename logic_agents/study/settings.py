@@ -5,7 +5,8 @@ Concepts:
   a number, "random", or None for a secret one when any agent plays isolated, else 0),
   workers, the game, the results file and whether to resume it (and to play its failed games
   again), the backend (process pool or Ray, at an address), per-agent and world options, the
-  caps and who plays isolated. batch.compare takes one; `replace` gives a changed copy.
+  caps and who plays isolated, and whether an agent that does not read stops the study.
+  batch.compare takes one; `replace` gives a changed copy.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class StudySettings:
     world_options: Record = field(default_factory=dict)
     caps: Caps = DEFAULT_CAPS
     isolation: Isolation | None = None  # who plays in a player process (None: the default)
+    # a file agent whose module does not read stops the study (else: its games are error rows)
+    stop_on_broken: bool = False
 
     def replace(self, **changes: object) -> StudySettings:
         """A copy with `changes` (their names as the fields'); an unknown name is a
