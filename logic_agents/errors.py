@@ -6,7 +6,8 @@ IllegalAction (a world refused an action), UnknownName (game, agent, solver, map
 solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
 UsageError (a command-line or agent option out of range), PluginFault (a plug-in game's code
 failed at import, in its sniff or in `games --check`), AgentOptionError (an option an agent does not
-take), AgentUnreadable (an agent's module does not read), AgentFailed (an agent's own code raised, returned a non-action or ran out of time: the
+take), AgentUnreadable (an agent's module does not read), AgentFailed (an agent's own code
+raised, returned a non-action or ran out of time: the
 game it played ends in outcome `error` or `timeout`, and the study goes on).
 """
 
@@ -15,8 +16,8 @@ from __future__ import annotations
 import re
 
 # a frame of a formatted traceback: its file, line and function, then the line's text
-_TRACE_FRAME = re.compile(r'^  File "([^"]+)", line (\d+), in (\S+)\n(?:    (?!File ")(.*)\n)?',
-                          re.MULTILINE)
+_TRACE_FRAME = re.compile(
+    r'^  File "([^"]+)", line (\d+), in (\S+)\n(?:    (?!File ")(.*)\n)?', re.MULTILINE)
 
 
 class LogicAgentsError(Exception):

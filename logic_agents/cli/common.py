@@ -26,7 +26,7 @@ from rich.text import Text
 from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
-from logic_agents.referee.agents import agent_entry
+from logic_agents.referee import agents as seating
 from logic_agents.referee.clock import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.declared import Option
@@ -43,6 +43,7 @@ VERB_HELP = {  # the verbs in the order --help lists them, and their one-line he
     "play": "run one agent on one map",
     "view": "write an HTML page to watch a game step by step",
     "compare": "compare agents over many maps and seeds (paired)",
+    "report": "rebuild a study's summary, grades and page from its results file",
     "cnf": "write a knowledge base as DIMACS",
     "solve": "solve puzzles and say whether each solution is unique",
     "generate": "write new instances of a game (maps, unique puzzles)",
@@ -239,11 +240,9 @@ def agent_entries(spec: GameSpec, names: list[str], args: argparse.Namespace
                   ) -> list[AgentEntry]:
     """The agents named (an isolated one described by its player, its code not run here),
     under the isolation the command's fair-play flags give (`args.isolation`)."""
-    from logic_agents.referee.agents import agent_entries as described
-
     # side by side (a class of a hundred), and with `compare` a broken submission is an
     # entry whose games are error rows, unless --stop-on-broken
-    return described(spec, names, args.isolation,
+    return seating.agent_entries(spec, names, args.isolation,
                      broken_rows=not getattr(args, "stop_on_broken", True))
 
 

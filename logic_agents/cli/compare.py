@@ -7,16 +7,11 @@ for `win` games, mean scores with intervals and sign tests for `score` games.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
-import shlex
 import time
 
-from rich.console import Console
 from rich.markup import escape
 
-from logic_agents._version import __version__
 from logic_agents.cli.common import (
     PROG,
     VERB_HELP,
@@ -36,31 +31,35 @@ from logic_agents.cli.common import (
     stop_listening,
     world_options,
 )
-from logic_agents.cli.episode import EXIT_AGENT_FAILED, world_fault
+from logic_agents.cli.episode import EXIT_AGENT_FAILED
 from logic_agents.cli.fairplay import isolation_flags
+from logic_agents.cli.study_outputs import (
+    AUTO_REPLAYS,
+    baseline_of,
+    check_outputs,
+    output_flags,
+    report_failures,
+    seed_words,
+    write_html,
+)
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
-from logic_agents.ground.shapes import Record
 from logic_agents.referee.agents import distinct_names
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
+from logic_agents.study.grades import grade_rows, source_of, write_grades
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
 from logic_agents.study.submissions import expand_agents, submissions
-from logic_agents.study.summary import Summary, per_map, summarize
-from logic_agents.web.study import REPLAYS, write_study
+from logic_agents.study.summary import summarize
+from logic_agents.web.study import REPLAYS
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
-from logic_agents.world.seeds import study_key
 from logic_agents.world.spec import AgentEntry, GameSpec, Generator
-
-# --replays auto: every game's page up to this many games (a 9,000-game study's pages took
-# about 220 MB), else the games not won
-AUTO_REPLAYS = 500
 
 PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
 
@@ -142,6 +141,7 @@ def add_parser(sub: ParserMaker) -> None:
                    help="how the summary groups instances: auto (default: the preset, else the "
                    "file of a file of many instances, else the folder), folder, file, map "
                    "(each its own), preset")
+    output_flags(p)
     game_flag(p, "the maps")
     limit_flag(p)
     caps_flags(p)
@@ -151,11 +151,6 @@ def add_parser(sub: ParserMaker) -> None:
 
 def _study_seed(text: str) -> int | str:
     return "random" if text.strip() == "random" else integer(text)
-
-
-def seed_words(args: argparse.Namespace) -> str:
-    """The study's seed as a page or a summary shows it: a secret one is never printed."""
-    return "secret" if args.seed_secret else str(args.seed)
 
 
 def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
@@ -222,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
     if args.html:
         refuse_overwrite(args.html, args.force, "--html")
+    check_outputs(args)
     if args.plot:
         from logic_agents.display.plot import check_plot_target
 
@@ -264,6 +260,10 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries) * args.runs * len(names)
     scored = spec.objective == "score"
     labels = [e.name for e in entries_of_agents]  # rows name agents so
+    baseline = baseline_of(args)
+    for name in baseline:  # before the first game, not after hours of them
+        if name not in labels:
+            raise UsageError(f"--baseline {name}: no agent of the study is named so")
     # per agent: [games, sum of what summarize counts], kept as running totals (a list summed
     # at every row made a 20,000-game study quadratic: 0.06 ms a row by its end)
     tally: dict[str, list[float]] = {label: [0, 0.0] for label in labels}
@@ -307,13 +307,18 @@ def run(args: argparse.Namespace) -> int:
             return 130
         progress.update(task, completed=total)
     summary = summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
-                        scored=scored)
+                        scored=scored, baseline=baseline)
     if args.plot:
         from logic_agents.display.plot import plot_summary
 
         plot_summary(summary.to_json(), args.plot)
+    sources = {e.name: source_of(e, spec) for e in entries_of_agents}
+    if args.grades:
+        write_grades(args.grades, grade_rows(summary, rows, sources))
+        err.print(f"grades: {args.grades}")
     if args.html:
-        _write_html(args, spec, summary, rows, entries, options, wopts, err)
+        write_html(args, spec, summary, rows, entries, options, wopts, err,
+                   {e.name: e for e in entries_of_agents}, sources)
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"
                   + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
@@ -323,7 +328,7 @@ def run(args: argparse.Namespace) -> int:
     failed = sum(st.errors + st.timeouts for st in summary.agents.values())
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:
-        _report_failures(rows, err)
+        report_failures(rows, err)
     if args.json:
         print(json.dumps(summary.to_json()))
         return code
@@ -335,76 +340,3 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         console.print(f"plot: {escape(args.plot)}")
     return code
-
-
-def _report_failures(rows: list[Row], err: Console) -> None:
-    """One line per agent whose games failed: how many, and the first failure's words."""
-    first: Record = {}
-    count: dict[str, int] = {}
-    for row in rows:
-        if row.failed:
-            first.setdefault(row.agent, row)
-            count[row.agent] = count.get(row.agent, 0) + 1
-    for agent, row in first.items():
-        who = (f"the game's own code failed in {count[agent]} of agent "
-               f"{escape(printable(agent))}'s game(s)" if world_fault(row.error or "")
-               else f"agent {escape(printable(agent))} failed {count[agent]} game(s)")
-        err.print(f"{PROG}: {who}; first on {escape(printable(row.map))} run {row.run}: "
-                  f"{escape(printable(row.error or row.outcome))}")
-
-
-
-def published(argv: list[str]) -> list[str]:
-    """The command as a page shows it: what --hide names is a secret's place, left out."""
-    shown, hidden_next = [], False
-    for word in argv:
-        if hidden_next:
-            shown.append("PATH")
-            hidden_next = False
-        elif word == "--hide":
-            shown.append(word)
-            hidden_next = True
-        elif word.startswith("--hide="):
-            shown.append("--hide=PATH")
-        else:
-            shown.append(word)
-    return shown
-
-
-def study_meta(args: argparse.Namespace) -> dict[str, str]:
-    """What a reader needs to make the study again: the command as typed, the version, the
-    seed, and when it ran."""
-    return {"command": "logic-agents " + shlex.join(published(args.argv)),
-            "version": f"logic-agents {__version__}, Python {platform.python_version()}",
-            "seed": seed_words(args), "runs": f"{args.runs} per map and agent",
-            **({"fair play": args.isolation.unsandboxed()}
-               if args.isolated and args.isolation.unsandboxed() else {}),
-            "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
-
-
-def _write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
-                entries: list[MapEntry], options: Record, wopts: Record, err: Console) -> None:
-    from rich.progress import Progress
-
-    # the rows name agents as the study did (a file agent by its own `name`): the page's
-    # replays keep the reference each name came from (issue 39, item 1)
-    agents = {e.name: e for e in _study_agents(args, spec)}
-    title = (f"{spec.name}: {', '.join(summary.agents)} on {len(entries)} maps x "
-             f"{args.runs} runs, seed {seed_words(args)}")
-    replays = args.replays
-    if replays == "auto":
-        replays = "all" if len(rows) <= AUTO_REPLAYS else "lost"
-    with Progress(console=err, disable=not err.is_terminal) as progress:
-        task = progress.add_task("replay pages", total=len(rows))
-        written, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
-                                     {k: v for k, v in options.items() if v}, wopts, title,
-                                     lambda done, total: progress.update(task, completed=done),
-                                     caps_of(args), study_meta(args), agents,
-                                     [m.to_json() for m in per_map(rows, list(summary.agents),
-                                                                   summary.scored)], replays,
-                                     study_key(args.seed))
-    for note in notes:
-        err.print(f"note: {note}")
-    which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
-             "none": ": --replays none"}[replays]
-    err.print(f"study page: {args.html} ({written} replay pages beside it{which})")

@@ -61,7 +61,7 @@ def resolve_agent(spec: GameSpec, reference: str, isolation: Isolation = DEFAULT
 def named_reference(text: str) -> tuple[str, str]:
     """(the name, the reference) of `NAME=file.py:Class`; ("", text) for anything else.
 
-    A name holds no `/`, `\\` or `:`, so a path with `=` in it is still a path.
+    A name holds no slash, backslash or colon, so a path with `=` in it is still a path.
     """
     name, sep, reference = text.partition("=")
     name = name.strip()
@@ -98,8 +98,9 @@ class Unreadable(Elsewhere):
 
 
 def _broken(error: UsageError, name: str, reference: str) -> bool:
-    """Whether `error` makes the agent a broken submission (its games error rows) rather than
-    the user's mistake (the command stops).
+    """Whether `error` makes the agent a broken submission rather than the user's mistake.
+
+    A broken submission's games are error rows; a mistake stops the command.
 
     A named submission's file (a folder of a class, a glob's match) is the student's:
     whatever keeps it from reading, a missing agent.py too. A file named on the command

@@ -198,10 +198,13 @@ class ProcessGroup:
 
     def join(self) -> None:
         """Move the calling process in (between fork and exec)."""
-        if self.path is not None:
-            with contextlib.suppress(OSError), \
-                    open(os.path.join(self.path, "cgroup.procs"), "w") as f:
-                f.write("0")
+        if self.path is not None:  # os.open, not open(): no codec lookup after a fork
+            with contextlib.suppress(OSError):
+                fd = os.open(os.path.join(self.path, "cgroup.procs"), os.O_WRONLY)
+                try:
+                    os.write(fd, b"0")
+                finally:
+                    os.close(fd)
 
     def members(self) -> set[int]:
         """The processes in the group now."""
@@ -254,20 +257,27 @@ def caps_before_exec(memory_mib: int | None, max_processes: int,
         users = sum(1 for p in os.listdir("/proc") if p.isdigit())
     except OSError:
         users = 0
+    # imported and opened here, in the parent: between fork and exec the child must take no
+    # lock another thread of the parent may have held at the fork (the import lock, the
+    # dynamic loader's), or it waits forever (agents are described side by side, by threads)
+    import resource
+
+    libc = None
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None)
 
     def settle() -> None:
         os.setsid()
         if group is not None:
             group.join()
-        with contextlib.suppress(Exception):
-            import ctypes
-
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if libc is not None:
+            with contextlib.suppress(Exception):
+                libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
             os._exit(1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        import resource
-
         if memory_mib:
             limit = (memory_mib + HEADROOM_MIB) << 20
             with contextlib.suppress(ValueError, OSError):

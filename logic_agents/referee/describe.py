@@ -20,8 +20,8 @@ from pathlib import Path
 from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
-from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.dump import dumped_frames
+from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.players import PlayerServer
 from logic_agents.referee.wire import Channel, WireError
 

@@ -213,8 +213,9 @@ class PlayerServer:
         return ended[:100] if isinstance(ended, str) else ""
 
     def where_now(self) -> str:
-        """Where the last game's agent is now: its Python stack, as faulthandler dumps it
-        (all threads, innermost frame first), or "" when it cannot say.
+        """Where the last game's agent is now, or "" when it cannot say.
+
+        Its Python stack, as faulthandler dumps it (all threads, innermost frame first).
 
         Asked before the referee kills a game that ran past a cap; the dump is read for at
         most DUMP_WAIT_S and DUMP_LIMIT bytes.

@@ -34,8 +34,8 @@ from logic_agents.referee.containment import (
     own_this_process,  # noqa: F401
     share_core,
 )
-from logic_agents.referee.dump import dumped_frames
 from logic_agents.referee.describe import locate
+from logic_agents.referee.dump import dumped_frames
 from logic_agents.referee.isolation import (
     Isolation,
 )

@@ -163,9 +163,11 @@ class Server:
                     importlib.import_module(name)
 
     def fork(self, fd: int, dump: int = -1) -> Record:
-        """A fresh child plays one game on the socket `fd`; on SIGUSR1 it writes its stack
-        to the pipe `dump` (the referee asks, through `dump`, before it kills a game that ran
-        past a cap)."""
+        """A fresh child plays one game on the socket `fd`.
+
+        On SIGUSR1 it writes its stack to the pipe `dump` (the referee asks, through the
+        `dump` order, before it kills a game that ran past a cap).
+        """
         assert self.serving is not None and self.spec is not None
         self.sweep()
         self.ended = ""

@@ -46,6 +46,7 @@ from logic_agents.referee.plays import Referee
 from logic_agents.referee.pool import Pool
 from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.study.entries import MapEntry
+from logic_agents.study.grades import source_of
 from logic_agents.study.record import (
     check_same_study,
     read_study,
@@ -349,6 +350,9 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
         study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
                              caps, all_jobs.agents_of)
         study["seed_secret"] = secret
+        spec = get_game(game)  # what each agent was read from: the grades' source column
+        study["references"] = {name: source_of(entry, spec)
+                               for name, entry in all_jobs.agents_of.items()}
         holds = out.exists() and out.stat().st_size > 0
         if holds and not settings.resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "

@@ -26,8 +26,8 @@ from logic_agents._version import __version__
 from logic_agents.errors import FormatError, LogicAgentsError
 from logic_agents.ground.inputs import load_json, read_text
 from logic_agents.ground.shapes import Record
-from logic_agents.referee.clock import Caps
 from logic_agents.referee.agents import Unreadable
+from logic_agents.referee.clock import Caps
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study.entries import MapEntry
 from logic_agents.world.agents import is_reference

@@ -12,6 +12,8 @@ from rich.markup import escape
 
 from logic_agents.study.summary import Summary
 
+PAIR_LINES = 40  # paired tests printed on a terminal (a class of 200 has 19,900)
+
 
 def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed: int | str
                   ) -> None:
@@ -62,11 +64,19 @@ def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed
     if tied:
         same = ("scored the same in every paired game" if scored else "never split a game "
                 "(every paired game was won by both or lost by both)")
-        console.print(f"{len(tied)} pair(s) of agents {same}: "
-                      + escape(", ".join(f"{p.a}/{p.b}" for p in tied)))
-    for pair in summary.pairs:
-        if pair in tied:
-            continue
+        named = ", ".join(f"{p.a}/{p.b}" for p in tied[:PAIR_LINES])
+        console.print(f"{len(tied)} pair(s) of agents {same}: " + escape(named)
+                      + (f", and {len(tied) - PAIR_LINES} more" if len(tied) > PAIR_LINES
+                         else ""))
+    split = [p for p in summary.pairs if p not in tied]
+    # a class: the significant pairs first, and no more than a screen of them
+    shown = sorted(split, key=lambda p: not p.significant)[:PAIR_LINES] \
+        if len(split) > PAIR_LINES else split
+    if len(split) > PAIR_LINES:
+        console.print(f"{len(split)} paired tests; the first {PAIR_LINES} shown, significant "
+                      "ones first (--json and --html hold them all; --baseline A,B tests "
+                      "only the pairs with a baseline agent)")
+    for pair in shown:
         verdict = f"{pair.better} is better" if pair.significant else "no significant difference"
         if scored:
             line = (f"{pair.a} vs {pair.b}: {pair.paired_games} paired games; "

@@ -5,26 +5,34 @@ their 95% intervals, per agent and group), the paired tests (`pairs`: McNemar on
 beside each difference and its interval), `by_map` (the same per map) and `meta` (the call that
 made it, the version, the seed); `to_pandas()` gives one row per game (pandas is the optional
 extra `pandas`), `to_html()` the self-contained study page (no network), which a notebook shows
-by itself (`_repr_html_`). A Study reads like the summary's JSON: `study["agents"]`.
+by itself (`_repr_html_`), `grades()` / `write_grades(path)` one line per agent (study.grades).
+`Study.load(results)` rebuilds a study from its results file without playing a game. A Study
+reads like the summary's JSON: `study["agents"]`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import html
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import DependencyNotInstalled
+from logic_agents.errors import DependencyNotInstalled, FormatError
 from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
+from logic_agents.study.grades import grade_rows, write_grades
+from logic_agents.study.record import read_study, study_path
 from logic_agents.study.report import summary_text
-from logic_agents.study.rows import Row
-from logic_agents.study.summary import MapStats, Pair, Summary, per_map
+from logic_agents.study.rows import Row, read_rows
+from logic_agents.study.summary import MapStats, Pair, Summary, per_map, summarize
 from logic_agents.web.study import study_page
 from logic_agents.web.svg import episode_html
 from logic_agents.world.core import EpisodeResult
+from logic_agents.world.registry import get_game
 from logic_agents.world.view import BoardView
 
 
@@ -71,6 +79,51 @@ class Study:
     summary: Summary
     game: str = ""
     meta: dict[str, str] = dataclasses.field(default_factory=dict)
+    # what each agent was read from (a file reference, `builtin`): the grades' source column
+    sources: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def load(cls, results: str | PathLike[str], baseline: Sequence[str] = ()) -> Study:
+        """The study a results file holds, rebuilt without playing a game: its summary (with
+        the paired tests, only those with a `baseline` agent if given), grades and page.
+
+        The file's study record (beside it) gives the game, the agents' order and sources,
+        and the seed (a secret one stays secret); every row must carry the referee's seal.
+        A game retried with --retry-errors counts once, as its last row.
+        """
+        path = Path(os.fspath(results))
+        if not path.is_file():
+            raise FormatError("no such results file", str(path), 0, 0)
+        record = read_study(path)
+        game = record.get("game")
+        if not isinstance(game, str):
+            raise FormatError("the study record names no game", str(study_path(path)), 1, 1)
+        spec = get_game(game)
+        key = record.get("seal")
+        rows = list({row.key: row for row in read_rows(
+            path, key if isinstance(key, str) and len(key) == 32 else None)}.values())
+        listed = [a.get("name") for a in record.get("agents") or () if isinstance(a, dict)]
+        agents = [a for a in listed if isinstance(a, str)] or None
+        instances = [i for i in record.get("instances") or () if isinstance(i, dict)]
+        groups = list(dict.fromkeys(str(i.get("group")) for i in instances))
+        summary = summarize(rows, agents, groups=groups or None,
+                            scored=spec.objective == "score", baseline=tuple(baseline))
+        secret = record.get("seed_secret") is True
+        sources = record.get("references")
+        maps = len({(r.group, r.map) for r in rows})
+        return cls(rows, summary, game, {
+            "results": str(path), "version": str(record.get("version", "")),
+            "seed": "secret" if secret else str(record.get("seed", "")),
+            "runs": f"{record.get('runs')} per map and agent", "maps": str(maps)},
+            {str(k): str(v) for k, v in sources.items()} if isinstance(sources, dict) else {})
+
+    def grades(self) -> list[Record]:
+        """One record per agent, best first (study.grades.GRADE_FIELDS)."""
+        return grade_rows(self.summary, self.rows, self.sources)
+
+    def write_grades(self, path: str | PathLike[str]) -> None:
+        """The grades as CSV (what `compare --grades` writes)."""
+        write_grades(path, self.grades())
 
     @property
     def pairs(self) -> tuple[Pair, ...]:

@@ -16,7 +16,7 @@ import hashlib
 import html
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from logic_agents.errors import AgentFailed
 from logic_agents.ground.output import natural_key
@@ -24,6 +24,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.agents import resolve_agent
 from logic_agents.referee.clock import NO_CAPS, Caps, Clock
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
+from logic_agents.web.leaderboard import PUBLIC_LEAVES_OUT, failures, leaderboard
 from logic_agents.world.agents import build_agent, explaining
 from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import GameSpec
@@ -42,6 +43,7 @@ class GameRow(Protocol):
     steps: int
     guesses: int
     score: float | None
+    error: str
 
     @property
     def failed(self) -> bool: ...
@@ -58,6 +60,7 @@ class StudyEntry(Protocol):
     def group(self) -> str: ...
 
 
+PUBLIC_META = ("version", "runs", "made")  # what a public page keeps of the study's meta
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
 
 
@@ -148,6 +151,7 @@ def _summary_rows(summary: Record, scored: bool) -> list[str]:
     for name, st in summary["agents"].items():
         for group, g in [("all", st), *(st["groups"].items() if len(st["groups"]) > 1 else [])]:
             first = [_cell(name), _cell(group), _cell(g["games"], g["games"])]
+            failed = [_cell(g["errors"], g["errors"]), _cell(g["timeouts"], g["timeouts"])]
             if scored:
                 cells = [_cell(_score(g), g["score"]["mean"]),
                          _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
@@ -158,7 +162,7 @@ def _summary_rows(summary: Record, scored: bool) -> list[str]:
                          _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
                          _cell(f"{g['mean_guesses']:.2f}", g["mean_guesses"]),
                          _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]), _cpu_cell(g)]
-            body.append("<tr>" + "".join(first + cells) + "</tr>")
+            body.append("<tr>" + "".join(first + cells + failed) + "</tr>")
     return body
 
 
@@ -173,12 +177,18 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+MAX_PAGE_PAIRS = 300  # pairs a page lists; past that, the significant ones (a class of 200)
+
+
 def _pair_rows(summary: Record, scored: bool) -> list[str]:
     body = []
     unit = 1 if scored else 100
     pairs = list(summary["pairs"])
     family = holm([p["p_value"] for p in pairs])
-    for p, p_holm in zip(pairs, family, strict=True):
+    listed = list(zip(pairs, family, strict=True))
+    if len(listed) > MAX_PAGE_PAIRS:
+        listed = [(p, h) for p, h in listed if p["significant"]][:MAX_PAGE_PAIRS]
+    for p, p_holm in listed:
         verdict = f"{p['better']} is better" if p["significant"] else "no significant difference"
         lo, hi = p.get("difference_ci95", [0.0, 0.0])
         diff = p.get("difference", 0.0)
@@ -216,19 +226,31 @@ def _meta(meta: dict[str, str]) -> str:
 def study_page(title: str, summary: Record, rows: Sequence[GameRow],
                links: dict[tuple[str, str, int, int], str], notes: Sequence[str] = (),
                meta: dict[str, str] | None = None,
-               window: int | None = None, maps: Sequence[Record] = ()) -> str:
+               window: int | None = None, maps: Sequence[Record] = (),
+               public: bool = False, again: Callable[[Any], str] | None = None) -> str:
     """The whole page; `links` maps a row's key to its replay page (relative path); `meta`
     (command, version, seed, ...) is printed at the top. Every table sorts by a click on its
     header (a few lines of inline script; the page loads nothing). `window`: at most that
     many rows of the per-map and per-game tables (a notebook's view of a big study), with a
     note of how many there are. `maps`: the per-map figures (study.summary.per_map), which
-    the study computes: the pages draw, they do not count."""
+    the study computes: the pages draw, they do not count. `public`: the form to publish,
+    without the command, seeds, error messages or replays (web.leaderboard); `again(row)`:
+    the command that plays a failed game again, shown in each agent's failures."""
     scored = summary.get("objective") == "score"
     agents = list(summary["agents"])
+    if public:
+        meta = {k: v for k, v in (meta or {}).items() if k in PUBLIC_META}
+        meta["public"] = PUBLIC_LEAVES_OUT
+        links, notes, again = {}, [], None
     head = (["agent", "group", "games", "mean score [95% CI]", "steps", "time/game s",
              "cpu/game s"] if scored
             else ["agent", "group", "games", "wins", "win rate % [95% CI]", "steps", "guesses",
-                  "time/game s", "cpu/game s"])
+                  "time/game s", "cpu/game s"]) + ["errors", "time-outs"]
+    board_head, board = leaderboard(summary)
+    pairs_listed = len(summary["pairs"])
+    if pairs_listed > MAX_PAGE_PAIRS:
+        notes = [*notes, f"{pairs_listed:,} pairs were tested; the table lists the significant "
+                 "ones (--baseline A,B tests only the pairs with a baseline agent)"]
     map_head = ["group", "map"]
     for agent in agents:
         map_head += ([f"{agent} score [95% CI]", f"{agent} time/game s"] if scored
@@ -252,17 +274,24 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
         link = links.get(r.key)
         cell = f'<td><a href="{_e(link)}">replay</a></td>' if link else "<td></td>"
         value = f"{r.score:g}" if scored and r.score is not None else r.outcome
+        error = "" if public else r.error
         games.append("<tr>" + "".join([
             _cell(r.agent), _cell(r.group), _cell(r.map, map_rank[r.map]), _cell(r.run, r.run),
-            _cell(r.seed, r.seed), _cell(value, r.score if scored else None, f"o-{r.outcome}"),
-            _cell(r.steps, r.steps), _cell(r.guesses, r.guesses)]) + cell + "</tr>")
+            _cell("" if public else r.seed, r.seed),
+            _cell(value, r.score if scored else None, f"o-{r.outcome}"),
+            _cell(r.steps, r.steps), _cell(r.guesses, r.guesses), _cell(error)]) + cell
+            + "</tr>")
 
     def header(names: Sequence[str]) -> str:
         return "".join(f'<th title="sort">{_e(h)}</th>' for h in names)
 
     page = _fill(_asset("study.html"), {
         "title": _e(title), "meta": _meta(meta or {}), "head": header(head),
-        "summary": "".join(_summary_rows(summary, scored)), "bars": bars_svg(summary),
+        "summary": "".join(_summary_rows(summary, scored)),
+        "bars": ("<h2>By group, with 95% intervals</h2>" + bars_svg(summary)
+                 if len(agents) <= len(COLOURS) else ""),  # past that, the leaderboard's bars
+        "board_head": header(board_head), "board": "".join(board),
+        "failures": failures(rows, links, public, again),
         "pair_head": header(pair_head),
         "pairs": "".join(_pair_rows(summary, scored))
         or f'<tr><td colspan="{len(pair_head)}">one agent: no pairs</td></tr>',
@@ -293,11 +322,13 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
                 meta: dict[str, str] | None = None,
                 agents: Record | None = None,
                 maps: Sequence[Record] = (), replays: str = "all",
-                agent_key: bytes = PUBLIC_KEY) -> tuple[int, list[str]]:
+                agent_key: bytes = PUBLIC_KEY, public: bool = False,
+                again: Callable[[Any], str] | None = None) -> tuple[int, list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
-    failed (error, timeout) gets no replay page: its row says what happened. `agents` maps
+    failed with an error is replayed up to the failure; a time-out gets no replay page (its
+    row says where the agent was). `public`: the page to publish (study_page), no replays. `agents` maps
     the names rows carry to the agents' entries (a file agent's row names it by its own
     `name`, which no lookup resolves). `replays`: "all" games get a page, "lost" only those
     not won, "none" none (REPLAYS). `agent_key`: the study's key for its agents' seeds
@@ -305,6 +336,8 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
 
     if replays not in REPLAYS:
         raise ValueError(f"replays: one of {', '.join(REPLAYS)}, not {replays!r}")
+    if public:  # a replay shows the maps, which may be the course's hidden ones
+        replays = "none"
     page = Path(path)
     folder = page.with_name(page.stem + "_replays")
     folder.mkdir(parents=True, exist_ok=True)
@@ -316,10 +349,12 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
         instance = instances.get((row.group, row.map))
         if instance is None:  # a resumed row whose map is no longer in the study
             continue
-        if row.failed:
-            failed += 1
-            continue
         if replays == "none" or replays == "lost" and row.outcome == "won":
+            continue
+        # a failed game is replayed up to its failure: an error is met again at once; a
+        # time-out would cost its cap again, and a module that does not read has no game
+        if row.outcome == "timeout" or row.failed and "(in reading its module)" in row.error:
+            failed += 1
             continue
         entry = (agents or {}).get(row.agent) or resolve_agent(spec, row.agent)
         options = explaining(entry, agent_options.get(row.agent, {}))
@@ -342,7 +377,8 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
         if progress is not None:
             progress(k + 1, len(rows))
     if failed:
-        notes.append(f"{failed} game(s) ended in error or timeout; they have no replay page")
-    page.write_text(study_page(title, summary, rows, links, notes, meta, maps=maps),
-                    encoding="utf-8")
+        notes.append(f"{failed} game(s) timed out or had no agent to play; they have no "
+                     "replay page (each failure's message says where the agent was)")
+    page.write_text(study_page(title, summary, rows, links, notes, meta, maps=maps,
+                               public=public, again=again), encoding="utf-8")
     return len(links), notes

@@ -244,8 +244,8 @@ def _stamp(path: Path) -> tuple[int, ...]:
 
 def _where_in(error: BaseException, module: str) -> str:
     """`Type: message (file:line)` of an error raised while a module was read."""
-    text = str(error).strip().splitlines()
-    line = f"{type(error).__name__}: {text[0][:200]}" if text else type(error).__name__
+    said = str(error).strip().splitlines()
+    line = f"{type(error).__name__}: {said[0][:200]}" if said else type(error).__name__
     frames = traceback.extract_tb(error.__traceback__)
     # the innermost frame of the agent's own code: not ours, not the import machinery's
     own = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)

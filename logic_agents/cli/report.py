@@ -1,0 +1,83 @@
+"""`logic-agents report`: a study rebuilt from its results file, no game played again.
+
+The summary, the paired tests (--baseline: only those with a baseline agent), the grades and
+the study page come from the rows and the study record beside them (study.results.Study.load).
+The page has no replays (they would play the games again; `compare --html` writes them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.markup import escape
+
+from logic_agents.cli.common import VERB_HELP, ParserMaker, refuse_overwrite
+from logic_agents.cli.episode import EXIT_AGENT_FAILED
+from logic_agents.cli.study_outputs import (
+    baseline_of,
+    check_outputs,
+    output_flags,
+    play_again,
+    report_failures,
+)
+from logic_agents.errors import UsageError
+from logic_agents.ground.output import make_console
+from logic_agents.study.report import print_summary
+from logic_agents.study.results import Study
+from logic_agents.web.study import study_page
+
+
+def add_parser(sub: ParserMaker) -> None:
+    p = sub.add_parser(
+        "report", help=VERB_HELP["report"],
+        description="Rebuild a study's summary, grades and page from its results file (the "
+        "--out of compare) and the study record beside it, without playing any game. Exit "
+        "code: 0, or 3 when some games ended in error or timeout (2: bad input).")
+    p.epilog_from = lambda: ("Example: logic-agents report runs.csv --grades grades.csv "
+                             "--html class.html --baseline spx,satx. ")
+    p.add_argument("results", metavar="RESULTS", help="a results file (.csv or .jsonl) that "
+                   "compare --out wrote, with its study record beside it")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--html", metavar="FILE.html", help="write the study page (leaderboard, "
+                   "failures by agent, paired tests, maps, games; no replays)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing --html page or --grades file")
+    output_flags(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.html and not args.html.endswith((".html", ".htm")):
+        raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
+    if args.html:
+        refuse_overwrite(args.html, args.force, "--html")
+    check_outputs(args)
+    study = Study.load(args.results, baseline_of(args))
+    err = make_console(stderr=True)
+    summary = study.summary
+    if args.grades:
+        study.write_grades(args.grades)
+        err.print(f"grades: {escape(args.grades)}")
+    if args.html:
+        title = (f"{study.game}: {len(summary.agents)} agents, "
+                 f"{len(study.rows)} games" + ("" if args.public else
+                                               f", seed {study.meta.get('seed', '')}"))
+        page = study_page(title, summary.to_json(), study.rows, {}, (), study.meta,
+                          maps=[m.to_json() for m in study.by_map], public=args.public,
+                          again=play_again(study.sources, study.game))
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(page)
+        err.print(f"study page: {escape(args.html)}" + (" (public)" if args.public else ""))
+    failed = sum(st.errors + st.timeouts for st in summary.agents.values())
+    if failed:
+        report_failures(study.rows, err)
+    code = EXIT_AGENT_FAILED if failed else 0
+    if args.json:
+        print(json.dumps(summary.to_json()))
+        return code
+    runs = max((row.run for row in study.rows), default=-1) + 1
+    maps = len({(row.group, row.map) for row in study.rows})
+    print_summary(make_console(), summary, maps, runs, study.meta.get("seed", ""))
+    return code
+

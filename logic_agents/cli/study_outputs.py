@@ -1,0 +1,167 @@
+"""What `compare` and `report` make of a study's rows besides the terminal's table: the
+failures said on stderr, the grades, and the study page (private or public).
+
+Concepts:
+- report_failures: one line per agent whose games failed, with its first failure's words.
+- published(argv) / study_meta(args): the command as a page shows it (--hide paths left out)
+  and what a reader needs to make the study again.
+- play_again(row, agents): the `play` command that plays a failed game again.
+- write_page(...): the study page and its replays (compare), or the page alone (report).
+- output_flags(parser): --grades, --baseline, --public, shared by compare and report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import shlex
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.markup import escape
+
+from logic_agents._version import __version__
+from logic_agents.cli.common import PROG, caps_of, refuse_overwrite
+from logic_agents.cli.episode import world_fault
+from logic_agents.errors import UsageError
+from logic_agents.ground.inputs import printable
+from logic_agents.ground.shapes import Record
+from logic_agents.study.entries import MapEntry
+from logic_agents.study.rows import Row
+from logic_agents.study.summary import Summary, per_map
+from logic_agents.web.study import write_study
+from logic_agents.world.seeds import study_key
+from logic_agents.world.spec import GameSpec
+
+# --replays auto: every game's page up to this many games (a 9,000-game study's pages took
+# about 220 MB), else the games not won
+AUTO_REPLAYS = 500
+TITLE_AGENTS = 6  # agents a page's title names; a class's says how many
+
+
+def output_flags(p: argparse.ArgumentParser) -> None:
+    """The flags of what a study writes besides its rows (compare and report)."""
+    p.add_argument("--grades", metavar="FILE.csv",
+                   help="write one line per agent, best first: rank, agent, source, games, "
+                   "wins, win rate and its 95%% interval, mean steps (or score), errors, "
+                   "time-outs and its first failure")
+    p.add_argument("--baseline", metavar="A,B", default=None,
+                   help="test only the pairs with one of these agents (a class against spx "
+                   "and satx), on the terminal, in --json and on the page")
+    p.add_argument("--public", action="store_true",
+                   help="write the --html page to publish: the leaderboard and counts, "
+                   "without the command, hidden paths, seeds, error messages or replays")
+
+
+def baseline_of(args: argparse.Namespace) -> tuple[str, ...]:
+    if args.baseline is None:
+        return ()
+    names = tuple(n.strip() for n in args.baseline.split(",") if n.strip())
+    if not names:
+        raise UsageError("--baseline names no agent")
+    return names
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before any game, outputs that cannot be written."""
+    if args.grades and not args.grades.lower().endswith(".csv"):
+        raise UsageError(f"--grades {args.grades}: the grades are CSV; name the file FILE.csv")
+    if args.grades:
+        refuse_overwrite(args.grades, args.force, "--grades")
+    if args.public and not args.html:
+        raise UsageError("--public is the form of the --html page; give --html FILE.html")
+
+
+def report_failures(rows: list[Row], err: Console) -> None:
+    """One line per agent whose games failed: how many, and the first failure's words."""
+    first: Record = {}
+    count: dict[str, int] = {}
+    for row in rows:
+        if row.failed:
+            first.setdefault(row.agent, row)
+            count[row.agent] = count.get(row.agent, 0) + 1
+    for agent, row in first.items():
+        who = (f"the game's own code failed in {count[agent]} of agent "
+               f"{escape(printable(agent))}'s game(s)" if world_fault(row.error or "")
+               else f"agent {escape(printable(agent))} failed {count[agent]} game(s)")
+        err.print(f"{PROG}: {who}; first on {escape(printable(row.map))} run {row.run}: "
+                  f"{escape(printable(row.error or row.outcome))}")
+
+
+def published(argv: list[str]) -> list[str]:
+    """The command as a page shows it: what --hide names is a secret's place, left out."""
+    shown, hidden_next = [], False
+    for word in argv:
+        if hidden_next:
+            shown.append("PATH")
+            hidden_next = False
+        elif word == "--hide":
+            shown.append(word)
+            hidden_next = True
+        elif word.startswith("--hide="):
+            shown.append("--hide=PATH")
+        else:
+            shown.append(word)
+    return shown
+
+
+def seed_words(args: argparse.Namespace) -> str:
+    """The study's seed as a page or a summary shows it: a secret one is never printed."""
+    return "secret" if args.seed_secret else str(args.seed)
+
+
+def study_meta(args: argparse.Namespace) -> dict[str, str]:
+    """What a reader needs to make the study again: the command as typed, the version, the
+    seed, and when it ran."""
+    return {"command": "logic-agents " + shlex.join(published(args.argv)),
+            "version": f"logic-agents {__version__}, Python {platform.python_version()}",
+            "seed": seed_words(args), "runs": f"{args.runs} per map and agent",
+            **({"fair play": args.isolation.unsandboxed()}
+               if args.isolated and args.isolation.unsandboxed() else {}),
+            "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
+
+
+def play_again(sources: dict[str, str], game: str) -> Callable[[Row], str]:
+    """The `play` command of a failed game: its map, its agent's file, the game's seed.
+
+    The world draws as it did in the study; an agent that draws from its own seed was given
+    one derived from the study's key, which `play` does not know.
+    """
+    def command(row: Row) -> str:
+        source = sources.get(row.agent, "")
+        agent = row.agent if source in ("", "builtin") else source
+        return shlex.join(["logic-agents", "play", row.map, "--game", game, "--agent", agent,
+                           "--seed", str(row.seed)])
+    return command
+
+
+def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
+               entries: list[MapEntry], options: Record, wopts: Record, err: Console,
+               agents: Record, sources: dict[str, str]) -> None:
+    from rich.progress import Progress
+
+    # the rows name agents as the study did (a file agent by its own `name`): the page's
+    # replays keep the reference each name came from (issue 39, item 1)
+    who = (", ".join(summary.agents) if len(summary.agents) <= TITLE_AGENTS
+           else f"{len(summary.agents)} agents")
+    title = (f"{spec.name}: {who} on {len(entries)} maps x {args.runs} runs"
+             + ("" if args.public else f", seed {seed_words(args)}"))
+    replays = "none" if args.public else args.replays
+    if replays == "auto":
+        replays = "all" if len(rows) <= AUTO_REPLAYS else "lost"
+    with Progress(console=err, disable=not err.is_terminal) as progress:
+        task = progress.add_task("replay pages", total=len(rows))
+        written, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
+                                     {k: v for k, v in options.items() if v}, wopts, title,
+                                     lambda done, total: progress.update(task, completed=done),
+                                     caps_of(args), study_meta(args), agents,
+                                     [m.to_json() for m in per_map(rows, list(summary.agents),
+                                                                   summary.scored)], replays,
+                                     study_key(args.seed), args.public,
+                                     play_again(sources, spec.name))
+    for note in notes:
+        err.print(f"note: {note}")
+    which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
+             "none": ": --public" if args.public else ": --replays none"}[replays]
+    err.print(f"study page: {args.html} ({written} replay pages beside it{which})")

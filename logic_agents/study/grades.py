@@ -1,0 +1,122 @@
+"""Grades: one line per agent of a study, as a course's spreadsheet takes it.
+
+Concepts:
+- grade_rows(summary, rows, sources): per agent, ranked by win rate (a scored game: mean
+  score): its source (the file it was read from, `builtin` for the game's own), games, wins,
+  win rate and its 95% Wilson interval, mean steps (or score), errors, time-outs and its
+  first failure (by map, then run: the same whichever game finished first).
+- write_grades(path, grades): the CSV, written whole then renamed into place. A text cell that
+  a spreadsheet would read as a formula (=, +, -, @) is written with a leading apostrophe: a
+  student's name or error text is never run as one.
+- source_of(entry): what an agent's name was read from.
+"""
+
+from __future__ import annotations
+
+import csv
+import inspect
+import io
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+from logic_agents.ground.output import natural_key
+from logic_agents.ground.shapes import Record
+from logic_agents.study.rows import Row
+from logic_agents.study.summary import Summary
+from logic_agents.world.spec import AgentEntry, GameSpec
+
+GRADE_FIELDS = ("rank", "agent", "source", "games", "wins", "win_rate", "ci95_low",
+                "ci95_high", "mean_steps", "mean_score", "errors", "timeouts", "first_error")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def first_failures(rows: Iterable[Row]) -> dict[str, Row]:
+    """Each agent's first failed game, by map (natural order) then run."""
+    first: dict[str, Row] = {}
+    for row in rows:
+        if row.failed:
+            held = first.get(row.agent)
+            if held is None or _order(row) < _order(held):
+                first[row.agent] = row
+    return first
+
+
+def _order(row: Row) -> tuple[object, ...]:
+    return (natural_key(row.map), row.run, row.group)
+
+
+def ranked(summary: Summary) -> list[tuple[int, str]]:
+    """(rank, agent), best first: by win rate or mean score; ties share a rank (1, 2, 2, 4)."""
+    def value(name: str) -> float:
+        st = summary.agents[name]
+        return st.score.mean if summary.scored and st.score is not None else st.win_rate
+
+    order = sorted(summary.agents, key=lambda n: (-value(n), natural_key(n)))
+    out: list[tuple[int, str]] = []
+    for k, name in enumerate(order):
+        tied = out and value(out[-1][1]) == value(name)
+        out.append((out[-1][0] if tied else k + 1, name))
+    return out
+
+
+def grade_rows(summary: Summary, rows: Sequence[Row], sources: Mapping[str, str]
+               ) -> list[Record]:
+    """One record per agent (GRADE_FIELDS), best first."""
+    first = first_failures(rows)
+    out = []
+    for rank, name in ranked(summary):
+        st = summary.agents[name]
+        failed = first.get(name)
+        out.append({
+            "rank": rank, "agent": name, "source": sources.get(name, ""), "games": st.games,
+            "wins": st.wins, "win_rate": round(st.win_rate, 4),
+            "ci95_low": round(st.ci95[0], 4), "ci95_high": round(st.ci95[1], 4),
+            "mean_steps": round(st.mean_steps, 2),
+            "mean_score": round(st.score.mean, 3) if st.score is not None else "",
+            "errors": st.errors, "timeouts": st.timeouts,
+            "first_error": (f"{failed.map} run {failed.run}: {failed.error or failed.outcome}"
+                            if failed is not None else "")})
+    return out
+
+
+def _cell(value: object) -> object:
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def write_grades(path: str | os.PathLike[str], grades: Sequence[Record]) -> None:
+    """The grades as CSV at `path` (written whole, then renamed into place)."""
+    target = Path(path)
+    if target.suffix.lower() != ".csv":
+        raise FormatError("the grades are CSV; name the file FILE.csv", str(target), 0, 0)
+    text = io.StringIO()
+    writer = csv.DictWriter(text, GRADE_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for grade in grades:
+        writer.writerow({k: _cell(v) for k, v in grade.items()})
+    tmp = target.with_name(f".{target.name}.tmp")
+    try:
+        tmp.write_text(text.getvalue(), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as e:
+        raise FormatError(f"cannot write the grades: {e.strerror or e}", str(target), 0, 0) \
+            from None
+
+
+def source_of(entry: AgentEntry, spec: GameSpec) -> str:
+    """What an agent was read from: `builtin` (the game's own), its file reference, or the
+    file of a class given as an object ("" when there is none: a notebook's)."""
+    factory = entry.factory
+    reference = getattr(factory, "reference", None)
+    if entry.name in spec.agents and entry is spec.agents[entry.name] or \
+            isinstance(reference, str) and reference in spec.agents:
+        return "builtin"
+    if isinstance(reference, str):
+        return reference
+    try:
+        return inspect.getsourcefile(factory) or ""
+    except TypeError:
+        return ""
