@@ -10,9 +10,10 @@ Prints two markdown tables, each measured in this run, configurations alternated
    logic-agents installed from it), that tree's per-worker players and --player-per-game (on
    a tenth of the games: it starts an interpreter per game). Wall and CPU per game, and the
    CPU ratio to trusted play.
-2. a class: --class-size file agents (each spx in a folder of its own, as a student's) on the
-   30 official maps, one run, `--jobs 2`: wall, peak memory (PSS summed over every process of
-   the study), peak processes at once, for this tree and (with --old) the one before.
+2. a class: --class-size file agents (each spx in a folder of its own, as a student's) on
+   the 30 official maps, --class-runs runs (default 1), `--jobs 2`: wall, peak memory (PSS
+   summed over every process of the study), peak processes at once, for this tree and (with
+   --old) the one before.
 
 Every command runs in a scratch folder (so `python -m` finds each tree's own installed package,
 not this checkout). CPU is the study's whole process tree's, read from a cpuacct cgroup made for each command
@@ -159,7 +160,7 @@ def the_class(args: argparse.Namespace, work: Path) -> str:
     agents = ",".join(f"{students / f's{k:03d}' / 'agent.py'}:Agent"
                       for k in range(args.class_size))
     maps = [str(ROOT / "maps" / "daggers" / "2018")]
-    study = ["--runs", "1", "--jobs", "2", "--seed", "0"]
+    study = ["--runs", str(args.class_runs), "--jobs", "2", "--seed", "0"]
     rows = [("this tree", sys.executable)] + ([("before", args.old)] if args.old else [])
     measured: dict[str, list[Measured]] = {name: [] for name, _ in rows}
     for _ in range(args.rounds):
@@ -172,7 +173,8 @@ def the_class(args: argparse.Namespace, work: Path) -> str:
         walls = [m.wall for m in ms]
         pss = [m.peak_pss / 2**20 for m in ms]
         procs = [m.peak_processes for m in ms]
-        lines.append(f"| {name} | {30 * args.class_size:,} | {statistics.median(walls):.1f} "
+        games = 30 * args.class_size * args.class_runs
+        lines.append(f"| {name} | {games:,} | {statistics.median(walls):.1f} "
                      f"({max(walls):.1f}) | {statistics.median(pss):.0f} ({max(pss):.0f}) | "
                      f"{statistics.median(procs):.0f} ({max(procs)}) |")
     return "\n".join(lines)
@@ -182,6 +184,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--class-size", dest="class_size", type=int, default=100)
+    parser.add_argument("--class-runs", dest="class_runs", type=int, default=1,
+                        help="runs per map and student (issue 53's goal: 200 students, 2 runs)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old", metavar="PYTHON", help="the interpreter of the tree before")
     parser.add_argument("--out", type=Path)

@@ -124,7 +124,8 @@ def episode_data(trace_path: str | Path, text: str | None = None) -> Record:
     return {"game": report["game"], "map": report["map"], "agent": report["agent"],
             "seed": report["seed"], "outcome": report["outcome"] or "unfinished",
             "objective": get_game(report["game"]).objective, "board": recorder.board,
-            "kinds": recorder.kinds, "frames": recorder.frames}
+            "kinds": recorder.kinds, "frames": recorder.frames,
+            **({"error": report["error"]} if report.get("error") else {})}
 
 
 def game_page(data: Record, title: str | None = None) -> str:

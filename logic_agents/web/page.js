@@ -27,6 +27,11 @@
   const out = document.createElement("b");
   out.className = "outcome-" + outcome; out.textContent = outcome.toUpperCase().replace("_", " ");
   $("meta").append(out);
+  if (data.error) {  // a game the agent failed: what it raised, and where in its code
+    const why = document.createElement("div");
+    why.className = "failure"; why.textContent = data.error;
+    $("meta").append(why);
+  }
 
   let root, route, routeStart, groups = [];
   const wrap = $("board-wrap");

@@ -288,7 +288,8 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
     page = _fill(_asset("study.html"), {
         "title": _e(title), "meta": _meta(meta or {}), "head": header(head),
         "summary": "".join(_summary_rows(summary, scored)),
-        "bars": ("<h2>By group, with 95% intervals</h2>" + bars_svg(summary)
+        "bars": ('<h2>By group, with 95% intervals</h2><div class="scroll">'
+                 + bars_svg(summary) + "</div>"
                  if len(agents) <= len(COLOURS) else ""),  # past that, the leaderboard's bars
         "board_head": header(board_head), "board": "".join(board),
         "failures": failures(rows, links, public, again),

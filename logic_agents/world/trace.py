@@ -365,4 +365,5 @@ def replay(path: str | Path, watch: Any = None, text: str | None = None) -> Reco
     return {"steps": steps, "score": score, "outcome": end["result"]["outcome"] if end else None,
             "game": spec.name, "map": (end or {}).get("result", {}).get("map") or
             Path(str(begin.get("map_path", ""))).stem, "agent": begin.get("agent", ""),
-            "seed": begin.get("seed")}
+            "seed": begin.get("seed"),
+            "error": str((end or {}).get("result", {}).get("error") or "")[:2000]}

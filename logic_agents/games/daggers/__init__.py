@@ -3,18 +3,25 @@
 Agents: the 2018 report's rpx, spx and satx (agents.py), and prob (prob.py), which plays
 the cells satx would prove (found from the exact odds) and guesses by exact dagger probability
 (odds.py).
+
+What an agent reads in an observation's grid: COVERED ("?"), FLAGGED ("F", a flag it
+placed), HIT ("X", a dagger it probed, which cost a life), a clue "0"-"8" (daggers among the
+neighbours) or GOLD ("g", found gold, a clue of 0); exported here for agents to compare with.
 """
 
 from logic_agents.errors import LogicAgentsError
 from logic_agents.games.daggers import agents as _report_agents
 from logic_agents.games.daggers.agents import SatAgent
-from logic_agents.games.daggers.board import DaggersMap, format_map, load, parse
+from logic_agents.games.daggers.board import GOLD, DaggersMap, format_map, load, parse
 from logic_agents.games.daggers.clues import single_point_moves
 from logic_agents.games.daggers.generate import GENERATOR
 from logic_agents.games.daggers.knowledge import DaggersKB
 from logic_agents.games.daggers.prob import ProbAgent
 from logic_agents.games.daggers.render import VIEW, styled
 from logic_agents.games.daggers.world import (
+    COVERED,
+    FLAGGED,
+    HIT,
     DaggersAction,
     DaggersObservation,
     DaggersWorld,
@@ -93,6 +100,10 @@ SPEC = spec.GameSpec(
 
 __all__ = [
     "AGENTS",
+    "COVERED",
+    "FLAGGED",
+    "GOLD",
+    "HIT",
     "DaggersAction",
     "DaggersMap",
     "DaggersObservation",

@@ -1,0 +1,2 @@
+class Agent:
+    def reset(self, seed=None) pass
