@@ -140,7 +140,7 @@ def test_the_grades_have_a_line_per_agent_best_first(played):
 def test_the_report_rebuilds_what_compare_printed(played, capsys, tmp_path):
     code = main(["report", str(played["out"]), "--json", "--grades",
                  str(tmp_path / "again.csv"), "--html", str(tmp_path / "again.html")])
-    assert code == 3
+    assert code == 0  # it played nothing; compare's exit code said games failed
     assert json.loads(capsys.readouterr().out) == played["summary"]
     assert (tmp_path / "again.csv").read_text() == Path(played["grades"]).read_text()
     study = Study.load(played["out"])
@@ -153,7 +153,7 @@ def test_the_report_rebuilds_what_compare_printed(played, capsys, tmp_path):
 def test_baseline_limits_the_pairs(played, capsys):
     code = main(["report", str(played["out"]), "--json", "--baseline", "spx,satx"])
     pairs = json.loads(capsys.readouterr().out)["pairs"]
-    assert code == 3 and len(pairs) == 1 + 2 * 6  # spx/satx, and each with every student
+    assert code == 0 and len(pairs) == 1 + 2 * 6  # spx/satx, and each with every student
     assert all("spx" in (p["a"], p["b"]) or "satx" in (p["a"], p["b"]) for p in pairs)
     code = main(["report", str(played["out"]), "--baseline", "nobody"])
     assert code == 2 and "no agent of the study" in capsys.readouterr().err

@@ -334,7 +334,10 @@ def test_the_study_page_fits_a_narrow_window_and_orders_maps_naturally(tmp_path)
                                  "</script></body>"))
     dom = load(page, width=400)
     assert 'data-fit="true"' in dom
-    assert dom.count('class="scroll"') == 4  # each table scrolls in its own box
+    # each table scrolls in its own box: the leaderboard (issue 53), the summary, the pairs,
+    # the maps and the games; and so do the bars, drawn at their size
+    assert dom.count('class="scroll"') == 6
+    assert dom.count("<table") == dom.count('<div class="scroll"><table') == 5
 
 
 def test_holm_adjusts_as_the_textbook_says():

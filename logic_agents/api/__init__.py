@@ -25,11 +25,9 @@ from logic_agents.referee.isolation import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX
 from logic_agents.study import batch as _batch
 from logic_agents.study import seeding as _seeding
 from logic_agents.study.entries import entries_from_references as _entries_from_references
-from logic_agents.study.grades import source_of as _source_of
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
 from logic_agents.study.settings import BACKENDS as _BACKENDS
 from logic_agents.study.settings import StudySettings as _StudySettings
-from logic_agents.study.submissions import expand_agents as _expand_agents
 from logic_agents.study.summary import summarize as _summarize
 from logic_agents.web import svg as _svg
 from logic_agents.world import agents as _agents
@@ -302,13 +300,9 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
         game_timeout: seconds an agent's game may take (None: no cap).
         memory_cap: MiB an agent's process may hold (None: no cap).
         max_processes: processes an isolated agent may start beside its own.
-        baseline: agents' names; the paired tests are only the pairs with one of them (a
-            class against spx and satx).
-
-    Agents named by a glob (`"students/*/agent.py:Agent"`) are every file it matches, each
-    named by what the `*` matched; `"NAME=file.py:Class"` plays a file under NAME. A file
-    agent whose module does not read (a syntax or import error) plays error rows that say
-    why, and the study goes on.
+        baseline: agents' names; only the pairs with one of them are tested. A glob agent
+            ("students/*/agent.py:Agent") is each match, named by what `*` matched; a file
+            agent that does not read plays error rows that say why (docs/teach.md).
 
     Returns:
         A Study: its `rows` (one per game), `summary` (a frozen Summary whose `to_json()` is
@@ -336,7 +330,6 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     _arguments.world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
     seed, secret = _seeding.study_seed(seed, _seeding.plays_isolated(spec.name, agents,
                                                                      isolation), out, resume)
-    agents = _expand_agents(agents)  # a glob reference: each match, named by it
     study = _batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
                             world_options, isolation)
     baseline = _arguments.texts(baseline, "baseline")
@@ -358,7 +351,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
     return Study(list(rows), summary, spec.name, {
         "call": call, "version": f"logic-agents {__version__}",
         "seed": "secret" if secret else str(seed), "runs": f"{runs} per map and agent"},
-        {name: _source_of(entry, spec) for name, entry in study.agents_of.items()})
+        study.sources)
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,

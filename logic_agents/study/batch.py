@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 import functools
 import os
 import secrets
@@ -48,8 +47,7 @@ from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.grades import source_of
 from logic_agents.study.record import (
-    check_same_study,
-    read_study,
+    check_resumed_study,
     sealing_key,
     study_path,
     study_record,
@@ -159,6 +157,7 @@ class Jobs(Sequence[Job]):
         self.referee = Referee(isolation, caps, study_key(seed))
         self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
         self.notes: list[str] = []  # agents renamed after a clash (make_jobs)
+        self.sources: dict[str, str] = {}  # what each agent was read from (the grades')
         self.agent_major = False
 
     def __len__(self) -> int:
@@ -205,6 +204,7 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
     if not agents:
         raise UsageError("a study needs at least one agent")
     isolation = isolation or DEFAULT_ISOLATION
+    agents = expand_agents(agents)  # a glob reference: each match, named by it
     resolved, notes = distinct_names(agent_entries(spec, agents, isolation,
                                                    broken_rows=broken_rows), agents)
     labels = [e.name for e in resolved]
@@ -222,6 +222,7 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
                 tuple(sorted((world_options or {}).items())), isolation, caps)
     jobs.agents_of = dict(zip(labels, resolved))
     jobs.notes = notes
+    jobs.sources = {name: source_of(entry, spec) for name, entry in jobs.agents_of.items()}
     jobs.agent_major = sum(isinstance(e.factory, RemoteFactory)
                            for e in resolved) > SERVERS_PER_WORKER
     shown = OutputBudget("study").study  # what all agents' prints may show, counted together
@@ -229,12 +230,6 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
         if isinstance(entry.factory, RemoteFactory) and entry.factory.output is not None:
             entry.factory.output.study = shown
     return jobs
-
-
-def _changes(out: Path) -> list[Record]:
-    """The fixed submissions a study record lists (study.record.check_same_study)."""
-    held = read_study(out).get("changes")
-    return [c for c in held if isinstance(c, dict)] if isinstance(held, list) else []
 
 
 # -- backends ------------------------------------------------------------------------------
@@ -318,7 +313,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     seed, secret = study_seed(settings.seed, plays_isolated(game, agents, isolation), out,
                               settings.resume)
     secret = secret or settings.seed_secret
-    all_jobs = make_jobs(game, expand_agents(agents), entries, runs, seed, agent_options,
+    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options,
                          world_options, isolation, caps, not settings.stop_on_broken)
     for note in all_jobs.notes:
         if on_note is not None:
@@ -350,21 +345,14 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
         study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
                              caps, all_jobs.agents_of)
         study["seed_secret"] = secret
-        spec = get_game(game)  # what each agent was read from: the grades' source column
-        study["references"] = {name: source_of(entry, spec)
-                               for name, entry in all_jobs.agents_of.items()}
+        study["references"] = all_jobs.sources  # the grades' source column
         holds = out.exists() and out.stat().st_size > 0
         if holds and not settings.resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
                                    "or choose another --out")
         key = secrets.token_hex(16)  # the referee's seal on its rows (rows.seal_of)
         if holds:
-            changed = check_same_study(out, study, fixed_ok=settings.retry_errors)
-            if changed:  # a fixed submission: the record says which file changed, and when
-                made = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-                study["changes"] = [*_changes(out), *({**c, "at": made} for c in changed)]
-            elif _changes(out):
-                study["changes"] = _changes(out)
+            check_resumed_study(out, study, fixed_ok=settings.retry_errors)
             key = sealing_key(out)
             held = read_rows(out, key)
             rows = resumed_rows(held, wanted, runs, get_game(game).objective, str(out))

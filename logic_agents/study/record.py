@@ -5,7 +5,8 @@ Concepts:
 - study_record: what defines a study, by what its names meant: each instance's contents (a
   hash) and group, each agent's identity (a file agent's source hash), the options, the seed
   and version. The caps are recorded but may change on a resume.
-- check_same_study: a resume whose record differs is refused, naming what changed.
+- check_same_study: a resume whose record differs is refused, naming what changed; with
+  --retry-errors an agent's changed file is allowed (check_resumed_study notes it).
 - read_study: the sidecar checked as data; write_study writes it whole, then renames it.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
 import hashlib
 import inspect
 import json
@@ -141,6 +143,17 @@ def check_same_study(out: Path, study: Record, fixed_ok: bool = False) -> list[R
             f"{out} holds another study: {_difference(key, held.get(key), study[key])}; "
             f"resume with the same maps, agents and settings, or choose another --out{hint}")
     return changed
+
+
+def check_resumed_study(out: Path, study: Record, fixed_ok: bool = False) -> None:
+    """check_same_study; a fixed submission (`fixed_ok`) is noted in `study["changes"]`, with
+    the changes the record listed before: which file changed, and when."""
+    changed = check_same_study(out, study, fixed_ok)
+    held = read_study(out).get("changes")
+    earlier = [c for c in held if isinstance(c, dict)] if isinstance(held, list) else []
+    made = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    if changed or earlier:
+        study["changes"] = [*earlier, *({**c, "at": made} for c in changed)]
 
 
 def changed_sources(held: object, now: list[Record]) -> list[Record]:
