@@ -94,12 +94,11 @@ def leaderboard(summary: Record) -> tuple[list[str], list[str]]:
                      _cell(f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
                            st["win_rate"])]
             bar = rate_bar(st["win_rate"], lo, hi)
-        failed = "fail" if st["errors"] or st["timeouts"] else ""
         body.append("<tr>" + "".join([
             _cell(rank, rank), _cell(name), _cell(st["games"], st["games"]), *shown,
             f'<td data-v="{value(name)}">{bar}</td>',
-            _cell(st["errors"], st["errors"], failed), _cell(st["timeouts"], st["timeouts"],
-                                                             failed)]) + "</tr>")
+            *(_cell(st[k], st[k], "fail" if st[k] else "") for k in ("errors", "timeouts"))])
+            + "</tr>")
     return head, body
 
 
