@@ -155,7 +155,10 @@ def test_the_game_is_inferred_where_it_is_unique():
     instance = la.load("maps/daggers/2018/HARD1.txt")
     result = la.run_episode(la.make_world(instance), la.make_agent("satx"), seed=0)
     assert result.won and result.steps > 0
-    with pytest.raises(UsageError, match="give game=.*akari, lights-out, mazes"):
+    # the games that have a `sat` agent, whatever plug-ins are installed (issue 54: a user's
+    # own plug-in game turned this red when the list was written out here)
+    with_sat = sorted(n for n, s in la.registered_games().items() if "sat" in s.agents)
+    with pytest.raises(UsageError, match="give game=.*" + re.escape(", ".join(with_sat))):
         la.make_agent("sat")
     with pytest.raises(UsageError, match="give game=.*no registered game"):
         la.make_world(3)

@@ -20,6 +20,7 @@ from pathlib import Path
 from logic_agents.errors import FormatError, LogicAgentsError, PluginFault, UsageError
 from logic_agents.ground.inputs import is_dir, read_text, shorten
 from logic_agents.ground.shapes import Record
+from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import (
     game_names,
@@ -199,10 +200,11 @@ def _undetected(items: list[str], registered: Record) -> LogicAgentsError:
     item = items[0]
     path = locate_any(item, registered)
     if path is None:
+        example = example_plugin_hint(item)
         if looks_like_path(item) or not any(s.get(Inline) for s in registered.values()):
             return UsageError(f"{shorten(item, 80)}: no such map file, nor a shipped map of any "
-                              "game" + did_you_mean(item, registered))
-        near = did_you_mean(item, registered)
+                              "game" + (example or did_you_mean(item, registered)))
+        near = example or did_you_mean(item, registered)
         if near:
             return UsageError(f"{shorten(item, 60)!r}: no such map file or shipped map{near}")
         return UsageError(f"{shorten(item, 60)!r}: no such map file, shipped map or instance "

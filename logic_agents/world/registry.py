@@ -19,6 +19,7 @@ import warnings
 from importlib import metadata
 
 from logic_agents.errors import LogicAgentsError, PluginFault, UnknownName, UsageError
+from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.spec import GAME_NAME as _NAME
 from logic_agents.world.spec import GameSpec
@@ -248,7 +249,8 @@ def get_game(name: str) -> GameSpec:
     if not isinstance(name, str):
         raise UsageError(f"a game is named by a str, not {type(name).__name__}")
     known = game_names()
-    hint = "" if known else " (no game is installed: pip install -e . in the checkout)"
+    hint = (" (no game is installed: pip install -e . in the checkout)" if not known
+            else example_plugin_hint(name))
     raise UnknownName(f"unknown game {name!r}; choose one of {', '.join(known)}{hint}")
 
 

@@ -20,7 +20,7 @@ import difflib
 import re
 from collections.abc import Callable
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, TypeVar
 
 from logic_agents.errors import FormatError, LogicAgentsError, UsageError
@@ -86,11 +86,34 @@ def maps_folder(spec: GameSpec) -> Path | None:
     return Path(shipped.folder) if shipped is not None and is_dir(shipped.folder) else None
 
 
-def shipped_path(name: str, spec: GameSpec) -> Path | None:
-    """The shipped file a name names (HARD1, 2018/HARD1, 7x7dn), else the folder, else None.
+SHIPPED_PREFIX = "maps"  # the checkout's maps/ (a link to logic_agents/maps) as docs name it
 
-    A folder is named like 2018 or daggers/2018.
+
+def under_shipped(text: str) -> Path | None:
+    """The shipped file or folder a checkout's path under maps/ names, else None.
+
+    `maps/daggers/2018/HARD1.txt` names the package's own copy wherever it is installed (a
+    wheel has no maps/ beside the user). Only for a relative path that starts with maps/.
     """
+    if len(text) > 500 or "\0" in text:
+        return None
+    parts = PurePath(text).parts
+    if len(parts) < 2 or parts[0] != SHIPPED_PREFIX or ".." in parts:
+        return None
+    try:
+        candidate = shipped_maps("logic_agents", SHIPPED_PREFIX, *parts[1:])
+    except LogicAgentsError:
+        return None
+    return candidate if path_exists(candidate) else None
+
+
+def shipped_path(name: str, spec: GameSpec) -> Path | None:
+    """The shipped file a name names (HARD1, 2018/HARD1, 7x7dn, maps/...), else None.
+
+    Else the folder it names: 2018, daggers/2018 or maps/daggers/2018.
+    """
+    if not path_exists(name) and (found := under_shipped(name)) is not None:
+        return found
     if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
         return None
     root = maps_folder(spec)
@@ -113,7 +136,7 @@ def given_path(text: str) -> Path | None:
     if path_exists(text):
         return Path(text)
     base, _ = split_index(text)
-    return Path(base) if path_exists(base) else None
+    return Path(base) if path_exists(base) else under_shipped(base)
 
 
 def locate(text: str, spec: GameSpec) -> Path | None:
