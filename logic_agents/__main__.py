@@ -1,7 +1,7 @@
-"""`python -m logic_agents` runs the command line."""
+"""`python -m logic_agents` runs the command line (logic_agents.console)."""
 
 import sys
 
-from logic_agents.cli import main
+from logic_agents.console import main
 
 sys.exit(main())

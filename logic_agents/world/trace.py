@@ -50,17 +50,25 @@ class Trace:
     def __init__(self, target: str | Path | IO[str], **header: object):
         """A trace written to a path (created) or an open stream; `header` goes in `begin`."""
         if isinstance(target, (str, Path)):
+            shown = repr(str(target))[1:-1][:200]  # a name printed as text, escapes and all
             try:
                 self._file: IO[str] = open(target, "w")  # noqa: SIM115 - closed in close()
             except OSError as e:
-                raise FormatError(f"cannot write trace: {e.strerror}", str(target), 0, 0) from None
+                raise FormatError(f"cannot write trace: {e.strerror}", shown, 0, 0) from None
+            except UnicodeEncodeError:  # a lone surrogate no file system can encode
+                raise FormatError("cannot write trace: the name is not text a file name can "
+                                  "hold (a lone surrogate)", shown, 0, 0) from None
+            except ValueError:  # a NUL byte: no file system holds such a name
+                raise FormatError("cannot write trace: the name holds a NUL byte", shown, 0,
+                                  0) from None
             self._owned = True
         else:
             self._file, self._owned = target, False
         self.header = header
         self._t = 0
         self._bytes = 0
-        self._name = str(target) if isinstance(target, (str, Path)) else "<trace>"
+        self._name = repr(str(target))[1:-1][:200] if isinstance(target, (str, Path)) \
+            else "<trace>"
 
     def _write(self, record: Record) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
@@ -69,8 +77,12 @@ class Trace:
             raise FormatError(f"the trace would pass {MAX_INPUT_BYTES >> 20} MiB, more than "
                               "replay and view read; play without --trace, or a smaller map",
                               self._name, 0, 0)
-        self._file.write(line)
-        self._file.flush()
+        try:
+            self._file.write(line)
+            self._file.flush()
+        except OSError as e:  # a full disk, a file that takes no writes (/proc/self/mem)
+            raise FormatError(f"cannot write trace: {e.strerror or e}", self._name, 0,
+                              0) from None
 
     def begin(self, *, observation: object, **fields: object) -> None:
         """The `begin` line: the episode's fields, the header and the first observation."""
@@ -103,7 +115,11 @@ class Trace:
     def close(self) -> None:
         """Close the file it opened (a stream given to it stays open)."""
         if self._owned:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as e:  # what was buffered could not be written
+                raise FormatError(f"cannot write trace: {e.strerror or e}", self._name, 0,
+                                  0) from None
 
     def __enter__(self) -> Trace:
         """The trace itself; it is closed when the block ends."""
