@@ -8,7 +8,8 @@ every episode, from the episode's seed; the policy sees the board as small integ
 and the mask of the moves the rules allow (`action_masks()`, which MaskablePPO reads). The
 world's reward alone (+1 a win, -1 a dagger) teaches a policy to stall: flagging and
 unflagging one cell until the step cap never loses (a first run of this script learnt
-exactly that: 1% wins, 98 steps a game). So the policy here only probes (`Probes`: the mask
+exactly that: 1% wins, 98 steps a game). So the policy here only probes
+(`logic_agents.gym.ProbesOnly`: the mask
 less the flag indices, in training and in the study alike), and training adds 0.05 for each
 cell a probe opens; the study counts wins. After
 training, the policy plays as an agent (logic_agents.gym.PolicyAgent) on boards it never
@@ -34,32 +35,6 @@ import logic_agents.gym as lg
 PRESET = "cs5011-easy"
 
 
-class Probes(gymnasium.Wrapper):
-    """Probes only (the first len(cells) indices: the primary key), and 0.05 per cell opened."""
-
-    def __init__(self, env: gymnasium.Env) -> None:
-        super().__init__(env)
-        self.covered_kind = env.unwrapped.kinds.index("covered")
-
-    def covered(self, obs: dict) -> int:
-        return int((obs["kinds"] == self.covered_kind).sum())
-
-    def reset(self, **kwargs):
-        obs, info = self.env.reset(**kwargs)
-        self.left = self.covered(obs)
-        return obs, info
-
-    def step(self, action):
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        now = self.covered(obs)
-        reward = float(reward) + 0.05 * max(0, self.left - now)
-        self.left = now
-        return obs, reward, terminated, truncated, info
-
-    def action_masks(self):
-        return probes_only(self.env.unwrapped.action_masks(), self.env.unwrapped.encoding)
-
-
 class ProbingRandom(lg.MaskedRandom):
     """A random probe among those the rules allow (its own seeded RNG)."""
 
@@ -68,14 +43,7 @@ class ProbingRandom(lg.MaskedRandom):
         self.encoding = encoding
 
     def __call__(self, observation, mask):
-        return super().__call__(observation, probes_only(mask, self.encoding))
-
-
-def probes_only(mask, encoding):
-    """The mask less every index of a key other than the primary one (probe)."""
-    out = mask.copy()
-    out[len(encoding.cells):] = 0
-    return out
+        return super().__call__(observation, lg.probes_only(mask, self.encoding))
 
 
 def main() -> int:
@@ -86,7 +54,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    env = Probes(gymnasium.make("logic_agents/Daggers-v0", map=PRESET))
+    env = lg.ProbesOnly(gymnasium.make("logic_agents/Daggers-v0", map=PRESET))
     model = MaskablePPO("MultiInputPolicy", env, seed=args.seed, verbose=0)
     started = time.perf_counter()
     model.learn(total_timesteps=args.steps)
@@ -96,8 +64,8 @@ def main() -> int:
 
     def trained() -> lg.PolicyAgent:
         return lg.PolicyAgent(
-            lambda obs, mask: int(model.predict(obs, action_masks=probes_only(mask, encoding),
-                                                deterministic=True)[0]),
+            lambda obs, mask: int(model.predict(
+                obs, action_masks=lg.probes_only(mask, encoding), deterministic=True)[0]),
             "daggers", "maskable-ppo", encoding)
 
     trained.name = "maskable-ppo"  # type: ignore[attr-defined]

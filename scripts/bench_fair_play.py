@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from _measure import CGROUP, Measured, have_cgroup  # noqa: E402
 from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
@@ -45,16 +45,11 @@ STUDY_2018 = ["compare", str(ROOT / "maps/daggers/2018"), "--agents", "spx,satx,
 
 
 def timed(argv: list[str]) -> tuple[float, float]:
-    """(wall s, CPU s of the command and every process it waited for)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "logic_agents", *argv], cwd=ROOT,
-                          capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed: {done.stderr[-800:]}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """(wall s, CPU s of the command's whole process tree), measured in a cpuacct cgroup of
+    its own (scripts/_measure.py): RUSAGE_CHILDREN never sees a sandboxed player's processes,
+    which bubblewrap's init reaps (issue 54: it read 3.2 s where the players used 7.2 s)."""
+    measured = Measured([sys.executable, "-m", "logic_agents", *argv], ROOT)
+    return measured.wall, measured.cpu
 
 
 def configurations() -> list[tuple[str, list[str]]]:
@@ -185,6 +180,9 @@ def main() -> int:
                         help="games of the per-move table")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if not have_cgroup():
+        raise SystemExit(f"no writable cpuacct cgroup at {CGROUP}: this benchmark reads the "
+                         "CPU of sandboxed players from one (run it as root on cgroup v1)")
     started = time.perf_counter()
     sections = [("1. The 2018 study, in-process against isolated", study_2018(args.rounds)),
                 ("2. A file agent, trusted against isolated", file_agent_study(args.games)),

@@ -90,3 +90,17 @@ sys.exit(main())
 """], capture_output=True, text=True, timeout=120)
     assert "Traceback" not in child.stderr, child.stderr
     assert child.returncode == 130 and child.stderr.strip() == "logic-agents: interrupted"
+
+
+def test_benchmark_commands_name_no_one_machines_paths():
+    """Issue 54: BENCHMARKS.md's commands named /work/peers/... and /tmp/...; a reader's
+    machine has neither. They name PEERS and OLD, which the page's head explains."""
+    import re
+
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "BENCHMARKS.md").read_text()
+    spans = re.findall(r"`([^`]*)`", text)
+    absolute = [s for s in spans if re.search(r"(^|\s)/(work|tmp|home|root|Users)/", s)]
+    assert not absolute, absolute[:3]
+    assert "PEERS is the" in text and "OLD the checkout" in text

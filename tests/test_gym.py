@@ -243,3 +243,51 @@ def test_the_sat_teachers_labels_are_proofs_over_thousands_of_boards():
 def test_the_teacher_needs_a_game_that_proves():
     with pytest.raises(UsageError, match="Proofs"):
         lg.SatTeacher(gymnasium.make("logic_agents/Sudoku-v0"))
+
+
+def test_oozes_mask_marks_only_moves_the_rules_take():
+    """Issue 54: on an empty board Ooze's mask allowed 49 `destroy` moves, which the world
+    turned into waits. Now a destroy is marked only on a piece the ooze has not entered, a
+    place only on an empty cell, never the source."""
+    env = gymnasium.make("logic_agents/Ooze-v0")
+    obs, info = env.reset(seed=0)
+    inner = env.unwrapped
+
+    def marked(mask):
+        kinds: dict[str, list] = {}
+        for index in np.flatnonzero(mask):
+            action = inner.encoding.action(inner.observation, int(index), inner._look.extent)
+            kinds.setdefault(action.kind, []).append(action)
+        return kinds
+
+    first = marked(info["action_mask"])
+    assert "destroy" not in first and len(first["wait"]) == 1
+    place = first["place"][0]
+    obs, reward, terminated, truncated, info = env.step(
+        int(next(i for i in np.flatnonzero(info["action_mask"])
+                 if inner.encoding.action(inner.observation, int(i), inner._look.extent)
+                 == place)))
+    after = marked(info["action_mask"])
+    assert [a.cell for a in after.get("destroy", [])] == [place.cell]
+    assert place.cell not in {a.cell for a in after["place"]}
+
+
+def test_probes_only_is_the_wrapper_the_rl_example_needs():
+    """Issue 54: the reward wrapper a Daggers policy needs (probes only, a little for each
+    cell opened) lived only in examples/train_maskable_ppo.py; it is logic_agents.gym's."""
+    env = lg.ProbesOnly(gymnasium.make("logic_agents/Daggers-v0", map="cs5011-easy"))
+    plain = gymnasium.make("logic_agents/Daggers-v0", map="cs5011-easy")
+    obs, info = env.reset(seed=3)
+    plain.reset(seed=3)
+    cells = len(env.unwrapped.encoding.cells)
+    mask = env.action_masks()
+    assert (mask == info["action_mask"]).all() and mask.any() and not mask[cells:].any()
+    assert plain.unwrapped.action_masks()[cells:].any()  # the flags it leaves out
+    probe = int(np.flatnonzero(mask)[0])
+    covered = env.left
+    obs, reward, terminated, truncated, info = env.step(probe)
+    _, world_reward, *_ = plain.step(probe)
+    opened = covered - env.left
+    assert opened >= 1 and reward == pytest.approx(float(world_reward) + 0.05 * opened)
+    with pytest.raises(UsageError, match="Daggers env"):
+        lg.ProbesOnly(gymnasium.make("logic_agents/Sudoku-v0"))

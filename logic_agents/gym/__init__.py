@@ -16,6 +16,8 @@ Concepts:
   curriculum learning.
 - PolicyAgent, policy_agent, UniformRandom, MaskedRandom (policy): a policy plays as an agent,
   in `compare`, beside satx, with paired seeds.
+- ProbesOnly, probes_only (shaping): the reward and mask a Daggers policy learns to play with
+  rather than stall (probes only, a little for each cell opened).
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ from logic_agents.gym.encoding import Encoding
 from logic_agents.gym.env import ILLEGAL_REWARD, NAMESPACE, GameEnv, env_id, register_envs
 from logic_agents.gym.policy import MaskedRandom, PolicyAgent, UniformRandom, policy_agent
 from logic_agents.gym.render import TILE_PIXELS
+from logic_agents.gym.shaping import ProbesOnly, probes_only
 from logic_agents.gym.teacher import SatTeacher
 
 __all__ = ["ENV_IDS", "ILLEGAL_REWARD", "NAMESPACE", "TILE_PIXELS", "Encoding", "GameEnv",
-           "MaskedRandom", "PolicyAgent", "SatTeacher", "UniformRandom", "env_id",
-           "policy_agent", "register_envs"]
+           "MaskedRandom", "PolicyAgent", "ProbesOnly", "SatTeacher", "UniformRandom",
+           "env_id", "policy_agent", "probes_only", "register_envs"]
 
 ENV_IDS = register_envs()

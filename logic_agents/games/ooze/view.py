@@ -43,6 +43,19 @@ def act_at(obs: OozeObservation, cell: view.Cell, key: str) -> OozeAction | None
     return None
 
 
+def allowed(obs: OozeObservation, action: OozeAction) -> bool:
+    """Whether the rules take `action` now (the gym mask's): a place on an empty cell, a
+    destroy of a piece the ooze has not entered, a wait; not the source."""
+    if action.kind == "wait" or action.cell is None:
+        return action.kind == "wait"
+    if action.cell == SOURCE:
+        return False
+    pieces = obs.pieces
+    if action.kind == "place":
+        return action.cell not in pieces
+    return action.cell in pieces and not dict(obs.filled).get(action.cell)
+
+
 def cells_of(action: OozeAction) -> tuple[view.Cell, ...]:
     return () if action.cell is None else ((action.cell[1], action.cell[0]),)
 
@@ -56,4 +69,5 @@ RULES = ("Lay pipe ahead of the ooze. Each tick you place the current piece of t
 
 VIEW = view.View(glyphs="S" + "".join(PIPES.values()), board=board_view, cells_of=cells_of,
                  controls=view.Controls(act_at, keys={"w": "wait a tick"}, rules=RULES, alphabet="w",
-                                        primary="place the current piece", secondary="destroy"))
+                                        primary="place the current piece", secondary="destroy",
+                                        legal=allowed))
