@@ -104,3 +104,26 @@ def test_benchmark_commands_name_no_one_machines_paths():
     absolute = [s for s in spans if re.search(r"(^|\s)/(work|tmp|home|root|Users)/", s)]
     assert not absolute, absolute[:3]
     assert "PEERS is the" in text and "OLD the checkout" in text
+
+
+def test_a_broken_observations_codec_is_charged_to_the_game(monkeypatch):
+    """Issue 54: a game's Observations codec that raises on its own observation was the
+    agent's error. It is the world's: the row says so, and says where."""
+    from logic_agents.referee.remote import RemoteAgent
+
+    started = RemoteAgent.start
+
+    def with_a_broken_codec(self, options):
+        started(self, options)
+
+        def encode(observation):
+            raise KeyError("the codec's own bug")
+
+        self._encode = encode
+
+    monkeypatch.setattr(RemoteAgent, "start", with_a_broken_codec)
+    from .conftest import ROOT
+
+    result = la.play("EASY1", agent=f"{ROOT / 'examples' / 'my_agent.py'}:MyAgent", seed=0)
+    assert result.outcome.value == "error"
+    assert "CodecError" in result.error and "(in the world at step 1)" in result.error

@@ -140,6 +140,8 @@ def test_games_is_the_package_and_the_registry_call_has_its_own_name():
 # sympy (logic.formula, logic.compile), an optional extra
 # (display.plot: matplotlib; display.tui and tui_app: textual; study.ray_backend: ray).
 LATE_IMPORTS = {
+    # the console script reads the command line inside its Ctrl-C guard (issue 54)
+    ("console", "logic_agents.cli"),
     ("cli/compare", "logic_agents.display.plot"),
     ("cli/play", "logic_agents.display.tui"),
     ("display/tui", "logic_agents.display.tui_app"),

@@ -235,7 +235,13 @@ class RemoteAgent(Seated):
         """The agent's action for `observation`, sent as data and checked when it comes back."""
         self.step += 1
         step = self.step
-        record, whole = self.delta.pack(self._encode(observation))
+        try:
+            encoded = self._encode(observation)
+        except Exception as e:  # the game's Observations codec: the game's fault, not the agent's
+            raise AgentFailed(self.name, "world", "CodecError", f"the game's Observations "
+                              f"codec failed on its own observation: {type(e).__name__}: "
+                              f"{str(e)[:200]}", step=step) from None
+        record, whole = self.delta.pack(encoded)
         answer = self._ask("act", {"op": "act", "step": step, "obs": record, "whole": whole},
                            "action", step)
         self._why, self._why_failed = None, None
