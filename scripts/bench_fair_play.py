@@ -153,9 +153,12 @@ def per_move(games: int) -> str:
             + f"What this says: a move of spx takes {1e6 * base:.0f} us in-process; the bare "
             f"round trip of two small frames between two processes takes {bare:.0f} us here, "
             f"so no process isolation can cost less than {100 * bare * 1e-6 / base:.0f}% of "
-            f"such a move. Playing isolated costs {1e6 * isolated:.0f} us a move: the bare trip, "
-            "the observation's and the answer's codecs on both sides (about 25 us, measured "
-            "apart), and two Python processes taking turns on one core.")
+            f"such a move. Playing isolated costs {1e6 * isolated:.0f} us a move, spread over a "
+            "game's moves: the bare trip and the observation's and the answer's codecs on both "
+            "sides (about 25 us, measured apart) at every move, and at every game a fresh child "
+            "of the player server (its fork, the agent's module read again, its end and the "
+            "sweep: issue 52's fresh state per game), two Python processes taking turns on one "
+            "core.")
 
 
 def ping_pong() -> tuple[str, float]:
