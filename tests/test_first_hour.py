@@ -127,3 +127,32 @@ def test_a_broken_observations_codec_is_charged_to_the_game(monkeypatch):
     result = la.play("EASY1", agent=f"{ROOT / 'examples' / 'my_agent.py'}:MyAgent", seed=0)
     assert result.outcome.value == "error"
     assert "CodecError" in result.error and "(in the world at step 1)" in result.error
+
+
+class _Evil:
+    """A caller's object whose __repr__ and __fspath__ raise (os.PathLike by its method)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr boom")
+
+    def __fspath__(self) -> str:
+        raise RuntimeError("fspath boom")
+
+
+@pytest.mark.parametrize("call", [
+    lambda e: la.load(e), lambda e: la.play(e), lambda e: la.view(e), lambda e: la.solve(e),
+    lambda e: la.make_world(e), lambda e: la.play("EASY1", agent="spx", trace=e),
+    lambda e: la.view("EASY1", agent="spx", output=e), lambda e: la.compare(["spx"], [e]),
+    lambda e: la.compare(["spx"], ["EASY1"], out=e),
+    lambda e: la.compare(["spx"], ["EASY1"], hide=[e]),
+    lambda e: la.compare(["spx"], ["EASY1"], agent_options=e),
+    lambda e: la.play("EASY1", agent="spx", seed=e),
+    lambda e: la.compare(["spx"], ["EASY1"], runs=e),
+    lambda e: la.compare(["spx"], ["EASY1"], game=e),
+    lambda e: __import__("logic_agents").Study.load(e),
+], ids=["load", "play", "view", "solve", "make_world", "trace", "output", "refs", "out",
+        "hide", "agent_options", "seed", "runs", "game", "Study.load"])
+def test_a_callers_object_whose_repr_or_fspath_raises_is_one_error(call):
+    """Issue 54: such objects surfaced Python's RuntimeError from 11 entry points."""
+    with pytest.raises(la.LogicAgentsError):
+        call(_Evil())

@@ -45,14 +45,27 @@ MAX_LIVES = 10**6
 
 
 def _what(value: object) -> str:
-    text = repr(value)
+    """A value as an error names it: its type, and its repr when short; a repr that raises
+    (a caller's object) names the type alone."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"{type(value).__name__} (whose repr raised)"
     return f"{type(value).__name__} {text[:40]}" if len(text) <= 40 else type(value).__name__
+
+
+def fspath(value: os.PathLike[str], name: str) -> object:
+    """os.fspath of a caller's path object; one whose __fspath__ raises is a UsageError."""
+    try:
+        return os.fspath(value)
+    except Exception as e:
+        raise UsageError(f"{name}: its __fspath__() raised {type(e).__name__}") from None
 
 
 def reference(value: object, name: str) -> str:
     """A map reference: a non-empty str or path (os.PathLike of str)."""
     if isinstance(value, os.PathLike):
-        value = os.fspath(value)
+        value = fspath(value, name)
     if not isinstance(value, str) or not value:
         raise UsageError(f"{name} must name an instance: a file, FILE:K, a shipped map's name "
                          f"or an inline instance (a non-empty str or path), not {_what(value)}")
@@ -100,7 +113,7 @@ def path_or_none(value: object, name: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, os.PathLike):
-        value = os.fspath(value)
+        value = fspath(value, name)
     if not isinstance(value, str) or not value:
         raise UsageError(f"{name} must be a file path (a str or path), not {_what(value)}")
     return value
@@ -241,7 +254,7 @@ def texts(value: object, name: str) -> tuple[str, ...]:
     items = []
     for k, item in enumerate(value):
         if isinstance(item, os.PathLike):
-            item = os.fspath(item)
+            item = fspath(item, f"{name}[{k}]")
         if not isinstance(item, str) or not item:
             raise UsageError(f"{name}[{k}] must be a non-empty str, not {_what(item)}")
         items.append(item)
@@ -269,7 +282,7 @@ def agent_list(value: object) -> list[object]:
         value = [value]  # one agent, not a list of them
     if not isinstance(value, Iterable) or isinstance(value, (bytes, dict)):
         raise UsageError(f"agents must be an agent or a list of them, not {_what(value)}")
-    agents = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in value]
+    agents = [fspath(a, "agents") if isinstance(a, os.PathLike) else a for a in value]
     if not agents:
         raise UsageError("agents is empty: a study needs at least one agent")
     return agents

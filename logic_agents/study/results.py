@@ -21,7 +21,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from logic_agents.errors import DependencyNotInstalled, FormatError
+from logic_agents.errors import DependencyNotInstalled, FormatError, UsageError
 from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
 from logic_agents.study.grades import grade_rows, write_grades
@@ -91,7 +91,11 @@ class Study:
         and the seed (a secret one stays secret); every row must carry the referee's seal.
         A game retried with --retry-errors counts once, as its last row.
         """
-        path = Path(os.fspath(results))
+        try:
+            path = Path(os.fspath(results))
+        except Exception as e:  # a caller's path object whose __fspath__ raises, or no path
+            raise UsageError(f"Study.load: results must be a path (a str or path), not "
+                             f"{type(results).__name__} ({type(e).__name__})") from None
         if not path.is_file():
             raise FormatError("no such results file", str(path), 0, 0)
         record = read_study(path)
