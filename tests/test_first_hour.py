@@ -156,3 +156,15 @@ def test_a_callers_object_whose_repr_or_fspath_raises_is_one_error(call):
     """Issue 54: such objects surfaced Python's RuntimeError from 11 entry points."""
     with pytest.raises(la.LogicAgentsError):
         call(_Evil())
+
+
+def test_a_puzzles_status_line_has_no_score():
+    """Issue 54: human play and `play --delay` showed `score 0` under a puzzle, which scores
+    nothing; a game that scores (Ooze, Daggers) keeps its counter."""
+    from logic_agents.display.human import Session
+
+    for game, ref, scored in (("sudoku", "1.3.....2.4.4.2.", False),
+                              ("daggers", "EASY1", True)):
+        spec = get_game(game)
+        session = Session(spec, la.load(ref, game), {}, 0)
+        assert ("score" in session.status().plain) == scored, (game, session.status().plain)

@@ -274,7 +274,10 @@ class Session:
         """The status line (`board`: the BoardView of the current observation, if drawn)."""
         board = board if board is not None else self.view.board(self.obs)
         score = int(self.score) if float(self.score).is_integer() else round(self.score, 3)
-        line = counters_text(board, [("step", len(self.actions)), ("score", score)])
+        # a static puzzle scores nothing: its line counts steps alone (issue 54)
+        counted = [("step", len(self.actions))] + ([] if self.spec.get(Puzzle) is not None
+                                                   else [("score", score)])
+        line = counters_text(board, counted)
         if self.outcome is not None:
             colour = {"won": "bold white on green", "lost": "bold white on red"}.get(
                 self.outcome, "bold black on yellow")

@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console, Group
 from rich.text import Text
 
-from logic_agents.world.spec import GameSpec
+from logic_agents.world.spec import GameSpec, Puzzle
 from logic_agents.world.view import BoardView, Cell, View, cells_in
 
 CURSOR = "on #2f6fde"
@@ -112,7 +112,9 @@ class Watcher:
             board = view.board(observation)
             moved = view.cells_of(action) if action is not None else ()
             parts += [board_text(board, move=moved, proof=cells_in(why)),
-                      counters_text(board, [("step", self.steps), ("score", self.score)])]
+                      counters_text(board, [("step", self.steps)] + (
+                          [] if self.spec.get(Puzzle) is not None  # a puzzle scores nothing
+                          else [("score", self.score)]))]
         if action is not None:
             line = Text(str(action), "bold")
             if why:
