@@ -20,6 +20,21 @@ _TRACE_FRAME = re.compile(
     r'^  File "([^"]+)", line (\d+), in (\S+)\n(?:    (?!File ")(.*)\n)?', re.MULTILINE)
 
 
+def innermost_at(frames: str, callers: bool = False) -> str:
+    """The innermost frame of a formatted traceback as `file:line in function: the line's
+    text`, and with `callers` the (at most two) calls that led there; "" when it has none."""
+    found = [(m.group(1), m.group(2), m.group(3), (m.group(4) or "").strip())
+             for m in _TRACE_FRAME.finditer(frames)]
+    if not found:
+        return ""
+    file, line, function, text = found[-1]
+    where = f"{file}:{line} in {function}" + (f": {text[:120]}" if text else "")
+    if callers and len(found) > 1:
+        led = [f"{f}:{n} in {fn}" for f, n, fn, _ in reversed(found[:-1])][:2]
+        where += f" (called from {', '.join(led)})"
+    return where
+
+
 class LogicAgentsError(Exception):
     """Root of every error the command line turns into one line and exit code 2."""
 
@@ -120,20 +135,9 @@ class AgentFailed(LogicAgentsError):
 
     @property
     def at(self) -> str:
-        """Where in the agent's own code it failed (or was stopped): `file:line in function:
-        the line's text`, then for a time-out the calls that led there; "" when no frame of
-        the agent's is known."""
-        frames = [(m.group(1), m.group(2), m.group(3), m.group(4) or "")
-                  for m in _TRACE_FRAME.finditer(self.frames)]
-        if not frames:
-            return ""
-        file, line, function, text = frames[-1]
-        where = f"{file}:{line} in {function}" + (f": {text.strip()[:120]}" if text.strip()
-                                                  else "")
-        if self.timeout and len(frames) > 1:
-            callers = [f"{f}:{n} in {fn}" for f, n, fn, _ in reversed(frames[:-1])][:2]
-            where += f" (called from {', '.join(callers)})"
-        return where
+        """Where in the agent's own code it failed (or was stopped): innermost_at of its
+        frames, with the calls that led there for a time-out."""
+        return innermost_at(self.frames, callers=self.timeout)
 
     @property
     def row_error(self) -> str:

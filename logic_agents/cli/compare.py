@@ -213,10 +213,6 @@ def run(args: argparse.Namespace) -> int:
     if len(set(names)) != len(names):
         raise UsageError("--agents names an agent twice")
     # every output is checked before the first game, not after hours of them
-    if args.html and not args.html.endswith((".html", ".htm")):
-        raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
-    if args.html:
-        refuse_overwrite(args.html, args.force, "--html")
     check_outputs(args)
     if args.plot:
         from logic_agents.display.plot import check_plot_target

@@ -12,7 +12,7 @@ import json
 
 from rich.markup import escape
 
-from logic_agents.cli.common import VERB_HELP, ParserMaker, refuse_overwrite
+from logic_agents.cli.common import VERB_HELP, ParserMaker
 from logic_agents.cli.study_outputs import (
     baseline_of,
     check_outputs,
@@ -20,7 +20,6 @@ from logic_agents.cli.study_outputs import (
     play_again,
     report_failures,
 )
-from logic_agents.errors import UsageError
 from logic_agents.ground.output import make_console
 from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
@@ -48,10 +47,6 @@ def add_parser(sub: ParserMaker) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.html and not args.html.endswith((".html", ".htm")):
-        raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
-    if args.html:
-        refuse_overwrite(args.html, args.force, "--html")
     check_outputs(args)
     study = Study.load(args.results, baseline_of(args))
     err = make_console(stderr=True)

@@ -64,7 +64,11 @@ def baseline_of(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """Refuse, before any game, outputs that cannot be written."""
+    """Refuse, before any game, outputs that cannot be written (--html, --grades)."""
+    if args.html and not args.html.endswith((".html", ".htm")):
+        raise UsageError(f"--html {args.html}: the page is HTML; name it FILE.html")
+    if args.html:
+        refuse_overwrite(args.html, args.force, "--html")
     if args.grades and not args.grades.lower().endswith(".csv"):
         raise UsageError(f"--grades {args.grades}: the grades are CSV; name the file FILE.csv")
     if args.grades:

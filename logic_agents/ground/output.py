@@ -10,6 +10,7 @@ control characters escaped (printable): a map or agent name cannot drive the ter
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.console import Console
@@ -21,6 +22,17 @@ from logic_agents.ground.inputs import printable
 def natural_key(text: str) -> list[tuple[int, int | str]]:
     """A sort key that puts EASY2 before EASY10: digits compare as numbers."""
     return [(0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", text)]
+
+def ranked(names: Iterable[str], value: Callable[[str], float]) -> list[tuple[int, str]]:
+    """(rank, name), best (highest `value`) first, ties by name in natural order; tied values
+    share a rank and the next rank counts them (1, 2, 2, 4): a leaderboard's order."""
+    order = sorted(names, key=lambda n: (-value(n), natural_key(n)))
+    out: list[tuple[int, str]] = []
+    for k, name in enumerate(order):
+        tied = bool(out) and value(out[-1][1]) == value(name)
+        out.append((out[-1][0] if tied else k + 1, name))
+    return out
+
 
 PIPE_WIDTH = 100_000  # wide enough that no table cell or explanation line is ever cut
 

@@ -118,8 +118,7 @@ NAMING_KINDS = ("TypeError", "AttributeError")  # a reference that names no agen
 
 
 def _names_file(reference: str) -> bool:
-    module_text = reference.rpartition(":")[0]
-    return module_text.endswith(".py") or "/" in module_text or "\\" in module_text
+    return local.names_a_file(reference.rpartition(":")[0])
 
 
 def renamed(entry: AgentEntry, name: str) -> AgentEntry:

@@ -17,13 +17,14 @@ import os
 import time
 from pathlib import Path
 
-from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
+from logic_agents.errors import AgentUnreadable, UsageError, innermost_at
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
-from logic_agents.referee.dump import dumped_frames
+from logic_agents.referee.dump import dumped_frames, own_folders
 from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.players import PlayerServer
 from logic_agents.referee.wire import Channel, WireError
+from logic_agents.world.agents import names_a_file
 
 
 def locate(reference: str) -> tuple[str | None, list[str]]:
@@ -32,7 +33,7 @@ def locate(reference: str) -> tuple[str | None, list[str]]:
     Found without running the module: find_spec of a top-level name imports nothing.
     """
     module_text, _, _ = reference.rpartition(":")
-    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+    if names_a_file(module_text):
         path = Path(module_text)
         if not path.is_file():
             raise UsageError(f"--agent {reference}: no such file {module_text}")
@@ -67,7 +68,8 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
         try:
             server = PlayerServer(game, reference, file, paths, caps, isolation, [])
             try:
-                _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout)
+                _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout,
+                                          own_folders(file, paths))
             finally:
                 server.stop()
         except AgentUnreadable as e:  # kept too: a study asks twice, and a hang costs a cap
@@ -78,7 +80,7 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
     return described
 
 
-def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
+def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str]) -> Record:
     """What a fresh child of `server` says of the agent once it has read its module."""
     with server.fork() as game:
         channel = Channel(game.fileno(), game.fileno())
@@ -87,10 +89,7 @@ def _loaded(server: PlayerServer, reference: str, limit: float) -> Record:
             answer = channel.receive(time.monotonic() + limit)
         except WireError as e:
             if e.timeout:
-                file, paths = locate(reference)
-                own = [*paths, *([str(Path(file).parent)] if file else [])]
-                at = AgentFailed("", "import", "Timeout", "", frames=dumped_frames(
-                    server.where_now(), own), timeout=True).at
+                at = innermost_at(dumped_frames(server.where_now(), own), callers=True)
                 raise AgentUnreadable(f"--agent {reference}: reading it took more than "
                                       f"{limit:g} s (the import cap); its process was killed"
                                       + (f"; it was at {at}" if at else ""),

@@ -3,6 +3,7 @@
 Concepts:
 - A game past its time cap is asked for its stack (referee.players.PlayerServer.where_now)
   before it is killed; faulthandler writes it, innermost frame first, thread by thread.
+- own_folders(file, paths): the folders of an agent's own code (referee.describe.locate's).
 - dumped_frames(text, own): the main thread's frames in the agent's own files (under one of
   `own`, the agent's folders), outermost first, in the shape of a Python traceback, so that
   errors.AgentFailed.at reads a time-out's place as it reads an error's. A frame's line text
@@ -18,6 +19,11 @@ import re
 
 MAX_FRAMES = 8  # the innermost frames kept
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
+
+
+def own_folders(file: str | None, paths: list[str]) -> list[str]:
+    """The folders an agent's own code lies in: its file's, and a module reference's roots."""
+    return [*paths, *([os.path.dirname(file)] if file else [])]
 
 
 def dumped_frames(text: str, own: list[str], here: str | None = None) -> str:

@@ -35,7 +35,7 @@ from logic_agents.referee.containment import (
     share_core,
 )
 from logic_agents.referee.describe import locate
-from logic_agents.referee.dump import dumped_frames
+from logic_agents.referee.dump import dumped_frames, own_folders
 from logic_agents.referee.isolation import (
     Isolation,
 )
@@ -198,9 +198,8 @@ class RemoteAgent(Seated):
 
     def _where_now(self) -> str:
         """The agent's own frames where its game stands now (referee.dump)."""
-        own = [*self.factory.paths,
-               *([str(Path(self.factory.file).parent)] if self.factory.file else [])]
-        return dumped_frames(self.server.where_now(), own)
+        return dumped_frames(self.server.where_now(),
+                             own_folders(self.factory.file, self.factory.paths))
 
     def _failure(self, answer: Record, where: str, step: int) -> AgentFailed:
         said = str(answer.get("where", where))

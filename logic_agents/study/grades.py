@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.ground.output import natural_key
+from logic_agents.ground.output import natural_key, ranked
 from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary
@@ -47,18 +47,13 @@ def _order(row: Row) -> tuple[object, ...]:
     return (natural_key(row.map), row.run, row.group)
 
 
-def ranked(summary: Summary) -> list[tuple[int, str]]:
+def ranks(summary: Summary) -> list[tuple[int, str]]:
     """(rank, agent), best first: by win rate or mean score; ties share a rank (1, 2, 2, 4)."""
     def value(name: str) -> float:
         st = summary.agents[name]
         return st.score.mean if summary.scored and st.score is not None else st.win_rate
 
-    order = sorted(summary.agents, key=lambda n: (-value(n), natural_key(n)))
-    out: list[tuple[int, str]] = []
-    for k, name in enumerate(order):
-        tied = out and value(out[-1][1]) == value(name)
-        out.append((out[-1][0] if tied else k + 1, name))
-    return out
+    return ranked(summary.agents, value)
 
 
 def grade_rows(summary: Summary, rows: Sequence[Row], sources: Mapping[str, str]
@@ -66,7 +61,7 @@ def grade_rows(summary: Summary, rows: Sequence[Row], sources: Mapping[str, str]
     """One record per agent (GRADE_FIELDS), best first."""
     first = first_failures(rows)
     out = []
-    for rank, name in ranked(summary):
+    for rank, name in ranks(summary):
         st = summary.agents[name]
         failed = first.get(name)
         out.append({

@@ -32,7 +32,7 @@ from logic_agents.referee.agents import Unreadable
 from logic_agents.referee.clock import Caps
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study.entries import MapEntry
-from logic_agents.world.agents import is_reference
+from logic_agents.world.agents import is_reference, names_a_file
 from logic_agents.world.registry import get_game
 from logic_agents.world.spec import AgentEntry, GameSpec
 from logic_agents.world.values import Instance
@@ -102,7 +102,7 @@ def agent_source(spec: GameSpec, reference: str, entry: AgentEntry | None = None
         except (TypeError, OSError):
             return "object"
     module_text = reference.rpartition(":")[0]
-    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+    if names_a_file(module_text):
         path: str | None = module_text
     else:
         module = sys.modules.get(module_text)

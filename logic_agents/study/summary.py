@@ -247,23 +247,22 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
     # each agent's games by (map, run, seed): a pair's shared games are one lookup each
     games_of = {name: {(r.map, r.run, r.seed): ((r.score or 0) if scored else r.won)
                        for r in rows_of[name]} for name in names}
-    by_key = {(a, *k): v for a, held in games_of.items() for k, v in held.items()}
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             if baseline and a not in baseline and b not in baseline:
                 continue
-            theirs = games_of[b]
-            shared = [k for k in games_of[a] if k in theirs]
+            ours, theirs = games_of[a], games_of[b]
+            shared = [k for k in ours if k in theirs]
             if scored:  # "won" = scored more in the paired run
-                only_a = sum(by_key[(a, *k)] > by_key[(b, *k)] for k in shared)
-                only_b = sum(by_key[(b, *k)] > by_key[(a, *k)] for k in shared)
+                only_a = sum(ours[k] > theirs[k] for k in shared)
+                only_b = sum(theirs[k] > ours[k] for k in shared)
             else:
-                only_a = sum(by_key[(a, *k)] and not by_key[(b, *k)] for k in shared)
-                only_b = sum(by_key[(b, *k)] and not by_key[(a, *k)] for k in shared)
+                only_a = sum(bool(ours[k]) and not theirs[k] for k in shared)
+                only_b = sum(bool(theirs[k]) and not ours[k] for k in shared)
             p = mcnemar_exact(only_a, only_b)
             significant = p < alpha
-            delta = (mean_difference([by_key[(a, *k)] - by_key[(b, *k)] for k in shared])
+            delta = (mean_difference([ours[k] - theirs[k] for k in shared])
                      if scored else paired_difference(only_a, only_b, len(shared)))
             pairs.append(Pair(
                 a=a, b=b, paired_games=len(shared), only_a_won=only_a, only_b_won=only_b,

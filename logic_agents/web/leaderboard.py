@@ -8,6 +8,7 @@ Concepts:
 - failures(rows, ...): a section per agent whose games failed: its errors by kind, its first
   failure (map, run, message, and the command that plays that game again) and a link to its
   replay up to the failure. `public` leaves out every message and command: counts only.
+- cell, escaped: a sortable table's cell and HTML text (the study page's tables too).
 - PUBLIC_LEAVES_OUT: what the public form of a page leaves out, in words for its header.
 """
 
@@ -17,7 +18,7 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from logic_agents.ground.output import natural_key
+from logic_agents.ground.output import natural_key, ranked
 from logic_agents.ground.shapes import Record
 
 PUBLIC_LEAVES_OUT = ("the command, hidden paths, seeds, error messages and replays are left "
@@ -41,14 +42,16 @@ class FailedRow(Protocol):
     def key(self) -> tuple[str, str, int, int]: ...
 
 
-def _e(value: object) -> str:
+def escaped(value: object) -> str:
+    """A value as HTML text."""
     return html.escape(str(value))
 
 
-def _cell(value: object, sort: float | str | None = None, cls: str = "") -> str:
-    key = "" if sort is None else f' data-v="{_e(sort)}"'
+def cell(value: object, sort: float | str | None = None, cls: str = "") -> str:
+    """A table cell; `sort` is the value the sortable table orders it by (its text if None)."""
+    key = "" if sort is None else f' data-v="{escaped(sort)}"'
     klass = f' class="{cls}"' if cls else ""
-    return f"<td{key}{klass}>{_e(value)}</td>"
+    return f"<td{key}{klass}>{escaped(value)}</td>"
 
 
 def rate_bar(mid: float, lo: float, hi: float, top: float = 1.0) -> str:
@@ -73,31 +76,29 @@ def leaderboard(summary: Record) -> tuple[list[str], list[str]]:
         st = agents[name]
         return float(st["score"]["mean"]) if scored else float(st["win_rate"])
 
-    order = sorted(agents, key=lambda n: (-value(n), natural_key(n)))
-    top = max([float(agents[n]["score"]["ci95"][1]) for n in order] + [1.0]) if scored else 1.0
+    top = max([float(st["score"]["ci95"][1]) for st in agents.values()] + [1.0]) if scored \
+        else 1.0
     head = ["rank", "agent", "games",
             *(["mean score [95% CI]"] if scored else ["wins", "win rate % [95% CI]"]),
             "", "errors", "time-outs"]
-    body, rank = [], 0
-    for k, name in enumerate(order):
-        if k == 0 or value(name) != value(order[k - 1]):
-            rank = k + 1
+    body = []
+    for rank, name in ranked(agents, value):
         st = agents[name]
         if scored:
             sc = st["score"]
             lo, hi = sc["ci95"]
-            shown = [_cell(f"{sc['mean']:.1f} [{lo:.1f}, {hi:.1f}]", sc["mean"])]
+            shown = [cell(f"{sc['mean']:.1f} [{lo:.1f}, {hi:.1f}]", sc["mean"])]
             bar = rate_bar(sc["mean"], lo, hi, top)
         else:
             lo, hi = st["ci95"]
-            shown = [_cell(st["wins"], st["wins"]),
-                     _cell(f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+            shown = [cell(st["wins"], st["wins"]),
+                     cell(f"{100 * st['win_rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
                            st["win_rate"])]
             bar = rate_bar(st["win_rate"], lo, hi)
         body.append("<tr>" + "".join([
-            _cell(rank, rank), _cell(name), _cell(st["games"], st["games"]), *shown,
+            cell(rank, rank), cell(name), cell(st["games"], st["games"]), *shown,
             f'<td data-v="{value(name)}">{bar}</td>',
-            *(_cell(st[k], st[k], "fail" if st[k] else "") for k in ("errors", "timeouts"))])
+            *(cell(st[k], st[k], "fail" if st[k] else "") for k in ("errors", "timeouts"))])
             + "</tr>")
     return head, body
 
@@ -130,16 +131,16 @@ def failures(rows: Sequence[FailedRow], links: Mapping[tuple[str, str, int, int]
             kinds[kind] = kinds.get(kind, 0) + 1
         counted = ", ".join(f"{k} &times;{n}" for k, n in
                             sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
-        out.append(f'<details class="agent-failures"><summary><b>{_e(agent)}</b>: '
+        out.append(f'<details class="agent-failures"><summary><b>{escaped(agent)}</b>: '
                    f"{len(failed)} failed game(s): {counted}</summary>")
         if not public:
             first = failed[0]
             link = links.get(first.key)
-            out.append(f"<p>First, on <b>{_e(first.map)}</b> run {first.run}: "
-                       f"<code class=\"error\">{_e(first.error or first.outcome)}</code></p>")
+            out.append(f"<p>First, on <b>{escaped(first.map)}</b> run {first.run}: "
+                       f"<code class=\"error\">{escaped(first.error or first.outcome)}</code></p>")
             if link:
-                out.append(f'<p><a href="{_e(link)}">its replay, up to the failure</a></p>')
+                out.append(f'<p><a href="{escaped(link)}">its replay, up to the failure</a></p>')
             if again is not None:
-                out.append(f"<p>Play it again: <code>{_e(again(first))}</code></p>")
+                out.append(f"<p>Play it again: <code>{escaped(again(first))}</code></p>")
         out.append("</details>")
     return "".join(out)

@@ -13,7 +13,6 @@ study's row.
 from __future__ import annotations
 
 import hashlib
-import html
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,7 +23,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.agents import resolve_agent
 from logic_agents.referee.clock import NO_CAPS, Caps, Clock
 from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
-from logic_agents.web.leaderboard import PUBLIC_LEAVES_OUT, failures, leaderboard
+from logic_agents.web.leaderboard import PUBLIC_LEAVES_OUT, cell, escaped, failures, leaderboard
 from logic_agents.world.agents import build_agent, explaining
 from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import GameSpec
@@ -64,10 +63,6 @@ PUBLIC_META = ("version", "runs", "made")  # what a public page keeps of the stu
 COLOURS = ("#4a7bd1", "#e8590c", "#2e8b3a", "#8e44ad", "#c0392b", "#117a65", "#7b241c")
 
 
-def _e(value: object) -> str:
-    return html.escape(str(value))
-
-
 def bars_svg(summary: Record) -> str:
     """Win rates (or mean scores) per group, one bar per agent, with 95% intervals; drawn
     at a size a reader can read (12 px labels, 30 px bars), as wide as the groups need."""
@@ -105,7 +100,8 @@ def bars_svg(summary: Record) -> str:
             y = 10 + height * (1 - mid / top)
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar - 4}" '
                        f'height="{10 + height - y:.1f}" fill="{COLOURS[ai % len(COLOURS)]}">'
-                       f'<title>{_e(agent)} {_e(group)}: {mid:.3f} [{lo:.3f}, {hi:.3f}]</title></rect>')
+                       f'<title>{escaped(agent)} {escaped(group)}: {mid:.3f} '
+                       f'[{lo:.3f}, {hi:.3f}]</title></rect>')
             cx = x + (bar - 4) / 2
             y_lo, y_hi = 10 + height * (1 - lo / top), 10 + height * (1 - hi / top)
             out.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y_lo:.1f}" y2="{y_hi:.1f}" '
@@ -115,20 +111,13 @@ def bars_svg(summary: Record) -> str:
                        f'<line x1="{cx - 5:.1f}" x2="{cx + 5:.1f}" y1="{y_hi:.1f}" y2="{y_hi:.1f}" '
                        'stroke="#222" stroke-width="1.5"/>')
         out.append(f'<text x="{x0 + len(agents) * bar / 2:.1f}" y="{height + 32}" '
-                   f'text-anchor="middle" font-size="13">{_e(group)[:24]}</text>')
+                   f'text-anchor="middle" font-size="13">{escaped(group)[:24]}</text>')
     for ai, agent in enumerate(agents):
         out.append(f'<rect x="{left + ai * legend}" y="{height + 52}" width="14" height="14" '
                    f'fill="{COLOURS[ai % len(COLOURS)]}"/><text x="{left + ai * legend + 19}" '
-                   f'y="{height + 64}" font-size="13">{_e(agent)[:16]}</text>')
+                   f'y="{height + 64}" font-size="13">{escaped(agent)[:16]}</text>')
     out.append("</svg>")
     return "".join(out)
-
-
-def _cell(value: object, sort: float | str | None = None, cls: str = "") -> str:
-    """A table cell; `sort` is the value the sortable table orders it by (its text if None)."""
-    key = "" if sort is None else f' data-v="{_e(sort)}"'
-    klass = f' class="{cls}"' if cls else ""
-    return f"<td{key}{klass}>{_e(value)}</td>"
 
 
 def _rate(st: Record) -> str:
@@ -143,25 +132,25 @@ def _score(st: Record) -> str:
 
 def _cpu_cell(stats: Record) -> str:
     cpu = stats.get("mean_cpu_s", 0.0)  # a summary of rows from before CPU time was kept
-    return _cell(f"{cpu:.4f}", cpu)
+    return cell(f"{cpu:.4f}", cpu)
 
 
 def _summary_rows(summary: Record, scored: bool) -> list[str]:
     body = []
     for name, st in summary["agents"].items():
         for group, g in [("all", st), *(st["groups"].items() if len(st["groups"]) > 1 else [])]:
-            first = [_cell(name), _cell(group), _cell(g["games"], g["games"])]
-            failed = [_cell(g["errors"], g["errors"]), _cell(g["timeouts"], g["timeouts"])]
+            first = [cell(name), cell(group), cell(g["games"], g["games"])]
+            failed = [cell(g["errors"], g["errors"]), cell(g["timeouts"], g["timeouts"])]
             if scored:
-                cells = [_cell(_score(g), g["score"]["mean"]),
-                         _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
-                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]),
+                cells = [cell(_score(g), g["score"]["mean"]),
+                         cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
+                         cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]),
                          _cpu_cell(g)]
             else:
-                cells = [_cell(g["wins"], g["wins"]), _cell(_rate(g), g["win_rate"]),
-                         _cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
-                         _cell(f"{g['mean_guesses']:.2f}", g["mean_guesses"]),
-                         _cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]), _cpu_cell(g)]
+                cells = [cell(g["wins"], g["wins"]), cell(_rate(g), g["win_rate"]),
+                         cell(f"{g['mean_steps']:.1f}", g["mean_steps"]),
+                         cell(f"{g['mean_guesses']:.2f}", g["mean_guesses"]),
+                         cell(f"{g['mean_time_s']:.4f}", g["mean_time_s"]), _cpu_cell(g)]
             body.append("<tr>" + "".join(first + cells + failed) + "</tr>")
     return body
 
@@ -193,34 +182,34 @@ def _pair_rows(summary: Record, scored: bool) -> list[str]:
         lo, hi = p.get("difference_ci95", [0.0, 0.0])
         diff = p.get("difference", 0.0)
         body.append("<tr>" + "".join([
-            _cell(p["a"]), _cell(p["b"]), _cell(p["paired_games"], p["paired_games"]),
-            _cell(p["only_a_won"], p["only_a_won"]), _cell(p["only_b_won"], p["only_b_won"]),
-            _cell(f"{unit * diff:+.1f} [{unit * lo:+.1f}, {unit * hi:+.1f}]", diff),
-            _cell(f"{p['p_value']:.3g}", p["p_value"]), _cell(f"{p_holm:.3g}", p_holm),
-            _cell(verdict, cls="sig" if p["significant"] else "")]) + "</tr>")
+            cell(p["a"]), cell(p["b"]), cell(p["paired_games"], p["paired_games"]),
+            cell(p["only_a_won"], p["only_a_won"]), cell(p["only_b_won"], p["only_b_won"]),
+            cell(f"{unit * diff:+.1f} [{unit * lo:+.1f}, {unit * hi:+.1f}]", diff),
+            cell(f"{p['p_value']:.3g}", p["p_value"]), cell(f"{p_holm:.3g}", p_holm),
+            cell(verdict, cls="sig" if p["significant"] else "")]) + "</tr>")
     return body
 
 
 def _map_rows(maps: Sequence[Record], agents: Sequence[str], scored: bool) -> list[str]:
     body = []
     for rank, entry in enumerate(maps):  # maps come in natural order (EASY2 before EASY10)
-        cells = [_cell(entry["group"]), _cell(entry["map"], rank)]
+        cells = [cell(entry["group"]), cell(entry["map"], rank)]
         for agent in agents:
             st = entry["agents"].get(agent)
             if st is None:
-                cells += [_cell("", -1)] * (2 if scored else 1)
+                cells += [cell("", -1)] * (2 if scored else 1)
             elif scored:
-                cells += [_cell(_score(st), st["score"]["mean"]),
-                          _cell(f"{st['mean_time_s']:.4f}", st["mean_time_s"])]
+                cells += [cell(_score(st), st["score"]["mean"]),
+                          cell(f"{st['mean_time_s']:.4f}", st["mean_time_s"])]
             else:
-                cells.append(_cell(f"{st['wins']}/{st['games']}  {_rate(st)}", st["win_rate"]))
+                cells.append(cell(f"{st['wins']}/{st['games']}  {_rate(st)}", st["win_rate"]))
         body.append("<tr>" + "".join(cells) + "</tr>")
     return body
 
 
 def _meta(meta: dict[str, str]) -> str:
     """The study's exact command, version and seed, so a reader can run it again."""
-    return "".join(f"<dt>{_e(k)}</dt><dd><code>{_e(v)}</code></dd>" for k, v in meta.items())
+    return "".join(f"<dt>{escaped(k)}</dt><dd><code>{escaped(v)}</code></dd>" for k, v in meta.items())
 
 
 def study_page(title: str, summary: Record, rows: Sequence[GameRow],
@@ -272,21 +261,21 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
         ordered, map_rows = ordered[:window], map_rows[:window]
     for r in ordered:
         link = links.get(r.key)
-        cell = f'<td><a href="{_e(link)}">replay</a></td>' if link else "<td></td>"
+        link_cell = f'<td><a href="{escaped(link)}">replay</a></td>' if link else "<td></td>"
         value = f"{r.score:g}" if scored and r.score is not None else r.outcome
         error = "" if public else r.error
         games.append("<tr>" + "".join([
-            _cell(r.agent), _cell(r.group), _cell(r.map, map_rank[r.map]), _cell(r.run, r.run),
-            _cell("" if public else r.seed, r.seed),
-            _cell(value, r.score if scored else None, f"o-{r.outcome}"),
-            _cell(r.steps, r.steps), _cell(r.guesses, r.guesses), _cell(error)]) + cell
+            cell(r.agent), cell(r.group), cell(r.map, map_rank[r.map]), cell(r.run, r.run),
+            cell("", "") if public else cell(r.seed, r.seed),
+            cell(value, r.score if scored else None, f"o-{r.outcome}"),
+            cell(r.steps, r.steps), cell(r.guesses, r.guesses), cell(error)]) + link_cell
             + "</tr>")
 
     def header(names: Sequence[str]) -> str:
-        return "".join(f'<th title="sort">{_e(h)}</th>' for h in names)
+        return "".join(f'<th title="sort">{escaped(h)}</th>' for h in names)
 
     page = _fill(_asset("study.html"), {
-        "title": _e(title), "meta": _meta(meta or {}), "head": header(head),
+        "title": escaped(title), "meta": _meta(meta or {}), "head": header(head),
         "summary": "".join(_summary_rows(summary, scored)),
         "bars": ('<h2>By group, with 95% intervals</h2><div class="scroll">'
                  + bars_svg(summary) + "</div>"
@@ -297,7 +286,7 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
         "pairs": "".join(_pair_rows(summary, scored))
         or f'<tr><td colspan="{len(pair_head)}">one agent: no pairs</td></tr>',
         "map_head": header(map_head), "maps": "".join(map_rows),
-        "notes": "".join(f"<p class=\"note\">{_e(n)}</p>" for n in notes),
+        "notes": "".join(f"<p class=\"note\">{escaped(n)}</p>" for n in notes),
         "games": "".join(games), "script": _asset("study.js")})
     return html_page(title, _asset("study.css"), page, CSP_PAGE)
 

@@ -61,6 +61,14 @@ from logic_agents.world.seat import Elsewhere, missing_members
 from logic_agents.world.spec import AgentEntry, GameSpec, summary_of
 
 
+def names_a_file(module_text: str) -> bool:
+    """Whether a reference's module part names a file, not an importable module.
+
+    `agent.py` and `students/ann/agent` are files; `package.module` is a module.
+    """
+    return module_text.endswith(".py") or "/" in module_text or "\\" in module_text
+
+
 def is_reference(text: str) -> bool:
     """Whether an --agent value names a class (`file.py:Class`, `pkg.mod:Class`)."""
     module, sep, attr = text.rpartition(":")
@@ -176,7 +184,7 @@ _READ: dict[str, tuple[int, ...]] = {}
 def load_class(reference: str) -> Any:
     """The object named by `file.py:Name` or `package.module:Name`."""
     module_text, _, attr = reference.rpartition(":")
-    if module_text.endswith(".py") or "/" in module_text or "\\" in module_text:
+    if names_a_file(module_text):
         path = Path(module_text)
         if not path_exists(path) or not path.is_file():
             raise UsageError(f"--agent {reference}: no such file {module_text}")
