@@ -102,6 +102,16 @@ SPEC = make(capabilities=swap(dataclasses.replace(VIEW, board=board)))""",
     "sleeps-at-import": ("time.sleep(0.4)\nSPEC = make()", "s to import"),
     "hangs-at-import": ("time.sleep(60)\nSPEC = make()", "ran past its"),
     "exits-at-import": ("sys.exit(5)", "called sys.exit(5)"),
+    # issue 54: what ends or holds the importing process is found in a trial process first
+    "os-exit-at-import": ("import os\nos._exit(0)", "ended its process at once with exit "
+                          "status 0"),
+    "kills-itself-at-import": ("import os\nos.kill(os.getpid(), signal.SIGKILL)",
+                               "killed its own process with SIGKILL"),
+    "thread-at-import": ("import threading\nthreading.Thread(target=time.sleep, args=(600,), "
+                         "name='forever').start()\nSPEC = make()",
+                         "starts a thread that does not end ('forever', not a daemon)"),
+    "stuck-in-c-at-import": ("import ctypes\nctypes.CDLL(None).sleep(600)\nSPEC = make()",
+                             "ran past its 3 s limit; its trial process was killed"),
     "step-hangs": ("""
 class Hang(LightsWorld):
     def apply(self, action):

@@ -129,10 +129,18 @@ def checked_apart(spec: GameSpec, seconds: float = CHECK_LIMIT_S) -> GameCheck:
     return GameCheck(spec.name, results)
 
 
+def _unquoted(broken: dict[str, str]) -> dict[str, str]:
+    """The registry's keys for broken games (`'name'`, or `'name' from dist` for a clash) as
+    the check names a game: `name` bare, as `games --check NAME` does."""
+    return {(key[1:-1] if key.count("'") == 2 and key.startswith("'") and key.endswith("'")
+             else key): why for key, why in broken.items()}
+
+
 def run_check(args: argparse.Namespace, console: Console) -> int:
     """`games --check [NAME]`: check_game on one game or on every one that loads; a plug-in
     that does not load is a failure too."""
-    names, broken = (list(games()), broken_games()) if not args.game else ([args.game], {})
+    names, broken = (list(games()), _unquoted(broken_games())) if not args.game else (
+        [args.game], {})
     if args.game:  # one game: only its own entry point is imported
         try:
             get_game(args.game)

@@ -15,17 +15,21 @@ IMPORT_BUDGET_S (what a plug-in's own import may cost: the built-in games' own c
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 
 HEAVY = ("sympy", "matplotlib", "pandas", "ray", "textual", "torch")
 IMPORT_BUDGET_S = 0.1
+PROBE_LIMIT_S = 60.0  # the trial import (world.trial) already stopped a hang at 10 s
 BUILT_IN = ("daggers", "sudoku", "undead", "mazes", "ooze")
 
 _PROBE = """
-import importlib, json, sys, time
+import importlib, json, os, sys, time
 for game in sys.argv[2].split(","):
     importlib.import_module("logic_agents.games." + game)
 before = set(sys.modules)
@@ -33,7 +37,8 @@ started = time.process_time()
 importlib.import_module(sys.argv[1])
 spent = time.process_time() - started
 heavy = sorted(h for h in sys.argv[3].split(",") if h in sys.modules and h not in before)
-print(json.dumps({"seconds": spent, "heavy": heavy}))
+print(json.dumps({"seconds": spent, "heavy": heavy}), flush=True)
+os._exit(0)  # a thread the module started must not keep the probe alive
 """
 
 
@@ -59,9 +64,19 @@ class ImportCost:
 
 def import_cost(module: str) -> ImportCost:
     """The cost of importing `module` after the built-in games, in a fresh process."""
-    done = subprocess.run([sys.executable, "-c", _PROBE, module, ",".join(BUILT_IN),
-                           ",".join(HEAVY)], capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
+    probe = subprocess.Popen([sys.executable, "-c", _PROBE, module, ",".join(BUILT_IN),
+                              ",".join(HEAVY)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:  # the probe and whatever the module started die with the check, or at its limit
+        out, _ = probe.communicate(timeout=PROBE_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        out = ""
+    finally:
+        with contextlib.suppress(OSError):
+            os.killpg(probe.pid, signal.SIGKILL)
+        probe.wait()
+    lines = out.strip().splitlines()
+    if probe.returncode != 0 or not lines:
         return ImportCost(0.0, ())  # the import itself fails: the load check says why
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = json.loads(lines[-1])
     return ImportCost(float(found["seconds"]), tuple(found["heavy"]))

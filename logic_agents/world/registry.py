@@ -23,6 +23,7 @@ from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.spec import GAME_NAME as _NAME
 from logic_agents.world.spec import GameSpec
+from logic_agents.world.trial import trial_import
 
 ENTRY_POINT_GROUP = "logic_agents.games"
 
@@ -208,9 +209,15 @@ def _load_entry_point(ep: metadata.EntryPoint) -> None:
         _left_out(repr(name), f"{ep.value}: a game's name is lower-case letters, digits, '-' "
                   "and '_' (it is typed on the command line and names files)")
         return
+    limit = limit_of(origin, IMPORT_LIMIT_S)
+    if origin != "builtin" and ep.module not in sys.modules:
+        fault = trial_import(ep.value, limit)  # an os._exit, a thread or a hang in C
+        if fault is not None:
+            _left_out(repr(name), fault)
+            return
     started = time.monotonic()
     try:
-        with plugin_code(f"importing {ep.value}", limit_of(origin, IMPORT_LIMIT_S)) as printed:
+        with plugin_code(f"importing {ep.value}", limit) as printed:
             spec = ep.load()
     except PluginFault as e:
         _left_out(repr(name), str(e))

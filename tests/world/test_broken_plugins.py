@@ -1,5 +1,6 @@
 """One broken plug-in game never takes the program down (issue 39, item 3): a plug-in that
-exits, interrupts, prints or sleeps at import, whose sniff raises, lies, hangs or claims every
+exits, interrupts, prints or sleeps at import (or, issue 54, ends its process with os._exit,
+kills it, or starts a thread that never ends), whose sniff raises, lies, hangs or claims every
 file, or whose name is another game's, is named in one warning line and left out; the other
 games work, and `--json` stays JSON."""
 
@@ -7,7 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +23,7 @@ from logic_agents.cli import main
 from logic_agents.errors import ContractError, LogicAgentsError
 from logic_agents.world import detect, registry
 from logic_agents.world.resolve import shipped_path
+from logic_agents.world.trial import trial_import
 from tests.plugins import install, lights, plugged
 
 
@@ -139,3 +145,71 @@ def test_register_refuses_a_name_that_is_taken_and_a_name_that_is_not_a_name():
         registry.unregister("mazes-again")
     with pytest.raises(LogicAgentsError, match="installed .*not registered at run time"):
         registry.unregister("mazes")
+
+
+# issue 54: what Python cannot catch in the importing process, tried in a process of its own
+_MARKS = "open({mark!r}, 'a').write(str(os.getpid()) + '\\n')\n"
+_ENDS = {
+    "exit_game": ("import os\n" + _MARKS + "os._exit(0)\n", "ended its process at once with "
+                  "exit status 0 (os._exit or the like"),
+    "kill_game": ("import os, signal\n" + _MARKS + "os.kill(os.getpid(), signal.SIGKILL)\n",
+                  "killed its own process with SIGKILL"),
+    "thread_game": ("import os, threading, time\n" + _MARKS + "threading.Thread(target="
+                    "time.sleep, args=(600,), name='forever').start()\n",
+                    "starts a thread that does not end ('forever', not a daemon)"),
+}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_plugin_that_ends_or_holds_its_process_at_import_leaves_every_command_standing(
+        tmp_path):
+    mark = tmp_path / "pids"
+    site = tmp_path / "site"
+    for module, (body, _) in _ENDS.items():
+        install(site, module, body.format(mark=str(mark)))
+    env = {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+           "COLUMNS": "250"}
+    runs = [(["games"], 0, list(_ENDS))] + [(["games", "--check", m.replace("_", "-")], 1, [m])
+                                            for m in _ENDS]
+    for argv, expected, modules in runs:
+        done = subprocess.run([sys.executable, "-m", "logic_agents", *argv], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == expected, (argv, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr
+        for module in modules:
+            game, words = module.replace("_", "-"), _ENDS[module][1]
+            assert f"plug-in game '{game}' is left out: importing {module}:SPEC {words}" in \
+                " ".join(done.stderr.split()), done.stderr
+            if expected:  # the check reports it in words, and fails
+                assert f"{game}: FAILED  load" in done.stdout
+                assert words in " ".join(done.stdout.split())
+            else:
+                assert "daggers" in done.stdout
+    pids = [int(p) for p in mark.read_text().split()]
+    assert len(pids) == 2 * len(_ENDS)  # each imported once per command, in its trial only
+    assert not any(_alive(pid) for pid in pids), "a trial process outlived its command"
+
+
+def test_the_trial_of_a_threaded_process_runs_in_a_fresh_interpreter(tmp_path):
+    mark = tmp_path / "pids"
+    for module, (body, _) in _ENDS.items():
+        install(tmp_path / "site", module, body.format(mark=str(mark)))
+    holder = threading.Event()
+    other = threading.Thread(target=holder.wait, daemon=True)
+    other.start()  # a fork of a threaded process may inherit another thread's lock
+    try:
+        with plugged(tmp_path / "site"):
+            for module, (_, words) in _ENDS.items():
+                said = trial_import(f"{module}:SPEC", 30.0)
+                assert said is not None and words in said, said
+            assert trial_import("lights_game:SPEC", 30.0) is None
+    finally:
+        holder.set()
+    assert all(int(pid) != os.getpid() for pid in mark.read_text().split())

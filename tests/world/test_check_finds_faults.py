@@ -20,6 +20,7 @@ from tests.plugins import install, plugged
 # name, which it passes whatever the load
 MARGIN = {"import": 30.0, "sniff": 10.0, "check": 30.0}
 HANGS = {"sniff-sleeps": {"sniff": 2.0}, "hangs-at-import": {"import": 3.0},
+         "stuck-in-c-at-import": {"import": 3.0},
          "step-hangs": {"check": 5.0}, "step-stuck-in-c": {"check": 5.0}}
 
 
