@@ -19,6 +19,7 @@ if importlib.util.find_spec("textual") is None:
         raise RuntimeError("make test needs textual (the tui extra) for human play")
     pytest.skip("textual (the tui extra) is not installed", allow_module_level=True)
 
+from rich.text import Text  # noqa: E402
 from textual import events  # noqa: E402
 
 from logic_agents.display.tui import Session, play_app, replay_actions  # noqa: E402
@@ -411,3 +412,44 @@ def test_a_hint_that_is_a_guess_says_so_with_its_odds():
         s.actions.append(action)
     assert s.message.startswith("hint, a guess (not proven): probe ")
     assert "P(dagger) = 0." in s.message and "win chance 1.0000 (P(dagger)" not in s.message
+
+
+@pytest.mark.parametrize("size", [(60, 30), (40, 12), (110, 40)])
+def test_a_long_hint_is_never_cut_where_the_terminal_ends(size):
+    # issue 54: a hint of 700 characters showed 6 lines of its 16 at 60 columns, with no word
+    # that more was there; now it wraps in up to a third of the rows, says `?` shows all of
+    # it, and the ? screen has the whole hint, scrolled with the arrows
+    s = session_of("daggers", "HARD1")
+    words = [f"cell{i}" for i in range(120)]
+    message = "hint: probe 3 4 — satx: " + " ".join(words)
+    app = play_app(s, "test")
+    seen = {}
+
+    async def drive():
+        async with app.run_test(size=size) as pilot:
+            s.message = message
+            app.redraw()
+            await pilot.pause()
+            why = app.query_one("#why")
+            shown = str(why.render())
+            lines = Text(shown).wrap(app.console, why.region.width - 4)
+            seen["fits"] = len(lines) <= why.region.height
+            seen["shown"] = shown
+            await pilot.press("question_mark")
+            await pilot.pause()
+            box = app.screen.query_one("#rules-box")
+            seen["modal"] = str(app.screen.query_one("#rules").render())
+            for _ in range(box.max_scroll_y + 1):
+                await pilot.press("down")
+            await pilot.pause()
+            seen["scrolled"] = box.scroll_y == box.max_scroll_y
+            await pilot.press("x")
+            await pilot.pause()
+            seen["closed"] = len(app.screen_stack) == 1
+
+    asyncio.run(drive())
+    assert seen["fits"], seen["shown"]
+    flat = " ".join(seen["shown"].split())
+    assert flat.endswith("… (? shows all of it)") or flat == message
+    assert " ".join(message.split()) in " ".join(seen["modal"].split())
+    assert seen["scrolled"] and seen["closed"]

@@ -2,6 +2,7 @@
 its `c kb` formulas that does, checked against a fresh solver."""
 
 import json
+import re
 
 from pysat.solvers import Solver
 
@@ -122,3 +123,18 @@ def test_a_cell_name_with_an_absurd_number_is_not_drawn(capsys, tmp_path):
     path.write_text(text.replace("c var 20 D_r3c4\n", f"c var 20 D_r{'9' * 5000}c5\n"))
     code, out, err = run(capsys, "inspect", str(path), "--solve", "--limit", "1")
     assert code == 0 and err == ""
+
+
+def test_a_model_that_marks_no_cell_says_how_cells_are_named(capsys, tmp_path):
+    # issue 54: a plug-in author's variables named another way marked nothing, silently
+    path = tmp_path / "h.cnf"
+    assert run(capsys, "cnf", "HARD1", "-o", str(path))[0] == 0
+    text = path.read_text()
+    renamed = re.sub(r"^c var (\d+) D_r(\d+)c(\d+)$", r"c var \1 dagger_\2_\3", text,
+                     flags=re.MULTILINE)
+    assert renamed != text
+    path.write_text(renamed)
+    code, out, _ = run(capsys, "inspect", str(path), "--solve", "--limit", "0")
+    said = " ".join(out.split())
+    assert code == 0 and "(0 cells marked: no true variable is named by a cell, as " \
+        "<KIND>_r<row>c<col>[_v<value>] (0-based) names one; docs/write-a-game.md, `cnf`)" in said

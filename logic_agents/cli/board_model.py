@@ -97,5 +97,9 @@ def model_board(comments: list[str], model: dict[str, bool]) -> tuple[Any, str] 
             i = tile[0] * board.cols + tile[1]
             tiles[i] = Tile(tiles[i].text or text, tiles[i].kind)
     drawn = dataclasses.replace(board, tiles=tuple(tiles))
+    why = "" if marks or not any(model.values()) else (
+        ": no true variable is named by a cell, as <KIND>_r<row>c<col>[_v<value>] (0-based) "
+        "names one; docs/write-a-game.md, `cnf`")
     return (board_text(drawn, proof=list(marks)),
-            f"the model on {spec.name} {instance.name} at its start ({len(marks)} cells marked)")
+            f"the model on {spec.name} {instance.name} at its start ({len(marks)} cells "
+            f"marked{why})")

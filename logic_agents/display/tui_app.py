@@ -8,7 +8,10 @@ Concepts:
   every key, and the title names the instance played (after `n`, the new one). The key line
   wraps to the terminal's width, a key never parted from its words, so every key shows at 80
   columns (Textual's footer cuts what does not fit on one line).
-- Rules: the game's rules over the board; any key closes it.
+- Rules: the game's rules over the board, and the last hint in full; the arrows and PgUp/PgDn
+  scroll it, any other key closes it.
+- The last message (a hint and its why) wraps to the terminal's width in at most a third of
+  its rows; a longer one ends with a line that says `?` shows all of it, never cut silently.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Header, Static
 
@@ -30,7 +33,7 @@ class Rules(ModalScreen[None]):
 
     CSS = """
     Rules { align: center middle; }
-    #rules { width: 80%; max-width: 90; height: auto; max-height: 90%; padding: 1 2;
+    #rules-box { width: 80%; max-width: 90; height: auto; max-height: 90%; padding: 1 2;
              border: round $accent; background: $panel; overflow-y: auto; }
     """
 
@@ -39,19 +42,29 @@ class Rules(ModalScreen[None]):
         self.session = session
 
     def compose(self) -> ComposeResult:
-        yield Static(f"[b]{self.session.spec.name}: the rules[/b]\n\n"
-                     + self.session.rules().replace("[", "\\[")
-                     + "\n\n[dim]any key closes this[/dim]", id="rules")
+        text = Text.assemble((f"{self.session.spec.name}: the rules", "bold"), "\n\n",
+                             self.session.rules())
+        if self.session.message.startswith("hint"):  # the last hint in full, however long
+            text.append_text(Text.assemble("\n\n", ("the last hint", "bold"), "\n",
+                                           self.session.message))
+        text.append("\n\n↑ ↓ PgUp PgDn scroll; any other key closes this", "dim")
+        with VerticalScroll(id="rules-box"):
+            yield Static(text, id="rules")
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        self.app.pop_screen()
+        box = self.query_one("#rules-box", VerticalScroll)
+        scrolls = {"up": -1, "down": 1, "pageup": -box.size.height, "pagedown": box.size.height}
+        if event.key in scrolls:
+            box.scroll_to(y=box.scroll_y + scrolls[event.key], animate=False)
+        else:
+            self.app.pop_screen()
 
 
 class PlayApp(App[None]):
     CSS = """
     #board { height: 1fr; padding: 1 2; overflow: auto; }
-    #why { height: auto; max-height: 6; padding: 0 2; }
+    #why { height: auto; padding: 0 2; }
     #bottom { dock: bottom; height: auto; }
     #keys { height: auto; padding: 0 1; }
     #status { height: 1; padding: 0 1; background: $panel; }
@@ -120,8 +133,22 @@ class PlayApp(App[None]):
         self.title = f"{session.spec.name} {session.instance.name}"
         self.query_one("#keys", Static).update(self.key_line(max(20, size.width - 2)))
         self.query_one("#board", Static).update(picture)
-        self.query_one("#why", Static).update(Text(session.message))
+        self.query_one("#why", Static).update(self.message_lines(
+            max(10, size.width - 4), max(2, size.height // 3)))
         self.query_one("#status", Static).update(session.status(board))
+
+    def message_lines(self, width: int, most: int) -> Text:
+        """The last message wrapped to `width`, in at most `most` lines.
+
+        A longer one (a hint whose proof names many cells) ends with a line that says `?`
+        shows all of it, rather than being cut where the terminal ends.
+        """
+        lines = Text(self.session.message).wrap(self.console, width)
+        if len(lines) <= most:
+            return Text("\n").join(lines)
+        note = Text("… (? shows all of it)", "bold")
+        kept = lines[:most - 1]
+        return Text("\n").join([*kept, note])
 
     def key_line(self, width: int) -> Text:
         """Every shown key and its words, in lines of at most `width` characters."""

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from logic_agents.errors import ContractError
 from logic_agents.ground.shapes import Record
 from logic_agents.world.core import Why
 
@@ -67,6 +68,19 @@ class BoardView:
     # the game's own rows and columns (default: the tiles less a frame as wide on both sides
     # as the origin, as Undead's clue frame is); the boards' labels number these, from 0
     extent: tuple[int, int] | None = None
+    # the texts of the game's rows and of its columns along the edges (default: their 0-based
+    # numbers, the base of the actions and CNF names); Kakurasu numbers them from 1, as its
+    # weights are
+    labels: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+    def __post_init__(self) -> None:
+        """A board's labels name each of the game's rows and columns once."""
+        if self.labels is not None:
+            rows, cols = self.game_size()
+            if len(self.labels) != 2 or (len(self.labels[0]), len(self.labels[1])) != (rows, cols):
+                raise ContractError(f"a BoardView's labels are (row texts, column texts) for its "
+                                    f"{rows} x {cols} game cells, not "
+                                    f"{tuple(map(len, self.labels))} texts")
 
     def game_size(self) -> tuple[int, int]:
         """(rows, columns) of game cells, which the row and column labels number."""
@@ -75,14 +89,24 @@ class BoardView:
         return (self.rows - 2 * self.origin[0], self.cols - 2 * self.origin[1])
 
     def row_label(self, tile_row: int) -> str:
-        """The label of a row of tiles: its game row (0-based), "" on a frame row."""
+        """The label of a row of tiles: its game row's text, "" on a frame row.
+
+        The text is the row's 0-based number unless the board gives `labels`.
+        """
         row = tile_row - self.origin[0]
-        return str(row) if 0 <= row < self.game_size()[0] else ""
+        if not 0 <= row < self.game_size()[0]:
+            return ""
+        return self.labels[0][row] if self.labels is not None else str(row)
 
     def col_label(self, tile_col: int) -> str:
-        """The label of a column of tiles: its game column (0-based), "" on a frame column."""
+        """The label of a column of tiles: its game column's text, "" on a frame column.
+
+        The text is the column's 0-based number unless the board gives `labels`.
+        """
         col = tile_col - self.origin[1]
-        return str(col) if 0 <= col < self.game_size()[1] else ""
+        if not 0 <= col < self.game_size()[1]:
+            return ""
+        return self.labels[1][col] if self.labels is not None else str(col)
 
     def tile(self, row: int, col: int) -> Tile:
         """The tile at a picture position."""
