@@ -14,12 +14,12 @@ from logic_agents.games.sudoku.board import (
     load_puzzles,
     parse_puzzles,
 )
+from logic_agents.games.sudoku.core import solve_one
 from logic_agents.games.sudoku.encode import (
     SudokuSolver,
     count_solutions,
     decode,
     encode,
-    solve_one,
 )
 from logic_agents.games.sudoku.generate import GENERATOR
 from logic_agents.games.sudoku.view import VIEW

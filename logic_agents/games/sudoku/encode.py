@@ -18,20 +18,25 @@ Concepts:
 - Canonical answers (`canonical`, `first_solution`): the first solution in reading order, so
   a solver kept warm across puzzles answers as a fresh one would (`solve` keeps one per size
   up to 9x9: the rules are told once, not per puzzle).
-- candidates / clue_core / solve_one: one puzzle alone (what `solve` does for 16x16 and
-  25x25): the rules restricted by constraint propagation of the clues in Python, so the
-  whole rules (750,000 clauses at 25x25) never reach a solver. SudokuSolver (the whole
-  rules, and the propagated core past a conflict budget on 25x25) serves the agents, which
-  ask many questions of one puzzle.
+- One puzzle alone (what `solve` does for 16x16 and 25x25) is sudoku.core's: the rules
+  restricted by constraint propagation of the clues in Python, so the whole rules (750,000
+  clauses at 25x25) never reach a solver. SudokuSolver (the whole rules, and the propagated
+  core past a conflict budget on 25x25) serves the agents, which ask many questions of one
+  puzzle.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 
 from logic_agents.games.sudoku.board import Grid, SudokuPuzzle, units
+from logic_agents.games.sudoku.core import (
+    CORE_SOLVER,
+    exactly_one,
+    peers_of,
+    search_core,
+)
 from logic_agents.ground.shapes import Record
 from logic_agents.logic.ids import IdCardinality, IdClause, Key
 from logic_agents.logic.kb import KnowledgeBase
@@ -49,8 +54,9 @@ DEFAULT_SOLVERS = {4: "glucose4", 9: "cadical195", 16: "glucose4", 25: "glucose4
 # 25x25 at 45% given the full formula sends the search astray on some puzzles (2.3 s), the
 # propagated core never does (same benchmark).
 CORE_SIZES = frozenset({25})
-CORE_SOLVER = "cadical153"
 CORE_AFTER = 2000  # conflicts under assumptions before a puzzle goes to its core
+# a puzzle with at most this many solutions is answered by finding them all and sorting
+FEW_SOLUTIONS = 8
 
 
 def default_solver(n: int) -> str:
@@ -159,8 +165,15 @@ class SudokuSolver:
     def first_solution(self, puzzle: SudokuPuzzle, avoid: Grid | None = None) -> Grid | None:
         """The first solution in reading order (the smallest value in the first open cell,
         then in the next, ...), other than `avoid`: the same grid whatever this solver
-        learnt before, so a warm solver answers as a fresh one would. The model found first
-        is improved cell by cell, trying only the values below the one it holds."""
+        learnt before, so a warm solver answers as a fresh one would.
+
+        The model found first is improved cell by cell, trying only the values below the one
+        it holds, and of those only the ones no peer holds (a given, or a cell fixed before):
+        on 9x9 puzzles with hundreds of solutions that took the calls of an answer from about
+        560 to about 40 (issue 55). Tried and left: finding the cells every solution agrees
+        on first (more calls than it spared), and a descent by "a solution before this one"
+        constraints (fewer calls, each far dearer).
+        """
         base = self.assumptions(puzzle)
         selector = None
         if avoid is not None:  # "some open cell differs from avoid", only for this search
@@ -170,15 +183,20 @@ class SudokuSolver:
             if self.oracle.solve(base) is not True:
                 return None
             grid = self.decode(self.oracle.raw_model())
+            known = list(puzzle.cells)
+            peers = peers_of(self.n)
             fixed: list[int] = []
-            for i, v in enumerate(puzzle.cells):
-                if v:
-                    continue
-                for smaller in range(1, grid[i]):
-                    if self.oracle.solve([*base, *fixed, self.cell_ids[i][smaller - 1]]) is True:
-                        grid = self.decode(self.oracle.raw_model())
-                        break
-                fixed.append(self.cell_ids[i][grid[i] - 1])
+            for i in (i for i, v in enumerate(puzzle.cells) if not v):
+                ids = self.cell_ids[i]
+                if grid[i] > 1:
+                    taken = {known[p] for p in peers[i]}
+                    for smaller in range(1, grid[i]):
+                        if smaller not in taken and self.oracle.solve(
+                                [*base, *fixed, ids[smaller - 1]]) is True:
+                            grid = self.decode(self.oracle.raw_model())
+                            break
+                fixed.append(ids[grid[i] - 1])
+                known[i] = grid[i]
             return grid
         finally:
             if selector is not None:
@@ -191,12 +209,39 @@ class SudokuSolver:
         found = self._core_models(puzzle, 2) if self.core else self.two_solutions(puzzle)
         if len(found) < 2:  # none, or the one solution: nothing to choose
             return result_of(found, unique=unique)
+        every = self._every_solution(puzzle, found, FEW_SOLUTIONS)
+        if every is not None:  # all of them known: the first two in reading order, sorted
+            ordered = sorted(every)
+            return result_of(ordered[:2] if unique else ordered[:1], unique=unique)
         first = self.first_solution(puzzle)
         assert first is not None
         if not unique:
             return result_of([first], unique=False)
         second = self.first_solution(puzzle, avoid=first)
         return result_of([first, *([second] if second else [])], unique=True)
+
+    def _every_solution(self, puzzle: SudokuPuzzle, found: list[Grid],
+                        most: int) -> list[Grid] | None:
+        """Every solution, when there are at most `most` (`found`: some of them already);
+        None when there are more. A puzzle with a few solutions (a deadly pattern's two) is
+        then answered by sorting them, a call or two, where the search for the first in
+        reading order costs a call per open cell (issue 55: 10 ms on 9x9 against 0.3 ms)."""
+        if self.core:
+            every = self._core_models(puzzle, most + 1)
+            return every if len(every) <= most else None
+        base = self.assumptions(puzzle)
+        found = list(found)
+        selectors = [self._guard_other_than(puzzle, grid) for grid in found]
+        try:
+            while len(found) <= most:
+                if self.oracle.solve([*base, *selectors]) is not True:
+                    return found
+                grid = self.decode(self.oracle.raw_model())
+                found.append(grid)
+                selectors.append(self._guard_other_than(puzzle, grid))
+            return None
+        finally:
+            self.oracle.add([[-selector] for selector in selectors])  # retire the clauses
 
     def solve(self, puzzle: SudokuPuzzle) -> Grid | None:
         budget = self.core_after if self.core else None
@@ -246,123 +291,6 @@ class SudokuSolver:
             grid = self.solve(puzzle)
             return result_of([grid] if grid else [], unique=False)
         return result_of(self.count_solutions(puzzle, 2), unique=True)
-
-
-def grid_of(true_lits: list[int], n: int) -> Grid:
-    """The grid the true cell variables of a model name ((cell*N + v) for value v)."""
-    grid = [0] * (n * n)
-    for lit in true_lits:
-        cell, v = divmod(lit - 1, n)
-        grid[cell] = v + 1
-    return tuple(grid)
-
-
-def exactly_one(groups: list[list[int]]) -> list[list[int]]:
-    """Each group's at-least-one clause and pairwise at-most-one clauses."""
-    clauses: list[list[int]] = []
-    for group in groups:
-        clauses.append(group)
-        clauses += [[-a, -b] for k, a in enumerate(group) for b in group[k + 1:]]
-    return clauses
-
-
-def search_core(clauses: list[list[int]], n: int, num_vars: int, limit: int, solver: str,
-                given: set[int], readable: Callable[[int], bool],
-                shuffle: int | None = None) -> list[Grid]:
-    """Up to `limit` solutions of a puzzle's core on a fresh solver. A variable the core
-    leaves out (a value ruled out) may come back true, so only `readable` ones are read; a
-    solution is blocked by its open cells' values alone (one-hot cells)."""
-    found: list[Grid] = []
-    with SatOracle(KnowledgeBase.from_clauses(num_vars, clauses), solver, shuffle=shuffle) as core:
-        while len(found) < limit and core.solve() is True:
-            true = [lit for lit in core.raw_model() if lit > 0 and readable(lit)]
-            found.append(grid_of(true, n))
-            core.add([[-lit for lit in true if lit not in given]])
-    return found
-
-
-def _peers_and_units(n: int) -> tuple[list[list[int]], list[list[int]]]:
-    all_units = [[r * n + c for r, c in unit] for unit in units(n)]
-    peers: list[set[int]] = [set() for _ in range(n * n)]
-    for members in all_units:
-        for cell in members:
-            peers[cell].update(members)
-    return [sorted(p - {cell}) for cell, p in enumerate(peers)], all_units
-
-
-_LAYOUT: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
-
-
-def candidates(puzzle: SudokuPuzzle) -> list[set[int]] | None:
-    """Each cell's values still possible after the clues, by the two sound deductions of
-    constraint propagation run to a fixed point: a placed value leaves its peers, and a value
-    with one place left in a unit goes there (so a cell with one value left is placed). None
-    when the clues contradict each other."""
-    n = puzzle.n
-    if n not in _LAYOUT:
-        _LAYOUT[n] = _peers_and_units(n)
-    peers, all_units = _LAYOUT[n]
-    possible = [{v} if v else set(range(1, n + 1)) for v in puzzle.cells]
-    todo = [cell for cell, v in enumerate(puzzle.cells) if v]
-    placed: set[int] = set()
-    while True:
-        while todo:
-            cell = todo.pop()
-            if cell in placed:
-                continue
-            placed.add(cell)
-            (value,) = possible[cell]
-            for peer in peers[cell]:
-                if value in possible[peer]:
-                    possible[peer].discard(value)
-                    if not possible[peer]:
-                        return None
-                    if len(possible[peer]) == 1:
-                        todo.append(peer)
-        for members in all_units:  # hidden singles
-            for value in range(1, n + 1):
-                places = [cell for cell in members if value in possible[cell]]
-                if not places:
-                    return None
-                if len(places) == 1 and places[0] not in placed and len(possible[places[0]]) > 1:
-                    possible[places[0]] = {value}
-                    todo.append(places[0])
-        if not todo:
-            return possible
-
-
-def clue_core(puzzle: SudokuPuzzle) -> tuple[list[list[int]], list[int]]:
-    """The rules restricted to the values the clues leave possible (`candidates`), built
-    without a solver: (clauses, the variables already true). Every Exactly-1 group (a cell's
-    values; a unit's places for a value) becomes an at-least-one clause over its open
-    variables and pairwise at-most-one clauses; a decided cell is a unit clause. The
-    deductions are sound, so the models are exactly the puzzle's solutions. Variables are
-    numbered as in the whole rules ((r*N + c)*N + v for X_r{r}c{c}_v{v})."""
-    n = puzzle.n
-    possible = candidates(puzzle)
-    if possible is None:
-        return [[]], []
-    true = [cell * n + next(iter(p)) for cell, p in enumerate(possible) if len(p) == 1]
-    groups = [[cell * n + v for v in sorted(p)] for cell, p in enumerate(possible) if len(p) > 1]
-    for members in _LAYOUT[n][1]:
-        for value in range(1, n + 1):
-            places = [cell * n + value for cell in members if value in possible[cell]]
-            if len(places) > 1:
-                groups.append(places)
-    return [[lit] for lit in true] + exactly_one(groups), true
-
-
-def solve_one(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None = None,
-              shuffle: int | None = None) -> SolveResult[Grid]:
-    """One puzzle on its own fresh solver, fed only the rules its clues leave open
-    (clue_core): a few thousand clauses instead of the whole rules, which cost more to hand
-    to a solver than the search itself. What it answers depends on the puzzle alone."""
-    clauses, true = clue_core(puzzle)
-    n = puzzle.n
-    possible = {lit for clause in clauses for lit in clause if lit > 0}
-    found = search_core(clauses, n, n * n * n, 2 if unique else 1, solver or CORE_SOLVER,
-                        set(true), possible.__contains__, shuffle)
-    return result_of(found, unique=unique)
 
 
 @functools.lru_cache(maxsize=8)

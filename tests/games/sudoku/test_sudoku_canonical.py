@@ -66,7 +66,7 @@ def test_the_answer_is_the_first_solution_in_reading_order(cells, others, shuffl
 def test_the_clue_core_has_exactly_the_puzzles_solutions(cells):
     """clue_core (the rules restricted by propagating the clues in Python, what solve uses
     for 16x16) against brute force on 4x4: same status, and every grid it gives solves."""
-    from logic_agents.games.sudoku.encode import solve_one
+    from logic_agents.games.sudoku.core import solve_one
 
     puzzle = SudokuPuzzle(4, tuple(cells), "p")
     every = all_solutions(puzzle)
