@@ -278,21 +278,21 @@ def make_boards(peer: Path, into: Path, count: int, seed: str, limit: float) -> 
                   f"in {float(seconds):.1f} s", file=sys.stderr, flush=True)
 
 
-def make_uniform(into: Path, count: int) -> None:
+def make_uniform(into: Path, count: int, prefix: str = "uniform") -> None:
     """`count` 20x20 boards in the style of the four public ones (85-114 givens): the game's
-    mirror density, uniformly random monsters, unique by givens alone (seed "uniform-K")."""
+    mirror density, uniformly random monsters, unique by givens alone (seed "PREFIX-K")."""
     from logic_agents.games.undead.board import EMPTY, MONSTERS
     from logic_agents.games.undead.generate import random_layout
 
     with into.open("w") as out:
         out.write("# 20x20 Undead boards: the game's mirror density, uniformly random monsters, "
-                  "made unique with givens alone (repair.unique_with_givens); seed uniform-K; "
+                  f"made unique with givens alone (repair.unique_with_givens); seed {prefix}-K; "
                   "columns: game ID, solution\n")
         for k in range(1, count + 1):
-            rng = random.Random(f"uniform-{k}")
+            rng = random.Random(f"{prefix}-{k}")
             grid = random_layout(20, 20, rng)
             solution = "".join(ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid)
-            puzzle = unique_with_givens(20, 20, solution, random.Random(f"uniform-{k}"))
+            puzzle = unique_with_givens(20, 20, solution, random.Random(f"{prefix}-{k}"))
             out.write(f"{format_game_id(puzzle)}\t{solution}\n")
             print(f"board {k}: {len(puzzle.givens)} givens", file=sys.stderr, flush=True)
 
@@ -313,6 +313,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--make-boards", type=Path, metavar="FILE",
                         help="draw --board-count 20x20 boards with the game's generator")
+    parser.add_argument("--uniform-seed", default="uniform", metavar="PREFIX",
+                        help="with --make-uniform: board K is drawn from seed PREFIX-K (a new "
+                        "prefix draws boards nobody tuned on)")
     parser.add_argument("--make-uniform", type=Path, metavar="FILE",
                         help="make --board-count 20x20 boards like the public ones")
     parser.add_argument("--board-count", type=int, default=30)
@@ -322,7 +325,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.make_uniform:
-        make_uniform(args.make_uniform, args.board_count)
+        make_uniform(args.make_uniform, args.board_count, args.uniform_seed)
         return 0
     if not (args.sgt_src or args.peer):
         parser.error("name the game's sources (--sgt-src DIR) or its built harness (--peer)")

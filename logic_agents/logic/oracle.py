@@ -165,11 +165,15 @@ class SatOracle:
               ) -> bool | None:
         """SAT (True), UNSAT (False) or None on time-out, under assumptions.
 
-        `conflicts` bounds this call's search: None then means the budget ran out first.
+        `conflicts` bounds this call's search: None then means the budget ran out first. A
+        bound under 1 searches nothing and answers None (pysat's solvers read a budget of 0
+        as no budget at all, which once made `core_after = 0` search without end).
         """
         self.sync()
         lits = self._scoped + self._lits(assumptions)
         self.calls += 1
+        if conflicts is not None and conflicts < 1:
+            return None
         if conflicts is not None and self.time_budget is None:
             self._solver.conf_budget(conflicts)
             limited: bool | None = self._solver.solve_limited(assumptions=lits)

@@ -191,3 +191,17 @@ def test_a_batch_renumbered_at_once_keeps_the_formula(clauses, seed, give_top):
         solver.add_clause([-(i + 1) if value else i + 1 for i, value in enumerate(point)])
     solver.delete()
     assert found == set(models)
+
+
+def test_a_budget_of_no_conflicts_searches_nothing():
+    """Issue 55: pysat's solvers read conf_budget(0) as no budget at all, so a caller's
+    "no conflicts, go straight to the other path" (sudoku's core_after = 0) searched without
+    end. A bound under 1 now answers None at once; a bound of 1 still searches."""
+    from logic_agents.logic import KnowledgeBase, SatOracle, sym
+
+    kb = KnowledgeBase()
+    kb.tell(sym("a") | sym("b"))
+    with SatOracle(kb, "glucose4") as oracle:
+        assert oracle.solve(conflicts=0) is None and oracle.solve(conflicts=-3) is None
+        assert oracle.solve(conflicts=1) is True and oracle.solve() is True
+

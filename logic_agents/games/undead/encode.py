@@ -263,6 +263,10 @@ RACE_SETUPS: tuple[Record, ...] = (
 SMALL_BOARD_SETUP: Record = {"solver": "minicard", "clue_encoding": NATIVE,
                              "total_encoding": NATIVE}
 SMALL_BOARD_CELLS = 100
+# Above SMALL_BOARD_CELLS, Minicard goes first under this many conflicts a call, and the
+# set-ups below only when it runs out (issue 55: see MINICARD_CONFLICTS's measurement in
+# docs/BENCHMARKS.md, "Undead without the cliff")
+MINICARD_CONFLICTS = 5000
 # Boards of this many cells and more race RACE_SETUPS on two cores. Not 20x20 (issue 42,
 # docs/BENCHMARKS.md "Undead beside the real game"): on 60 boards it had not been tuned on,
 # 5 renumberings each, whole processes, the first set-up alone took at most 0.61 s of CPU
@@ -283,18 +287,36 @@ def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
     if not str(setup.get("solver", "")).startswith("cadical"):
         setup.pop("options", None)  # CaDiCaL's own options
     with SeenCore(puzzle, shuffle=shuffle, **setup) as core:
-        return result_of(core.solutions(2 if unique else 1), unique)
+        return result_of(core.solutions(2 if unique else 1) or [], unique)
+
+
+def within_budget(puzzle: UndeadPuzzle, conflicts: int, shuffle: int | None = None,
+                  unique: bool = True) -> SolveResult[str] | None:
+    """The check under SMALL_BOARD_SETUP (Minicard's native cardinalities), each call under
+    `conflicts`; None when a call ran out of them."""
+    with SeenCore(puzzle, shuffle=shuffle, **SMALL_BOARD_SETUP) as core:
+        found = core.solutions(2 if unique else 1, conflicts)
+    return None if found is None else result_of(found, unique)
 
 
 def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, *,
           race: bool | None = None, shuffle: int | None = None) -> SolveResult[str]:
     """A solution (and with `unique`, a second one or the proof there is none), from the
-    seen core (seen.py). `race`: the RACE_SETUPS on two cores, the first answer wins
-    (default: when no solver is named and the board has RACE_CELLS or more); else
-    the first set-up alone (SMALL_BOARD_SETUP up to SMALL_BOARD_CELLS), or the named
-    solver. `shuffle` renumbers the variables (to measure luck, scripts/bench_tails.py)."""
+    seen core (seen.py). With no solver named and no `race` asked, a board over
+    SMALL_BOARD_CELLS tries SMALL_BOARD_SETUP under MINICARD_CONFLICTS first. Then `race`:
+    the RACE_SETUPS on two cores, the first answer wins (default: when no solver is named
+    and the board has RACE_CELLS or more); else the first set-up alone (SMALL_BOARD_SETUP
+    up to SMALL_BOARD_CELLS), or the named solver. `shuffle` renumbers the variables (to
+    measure luck, scripts/bench_tails.py)."""
+    cells = puzzle.width * puzzle.height
+    if solver is None and race is None and cells > SMALL_BOARD_CELLS:
+        # Minicard first, under a budget: on typical boards it answers many times quicker
+        # than the set-ups below; a board it cannot settle within the budget goes on to them
+        quick = within_budget(puzzle, MINICARD_CONFLICTS, shuffle, unique)
+        if quick is not None:
+            return quick
     if race is None:
-        race = solver is None and puzzle.width * puzzle.height >= RACE_CELLS
+        race = solver is None and cells >= RACE_CELLS
     if race:
         return raced([partial(check_with, puzzle, setup, solver, shuffle)
                       for setup in RACE_SETUPS], unique)

@@ -168,10 +168,26 @@ class SeenCore:
             out[c] = "Z" if seen_directly and seen_in_mirror else "V" if seen_directly else "G"
         return "".join(out)
 
-    def solutions(self, limit: int = 2) -> list[str]:
-        """Up to `limit` different solutions, each blocked by its open cells' literals."""
+    def solutions(self, limit: int = 2, conflicts: int | None = None) -> list[str] | None:
+        """Up to `limit` different solutions, each blocked by its open cells' literals.
+
+        `conflicts` bounds each call's search; None comes back when a call ran out of them
+        (only then: without a bound the answer is always a list). A bound under 1 runs
+        nothing (pysat's solvers read a budget of 0 as none at all).
+        """
+        if conflicts is not None and conflicts < 1:
+            return None
         found: list[str] = []
-        while len(found) < limit and self._solver.solve():
+        while len(found) < limit:
+            if conflicts is None:
+                answer = self._solver.solve()
+            else:
+                self._solver.conf_budget(conflicts)
+                answer = self._solver.solve_limited()
+                if answer is None:
+                    return None
+            if not answer:
+                break
             model = self._solver.get_model()
             found.append(self.decode(model))
             true = {lit for lit in model if lit > 0}

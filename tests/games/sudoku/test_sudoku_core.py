@@ -159,3 +159,16 @@ def test_renumbered_large_puzzles_still_solve_and_prove_unique(name):
                 assert found.status == "multiple" and found.second != found.solution
                 assert sudoku_board.is_solution(puzzle, found.second)
             assert sudoku_board.is_solution(puzzle, found.solution)
+
+
+def test_sudoku_core_after_zero_goes_to_the_core_at_once(monkeypatch):
+    """Issue 55: core_after = 0 meant an unbounded search on the whole rules (a budget of 0
+    conflicts was none); now a solve goes to the puzzle's core at once, as intended."""
+    puzzle = sudoku_board.parse_puzzles(TOP95_FIRST)[0]
+    solver = SudokuSolver(9, core=True)
+    solver.core_after = 0
+    went = []
+    real = solver._core_models
+    monkeypatch.setattr(solver, "_core_models", lambda *a: went.append(a) or real(*a))
+    grid = solver.solve(puzzle)
+    assert went and grid is not None and 0 not in grid

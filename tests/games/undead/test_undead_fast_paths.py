@@ -191,3 +191,36 @@ def test_skipping_decided_paths_of_a_solvable_puzzle_changes_nothing(width, heig
     args = (paths_of(puzzle), width * height, puzzle.monster_cells, {}, puzzle.counts)
     assert deduce_paths(*args, solvable=True) == deduce_paths(*args)
     assert deduce_paths(*args, 3, solvable=True) == deduce_paths(*args, 3)
+
+
+def test_a_board_over_100_cells_tries_minicard_under_its_budget_then_the_old_set_up(
+        monkeypatch):
+    """Issue 55: above SMALL_BOARD_CELLS Minicard goes first, each call under
+    MINICARD_CONFLICTS; a call past its budget answers None, and the board goes on to
+    RACE_SETUPS[0]. Either way the answer is the board's one solution; with several, each
+    grid solves it."""
+    import importlib
+
+    encode = importlib.import_module("logic_agents.games.undead.encode")
+    rng = random.Random("budget-55")
+    real = encode.check_with
+    calls: list[tuple] = []
+
+    def spied(*a, **k):
+        calls.append(a)
+        return real(*a, **k)
+
+    for size in (11, 14):
+        grid = random_layout(size, size, rng)
+        solution = "".join(ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid)
+        puzzle = unique_with_givens(size, size, solution, random.Random(f"budget-{size}"))
+        assert encode.within_budget(puzzle, 10**6).solution == solution
+        assert encode.within_budget(puzzle, 0) is None  # no conflict allowed: out at once
+        calls.clear()
+        monkeypatch.setattr(encode, "check_with", spied)
+        assert solve(puzzle).solution == solution and not calls  # Minicard settled it
+        monkeypatch.setattr(encode, "MINICARD_CONFLICTS", 0)
+        found = solve(puzzle)
+        assert found.status == "unique" and found.solution == solution
+        assert calls and calls[-1][1] == RACE_SETUPS[0]  # past the budget: the old set-up
+        monkeypatch.undo()
