@@ -7,6 +7,7 @@ Tests marked `slow` run in `make test`; `make test-fast` leaves them out.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,10 @@ def project_games() -> list[str]:
 
     return sorted(name for name in games()
                   if origin(name) in ("builtin", *PROJECT_DISTRIBUTIONS))
+
+# where clean plug-in trials are remembered (world.trial): a folder of this run's own, so
+# the suite never writes to the user's ~/.cache and starts with nothing remembered
+os.environ["LOGIC_AGENTS_CACHE"] = tempfile.mkdtemp(prefix="logic-agents-cache-")
 
 settings.register_profile("logic-agents", deadline=None)
 # CI (.ci/run sets CI=1) runs the same examples every time: a red CI is a finding anyone can

@@ -33,6 +33,7 @@ from logic_agents.world.registry import (
     games,
     get_game,
     origin,
+    try_plugins_afresh,
 )
 from logic_agents.world.spec import GameSpec
 
@@ -139,6 +140,7 @@ def _unquoted(broken: dict[str, str]) -> dict[str, str]:
 def run_check(args: argparse.Namespace, console: Console) -> int:
     """`games --check [NAME]`: check_game on one game or on every one that loads; a plug-in
     that does not load is a failure too."""
+    try_plugins_afresh()  # a check does not trust a remembered trial
     names, broken = (list(games()), _unquoted(broken_games())) if not args.game else (
         [args.game], {})
     if args.game:  # one game: only its own entry point is imported

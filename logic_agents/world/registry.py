@@ -50,6 +50,12 @@ _BROKEN: dict[str, str] = {}  # a game name (or "NAME from DIST" for a clash) ->
 _IMPORT_NOTES: dict[str, list[str]] = {}  # a game that loads, but noisily or slowly
 _scanned = False
 SLOW_IMPORT_S = 1.0
+_FRESH_TRIALS = [False]  # whether a plug-in's trial import ignores the cache (world.trial)
+
+
+def try_plugins_afresh() -> None:
+    """Make every plug-in's trial import run, remembered clean or not (`games --check`)."""
+    _FRESH_TRIALS[0] = True
 
 
 def import_notes(name: str) -> list[str]:
@@ -211,7 +217,8 @@ def _load_entry_point(ep: metadata.EntryPoint) -> None:
         return
     limit = limit_of(origin, IMPORT_LIMIT_S)
     if origin != "builtin" and ep.module not in sys.modules:
-        fault = trial_import(ep.value, limit)  # an os._exit, a thread or a hang in C
+        # an os._exit, a thread or a hang in C, found in a process of its own
+        fault = trial_import(ep.value, limit, fresh=_FRESH_TRIALS[0])
         if fault is not None:
             _left_out(repr(name), fault)
             return

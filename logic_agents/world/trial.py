@@ -19,6 +19,10 @@ Concepts:
   a process, in the guard's words. The child sits in a process group of its own, which is
   killed when the trial ends, so no process the plug-in started outlives it.
 - THREAD_GRACE_S: how long a thread started at import may take to end by itself.
+- The cache (cache_file): a clean trial is remembered with the path, mtime and size of
+  every file the import loaded, so the next command skips it while none of them changed
+  (each trial costs a fork and a second import: about 30 ms a plug-in). A fault is never
+  remembered, and `games --check` always tries afresh.
 """
 
 from __future__ import annotations
@@ -33,10 +37,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from logic_agents.ground.processes import leave_signals_to
 
 THREAD_GRACE_S = 0.5
+MAX_REMEMBERED = 200  # clean trials kept in the cache file
 _SPAWNED = ("import json, sys\nsys.path[:] = json.loads(sys.argv[3])\n"
             "from logic_agents.world.trial import probe\n"
             "probe(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]))\n")
@@ -54,6 +60,7 @@ def probe(value: str, answer: int, parent: int) -> None:
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
         before = set(threading.enumerate())
+        known = set(sys.modules)
         module, _, attribute = value.partition(":")
         try:
             found: object = __import__(module, fromlist=["_"])
@@ -69,17 +76,100 @@ def probe(value: str, answer: int, parent: int) -> None:
                 thread.join(max(0.0, until - time.monotonic()))
                 if thread.is_alive():
                     stuck.append(thread.name)
-        os.write(answer, json.dumps({"raised": raised, "threads": stuck}).encode() + b"\n")
+        loaded = sorted({str(getattr(sys.modules[name], "__file__", None) or "")
+                         for name in set(sys.modules) - known} - {""})
+        os.write(answer, json.dumps({"raised": raised, "threads": stuck,
+                                     "files": loaded}).encode() + b"\n")
     finally:
         os._exit(0)
 
 
-def trial_import(value: str, seconds: float | None) -> str | None:
+def trial_import(value: str, seconds: float | None, *, fresh: bool = False) -> str | None:
     """Import the entry point `value` in a child first; see the module docstring.
 
     Returns None when the import leaves the process as it found it, otherwise the words
-    for why the plug-in is left out.
+    for why the plug-in is left out. A clean trial is remembered (`passed`) with the files
+    the import loaded; while none of them changed, no other process tries it again, unless
+    `fresh` (what `games --check` asks).
     """
+    if not fresh and _still_passes(value):
+        return None
+    said, files = _trial(value, seconds)
+    if said is None and files is not None:
+        _remember(value, files)
+    return said
+
+
+def cache_file() -> Path | None:
+    """Where clean trials are remembered.
+
+    $LOGIC_AGENTS_CACHE, else the user's cache folder (XDG_CACHE_HOME or ~/.cache) under
+    logic-agents; None where there is no home.
+    """
+    folder = os.environ.get("LOGIC_AGENTS_CACHE")
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or (
+            str(Path.home() / ".cache") if os.environ.get("HOME") else "")
+        if not base:
+            return None
+        folder = str(Path(base) / "logic-agents")
+    return Path(folder) / "plugin-trials.json"
+
+
+def _key(value: str) -> str:
+    return f"{sys.executable}|{value}"
+
+
+def _stamp(path: str) -> list[object] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return [path, found.st_mtime_ns, found.st_size]
+
+
+def _read_cache() -> dict[str, list[list[object]]]:
+    where = cache_file()
+    try:
+        data = json.loads(where.read_text(encoding="utf-8")) if where is not None else {}
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _still_passes(value: str) -> bool:
+    """Whether a clean trial of `value` is remembered and none of its files changed."""
+    stamps = _read_cache().get(_key(value))
+    if not isinstance(stamps, list) or not stamps:
+        return False
+    return all(isinstance(s, list) and len(s) == 3 and _stamp(str(s[0])) == s for s in stamps)
+
+
+def _remember(value: str, files: list[str]) -> None:
+    """Remember a clean trial with its files' stamps.
+
+    A file that cannot be stamped, or a cache that cannot be written, leaves it
+    unremembered: the next process tries again.
+    """
+    where = cache_file()
+    stamps = [_stamp(f) for f in files]
+    if where is None or not stamps or any(s is None for s in stamps):
+        return
+    data = _read_cache()
+    data[_key(value)] = stamps  # type: ignore[assignment]
+    for old in list(data)[:-MAX_REMEMBERED]:  # the oldest first out
+        del data[old]
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        temporary = where.with_name(f"{where.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(temporary, where)  # whole, or not at all: readers never see half a file
+    except OSError:
+        return
+
+
+def _trial(value: str, seconds: float | None) -> tuple[str | None, list[str] | None]:
+    """The trial itself: (the words, or None when clean; the files the import loaded)."""
     sys.stdout.flush()
     sys.stderr.flush()
     read, write = os.pipe()
@@ -94,21 +184,22 @@ def trial_import(value: str, seconds: float | None) -> str | None:
             os.close(write)
     what = f"importing {value}"
     if timed_out:
-        return f"{what} ran past its {seconds:g} s limit; its trial process was killed"
+        return f"{what} ran past its {seconds:g} s limit; its trial process was killed", None
     if not answer:
         if status is not None and os.WIFSIGNALED(status):
             number = os.WTERMSIG(status)
             return (f"{what} killed its own process with {signal.Signals(number).name} "
-                    "(every command that lists the games would die with it)")
+                    "(every command that lists the games would die with it)"), None
         code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else "?"
         return (f"{what} ended its process at once with exit status {code} (os._exit or the "
-                "like: every command that lists the games would end there, silently)")
-    threads = json.loads(answer)["threads"]
+                "like: every command that lists the games would end there, silently)"), None
+    found = json.loads(answer)
+    threads = found["threads"]
     if threads:
         return (f"{what} starts a thread that does not end ({', '.join(map(repr, threads))}, "
                 "not a daemon): it would keep every command that lists the games from "
-                "exiting (start it when the game needs it, or make it a daemon)")
-    return None
+                "exiting (start it when the game needs it, or make it a daemon)"), None
+    return None, None if found["raised"] else list(found["files"])
 
 
 @contextlib.contextmanager

@@ -213,3 +213,33 @@ def test_the_trial_of_a_threaded_process_runs_in_a_fresh_interpreter(tmp_path):
     finally:
         holder.set()
     assert all(int(pid) != os.getpid() for pid in mark.read_text().split())
+
+
+def test_a_clean_trial_is_remembered_until_a_file_of_the_plugin_changes(tmp_path):
+    """A clean trial costs a fork and a second import on every command; remembered with the
+    stamps of the files the import loaded, the next command imports the plug-in once. A
+    changed file, or `games --check`, tries it again."""
+    mark = tmp_path / "imports"
+    site = tmp_path / "site"
+    body = ("import os\nopen({mark!r}, 'a').write(str(os.getpid()) + '\\n')\n"
+            "from lights_game import SPEC as _L\nimport dataclasses\n"
+            "SPEC = dataclasses.replace(_L, name='remembered-game')\n")
+    install(site, "remembered_game", body.format(mark=str(mark)))
+    env = {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+           "LOGIC_AGENTS_CACHE": str(tmp_path / "cache")}
+
+    def imports(*argv: str) -> int:
+        before = len(mark.read_text().split()) if mark.exists() else 0
+        done = subprocess.run([sys.executable, "-m", "logic_agents", *argv], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0 and "remembered-game" in done.stdout, done.stderr
+        return len(mark.read_text().split()) - before
+
+    assert imports("games") == 2  # the trial's import, then the command's own
+    assert imports("games") == 1  # remembered: the command's own alone
+    source = site / "remembered_game.py"
+    source.write_text(source.read_text() + "# changed\n")
+    assert imports("games") == 2  # a file of it changed: tried again
+    assert imports("games") == 1
+    # a check tries afresh: its trial, the command's own, and the import-cost probe's
+    assert imports("games", "--check", "remembered-game") == 3
