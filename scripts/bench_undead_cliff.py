@@ -117,7 +117,7 @@ def main() -> int:
                     whole.append(after.ru_utime + after.ru_stime - before.ru_utime
                                  - before.ru_stime)
             print(f"{label}: {len(rows[label])} boards", file=sys.stderr, flush=True)
-    lines = [f"Budget: MINICARD_CONFLICTS = {encode.MINICARD_CONFLICTS:,} conflicts a call. "
+    lines = [f"Budget: MINICARD_CONFLICTS = {encode.MINICARD_CONFLICTS:,} conflicts in all. "
              f"Boards: `generate undead` seed {args.seed}+size, {args.count} a size; 20x20 "
              f"with givens: seed prefix {args.uniform_seed!r}, {args.uniform} boards. CPU "
              "ms in-process, median / p95 / max.", "",

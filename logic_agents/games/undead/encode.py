@@ -263,10 +263,12 @@ RACE_SETUPS: tuple[Record, ...] = (
 SMALL_BOARD_SETUP: Record = {"solver": "minicard", "clue_encoding": NATIVE,
                              "total_encoding": NATIVE}
 SMALL_BOARD_CELLS = 100
-# Above SMALL_BOARD_CELLS, Minicard goes first under this many conflicts a call, and the
-# set-ups below only when it runs out (issue 55: see MINICARD_CONFLICTS's measurement in
-# docs/BENCHMARKS.md, "Undead without the cliff")
-MINICARD_CONFLICTS = 5000
+# Above SMALL_BOARD_CELLS, Minicard goes first under this many conflicts in all (its first
+# solution and the proof there is no other together), and the set-ups below only when it
+# runs out. What a board past it wastes is the budget (about 0.1 s), so it should be about
+# what CaDiCaL takes on such boards: 5,000 made one 17x17 board cost 2.3x Minicard alone
+# (issue 55; docs/BENCHMARKS.md, "Undead without the cliff")
+MINICARD_CONFLICTS = 20000
 # Boards of this many cells and more race RACE_SETUPS on two cores. Not 20x20 (issue 42,
 # docs/BENCHMARKS.md "Undead beside the real game"): on 60 boards it had not been tuned on,
 # 5 renumberings each, whole processes, the first set-up alone took at most 0.61 s of CPU
@@ -292,8 +294,8 @@ def check_with(puzzle: UndeadPuzzle, setup: Record, solver: str | None = None,
 
 def within_budget(puzzle: UndeadPuzzle, conflicts: int, shuffle: int | None = None,
                   unique: bool = True) -> SolveResult[str] | None:
-    """The check under SMALL_BOARD_SETUP (Minicard's native cardinalities), each call under
-    `conflicts`; None when a call ran out of them."""
+    """The check under SMALL_BOARD_SETUP (Minicard's native cardinalities), its calls under
+    `conflicts` in all; None when they ran out of them."""
     with SeenCore(puzzle, shuffle=shuffle, **SMALL_BOARD_SETUP) as core:
         found = core.solutions(2 if unique else 1, conflicts)
     return None if found is None else result_of(found, unique)

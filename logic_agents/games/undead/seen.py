@@ -171,19 +171,21 @@ class SeenCore:
     def solutions(self, limit: int = 2, conflicts: int | None = None) -> list[str] | None:
         """Up to `limit` different solutions, each blocked by its open cells' literals.
 
-        `conflicts` bounds each call's search; None comes back when a call ran out of them
-        (only then: without a bound the answer is always a list). A bound under 1 runs
-        nothing (pysat's solvers read a budget of 0 as none at all).
+        `conflicts` bounds the search of all the calls together; None comes back when they
+        ran out of them (only then: without a bound the answer is always a list). A bound
+        under 1 runs nothing (pysat's solvers read a budget of 0 as none at all).
         """
-        if conflicts is not None and conflicts < 1:
-            return None
         found: list[str] = []
+        spent = 0
         while len(found) < limit:
             if conflicts is None:
                 answer = self._solver.solve()
             else:
-                self._solver.conf_budget(conflicts)
+                if conflicts - spent < 1:
+                    return None
+                self._solver.conf_budget(conflicts - spent)
                 answer = self._solver.solve_limited()
+                spent = int(self._solver.accum_stats().get("conflicts", conflicts))
                 if answer is None:
                     return None
             if not answer:
