@@ -5,6 +5,8 @@ Concepts:
   (row, band, column and stack swaps, transposition) then scatter it.
 - generate_puzzle: remove clues in a random order, keeping a removal only while the solution
   stays unique (count_solutions with limit 2), down to `clues` or until nothing more can go.
+  25x25 (REPAIRED) goes the other way: `clues` cells drawn (default 45%), then repaired by
+  adding a clue where a second solution differs, until there is none.
 - generate_puzzles: `count` puzzles from one seed; same seed, same puzzles.
 """
 
@@ -18,11 +20,18 @@ from pathlib import Path
 from logic_agents._version import __version__
 from logic_agents.errors import GenerationError
 from logic_agents.games.sudoku.board import SIZES, Grid, SudokuPuzzle, format_line
+from logic_agents.games.sudoku.core import solve_one
 from logic_agents.games.sudoku.encode import SudokuSolver
 from logic_agents.world.declared import Option
 from logic_agents.world.generated import LineFile, streamed
 from logic_agents.world.options import integer
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
+
+# Sizes made by repair rather than removal, with the share of cells drawn as clues first
+# (issue 55): removing 25x25 clues one by one needs a uniqueness check per cell (625, about
+# 0.2 s each: a minute or more a puzzle), where 45% drawn and a few dozen repairs end unique
+# at about 48-50% in 3-6 s (docs/BENCHMARKS.md, "Sudoku 25x25")
+REPAIRED = {25: 0.45}
 
 
 def random_full_grid(n: int, rng: random.Random, filler: SudokuSolver | None = None) -> Grid:
@@ -60,6 +69,9 @@ def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
     cells = list(random_full_grid(n, rng, filler))
     order = list(range(n * n))
     rng.shuffle(order)
+    if n in REPAIRED:
+        return repaired_puzzle(n, rng, tuple(cells), order,
+                               round(REPAIRED[n] * n * n) if clues is None else clues, name)
     with SudokuSolver(n) as solver:  # its own: uniqueness checks never depend on earlier puzzles
         for i in order:
             if clues is not None and sum(v != 0 for v in cells) <= clues:
@@ -69,6 +81,27 @@ def generate_puzzle(n: int, rng: random.Random, clues: int | None = None,
             if len(solver.count_solutions(SudokuPuzzle(n, tuple(cells)), 2)) != 1:
                 cells[i] = kept
     return SudokuPuzzle(n, tuple(cells), name)
+
+
+def repaired_puzzle(n: int, rng: random.Random, grid: Grid, order: list[int], clues: int,
+                    name: str) -> SudokuPuzzle:
+    """The first `clues` cells of `order` as clues, then repaired: while a second solution
+    exists, one cell where it differs from `grid` becomes a clue too (so `grid` stays the
+    solution, and the other is ruled out). Each check is a fresh solver on the puzzle's
+    clue core, so the puzzle depends on the random stream alone."""
+    cells = [0] * (n * n)
+    for i in order[:clues]:
+        cells[i] = grid[i]
+    while True:
+        found = solve_one(SudokuPuzzle(n, tuple(cells)), unique=True)
+        if found.status == "unique":
+            return SudokuPuzzle(n, tuple(cells), name)
+        other = found.second if found.solution == grid else found.solution
+        if other is None:  # pragma: no cover - the grid's own clues always leave it a solution
+            raise GenerationError(f"{name}: its clues lost their own solution")
+        cells_apart = [i for i in order if other[i] != grid[i]]
+        i = rng.choice(cells_apart)
+        cells[i] = grid[i]
 
 
 def generate_puzzles(n: int, count: int, seed: int, clues: int | None = None) -> list[SudokuPuzzle]:
@@ -95,7 +128,8 @@ OPTIONS = (
     Option("size", int, None, "N x N: 4, 9, 16 or 25", choices=SIZES, metavar="N",
            parse=integer, required=True),
     Option("clues", int, None, "stop removing at this many clues (default: remove while the "
-           "solution stays unique)", parse=integer),
+           "solution stays unique); 25x25: draw this many clues (default: 45 percent of the cells), "
+           "then add clues until the solution is unique", parse=integer),
 )
 
 
