@@ -23,9 +23,8 @@ from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.spec import GAME_NAME as _NAME
 from logic_agents.world.spec import GameSpec
+from logic_agents.world.trial import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP  # its home here
 from logic_agents.world.trial import trial_import
-
-ENTRY_POINT_GROUP = "logic_agents.games"
 
 # the contract's names this module once re-exported: their home is logic_agents.world
 _MOVED = frozenset({"HUMAN", "Actions", "AgentEntry", "CnfLegend", "Detection", "GenerateReport",
@@ -50,12 +49,13 @@ _BROKEN: dict[str, str] = {}  # a game name (or "NAME from DIST" for a clash) ->
 _IMPORT_NOTES: dict[str, list[str]] = {}  # a game that loads, but noisily or slowly
 _scanned = False
 SLOW_IMPORT_S = 1.0
-_FRESH_TRIALS = [False]  # whether a plug-in's trial import ignores the cache (world.trial)
+_fresh_trials = False  # whether a plug-in's trial import ignores the cache (world.trial)
 
 
 def try_plugins_afresh() -> None:
     """Make every plug-in's trial import run, remembered clean or not (`games --check`)."""
-    _FRESH_TRIALS[0] = True
+    global _fresh_trials
+    _fresh_trials = True
 
 
 def import_notes(name: str) -> list[str]:
@@ -218,7 +218,7 @@ def _load_entry_point(ep: metadata.EntryPoint) -> None:
     limit = limit_of(origin, IMPORT_LIMIT_S)
     if origin != "builtin" and ep.module not in sys.modules:
         # an os._exit, a thread or a hang in C, found in a process of its own
-        fault = trial_import(ep.value, limit, fresh=_FRESH_TRIALS[0])
+        fault = trial_import(ep.value, limit, fresh=_fresh_trials)
         if fault is not None:
             _left_out(repr(name), fault)
             return

@@ -37,10 +37,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
 from logic_agents.ground.processes import leave_signals_to
 
+ENTRY_POINT_GROUP = "logic_agents.games"  # the group every game registers in (world.registry)
 THREAD_GRACE_S = 0.5
 MAX_REMEMBERED = 200  # clean trials kept in the cache file
 _SPAWNED = ("import json, sys\nsys.path[:] = json.loads(sys.argv[3])\n"
@@ -61,11 +63,8 @@ def probe(value: str, answer: int, parent: int) -> None:
         os.dup2(quiet, 2)
         before = set(threading.enumerate())
         known = set(sys.modules)
-        module, _, attribute = value.partition(":")
-        try:
-            found: object = __import__(module, fromlist=["_"])
-            for part in filter(None, attribute.split(".")):
-                found = getattr(found, part)
+        try:  # resolved as the registry resolves it: an entry point's own load
+            metadata.EntryPoint("trial", value, ENTRY_POINT_GROUP).load()
             raised = False
         except BaseException:  # the guard in the parent says how (it raises again there)
             raised = True
@@ -88,8 +87,8 @@ def trial_import(value: str, seconds: float | None, *, fresh: bool = False) -> s
     """Import the entry point `value` in a child first; see the module docstring.
 
     Returns None when the import leaves the process as it found it, otherwise the words
-    for why the plug-in is left out. A clean trial is remembered (`passed`) with the files
-    the import loaded; while none of them changed, no other process tries it again, unless
+    for why the plug-in is left out. A clean trial is remembered with the files the import
+    loaded; while none of them changed, no other process tries it again, unless
     `fresh` (what `games --check` asks).
     """
     if not fresh and _still_passes(value):
@@ -120,7 +119,10 @@ def _key(value: str) -> str:
     return f"{sys.executable}|{value}"
 
 
-def _stamp(path: str) -> list[object] | None:
+Stamp = list[object]  # [path, mtime_ns, size]: JSON keeps lists, so a stamp is one
+
+
+def _stamp(path: str) -> Stamp | None:
     try:
         found = os.stat(path)
     except OSError:
@@ -128,7 +130,7 @@ def _stamp(path: str) -> list[object] | None:
     return [path, found.st_mtime_ns, found.st_size]
 
 
-def _read_cache() -> dict[str, list[list[object]]]:
+def _read_cache() -> dict[str, list[Stamp]]:
     where = cache_file()
     try:
         data = json.loads(where.read_text(encoding="utf-8")) if where is not None else {}
@@ -152,11 +154,11 @@ def _remember(value: str, files: list[str]) -> None:
     unremembered: the next process tries again.
     """
     where = cache_file()
-    stamps = [_stamp(f) for f in files]
-    if where is None or not stamps or any(s is None for s in stamps):
+    stamps = [stamp for stamp in map(_stamp, files) if stamp is not None]
+    if where is None or not stamps or len(stamps) < len(files):
         return
     data = _read_cache()
-    data[_key(value)] = stamps  # type: ignore[assignment]
+    data[_key(value)] = stamps
     for old in list(data)[:-MAX_REMEMBERED]:  # the oldest first out
         del data[old]
     try:

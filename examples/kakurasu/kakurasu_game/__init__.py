@@ -9,8 +9,6 @@ stranger's game (tests/test_kakurasu_example.py is its own, and skips when it is
 
 from __future__ import annotations
 
-from typing import Any
-
 from kakurasu_game.agents import AGENTS
 from kakurasu_game.board import Cell, KakurasuPuzzle, format_puzzle, is_solution, load, parse
 from kakurasu_game.encode import KakurasuSolver, encode
@@ -36,7 +34,7 @@ def show(puzzle: KakurasuPuzzle, shaded: frozenset[Cell]) -> str:
     return render(KakurasuObservation(puzzle, shaded, 0)).split("\n", 1)[1]
 
 
-def facts(puzzle: KakurasuPuzzle) -> dict[str, Any]:
+def facts(puzzle: KakurasuPuzzle) -> dict[str, object]:
     return {"size": f"{puzzle.width}x{puzzle.height}"}
 
 
