@@ -11,13 +11,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml | $(BIN)/python
+$(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# (the C file: prob's compiled kernel is built by the install, so an edit reinstalls)
 # the tests also drive the example plug-in games through their entry points; Kakurasu is a
 # stranger no other test names: the suite must pass beside a game a user installs
-$(STAMP_DEV): pyproject.toml examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml examples/kakurasu/pyproject.toml | $(BIN)/python
+$(STAMP_DEV): pyproject.toml logic_agents/games/daggers/_enumerate.c examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml examples/kakurasu/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/lights-out
@@ -31,7 +32,7 @@ demo: $(STAMP_RUN)
 PARALLEL := -n auto --maxprocesses=4 --dist loadfile
 
 test: $(STAMP_DEV)
-	CI_REQUIRE_PLUGIN=1 $(BIN)/python -m pytest $(PARALLEL)
+	CI_REQUIRE_PLUGIN=1 CI_REQUIRE_KERNEL=1 $(BIN)/python -m pytest $(PARALLEL)
 
 test-fast: $(STAMP_DEV)
 	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"

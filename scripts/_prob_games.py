@@ -1,6 +1,8 @@
 """Child process of bench_prob.py: plays `prob` (with default settings) on generated games
-and prints one JSON line per game, {"name", "won", "cpu_s"}. It imports logic_agents from
-PYTHONPATH, so the same script plays the working tree or another revision's checkout.
+and prints one JSON line per game, {"name", "board", "cpu_s", "won", "moves"} ("moves": a
+digest of the game's actions, outcome and guesses, to compare two builds game by game). It
+imports logic_agents from PYTHONPATH, so the same script plays the working tree or another
+revision's checkout.
 
 Usage: python scripts/_prob_games.py PRESET COUNT GEN_SEED ROW,COL FIRST LAST PLAY_SEED
 """
@@ -35,12 +37,18 @@ def main() -> int:
     cell = tuple(int(x) for x in start.split(","))
     for board, seed in games(preset, int(count), int(gen_seed), (cell[0], cell[1]), int(first),
                              int(last), play_seed):
+        moves: list[str] = []
         started = time.process_time()
-        result = run_episode(DaggersWorld(board), ProbAgent(), seed=seed)
+        result = run_episode(DaggersWorld(board), ProbAgent(), seed=seed,
+                             on_step=lambda obs, action, reward, moves=moves: moves.append(
+                                 f"{action.kind}{action.cell}"))
         cpu = time.process_time() - started
+        trajectory = " ".join(moves) + f"|{result.outcome}|{result.guesses}"
         board_hash = hashlib.blake2b(format_map(board).encode(), digest_size=8).hexdigest()
         print(json.dumps({"name": board.name, "board": board_hash, "cpu_s": cpu,
-                          "won": result.outcome is Outcome.WON}), flush=True)
+                          "won": result.outcome is Outcome.WON,
+                          "moves": hashlib.blake2b(trajectory.encode(),
+                                                   digest_size=8).hexdigest()}), flush=True)
     return 0
 
 

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,8 @@ def installed(tmp_path_factory):
         # build from a copy, so that nothing but the wheel's own files can be found later
         copy = base / "src" / project.name
         shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(
-            ".venv", "*.egg-info", "build", "__pycache__", ".git", "tests", "docs", "scripts"))
+            ".venv", "*.egg-info", "build", "__pycache__", ".git", "tests", "docs", "scripts",
+            "*.so"))  # the editable install's kernel: the wheel builds its own
         copies.append(str(copy))
     here = ["--no-build-isolation"] if _can_build_here() else []
     _pip("wheel", "--no-deps", *here, "-w", str(wheels), *copies, cwd=base)
@@ -84,6 +86,18 @@ def test_the_wheel_is_installed_not_the_checkout(installed):
                           cwd=work, capture_output=True, text=True)
     assert done.returncode == 0 and "site-packages" in done.stdout
     assert str(ROOT) not in done.stdout
+
+
+def test_the_wheel_has_prob_s_compiled_kernel(installed):
+    """The wheel builds prob's C kernel against the limited API (one build for every Python
+    from 3.10), and the installed package uses it."""
+    bin_dir, work = installed
+    done = subprocess.run([str(bin_dir / "python"), "-c",
+                           "from logic_agents.games.daggers import components as c; "
+                           "print(c.KERNEL.__file__)"],
+                          cwd=work, capture_output=True, text=True, env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(".abi3.so") and "site-packages" in done.stdout
 
 
 def test_version_comes_from_one_place(installed):
@@ -200,3 +214,23 @@ def test_a_plugin_sees_the_real_types(installed, tmp_path):
     assert "logic_agents.logic.kb.KnowledgeBase" in revealed[1]
     assert "logic_agents.world.base.PlanningAgent" in revealed[2]
     assert len(revealed) == 3 and '"Any"' not in revealed
+
+
+def test_without_a_c_compiler_the_wheel_builds_pure_python(tmp_path):
+    """prob's kernel is an optional extension: with no C compiler the build goes on, and the
+    package falls back to its pure-Python search (tests/games/daggers/test_kernel.py shows that
+    fallback plays the recorded games)."""
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT, copy, symlinks=True, ignore=shutil.ignore_patterns(
+        ".venv", "*.egg-info", "build", "__pycache__", ".git", "tests", "docs", "scripts",
+        "examples", "*.so"))
+    here = ["--no-build-isolation"] if _can_build_here() else []
+    done = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q",
+                           "wheel", "--no-deps", *here, "-w", str(tmp_path / "wheels"),
+                           str(copy)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "CC": "/bin/false"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    wheel = next((tmp_path / "wheels").glob("logic_agents-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "logic_agents/games/daggers/components.py" in names
+    assert not [n for n in names if n.endswith(".so")]

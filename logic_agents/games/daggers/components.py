@@ -8,13 +8,19 @@ Concepts:
 - enumerate_component: a backtracking search over the classes (those touching the most
   constraints first, so that constraints close early and prune), giving per dagger count k
   the placements W[k] and, per class, the daggers E[k] summed over them: exact integers.
+- The compiled kernel (_enumerate.c, `KERNEL`): the same search in C, used when the package
+  was built with it and the component has at most 100 cells (its sums then fit in 128 bits);
+  the search below is the fallback, and both give the same tables
+  (tests/games/daggers/test_kernel.py). LOGIC_AGENTS_PURE_PYTHON=1 turns the kernel off.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from heapq import heapify, heappop, heappush
 from math import comb
+from types import ModuleType
 from typing import Any
 
 from logic_agents.world.view import Cell
@@ -22,6 +28,16 @@ from logic_agents.world.view import Cell
 Table = dict[Any, list[Any]]  # k, or (k, shown) -> [W, [E per class]], mutated while summed
 Classes = list[tuple[tuple[int, ...], list[Cell]]]  # (the constraints over them, cells)
 Component = tuple[Classes, Table]
+PURE_PYTHON_VARIABLE = "LOGIC_AGENTS_PURE_PYTHON"  # set to 1: the search below, never the kernel
+
+
+_compiled: ModuleType | None
+try:
+    from logic_agents.games.daggers import _enumerate as _compiled
+except ImportError:  # not built (no C compiler at install): the pure-Python search
+    _compiled = None
+# the compiled search, unless turned off (tests compare both; a user may rule it out)
+KERNEL = None if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") else _compiled
 
 
 def components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:
@@ -59,6 +75,10 @@ def enumerate_component(cons: list[tuple[tuple[Cell, ...], int]], free: int | No
     With `free`, that constraint's count is left open (its k is ignored) and the table is
     keyed by (k, daggers among the free constraint's cells): every clue a cell may show, in
     one search."""
+    if KERNEL is not None:
+        found: Component | None = KERNEL.enumerate_component(cons, free)
+        if found is not None:  # None: over 100 cells, searched below
+            return found
     by_cell: dict[Cell, list[int]] = {}
     for i, (cells, _) in enumerate(cons):
         for c in cells:
@@ -101,6 +121,8 @@ def enumerate_component(cons: list[tuple[tuple[Cell, ...], int]], free: int | No
     bounded = ([owners for owners, _ in classes] if free is None
                else [tuple(i for i in owners if i != free) for owners, _ in classes])
     in_free = [free in owners for owners, _ in classes]
+    if any(i != free and (k < 0 or k > len(cells)) for i, (cells, k) in enumerate(cons)):
+        return classes, {}
     result: Table = {}
     counts = [0] * len(classes)
 
@@ -141,7 +163,5 @@ def enumerate_component(cons: list[tuple[tuple[Cell, ...], int]], free: int | No
         for i in owners:
             left[i] += size
 
-    if any(i != free and (k < 0 or k > len(cells)) for i, (cells, k) in enumerate(cons)):
-        return classes, {}
     go(0, 0, 1)
     return classes, result
