@@ -10,7 +10,8 @@ Concepts:
   other path out). When no such L fits, a shape the other path crosses is moved: removed and
   replaced by one that rules it out, or, if none can be, just removed (the board was full).
   The planted path stays a solution throughout, so the loop ends in a unique puzzle; after
-  `max_rounds`, or when a SAT call passes CONFLICT_BUDGET, a new path is planted.
+  `max_rounds`, or when a SAT call passes CONFLICT_BUDGET, a new path is planted, on a fresh
+  solver (the old one's cuts and retired selectors made each call about twice as slow).
 - generate_boards(size, count, seed, shapes): reproducible for a seed.
 """
 
@@ -159,6 +160,12 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
     restarts = rounds = 0
     try:
         while restarts < 1000:
+            if restarts and own:
+                # a new path on a fresh solver: what the last path's rounds left behind (its
+                # cycle cuts, thousands of retired selectors) slowed every later call about
+                # twofold (docs/BENCHMARKS.md, "Mazes 20x20 generation")
+                family.close()
+                family = ShapeFamilySolver(height, width)
             layout = _Layout(height, width, plant_path(height, width, rng), rng)
             while len(layout.shapes) < target:
                 options = layout.candidates()
