@@ -19,7 +19,7 @@ $(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c | $(BIN)/py
 # the tests also drive the example plug-in games through their entry points; Kakurasu is a
 # stranger no other test names: the suite must pass beside a game a user installs
 $(STAMP_DEV): pyproject.toml logic_agents/games/daggers/_enumerate.c examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml examples/kakurasu/pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs,bench]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/lights-out
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/kakurasu

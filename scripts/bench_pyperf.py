@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""In-process benchmarks on pyperf (issue 55, goal 7): calibrated loops, worker processes,
+statistics, and `python -m pyperf compare_to` between two runs.
+
+Each benchmark's values are CPU seconds (time.process_time), not wall time: this machine's
+neighbours move wall time more than CPU time. A value is the CPU of `loops` calls over the
+loops, as pyperf calibrates them; pyperf runs `--processes` fresh workers and reports the
+mean and standard deviation over all values.
+
+Benchmarks (each beside the baseline it is measured against, in the same run):
+- prob-<size>-<N>-games/kernel and .../pure: prob (ProbAgent, defaults) on a fixed set of N
+  generated boards (seed 5601), every board once a loop, so that every value is over the
+  same games; with the compiled kernel and with components.KERNEL turned off;
+- enumerate/kernel and enumerate/pure: components.enumerate_component on the components met
+  at prob's guesses in those games (collected once per worker).
+
+    python scripts/bench_pyperf.py -o now.json [--fast | --rigorous] [--sizes beginner]
+    python scripts/bench_pyperf.py table now.json [--out docs/BENCHMARKS.md]
+    python -m pyperf compare_to before.json now.json --table
+
+`table` prints a run's statistics as markdown (mean, standard deviation, median, p95 and max
+of every value) and, with --out, writes them as this script's section of the file.
+
+Install pyperf with the `bench` extra: pip install -e '.[bench]'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+try:
+    import pyperf
+except ImportError:
+    raise SystemExit("bench_pyperf.py needs pyperf: pip install -e '.[bench]'") from None
+
+from _report import p95, write_report  # noqa: E402
+
+from logic_agents.games.daggers import components, odds  # noqa: E402
+from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
+from logic_agents.games.daggers.prob import ProbAgent  # noqa: E402
+from logic_agents.games.daggers.world import DaggersWorld  # noqa: E402
+from logic_agents.world.runner import run_episode  # noqa: E402
+
+STARTS = {"beginner": (2, 2), "intermediate": (2, 2), "expert": (3, 3)}
+BOARDS = {"beginner": 200, "intermediate": 50, "expert": 20}  # games a loop: 0.2-0.5 s
+SEED = 5601
+
+
+def kernel_as(kernel: bool, step: Callable[[int], None]) -> Callable[[int], None]:
+    """`step` with the compiled kernel on or off (components.KERNEL is read at each call)."""
+    def run(i: int) -> None:
+        compiled = components._compiled
+        components.KERNEL = compiled if kernel else None
+        try:
+            step(i)
+        finally:
+            components.KERNEL = compiled
+    return run
+
+
+def cpu_timer(step: Callable[[int], None]) -> Callable[[int], float]:
+    """A pyperf time function: the CPU seconds of `step(i)` for i in range(loops)."""
+    def time_func(loops: int) -> float:
+        started = time.process_time()
+        for i in range(loops):
+            step(i)
+        return time.process_time() - started
+    return time_func
+
+
+def games(size: str) -> Callable[[int], None]:
+    """A step that plays every board of the size's set once."""
+    boards = generate_maps(PRESETS[size], BOARDS[size], SEED, STARTS[size], True)
+
+    def play(i: int) -> None:
+        for k, board in enumerate(boards):
+            run_episode(DaggersWorld(board), ProbAgent(), seed=k)
+    return play
+
+
+def met_components(size: str) -> list[tuple[list[tuple[tuple[tuple[int, int], ...], int]],
+                                            int | None]]:
+    """The (constraints, free) of every enumeration prob asks for in the size's games."""
+    seen: list[tuple[list[tuple[tuple[tuple[int, int], ...], int]], int | None]] = []
+    original = components.enumerate_component
+
+    def spy(cons: list[tuple[tuple[tuple[int, int], ...], int]], free: int | None = None
+            ) -> components.Component:
+        seen.append((list(cons), free))
+        return original(cons, free)
+    odds.enumerate_component = spy  # the odds module calls it by its own name
+    try:
+        games(size)(0)
+    finally:
+        odds.enumerate_component = original
+    return seen
+
+
+def table(path: Path) -> str:
+    """A pyperf run's benchmarks as a markdown table, in milliseconds of CPU a loop."""
+    suite = pyperf.BenchmarkSuite.load(str(path))
+    lines = ["| benchmark | mean +- std dev | median | p95 | max | values |",
+             "|---|---|---|---|---|---|"]
+    for bench in suite.get_benchmarks():
+        ms = sorted(1000 * v for v in bench.get_values())
+        lines.append(f"| {bench.get_name()} | {statistics.mean(ms):.2f} +- "
+                     f"{statistics.stdev(ms):.2f} | {statistics.median(ms):.2f} | "
+                     f"{p95(ms):.2f} | {ms[-1]:.2f} | {len(ms)} |")
+    return "\n".join(lines)
+
+
+def write_table(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench_pyperf.py table")
+    parser.add_argument("json", type=Path, help="a run's file (-o)")
+    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
+    args = parser.parse_args(argv)
+    body = (table(args.json) + "\n\nCPU milliseconds a loop (a loop plays every board of the "
+            "set once, or enumerates every component met), over every value of every worker; "
+            f"load average when written: {os.getloadavg()[0]:.1f}.")
+    print(body)
+    if args.out:
+        write_report(args.out, "bench-pyperf", "In-process benchmarks on pyperf", 0.0,
+                     [(f"{args.json.name}", body)])
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["table"]:
+        write_table(sys.argv[2:])
+        return
+    runner = pyperf.Runner(add_cmdline_args=lambda cmd, args: cmd.extend(
+        ["--sizes", args.sizes]))
+    runner.argparser.add_argument("--sizes", default="beginner,expert",
+                                  help="comma-separated presets for the game benchmarks")
+    args = runner.parse_args()
+    sizes = [s for s in args.sizes.split(",") if s]
+    if unknown := [s for s in sizes if s not in STARTS]:
+        raise SystemExit(f"unknown size {unknown[0]!r}; choose from {', '.join(STARTS)}")
+    for size in sizes:
+        play = games(size)
+        for kernel in (True, False):
+            runner.bench_time_func(f"prob-{size}-{BOARDS[size]}-games/"
+                                   f"{'kernel' if kernel else 'pure'}",
+                                   cpu_timer(kernel_as(kernel, play)))
+    found = met_components(sizes[0])
+
+    def enumerate_all(i: int) -> None:
+        for cons, free in found:
+            components.enumerate_component(cons, free)
+    for kernel in (True, False):
+        runner.bench_time_func(f"enumerate/{'kernel' if kernel else 'pure'}",
+                               cpu_timer(kernel_as(kernel, enumerate_all)))
+
+if __name__ == "__main__":
+    main()
