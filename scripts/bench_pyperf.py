@@ -133,6 +133,11 @@ def write_table(argv: list[str]) -> None:
                      [(f"{args.json.name}", body)])
 
 
+# pyperf's own options that BENCHMARKS.md's commands use; checked at start, so that a pyperf
+# without one of them fails here, by name, rather than mid-run
+RUNNER_FLAGS = ("--fast", "--rigorous", "--processes", "-o")
+
+
 def main() -> None:
     if sys.argv[1:2] == ["table"]:
         write_table(sys.argv[2:])
@@ -141,6 +146,9 @@ def main() -> None:
         ["--sizes", args.sizes]))
     runner.argparser.add_argument("--sizes", default="beginner,expert",
                                   help="comma-separated presets for the game benchmarks")
+    known = {flag for action in runner.argparser._actions for flag in action.option_strings}
+    if missing := [flag for flag in RUNNER_FLAGS if flag not in known]:
+        raise SystemExit(f"this pyperf has no {', '.join(missing)}: pip install -e '.[bench]'")
     args = runner.parse_args()
     sizes = [s for s in args.sizes.split(",") if s]
     if unknown := [s for s in sizes if s not in STARTS]:

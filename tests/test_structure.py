@@ -12,9 +12,12 @@ PACKAGE = ROOT / "logic_agents"
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Module -> the package's modules it imports, at module level or inside functions."""
+    """Module -> the package's modules it imports, at module level or inside functions. A
+    compiled module counts by its stub (games/daggers/_enumerate.pyi): it imports nothing of
+    the package, and `from package import _enumerate` imports it, not the package."""
     modules = {}
-    for path in PACKAGE.rglob("*.py"):
+    stubs = [p for p in PACKAGE.rglob("*.pyi") if not p.with_suffix(".py").exists()]
+    for path in [*PACKAGE.rglob("*.py"), *stubs]:
         parts = path.relative_to(ROOT).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         modules[name] = path
