@@ -263,7 +263,7 @@ static int read_constraints(PyObject *cons, Input *in)
         if (cells == NULL || size < 0 || (value == -1 && PyErr_Occurred())) {
             return -1;
         }
-        if (value < -1000000 || value > 1000000 || size > 1000000) {
+        if (value < -1000000 || value > 1000000 || size > 1000000 - total) {
             PyErr_SetString(PyExc_ValueError, "enumerate_component: a count out of range");
             return -1;
         }
