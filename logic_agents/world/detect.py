@@ -6,6 +6,9 @@ Concepts:
   `sniff` capability, else `default`. The built-in games (and the games already loaded) are
   asked first; a plug-in's entry point is loaded only when none of them is sure, so a command
   about a built-in game's map never pays for a plug-in's import.
+- A shipped name of a built-in game (`play EASY1`) is found in the package's maps folders
+  before any game is imported: the answer the full search would give, at a fifth of a
+  command's start-up less (tests/world/test_detect_shipped.py).
 - sniff_scores: each game's sniff of a text, a plug-in's under the plug-in guard.
 - A claim is checked by reading: a sniff that claims every file cannot take another game's
   map; two games that claim and read a file alike are a usage error that asks for --game.
@@ -23,19 +26,23 @@ from logic_agents.ground.shapes import Record
 from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import SNIFF_LIMIT_S, limit_of, plugin_code
 from logic_agents.world.registry import (
+    builtin_names,
     game_names,
     games,
     games_at_hand,
     get_game,
+    loaded_names,
     origin,
     warn_once,
 )
 from logic_agents.world.resolve import (
+    builtin_maps_folder,
     declared_game,
     did_you_mean,
     given_path,
     load_many,
     looks_like_path,
+    shipped_in,
     shipped_path,
     split_index,
 )
@@ -54,6 +61,9 @@ def detect_game(items: list[str], default: str | None = None) -> str:
         UsageError: no game claims them; it asks for --game.
     """
     named = set(game_names())
+    found = _builtin_shipped(items, named)
+    if found is not None:
+        return found
     found = _detect(items, games_at_hand(), named, sure=True)
     if found is None:
         registered = games()
@@ -61,6 +71,38 @@ def detect_game(items: list[str], default: str | None = None) -> str:
         if found is None and default is None:
             raise _undetected(items, registered)
     return found if found is not None else str(default)
+
+
+def _builtin_shipped(items: list[str], named: set[str]) -> str | None:
+    """What _detect answers for a shipped map of a built-in game, without importing a game.
+
+    The built-in games keep their maps in the package's maps/<game> (their Shipped folder,
+    tests/world/test_detect_shipped.py), and a path's nearest folder named after a game is
+    its game. None whenever the full search could answer otherwise: a path that exists, a
+    game other than the built-ins loaded (it may ship a map of that name), a name two games
+    ship or one game ships twice, or a folder named after a plug-in.
+    """
+    builtin = builtin_names()
+    if not items or not loaded_names() <= set(builtin) or given_path(items[0]) is not None:
+        return None
+    base, _ = split_index(items[0])
+    hits = set()
+    for name in builtin:
+        root = builtin_maps_folder(name)
+        try:
+            found = shipped_in(base, root) if root is not None else None
+        except UsageError:
+            return None  # ambiguous: the full search says so, in its words
+        if found is not None:
+            hits.add(found)
+    if len(hits) != 1:
+        return None
+    for part in reversed(hits.pop().resolve().parts):
+        if part in builtin:
+            return part
+        if part in named:
+            return None
+    return None
 
 
 def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool) -> str | None:

@@ -172,6 +172,16 @@ def game_names() -> list[str]:
     return sorted({ep.name for ep in _entry_points() if _NAME.fullmatch(ep.name)} | set(_GAMES))
 
 
+def builtin_names() -> list[str]:
+    """The names of the built-in games, without importing any."""
+    return sorted(ep.name for ep, where in _found() if where == "builtin")
+
+
+def loaded_names() -> set[str]:
+    """The games loaded or registered so far in this process."""
+    return set(_GAMES)
+
+
 def _scan() -> None:
     global _scanned
     if _scanned:

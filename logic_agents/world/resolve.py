@@ -86,6 +86,12 @@ def maps_folder(spec: GameSpec) -> Path | None:
     return Path(shipped.folder) if shipped is not None and is_dir(shipped.folder) else None
 
 
+def builtin_maps_folder(game: str) -> Path | None:
+    """The package's maps/<game>, where a built-in game ships its maps (None: no such folder)."""
+    root = shipped_maps("logic_agents", "maps", game)
+    return root if is_dir(root) else None
+
+
 SHIPPED_PREFIX = "maps"  # the checkout's maps/ (a link to logic_agents/maps) as docs name it
 
 
@@ -117,7 +123,18 @@ def shipped_path(name: str, spec: GameSpec) -> Path | None:
     if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
         return None
     root = maps_folder(spec)
-    if root is None:
+    return None if root is None else shipped_in(name, root)
+
+
+def shipped_in(name: str, root: Path) -> Path | None:
+    """The file (else the folder) a shipped name names under one game's maps folder `root`.
+
+    shipped_path's search, once the name is known to be no path; None when none matches.
+
+    Raises:
+        UsageError: the name is ambiguous there.
+    """
+    if len(name) > 200 or not _SHIPPED_NAME.fullmatch(name) or Path(name).suffix in MAP_SUFFIXES:
         return None
     hits = sorted(p for suffix in MAP_SUFFIXES for p in root.rglob(f"{Path(name).name}{suffix}")
                   if str(p).endswith(f"{name}{suffix}"))
