@@ -13,6 +13,15 @@ from logic_agents.world.registry import builtin_names, game_names, games_at_hand
 from logic_agents.world.resolve import MAP_SUFFIXES, builtin_maps_folder, maps_folder
 
 
+@pytest.fixture(autouse=True)
+def only_builtins_loaded(monkeypatch):
+    """The registry as a command starts: other tests of this worker may have loaded plug-ins,
+    and then the fast path rightly steps aside."""
+    builtin = set(builtin_names())
+    monkeypatch.setattr(registry, "_GAMES",
+                        {k: v for k, v in registry._GAMES.items() if k in builtin})
+
+
 def test_a_builtin_game_ships_its_maps_in_the_package_maps_folder():
     for name in builtin_names():
         assert maps_folder(get_game(name)) == builtin_maps_folder(name), name
