@@ -140,11 +140,12 @@ def classic(count: int, jobs: int, start: tuple[int, int] | None = None,
 
 
 def play_prob(pythonpath: Path, preset: str, count: int, start: tuple[int, int],
-              jobs: int) -> list[dict]:
+              jobs: int, seed: int = 9, env: dict[str, str] | None = None) -> list[dict]:
     """prob's games from `pythonpath`'s logic_agents, split over `jobs` child processes (seed
-    9 for the boards, 9 for the play): one dict per game, in board order."""
+    `seed` for the boards and for the play; `env`: more environment for the children): one
+    dict per game, in board order."""
     chunks = [(count * i // jobs, count * (i + 1) // jobs) for i in range(jobs)]
-    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(pythonpath)}
     games = []
     with tempfile.TemporaryDirectory() as tmp:
         # each child writes to a file of its own: a pipe read after another child's would
@@ -155,7 +156,8 @@ def play_prob(pythonpath: Path, preset: str, count: int, start: tuple[int, int],
             with out.open("w") as sink:
                 children.append(subprocess.Popen(
                     [sys.executable, str(ROOT / "scripts" / "_prob_games.py"), preset,
-                     str(count), "9", f"{start[0]},{start[1]}", str(a), str(b), "9"],
+                     str(count), str(seed), f"{start[0]},{start[1]}", str(a), str(b),
+                     str(seed)],
                     stdout=sink, text=True, env=env, cwd=pythonpath))
         for child, out in zip(children, outs):
             if child.wait():

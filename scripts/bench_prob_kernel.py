@@ -22,12 +22,9 @@ Usage: python scripts/bench_prob_kernel.py --pseq BIN [--sizes beginner,intermed
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,21 +33,16 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import p95, write_report  # noqa: E402
+from bench_prob import play_prob  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
 
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
 
 
 def play(preset: str, games: int, seed: int, pure: bool) -> list[dict]:
-    """prob's games in one fresh child, one dict per game (scripts/_prob_games.py)."""
-    env = {**os.environ, PURE_PYTHON_VARIABLE: "1" if pure else "0"}
-    start = ",".join(str(x) for x in SIZES[preset][0])
-    with tempfile.TemporaryFile("w+") as sink:
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "_prob_games.py"), preset,
-                        str(games), str(seed), start, "0", str(games), str(seed)],
-                       stdout=sink, env=env, cwd=ROOT, check=True, text=True)
-        sink.seek(0)
-        return [json.loads(line) for line in sink]
+    """prob's games in one fresh child, with the kernel or without, one dict per game."""
+    return play_prob(ROOT, preset, games, SIZES[preset][0], 1, seed,
+                     {PURE_PYTHON_VARIABLE: "1" if pure else "0"})
 
 
 def main() -> int:

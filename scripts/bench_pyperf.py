@@ -59,7 +59,7 @@ SEED = 5601
 def kernel_as(kernel: bool, step: Callable[[int], None]) -> Callable[[int], None]:
     """`step` with the compiled kernel on or off (components.KERNEL is read at each call)."""
     def run(i: int) -> None:
-        compiled = components._compiled
+        compiled = components.COMPILED
         components.KERNEL = compiled if kernel else None
         try:
             step(i)

@@ -210,6 +210,10 @@ typedef struct {
     PyObject *cell_index;   /* cell -> its index */
     PyObject *class_index;  /* constraint ids (a tuple) -> class index, in order of first sight */
     PyObject *classes;      /* per class (ids, [cells]), in order of first sight */
+    int *owners;            /* per cell, its constraints (ascending), back to back */
+    int *owner_first;       /* per cell, where its constraints start in `owners` */
+    int *owner_count;       /* per cell, how many */
+    int *class_cell;        /* per class, its first cell: its ids are that cell's owners */
 } Input;
 
 static void release(Input *in)
@@ -224,6 +228,10 @@ static void release(Input *in)
     free(in->left);
     free(in->pair_cell);
     free(in->pair_con);
+    free(in->owners);
+    free(in->owner_first);
+    free(in->owner_count);
+    free(in->class_cell);
     Py_XDECREF(in->cell_index);
     Py_XDECREF(in->class_index);
     Py_XDECREF(in->classes);
@@ -318,14 +326,16 @@ static int read_constraints(PyObject *cons, Input *in)
 static int read_classes(Input *in)
 {
     Py_ssize_t cells = PyDict_Size(in->cell_index);
-    int *first = calloc((size_t)cells + 1, sizeof(int)); /* per cell, its owners' offset */
-    int *count = calloc((size_t)cells + 1, sizeof(int));
-    int *owners = calloc((size_t)in->total + 1, sizeof(int));
+    int *first = in->owner_first = calloc((size_t)cells + 1, sizeof(int));
+    int *count = in->owner_count = calloc((size_t)cells + 1, sizeof(int));
+    int *owners = in->owners = calloc((size_t)in->total + 1, sizeof(int));
+    in->class_cell = calloc((size_t)cells + 1, sizeof(int));
     PyObject **cell_objects = calloc((size_t)cells + 1, sizeof(PyObject *)); /* borrowed */
     int status = -1;
     in->class_index = PyDict_New();
     in->classes = PyList_New(0);
-    if (!first || !count || !owners || !cell_objects || !in->class_index || !in->classes) {
+    if (!first || !count || !owners || !in->class_cell || !cell_objects || !in->class_index
+        || !in->classes) {
         if (!PyErr_Occurred()) {
             PyErr_NoMemory();
         }
@@ -367,6 +377,7 @@ static int read_classes(Input *in)
                 Py_DECREF(ids);
                 goto done;
             }
+            in->class_cell[PyList_Size(in->classes)] = (int)c;
             PyObject *index = PyLong_FromSsize_t(PyList_Size(in->classes));
             members = PyList_New(0);
             PyObject *entry = members ? PyTuple_Pack(2, ids, members) : NULL;
@@ -380,12 +391,6 @@ static int read_classes(Input *in)
                 Py_DECREF(ids);
                 goto done;
             }
-        } else {
-            PyObject *entry = PyList_GetItem(in->classes, PyLong_AsSsize_t(found));
-            if (entry == NULL) {
-                Py_DECREF(ids);
-                goto done;
-            }
         }
         Py_ssize_t j = PyLong_AsSsize_t(PyDict_GetItem(in->class_index, ids));
         Py_DECREF(ids);
@@ -396,10 +401,7 @@ static int read_classes(Input *in)
     }
     status = 0;
 done:
-    free(first);
-    free(count);
-    free(owners);
-    free(cell_objects);
+    free(cell_objects); /* the owners stay in `in`: the search order reads them */
     return status;
 }
 
@@ -450,7 +452,7 @@ static PyObject *enumerate_component(PyObject *self, PyObject *args)
     int cells = 0;
     for (Py_ssize_t j = 0; j < classes; j++) {
         PyObject *entry = PyList_GetItem(in.classes, j);
-        id_count[j] = (int)PyTuple_Size(PyTuple_GetItem(entry, 0));
+        id_count[j] = in.owner_count[in.class_cell[j]];
         size[j] = (int)PyList_Size(PyTuple_GetItem(entry, 1));
         cells += size[j];
     }
@@ -472,9 +474,9 @@ static PyObject *enumerate_component(PyObject *self, PyObject *args)
         }
         placed[best] = 1;
         order[step] = best;
-        PyObject *ids = PyTuple_GetItem(PyList_GetItem(in.classes, best), 0);
+        const int *ids = in.owners + in.owner_first[in.class_cell[best]];
         for (int k = 0; k < id_count[best]; k++) {
-            long i = PyLong_AsLong(PyTuple_GetItem(ids, k));
+            int i = ids[k];
             if (touched[i]) {
                 continue;
             }
@@ -483,9 +485,9 @@ static PyObject *enumerate_component(PyObject *self, PyObject *args)
                 if (placed[j]) {
                     continue;
                 }
-                PyObject *other = PyTuple_GetItem(PyList_GetItem(in.classes, j), 0);
+                const int *other = in.owners + in.owner_first[in.class_cell[j]];
                 for (int m = 0; m < id_count[j]; m++) {
-                    if (PyLong_AsLong(PyTuple_GetItem(other, m)) == i) {
+                    if (other[m] == i) {
                         touching[j]++;
                         break;
                     }
@@ -501,15 +503,14 @@ static PyObject *enumerate_component(PyObject *self, PyObject *args)
         Py_INCREF(entry);
         PyList_SetItem(ordered, step, entry);
         ordered_size[step] = size[j];
-        PyObject *ids = PyTuple_GetItem(entry, 0);
+        const int *ids = in.owners + in.owner_first[in.class_cell[j]];
         owner_at[step] = at;
         flags[step] = 0;
         for (int k = 0; k < id_count[j]; k++) {
-            long i = PyLong_AsLong(PyTuple_GetItem(ids, k));
-            if (i == free_id) {
+            if (ids[k] == free_id) {
                 flags[step] = 1;
             } else {
-                owners[at++] = (int)i;
+                owners[at++] = ids[k];
             }
         }
         owner_len[step] = at - owner_at[step];

@@ -31,13 +31,13 @@ Component = tuple[Classes, Table]
 PURE_PYTHON_VARIABLE = "LOGIC_AGENTS_PURE_PYTHON"  # set to 1: the search below, never the kernel
 
 
-_compiled: ModuleType | None
+COMPILED: ModuleType | None  # the kernel as built (None: no C compiler at install)
 try:
-    from logic_agents.games.daggers import _enumerate as _compiled
-except ImportError:  # not built (no C compiler at install): the pure-Python search
-    _compiled = None
-# the compiled search, unless turned off (tests compare both; a user may rule it out)
-KERNEL = None if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") else _compiled
+    from logic_agents.games.daggers import _enumerate as COMPILED
+except ImportError:  # not built: the pure-Python search
+    COMPILED = None
+# the search asked: the compiled one unless turned off (tests compare both; a user may too)
+KERNEL = None if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") else COMPILED
 
 
 def components(cons: list[tuple[tuple[Cell, ...], int]]) -> list[list[int]]:

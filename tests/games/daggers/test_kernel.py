@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from logic_agents.games.daggers import components
 from logic_agents.games.daggers.components import PURE_PYTHON_VARIABLE, enumerate_component
 
-COMPILED = components._compiled
+COMPILED = components.COMPILED
 needs_kernel = pytest.mark.skipif(
     COMPILED is None and not os.environ.get("CI_REQUIRE_KERNEL"),
     reason="the compiled kernel is not built here (no C compiler at install)")
