@@ -9,7 +9,8 @@ was chosen on), and times `solve_puzzle` on them and on the unique puzzles they 
 in a child process per tree: this one, and with `--old DIR` an older checkout (its own
 .venv's python if it has one, else this python run in DIR, where DIR's package comes first
 on the path) on the same puzzles in the same run. CPU per puzzle (warm solver, as `solve` runs a file),
-`--rounds` rounds, each side's lowest and median.
+`--rounds` rounds, each side's lowest and median; and the tail, each puzzle with several
+solutions timed alone (p95 and max over every puzzle of every round).
 
 Goal: a puzzle with several solutions costs at most about 2x a unique one.
 
@@ -39,9 +40,13 @@ for kind in ("unique", "several"):
     puzzles = [parse_puzzles(line)[0] for line in lines[kind]]
     for p in puzzles[:3]:
         solve_puzzle(p)  # the warm solver built, as after a file's first puzzle
-    started = time.process_time()
-    answers = [solve_puzzle(p) for p in puzzles]
-    out[kind] = (time.process_time() - started) / len(puzzles)
+    answers, each = [], []
+    for p in puzzles:
+        started = time.process_time()
+        answers.append(solve_puzzle(p))
+        each.append(time.process_time() - started)
+    out[kind] = sum(each) / len(puzzles)
+    out[kind + "_each"] = each
     out[kind + "_answers"] = [[a.status, a.solution, a.second] for a in answers]
 print(json.dumps(out))
 """
@@ -66,6 +71,11 @@ def draw(seed: int) -> dict[str, list[str]]:
     return {"unique": unique, "several": several}
 
 
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def run(python: str, lines: Path, cwd: Path) -> dict:
     done = subprocess.run([python, "-c", CHILD, str(lines)], cwd=cwd, capture_output=True,
                           text=True, check=True)
@@ -86,23 +96,26 @@ def main() -> int:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(puzzles, f)
     times: dict[str, dict[str, list[float]]] = {t[0]: {"unique": [], "several": []} for t in trees}
+    tails: dict[str, list[float]] = {t[0]: [] for t in trees}  # each puzzle's CPU, every round
     answers = {}
     for _ in range(args.rounds):
         for label, python, cwd in trees:
             got = run(python, Path(f.name), cwd)
             for kind in ("unique", "several"):
                 times[label][kind].append(got[kind])
+            tails[label] += got["several_each"]
             answers[label] = got["several_answers"]
     print(f"{len(puzzles['several'])} puzzles with several solutions (seed {args.seed}), "
           f"{len(puzzles['unique'])} unique; CPU per puzzle, lowest (median) of "
           f"{args.rounds} rounds")
-    print("| tree | unique | several solutions | several / unique |")
-    print("|---|---|---|---|")
+    print("| tree | unique | several solutions | several / unique | several: p95 / max a puzzle |")
+    print("|---|---|---|---|---|")
     for label, _, _ in trees:
         u, s = times[label]["unique"], times[label]["several"]
         print(f"| {label} | {1000 * min(u):.3f} ms ({1000 * statistics.median(u):.3f}) | "
               f"{1000 * min(s):.3f} ms ({1000 * statistics.median(s):.3f}) | "
-              f"{min(s) / min(u):.1f}x ({statistics.median(s) / statistics.median(u):.1f}x) |")
+              f"{min(s) / min(u):.1f}x ({statistics.median(s) / statistics.median(u):.1f}x) | "
+              f"{1000 * quantile(tails[label], 0.95):.2f} / {1000 * max(tails[label]):.2f} ms |")
     if args.old:
         same = answers["this tree"] == answers["--old"]
         print(f"\nthe same answers from both trees: {same}")

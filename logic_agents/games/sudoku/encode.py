@@ -15,9 +15,11 @@ Concepts:
   the search runs on a small fresh formula over the values still possible (the same rules,
   restricted). On 25x25 boards that cut the worst case from 2.3 s to under 0.5 s, while on
   9x9 and 16x16 the plain assumptions are quicker (scripts/bench_sudoku.py).
-- Canonical answers (`canonical`, `first_solution`): the first solution in reading order, so
-  a solver kept warm across puzzles answers as a fresh one would (`solve` keeps one per size
-  up to 9x9: the rules are told once, not per puzzle).
+- Canonical answers (`canonical`, `first_solution`, `next_solution`): the first solution in
+  reading order (and the next one), so a solver kept warm across puzzles answers as a fresh
+  one would (`solve` keeps one per size up to 9x9: the rules are told once, not per puzzle).
+  A descent improves a solution cell by cell under assumptions; the next one is found by
+  halving the run of cells it shares with the first.
 - One puzzle alone (what `solve` does for 16x16 and 25x25) is sudoku.core's: the rules
   restricted by constraint propagation of the clues in Python, so the whole rules (750,000
   clauses at 25x25) never reach a solver. SudokuSolver (the whole rules, and the propagated
@@ -162,86 +164,129 @@ class SudokuSolver:
         finally:
             self.oracle.add([[-selector]])  # retire the clause
 
-    def first_solution(self, puzzle: SudokuPuzzle, avoid: Grid | None = None) -> Grid | None:
+    def first_solution(self, puzzle: SudokuPuzzle, start: Grid | None = None) -> Grid | None:
         """The first solution in reading order (the smallest value in the first open cell,
-        then in the next, ...), other than `avoid`: the same grid whatever this solver
-        learnt before, so a warm solver answers as a fresh one would.
+        then in the next, ...): the same grid whatever this solver learnt before, so a warm
+        solver answers as a fresh one would. `start`: a solution already found, if any.
 
-        The model found first is improved cell by cell, trying only the values below the one
-        it holds, and of those only the ones no peer holds (a given, or a cell fixed before):
-        on 9x9 puzzles with hundreds of solutions that took the calls of an answer from about
-        560 to about 40 (issue 55). Tried and left: finding the cells every solution agrees
-        on first (more calls than it spared), and a descent by "a solution before this one"
-        constraints (fewer calls, each far dearer).
+        A solution is improved cell by cell (`_descend`); tried and left: finding the cells
+        every solution agrees on first (more calls than it spared), and a descent by "a
+        solution before this one" constraints (fewer calls, each far dearer).
         """
         base = self.assumptions(puzzle)
-        selector = None
-        if avoid is not None:  # "some open cell differs from avoid", only for this search
-            selector = self._guard_other_than(puzzle, avoid)
-            base.append(selector)
-        try:
+        if start is None:
             if self.oracle.solve(base) is not True:
                 return None
-            grid = self.decode(self.oracle.raw_model())
-            known = list(puzzle.cells)
-            peers = peers_of(self.n)
-            fixed: list[int] = []
-            for i in (i for i, v in enumerate(puzzle.cells) if not v):
-                ids = self.cell_ids[i]
-                if grid[i] > 1:
-                    taken = {known[p] for p in peers[i]}
-                    for smaller in range(1, grid[i]):
-                        if smaller not in taken and self.oracle.solve(
-                                [*base, *fixed, ids[smaller - 1]]) is True:
-                            grid = self.decode(self.oracle.raw_model())
-                            break
-                fixed.append(ids[grid[i] - 1])
-                known[i] = grid[i]
-            return grid
+            start = self.decode(self.oracle.raw_model())
+        opens = [i for i, v in enumerate(puzzle.cells) if not v]
+        return self._descend(base, start, opens, 0, list(puzzle.cells), [])
+
+    def next_solution(self, puzzle: SudokuPuzzle, first: Grid, other: Grid) -> Grid:
+        """The solution after `first` in reading order, `first` being the first and `other`
+        any other solution.
+
+        It agrees with `first` on the longest run of open cells any other solution agrees
+        on, so that run's length is searched for by halves (a call each, under "some open
+        cell differs from first"); past it, the cell that differs takes its smallest larger
+        value and the rest descend as in `first_solution`. On 9x9 that took the calls of a
+        second answer from about 19 to about 5 (issue 55)."""
+        base = self.assumptions(puzzle)
+        opens = [i for i, v in enumerate(puzzle.cells) if not v]
+
+        def agreed(grid: Grid) -> int:  # how many open cells, from the first, agree
+            return next(k for k, i in enumerate(opens) if grid[i] != first[i])
+
+        selector = self._guard_other_than(puzzle, first)
+        try:
+            # a solution other than first agrees on `low` open cells (grid does), none on `high`
+            low, high, grid = agreed(other), len(opens), other
+            while high - low > 1:
+                middle = (low + high) // 2
+                prefix = [self.cell_ids[i][first[i] - 1] for i in opens[:middle]]
+                if self.oracle.solve([*base, selector, *prefix]) is True:
+                    grid = self.decode(self.oracle.raw_model())
+                    low = agreed(grid)
+                else:
+                    high = middle
         finally:
-            if selector is not None:
-                self.oracle.add([[-selector]])  # retire the clause
+            self.oracle.add([[-selector]])  # retire the clause
+        known = list(puzzle.cells)
+        fixed = []
+        for i in opens[:low]:
+            known[i] = first[i]
+            fixed.append(self.cell_ids[i][first[i] - 1])
+        cell = opens[low]  # where the answer leaves first: the smallest value above first's
+        taken = {known[p] for p in peers_of(self.n)[cell]}
+        for value in range(first[cell] + 1, grid[cell]):
+            if value not in taken and self.oracle.solve(
+                    [*base, *fixed, self.cell_ids[cell][value - 1]]) is True:
+                grid = self.decode(self.oracle.raw_model())
+                break
+        fixed.append(self.cell_ids[cell][grid[cell] - 1])
+        known[cell] = grid[cell]
+        return self._descend(base, grid, opens, low + 1, known, fixed)
+
+    def _descend(self, base: list[int], grid: Grid, opens: list[int], start: int,
+                 known: list[int], fixed: list[int]) -> Grid:
+        """The first solution in reading order that agrees with `fixed` (the open cells before
+        `opens[start]`, with `known` the grid so far), improving `grid`, one of them.
+
+        Each open cell in turn keeps the smallest value a call allows: only values no peer
+        holds (a given, or a cell fixed before) are asked. One such value is asked for
+        itself; several are asked at once as "none of this value and those above" (negative
+        assumptions, no clause), again while that answers. On 9x9 puzzles with hundreds of
+        solutions that took the calls of an answer from about 560 to about 19 (issue 55)."""
+        n = self.n
+        peers = peers_of(n)
+        for i in opens[start:]:
+            ids = self.cell_ids[i]
+            taken = {known[p] for p in peers[i]}
+            while True:
+                smaller = [v for v in range(1, grid[i]) if v not in taken]
+                if not smaller:
+                    break
+                ask = ([ids[smaller[0] - 1]] if len(smaller) == 1
+                       else [-ids[v - 1] for v in range(grid[i], n + 1)])
+                if self.oracle.solve([*base, *fixed, *ask]) is not True:
+                    break
+                grid = self.decode(self.oracle.raw_model())
+                if len(smaller) == 1:
+                    break
+            fixed.append(ids[grid[i] - 1])
+            known[i] = grid[i]
+        return grid
 
     def canonical(self, puzzle: SudokuPuzzle, unique: bool = True) -> SolveResult[Grid]:
         """As `check`, but every grid it gives is the first in reading order (the second
         of a puzzle with several: the first of the others), so a solver kept warm across
-        puzzles (the rules told once) answers exactly as a fresh one."""
+        puzzles (the rules told once) answers exactly as a fresh one.
+
+        On the puzzle's core (25x25) a puzzle with a few solutions is answered by finding
+        them all and sorting; on the whole rules the descents cost less than that search's
+        calls and clauses (scripts/bench_sudoku_multi.py: 3.2 against 6.4 ms on 9x9)."""
         found = self._core_models(puzzle, 2) if self.core else self.two_solutions(puzzle)
         if len(found) < 2:  # none, or the one solution: nothing to choose
             return result_of(found, unique=unique)
-        every = self._every_solution(puzzle, found, FEW_SOLUTIONS)
-        if every is not None:  # all of them known: the first two in reading order, sorted
-            ordered = sorted(every)
-            return result_of(ordered[:2] if unique else ordered[:1], unique=unique)
-        first = self.first_solution(puzzle)
+        if self.core:
+            every = self._every_solution(puzzle, found, FEW_SOLUTIONS)
+            if every is not None:  # all of them known: the first two in reading order, sorted
+                ordered = sorted(every)
+                return result_of(ordered[:2] if unique else ordered[:1], unique=unique)
+        first = self.first_solution(puzzle, start=found[0])
         assert first is not None
         if not unique:
             return result_of([first], unique=False)
-        second = self.first_solution(puzzle, avoid=first)
-        return result_of([first, *([second] if second else [])], unique=True)
+        other = found[1] if found[1] != first else found[0]
+        return result_of([first, self.next_solution(puzzle, first, other)], unique=True)
 
     def _every_solution(self, puzzle: SudokuPuzzle, found: list[Grid],
                         most: int) -> list[Grid] | None:
-        """Every solution, when there are at most `most` (`found`: some of them already);
-        None when there are more. A puzzle with a few solutions (a deadly pattern's two) is
-        then answered by sorting them, a call or two, where the search for the first in
-        reading order costs a call per open cell (issue 55: 10 ms on 9x9 against 0.3 ms)."""
-        if self.core:
-            every = self._core_models(puzzle, most + 1)
-            return every if len(every) <= most else None
-        base = self.assumptions(puzzle)
-        found = list(found)
-        selectors = [self._guard_other_than(puzzle, grid) for grid in found]
-        try:
-            while len(found) <= most:
-                if self.oracle.solve([*base, *selectors]) is not True:
-                    return found
-                grid = self.decode(self.oracle.raw_model())
-                found.append(grid)
-                selectors.append(self._guard_other_than(puzzle, grid))
-            return None
-        finally:
-            self.oracle.add([[-selector] for selector in selectors])  # retire the clauses
+        """Every solution of the puzzle's core, when there are at most `most` (`found`: some
+        of them); None when there are more. A puzzle with a few solutions (a deadly
+        pattern's two) is then answered by sorting them, where a descent on the whole 25x25
+        rules costs a call per open cell."""
+        every = self._core_models(puzzle, most + 1)
+        return every if len(every) <= most else None
 
     def solve(self, puzzle: SudokuPuzzle) -> Grid | None:
         budget = self.core_after if self.core else None

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from logic_agents.games.sudoku import is_solution, solve_puzzle
-from logic_agents.games.sudoku.board import SudokuPuzzle
+from logic_agents.games.sudoku.board import SudokuPuzzle, load_puzzles
+from logic_agents.games.sudoku.encode import SudokuSolver
 
 
 @functools.cache
@@ -59,6 +61,33 @@ def test_the_answer_is_the_first_solution_in_reading_order(cells, others, shuffl
     else:
         assert found.status == "unique"
     assert solve_puzzle(puzzle, unique=False).solution == every[0]
+
+
+@functools.cache
+def published_9x9() -> list[SudokuPuzzle]:
+    return load_puzzles(Path(__file__).resolve().parents[3] / "maps" / "sudoku" / "norvig_easy50.txt")
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(0, 49), st.lists(st.integers(0, 80), min_size=3, max_size=12),
+       st.sampled_from([None, None, 1, 2]))
+def test_9x9_answers_are_the_first_two_of_every_solution_sorted(which, drop, shuffle):
+    """On 9x9 the descent and the halving search (`first_solution`, `next_solution`)
+    against every solution found by blocking clauses and sorted: a published puzzle with
+    some clues taken away, kept when it has 2 to 300 solutions."""
+    puzzle = published_9x9()[which]
+    cells = list(puzzle.cells)
+    for i in drop:
+        cells[i] = 0
+    fewer = SudokuPuzzle(9, tuple(cells), "fewer")
+    with SudokuSolver(9) as own:
+        every = sorted(own.count_solutions(fewer, limit=301))
+    if not 2 <= len(every) <= 300:
+        return
+    found = solve_puzzle(fewer, unique=True, shuffle=shuffle)
+    assert found.status == "multiple"
+    assert (found.solution, found.second) == (every[0], every[1])
+    assert all(is_solution(fewer, grid) for grid in every[:2])
 
 
 @settings(deadline=None, max_examples=80)
