@@ -12,7 +12,7 @@ median and the max of the wall time and of the CPU time (user + sys of the child
 command and revision, and whether both revisions printed the same JSON (a
 refactoring changes no answer).
 
-    .venv/bin/python scripts/bench_revisions.py --against 473c413 [--rounds 7]
+    .venv/bin/python scripts/bench_revisions.py --against 473c413 [--rounds 7] [--only WORDS]
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ COMMANDS = {
     "compare 2018 spx,satx,prob --runs 10 --jobs 2": [
         "compare", "maps/daggers/2018", "--agents", "spx,satx,prob", "--runs", "10", "--jobs",
         "2", "--json"],
+    # Ooze's rbfs (the report's best-first search), a game each on seeds no change was tuned on
+    **{f"play ooze --agent rbfs --seed {seed}": ["play", "ooze", "--agent", "rbfs", "--seed",
+                                                 str(seed), "--json"] for seed in (101, 202, 303)},
 }
 VARYING = ("time_s", "cpu_s", "mean_time_s", "mean_cpu_s")  # measured, not answers
 
@@ -96,7 +99,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--plugins", action="store_true",
                         help="register the installed plug-in games too (default: built-in only)")
+    parser.add_argument("--only", metavar="WORDS",
+                        help="the commands whose name holds WORDS (default: every command)")
     args = parser.parse_args()
+    commands = {name: argv for name, argv in COMMANDS.items() if args.only is None or args.only in name}
+    if not commands:
+        parser.error(f"no command holds {args.only!r}; the commands: {', '.join(COMMANDS)}")
     if args.plugins:
         PLUGINS[:] = ["all"]
     with tempfile.TemporaryDirectory(prefix="la-rev-") as temp:
@@ -108,13 +116,13 @@ def main() -> int:
             for tree in trees.values():
                 subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "logic_agents")],
                                check=True)
-            for argv in COMMANDS.values():  # a warm-up round, not counted (file caches)
+            for argv in commands.values():  # a warm-up round, not counted (file caches)
                 for tree in trees.values():
                     run(tree, argv)
             times: dict[tuple[str, str], list[tuple[float, float]]] = {}
             outputs: dict[tuple[str, str], set[str]] = {}
             for _ in range(args.rounds):
-                for name, argv in COMMANDS.items():
+                for name, argv in commands.items():
                     for label, tree in trees.items():
                         wall, cpu, out = run(tree, argv)
                         times.setdefault((name, label), []).append((wall, cpu))
@@ -122,7 +130,7 @@ def main() -> int:
             print(f"{args.rounds} rounds, alternating; load {os.getloadavg()[0]:.2f}")
             print(f"{'command':45} {'revision':14} {'wall median/max s':>19} "
                   f"{'cpu median/max s':>18}  same answer")
-            for name in COMMANDS:
+            for name in commands:
                 for label in trees:
                     walls = [w for w, _ in times[name, label]]
                     cpus = [c for _, c in times[name, label]]

@@ -21,13 +21,13 @@ from __future__ import annotations
 import random
 
 from logic_agents.games.ooze.rules import (
+    BOARD_CELLS,
+    CHANNEL_FROM,
     PIECES,
     Direction,
-    channel_through,
     empty_cells,
     is_board_cell,
     open_end,
-    opposite,
     step,
 )
 from logic_agents.games.ooze.world import OozeAction, OozeObservation
@@ -42,18 +42,29 @@ DEPTH = 5
 
 Filled = dict[Cell, set[int]]  # the channels the ooze has entered, per cell
 
+# The search calls utility tens of thousands of times a move, so its loops read tables rather
+# than call the rules' small functions: each glyph's openings, in the order PIECES lists them
+# (the order candidate_slots offers slots in), and the sides it can be entered from
+# (rules.CHANNEL_FROM); the cells a piece may go on are rules.BOARD_CELLS.
+_OPENINGS = {glyph: tuple(d for opening in channels for d in opening)
+             for glyph, channels in PIECES.items()}
+_FACES = {glyph: frozenset(sides) for glyph, sides in CHANNEL_FROM.items()}
+_BOARD_CELLS = BOARD_CELLS
+# per open end, each board cell's distance to it (the sub-pipes' rank)
+_DISTANCES: dict[Cell, dict[Cell, int]] = {}
 
-def _blocked(board: dict[Cell, str], cell: Cell, d: Direction) -> bool:
-    """Is the opening of `cell` towards `d` blocked (wall, source, piece not facing back)?"""
-    target = step(cell, d)
-    if not is_board_cell(target):
-        return True
-    glyph = board.get(target)
-    return glyph is not None and channel_through(glyph, opposite(d)) is None
+
+def _distances(end: Cell) -> dict[Cell, int]:
+    found = _DISTANCES.get(end)
+    if found is None:
+        found = _DISTANCES[end] = {
+            cell: abs(cell[0] - end[0]) + abs(cell[1] - end[1]) for cell in BOARD_CELLS}
+    return found
 
 
 def _sub_pipes(board: dict[Cell, str], main: set[Cell]) -> list[set[Cell]]:
-    """Chains of pieces off the main pipe, joined where two openings face each other."""
+    """Chains of pieces off the main pipe, joined where two openings face each other (in the
+    order a set of the other pieces pops their first cells: ties in rank keep it)."""
     rest = {c for c in board if c not in main}
     pipes = []
     while rest:
@@ -61,13 +72,13 @@ def _sub_pipes(board: dict[Cell, str], main: set[Cell]) -> list[set[Cell]]:
         pipe, todo = {first}, [first]
         while todo:
             cell = todo.pop()
-            for opening in PIECES[board[cell]]:
-                for d in opening:
-                    n = step(cell, d)
-                    if n in rest and channel_through(board[n], opposite(d)) is not None:
-                        rest.discard(n)
-                        pipe.add(n)
-                        todo.append(n)
+            x, y = cell
+            for dx, dy in _OPENINGS[board[cell]]:
+                n = (x + dx, y + dy)
+                if n in rest and (-dx, -dy) in _FACES[board[n]]:
+                    rest.discard(n)
+                    pipe.add(n)
+                    todo.append(n)
         pipes.append(pipe)
     return pipes
 
@@ -81,17 +92,26 @@ def utility(board: dict[Cell, str], filled: Filled, head: Cell, heading: Directi
     for cell, channel in end.route:
         if board[cell] == "+":
             other = PIECES["+"][1 - channel]
-            if all(is_board_cell(step(cell, d)) for d in other):
+            if all((cell[0] + d[0], cell[1] + d[1]) in _BOARD_CELLS for d in other):
                 score += CROSS_BOTH_WAYS
     subs = _sub_pipes(board, main)
-    subs.sort(key=lambda p: min(abs(c[0] - end.cell[0]) + abs(c[1] - end.cell[1]) for c in p))
+    distance = _distances(end.cell).__getitem__
+    subs.sort(key=lambda pipe: min(map(distance, pipe)))
+    last = len(SUB_CELL) - 1
     for rank, pipe in enumerate(subs):
-        score += SUB_CELL[min(rank, len(SUB_CELL) - 1)] * len(pipe)
+        score += SUB_CELL[min(rank, last)] * len(pipe)
         for cell in pipe:
-            for opening in PIECES[board[cell]]:
-                for d in opening:
-                    if step(cell, d) not in pipe and _blocked(board, cell, d):
-                        score += SUB_BLOCKED
+            x, y = cell
+            for dx, dy in _OPENINGS[board[cell]]:
+                n = (x + dx, y + dy)
+                if n in pipe:
+                    continue
+                if n not in _BOARD_CELLS:
+                    score += SUB_BLOCKED
+                    continue
+                glyph = board.get(n)
+                if glyph is not None and (-dx, -dy) not in _FACES[glyph]:
+                    score += SUB_BLOCKED
     return score
 
 

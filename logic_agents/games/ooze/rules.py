@@ -37,6 +37,18 @@ PIECES: dict[str, tuple[frozenset[Direction], ...]] = {
     "z": (frozenset({DOWN, LEFT}),),
 }
 GLYPHS = "".join(PIECES)
+# Tables of the same facts, for the loops an agent's search runs thousands of times a move:
+# the cells a piece may go on (is_board_cell), the channel a glyph is entered by from a side
+# (channel_through; the channels of `+` share no side), and where that channel leads (exit_of).
+BOARD_CELLS: frozenset[Cell] = frozenset(
+    (x, y) for y in range(SIZE) for x in range(SIZE) if (x, y) != SOURCE)
+CHANNEL_FROM: dict[str, dict[Direction, int]] = {
+    glyph: {side: index for index, channel in enumerate(channels) for side in channel}
+    for glyph, channels in PIECES.items()}
+EXIT: dict[tuple[str, int, Direction], Direction] = {
+    (glyph, index, side): next(iter(channel - {side}))
+    for glyph, channels in PIECES.items() for index, channel in enumerate(channels)
+    for side in channel}
 TILE_POINTS = 2
 CROSS_BONUS = 5
 DESTROY_COST = 3
@@ -159,17 +171,17 @@ def open_end(board: dict[Cell, str], filled: dict[Cell, set[int]] | dict[Cell, t
     """Follow the laid pieces from the ooze head to the first cell that still needs a piece."""
     used = {(cell, ch) for cell, chans in filled.items() for ch in chans}
     route: list[tuple[Cell, int]] = []
-    cell, d = head, heading
+    (x, y), (dx, dy) = head, heading
     while True:
-        target, entry = step(cell, d), opposite(d)
-        if not is_board_cell(target):
+        target, entry = (x + dx, y + dy), (-dx, -dy)
+        if target not in BOARD_CELLS:
             return OpenEnd(target, entry, tuple(route), True)
         glyph = board.get(target)
         if glyph is None:
             return OpenEnd(target, entry, tuple(route), False)
-        channel = channel_through(glyph, entry)
+        channel = CHANNEL_FROM[glyph].get(entry)
         if channel is None or (target, channel) in used:
             return OpenEnd(target, entry, tuple(route), True)
         used.add((target, channel))
         route.append((target, channel))
-        cell, d = target, exit_of(glyph, channel, entry)
+        (x, y), (dx, dy) = target, EXIT[glyph, channel, entry]
