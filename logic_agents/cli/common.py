@@ -18,10 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn, Protocol, TypeVar
-
-from rich.markup import escape
-from rich.text import Text
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists
@@ -37,6 +34,9 @@ from logic_agents.world.registry import game_names, games_at_hand, get_game
 from logic_agents.world.resolve import resolve, shipped_maps
 from logic_agents.world.spec import AgentEntry, GameSpec, Lives
 from logic_agents.world.values import Instance
+
+if TYPE_CHECKING:  # rich is loaded where a board is drawn (--json and --quiet draw none)
+    from rich.text import Text
 
 PROG = "logic-agents"
 VERB_HELP = {  # the verbs in the order --help lists them, and their one-line help
@@ -304,6 +304,9 @@ def world_options(spec: GameSpec, args: argparse.Namespace) -> Record:
 def markup_renderer(spec: GameSpec) -> Callable[[object], str | Text]:
     """What console.print shows of an observation: the game's render as it is when it is a
     rich Text (coloured), else its plain text with markup escaped."""
+    from rich.markup import escape
+    from rich.text import Text
+
     def shown(obs: object) -> str | Text:
         with plugin_code(f"{spec.name}'s render"):  # a plug-in's bug: one line, no traceback
             text = spec.render(obs)

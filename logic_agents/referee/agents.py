@@ -24,7 +24,6 @@ import dataclasses
 import functools
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,6 +163,9 @@ def agent_entries(spec: GameSpec, agents: Sequence[object],
     make = functools.partial(agent_entry, spec, isolation=isolation, broken_rows=broken_rows)
     if sum(isinstance(a, str) for a in agents) < 2:
         return [make(a) for a in agents]
+    # concurrent.futures (and logging with it) only where agents are described side by side
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1)))) as threads:
         futures = [threads.submit(make, a) for a in agents]
         return [f.result() for f in futures]

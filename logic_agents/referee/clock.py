@@ -26,14 +26,16 @@ import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.context import BaseContext
-from typing import Unpack
+from typing import TYPE_CHECKING, Unpack
 
 from logic_agents.errors import AgentFailed
 from logic_agents.ground.processes import CAN_TIME
 from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.calls import Calls, R, Ts
+
+if TYPE_CHECKING:  # multiprocessing is loaded where a child is started, not by every command
+    from multiprocessing.context import BaseContext
 
 GRACE_S = 1.0  # past a deadline by this much, the alarm has failed: kill the process
 HEADROOM_MIB = 512  # the interpreter and its libraries, on top of what an agent may hold
