@@ -47,15 +47,23 @@ VARYING = ("time_s", "cpu_s", "mean_time_s", "mean_cpu_s")  # measured, not answ
 # the child: `python -m logic_agents ARGV`, with the entry points of the games group cut to the
 # built-in games (logic-agents' own distribution) unless plug-ins are wanted
 CHILD = """
-import importlib.metadata as md, runpy, sys
+import runpy, sys
 if sys.argv[1] == "builtin":
-    every = md.entry_points
-    def ours(**kw):
-        found = every(**kw)
-        if kw.get("group") != "logic_agents.games":
-            return found
-        return md.EntryPoints(e for e in found if e.dist is not None and e.dist.name == "logic-agents")
-    md.entry_points = ours
+    try:  # a revision that reads the entry points itself (world.installed)
+        import logic_agents.world.installed as installed
+    except ImportError:  # an older one asks importlib.metadata
+        import importlib.metadata as md
+        every = md.entry_points
+        def ours(**kw):
+            found = every(**kw)
+            if kw.get("group") != "logic_agents.games":
+                return found
+            return md.EntryPoints(e for e in found if e.dist is not None and e.dist.name == "logic-agents")
+        md.entry_points = ours
+    else:
+        own = installed.entry_points
+        installed.entry_points = lambda group: [
+            e for e in own(group) if group != "logic_agents.games" or e.distribution == "logic-agents"]
 sys.argv = ["logic-agents", *sys.argv[2:]]
 runpy.run_module("logic_agents", run_name="__main__", alter_sys=True)
 """

@@ -18,14 +18,11 @@ HEAVY = ("sympy", "textual", "matplotlib", "ray")
 # user installed beside them may import what it likes, and `games --check` tells them what
 # that costs every command (world.import_cost); these tests are about the project's code
 OURS = """
-import importlib.metadata as md
-every = md.entry_points
-def ours(**kw):
-    found = every(**kw)
-    if kw.get("group") != "logic_agents.games":
-        return found
-    return md.EntryPoints(e for e in found if e.dist is not None and e.dist.name in OURS)
-md.entry_points = ours
+import logic_agents.world.installed as installed
+every = installed.entry_points
+def ours(group):
+    return [e for e in every(group) if e.distribution in OURS]
+installed.entry_points = ours
 """.replace("OURS", repr(PROJECT_DISTRIBUTIONS))
 
 

@@ -16,11 +16,12 @@ import os
 import sys
 import time
 import warnings
-from importlib import metadata
 
 from logic_agents.errors import LogicAgentsError, PluginFault, UnknownName, UsageError
 from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
+from logic_agents.world import installed
+from logic_agents.world.installed import Installed
 from logic_agents.world.spec import GAME_NAME as _NAME
 from logic_agents.world.spec import GameSpec
 from logic_agents.world.trial import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP  # its home here
@@ -110,15 +111,11 @@ def unregister(name: str) -> None:
     _ORIGINS.pop(name, None)
 
 
-def _dist_name(ep: metadata.EntryPoint) -> str:
-    return str(ep.dist.name) if ep.dist is not None else "?"
-
-
 # the games' entry points and their distributions' names, read once for each state of the
-# import path: reading them parses every installed distribution's metadata (10-20 ms), and a
-# command asks for them several times. A folder on the path changes its mtime when a package
+# import path (world.installed reads every distribution's folder), and a command asks for
+# them several times. A folder on the path changes its mtime when a package
 # is installed into it, and a test or a notebook that adds a folder changes the path itself.
-_FOUND: dict[tuple[tuple[str, int], ...], list[tuple[metadata.EntryPoint, str]]] = {}
+_FOUND: dict[tuple[tuple[str, int], ...], list[tuple[Installed, str]]] = {}
 
 
 def _path_state() -> tuple[tuple[str, int], ...]:
@@ -131,12 +128,12 @@ def _path_state() -> tuple[tuple[str, int], ...]:
     return tuple(state)
 
 
-def _found() -> list[tuple[metadata.EntryPoint, str]]:
+def _found() -> list[tuple[Installed, str]]:
     """(entry point, origin) of every game, by name; of two with one name, the built-in first."""
     state = _path_state()
     found = _FOUND.get(state)
     if found is None:
-        named = [(ep, _dist_name(ep)) for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)]
+        named = [(ep, ep.distribution) for ep in installed.entry_points(ENTRY_POINT_GROUP)]
         found = [(ep, "builtin" if dist == DISTRIBUTION else dist) for ep, dist in
                  sorted(named, key=lambda e: (e[0].name, e[1] != DISTRIBUTION, e[1]))]
         _FOUND.clear()
@@ -144,14 +141,14 @@ def _found() -> list[tuple[metadata.EntryPoint, str]]:
     return found
 
 
-def _origin_of(ep: metadata.EntryPoint) -> str:
+def _origin_of(ep: Installed) -> str:
     for found, origin in _found():
         if found is ep:
             return origin
-    return "builtin" if _dist_name(ep) == DISTRIBUTION else _dist_name(ep)
+    return "builtin" if ep.distribution == DISTRIBUTION else ep.distribution
 
 
-def _entry_points() -> list[metadata.EntryPoint]:
+def _entry_points() -> list[Installed]:
     """The games' entry points, by name; of two with one name, the built-in one first."""
     return [ep for ep, _ in _found()]
 
@@ -207,7 +204,7 @@ def warn_once(message: str) -> None:
         warnings.warn(message, PluginWarning, stacklevel=3)
 
 
-def _load_entry_point(ep: metadata.EntryPoint) -> None:
+def _load_entry_point(ep: Installed) -> None:
     """Load one game's entry point under the plug-in guard.
 
     A failure, a wrong object or a name another source has is recorded (broken_games) and

@@ -37,10 +37,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from importlib import metadata
 from pathlib import Path
 
 from logic_agents.ground.processes import leave_signals_to
+from logic_agents.world.installed import Installed
 
 ENTRY_POINT_GROUP = "logic_agents.games"  # the group every game registers in (world.registry)
 THREAD_GRACE_S = 0.5
@@ -64,7 +64,7 @@ def probe(value: str, answer: int, parent: int) -> None:
         before = set(threading.enumerate())
         known = set(sys.modules)
         try:  # resolved as the registry resolves it: an entry point's own load
-            metadata.EntryPoint("trial", value, ENTRY_POINT_GROUP).load()
+            Installed("trial", value, ENTRY_POINT_GROUP, "?").load()
             raised = False
         except BaseException:  # the guard in the parent says how (it raises again there)
             raised = True
