@@ -17,7 +17,6 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
@@ -44,6 +43,8 @@ def handling(signals: Iterable[int], handler: Callable[[int, Any], None]) -> Ite
 
 def fork_context() -> Any:
     """A fork context where the platform has one (children need nothing pickled to start)."""
+    import multiprocessing  # where a child is started, not in every command
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
