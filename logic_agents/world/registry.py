@@ -18,9 +18,9 @@ import time
 import warnings
 
 from logic_agents.errors import LogicAgentsError, PluginFault, UnknownName, UsageError
+from logic_agents.world import installed
 from logic_agents.world.examples import example_plugin_hint
 from logic_agents.world.guard import IMPORT_LIMIT_S, limit_of, plugin_code
-from logic_agents.world import installed
 from logic_agents.world.installed import Installed
 from logic_agents.world.spec import GAME_NAME as _NAME
 from logic_agents.world.spec import GameSpec
