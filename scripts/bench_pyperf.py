@@ -12,9 +12,15 @@ Benchmarks (each beside the baseline it is measured against, in the same run):
   generated boards (seed 5601), every board once a loop, so that every value is over the
   same games; with the compiled kernel and with components.KERNEL turned off;
 - enumerate/kernel and enumerate/pure: components.enumerate_component on the components met
-  at prob's guesses in those games (collected once per worker).
+  at prob's guesses in those games (collected once per worker);
+- sudoku-9x9/unique and sudoku-9x9/several: solve_puzzle (the warm solver, as `solve` runs
+  a file) on every puzzle of bench_sudoku_multi's two sets (seed 5901): the unique published
+  puzzles, and those puzzles with clues removed until several solutions remain.
+
+`--groups` picks benchmark groups (prob, sudoku; both by default).
 
     python scripts/bench_pyperf.py -o now.json [--fast | --rigorous] [--sizes beginner]
+                                              [--groups prob,sudoku]
     python scripts/bench_pyperf.py table now.json [--out docs/BENCHMARKS.md]
     python -m pyperf compare_to before.json now.json --table
 
@@ -106,6 +112,25 @@ def met_components(size: str) -> list[tuple[list[tuple[tuple[tuple[int, int], ..
     return seen
 
 
+def sudoku_sets(seed: int = 5901) -> dict[str, Callable[[int], None]]:
+    """A step per set of bench_sudoku_multi (unique, several): solve every puzzle once."""
+    from bench_sudoku_multi import draw
+
+    from logic_agents.games.sudoku import solve_puzzle
+    from logic_agents.games.sudoku.board import SudokuPuzzle, parse_puzzles
+
+    drawn = draw(seed)
+    steps = {}
+    for kind in ("unique", "several"):
+        puzzles = [parse_puzzles(line)[0] for line in drawn[kind]]
+
+        def solve_all(i: int, puzzles: list[SudokuPuzzle] = puzzles) -> None:
+            for puzzle in puzzles:
+                solve_puzzle(puzzle)
+        steps[kind] = solve_all
+    return steps
+
+
 def table(path: Path) -> str:
     """A pyperf run's benchmarks as a markdown table, in milliseconds of CPU a loop."""
     suite = pyperf.BenchmarkSuite.load(str(path))
@@ -143,9 +168,11 @@ def main() -> None:
         write_table(sys.argv[2:])
         return
     runner = pyperf.Runner(add_cmdline_args=lambda cmd, args: cmd.extend(
-        ["--sizes", args.sizes]))
+        ["--sizes", args.sizes, "--groups", args.groups]))
     runner.argparser.add_argument("--sizes", default="beginner,expert",
                                   help="comma-separated presets for the game benchmarks")
+    runner.argparser.add_argument("--groups", default="prob,sudoku",
+                                  help="comma-separated benchmark groups: prob, sudoku")
     known = {flag for action in runner.argparser._actions for flag in action.option_strings}
     if missing := [flag for flag in RUNNER_FLAGS if flag not in known]:
         raise SystemExit(f"this pyperf has no {', '.join(missing)}: pip install -e '.[bench]'")
@@ -153,6 +180,14 @@ def main() -> None:
     sizes = [s for s in args.sizes.split(",") if s]
     if unknown := [s for s in sizes if s not in STARTS]:
         raise SystemExit(f"unknown size {unknown[0]!r}; choose from {', '.join(STARTS)}")
+    groups = [g for g in args.groups.split(",") if g]
+    if unknown := [g for g in groups if g not in ("prob", "sudoku")]:
+        raise SystemExit(f"unknown group {unknown[0]!r}; choose from prob, sudoku")
+    if "sudoku" in groups:
+        for kind, step in sudoku_sets().items():
+            runner.bench_time_func(f"sudoku-9x9/{kind}", cpu_timer(step))
+    if "prob" not in groups:
+        return
     for size in sizes:
         play = games(size)
         for kernel in (True, False):
