@@ -49,7 +49,6 @@ Filled = dict[Cell, set[int]]  # the channels the ooze has entered, per cell
 _OPENINGS = {glyph: tuple(d for opening in channels for d in opening)
              for glyph, channels in PIECES.items()}
 _FACES = {glyph: frozenset(sides) for glyph, sides in CHANNEL_FROM.items()}
-_BOARD_CELLS = BOARD_CELLS
 # per open end, each board cell's distance to it (the sub-pipes' rank)
 _DISTANCES: dict[Cell, dict[Cell, int]] = {}
 
@@ -92,7 +91,7 @@ def utility(board: dict[Cell, str], filled: Filled, head: Cell, heading: Directi
     for cell, channel in end.route:
         if board[cell] == "+":
             other = PIECES["+"][1 - channel]
-            if all((cell[0] + d[0], cell[1] + d[1]) in _BOARD_CELLS for d in other):
+            if all((cell[0] + d[0], cell[1] + d[1]) in BOARD_CELLS for d in other):
                 score += CROSS_BOTH_WAYS
     subs = _sub_pipes(board, main)
     distance = _distances(end.cell).__getitem__
@@ -106,7 +105,7 @@ def utility(board: dict[Cell, str], filled: Filled, head: Cell, heading: Directi
                 n = (x + dx, y + dy)
                 if n in pipe:
                     continue
-                if n not in _BOARD_CELLS:
+                if n not in BOARD_CELLS:
                     score += SUB_BLOCKED
                     continue
                 glyph = board.get(n)

@@ -80,16 +80,12 @@ def step(cell: Cell, d: Direction) -> Cell:
 
 def channel_through(glyph: str, entry: Direction) -> int | None:
     """The index of the piece's channel that has an opening on side `entry`, if any."""
-    for index, channel in enumerate(PIECES[glyph]):
-        if entry in channel:
-            return index
-    return None
+    return CHANNEL_FROM[glyph].get(entry)
 
 
 def exit_of(glyph: str, channel: int, entry: Direction) -> Direction:
     """The direction the ooze leaves by after entering `channel` from side `entry`."""
-    (other,) = PIECES[glyph][channel] - {entry}
-    return other
+    return EXIT[glyph, channel, entry]
 
 
 @dataclass
