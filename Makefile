@@ -13,7 +13,7 @@ $(BIN)/python:
 
 $(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/python -m compileall -q -j 0 logic_agents
+	$(BYTECODE)
 	touch $@
 
 # Bytecode for the checkout (an editable install runs it from here): where

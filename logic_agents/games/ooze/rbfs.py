@@ -44,11 +44,10 @@ Filled = dict[Cell, set[int]]  # the channels the ooze has entered, per cell
 
 # The search calls utility tens of thousands of times a move, so its loops read tables rather
 # than call the rules' small functions: each glyph's openings, in the order PIECES lists them
-# (the order candidate_slots offers slots in), and the sides it can be entered from
-# (rules.CHANNEL_FROM); the cells a piece may go on are rules.BOARD_CELLS.
+# (the order candidate_slots offers slots in); the sides it can be entered from are the keys
+# of rules.CHANNEL_FROM[glyph], the cells a piece may go on rules.BOARD_CELLS.
 _OPENINGS = {glyph: tuple(d for opening in channels for d in opening)
              for glyph, channels in PIECES.items()}
-_FACES = {glyph: frozenset(sides) for glyph, sides in CHANNEL_FROM.items()}
 # per open end, each board cell's distance to it (the sub-pipes' rank)
 _DISTANCES: dict[Cell, dict[Cell, int]] = {}
 
@@ -74,7 +73,7 @@ def _sub_pipes(board: dict[Cell, str], main: set[Cell]) -> list[set[Cell]]:
             x, y = cell
             for dx, dy in _OPENINGS[board[cell]]:
                 n = (x + dx, y + dy)
-                if n in rest and (-dx, -dy) in _FACES[board[n]]:
+                if n in rest and (-dx, -dy) in CHANNEL_FROM[board[n]]:
                     rest.discard(n)
                     pipe.add(n)
                     todo.append(n)
@@ -109,7 +108,7 @@ def utility(board: dict[Cell, str], filled: Filled, head: Cell, heading: Directi
                     score += SUB_BLOCKED
                     continue
                 glyph = board.get(n)
-                if glyph is not None and (-dx, -dy) not in _FACES[glyph]:
+                if glyph is not None and (-dx, -dy) not in CHANNEL_FROM[glyph]:
                     score += SUB_BLOCKED
     return score
 
