@@ -280,6 +280,20 @@ class KnowledgeBase:
             self._tell_one(item)
         return self.clauses[start:]
 
+    def tell_clauses(self, clauses: Iterable[list[int]]) -> None:
+        """Add raw int clauses (background, never explained), kept as given, not copied.
+
+        `tell` for lists of ints alone, checked as one batch without its dispatch: a maze
+        generator adds about 500,000 of them.
+        """
+        added = [c if type(c) is list else list(c) for c in clauses]
+        literals = [lit for clause in added for lit in clause]
+        top = self.pool.top
+        if literals and (0 in literals or max(literals) > top or -min(literals) > top):
+            for clause in added:
+                self._check_literals(clause)  # raises, naming the literal
+        self.clauses.extend(added)
+
     def _tell_one(self, item: Formula) -> None:
         if isinstance(item, IdCardinality):
             self._record(_Shown(self, item), self._card_clauses(item))

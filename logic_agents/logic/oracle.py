@@ -126,7 +126,7 @@ class SatOracle:
 
     def add(self, clauses: Iterable[list[int]]) -> None:
         """Tell the KB raw clauses and pass them to the solver."""
-        self.kb.tell(*[list(c) for c in clauses])
+        self.kb.tell_clauses(clauses)
         self.sync()
 
     @contextlib.contextmanager

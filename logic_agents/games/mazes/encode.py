@@ -26,8 +26,9 @@ Concepts:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
+from operator import itemgetter
 
 from logic_agents.games.mazes.board import MazeBoard
 from logic_agents.logic.ids import IdCardinality, IdClause, Key
@@ -113,6 +114,13 @@ def encode(board: MazeBoard) -> KnowledgeBase:
     return rules(board)
 
 
+def _picker(indices: list[int]) -> Callable[[list[int]], Sequence[int]]:
+    """A model's values at these indices, in order (itemgetter, which needs two or more)."""
+    if len(indices) >= 2:
+        return itemgetter(*indices)
+    return lambda model: [model[i] for i in indices]
+
+
 class MazeSolver:
     """One board's rules on one incremental oracle, with cycle cuts added as they are found."""
 
@@ -124,6 +132,16 @@ class MazeSolver:
                          for r in range(board.height) for c in range(board.width)}
         self.edges = [(a, b, self.kb.var(edge_key(a, b))) for a, b in edges_of(board)]
         self.edge_var = {frozenset((a, b)): v for a, b, v in self.edges}
+        # tables the cycle cuts read many thousand times a generated board: each cell's
+        # neighbours, and each step's variable and place in `edges` under both orders
+        self.adjacent = {cell: tuple(board.neighbours(cell)) for cell in self.cell_var}
+        self.step_var = {pair: (i, v) for i, (a, b, v) in enumerate(self.edges)
+                         for pair in ((a, b), (b, a))}
+        self._cells = list(self.cell_var)  # in reading order
+        self._incident = {cell: tuple((step_index, n) for n in self.adjacent[cell]
+                                      for step_index in [self.step_var[cell, n][0]])
+                          for cell in self._cells}
+        self._edge_values = _picker([v - 1 for _, _, v in self.edges])  # a model's, in order
         self.shape_cells = {cell for cells in board.shapes.values() for cell in cells}
         self.cuts = 0
         self.cut_regions: list[frozenset[Cell]] = []  # for inspection and the tests
@@ -143,13 +161,8 @@ class MazeSolver:
                 raise OutOfBudget
             if answer is not True:
                 return None
-            model = self.oracle.raw_model()
-            used = [(a, b) for a, b, v in self.edges if model[v - 1] > 0]
-            path, cycles = self._split(used)
-            # a cycle through free cells only is harmless: the start-finish path alone already
-            # crosses every shape once, so it is a solution; only cycles that hold a shape
-            # cell (taking that shape's one cell from the path) need cutting
-            cycles = [cycle for cycle in cycles if cycle & self.shape_cells]
+            values = self._edge_values(self.oracle.raw_model())
+            path, cycles = self._split([value > 0 for value in values])
             if not cycles:
                 return path
             cut: set[Cell] = set()
@@ -157,28 +170,33 @@ class MazeSolver:
                 if not cycle & cut:
                     cut |= self._cut(cycle, set(path))
 
-    def _split(self, used: list[tuple[Cell, Cell]]) -> tuple[list[Cell], list[set[Cell]]]:
-        """The start-finish path and the detached cycles of a set of steps."""
-        adjacent: dict[Cell, list[Cell]] = {}
-        for a, b in used:
-            adjacent.setdefault(a, []).append(b)
-            adjacent.setdefault(b, []).append(a)
-        path = [self.board.start]
-        previous = None
-        while path[-1] != self.board.finish:
-            here = path[-1]
-            nxt = next(n for n in adjacent[here] if n != previous)
-            previous = here
-            path.append(nxt)
+    def _split(self, used: list[bool]) -> tuple[list[Cell], list[set[Cell]]]:
+        """The start-finish path of a model's steps (`used`, in the order of `edges`) and its
+        detached cycles that hold a shape cell. A cycle through free cells only is harmless:
+        the start-finish path alone already crosses every shape once, so it is a solution;
+        only a cycle that takes a shape's one cell from the path needs cutting."""
+        incident = self._incident
+        finish = self.board.finish
+        here, previous = self.board.start, self.board.start
+        path = [here]
+        while here != finish:  # every cell of the path but its ends has two steps
+            for i, n in incident[here]:
+                if used[i] and n != previous:
+                    break
+            previous, here = here, n
+            path.append(here)
         seen = set(path)
+        shape_cells = self.shape_cells
         cycles = []
-        for cell in adjacent:
-            if cell in seen:
+        for cell in self._cells:
+            if cell in seen or cell not in shape_cells:
+                continue
+            if not any(used[i] for i, _ in incident[cell]):
                 continue
             component, todo = {cell}, [cell]
             while todo:
-                for n in adjacent[todo.pop()]:
-                    if n not in component:
+                for i, n in incident[todo.pop()]:
+                    if used[i] and n not in component:
                         component.add(n)
                         todo.append(n)
             seen |= component
@@ -188,21 +206,30 @@ class MazeSolver:
     def _cut(self, cycle: set[Cell], path: set[Cell]) -> set[Cell]:
         """Cut the connected set of off-path cells around a cycle: the real path starts outside
         it, so if it visits any cell of the region it must leave the region by some step."""
+        adjacent = self.adjacent
         region, todo = set(cycle), list(cycle)
         while todo:
-            for n in self.board.neighbours(todo.pop()):
+            for n in adjacent[todo.pop()]:
                 if n not in path and n not in region:
                     region.add(n)
                     todo.append(n)
-        leaving = [v for a, b, v in self.edges if (a in region) != (b in region)]
+        self.add_cut(region)
+        return region
+
+    def add_cut(self, region: set[Cell] | frozenset[Cell]) -> None:
+        """Tell "a path that visits R leaves R by some step", for a region R of cells that
+        holds neither end: valid on every board of this size, whatever its shapes."""
+        step_var, adjacent = self.step_var, self.adjacent
+        leaving = [v for _, v in sorted(step_var[a, b] for a in region for b in adjacent[a]
+                                        if b not in region)]  # in the order of `edges`
         # one literal "some step leaves R" that every cell of R implies: |R| binary clauses and
         # one long one, instead of |R| long ones (a generator keeps thousands of cuts)
         exits = self.kb.pool.id(("_aux", self.kb.pool.top + 1))
-        self.oracle.add([[-exits, *leaving]] + [[-self.cell_var[cell], exits]
+        cell_var = self.cell_var
+        self.oracle.add([[-exits, *leaving]] + [[-cell_var[cell], exits]
                                                  for cell in sorted(region)])
         self.cuts += 1
         self.cut_regions.append(frozenset(region))
-        return region
 
     def solve(self, prefix: list[Cell] | None = None) -> list[Cell] | None:
         """A solution path; with a prefix (a walk from the start), one that begins with it."""

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from logic_agents.errors import FormatError, IllegalAction, UnknownName
 from logic_agents.games.mazes import AGENTS, MazeWorld
 from logic_agents.games.mazes import board as maze_board
+from logic_agents.games.mazes import generate as maze_generate
 from logic_agents.games.mazes.encode import MazeSolver, ShapeFamilySolver, encode
 from logic_agents.games.mazes.generate import L_SHAPES, generate_boards
 from logic_agents.games.mazes.search import HEURISTICS, INFORMED, METHODS, search
@@ -148,6 +149,29 @@ def test_every_cycle_cut_holds_for_every_simple_path(board):
         for region in solver.cut_regions:
             if region & set(path):
                 assert any((a in region) != (b in region) for a, b in steps)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_boards(sizes=(4, 5), shapes=6), small_boards(sizes=(4, 5), shapes=6))
+def test_cuts_found_on_one_board_hold_on_another_of_its_size(seen, board):
+    """The generator's second opinion asks a fresh solver with the cuts its family solver
+    found on other layouts: carried to any board of the size, they lose no solution."""
+    if (seen.height, seen.width) != (board.height, board.width):
+        return
+    family = ShapeFamilySolver(board.height, board.width)
+    family.shape_solutions([tuple(cells) for cells in seen.shapes.values()], limit=10**5)
+    fresh = MazeSolver(board, "minisat22")
+    for region in family.cut_regions:
+        fresh.add_cut(region)
+    assert sorted(fresh.solutions(limit=10**5)) == brute_force(board)
+
+
+def test_the_second_opinion_decides_when_the_family_solver_runs_out(monkeypatch):
+    """With no budget at all on the family's solver, every round is decided by the fresh
+    solver of the second opinion, and the boards are still unique."""
+    monkeypatch.setattr(maze_generate, "CONFLICT_BUDGET", 1)
+    for g in generate_boards(5, 3, seed=11):
+        assert brute_force(g.board) == [g.solution]
 
 
 def test_the_path_may_touch_itself():
