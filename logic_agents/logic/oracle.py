@@ -119,8 +119,7 @@ class SatOracle:
         if self._shuffle is not None:  # the order the solver meets them in, drawn again
             new = new[:]
             self._shuffle.shuffle(new)
-        for clause in new:
-            self._solver.add_clause(clause)
+        self._solver.append_formula(new)
         self._synced = len(self.kb.clauses)
         return len(new)
 

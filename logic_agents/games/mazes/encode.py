@@ -26,7 +26,7 @@ Concepts:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from operator import itemgetter
 
@@ -142,10 +142,16 @@ class MazeSolver:
                                       for step_index in [self.step_var[cell, n][0]])
                           for cell in self._cells}
         self._edge_values = _picker([v - 1 for _, _, v in self.edges])  # a model's, in order
-        self.shape_cells = {cell for cells in board.shapes.values() for cell in cells}
+        self.shape_cells: frozenset[Cell] = frozenset()
+        self._shape_order: list[Cell] = []  # the shape cells in reading order
+        self._shapes_are(board.shapes.values())
         self.cuts = 0
         self.cut_regions: list[frozenset[Cell]] = []  # for inspection and the tests
         self.calls = 0
+
+    def _shapes_are(self, shapes: Iterable[Sequence[Cell]]) -> None:
+        self.shape_cells = frozenset(cell for cells in shapes for cell in cells)
+        self._shape_order = sorted(self.shape_cells)
 
     def _edge_assumptions(self, prefix: list[Cell]) -> list[int]:
         return [self.edge_var[frozenset((a, b))] for a, b in zip(prefix, prefix[1:])]
@@ -166,9 +172,10 @@ class MazeSolver:
             if not cycles:
                 return path
             cut: set[Cell] = set()
+            on_path = set(path)
             for cycle in cycles:
                 if not cycle & cut:
-                    cut |= self._cut(cycle, set(path))
+                    cut |= self._cut(cycle, on_path)
 
     def _split(self, used: list[bool]) -> tuple[list[Cell], list[set[Cell]]]:
         """The start-finish path of a model's steps (`used`, in the order of `edges`) and its
@@ -186,10 +193,9 @@ class MazeSolver:
             previous, here = here, n
             path.append(here)
         seen = set(path)
-        shape_cells = self.shape_cells
         cycles = []
-        for cell in self._cells:
-            if cell in seen or cell not in shape_cells:
+        for cell in self._shape_order:
+            if cell in seen:
                 continue
             if not any(used[i] for i, _ in incident[cell]):
                 continue
@@ -303,7 +309,7 @@ class ShapeFamilySolver(MazeSolver):
                         ) -> list[list[Cell]] | None:
         """Solutions of the board with these shapes, other than the `excluded` paths (None:
         the `conflicts` budget ran out)."""
-        self.shape_cells = {cell for cells in shapes for cell in cells}
+        self._shapes_are(shapes)
         return self.solutions(limit, extra=[self.selector(cells) for cells in shapes],
                               excluded=excluded, conflicts=conflicts)
 
