@@ -119,7 +119,8 @@ class SatOracle:
         if self._shuffle is not None:  # the order the solver meets them in, drawn again
             new = new[:]
             self._shuffle.shuffle(new)
-        self._solver.append_formula(new)
+        for clause in new:  # one by one: a renumbering wrapper maps add_clause alone
+            self._solver.add_clause(clause)
         self._synced = len(self.kb.clauses)
         return len(new)
 
