@@ -1,6 +1,7 @@
 """Compilation agrees with brute force, and the naive sympy route refuses to hang."""
 
 import itertools
+import re
 import time
 
 import pytest
@@ -134,6 +135,24 @@ def test_bad_tells_are_refused():
         kb.tell([5])
     with pytest.raises(EncodingError):
         kb.tell("not a formula")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(-4, 4), max_size=4), max_size=5))
+def test_raw_clauses_in_a_batch_are_checked_as_tell_checks_them(clauses):
+    """tell_clauses (the oracle's raw clauses, the maze generator's cuts) refuses what tell
+    refuses and keeps what tell keeps, empty clauses included."""
+    told, batched = KnowledgeBase(), KnowledgeBase()
+    for kb in (told, batched):
+        kb.var("a"), kb.var("b"), kb.var("c")  # 3 variables: 4 names none
+    try:
+        told.tell(*[list(c) for c in clauses])
+    except EncodingError as e:
+        with pytest.raises(EncodingError, match=re.escape(str(e))):
+            batched.tell_clauses([list(c) for c in clauses])
+        return
+    batched.tell_clauses([list(c) for c in clauses])
+    assert batched.clauses == told.clauses
 
 
 def test_sympy_guard_refuses_exactly_one_of_seven_quickly():

@@ -21,7 +21,9 @@ Concepts:
   ordering or shape-count labelling costs ~100k clauses on a 20x20 and was slower on every
   board we tried (one took over 200 s against 2 s); scripts/bench_mazes.py reports the cuts.
 - MazeSolver: solve(prefix) (a solution extending a walked prefix: the keyboard hint),
-  solutions(limit) and count_solutions(limit) with blocking clauses under a retired selector.
+  solutions(limit) and count_solutions(limit) with blocking clauses under a retired selector;
+  add_cut(region) tells a cut found on another board of the size (a cut names no shape, so it
+  holds on all of them: the generator's second opinion starts with its family's cuts).
 """
 
 from __future__ import annotations

@@ -49,9 +49,9 @@ from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 from logic_agents.world.view import Cell
 
 # Conflicts allowed per SAT call while repairing: a few layouts make one call run for
-# minutes on a 20x20 (seen: over 300 s); past the budget a new path is planted instead.
+# minutes on a 20x20 (seen: over 300 s); past the budget a fresh solver is asked instead...
 CONFLICT_BUDGET = 20_000
-# ...and the second opinion of a fresh solver on the layout's board alone (_second_opinion)
+# ...on the layout's board alone (_second_opinion); past its budget a new path is planted
 PROOF_SOLVER = "minisat22"
 PROOF_BUDGET = 100_000
 
@@ -225,8 +225,14 @@ def _second_opinion(layout: _Layout, family: ShapeFamilySolver) -> list[list[Cel
 def _rule_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
     """Add an L that the other path cannot cross exactly once, preferring those it crosses
     most (they sit where the two paths part); if none fits, move a shape the other path
-    crosses to make room; if none can move, take one away (the board was full: the next
-    rounds have room). False when the other path crosses no shape."""
+    crosses to make room; if none can move, clear the room of such an L, taking away the
+    fewest shapes in its way. False when no L on the board could ever rule the other path
+    out: this planted path is given up.
+
+    Before, the last resort took away one shape the other path crosses. That path still
+    crosses every other shape once, so the next round met it again: on the slow boards of
+    new seeds, most planted paths ended with 30-40 rounds in a row that took a shape away
+    each, down to an empty board."""
     if _add_ruling_out(layout, other, rng):
         return True
     crossed = sorted({layout.owner[c] for c in other if c in layout.owner})
@@ -237,10 +243,16 @@ def _rule_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
         if _add_ruling_out(layout, other, rng):
             return True
         layout.add(cells)
-    if not crossed:
+    owner = layout.owner
+    ruling = [(len({owner[x] for x in cells if x in owner}), -len(other.intersection(cells)),
+               cells) for cells in layout.crossed_once if len(other.intersection(cells)) != 1]
+    if not ruling:
         return False
-    # the moves above put shapes back under new numbers
-    layout.remove(rng.choice(sorted({layout.owner[c] for c in other if c in layout.owner})))
+    best = min(ruling)[:2]
+    cells = rng.choice([c for blocked, most, c in ruling if (blocked, most) == best])
+    for k in sorted({owner[x] for x in cells if x in owner}):
+        layout.remove(k)
+    layout.add(cells)
     return True
 
 
