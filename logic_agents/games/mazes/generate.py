@@ -212,7 +212,8 @@ def _second_opinion(layout: _Layout, family: ShapeFamilySolver) -> list[list[Cel
     (each holds on every board of the size). The family's calls that run out of budget are
     almost all the last one, the proof that the board is unique, and its solver is slowed by
     what the earlier rounds left (retired selectors, learnt clauses): of 13 such layouts on
-    40 planted paths, each proven unique later, a fresh MiniSat proved 8 within its budget."""
+    40 planted paths, 12 were unique (the 13th undecided after 30 s), and a fresh MiniSat
+    proved 8 of them within 2.6 s (docs/BENCHMARKS.md, "Mazes 20x20 generation")."""
     solver = MazeSolver(layout.board("layout"), PROOF_SOLVER)
     try:
         for region in family.cut_regions:
