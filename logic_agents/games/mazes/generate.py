@@ -54,6 +54,10 @@ CONFLICT_BUDGET = 20_000
 # ...on the layout's board alone (_second_opinion); past its budget a new path is planted
 PROOF_SOLVER = "minisat22"
 PROOF_BUDGET = 100_000
+# the family's latest cuts it is given: all of them (up to 3,400 on a slow 20x20) cost more to
+# tell and slowed each conflict; the last 300 answered sooner in 13 of 14 second opinions met
+# (the 14th 0.11 s later), with the same answer in all 14 (docs/BENCHMARKS.md)
+PROOF_CUTS = 300
 
 L_SHAPES = tuple(
     tuple(sorted(cells)) for cells in {
@@ -208,15 +212,15 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
 
 def _second_opinion(layout: _Layout, family: ShapeFamilySolver) -> list[list[Cell]] | None:
     """Another solution of the layout, [] if there is none, None if PROOF_SOLVER's budget ran
-    out too: the layout's board alone on a fresh solver, with every cycle cut the family found
-    (each holds on every board of the size). The family's calls that run out of budget are
+    out too: the layout's board alone on a fresh solver, with the last PROOF_CUTS cycle cuts
+    the family found (each holds on every board of the size). The family's calls that run out of budget are
     almost all the last one, the proof that the board is unique, and its solver is slowed by
     what the earlier rounds left (retired selectors, learnt clauses): of 13 such layouts on
     40 planted paths, 12 were unique (the 13th undecided after 30 s), and a fresh MiniSat
     proved 8 of them within 2.6 s (docs/BENCHMARKS.md, "Mazes 20x20 generation")."""
     solver = MazeSolver(layout.board("layout"), PROOF_SOLVER)
     try:
-        for region in family.cut_regions:
+        for region in family.cut_regions[-PROOF_CUTS:]:
             solver.add_cut(region)
         return solver.solutions(1, excluded=[layout.path], conflicts=PROOF_BUDGET)
     finally:
