@@ -8,14 +8,15 @@ Concepts:
 - Repair: the SAT solver looks for a second solution; while there is one, an L is added that
   the planted path crosses once and the other path crosses never or twice (which rules the
   other path out). When no such L fits, a shape the other path crosses is moved: removed and
-  replaced by one that rules it out, or, if none can be, just removed (the board was full).
-  The planted path stays a solution throughout, so the loop ends in a unique puzzle; after
-  `max_rounds` a new path is planted, on a fresh solver (the old one's cuts and retired
-  selectors made each call about twice as slow).
+  replaced by one that rules it out; if none can be, the room of a ruling L is cleared,
+  taking away the fewest shapes in its way; when no L on the board could rule the other path
+  out, a new path is planted. The planted path stays a solution throughout, so the loop ends
+  in a unique puzzle; after `max_rounds` a new path is planted, on a fresh solver (the old
+  one's cuts and retired selectors made each call about twice as slow).
 - Second opinion: when a call on the family's solver passes CONFLICT_BUDGET (nearly always
   the last call, the proof of uniqueness), the layout's board alone is asked on a fresh
-  PROOF_SOLVER with the cycle cuts found so far; only when that passes PROOF_BUDGET too is a
-  new path planted.
+  PROOF_SOLVER with the family's last PROOF_CUTS cycle cuts; only when that passes
+  PROOF_BUDGET too is a new path planted.
 - generate_boards(size, count, seed, shapes): reproducible for a seed.
 """
 
