@@ -301,8 +301,7 @@ class KnowledgeBase:
             self._check_literals(item.lits)
             self._record(_Shown(self, item), [list(item.lits)])
         elif isinstance(item, (list, tuple)) and all(isinstance(x, int) for x in item):
-            self._check_literals(item)
-            self.clauses.append(list(item))  # a raw clause: background, never explained
+            self.tell_clauses([list(item)])  # a raw clause: background, never explained
         elif isinstance(item, (list, tuple)):
             for part in item:
                 self._tell_one(part)

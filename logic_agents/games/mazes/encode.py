@@ -133,16 +133,13 @@ class MazeSolver:
         self.cell_var = {(r, c): self.kb.var(cell_key((r, c)))
                          for r in range(board.height) for c in range(board.width)}
         self.edges = [(a, b, self.kb.var(edge_key(a, b))) for a, b in edges_of(board)]
-        self.edge_var = {frozenset((a, b)): v for a, b, v in self.edges}
-        # tables the cycle cuts read many thousand times a generated board: each cell's
-        # neighbours, and each step's variable and place in `edges` under both orders
-        self.adjacent = {cell: tuple(board.neighbours(cell)) for cell in self.cell_var}
-        self.step_var = {pair: (i, v) for i, (a, b, v) in enumerate(self.edges)
-                         for pair in ((a, b), (b, a))}
-        self._cells = list(self.cell_var)  # in reading order
-        self._incident = {cell: tuple((step_index, n) for n in self.adjacent[cell]
-                                      for step_index in [self.step_var[cell, n][0]])
-                          for cell in self._cells}
+        # each step's place in `edges`, under both orders of its cells; and the one table the
+        # cycle cuts read many thousand times a generated board: each cell's steps, as
+        # (place in `edges`, the neighbour it leads to)
+        self._step = {pair: i for i, (a, b, _) in enumerate(self.edges)
+                      for pair in ((a, b), (b, a))}
+        self._incident = {cell: tuple((self._step[cell, n], n) for n in board.neighbours(cell))
+                          for cell in self.cell_var}
         self._edge_values = _picker([v - 1 for _, _, v in self.edges])  # a model's, in order
         self.shape_cells: frozenset[Cell] = frozenset()
         self._shape_order: list[Cell] = []  # the shape cells in reading order
@@ -156,7 +153,7 @@ class MazeSolver:
         self._shape_order = sorted(self.shape_cells)
 
     def _edge_assumptions(self, prefix: list[Cell]) -> list[int]:
-        return [self.edge_var[frozenset((a, b))] for a, b in zip(prefix, prefix[1:])]
+        return [self.edges[self._step[a, b]][2] for a, b in zip(prefix, prefix[1:])]
 
     def _model(self, assumptions: list[int], conflicts: int | None = None
                ) -> list[Cell] | None:
@@ -214,10 +211,10 @@ class MazeSolver:
     def _cut(self, cycle: set[Cell], path: set[Cell]) -> set[Cell]:
         """Cut the connected set of off-path cells around a cycle: the real path starts outside
         it, so if it visits any cell of the region it must leave the region by some step."""
-        adjacent = self.adjacent
+        incident = self._incident
         region, todo = set(cycle), list(cycle)
         while todo:
-            for n in adjacent[todo.pop()]:
+            for _, n in incident[todo.pop()]:
                 if n not in path and n not in region:
                     region.add(n)
                     todo.append(n)
@@ -227,9 +224,9 @@ class MazeSolver:
     def add_cut(self, region: set[Cell] | frozenset[Cell]) -> None:
         """Tell "a path that visits R leaves R by some step", for a region R of cells that
         holds neither end: valid on every board of this size, whatever its shapes."""
-        step_var, adjacent = self.step_var, self.adjacent
-        leaving = [v for _, v in sorted(step_var[a, b] for a in region for b in adjacent[a]
-                                        if b not in region)]  # in the order of `edges`
+        edges, incident = self.edges, self._incident
+        leaving = [edges[i][2] for i in sorted(i for a in region for i, b in incident[a]
+                                               if b not in region)]  # in the order of `edges`
         # one literal "some step leaves R" that every cell of R implies: |R| binary clauses and
         # one long one, instead of |R| long ones (a generator keeps thousands of cuts)
         exits = self.kb.pool.id(("_aux", self.kb.pool.top + 1))

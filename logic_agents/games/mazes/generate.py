@@ -250,8 +250,9 @@ def _rule_out(layout: _Layout, other: set[Cell], rng: random.Random) -> bool:
             return True
         layout.add(cells)
     owner = layout.owner
-    ruling = [(len({owner[x] for x in cells if x in owner}), -len(other.intersection(cells)),
-               cells) for cells in layout.crossed_once if len(other.intersection(cells)) != 1]
+    ruling = [(len({owner[x] for x in cells if x in owner}), -crossings, cells)
+              for cells in layout.crossed_once
+              if (crossings := len(other.intersection(cells))) != 1]
     if not ruling:
         return False
     best = min(ruling)[:2]
