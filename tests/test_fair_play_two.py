@@ -73,8 +73,11 @@ def test_an_agents_seed_tells_nothing_of_the_worlds_draws():
         blind.reset(seed)  # the world's seed itself: the leak this issue closes
         world = spec.make_world(instance)
         observation, _ = world.reset(seed=seed)
-        blind.act(observation)
-        assert blind.stats()["found"] == 1
+        done = False
+        while not done:  # the whole game: every queue it sees was predicted
+            observation, _, terminated, truncated, _ = world.step(blind.act(observation))
+            done = terminated or truncated
+        assert blind.stats()["found"] == 1 and blind.position > 5, seed
 
 
 def test_the_agents_seed_is_one_way_keyed_and_the_same_for_every_agent_of_a_game():
