@@ -26,7 +26,7 @@ class Measured:
 
     made = 0
 
-    def __init__(self, argv: list[str], cwd: Path):
+    def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None):
         Measured.made += 1
         self.group = CGROUP / f"la-bench-{os.getpid()}-{Measured.made}"
         self.group.mkdir()
@@ -35,7 +35,7 @@ class Measured:
         start = time.perf_counter()
         done = threading.Event()
         sampler = threading.Thread(target=self._sample, args=(done,), daemon=True)
-        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True,
                                 preexec_fn=self._join)
         sampler.start()

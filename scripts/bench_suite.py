@@ -1,0 +1,144 @@
+"""Benchmark of the test suite (issue 55, goal 6): what `make test` costs, beside a revision.
+
+Runs the suite as `make test` runs it (pytest-xdist, one worker per core, each file on one
+worker; CI=1, so Hypothesis draws the same examples every run; the CI_REQUIRE_* variables
+.ci/run sets) in a cpuacct cgroup of its own, so its CPU is that of every process it started:
+the workers, the commands the tests run, the sandboxed players bubblewrap reaps. With
+`--against REV`, a worktree of REV is measured too, round after round in turn, on the same
+virtual environment (PYTHONPATH points each run at its own tree; the compiled kernel is
+copied into the worktree when REV's C source is the same).
+
+Prints, and with `--out` writes to its section of docs/BENCHMARKS.md: per tree, the tests
+passed, the wall and CPU seconds of each round, and the test files that took longest (their
+tests' summed wall time, from pytest's JUnit XML, in the last round).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ElementTree
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _measure import Measured, have_cgroup  # noqa: E402
+from _report import write_report  # noqa: E402
+from bench_prob import checkout  # noqa: E402
+
+KERNEL_SOURCE = "logic_agents/games/daggers/_enumerate.c"
+# .ci/run's settings: a missing browser, sandbox, plug-in or kernel fails rather than skips
+CI_ENV = {"CI": "1", "CI_REQUIRE_BROWSER": "1", "CI_REQUIRE_SANDBOX": "1",
+          "CI_REQUIRE_PLUGIN": "1", "NO_MKDOCS_2_WARNING": "1"}
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def _kernel(tree: Path) -> bool:
+    """Put the built kernel into `tree` when its C source is this checkout's; whether it is
+    there."""
+    built = sorted((ROOT / Path(KERNEL_SOURCE).parent).glob("_enumerate*.so"))
+    target = tree / Path(KERNEL_SOURCE).parent
+    if tree != ROOT and built and (tree / KERNEL_SOURCE).read_bytes() == (
+            ROOT / KERNEL_SOURCE).read_bytes():
+        shutil.copy2(built[0], target / built[0].name)
+    return any(target.glob("_enumerate*.so"))
+
+
+def run_suite(tree: Path, workers: str, junit: Path, paths: list[str]
+              ) -> tuple[Measured, str]:
+    """One whole run of the suite in `tree`; its measure and pytest's last line."""
+    env = {**os.environ, **CI_ENV, "PYTHONPATH": str(tree)}
+    if _kernel(tree):
+        env["CI_REQUIRE_KERNEL"] = "1"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "logic_agents", "tests"],
+                   cwd=tree, check=True, stdout=subprocess.DEVNULL)  # as `make test` does
+    argv = [sys.executable, "-m", "pytest", "-n", workers, "--maxprocesses=4", "--dist",
+            "loadfile", "-p", "no:cacheprovider", f"--junitxml={junit}", *paths]
+    measured = Measured(argv, tree, env)
+    return measured, summary_line(junit)
+
+
+def summary_line(junit: Path) -> str:
+    suite = ElementTree.parse(junit).getroot()
+    suite = suite.find("testsuite") if suite.tag == "testsuites" else suite
+    assert suite is not None
+    tests, failures, errors, skipped = (int(suite.get(k, 0)) for k in (
+        "tests", "failures", "errors", "skipped"))
+    return (f"{tests - failures - errors - skipped} passed, {failures + errors} failed, "
+            f"{skipped} skipped")
+
+
+def file_times(junit: Path) -> Counter[str]:
+    """Each test file's summed test time (wall seconds, setup and teardown included)."""
+    times: Counter[str] = Counter()
+    for case in ElementTree.parse(junit).getroot().iter("testcase"):
+        parts = case.get("classname", "").split(".")  # tests.games.x.test_y[.TestClass]
+        upto = next((k for k, part in enumerate(parts) if part.startswith("test_")),
+                    len(parts) - 1)
+        times["/".join(parts[:upto + 1]) + ".py"] += float(case.get("time", 0))
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", metavar="REV", help="a git revision to measure beside")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each tree, in turn")
+    parser.add_argument("--workers", default="auto", help="pytest-xdist's -n (default auto: "
+                        "one a core, as `make test`)")
+    parser.add_argument("--top", type=int, default=12, help="how many test files to list")
+    parser.add_argument("--out", type=Path, help="write the section of this Markdown file")
+    parser.add_argument("paths", nargs="*", help="test files or folders (default: the whole "
+                        "suite, as `make test`)")
+    args = parser.parse_args()
+    if not have_cgroup():
+        parser.error("needs a writable cpuacct cgroup (/sys/fs/cgroup/cpuacct): run as root")
+    started, load_before = time.perf_counter(), _load()
+    with checkout(args.against) as other, tempfile.TemporaryDirectory() as tmp:
+        trees = {"this tree": ROOT, **({f"{args.against}": other} if other else {})}
+        runs: dict[str, list[Measured]] = {name: [] for name in trees}
+        lines: dict[str, str] = {}
+        files: dict[str, Counter[str]] = {}
+        for k in range(args.rounds):
+            for name, tree in trees.items():
+                junit = Path(tmp) / f"{len(runs[name])}-{name.replace(' ', '-')}.xml"
+                measured, lines[name] = run_suite(tree, args.workers, junit, args.paths)
+                runs[name].append(measured)
+                files[name] = file_times(junit)
+                print(f"round {k + 1}, {name}: {lines[name]}; wall {measured.wall:.0f} s, "
+                      f"CPU {measured.cpu:.0f} s", file=sys.stderr)
+    rows = ["| tree | tests | wall s: median (max) | CPU s: median (max) |", "|---|---|---|---|"]
+    for name, measured in runs.items():
+        walls, cpus = [m.wall for m in measured], [m.cpu for m in measured]
+        rows.append(f"| {name} | {lines[name]} | {statistics.median(walls):.0f} "
+                    f"({max(walls):.0f}) | {statistics.median(cpus):.0f} ({max(cpus):.0f}) |")
+    names = list(runs)
+    ranked = sorted(files[names[0]], key=lambda f: -files[names[0]][f])[:args.top]
+    heaviest = ["| test file | " + " | ".join(f"{n}: s" for n in names) + " |",
+                "|---|" + "---|" * len(names)]
+    heaviest += [f"| {f} | " + " | ".join(f"{files[n].get(f, 0):.1f}" for n in names) + " |"
+                 for f in ranked]
+    load = f"Load (1-minute average) before and after: {load_before:.1f}, {_load():.1f}"
+    table = "\n".join(rows) + "\n\n" + load
+    print(table + "\n\n" + "\n".join(heaviest))
+    if args.out:
+        write_report(args.out, "bench_suite", "The suite's cost (`scripts/bench_suite.py`)",
+                     time.perf_counter() - started,
+                     [("`make test`'s run, whole", table),
+                      ("The heaviest test files (summed test wall time, last round)",
+                       "\n".join(heaviest))])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
