@@ -1,12 +1,12 @@
 """Benchmark of the test suite (issue 55, goal 6): what `make test` costs, beside a revision.
 
-Runs the suite as `make test` runs it (pytest-xdist, one worker per core, each file on one
-worker; CI=1, so Hypothesis draws the same examples every run; the CI_REQUIRE_* variables
-.ci/run sets) in a cpuacct cgroup of its own, so its CPU is that of every process it started:
-the workers, the commands the tests run, the sandboxed players bubblewrap reaps. With
-`--against REV`, a worktree of REV is measured too, round after round in turn, on the same
-virtual environment (PYTHONPATH points each run at its own tree; the compiled kernel is
-copied into the worktree when REV's C source is the same).
+Runs `make test` itself (pytest-xdist, one worker per core, each file on one worker; with
+.ci/run's settings, CI=1 among them, so Hypothesis draws the same examples every run) in a
+cpuacct cgroup of its own, so its CPU is that of every process it started: the workers, the
+commands the tests run, the sandboxed players bubblewrap reaps. With `--against REV`, a
+worktree of REV is measured too, round after round in turn. Each tree runs in its own .venv,
+made first by its own Makefile and not measured: a player process imports the package of
+the interpreter that started it, so two trees cannot share one environment.
 
 Prints, and with `--out` writes to its section of docs/BENCHMARKS.md: per tree, the tests
 passed, the wall and CPU seconds of each round, and the test files that took longest (their
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,38 +33,38 @@ from _measure import Measured, have_cgroup  # noqa: E402
 from _report import write_report  # noqa: E402
 from bench_prob import checkout  # noqa: E402
 
-KERNEL_SOURCE = "logic_agents/games/daggers/_enumerate.c"
-# .ci/run's settings: a missing browser, sandbox, plug-in or kernel fails rather than skips
+# .ci/run's settings: a missing browser or sandbox fails rather than skips (`make test` sets
+# the plug-in's and the kernel's itself)
 CI_ENV = {"CI": "1", "CI_REQUIRE_BROWSER": "1", "CI_REQUIRE_SANDBOX": "1",
-          "CI_REQUIRE_PLUGIN": "1", "NO_MKDOCS_2_WARNING": "1"}
+          "NO_MKDOCS_2_WARNING": "1"}
 
 
 def _load() -> float:
     return os.getloadavg()[0]
 
 
-def _kernel(tree: Path) -> bool:
-    """Put the built kernel into `tree` when its C source is this checkout's; whether it is
-    there."""
-    built = sorted((ROOT / Path(KERNEL_SOURCE).parent).glob("_enumerate*.so"))
-    target = tree / Path(KERNEL_SOURCE).parent
-    if tree != ROOT and built and (tree / KERNEL_SOURCE).read_bytes() == (
-            ROOT / KERNEL_SOURCE).read_bytes():
-        shutil.copy2(built[0], target / built[0].name)
-    return any(target.glob("_enumerate*.so"))
+def _environment(**more: str) -> dict[str, str]:
+    """This environment without an activated virtual environment (each tree runs its own),
+    with .ci/run's settings."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    active = os.environ.get("VIRTUAL_ENV")
+    if active:
+        env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                      if not p.startswith(active))
+    return {**env, **CI_ENV, **more}
 
 
-def run_suite(tree: Path, workers: str, junit: Path, paths: list[str]
-              ) -> tuple[Measured, str]:
-    """One whole run of the suite in `tree`; its measure and pytest's last line."""
-    env = {**os.environ, **CI_ENV, "PYTHONPATH": str(tree)}
-    if _kernel(tree):
-        env["CI_REQUIRE_KERNEL"] = "1"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "logic_agents", "tests"],
-                   cwd=tree, check=True, stdout=subprocess.DEVNULL)  # as `make test` does
-    argv = [sys.executable, "-m", "pytest", "-n", workers, "--maxprocesses=4", "--dist",
-            "loadfile", "-p", "no:cacheprovider", f"--junitxml={junit}", *paths]
-    measured = Measured(argv, tree, env)
+def set_up(tree: Path) -> None:
+    """The tree's own .venv with the test extras, as `make test` makes it (not measured)."""
+    subprocess.run(["make", "-C", str(tree), ".venv/.installed-dev"], env=_environment(),
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def run_suite(tree: Path, junit: Path, pytest_args: str) -> tuple[Measured, str]:
+    """One `make test` in `tree`; its measure and pytest's counts."""
+    addopts = f"-p no:cacheprovider --junitxml={junit} {pytest_args}".strip()
+    measured = Measured(["make", "-C", str(tree), "test"], tree,
+                        _environment(PYTEST_ADDOPTS=addopts))
     return measured, summary_line(junit)
 
 
@@ -94,12 +93,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", metavar="REV", help="a git revision to measure beside")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each tree, in turn")
-    parser.add_argument("--workers", default="auto", help="pytest-xdist's -n (default auto: "
-                        "one a core, as `make test`)")
     parser.add_argument("--top", type=int, default=12, help="how many test files to list")
     parser.add_argument("--out", type=Path, help="write the section of this Markdown file")
-    parser.add_argument("paths", nargs="*", help="test files or folders (default: the whole "
-                        "suite, as `make test`)")
+    parser.add_argument("--pytest-args", default="", metavar="ARGS",
+                        help="more pytest options for both trees (PYTEST_ADDOPTS), such as "
+                        "'-k fuzz'; default none: the whole suite, as `make test` runs it")
     args = parser.parse_args()
     if not have_cgroup():
         parser.error("needs a writable cpuacct cgroup (/sys/fs/cgroup/cpuacct): run as root")
@@ -109,10 +107,12 @@ def main() -> int:
         runs: dict[str, list[Measured]] = {name: [] for name in trees}
         lines: dict[str, str] = {}
         files: dict[str, Counter[str]] = {}
+        for tree in trees.values():
+            set_up(tree)
         for k in range(args.rounds):
             for name, tree in trees.items():
                 junit = Path(tmp) / f"{len(runs[name])}-{name.replace(' ', '-')}.xml"
-                measured, lines[name] = run_suite(tree, args.workers, junit, args.paths)
+                measured, lines[name] = run_suite(tree, junit, args.pytest_args)
                 runs[name].append(measured)
                 files[name] = file_times(junit)
                 print(f"round {k + 1}, {name}: {lines[name]}; wall {measured.wall:.0f} s, "
