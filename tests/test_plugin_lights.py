@@ -29,10 +29,13 @@ def test_every_verb_works_on_it(capsys, tmp_path):
     assert code == 0 and rows["lights-out"]["origin"] == "logic-agents-lights-out"
     # the project's seven (a user's own plug-in installed beside them may add more)
     assert set(rows) >= {"daggers", "sudoku", "undead", "mazes", "ooze", "akari", "lights-out"}
-    code, out, _ = run(capsys, "games", "--check", "--json")  # every installed game, checked
+    # the plug-in keeps the contract, through the verb. That every game does, the plug-ins
+    # beside the built-in ones, is checked once a game in world/test_contract.py, and
+    # `games --check` of every installed game once in test_install.py (on the wheel): the
+    # same checks here again cost 17 s, 12 of them Ooze's SAT planner
+    code, out, _ = run(capsys, "games", "--check", "lights-out", "--json")
     checked = {row["game"]: row["ok"] for row in json.loads(out)}
-    ours = {"daggers", "sudoku", "undead", "mazes", "ooze", "akari", "lights-out"}
-    assert all(checked[name] for name in ours), checked  # the project's seven keep the contract
+    assert code == 0 and checked == {"lights-out": True}, checked
     assert run(capsys, "games", "--check", "lights-out")[0] == 0
     trace = tmp_path / "lights.jsonl"
     code, out, _ = run(capsys, "play", "lights-5x5-a", "--json", "--trace", str(trace))

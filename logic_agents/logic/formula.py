@@ -40,6 +40,8 @@ from logic_agents.logic.ids import (  # noqa: F401 - the naming and int items, r
     name_of,
 )
 
+MADE_AT_MOST = 1 << 14  # symbols kept for reuse: about 7 MiB at most (a 30x16 board has 480)
+
 
 class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes are Any
     """A sympy Symbol that carries the key it was made from.
@@ -51,12 +53,30 @@ class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes 
     key: Hashable
 
     def __new__(cls, key: Hashable) -> KeySymbol:
-        """The symbol of a tuple key (a name is a plain Symbol: see `sym`)."""
+        """The symbol of a tuple key (a name is a plain Symbol: see `sym`).
+
+        The same key gives the same object, as sympy's Symbol(name) does: its hash is then
+        computed once, and a knowledge base's dict finds it by identity. A tell/ask agent
+        that writes `~dagger(cell)` in its loop paid 10 us a literal for a new symbol and
+        its lookup; a known one costs about 1 us.
+        """
         name = check_name(name_of(key))
         if isinstance(key, str):
             raise EncodingError("a KeySymbol is made from a tuple key; a name is a plain Symbol")
+        made_as = (cls, name, key)  # the name too: ("D", 1) and ("D", 1.0) are two symbols
+        try:
+            known = _MADE.get(made_as)
+            hashable = True
+        except TypeError:  # an unhashable part: nothing to find it by
+            known, hashable = None, False
+        if known is not None:
+            return known
         symbol: KeySymbol = Symbol.__xnew__(cls, name)  # not the cached one: the key is ours
         symbol.key = key
+        if hashable:
+            if len(_MADE) >= MADE_AT_MOST:  # bounded: a long process of many boards
+                _MADE.clear()
+            _MADE[made_as] = symbol
         return symbol
 
     def _hashable_content(self) -> tuple[Any, ...]:
@@ -65,6 +85,9 @@ class KeySymbol(Symbol):  # type: ignore[misc]  # sympy is untyped: its classes 
     def __getnewargs_ex__(self) -> tuple[tuple[Hashable], Record]:
         """Pickled by its key."""
         return (self.key,), {}
+
+
+_MADE: dict[tuple[type, str, Hashable], KeySymbol] = {}  # KeySymbol.__new__'s, by key
 
 
 def sym(key: Hashable) -> Symbol:

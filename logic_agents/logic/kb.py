@@ -102,6 +102,7 @@ class KnowledgeBase:
         # (formula as shown, first clause, end): what each told formula compiled to
         self.told: list[tuple[Formula, int, int]] = []
         self._symbol_ids: dict[Formula, int] = {}
+        self._literal_ids: dict[Formula, int] = {}  # literal() of a symbol or its negation
         self._key_ids: dict[Hashable, int] = {}  # every key, and names looked up
         self._name_ids: dict[str, list[int]] = {}  # name -> the ids of the keys printing so
         self.card_encoding = card_encoding
@@ -156,6 +157,7 @@ class KnowledgeBase:
         twin.clauses = list(self.clauses)  # clauses are never changed in place
         twin.told = list(self.told)
         twin._symbol_ids = dict(self._symbol_ids)
+        twin._literal_ids = dict(self._literal_ids)
         twin._key_ids = dict(self._key_ids)
         twin._name_ids = {name: list(ids) for name, ids in self._name_ids.items()}
         twin.card_encoding = self.card_encoding
@@ -230,13 +232,24 @@ class KnowledgeBase:
             return lit
         if isinstance(lit, (tuple, str)):
             return self.var(lit)
+        # a literal met before, found by identity: sym(key) gives one object a key, and
+        # sympy one negation a symbol, so an agent's `~dagger(cell)` is a dict hit
+        try:
+            known = self._literal_ids.get(lit)
+        except TypeError:  # unhashable: no literal
+            known = None
+        if known is not None:
+            return known
         from sympy import Not, Symbol
 
         if isinstance(lit, Symbol):
-            return self._symbol_id(lit)
-        if isinstance(lit, Not) and isinstance(lit.args[0], Symbol):
-            return -self._symbol_id(lit.args[0])
-        raise EncodingError(f"not a literal: {lit!r}")
+            vid = self._symbol_id(lit)
+        elif isinstance(lit, Not) and isinstance(lit.args[0], Symbol):
+            vid = -self._symbol_id(lit.args[0])
+        else:
+            raise EncodingError(f"not a literal: {lit!r}")
+        self._literal_ids[lit] = vid
+        return vid
 
     def key(self, var: int) -> Hashable | None:
         """The key of an id, or None for an auxiliary variable."""

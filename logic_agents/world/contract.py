@@ -270,9 +270,12 @@ def _detection(spec: GameSpec, state: Record, seeds: tuple[int, ...]) -> None:
 
 
 def _recorded(spec: GameSpec, state: Record, seed: int) -> tuple[list[object], list[object]]:
-    """The default agent's game on the example, played once for the checks that read it
-    (actions, observations, presentation): the same seed gives the same game, so a second
-    play would only cost its time (three plays of Ooze's SAT planner were 5 of 12 s)."""
+    """The default agent's game on the example, played once for the checks that read it.
+
+    The actions, observations and presentation checks read one game: the same seed gives the
+    same game, so a second play would only cost its time (three plays of Ooze's SAT planner
+    were 5 of its 12 s).
+    """
     if "recorded" not in state:
         seen: list[object] = []
         played = _record(spec, state["instance"], seed, seen=seen)

@@ -54,6 +54,43 @@ def test_expand_agrees_with_counting(n, k, kind):
         assert evaluate(node.expand(), assignment) == want
 
 
+@given(st.lists(st.tuples(st.sampled_from(["D", "X", "my_flag"]),
+                          st.one_of(st.integers(-3, 3), st.sampled_from(["1", "3", "a"]),
+                                    st.floats(-3, 3, allow_nan=False), st.booleans())),
+                min_size=1, max_size=30))
+def test_a_key_gives_one_symbol_and_its_literal_one_id(keys):
+    """sym(key) is the same object for the same key (as sympy's Symbol(name) is), so a KB
+    finds a literal by identity, and gives it the id it gives the key; keys that compare
+    equal but print apart, such as ("D", 1) and ("D", 1.0), stay two symbols."""
+    import pickle
+
+    from logic_agents.logic.kb import KnowledgeBase
+
+    kb, fresh = KnowledgeBase(), KnowledgeBase()
+    for key in keys:
+        symbol = sym(key)
+        assert sym(key) is symbol and key_of(symbol) == key and (~sym(key)) is (~symbol)
+        assert pickle.loads(pickle.dumps(symbol)) is symbol
+        assert kb.literal(symbol) == kb.var(key) and kb.literal(~symbol) == -kb.var(key)
+        assert kb.literal(symbol) == kb.literal(symbol)  # found again, by identity
+    for key in keys:  # the same ids, literal by literal, as a KB that is asked by key only
+        assert fresh.var(key) == kb.literal(sym(key))
+    # the symbols of keys that compare equal but print apart are two
+    for a in keys:
+        for b in keys:
+            assert (sym(a) is sym(b)) == (a == b and sym(a).name == sym(b).name)
+
+
+def test_an_unhashable_part_is_no_literal():
+    import pytest
+
+    from logic_agents.errors import EncodingError
+    from logic_agents.logic.kb import KnowledgeBase
+
+    with pytest.raises(EncodingError, match="not a literal"):
+        KnowledgeBase().literal([1, 2])
+
+
 def test_keys_are_kept_as_given_and_names_never_merge_two_keys():
     """Identity is the key's, per knowledge base: two keys that print alike are two
     variables, refused where a name must mean one (a lookup by name, the DIMACS names)."""

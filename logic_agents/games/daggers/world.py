@@ -24,6 +24,8 @@ from logic_agents.world.view import Cell
 COVERED = "?"
 FLAGGED = "F"
 HIT = "X"
+# what clue() reads from a shown token: a digit's count, gold as 0 (any other token: None)
+_CLUES: dict[str, int] = {**{str(n): n for n in range(10)}, GOLD: 0}
 ActionKind = Literal["probe", "flag", "unflag"]
 ACTION_KINDS = ("probe", "flag", "unflag")
 
@@ -64,10 +66,7 @@ class DaggersObservation(GridShape):
 
     def clue(self, cell: Cell) -> int | None:
         """The dagger count a cell shows (gold reads as 0), or None if it shows none."""
-        v = self.at(cell)
-        if v.isdigit():
-            return int(v)
-        return 0 if v == GOLD else None
+        return _CLUES.get(self.grid[cell[0]][cell[1]])  # every agent's most asked question
 
     def to_json(self) -> Record:
         return {
