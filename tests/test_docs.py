@@ -52,13 +52,26 @@ def normalise(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip("\n").splitlines()]
 
 
-def matches(shown: list[str], got: list[str]) -> bool:
-    """Whether `got` fits `shown`, where a `...` line in `shown` matches any lines."""
-    if not shown:
-        return not got
-    if shown[0] == "...":
-        return any(matches(shown[1:], got[k:]) for k in range(len(got) + 1))
-    return bool(got) and shown[0] == got[0] and matches(shown[1:], got[1:])
+def matches(shown: list[str], got: list[str], i: int = 0, j: int = 0) -> bool:
+    """Whether `got[j:]` fits `shown[i:]`, where a `...` line in `shown` matches any lines.
+
+    By position, not by slices: a CNF printed to the terminal is 70,000 lines, and a slice
+    of the rest for each line a `...` might stop at copied them quadratically (8 s).
+    """
+    if i == len(shown):
+        return j == len(got)
+    if shown[i] == "...":
+        return any(matches(shown, got, i + 1, k) for k in range(j, len(got) + 1))
+    return j < len(got) and shown[i] == got[j] and matches(shown, got, i + 1, j + 1)
+
+
+def test_a_dots_line_stands_for_any_lines_and_a_long_output_is_matched_in_linear_steps():
+    assert matches(["a", "...", "c"], ["a", "b", "b", "c"])
+    assert matches(["...", "a"], ["a"]) and matches(["..."], [])
+    assert not matches(["a", "...", "c"], ["a", "b"]) and not matches(["a"], ["a", "b"])
+    assert not matches(["...", "x", "..."], ["a"] * 3)
+    long = [f"line {k}" for k in range(200_000)]
+    assert matches(["line 0", "...", "line 199999"], long)
 
 
 @pytest.fixture(scope="module")
