@@ -6,7 +6,9 @@ Concepts:
   (KeySymbol), so key_of gives back exactly the key (("my_flag",) stays one part) with no
   process-wide registry; two keys that print alike, such as ("D", 3, 4) and ("D", "3", 4),
   are two symbols, and a knowledge base refuses them only where it writes names (DIMACS).
-  Names starting with `_aux` are kept for auxiliary variables.
+  Names starting with `_aux` are kept for auxiliary variables. The same key gives the same
+  symbol object (a bounded cache of objects, as sympy caches Symbol(name); the ids stay each
+  knowledge base's), so a KB finds a literal it has met by identity.
 - Exactly(k, *lits), AtMost(k, *lits), AtLeast(k, *lits): first-class sympy Boolean nodes;
   IdCardinality (logic.ids) is the same constraint over int literals, for hot paths.
   They print as written, fold constants like sympy's own And/Or, and `to_plain()` (alias
