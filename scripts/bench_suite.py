@@ -39,10 +39,6 @@ CI_ENV = {"CI": "1", "CI_REQUIRE_BROWSER": "1", "CI_REQUIRE_SANDBOX": "1",
           "NO_MKDOCS_2_WARNING": "1"}
 
 
-def _load() -> float:
-    return os.getloadavg()[0]
-
-
 def _environment(**more: str) -> dict[str, str]:
     """This environment without an activated virtual environment (each tree runs its own),
     with .ci/run's settings."""
@@ -101,7 +97,7 @@ def main() -> int:
     args = parser.parse_args()
     if not have_cgroup():
         parser.error("needs a writable cpuacct cgroup (/sys/fs/cgroup/cpuacct): run as root")
-    started, load_before = time.perf_counter(), _load()
+    started, load_before = time.perf_counter(), os.getloadavg()[0]
     with checkout(args.against) as other, tempfile.TemporaryDirectory() as tmp:
         trees = {"this tree": ROOT, **({f"{args.against}": other} if other else {})}
         runs: dict[str, list[Measured]] = {name: [] for name in trees}
@@ -128,7 +124,7 @@ def main() -> int:
                 "|---|" + "---|" * len(names)]
     heaviest += [f"| {f} | " + " | ".join(f"{files[n].get(f, 0):.1f}" for n in names) + " |"
                  for f in ranked]
-    load = f"Load (1-minute average) before and after: {load_before:.1f}, {_load():.1f}"
+    load = f"Load (1-minute average) before and after: {load_before:.1f}, {os.getloadavg()[0]:.1f}"
     table = "\n".join(rows) + "\n\n" + load
     print(table + "\n\n" + "\n".join(heaviest))
     if args.out:

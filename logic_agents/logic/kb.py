@@ -101,8 +101,7 @@ class KnowledgeBase:
         self.clauses: list[list[int]] = []
         # (formula as shown, first clause, end): what each told formula compiled to
         self.told: list[tuple[Formula, int, int]] = []
-        self._symbol_ids: dict[Formula, int] = {}
-        self._literal_ids: dict[Formula, int] = {}  # literal() of a symbol or its negation
+        self._literal_ids: dict[Formula, int] = {}  # a symbol's id, its negation's minus it
         self._key_ids: dict[Hashable, int] = {}  # every key, and names looked up
         self._name_ids: dict[str, list[int]] = {}  # name -> the ids of the keys printing so
         self.card_encoding = card_encoding
@@ -156,7 +155,6 @@ class KnowledgeBase:
         twin.formulas = list(self.formulas)
         twin.clauses = list(self.clauses)  # clauses are never changed in place
         twin.told = list(self.told)
-        twin._symbol_ids = dict(self._symbol_ids)
         twin._literal_ids = dict(self._literal_ids)
         twin._key_ids = dict(self._key_ids)
         twin._name_ids = {name: list(ids) for name, ids in self._name_ids.items()}
@@ -217,13 +215,13 @@ class KnowledgeBase:
         return vid
 
     def _symbol_id(self, symbol: Formula) -> int:
-        vid = self._symbol_ids.get(symbol)
+        vid = self._literal_ids.get(symbol)
         if vid is None:
             key = key_of(symbol)
             if isinstance(key, tuple) and key and key[0] == AUX_PREFIX:
                 raise EncodingError(f"variable names starting with {AUX_PREFIX!r} are kept for "
                                     f"auxiliary variables: {symbol}")
-            vid = self._symbol_ids[symbol] = self.var(key)
+            vid = self._literal_ids[symbol] = self.var(key)
         return vid
 
     def literal(self, lit: Lit) -> int:
@@ -243,13 +241,11 @@ class KnowledgeBase:
         from sympy import Not, Symbol
 
         if isinstance(lit, Symbol):
-            vid = self._symbol_id(lit)
-        elif isinstance(lit, Not) and isinstance(lit.args[0], Symbol):
-            vid = -self._symbol_id(lit.args[0])
-        else:
-            raise EncodingError(f"not a literal: {lit!r}")
-        self._literal_ids[lit] = vid
-        return vid
+            return self._symbol_id(lit)
+        if isinstance(lit, Not) and isinstance(lit.args[0], Symbol):
+            vid = self._literal_ids[lit] = -self._symbol_id(lit.args[0])
+            return vid
+        raise EncodingError(f"not a literal: {lit!r}")
 
     def key(self, var: int) -> Hashable | None:
         """The key of an id, or None for an auxiliary variable."""
