@@ -2,21 +2,23 @@
 """prob with its compiled kernel, beside its pure-Python search and PSEQ, in one run (issue 55).
 
 For each size, `--rounds` times in turn: PSEQ's games (Tu et al.'s MineSweeperProb, built as
-scripts/bench_pseq.py says), then prob's games in a child with the compiled kernel
-(components.KERNEL, logic_agents/games/daggers/_enumerate.c) and in a child with
-LOGIC_AGENTS_PURE_PYTHON=1, on the same boards and play seeds (scripts/_prob_games.py). It
-prints, per size:
+scripts/bench_pseq.py says), then prob's games in a child with the compiled kernel (the odds'
+enumeration, logic_agents/games/daggers/_enumerate.c, and the endgame search, _endgame.c), in
+a child with LOGIC_AGENTS_PURE_PYTHON=1 (neither), and with `--against REV` in a child of a
+worktree of REV with its own kernel built in place, all on the same boards and play seeds
+(scripts/_prob_games.py). It prints, per size:
 - PSEQ's CPU per game (its whole process tree, the lowest round);
-- prob's CPU per game in-process with the kernel and without: mean (the lowest round), and
-  over every game of every round the p95 and the max;
-- the ratios to PSEQ and between the two builds, and whether every game played the same moves
-  in both builds (a digest per game).
+- prob's CPU per game in-process in each build: mean (the lowest round), and over every game
+  of every round the p95 and the max;
+- the ratios to PSEQ and between the builds, and whether every game played the same moves in
+  every build (a digest per game).
 The boards are generate_maps(`--seed`), drawn for this benchmark; the kernel was never tuned
-on any board (it computes the same tables as the Python search).
+on any board (it computes what the Python search computes).
 
 Usage: python scripts/bench_prob_kernel.py --pseq BIN [--sizes beginner,intermediate,expert]
                                            [--games 2000,1000,300] [--rounds 3]
-                                           [--seed 5501] [--out docs/BENCHMARKS.md]
+                                           [--seed 5501] [--against REV]
+                                           [--out docs/BENCHMARKS.md]
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,16 +36,29 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import p95, write_report  # noqa: E402
-from bench_prob import play_prob  # noqa: E402
+from bench_prob import checkout, play_prob  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
 
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
 
 
-def play(preset: str, games: int, seed: int, pure: bool) -> list[dict]:
-    """prob's games in one fresh child, with the kernel or without, one dict per game."""
-    return play_prob(ROOT, preset, games, SIZES[preset][0], 1, seed,
+def play(tree: Path, preset: str, games: int, seed: int, pure: bool) -> list[dict]:
+    """prob's games in one fresh child of `tree`'s package, with its kernel or without, one
+    dict per game."""
+    return play_prob(tree, preset, games, SIZES[preset][0], 1, seed,
                      {PURE_PYTHON_VARIABLE: "1" if pure else "0"})
+
+
+def build_in_place(tree: Path) -> None:
+    """Compile `tree`'s C extensions next to their sources, as an editable install would."""
+    subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q",
+                    "build_ext", "--inplace"], cwd=tree, check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-c", "from logic_agents.games.daggers import "
+                            "components; print(components.KERNEL is not None)"], cwd=tree,
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(tree)})
+    if built.stdout.strip() != "True":
+        raise SystemExit(f"{tree}: its kernel did not build: {built.stderr.strip()}")
 
 
 def main() -> int:
@@ -53,6 +69,8 @@ def main() -> int:
                         "(PSEQ plays ten times as many: a game costs it so little)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=5501, help="board and play seed")
+    parser.add_argument("--against", metavar="REV", help="also a worktree of REV, its kernel "
+                        "built in place")
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
     if KERNEL is None:
@@ -65,41 +83,22 @@ def main() -> int:
     if len(counts) != len(sizes) or any(s not in SIZES for s in sizes):
         parser.error(f"--sizes from {', '.join(SIZES)}, and one --games count for each")
     started = time.perf_counter()
-    head = ["board", "PSEQ CPU ms/game", "prob, kernel: mean / p95 / max ms",
-            "prob, pure Python: mean / p95 / max ms", "kernel / PSEQ", "pure / PSEQ",
-            "pure / kernel", "same moves"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for preset, games in zip(sizes, counts):
-        pseq_ms: list[float] = []
-        means: dict[bool, list[float]] = {False: [], True: []}
-        every: dict[bool, list[float]] = {False: [], True: []}
-        moves: dict[bool, list[str]] = {}
-        for _ in range(args.rounds):
-            peer_games = 10 * games
-            _, cpu = play_pseq(args.pseq, SIZES[preset][1], peer_games, 1)
-            pseq_ms.append(1000 * cpu / peer_games)
-            for pure in (False, True):
-                played = play(preset, games, args.seed, pure)
-                times = [1000 * g["cpu_s"] for g in played]
-                means[pure].append(statistics.mean(times))
-                every[pure] += times
-                moves[pure] = [g["moves"] for g in played]
-        peer = min(pseq_ms)
-        kernel, pure_py = min(means[False]), min(means[True])
-        same = sum(a == b for a, b in zip(moves[False], moves[True]))
-        start = SIZES[preset][0]
-        cells = [f"{preset} opened at {start}", f"{peer:.3f}",
-                 f"{kernel:.2f} / {p95(every[False]):.2f} / {max(every[False]):.1f}",
-                 f"{pure_py:.2f} / {p95(every[True]):.2f} / {max(every[True]):.1f}",
-                 f"{kernel / peer:.1f}x", f"{pure_py / peer:.1f}x",
-                 f"{pure_py / kernel:.2f}x", f"{same} of {games}"]
-        lines.append("| " + " | ".join(cells) + " |")
-        print(lines[-1], file=sys.stderr, flush=True)
+    rev = None
+    if args.against:
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.against],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    with checkout(rev) as old:
+        if old is not None:
+            build_in_place(old)
+        builds = [("kernel", ROOT, False), ("pure Python", ROOT, True)]
+        if old is not None:
+            builds.insert(1, (f"{rev}, its kernel", old, False))
+        lines = table(args, sizes, counts, builds)
     load = os.getloadavg()[0]
     body = "\n".join(lines) + (
         f"\n\nprob's games: generate_maps(seed {args.seed}), play seed {args.seed}, one child "
         f"process each, in-process CPU per game (time.process_time around each game); "
-        f"{args.rounds} rounds, PSEQ, the kernel and pure Python in turn, each mean the lowest "
+        f"{args.rounds} rounds, PSEQ then each build in turn, each mean the lowest "
         f"round's, the p95 and max over every game of every round. PSEQ plays ten times as "
         f"many games of its own (same rule), on 1 process; its CPU is its whole process tree. "
         f"Load average at the end: {load:.1f}.")
@@ -109,6 +108,43 @@ def main() -> int:
                      "prob's compiled kernel beside pure Python and PSEQ, one run",
                      time.perf_counter() - started, [("CPU per game", body)])
     return 0
+
+
+def table(args: argparse.Namespace, sizes: list[str], counts: list[int],
+          builds: list[tuple[str, Path, bool]]) -> list[str]:
+    """The markdown rows: per size, PSEQ and each build (label, tree, pure Python)."""
+    head = ["board", "PSEQ CPU ms/game"]
+    head += [f"prob, {label}: mean / p95 / max ms" for label, _, _ in builds]
+    head += [f"{label} / PSEQ" for label, _, _ in builds]
+    head += [f"{label} / kernel" for label, _, _ in builds[1:]]
+    head += ["same moves in every build"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for preset, games in zip(sizes, counts):
+        pseq_ms: list[float] = []
+        means: list[list[float]] = [[] for _ in builds]
+        every: list[list[float]] = [[] for _ in builds]
+        moves: list[list[str]] = [[] for _ in builds]
+        for _ in range(args.rounds):
+            peer_games = 10 * games
+            _, cpu = play_pseq(args.pseq, SIZES[preset][1], peer_games, 1)
+            pseq_ms.append(1000 * cpu / peer_games)
+            for b, (_, tree, pure) in enumerate(builds):
+                played = play(tree, preset, games, args.seed, pure)
+                times = [1000 * g["cpu_s"] for g in played]
+                means[b].append(statistics.mean(times))
+                every[b] += times
+                moves[b] = [g["moves"] for g in played]
+        peer = min(pseq_ms)
+        lowest = [min(m) for m in means]
+        same = sum(len(set(game)) == 1 for game in zip(*moves))
+        cells = [f"{preset} opened at {SIZES[preset][0]}", f"{peer:.3f}"]
+        cells += [f"{low:.2f} / {p95(e):.2f} / {max(e):.1f}" for low, e in zip(lowest, every)]
+        cells += [f"{low / peer:.1f}x" for low in lowest]
+        cells += [f"{low / lowest[0]:.2f}x" for low in lowest[1:]]
+        cells += [f"{same} of {games}"]
+        lines.append("| " + " | ".join(cells) + " |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    return lines
 
 
 if __name__ == "__main__":

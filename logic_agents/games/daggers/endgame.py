@@ -16,13 +16,21 @@ Concepts:
   search (None when it runs out, and the caller guesses by probability instead).
 - Regions: with one life, covered regions that touch no other and whose placements combine
   freely are separate games, searched alone; the win probability is their product.
+- The compiled search (_endgame.c, `KERNEL`): the same search in C, node for node and memo
+  for memo, used when the package was built with it (512 placements and cells at most);
+  EndgameSearch's _win and _value are the fallback, and both give the same doubles
+  (tests/games/daggers/test_endgame_kernel.py). LOGIC_AGENTS_PURE_PYTHON=1 turns it off, as
+  it does the odds' kernel.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
+from types import ModuleType
 
+from logic_agents.games.daggers.components import PURE_PYTHON_VARIABLE
 from logic_agents.games.daggers.placements import placements
 from logic_agents.games.daggers.world import (
     COVERED,
@@ -32,6 +40,14 @@ from logic_agents.games.daggers.world import (
     clue_value,
 )
 from logic_agents.world.view import Cell
+
+COMPILED: ModuleType | None  # the compiled search as built (None: no C compiler at install)
+try:
+    from logic_agents.games.daggers import _endgame as COMPILED
+except ImportError:  # not built: the search below
+    COMPILED = None
+# the search asked: the compiled one unless turned off (tests compare both)
+KERNEL = None if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") else COMPILED
 
 
 class _OutOfBudget(Exception):
@@ -146,7 +162,7 @@ class EndgameSearch:
     # slots: the search reads these fields in its innermost loop
     __slots__ = ("covered", "worlds", "lives", "budget", "nodes", "index", "everything",
                  "dagger_bits", "around_bits", "known_around", "dagger_worlds",
-                 "partitions", "win", "near_known", "cascades")
+                 "partitions", "win", "near_known", "cascades", "compiled", "_words")
 
     def __init__(self, covered: tuple[Cell, ...], worlds: list[frozenset[Cell]],
                  known_daggers: frozenset[Cell], table: Mapping[Cell, tuple[Cell, ...]],
@@ -171,6 +187,17 @@ class EndgameSearch:
         self.near_known = sum(1 << j for j, k in enumerate(self.known_around) if k)
         self.cascades: dict[int, dict[int, tuple[tuple[int, tuple[int, ...]], int]]] = {}
         self.win = cache(self._win)  # the memo: (worlds, open cells, lives) -> win chance
+        # the compiled search, when built: it keeps its own memo and node count, and every
+        # question (value, budget) goes to it; sets cross as little-endian 64-bit words
+        self.compiled: object | None = None
+        self._words = (8 * ((len(worlds) + 63) // 64), 8 * ((len(covered) + 63) // 64))
+        if KERNEL is not None:
+            cell_bytes = self._words[1]
+            self.compiled = KERNEL.new(
+                len(covered), len(worlds),
+                b"".join(bits.to_bytes(cell_bytes, "little") for bits in self.dagger_bits),
+                b"".join(bits.to_bytes(cell_bytes, "little") for bits in self.around_bits),
+                bytes(self.known_around), budget)
 
     def scores(self) -> list[tuple[float, Cell]]:
         """(win probability, cell) for the covered cells worth probing first, safest first:
@@ -303,13 +330,25 @@ class EndgameSearch:
         n = worlds_now.bit_count()
         scored = []
         best_value = 0.0
+        value = self._value if self.compiled is None else self._compiled_value
         for hits, i in sorted(((worlds_now & self.dagger_worlds[i]).bit_count(), i)
                               for i in cells):
             if lives == 1 and (n - hits) / n < best_value - 1e-12:
                 break  # as in _win(): no safer than the best, it cannot win more often
-            scored.append((self._value(i, worlds_now, open_, lives), i))
+            scored.append((value(i, worlds_now, open_, lives), i))
             best_value = max(best_value, scored[-1][0])
         return scored
+
+    def _compiled_value(self, i: int, worlds_now: int, open_: int, lives: int) -> float:
+        """_value, asked of the compiled search."""
+        assert KERNEL is not None
+        world_bytes, cell_bytes = self._words
+        found: float | None = KERNEL.value(self.compiled, i,
+                                           worlds_now.to_bytes(world_bytes, "little"),
+                                           open_.to_bytes(cell_bytes, "little"), lives)
+        if found is None:
+            raise _OutOfBudget
+        return found
 
     def resume(self, obs: DaggersObservation, budget: int) -> tuple[Cell, float] | None:
         """best_probe for a later position of the same game, as a state of this search (its
@@ -348,6 +387,9 @@ class EndgameSearch:
         if all(worlds_now & dagger_worlds[i] == worlds_now for i in cells):
             return None  # every covered cell is a dagger: nothing is left to probe
         self.nodes, self.budget = 0, budget
+        if self.compiled is not None:
+            assert KERNEL is not None
+            KERNEL.restart(self.compiled, budget)
         try:
             scored = self._top(worlds_now, cells, open_, obs.lives)
         except _OutOfBudget:
