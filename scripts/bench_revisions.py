@@ -42,6 +42,8 @@ COMMANDS = {
     "compare 2018 spx,satx,prob --runs 10 --jobs 2": [
         "compare", "maps/daggers/2018", "--agents", "spx,satx,prob", "--runs", "10", "--jobs",
         "2", "--json"],
+    # every shipped file read (Sudoku's 10,000-puzzle set among them), for the rows it lists
+    "maps --json": ["maps", "--json"],
     # Ooze's rbfs (the report's best-first search), a game each on seeds no change was tuned on
     **{f"play ooze --agent rbfs --seed {seed}": ["play", "ooze", "--agent", "rbfs", "--seed",
                                                  str(seed), "--json"] for seed in (101, 202, 303)},

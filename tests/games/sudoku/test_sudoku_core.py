@@ -140,6 +140,36 @@ def test_bad_puzzles_are_located(text, where, words):
     assert words in str(err.value)
 
 
+@settings(max_examples=500, deadline=None)
+@given(size=st.sampled_from([4, 9, 16]), data=st.data())
+def test_a_repeated_clue_is_found_as_the_units_read_one_by_one_find_it(size, data):
+    """The clue check (which walks the clues alone) refuses a puzzle exactly when some row,
+    column or box holds one value twice, and names the same clue as reading the units in
+    order would."""
+    cells = data.draw(st.lists(st.integers(0, size), min_size=size * size,
+                               max_size=size * size))
+    if data.draw(st.booleans()):  # mostly empty, as real puzzles are: few repeats by chance
+        cells = [v if data.draw(st.integers(0, 3)) == 0 else 0 for v in cells]
+    first = None  # (the repeated clue, the one it repeats), in the order of the units
+    for unit in sudoku_board.units(size):
+        seen: dict[int, tuple[int, int]] = {}
+        for r, c in unit:
+            v = cells[r * size + c]
+            if v and v in seen and first is None:
+                first = (r, c, seen[v])
+            elif v:
+                seen.setdefault(v, (r, c))
+    text = "".join(sudoku_board.symbol(v) if v else "." for v in cells)
+    if first is None:
+        assert sudoku_board.parse_puzzles(text, "p.txt")[0].cells == tuple(cells)
+        return
+    with pytest.raises(FormatError) as err:
+        sudoku_board.parse_puzzles(text, "p.txt")
+    r, c, (pr, pc) = first
+    assert f"at r{r}c{c} repeats the clue at r{pr}c{pc}" in str(err.value)
+    assert str(err.value).startswith(f"p.txt:1:{r * size + c + 1}:")
+
+
 def test_is_solution_rejects_wrong_grids():
     puzzle = sudoku_board.parse_puzzles(TOP95_FIRST)[0]
     grid = SudokuSolver(9).solve(puzzle)
