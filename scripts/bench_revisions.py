@@ -91,9 +91,12 @@ def run(tree: Path, argv: list[str]) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def answers(text: str) -> str:
-    """The output without what is measured (times), so two revisions can be compared."""
+def answers(text: str, tree: Path) -> str:
+    """The output without what is measured (times), and with the tree's own folder written
+    <tree> (`maps` prints each file's path), so two revisions can be compared."""
     import json
+
+    text = text.replace(str(tree.resolve()), "<tree>")
 
     def strip(value: object) -> object:
         if isinstance(value, dict):
@@ -150,7 +153,7 @@ def main() -> int:
                     for label, tree in trees.items():
                         wall, cpu, out = run(tree, argv)
                         times.setdefault((name, label), []).append((wall, cpu))
-                        outputs.setdefault((name, label), set()).add(answers(out))
+                        outputs.setdefault((name, label), set()).add(answers(out, tree))
             print(f"{args.rounds} rounds, alternating; load {os.getloadavg()[0]:.2f}")
             print(f"{'command':45} {'revision':14} {'wall median/max s':>19} "
                   f"{'cpu median/max s':>18}  same answer")
