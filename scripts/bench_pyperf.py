@@ -13,6 +13,9 @@ Benchmarks (each beside the baseline it is measured against, in the same run):
   same games; with the compiled kernel and with components.KERNEL turned off;
 - enumerate/kernel and enumerate/pure: components.enumerate_component on the components met
   at prob's guesses in those games (collected once per worker);
+- endgame/kernel and endgame/pure: endgame.searched_probe, each as a new search, on the
+  endgame positions prob met in those games (collected once per worker), with the compiled
+  endgame search (_endgame.c) and without;
 - sudoku-9x9/unique and sudoku-9x9/several: solve_puzzle (the warm solver, as `solve` runs
   a file) on every puzzle of bench_sudoku_multi's two sets (seed 5901): the unique published
   puzzles, and those puzzles with clues removed until several solutions remain.
@@ -51,10 +54,10 @@ except ImportError:
 
 from _report import p95, write_report  # noqa: E402
 
-from logic_agents.games.daggers import components, odds  # noqa: E402
+from logic_agents.games.daggers import components, endgame, odds, prob  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.games.daggers.prob import ProbAgent  # noqa: E402
-from logic_agents.games.daggers.world import DaggersWorld  # noqa: E402
+from logic_agents.games.daggers.world import DaggersObservation, DaggersWorld  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
 
 STARTS = {"beginner": (2, 2), "intermediate": (2, 2), "expert": (3, 3)}
@@ -63,14 +66,15 @@ SEED = 5601
 
 
 def kernel_as(kernel: bool, step: Callable[[int], None]) -> Callable[[int], None]:
-    """`step` with the compiled kernel on or off (components.KERNEL is read at each call)."""
+    """`step` with both compiled parts (the odds' enumeration, the endgame search) on or off
+    (components.KERNEL and endgame.KERNEL are read at each call)."""
     def run(i: int) -> None:
-        compiled = components.COMPILED
-        components.KERNEL = compiled if kernel else None
+        components.KERNEL = components.COMPILED if kernel else None
+        endgame.KERNEL = endgame.COMPILED if kernel else None
         try:
             step(i)
         finally:
-            components.KERNEL = compiled
+            components.KERNEL, endgame.KERNEL = components.COMPILED, endgame.COMPILED
     return run
 
 
@@ -112,6 +116,24 @@ def met_components(size: str) -> list[tuple[list[tuple[tuple[tuple[int, int], ..
     return seen
 
 
+def met_endgames(size: str) -> list[tuple[DaggersObservation, int, int]]:
+    """The (observation, limit, budget) of every endgame search prob starts in the size's
+    games (its later questions of a game, answered by resuming a search, are left out)."""
+    seen: list[tuple[DaggersObservation, int, int]] = []
+    original = prob.searched_probe
+
+    def spy(obs: DaggersObservation, limit: int = 300, budget: int = 200_000
+            ) -> tuple[tuple[tuple[int, int], float] | None, endgame.EndgameSearch | None]:
+        seen.append((obs, limit, budget))
+        return original(obs, limit, budget)
+    prob.searched_probe = spy  # the prob module calls it by its own name
+    try:
+        games(size)(0)
+    finally:
+        prob.searched_probe = original
+    return seen
+
+
 def sudoku_sets(seed: int = 5901) -> dict[str, Callable[[int], None]]:
     """A step per set of bench_sudoku_multi (unique, several): solve every puzzle once."""
     from bench_sudoku_multi import draw
@@ -150,7 +172,8 @@ def write_table(argv: list[str]) -> None:
     parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args(argv)
     body = (table(args.json) + "\n\nCPU milliseconds a loop (a loop plays every board of the "
-            "set once, or enumerates every component met), over every value of every worker; "
+            "set once, enumerates every component met, or searches every endgame met), over "
+            "every value of every worker; "
             f"load average when written: {os.getloadavg()[0]:.1f}.")
     print(body)
     if args.out:
@@ -202,6 +225,14 @@ def main() -> None:
     for kernel in (True, False):
         runner.bench_time_func(f"enumerate/{'kernel' if kernel else 'pure'}",
                                cpu_timer(kernel_as(kernel, enumerate_all)))
+    positions = met_endgames(sizes[-1])
+
+    def search_all(i: int) -> None:
+        for obs, limit, budget in positions:
+            endgame.searched_probe(obs, limit, budget)
+    for kernel in (True, False):
+        runner.bench_time_func(f"endgame/{'kernel' if kernel else 'pure'}",
+                               cpu_timer(kernel_as(kernel, search_all)))
 
 if __name__ == "__main__":
     main()
