@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agents/games/daggers/_endgame.c | $(BIN)/python
+$(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agents/games/daggers/_endgame.c logic_agents/games/daggers/_clues.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BYTECODE)
 	touch $@
@@ -27,7 +27,7 @@ BYTECODE := $(BIN)/python -m compileall -q -j 0 -x 'examples/course/' logic_agen
 # (the C files: prob's compiled kernel is built by the install, so an edit reinstalls)
 # the tests also drive the example plug-in games through their entry points; Kakurasu is a
 # stranger no other test names: the suite must pass beside a game a user installs
-$(STAMP_DEV): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agents/games/daggers/_endgame.c examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml examples/kakurasu/pyproject.toml | $(BIN)/python
+$(STAMP_DEV): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agents/games/daggers/_endgame.c logic_agents/games/daggers/_clues.c examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml examples/kakurasu/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs,bench]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/lights-out

@@ -89,17 +89,17 @@ def test_the_wheel_is_installed_not_the_checkout(installed):
 
 
 def test_the_wheel_has_prob_s_compiled_kernel(installed):
-    """The wheel builds prob's C kernel (the odds' enumeration and the endgame search) against
-    the limited API (one build for every Python from 3.10), and the installed package uses
-    it."""
+    """The wheel builds prob's C kernel (the odds' enumeration, the endgame search, and the
+    Daggers agents' single-point bookkeeping) against the limited API (one build for every
+    Python from 3.10), and the installed package uses it."""
     bin_dir, work = installed
     done = subprocess.run([str(bin_dir / "python"), "-c",
-                           "from logic_agents.games.daggers import components as c, endgame as e; "
-                           "print(c.KERNEL.__file__); print(e.KERNEL.__file__)"],
+                           "from logic_agents.games.daggers import clues, components, endgame\n"
+                           "for part in (components, endgame, clues): print(part.KERNEL.__file__)"],
                           cwd=work, capture_output=True, text=True, env=_env())
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert all(line.endswith(".abi3.so") and "site-packages" in line for line in lines)
 
 

@@ -8,13 +8,20 @@ Concepts:
 - OpenClues: the clue cells that still have a covered neighbour, kept from the changes.
 - single_point_moves / single_point_proofs: the single-point strategy's sound deductions, one
   clue at a time (each with the clue that proves it).
+- The compiled bookkeeping (_clues.c, `KERNEL`): OpenClues and a fresh single-point pass in
+  C, used when the package was built with it; OpenClues's Python below is the fallback, and
+  both give the same clues, entries and moves (tests/games/daggers/test_clues_kernel.py).
+  LOGIC_AGENTS_PURE_PYTHON=1 turns it off, as it does prob's kernels.
 """
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from types import ModuleType
 
-from logic_agents.games.daggers.board import neighbours
+from logic_agents.games.daggers.board import GOLD, neighbours
+from logic_agents.games.daggers.components import PURE_PYTHON_VARIABLE
 from logic_agents.games.daggers.world import (
     CLUE_OF,
     COVERED,
@@ -28,6 +35,15 @@ from logic_agents.games.daggers.world import (
 from logic_agents.world.view import Cell
 
 _MARKS = frozenset((FLAGGED, HIT))  # the tokens a clue counts as found daggers
+
+COMPILED: ModuleType | None  # the compiled bookkeeping as built (None: no C compiler)
+try:
+    from logic_agents.games.daggers import _clues as COMPILED
+except ImportError:  # not built: OpenClues's Python
+    COMPILED = None
+# the bookkeeping asked: the compiled one unless turned off (tests compare both)
+KERNEL = None if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") else COMPILED
+Entry = tuple[Cell, int, list[Cell], int]  # (clue cell, clue, covered neighbours, marked)
 
 
 class GridChanges:
@@ -79,12 +95,77 @@ class OpenClues:
         self._entries: dict[int, tuple[Cell, int, list[Cell], int]] = {}
         self._fresh: set[int] = set()  # clues (re)read since the last `fresh` call
         self._sorted: list[tuple[Cell, int, list[Cell], int]] | None = None
+        # the compiled state of the board read last (KERNEL), and the count of its reads
+        # that changed something when `_sorted` was made; `_compiled` turns False for good
+        # (the Python below takes over) if a grid holds a token the kernel cannot read
+        self._compiled = KERNEL is not None
+        self._state: object | None = None
+        self._state_shape: tuple[int, int, str] | None = None
+        self._state_version = -1
 
     @property
     def open(self) -> set[Cell]:
         """The clue cells with a covered neighbour (as of the last observation read)."""
+        if self._compiled and self._seen is not None:
+            return {entry[0] for entry in self.neighbourhoods(self._seen)}
         cells = _indexed(*self._shape)[0] if self._shape else []
         return {cells[i] for i in self._open}
+
+    def _kernel_state(self, obs: DaggersObservation) -> object | None:
+        """The compiled state of obs's board (made for a new board); None when the Python
+        path answers (no kernel, or a token it could not read: then never again)."""
+        if not self._compiled or KERNEL is None:
+            return None
+        grid = obs.grid
+        shape = (len(grid), len(grid[0]), obs.topology)
+        if shape != self._state_shape:  # another board: a state of its own
+            cells, around_of, _ = _indexed(*shape)
+            try:
+                self._state = KERNEL.new(shape[0], shape[1], around_of, cells, COVERED,
+                                         FLAGGED, HIT, GOLD)
+            except (ValueError, TypeError):
+                self._fall_back()
+                return None
+            self._state_shape, self._sorted = shape, None
+        self._seen = obs
+        return self._state
+
+    def _fall_back(self) -> None:
+        """A grid of tokens the kernel cannot read: the Python path, from the first change."""
+        self._compiled, self._state, self._state_shape = False, None, None
+        self._seen, self._sorted = None, None
+
+    def _compiled_read(self, obs: DaggersObservation) -> int | None:
+        state = self._kernel_state(obs)
+        try:
+            version: int | None = (None if state is None or KERNEL is None
+                                   else KERNEL.read(state, obs.grid))
+        except (ValueError, TypeError):
+            self._fall_back()
+            return None
+        return version
+
+    def _compiled_entries(self, obs: DaggersObservation, fresh: bool) -> list[Entry] | None:
+        state = self._kernel_state(obs)
+        try:
+            found: list[Entry] | None = (None if state is None or KERNEL is None
+                                         else KERNEL.entries(state, obs.grid, fresh))
+        except (ValueError, TypeError):
+            self._fall_back()
+            return None
+        return found
+
+    def _compiled_proofs(self, obs: DaggersObservation
+                         ) -> tuple[list[tuple[Cell, Cell]], list[tuple[Cell, Cell]]] | None:
+        """A fresh single-point pass in C: (probes, flags), each a list of (cell, clue)."""
+        state = self._kernel_state(obs)
+        try:
+            found: tuple[list[tuple[Cell, Cell]], list[tuple[Cell, Cell]]] | None = (
+                None if state is None or KERNEL is None else KERNEL.proofs(state, obs.grid))
+        except (ValueError, TypeError):
+            self._fall_back()
+            return None
+        return found
 
     def _read(self, obs: DaggersObservation) -> None:
         """Bring the entries up to `obs`: re-read the clues around every changed cell."""
@@ -144,6 +225,14 @@ class OpenClues:
                        ) -> list[tuple[Cell, int, list[Cell], int]]:
         """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour, in
         reading order (the same list again until the grid changes: do not change it)."""
+        version = self._compiled_read(obs)
+        if version is not None:
+            if self._sorted is not None and version == self._state_version:
+                return self._sorted
+            compiled = self._compiled_entries(obs, False)
+            if compiled is not None:
+                self._sorted, self._state_version = compiled, version
+                return compiled
         self._read(obs)
         if self._sorted is None:
             entries = self._entries
@@ -153,6 +242,9 @@ class OpenClues:
     def fresh(self, obs: DaggersObservation) -> list[tuple[Cell, int, list[Cell], int]]:
         """neighbourhoods(obs), but only the clues whose neighbourhood changed since the last
         call (or that are new): a clue read before and unchanged since proves nothing new."""
+        compiled = self._compiled_entries(obs, True)
+        if compiled is not None:
+            return compiled
         self._read(obs)
         entries, open_ = self._entries, self._open
         out = [entries[i] for i in sorted(self._fresh) if i in open_]
@@ -187,6 +279,12 @@ def single_point_proofs(obs: DaggersObservation, clues: OpenClues | None = None,
     `fresh`, only those changed since the last fresh pass. The agents' loop asks so: its moves
     are played before it asks again, and each move changes the clues that proved it, so an
     unchanged clue has nothing left to prove (tests/games/daggers/test_trajectories.py)."""
+    if clues is not None and fresh:
+        found = clues._compiled_proofs(obs)
+        if found is not None:  # the same pass in C
+            probed, flagged = found
+            return [(DaggersAction("probe", c), clue) for c, clue in probed] + [
+                (DaggersAction("flag", c), clue) for c, clue in flagged]
     probes: dict[Cell, Cell] = {}
     flags: dict[Cell, Cell] = {}
     around = (clue_neighbourhoods(obs) if clues is None

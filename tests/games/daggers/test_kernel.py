@@ -99,16 +99,16 @@ def test_bad_input_is_an_exception(cons, free):
 
 
 def test_pure_python_plays_the_recorded_games():
-    """prob's recorded games (tests/games/daggers/data/trajectories.json) with both compiled
-    parts (the odds' kernel and the endgame search) turned off, in a fresh process: the
-    fallback plays every move the compiled parts play."""
+    """prob's recorded games (tests/games/daggers/data/trajectories.json) with every compiled
+    part (the odds' kernel, the endgame search, the single-point bookkeeping) turned off, in
+    a fresh process: the fallback plays every move the compiled parts play."""
     code = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from test_trajectories import RECORDED, MAPS, digest
-from logic_agents.games.daggers import components, endgame, load
+from logic_agents.games.daggers import clues, components, endgame, load
 from logic_agents.games.daggers.prob import ProbAgent
-assert components.KERNEL is None and endgame.KERNEL is None
+assert components.KERNEL is None and endgame.KERNEL is None and clues.KERNEL is None
 boards = [load(p) for p in sorted(MAPS.glob("*.txt"))]
 print(json.dumps([f"{b.name}/{s}" for b in boards for s in range(3)
                   if digest(b, ProbAgent, s) != RECORDED[f"prob/{b.name}/{s}"]]))
