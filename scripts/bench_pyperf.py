@@ -54,7 +54,7 @@ except ImportError:
 
 from _report import p95, write_report  # noqa: E402
 
-from logic_agents.games.daggers import components, endgame, odds, prob  # noqa: E402
+from logic_agents.games.daggers import clues, components, endgame, odds, prob  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.games.daggers.prob import ProbAgent  # noqa: E402
 from logic_agents.games.daggers.world import DaggersObservation, DaggersWorld  # noqa: E402
@@ -66,15 +66,19 @@ SEED = 5601
 
 
 def kernel_as(kernel: bool, step: Callable[[int], None]) -> Callable[[int], None]:
-    """`step` with both compiled parts (the odds' enumeration, the endgame search) on or off
-    (components.KERNEL and endgame.KERNEL are read at each call)."""
+    """`step` with every compiled part (the odds' enumeration, the endgame search, the
+    single-point bookkeeping) on or off (each module's KERNEL is read when it is used; an
+    agent's OpenClues reads it when the agent is reset)."""
+    parts = (components, endgame, clues)
+
     def run(i: int) -> None:
-        components.KERNEL = components.COMPILED if kernel else None
-        endgame.KERNEL = endgame.COMPILED if kernel else None
+        for part in parts:
+            part.KERNEL = part.COMPILED if kernel else None
         try:
             step(i)
         finally:
-            components.KERNEL, endgame.KERNEL = components.COMPILED, endgame.COMPILED
+            for part in parts:
+                part.KERNEL = part.COMPILED
     return run
 
 
