@@ -6,8 +6,7 @@ scripts/bench_pseq.py says), then prob's games in a child with the compiled kern
 enumeration, logic_agents/games/daggers/_enumerate.c, the endgame search, _endgame.c, and the
 single-point bookkeeping, _clues.c), in a child with LOGIC_AGENTS_PURE_PYTHON=1 (none),
 and with `--against REV` in a child of a worktree of REV with its own kernel built in place,
-all on the same boards and play seeds
-(scripts/_prob_games.py). It prints, per size:
+all on the same boards and play seeds (scripts/_prob_games.py). It prints, per size:
 - PSEQ's CPU per game (its whole process tree, the lowest round);
 - prob's CPU per game in-process in each build: mean (the lowest round), and over every game
   of every round the p95 and the max;
