@@ -17,6 +17,9 @@
  *   the first clue that proves it. The fresh clues are then read.
  * - read(state, grid): brings the state up to the grid, and says how many reads changed
  *   something (a cache of entries is good while that number stays).
+ * - fresh(state, cells): the fresh clues' indices, and with `cells` sets them: a state is
+ *   remade from the last grid and these when an OpenClues is unpickled (a capsule does not
+ *   pickle).
  * Tokens are compared as strings, as GridChanges compares them; a token that is not ASCII
  * is a ValueError, and OpenClues goes on in Python.
  *
@@ -467,6 +470,56 @@ static PyObject *new_state(PyObject *Py_UNUSED(self), PyObject *args)
     return capsule;
 }
 
+static PyObject *fresh_cells(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *capsule, *given = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &capsule, &given)) {
+        return NULL;
+    }
+    State *s = state_of(capsule);
+    if (s == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < s->cells; i++) {
+        if (s->fresh[i]) {
+            PyObject *index = PyLong_FromLong(i);
+            if (index == NULL || PyList_Append(out, index) < 0) {
+                Py_XDECREF(index);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(index);
+        }
+    }
+    if (given == Py_None) {
+        return out;
+    }
+    if (!PyList_Check(given)) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_TypeError, "the fresh cells are a list of indices");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < PyList_Size(given); k++) { /* checked first: all or none */
+        long i = PyLong_AsLong(PyList_GetItem(given, k));
+        if ((i == -1 && PyErr_Occurred()) || i < 0 || i >= s->cells) {
+            Py_DECREF(out);
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "a fresh cell off the board");
+            }
+            return NULL;
+        }
+    }
+    memset(s->fresh, 0, s->cells);
+    for (Py_ssize_t k = 0; k < PyList_Size(given); k++) {
+        s->fresh[PyLong_AsLong(PyList_GetItem(given, k))] = 1;
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"new", new_state, METH_VARARGS,
      "new(height, width, around_of, cells_of, covered, flagged, hit, gold) -> a state (a "
@@ -478,6 +531,9 @@ static PyMethodDef methods[] = {
     {"proofs", proofs_of, METH_VARARGS,
      "proofs(state, grid) -> (probes, flags) of the fresh clues, each a list of (cell, clue "
      "cell)."},
+    {"fresh", fresh_cells, METH_VARARGS,
+     "fresh(state, cells=None) -> the indices of the fresh clues; with `cells` (a list of "
+     "indices), those become the fresh ones (what a pickled OpenClues carries)."},
     {"read", read_grid, METH_VARARGS,
      "read(state, grid) -> how many reads changed something, this one included."},
     {NULL, NULL, 0, NULL},

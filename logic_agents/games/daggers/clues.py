@@ -111,6 +111,28 @@ class OpenClues:
         cells = _indexed(*self._shape)[0] if self._shape else []
         return {cells[i] for i in self._open}
 
+    def __getstate__(self) -> dict[str, object]:
+        """What pickles: the compiled state (a capsule) is left out, and the clues still
+        fresh in it are carried, so that it is remade from the last grid read."""
+        state = self.__dict__.copy()
+        if self._state is not None and KERNEL is not None:
+            state["_fresh_cells"] = KERNEL.fresh(self._state)
+            state["_state"], state["_state_shape"], state["_sorted"] = None, None, None
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        fresh = state.pop("_fresh_cells", None)
+        self.__dict__.update(state)
+        if fresh is None or self._seen is None:
+            return
+        seen = self._seen
+        if self._kernel_state(seen) is None or KERNEL is None:
+            # unpickled where the kernel is not: Python reads the grid anew (all clues fresh)
+            self._fall_back()
+            return
+        KERNEL.read(self._state, seen.grid)
+        KERNEL.fresh(self._state, fresh)
+
     def _kernel_state(self, obs: DaggersObservation) -> object | None:
         """The compiled state of obs's board (made for a new board); None when the Python
         path answers (no kernel, or a token it could not read: then never again)."""

@@ -129,3 +129,34 @@ def test_bad_grids_are_an_exception():
             COMPILED.proofs(state, grid)
     with pytest.raises((TypeError, ValueError)):
         COMPILED.read("not a state", (("1", "?"),))
+
+
+@needs_kernel
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 30))
+def test_an_agent_pickled_mid_game_plays_on_as_the_original(seed, after):
+    """spx's OpenClues holds a compiled state, which does not pickle: it carries its fresh
+    clues and is remade from the last grid. The copy and the original play on alike."""
+    import pickle
+
+    from logic_agents.games.daggers.agents import SinglePointAgent
+
+    board = generate_maps(PRESETS["intermediate"], 1, seed, (2, 2), True)[0]
+    worlds = [DaggersWorld(board), DaggersWorld(board)]
+    obs = [w.reset(seed=seed)[0] for w in worlds]
+    agent = SinglePointAgent()
+    agent.reset(seed)
+    for _ in range(after):
+        if worlds[0].outcome is not None:
+            return
+        action = agent.act(obs[0])
+        obs = [w.step(action)[0] for w in worlds]
+    copy = pickle.loads(pickle.dumps(agent))
+    assert copy.open_clues._compiled and copy.open_clues._state is not None
+    for _ in range(300):
+        if worlds[0].outcome is not None:
+            break
+        moves = [agent.act(obs[0]), copy.act(obs[1])]
+        assert moves[0] == moves[1]
+        obs = [w.step(m)[0] for w, m in zip(worlds, moves)]
+    assert worlds[0].outcome == worlds[1].outcome
