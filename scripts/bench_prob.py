@@ -166,6 +166,21 @@ def play_prob(pythonpath: Path, preset: str, count: int, start: tuple[int, int],
     return games
 
 
+def build_in_place(tree: Path, require: bool = True) -> bool:
+    """Compile `tree`'s C extensions next to their sources, as an editable install would, so
+    that a worktree plays with its own kernel; whether prob's kernel is there after (with
+    `require`, a tree without one is an error: a revision before the kernel has none)."""
+    subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q",
+                    "build_ext", "--inplace"], cwd=tree, check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-c", "from logic_agents.games.daggers import "
+                            "components; print(components.KERNEL is not None)"], cwd=tree,
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(tree)})
+    if require and built.stdout.strip() != "True":
+        raise SystemExit(f"{tree}: its kernel did not build: {built.stderr.strip()}")
+    return built.stdout.strip() == "True"
+
+
 @contextlib.contextmanager
 def checkout(rev: str | None):
     """A detached worktree of `rev` (None: nothing), removed afterwards."""

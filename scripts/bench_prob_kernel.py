@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import p95, write_report  # noqa: E402
-from bench_prob import checkout, play_prob  # noqa: E402
+from bench_prob import build_in_place, checkout, play_prob  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
 
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
@@ -47,18 +47,6 @@ def play(tree: Path, preset: str, games: int, seed: int, pure: bool) -> list[dic
     dict per game."""
     return play_prob(tree, preset, games, SIZES[preset][0], 1, seed,
                      {PURE_PYTHON_VARIABLE: "1" if pure else "0"})
-
-
-def build_in_place(tree: Path) -> None:
-    """Compile `tree`'s C extensions next to their sources, as an editable install would."""
-    subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q",
-                    "build_ext", "--inplace"], cwd=tree, check=True, capture_output=True)
-    built = subprocess.run([sys.executable, "-c", "from logic_agents.games.daggers import "
-                            "components; print(components.KERNEL is not None)"], cwd=tree,
-                           capture_output=True, text=True,
-                           env={**os.environ, "PYTHONPATH": str(tree)})
-    if built.stdout.strip() != "True":
-        raise SystemExit(f"{tree}: its kernel did not build: {built.stderr.strip()}")
 
 
 def main() -> int:

@@ -1,16 +1,16 @@
 """Two revisions side by side, in one run: start-up and `compare` cost, and the same output.
 
 Each command runs in a fresh process with PYTHONPATH set to a checkout of the revision (this
-working tree, and `--against REV` in a temporary git worktree), alternating, `--rounds`
-times, after one round that is not counted. Both trees are byte-compiled first and the
-children may write bytecode: with PYTHONDONTWRITEBYTECODE set (as it is on some machines),
-a fresh worktree would otherwise pay for compiling every module on every run, about 60 ms of
-start-up that is not the code's (measured: HEAD against itself). Only the built-in games are
-registered (`--plugins` keeps the installed ones): a plug-in installed for the newer tree may
-fail to load in an older one, which then loads fewer games and looks faster. It prints the
-median and the max of the wall time and of the CPU time (user + sys of the child) per
-command and revision, and whether both revisions printed the same JSON (a
-refactoring changes no answer).
+working tree, and `--against REV` in a temporary git worktree, its C extensions built in
+place), alternating, `--rounds` times, after one round that is not counted. Both trees are
+byte-compiled first and the children may write bytecode: with PYTHONDONTWRITEBYTECODE set
+(as it is on some machines), a fresh worktree would otherwise pay for compiling every module
+on every run, about 60 ms of start-up that is not the code's (measured: HEAD against
+itself). Only the built-in games are registered (`--plugins` keeps the installed ones): a
+plug-in installed for the newer tree may fail to load in an older one, which then loads
+fewer games and looks faster. It prints the median and the max of the wall time and of the
+CPU time (user + sys of the child) per command and revision, and whether both revisions
+printed the same JSON (a refactoring changes no answer).
 
     .venv/bin/python scripts/bench_revisions.py --against 473c413 [--rounds 7] [--only WORDS]
                                                 [--base REV]
@@ -33,6 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_prob import build_in_place  # noqa: E402
+
 SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 COMMANDS = {
     "--help": ["--help"],
@@ -143,6 +146,9 @@ def main() -> int:
             for tree in trees.values():
                 subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "logic_agents")],
                                check=True)
+                if tree != ROOT:  # a worktree plays with its own compiled kernel, if it has one
+                    print(f"{tree.name}: prob's kernel "
+                          f"{'built' if build_in_place(tree, require=False) else 'absent'}")
             for argv in commands.values():  # a warm-up round, not counted (file caches)
                 for tree in trees.values():
                     run(tree, argv)
