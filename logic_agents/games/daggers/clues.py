@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from types import ModuleType
+from typing import Any
 
 from logic_agents.games.daggers.board import GOLD, neighbours
 from logic_agents.games.daggers.components import PURE_PYTHON_VARIABLE
@@ -115,8 +116,8 @@ class OpenClues:
         """What pickles: the compiled state (a capsule) is left out, and the clues still
         fresh in it are carried, so that it is remade from the last grid read."""
         state = self.__dict__.copy()
-        if self._state is not None and KERNEL is not None:
-            state["_fresh_cells"] = KERNEL.fresh(self._state)
+        if self._state is not None and COMPILED is not None:
+            state["_fresh_cells"] = COMPILED.fresh(self._state)
             state["_state"], state["_state_shape"], state["_sorted"] = None, None, None
         return state
 
@@ -126,24 +127,26 @@ class OpenClues:
         if fresh is None or self._seen is None:
             return
         seen = self._seen
-        if self._kernel_state(seen) is None or KERNEL is None:
+        if self._kernel_state(seen) is None or COMPILED is None:
             # unpickled where the kernel is not: Python reads the grid anew (all clues fresh)
             self._fall_back()
             return
-        KERNEL.read(self._state, seen.grid)
-        KERNEL.fresh(self._state, fresh)
+        COMPILED.read(self._state, seen.grid)
+        COMPILED.fresh(self._state, fresh)
 
     def _kernel_state(self, obs: DaggersObservation) -> object | None:
         """The compiled state of obs's board (made for a new board); None when the Python
-        path answers (no kernel, or a token it could not read: then never again)."""
-        if not self._compiled or KERNEL is None:
+        path answers (no kernel when this OpenClues was made, or a token it could not read:
+        then never again). Calls go to the module that made the state, whatever KERNEL
+        says now."""
+        if not self._compiled or COMPILED is None:
             return None
         grid = obs.grid
         shape = (len(grid), len(grid[0]), obs.topology)
         if shape != self._state_shape:  # another board: a state of its own
             cells, around_of, _ = _indexed(*shape)
             try:
-                self._state = KERNEL.new(shape[0], shape[1], around_of, cells, COVERED,
+                self._state = COMPILED.new(shape[0], shape[1], around_of, cells, COVERED,
                                          FLAGGED, HIT, GOLD)
             except (ValueError, TypeError):
                 self._fall_back()
@@ -157,37 +160,17 @@ class OpenClues:
         self._compiled, self._state, self._state_shape = False, None, None
         self._seen, self._sorted = None, None
 
-    def _compiled_read(self, obs: DaggersObservation) -> int | None:
+    def _ask_kernel(self, obs: DaggersObservation, ask: str, *args: object) -> Any:
+        """COMPILED.<ask>(state, obs.grid, *args) on obs's board's state, or None when the
+        Python path answers (then for good, if the kernel could not read the grid)."""
         state = self._kernel_state(obs)
+        if state is None or COMPILED is None:
+            return None
         try:
-            version: int | None = (None if state is None or KERNEL is None
-                                   else KERNEL.read(state, obs.grid))
+            return getattr(COMPILED, ask)(state, obs.grid, *args)
         except (ValueError, TypeError):
             self._fall_back()
             return None
-        return version
-
-    def _compiled_entries(self, obs: DaggersObservation, fresh: bool) -> list[Entry] | None:
-        state = self._kernel_state(obs)
-        try:
-            found: list[Entry] | None = (None if state is None or KERNEL is None
-                                         else KERNEL.entries(state, obs.grid, fresh))
-        except (ValueError, TypeError):
-            self._fall_back()
-            return None
-        return found
-
-    def _compiled_proofs(self, obs: DaggersObservation
-                         ) -> tuple[list[tuple[Cell, Cell]], list[tuple[Cell, Cell]]] | None:
-        """A fresh single-point pass in C: (probes, flags), each a list of (cell, clue)."""
-        state = self._kernel_state(obs)
-        try:
-            found: tuple[list[tuple[Cell, Cell]], list[tuple[Cell, Cell]]] | None = (
-                None if state is None or KERNEL is None else KERNEL.proofs(state, obs.grid))
-        except (ValueError, TypeError):
-            self._fall_back()
-            return None
-        return found
 
     def _read(self, obs: DaggersObservation) -> None:
         """Bring the entries up to `obs`: re-read the clues around every changed cell."""
@@ -247,11 +230,11 @@ class OpenClues:
                        ) -> list[tuple[Cell, int, list[Cell], int]]:
         """As world.clue_neighbourhoods(obs), for the clues with a covered neighbour, in
         reading order (the same list again until the grid changes: do not change it)."""
-        version = self._compiled_read(obs)
+        version: int | None = self._ask_kernel(obs, "read")
         if version is not None:
             if self._sorted is not None and version == self._state_version:
                 return self._sorted
-            compiled = self._compiled_entries(obs, False)
+            compiled: list[Entry] | None = self._ask_kernel(obs, "entries", False)
             if compiled is not None:
                 self._sorted, self._state_version = compiled, version
                 return compiled
@@ -264,7 +247,7 @@ class OpenClues:
     def fresh(self, obs: DaggersObservation) -> list[tuple[Cell, int, list[Cell], int]]:
         """neighbourhoods(obs), but only the clues whose neighbourhood changed since the last
         call (or that are new): a clue read before and unchanged since proves nothing new."""
-        compiled = self._compiled_entries(obs, True)
+        compiled: list[Entry] | None = self._ask_kernel(obs, "entries", True)
         if compiled is not None:
             return compiled
         self._read(obs)
@@ -302,8 +285,10 @@ def single_point_proofs(obs: DaggersObservation, clues: OpenClues | None = None,
     are played before it asks again, and each move changes the clues that proved it, so an
     unchanged clue has nothing left to prove (tests/games/daggers/test_trajectories.py)."""
     if clues is not None and fresh:
-        found = clues._compiled_proofs(obs)
-        if found is not None:  # the same pass in C
+        # the same pass in C: (probes, flags), each a list of (cell, clue)
+        found: tuple[list[tuple[Cell, Cell]], list[tuple[Cell, Cell]]] | None = \
+            clues._ask_kernel(obs, "proofs")
+        if found is not None:
             probed, flagged = found
             return [(DaggersAction("probe", c), clue) for c, clue in probed] + [
                 (DaggersAction("flag", c), clue) for c, clue in flagged]

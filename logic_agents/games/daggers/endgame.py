@@ -340,10 +340,11 @@ class EndgameSearch:
         return scored
 
     def _compiled_value(self, i: int, worlds_now: int, open_: int, lives: int) -> float:
-        """_value, asked of the compiled search."""
-        assert KERNEL is not None
+        """_value, asked of the compiled search (the module that made it, whatever KERNEL
+        says now)."""
+        assert COMPILED is not None
         world_bytes, cell_bytes = self._words
-        found: float | None = KERNEL.value(self.compiled, i,
+        found: float | None = COMPILED.value(self.compiled, i,
                                            worlds_now.to_bytes(world_bytes, "little"),
                                            open_.to_bytes(cell_bytes, "little"), lives)
         if found is None:
@@ -388,8 +389,8 @@ class EndgameSearch:
             return None  # every covered cell is a dagger: nothing is left to probe
         self.nodes, self.budget = 0, budget
         if self.compiled is not None:
-            assert KERNEL is not None
-            KERNEL.restart(self.compiled, budget)
+            assert COMPILED is not None
+            COMPILED.restart(self.compiled, budget)
         try:
             scored = self._top(worlds_now, cells, open_, obs.lives)
         except _OutOfBudget:
