@@ -59,9 +59,23 @@ def set_up(tree: Path) -> None:
 def run_suite(tree: Path, junit: Path, pytest_args: str) -> tuple[Measured, str]:
     """One `make test` in `tree`; its measure and pytest's counts."""
     addopts = f"-p no:cacheprovider --junitxml={junit} {pytest_args}".strip()
-    measured = Measured(["make", "-C", str(tree), "test"], tree,
-                        _environment(PYTEST_ADDOPTS=addopts))
+    try:
+        measured = Measured(["make", "-C", str(tree), "test"], tree,
+                            _environment(PYTEST_ADDOPTS=addopts))
+    except SystemExit as failed:  # make says only that it failed: name the tests that did
+        named = failed_tests(junit)
+        raise SystemExit(f"{failed}\nin {tree}, failed: "
+                         f"{', '.join(named) or 'no test named (see the make output)'}") from None
     return measured, summary_line(junit)
+
+
+def failed_tests(junit: Path) -> list[str]:
+    """The tests of pytest's JUnit file that failed or erred (none when it is missing)."""
+    if not junit.exists():
+        return []
+    return [f"{case.get('classname', '')}::{case.get('name', '')}"
+            for case in ElementTree.parse(junit).getroot().iter("testcase")
+            if case.find("failure") is not None or case.find("error") is not None]
 
 
 def summary_line(junit: Path) -> str:
