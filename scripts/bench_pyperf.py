@@ -42,6 +42,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -102,40 +104,34 @@ def games(size: str) -> Callable[[int], None]:
     return play
 
 
-def met_components(size: str) -> list[tuple[list[tuple[tuple[tuple[int, int], ...], int]],
-                                            int | None]]:
-    """The (constraints, free) of every enumeration prob asks for in the size's games."""
-    seen: list[tuple[list[tuple[tuple[tuple[int, int], ...], int]], int | None]] = []
-    original = components.enumerate_component
+def calls_met(size: str, module: ModuleType, name: str) -> list[tuple[Any, ...]]:
+    """The arguments of every call of `module.name` in the size's games (the module calls
+    it by its own name, so that is where it is watched)."""
+    seen: list[tuple[Any, ...]] = []
+    original = getattr(module, name)
 
-    def spy(cons: list[tuple[tuple[tuple[int, int], ...], int]], free: int | None = None
-            ) -> components.Component:
-        seen.append((list(cons), free))
-        return original(cons, free)
-    odds.enumerate_component = spy  # the odds module calls it by its own name
+    def spy(*args: Any) -> Any:
+        seen.append(args)
+        return original(*args)
+    setattr(module, name, spy)
     try:
         games(size)(0)
     finally:
-        odds.enumerate_component = original
+        setattr(module, name, original)
     return seen
+
+
+def met_components(size: str) -> list[tuple[list[tuple[tuple[tuple[int, int], ...], int]],
+                                            int | None]]:
+    """The (constraints, free) of every enumeration prob asks for in the size's games."""
+    return [(list(args[0]), args[1] if len(args) > 1 else None)
+            for args in calls_met(size, odds, "enumerate_component")]
 
 
 def met_endgames(size: str) -> list[tuple[DaggersObservation, int, int]]:
     """The (observation, limit, budget) of every endgame search prob starts in the size's
     games (its later questions of a game, answered by resuming a search, are left out)."""
-    seen: list[tuple[DaggersObservation, int, int]] = []
-    original = prob.searched_probe
-
-    def spy(obs: DaggersObservation, limit: int = 300, budget: int = 200_000
-            ) -> tuple[tuple[tuple[int, int], float] | None, endgame.EndgameSearch | None]:
-        seen.append((obs, limit, budget))
-        return original(obs, limit, budget)
-    prob.searched_probe = spy  # the prob module calls it by its own name
-    try:
-        games(size)(0)
-    finally:
-        prob.searched_probe = original
-    return seen
+    return [(args[0], args[1], args[2]) for args in calls_met(size, prob, "searched_probe")]
 
 
 def sudoku_sets(seed: int = 5901) -> dict[str, Callable[[int], None]]:

@@ -221,6 +221,13 @@ static State *state_of(PyObject *capsule)
     return PyCapsule_GetPointer(capsule, CAPSULE);
 }
 
+/* The state of `capsule`, brought up to `grid`; NULL (an exception set) if either is bad. */
+static State *updated(PyObject *capsule, PyObject *grid)
+{
+    State *s = state_of(capsule);
+    return s == NULL || update(s, grid) < 0 ? NULL : s;
+}
+
 static PyObject *cell_of(State *s, int i)
 {
     PyObject *cell = PyList_GetItem(s->cells_of, i);
@@ -255,11 +262,9 @@ static PyObject *entries_of(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *capsule, *grid;
     int fresh_only;
-    if (!PyArg_ParseTuple(args, "OOp", &capsule, &grid, &fresh_only)) {
-        return NULL;
-    }
-    State *s = state_of(capsule);
-    if (s == NULL || update(s, grid) < 0) {
+    State *s;
+    if (!PyArg_ParseTuple(args, "OOp", &capsule, &grid, &fresh_only)
+            || (s = updated(capsule, grid)) == NULL) {
         return NULL;
     }
     PyObject *out = PyList_New(0);
@@ -302,11 +307,8 @@ static int append_pair(State *s, PyObject *to, int cell, int clue)
 static PyObject *proofs_of(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *capsule, *grid;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &grid)) {
-        return NULL;
-    }
-    State *s = state_of(capsule);
-    if (s == NULL || update(s, grid) < 0) {
+    State *s;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &grid) || (s = updated(capsule, grid)) == NULL) {
         return NULL;
     }
     /* proof_mark: 2 * pass + 1 for a probe, 2 * pass + 2 for a flag (a cell proved both
@@ -371,11 +373,8 @@ fail:
 static PyObject *read_grid(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *capsule, *grid;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &grid)) {
-        return NULL;
-    }
-    State *s = state_of(capsule);
-    if (s == NULL || update(s, grid) < 0) {
+    State *s;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &grid) || (s = updated(capsule, grid)) == NULL) {
         return NULL;
     }
     return PyLong_FromLong(s->version);

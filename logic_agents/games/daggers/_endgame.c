@@ -188,6 +188,18 @@ static int memo_put(Search *s, const word *key, double value)
 
 /* -- what a probe shows --------------------------------------------------------------- */
 
+/* Add to `into` the covered neighbours of every cell of `cells` (sets of cells). */
+static void or_around(const Search *s, const word *cells, word *into)
+{
+    int cw = s->cw;
+    FOR_MEMBERS(cells, cw, j) {
+        const word *around = s->around_bits + (size_t)j * cw;
+        for (int k = 0; k < cw; k++) {
+            into[k] |= around[k];
+        }
+    }
+}
+
 /* EndgameSearch._shows: the cells probing the 0 at cell i opens in world w (into `opened`),
  * and the clues of those that are not 0, in bit order (appended to seq; their count). */
 static int shows(const Search *s, int w, int i, word *opened, int *seq)
@@ -196,12 +208,7 @@ static int shows(const Search *s, int w, int i, word *opened, int *seq)
     const word *daggers = s->dagger_bits + (size_t)w * cw;
     word clued[MAX_WORDS], zeros[MAX_WORDS], frontier[MAX_WORDS], grow[MAX_WORDS];
     memcpy(clued, s->near_known, sizeof(word) * cw);
-    FOR_MEMBERS(daggers, cw, d) {
-        const word *around = s->around_bits + (size_t)d * cw;
-        for (int k = 0; k < cw; k++) {
-            clued[k] |= around[k];
-        }
-    }
+    or_around(s, daggers, clued);
     for (int k = 0; k < cw; k++) {
         zeros[k] = s->everything[k] & ~clued[k] & ~daggers[k];
         opened[k] = frontier[k] = 0;
@@ -213,12 +220,7 @@ static int shows(const Search *s, int w, int i, word *opened, int *seq)
             reach[k] = frontier[k] & zeros[k];
             grow[k] = 0;
         }
-        FOR_MEMBERS(reach, cw, j) {
-            const word *around = s->around_bits + (size_t)j * cw;
-            for (int k = 0; k < cw; k++) {
-                grow[k] |= around[k];
-            }
-        }
+        or_around(s, reach, grow);
         for (int k = 0; k < cw; k++) {
             frontier[k] = grow[k] & ~opened[k];
             opened[k] |= grow[k];
@@ -387,12 +389,7 @@ static double search(Search *s, const word *worlds, const word *open, int lives)
             differ[k] = a[k] ^ b[k];
             near[k] = 0;
         }
-        FOR_MEMBERS(differ, cw, j) {
-            const word *around = s->around_bits + (size_t)j * cw;
-            for (int k = 0; k < cw; k++) {
-                near[k] |= around[k];
-            }
-        }
+        or_around(s, differ, near);
         for (int k = 0; k < cw; k++) {
             near[k] &= ~(a[k] | b[k]);
         }

@@ -185,16 +185,15 @@ _VALUES = {ch: v for ch in [*EMPTY, *"123456789", *(chr(ord("A") + k) for k in r
            if (v := value_of(ch)) is not None}
 
 
-def _parse_line(lines: list[str], lineno: int, file: str, stem: str | None = None
-                ) -> SudokuPuzzle:
+def _parse_line(lines: list[str], lineno: int, file: str, stem: str) -> SudokuPuzzle:
+    """The puzzle of one line; `stem` (the file's) names it when no comment does."""
     raw = lines[lineno - 1]
     try:  # the usual case: every character a symbol, each placed only if an error needs it
         values = [_VALUES[ch] for ch in raw.split("#", 1)[0].rstrip()]
     except KeyError:  # noise or a bad symbol: read located (a bad symbol is said there)
         values = _located_values(lines, lineno, file)[0]
     return _make(values, lambda: _located_values(lines, lineno, file)[1],
-                 _comment_name(raw, f"{Path(file).stem if stem is None else stem}:{lineno}"),
-                 file, lineno)
+                 _comment_name(raw, f"{stem}:{lineno}"), file, lineno)
 
 
 def _located_values(lines: list[str], lineno: int,

@@ -17,10 +17,10 @@ from logic_agents.games.daggers.clues import OpenClues, single_point_proofs
 from logic_agents.games.daggers.generate import PRESETS, generate_maps
 from logic_agents.games.daggers.world import DaggersAction, DaggersObservation
 
+from .compiled import needs_built
+
 COMPILED = clues.COMPILED
-needs_kernel = pytest.mark.skipif(
-    COMPILED is None and not os.environ.get("CI_REQUIRE_KERNEL"),
-    reason="the compiled bookkeeping is not built here (no C compiler at install)")
+needs_kernel = needs_built(COMPILED, "the compiled bookkeeping")
 
 
 def test_the_bookkeeping_is_built_when_ci_requires_it():

@@ -16,10 +16,10 @@ from logic_agents.games.daggers.board import neighbours
 from logic_agents.games.daggers.endgame import EndgameSearch, _OutOfBudget, placements
 from logic_agents.games.daggers.world import FLAGGED, HIT, DaggersObservation
 
+from .compiled import needs_built
+
 COMPILED = endgame.COMPILED
-needs_kernel = pytest.mark.skipif(
-    COMPILED is None and not os.environ.get("CI_REQUIRE_KERNEL"),
-    reason="the compiled endgame search is not built here (no C compiler at install)")
+needs_kernel = needs_built(COMPILED, "the compiled endgame search")
 
 
 def test_the_endgame_search_is_built_when_ci_requires_it():

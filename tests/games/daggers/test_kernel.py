@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from logic_agents.games.daggers import components
 from logic_agents.games.daggers.components import PURE_PYTHON_VARIABLE, enumerate_component
 
+from .compiled import needs_built
+
 COMPILED = components.COMPILED
-needs_kernel = pytest.mark.skipif(
-    COMPILED is None and not os.environ.get("CI_REQUIRE_KERNEL"),
-    reason="the compiled kernel is not built here (no C compiler at install)")
+needs_kernel = needs_built(COMPILED, "the compiled kernel")
 
 
 def test_the_kernel_is_built_when_ci_requires_it():
