@@ -189,8 +189,10 @@ def score_stats(scores: Sequence[float], z: float = 1.96) -> ScoreStats:
     n = len(scores)
     if n == 0:
         return ScoreStats(0.0, 0.0, 0.0, (0.0, 0.0))
-    mean = sum(scores) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+    # math.fsum is exactly rounded, so the same scores in any order (the order parallel
+    # games finish in) give the same doubles
+    mean = math.fsum(scores) / n
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
     half = z * sd / math.sqrt(n)
     return ScoreStats(mean, statistics.median(scores), max(scores), (mean - half, mean + half))
 
@@ -206,11 +208,11 @@ def _stats(rows: list[Row], scored: bool = False,
         timeouts=sum(r.outcome == "timeout" for r in rows),
         win_rate=wins / n if n else 0.0,
         ci95=wilson(wins, n),
-        mean_steps=sum(r.steps for r in rows) / n if n else 0.0,
-        mean_guesses=sum(r.guesses for r in rows) / n if n else 0.0,
-        mean_time_s=sum(r.time_s for r in rows) / n if n else 0.0,
-        mean_cpu_s=sum(r.cpu_s for r in rows) / n if n else 0.0,
-        mean_stats={k: sum(r.stats[k] for r in rows) / n
+        mean_steps=math.fsum(r.steps for r in rows) / n if n else 0.0,
+        mean_guesses=math.fsum(r.guesses for r in rows) / n if n else 0.0,
+        mean_time_s=math.fsum(r.time_s for r in rows) / n if n else 0.0,
+        mean_cpu_s=math.fsum(r.cpu_s for r in rows) / n if n else 0.0,
+        mean_stats={k: math.fsum(r.stats[k] for r in rows) / n
                     for k in sorted(set.intersection(*[set(r.stats) for r in rows]))} if n else {},
         score=score_stats([r.score or 0 for r in rows]) if scored else None,
         groups=groups,
