@@ -6,7 +6,9 @@ Under CI=1 (.ci/run sets it) Hypothesis is derandomised: the same examples in ev
 Tests marked `slow` run in `make test`; `make test-fast` leaves them out.
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,6 +33,8 @@ def project_games() -> list[str]:
 # where clean plug-in trials are remembered (world.trial): a folder of this run's own, so
 # the suite never writes to the user's ~/.cache and starts with nothing remembered
 os.environ["LOGIC_AGENTS_CACHE"] = tempfile.mkdtemp(prefix="logic-agents-cache-")
+# ...and removed when the process that made it ends (each run used to leave one in /tmp)
+atexit.register(shutil.rmtree, os.environ["LOGIC_AGENTS_CACHE"], ignore_errors=True)
 
 settings.register_profile("logic-agents", deadline=None)
 # CI (.ci/run sets CI=1) runs the same examples every time: a red CI is a finding anyone can
