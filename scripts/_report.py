@@ -25,9 +25,26 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def portable(argument: str) -> str:
+    """An argument as anyone's command line reads it: a path in this checkout relative to
+    it, a peer's build as PEERS/... (the folder the peers were built in, as
+    scripts/bench_pseq.py says), anything else as typed."""
+    path = Path(argument)
+    if not path.is_absolute():
+        return argument
+    if path.resolve().is_relative_to(ROOT):
+        return path.resolve().relative_to(ROOT).as_posix()
+    if "peers" in path.parts:
+        return "/".join(["PEERS", *path.parts[path.parts.index("peers") + 1:]])
+    return argument
+
+
 def provenance(elapsed_s: float) -> str:
-    command = "python " + " ".join([Path(sys.argv[0]).as_posix().split("/work/main/")[-1]]
-                                   + sys.argv[1:])
+    command = "python " + " ".join(portable(a) for a in [str(Path(sys.argv[0]).resolve()),
+                                                         *sys.argv[1:]])
     machine = (f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
                f"Python {platform.python_version()}")
     return (f"- Command: `{command}`\n- Machine: {machine}\n"

@@ -11,7 +11,10 @@ all on the same boards and play seeds (scripts/_prob_games.py). It prints, per s
 - prob's CPU per game in-process in each build: mean (the lowest round), and over every game
   of every round the p95 and the max;
 - the ratios to PSEQ and between the builds, and whether every game played the same moves in
-  every build (a digest per game).
+  every build (a digest per game);
+- the world alone: the same moves played again on a fresh world by an agent that only hands
+  them back (the kernel build's child, BENCH_REPLAY=1 in scripts/_prob_games.py), the part of
+  a game no agent can go below while the world is this Python simulator, beside PSEQ.
 The boards are generate_maps(`--seed`), drawn for this benchmark; the kernel was never tuned
 on any board (it computes what the Python search computes).
 
@@ -42,11 +45,13 @@ from bench_pseq import SIZES, play_pseq  # noqa: E402
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
 
 
-def play(tree: Path, preset: str, games: int, seed: int, pure: bool) -> list[dict]:
+def play(tree: Path, preset: str, games: int, seed: int, pure: bool,
+         replay: bool = False) -> list[dict]:
     """prob's games in one fresh child of `tree`'s package, with its kernel or without, one
-    dict per game."""
+    dict per game (with `replay`, each also timed as the world alone: replay_cpu_s)."""
     return play_prob(tree, preset, games, SIZES[preset][0], 1, seed,
-                     {PURE_PYTHON_VARIABLE: "1" if pure else "0"})
+                     {PURE_PYTHON_VARIABLE: "1" if pure else "0",
+                      "BENCH_REPLAY": "1" if replay else "0"})
 
 
 def main() -> int:
@@ -89,6 +94,8 @@ def main() -> int:
         f"{args.rounds} rounds, PSEQ then each build in turn, each mean the lowest "
         f"round's, the p95 and max over every game of every round. PSEQ plays ten times as "
         f"many games of its own (same rule), on 1 process; its CPU is its whole process tree. "
+        f"The world alone: the kernel build's moves played again on a fresh world by an agent "
+        f"that only hands them back, timed the same way (the lowest round's mean). "
         f"Load average at the end: {load:.1f}.")
     print(body)
     if args.out:
@@ -105,19 +112,22 @@ def table(args: argparse.Namespace, sizes: list[str], counts: list[int],
     head += [f"prob, {label}: mean / p95 / max ms" for label, _, _ in builds]
     head += [f"{label} / PSEQ" for label, _, _ in builds]
     head += [f"{label} / kernel" for label, _, _ in builds[1:]]
-    head += ["same moves in every build"]
+    head += ["the world alone: mean ms (/ PSEQ)", "same moves in every build"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for preset, games in zip(sizes, counts):
         pseq_ms: list[float] = []
         means: list[list[float]] = [[] for _ in builds]
         every: list[list[float]] = [[] for _ in builds]
         moves: list[list[str]] = [[] for _ in builds]
+        floors: list[float] = []
         for _ in range(args.rounds):
             peer_games = 10 * games
             _, cpu = play_pseq(args.pseq, SIZES[preset][1], peer_games, 1)
             pseq_ms.append(1000 * cpu / peer_games)
             for b, (_, tree, pure) in enumerate(builds):
-                played = play(tree, preset, games, args.seed, pure)
+                played = play(tree, preset, games, args.seed, pure, replay=b == 0)
+                if b == 0:
+                    floors.append(statistics.mean(1000 * g["replay_cpu_s"] for g in played))
                 times = [1000 * g["cpu_s"] for g in played]
                 means[b].append(statistics.mean(times))
                 every[b] += times
@@ -129,7 +139,7 @@ def table(args: argparse.Namespace, sizes: list[str], counts: list[int],
         cells += [f"{low:.2f} / {p95(e):.2f} / {max(e):.1f}" for low, e in zip(lowest, every)]
         cells += [f"{low / peer:.1f}x" for low in lowest]
         cells += [f"{low / lowest[0]:.2f}x" for low in lowest[1:]]
-        cells += [f"{same} of {games}"]
+        cells += [f"{min(floors):.3f} ({min(floors) / peer:.1f}x)", f"{same} of {games}"]
         lines.append("| " + " | ".join(cells) + " |")
         print(lines[-1], file=sys.stderr, flush=True)
     return lines
