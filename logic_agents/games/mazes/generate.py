@@ -13,6 +13,10 @@ Concepts:
   out, a new path is planted. The planted path stays a solution throughout, so the loop ends
   in a unique puzzle; after `max_rounds` a new path is planted, on a fresh solver (the old
   one's cuts and retired selectors made each call about twice as slow).
+- Doomed paths (doomed_by): before any shape is placed, one SAT call asks for another path
+  that crosses every L the planted path crosses once exactly once too; such a path solves
+  every layout, so the planted path is given up at once instead of after the rounds that
+  would meet it.
 - Second opinion: when a call on the family's solver passes CONFLICT_BUDGET (nearly always
   the last call, the proof of uniqueness), the layout's board alone is asked on a fresh
   PROOF_SOLVER with the family's last PROOF_CUTS cycle cuts; only when that passes
@@ -171,15 +175,21 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
     family = family or ShapeFamilySolver(height, width)
     started = time.perf_counter()
     restarts = rounds = 0
+    worn = False  # whether repair rounds have run on the family solver since it was made
     try:
         while restarts < 1000:
-            if restarts and own:
+            if worn and own:
                 # a new path on a fresh solver: what the last path's rounds left behind (its
                 # cycle cuts, thousands of retired selectors) slowed every later call about
                 # twofold (docs/BENCHMARKS.md, "Mazes 20x20 generation")
                 family.close()
                 family = ShapeFamilySolver(height, width)
+                worn = False
             layout = _Layout(height, width, plant_path(height, width, rng), rng)
+            if doomed_by(layout, family) is not None:  # no layout could make it the only one
+                restarts += 1
+                continue
+            worn = True
             while len(layout.shapes) < target:
                 options = layout.candidates()
                 if not options:
@@ -209,6 +219,23 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
     finally:
         if own:
             family.close()
+
+
+def doomed_by(layout: _Layout, family: ShapeFamilySolver) -> list[Cell] | None:
+    """Another path that no L-tetromino can ever rule out, if there is one: it crosses every
+    L that the planted path crosses once exactly once too, so it is a solution of every
+    layout and the planted path can never be the only one. None when there is none (or the
+    solver's budget ran out on the question: the repair rounds then go on as before).
+
+    One SAT call on the family solver, every L the planted path crosses once switched on at
+    once (about 10 ms on 20x20). The repair rounds used to find such a path only at the end,
+    when no L could rule out the other path they met: on 65 planted paths of 28 boards
+    (20x20), 18 paths ended that way after 48 to 184 rounds, 59 of the 256 s spent. On 30
+    of those paths (15 boards), this call named the 9 that ended that way and none of the
+    other 21 (docs/BENCHMARKS.md, "Mazes 20x20 generation")."""
+    found = family.shape_solutions(layout.crossed_once, 1, excluded=[layout.path],
+                                   conflicts=CONFLICT_BUDGET)
+    return found[0] if found else None
 
 
 def _second_opinion(layout: _Layout, family: ShapeFamilySolver) -> list[list[Cell]] | None:

@@ -308,6 +308,53 @@ def test_generated_boards_are_unique_by_brute_force(size):
                    for cells in g.board.shapes.values())
 
 
+def _simple_paths(height: int, width: int) -> list[list[tuple[int, int]]]:
+    """Every simple path from the start (bottom left) to the finish (top right)."""
+    start, finish = (height - 1, 0), (0, width - 1)
+    out, path, seen = [], [start], {start}
+
+    def extend():
+        r, c = path[-1]
+        if path[-1] == finish:
+            out.append(list(path))
+            return
+        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= n[0] < height and 0 <= n[1] < width and n not in seen:
+                path.append(n)
+                seen.add(n)
+                extend()
+                seen.discard(path.pop())
+
+    extend()
+    return out
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.sampled_from([(4, 4), (4, 5), (5, 4), (5, 5)]), st.integers(0, 10**6))
+def test_a_doomed_planted_path_is_exactly_one_that_no_layout_makes_unique(shape, seed):
+    # doomed_by against brute force: another simple path that crosses once every L the planted
+    # path crosses once exists exactly when the check names one, and what it names is one
+    height, width = shape
+    rng = random.Random(seed)
+    layout = maze_generate._Layout(height, width, maze_generate.plant_path(height, width, rng),
+                                   rng)
+
+    def crosses_every_l_once(other):
+        return all(len(set(other).intersection(cells)) == 1 for cells in layout.crossed_once)
+
+    expected = any(other != layout.path and crosses_every_l_once(other)
+                   for other in _simple_paths(height, width))
+    family = ShapeFamilySolver(height, width)
+    try:
+        witness = maze_generate.doomed_by(layout, family)
+    finally:
+        family.close()
+    assert (witness is not None) == expected
+    if witness is not None:
+        assert witness in _simple_paths(height, width) and witness != layout.path
+        assert crosses_every_l_once(witness)
+
+
 def test_generated_boards_scale_and_the_kb_prints():
     g = generate_boards(12, 1, seed=2)[0]
     assert MazeSolver(g.board).solutions(3) == [g.solution]
