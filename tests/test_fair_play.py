@@ -17,6 +17,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -173,8 +174,20 @@ def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path
     study = [sys.executable, "-m", "logic_agents", "compare", "EASY1", "EASY2", "--agents",
              f"spx,{cheat(cheats.KillsTheReferee)}", "--runs", "2", "--seed", "5", "--jobs",
              "1", "--sandbox", "none", "--out", str(out)]
-    done = subprocess.run(study, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    temp = tmp_path / "tmp"  # the study's temporary folder: what its players leave is seen here
+    temp.mkdir()
+    done = subprocess.run(study, cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "TMPDIR": str(temp)})
     assert done.returncode == -9  # killed: the documented limit without the sandbox
+    # the killed referee could not remove its player's folder (its last game's files): the
+    # next player started on the machine does, and its own when it ends
+    left = list(temp.glob("logic-agents-player-*"))
+    again = subprocess.run([sys.executable, "-m", "logic_agents", "play", "EASY1", "--agent",
+                            "examples/my_agent.py:MyAgent", "--sandbox", "none", "--quiet"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "TMPDIR": str(temp)})
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert left and list(temp.glob("logic-agents-player-*")) == []
     kept = read_rows(out, sealing_key(out))  # every row there is the referee's, sealed
     alone = {(r.map, r.run): r for r in batch.compare(["spx"], _entries(), runs=2, seed=5,
                                                       jobs=1)}
@@ -183,6 +196,36 @@ def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path
         assert row.agent in ("spx", "kill-referee")
         if row.agent == "spx":
             assert plain([row]) == plain([alone[(row.map, row.run)]])
+
+
+def test_only_the_folders_of_ended_referees_are_removed(tmp_path, monkeypatch):
+    from logic_agents.referee import players
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    dead = int(ended.stdout)
+    zombie = os.fork()
+    if zombie == 0:
+        os._exit(0)
+    try:
+        while players._alive(zombie):  # it ends at once; until reaped it is a zombie
+            time.sleep(0.01)
+        outside = tmp_path / "outside"
+        outside.mkdir()
+        names = {"mine": f"logic-agents-player-{os.getpid()}-a", "dead": f"logic-agents-player-{dead}-b",
+                 "zombie": f"logic-agents-player-{zombie}-c", "old": "logic-agents-player-k2x9",
+                 "other": f"something-{dead}-d"}
+        for name in names.values():
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "left.txt").write_text("a game's file")
+        (tmp_path / f"logic-agents-player-{dead}-link").symlink_to(outside)
+        players._remove_stale_folders()
+    finally:
+        os.waitpid(zombie, 0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [names["mine"], names["old"], names["other"], f"logic-agents-player-{dead}-link",
+         "outside"])
 
 
 @pytest.mark.parametrize("name, flags, words", [

@@ -22,6 +22,7 @@ import shutil
 import signal
 import site
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -115,7 +116,10 @@ class PlayerServer:
         self.sandboxed = tool is not None
         # without the sandbox each game's TMPDIR is made in a folder of the server's, which
         # goes with it however it ends (the sandbox has a /tmp of its own)
-        self.temp = None if self.sandboxed else tempfile.mkdtemp(prefix="logic-agents-player-")
+        if not self.sandboxed:
+            _remove_stale_folders()
+        self.temp = None if self.sandboxed else tempfile.mkdtemp(
+            prefix=f"{TEMP_PREFIX}{os.getpid()}-")
         # the server's own processes (bubblewrap's two, the interpreter) are not the agent's
         self.group = ProcessGroup(isolation.max_processes + 3)
         try:
@@ -127,6 +131,8 @@ class PlayerServer:
                                             self.group))
         except OSError as e:
             mine.close()
+            if self.temp is not None:
+                _remove_folder(self.temp)
             raise UsageError(f"--agent {reference}: the player process could not start: "
                              f"{e}") from None
         finally:
@@ -287,6 +293,44 @@ class PlayerServer:
         self._forget_dump()
         if self.temp is not None:
             _remove_folder(self.temp)
+
+
+TEMP_PREFIX = "logic-agents-player-"  # then the pid of the process that made the folder
+
+
+def _remove_stale_folders() -> None:
+    """Remove the games' folders of player servers whose referee process is gone.
+
+    A referee removes its servers' folders when it stops them; one killed with SIGKILL (by a
+    cheat without the sandbox, by the user, by the kernel's OOM killer) cannot, and its last
+    game's files stayed in the temporary folder. Only this user's folders, named with a pid
+    that no process has now, are removed.
+    """
+    root = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(root):
+            pid = name[len(TEMP_PREFIX):].split("-", 1)[0]
+            if not name.startswith(TEMP_PREFIX) or not pid.isdigit() or _alive(int(pid)):
+                continue
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                found = os.lstat(path)  # a folder of this user's, never a link to one
+                if found.st_uid == os.getuid() and stat.S_ISDIR(found.st_mode):
+                    _remove_folder(path)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs: a zombie (ended, not yet reaped by its parent) does not."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    # /proc/PID/stat reads "pid (name) state ...", and the name may hold ")"
+    with contextlib.suppress(OSError, IndexError), open(f"/proc/{pid}/stat", "rb") as f:
+        return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    return True
 
 
 def _remove_folder(folder: str) -> None:
