@@ -1,6 +1,7 @@
 """Exactly One Mazes: format, checker, encoding against brute force, world, searches, keyboard
 play and the generator."""
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -308,6 +309,7 @@ def test_generated_boards_are_unique_by_brute_force(size):
                    for cells in g.board.shapes.values())
 
 
+@functools.cache
 def _simple_paths(height: int, width: int) -> list[list[tuple[int, int]]]:
     """Every simple path from the start (bottom left) to the finish (top right)."""
     start, finish = (height - 1, 0), (0, width - 1)
@@ -342,8 +344,8 @@ def test_a_doomed_planted_path_is_exactly_one_that_no_layout_makes_unique(shape,
     def crosses_every_l_once(other):
         return all(len(set(other).intersection(cells)) == 1 for cells in layout.crossed_once)
 
-    expected = any(other != layout.path and crosses_every_l_once(other)
-                   for other in _simple_paths(height, width))
+    paths = _simple_paths(height, width)
+    expected = any(other != layout.path and crosses_every_l_once(other) for other in paths)
     family = ShapeFamilySolver(height, width)
     try:
         witness = maze_generate.doomed_by(layout, family)
@@ -351,7 +353,7 @@ def test_a_doomed_planted_path_is_exactly_one_that_no_layout_makes_unique(shape,
         family.close()
     assert (witness is not None) == expected
     if witness is not None:
-        assert witness in _simple_paths(height, width) and witness != layout.path
+        assert witness in paths and witness != layout.path
         assert crosses_every_l_once(witness)
 
 
