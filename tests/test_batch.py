@@ -130,7 +130,12 @@ def test_a_summary_does_not_depend_on_the_order_games_finish_in(games, rng):
     for scored in (False, True):
         assert summarize(shuffled, ["a", "b"], scored=scored).to_json() == \
             summarize(rows, ["a", "b"], scored=scored).to_json()
-        # (per_map lists groups in the order rows first name them: compared by key)
+        # given the study's groups, per_map's entries come in one order too (without them,
+        # in the order the rows first name the groups)
+        ordered = per_map(shuffled, ["a", "b"], scored, ["g1", "g0"])
+        assert [m.to_json() for m in ordered] == \
+            [m.to_json() for m in per_map(rows, ["a", "b"], scored, ["g1", "g0"])]
+        assert [m.group for m in ordered] == sorted((m.group for m in ordered), reverse=True)
         assert {(m.group, m.map): m.to_json() for m in per_map(shuffled, ["a", "b"], scored)} \
             == {(m.group, m.map): m.to_json() for m in per_map(rows, ["a", "b"], scored)}
 

@@ -160,8 +160,10 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
                                      {k: v for k, v in options.items() if v}, wopts, title,
                                      lambda done, total: progress.update(task, completed=done),
                                      caps_of(args), study_meta(args), agents,
-                                     [m.to_json() for m in per_map(rows, list(summary.agents),
-                                                                   summary.scored)], replays,
+                                     [m.to_json() for m in per_map(
+                                         rows, list(summary.agents), summary.scored,
+                                         list(dict.fromkeys(e.group for e in entries)))],
+                                     replays,
                                      study_key(args.seed), args.public,
                                      play_again(sources, spec.name))
     for note in notes:

@@ -171,7 +171,8 @@ class Study:
     @property
     def by_map(self) -> list[MapStats]:
         """Each map's statistics per agent (group, map, agents: {name: AgentStats})."""
-        return per_map(self.rows, list(self.summary.agents), self.summary.scored)
+        groups = dict.fromkeys(g for st in self.summary.agents.values() for g in st.groups or {})
+        return per_map(self.rows, list(self.summary.agents), self.summary.scored, list(groups))
 
     def to_html(self, title: str = "", window: int | None = None) -> str:
         """The study page `compare --html` writes (without replay links), with the call that

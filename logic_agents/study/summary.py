@@ -278,17 +278,20 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
 
 
 def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,
-            scored: bool = False) -> list[MapStats]:
-    """One entry per (group, map), groups in the order the rows first name them and maps in
-    natural order: {"group", "map", "agents": {name: the statistics summarize gives an
-    agent}}."""
+            scored: bool = False, groups: Sequence[str] | None = None) -> list[MapStats]:
+    """One entry per (group, map), maps in natural order: {"group", "map", "agents": {name:
+    the statistics summarize gives an agent}}. Groups come in the order `groups` gives (the
+    others after them, sorted), else in the order the rows first name them: parallel games
+    finish in no fixed order, so a study's pages pass its groups."""
     rows = list(rows)
     names = list(agents) if agents else list(dict.fromkeys(r.agent for r in rows))
     cells: dict[tuple[str, str], dict[str, list[Row]]] = {}
     for r in rows:
         cells.setdefault((r.group, r.map), {}).setdefault(r.agent, []).append(r)
-    groups = list(dict.fromkeys(group for group, _ in cells))
-    order = sorted(cells, key=lambda key: (groups.index(key[0]), natural_key(key[1])))
+    met = list(dict.fromkeys(group for group, _ in cells))
+    if groups is not None:
+        met = [g for g in groups if g in met] + sorted(g for g in met if g not in groups)
+    order = sorted(cells, key=lambda key: (met.index(key[0]), natural_key(key[1])))
     return [MapStats(group, name, {a: _stats(cells[group, name][a], scored)
                                    for a in names if a in cells[group, name]})
             for group, name in order]
