@@ -199,7 +199,7 @@ def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path
 
 
 def test_only_the_folders_of_ended_referees_are_removed(tmp_path, monkeypatch):
-    from logic_agents.referee import players
+    from logic_agents.referee import containment, players
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
@@ -209,7 +209,7 @@ def test_only_the_folders_of_ended_referees_are_removed(tmp_path, monkeypatch):
     if zombie == 0:
         os._exit(0)
     try:
-        while players._alive(zombie):  # it ends at once; until reaped it is a zombie
+        while containment.running(zombie):  # it ends at once; until reaped it is a zombie
             time.sleep(0.01)
         outside = tmp_path / "outside"
         outside.mkdir()

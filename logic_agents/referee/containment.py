@@ -12,6 +12,7 @@ Concepts:
   it is pinned to one core, which its players inherit (they take turns with it).
 - descendants / kill_all / last_pid: the processes under a root, found through /proc; the
   kernel's last process id says cheaply whether any process was created since a game began.
+  running(pid): whether a process runs (a zombie does not).
 - fork_beside_us / fork_again: how a player server forks a game's child: with CLONE_PARENT
   in the sandbox (the child's parent is the sandbox's init, not the server), and again while
   the process cap is full of what the last sweep killed.
@@ -128,17 +129,38 @@ def last_pid() -> int:
         return -1
 
 
+def _stat_fields(pid: int | str) -> list[bytes]:
+    """The fields of /proc/PID/stat after the command name: state, parent pid, ...
+
+    The name may hold ")" itself. Raises OSError (no such process) or IndexError.
+    """
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return f.read().rsplit(b")", 1)[1].split()
+
+
 def parents() -> dict[int, int]:
     """{pid: parent pid} of every process this user can see."""
     out = {}
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                with open(f"/proc/{name}/stat", "rb") as f:
-                    out[int(name)] = int(f.read().rsplit(b")", 1)[1].split()[1])
+                out[int(name)] = int(_stat_fields(name)[1])
             except (OSError, ValueError, IndexError):
                 continue
     return out
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` runs: a zombie (ended, not yet reaped by its parent) does not."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it runs
+        return True
+    with contextlib.suppress(OSError, IndexError):
+        return _stat_fields(pid)[0] != b"Z"
+    return True
 
 
 def descendants(roots: set[int], family: dict[int, int] | None = None) -> set[int]:

@@ -42,6 +42,7 @@ from logic_agents.referee.containment import (
     descendants,
     kill_all,
     parents,
+    running,
 )
 from logic_agents.referee.isolation import Isolation, player_environment
 from logic_agents.referee.output import OutputBudget, relay
@@ -310,27 +311,13 @@ def _remove_stale_folders() -> None:
     with contextlib.suppress(OSError):
         for name in os.listdir(root):
             pid = name[len(TEMP_PREFIX):].split("-", 1)[0]
-            if not name.startswith(TEMP_PREFIX) or not pid.isdigit() or _alive(int(pid)):
+            if not name.startswith(TEMP_PREFIX) or not pid.isdigit() or running(int(pid)):
                 continue
             path = os.path.join(root, name)
             with contextlib.suppress(OSError):
                 found = os.lstat(path)  # a folder of this user's, never a link to one
                 if found.st_uid == os.getuid() and stat.S_ISDIR(found.st_mode):
                     _remove_folder(path)
-
-
-def _alive(pid: int) -> bool:
-    """Whether process `pid` runs: a zombie (ended, not yet reaped by its parent) does not."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    # /proc/PID/stat reads "pid (name) state ...", and the name may hold ")"
-    with contextlib.suppress(OSError, IndexError), open(f"/proc/{pid}/stat", "rb") as f:
-        return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    return True
 
 
 def _remove_folder(folder: str) -> None:

@@ -243,8 +243,7 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
         by_group: dict[str, list[Row]] = {}
         for r in mine:
             by_group.setdefault(r.group, []).append(r)
-        order = [g for g in (groups or []) if g in by_group]
-        order += sorted(g for g in by_group if g not in order)
+        order = _in_order(groups or [], by_group)
         per_agent[name] = _stats(mine, scored, {g: _stats(by_group[g], scored) for g in order})
     # each agent's games by (map, run, seed): a pair's shared games are one lookup each
     games_of = {name: {(r.map, r.run, r.seed): ((r.score or 0) if scored else r.won)
@@ -277,6 +276,13 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
     return Summary(per_agent, tuple(pairs), "score" if scored else "win")
 
 
+def _in_order(given: Sequence[str], present: Iterable[str]) -> list[str]:
+    """The groups present: those `given` first, in its order, then the others sorted."""
+    present = list(present)
+    order = [g for g in given if g in present]
+    return order + sorted(g for g in present if g not in order)
+
+
 def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,
             scored: bool = False, groups: Sequence[str] | None = None) -> list[MapStats]:
     """One entry per (group, map), maps in natural order: {"group", "map", "agents": {name:
@@ -290,7 +296,7 @@ def per_map(rows: Iterable[Row], agents: Sequence[str] | None = None,
         cells.setdefault((r.group, r.map), {}).setdefault(r.agent, []).append(r)
     met = list(dict.fromkeys(group for group, _ in cells))
     if groups is not None:
-        met = [g for g in groups if g in met] + sorted(g for g in met if g not in groups)
+        met = _in_order(groups, met)
     order = sorted(cells, key=lambda key: (met.index(key[0]), natural_key(key[1])))
     return [MapStats(group, name, {a: _stats(cells[group, name][a], scored)
                                    for a in names if a in cells[group, name]})
