@@ -11,9 +11,11 @@ docs/compare.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -74,7 +76,7 @@ def players_left() -> list[int]:
     left = []
     for pid in descendants({os.getpid()}):
         try:
-            if b"logic_agents.referee.player" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            if b"logic_agents.referee.server" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 left.append(pid)
         except OSError:
             continue
@@ -331,3 +333,86 @@ def test_nothing_carries_from_one_game_to_the_next(sandbox, jobs):
         assert remembered(per_game, cheats.RemembersInTmp) == [0, 0, 0, 0]
         if sandbox == "bwrap":  # /tmp itself is the sandbox's own, emptied after each game
             assert remembered(per_game, cheats.RemembersInSlashTmp) == [0, 0, 0, 0]
+
+
+SPINNER = """import os
+
+
+class Agent:  # a student's endless loop: it notes its process, then never answers
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs):
+        with open({mark!r}, "a") as f:
+            f.write(f"{{os.getpid()}}\\n")
+        while True:
+            pass
+"""
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
+def test_a_stopped_study_leaves_no_game_running_without_the_sandbox(tmp_path, stop):
+    """A study stopped while a student's agent loops (Ctrl-C; the referee killed outright)
+    leaves no game running. Before, without the sandbox, Ctrl-C ended each busy worker at once
+    and its player server with it, but the game the server had forked ran on under init, at
+    full speed, for ever (the course page's command did that in the suite)."""
+    from logic_agents.referee.containment import running
+
+    mark = tmp_path / "pids.txt"
+    agent = tmp_path / "spin.py"
+    agent.write_text(SPINNER.format(mark=str(mark)))
+    study = subprocess.Popen([sys.executable, "-m", "logic_agents", "compare", "EASY1", "EASY2",
+                              "--agents", f"spx,{agent}:Agent", "--runs", "2", "--jobs", "2",
+                              "--sandbox", "none", "--move-timeout", "120", "--out",
+                              str(tmp_path / "runs.csv")], cwd=ROOT, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(_pids(mark)) < 2:  # both workers' games spin
+        time.sleep(0.05)
+    spinning = _pids(mark)
+    assert len(spinning) == 2 and all(running(p) for p in spinning)
+    if stop == "ctrl-c":
+        os.killpg(study.pid, signal.SIGINT)  # what a terminal sends the foreground group
+    else:
+        study.kill()
+    _, err = study.communicate(timeout=60)
+    assert study.returncode == (130 if stop == "ctrl-c" else -9), err
+    deadline = time.monotonic() + 10  # a kill takes the kernel a moment
+    while time.monotonic() < deadline and any(running(p) for p in spinning):
+        time.sleep(0.05)
+    assert [p for p in spinning if running(p)] == []
+
+
+def _pids(mark: Path) -> list[int]:
+    return [int(line) for line in mark.read_text().split()] if mark.exists() else []
+
+
+def test_the_groups_of_a_referee_that_ended_are_emptied_and_removed(monkeypatch):
+    """A referee killed outright leaves its pids cgroups, and in them what its games ran; the
+    next player server started removes them (where the machine gives pids cgroups)."""
+    from logic_agents.referee import cgroups
+    from logic_agents.referee.containment import running
+
+    made = subprocess.run([sys.executable, "-c", """
+import subprocess
+from logic_agents.referee.cgroups import ProcessGroup
+group = ProcessGroup(4)
+left = subprocess.Popen(["sleep", "600"], preexec_fn=group.join, start_new_session=True,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(group.path, left.pid)
+"""], capture_output=True, text=True, check=True, cwd=ROOT)
+    path, pid = made.stdout.split()
+    if path == "None":  # no pids cgroup here: there is nothing to leave, nothing to sweep
+        cgroups.ProcessGroup.remove_stale()
+        return
+    try:
+        assert running(int(pid)) and Path(path).is_dir()
+        monkeypatch.setattr(cgroups, "STALE_SWEPT", {})
+        cgroups.ProcessGroup.remove_stale()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and running(int(pid)):
+            time.sleep(0.05)
+        assert not running(int(pid)) and not Path(path).exists()
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(int(pid), signal.SIGKILL)

@@ -10,6 +10,7 @@ Concepts:
 - own_this_process / share_core: a referee process of ours (a worker, play's child) is a
   child subreaper, so a player's process that double-forks is re-parented to it and swept;
   it is pinned to one core, which its players inherit (they take turns with it).
+- stop_referee(proc): a worker stopped with every process under it (its players' games).
 - descendants / kill_all / last_pid: the processes under a root, found through /proc; the
   kernel's last process id says cheaply whether any process was created since a game began.
   running(pid): whether a process runs (a zombie does not).
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import itertools
 import os
 import shutil
 import signal
@@ -30,7 +30,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
+from logic_agents.ground.processes import stop_process
+from logic_agents.referee.cgroups import ProcessGroup
 from logic_agents.referee.clock import HEADROOM_MIB
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
@@ -185,86 +188,18 @@ def kill_all(pids: set[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-PIDS_ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup")  # cgroup v1's pids hierarchy; v2
+def stop_referee(proc: Any) -> None:
+    """Stop a referee process of ours (a worker; a multiprocessing Process) and all under it.
 
-
-class ProcessGroup:
-    """A pids cgroup of a player's own, where this process may make one.
-
-    That is as root, or in a delegated hierarchy: the kernel refuses its processes a fork
-    past `limit`, and `kill()` finds every one of them, whatever session or parent it took.
-    Else `path` is None, and the process cap is RLIMIT_NPROC's (which the kernel does not
-    apply to root).
+    SIGTERM ends it at once (leave_signals_to), before it can stop its player servers; they
+    die with it, but a game one had forked ran on under init (a student's endless loop, after
+    a Ctrl-C). So what runs under it is read first and killed after, and its cgroups removed.
     """
-
-    _made = itertools.count(1)  # next() is atomic: servers are started from threads too
-
-    def __init__(self, limit: int):
-        """A pids cgroup of its own that holds at most `limit` processes."""
-        self.path: str | None = None
-        for root in PIDS_ROOTS:
-            v1 = root.endswith("/pids") and os.path.isfile(os.path.join(root, "tasks"))
-            if not v1 and not _v2_has_pids(root):
-                continue
-            path = os.path.join(root, "logic-agents", f"{os.getpid()}-{next(ProcessGroup._made)}")
-            try:
-                os.makedirs(path, exist_ok=True)
-                with open(os.path.join(path, "pids.max"), "w") as f:
-                    f.write(str(limit))
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.rmdir(path)
-                continue
-            self.path = path
-            return
-
-    def join(self) -> None:
-        """Move the calling process in (between fork and exec)."""
-        if self.path is not None:  # os.open, not open(): no codec lookup after a fork
-            with contextlib.suppress(OSError):
-                fd = os.open(os.path.join(self.path, "cgroup.procs"), os.O_WRONLY)
-                try:
-                    os.write(fd, b"0")
-                finally:
-                    os.close(fd)
-
-    def members(self) -> set[int]:
-        """The processes in the group now."""
-        if self.path is None:
-            return set()
-        try:
-            with open(os.path.join(self.path, "cgroup.procs")) as f:
-                return {int(line) for line in f if line.strip()}
-        except (OSError, ValueError):
-            return set()
-
-    def kill(self, keep: set[int] = frozenset()) -> None:  # type: ignore[assignment]
-        """SIGKILL every process in the group but `keep`."""
-        for _ in range(20):
-            left = self.members() - keep
-            if not left:
-                return
-            kill_all(left)
-
-    def remove(self) -> None:
-        """Remove the group (once it is empty)."""
-        if self.path is None:
-            return
-        self.kill()
-        for _ in range(50):  # the killed take a moment to leave
-            try:
-                os.rmdir(self.path)
-                return
-            except OSError:
-                time.sleep(0.01)
-
-
-def _v2_has_pids(root: str) -> bool:
-    try:
-        with open(os.path.join(root, "cgroup.subtree_control")) as f:
-            return "pids" in f.read().split()
-    except OSError:
-        return False
+    under = descendants({proc.pid}) if proc.pid else set()
+    stop_process(proc)
+    kill_all(under)
+    if proc.pid:
+        ProcessGroup.remove_made_by(proc.pid)
 
 
 def caps_before_exec(memory_mib: int | None, max_processes: int,

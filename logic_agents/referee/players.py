@@ -33,10 +33,10 @@ from pathlib import Path
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
+from logic_agents.referee.cgroups import ProcessGroup
 from logic_agents.referee.clock import Caps, signal_hint
 from logic_agents.referee.containment import (
     OWNED,
-    ProcessGroup,
     bwrap_argv,
     caps_before_exec,
     descendants,
@@ -119,6 +119,7 @@ class PlayerServer:
         # goes with it however it ends (the sandbox has a /tmp of its own)
         if not self.sandboxed:
             _remove_stale_folders()
+        ProcessGroup.remove_stale()  # a referee killed outright left its groups (and games)
         self.temp = None if self.sandboxed else tempfile.mkdtemp(
             prefix=f"{TEMP_PREFIX}{os.getpid()}-")
         # the server's own processes (bubblewrap's two, the interpreter) are not the agent's

@@ -30,7 +30,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Generic, TextIO, TypeVar
 
 from logic_agents.errors import AgentFailed, LogicAgentsError
-from logic_agents.ground.processes import fork_context, leave_signals_to, stop_process
+from logic_agents.ground.processes import fork_context, leave_signals_to
 from logic_agents.referee.clock import (
     GRACE_S,
     Caps,
@@ -39,7 +39,7 @@ from logic_agents.referee.clock import (
     lost_failure,
     set_memory_cap,
 )
-from logic_agents.referee.containment import own_this_process
+from logic_agents.referee.containment import own_this_process, stop_referee
 from logic_agents.referee.players import stop_players
 from logic_agents.world.calls import world_failure
 
@@ -237,7 +237,7 @@ class Pool(Generic[Job, Out]):
             for slot in self.slots:
                 if not slot.jobs:
                     slot.proc.join(0.5)
-                stop_process(slot.proc)
+                stop_referee(slot.proc)
                 slot.conn.close()
 
     def _send(self, index: int, jobs: list[Job]) -> None:
@@ -255,7 +255,7 @@ class Pool(Generic[Job, Out]):
                 return
             except (OSError, ValueError):
                 slot.jobs = []
-                stop_process(slot.proc)
+                stop_referee(slot.proc)
                 slot.conn.close()
                 self.slots[index] = self._spawn(index)
         for job in jobs:
@@ -280,7 +280,7 @@ class Pool(Generic[Job, Out]):
         Its game becomes a row, and a fresh worker takes its place.
         """
         slot = self.slots[index]
-        stop_process(slot.proc)
+        stop_referee(slot.proc)
         slot.conn.close()
         failure = lost_failure("", slot.watch, self.caps, slot.proc.exitcode, killed)
         jobs, slot.jobs = slot.jobs, []
@@ -392,8 +392,8 @@ def run_child(fn: Callable[[Clock], Any], caps: Caps,
                     raise value
                 return value, None
             if _overdue(watch):
-                stop_process(proc)
+                stop_referee(proc)
                 return None, lost_failure("", watch, caps, proc.exitcode, killed=True)
     finally:
-        stop_process(proc)
+        stop_referee(proc)
         mine.close()

@@ -42,7 +42,7 @@ import sys
 import tempfile
 from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
@@ -72,6 +72,8 @@ class Server:
         self.ended = ""  # how it ended, in words, once reaped
         self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
         self.tmpfs: set[str] = set()  # what the sandbox's /tmp held before the first game
+        self.libc: Any = None  # the C library, where a game's child asks to die with us
+        self.pid = os.getpid()
 
     def serve(self) -> None:
         """Answer orders until `bye` or the referee goes away."""
@@ -140,7 +142,8 @@ class Server:
             import ctypes  # before the freeze below: a game's gc.get_objects() never sees it
 
             if not self.serving["sandboxed"]:  # a game's orphans come here, to be swept
-                ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+                self.libc = ctypes.CDLL(None, use_errno=True)
+                self.libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
         gc.collect()
         gc.freeze()  # a child's collections leave the server's objects (and their pages) be
         return {"op": "serving"}
@@ -207,6 +210,10 @@ class Server:
         code = 0
         try:
             os.setpgid(0, 0)
+            if self.libc is not None:  # no sandbox: this server's death (a Ctrl-C'd study's
+                self.libc.prctl(1, signal.SIGKILL)  # worker's) ends the game (PR_SET_PDEATHSIG)
+                if os.getppid() != self.pid:
+                    os._exit(code)
             self.control.close()  # the agent cannot speak to the server
             if dump >= 0:  # faulthandler's handler runs in C: it answers a loop stuck in C too
                 import faulthandler

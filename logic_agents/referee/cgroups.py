@@ -1,0 +1,141 @@
+"""A player's pids cgroup: its process cap, and a sweep that finds every process it made.
+
+Concepts:
+- ProcessGroup: a pids cgroup of a player server's own, named `<maker pid>-<n>` under
+  `logic-agents/` (where this process may make one: as root, or in a delegated hierarchy).
+  The kernel refuses a fork past its limit, and kill() finds every process in it, whatever
+  session or parent it took.
+- remove_made_by(pid) / remove_stale(): the groups of a referee process that has ended (a
+  worker stopped by its pool; one killed outright), emptied and removed, so nothing its
+  players' games started outlives it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import signal
+import time
+
+PIDS_ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup")  # cgroup v1's pids hierarchy; v2
+
+
+class ProcessGroup:
+    """A pids cgroup of a player's own, where this process may make one.
+
+    That is as root, or in a delegated hierarchy: the kernel refuses its processes a fork
+    past `limit`, and `kill()` finds every one of them, whatever session or parent it took.
+    Else `path` is None, and the process cap is RLIMIT_NPROC's (which the kernel does not
+    apply to root).
+    """
+
+    _made = itertools.count(1)  # next() is atomic: servers are started from threads too
+
+    def __init__(self, limit: int, *, path: str | None = None):
+        """A pids cgroup of its own that holds at most `limit` processes (or the one at `path`)."""
+        self.path: str | None = path
+        if path is not None:
+            return
+        for root in PIDS_ROOTS:
+            v1 = root.endswith("/pids") and os.path.isfile(os.path.join(root, "tasks"))
+            if not v1 and not _v2_has_pids(root):
+                continue
+            path = os.path.join(root, "logic-agents", f"{os.getpid()}-{next(ProcessGroup._made)}")
+            try:
+                os.makedirs(path, exist_ok=True)
+                with open(os.path.join(path, "pids.max"), "w") as f:
+                    f.write(str(limit))
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.rmdir(path)
+                continue
+            self.path = path
+            return
+
+    def join(self) -> None:
+        """Move the calling process in (between fork and exec)."""
+        if self.path is not None:  # os.open, not open(): no codec lookup after a fork
+            with contextlib.suppress(OSError):
+                fd = os.open(os.path.join(self.path, "cgroup.procs"), os.O_WRONLY)
+                try:
+                    os.write(fd, b"0")
+                finally:
+                    os.close(fd)
+
+    def members(self) -> set[int]:
+        """The processes in the group now."""
+        if self.path is None:
+            return set()
+        try:
+            with open(os.path.join(self.path, "cgroup.procs")) as f:
+                return {int(line) for line in f if line.strip()}
+        except (OSError, ValueError):
+            return set()
+
+    def kill(self, keep: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        """SIGKILL every process in the group but `keep`."""
+        for _ in range(20):
+            left = self.members() - keep
+            if not left:
+                return
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def remove(self) -> None:
+        """Remove the group (once it is empty)."""
+        if self.path is None:
+            return
+        self.kill()
+        for _ in range(50):  # the killed take a moment to leave
+            try:
+                os.rmdir(self.path)
+                return
+            except OSError:
+                time.sleep(0.01)
+
+    @classmethod
+    def remove_made_by(cls, pid: int) -> None:
+        """Empty and remove every group process `pid` made (it has ended)."""
+        for path, maker in _groups():
+            if maker == pid:
+                cls(0, path=path).remove()
+
+    @classmethod
+    def remove_stale(cls) -> None:
+        """Empty and remove every group whose maker has ended (once per process).
+
+        A referee killed outright (SIGKILL) leaves its groups, and in them whatever its
+        players' games still ran.
+        """
+        if STALE_SWEPT.get("pid") == os.getpid():
+            return
+        STALE_SWEPT["pid"] = os.getpid()
+        for path, maker in _groups():
+            if not os.path.exists(f"/proc/{maker}"):
+                cls(0, path=path).remove()
+
+
+STALE_SWEPT: dict[str, int] = {}
+
+
+def _groups() -> list[tuple[str, int]]:
+    """Every group of ours, with the pid of the process that made it."""
+    found = []
+    for root in PIDS_ROOTS:
+        folder = os.path.join(root, "logic-agents")
+        with contextlib.suppress(OSError):
+            for name in os.listdir(folder):
+                maker = name.split("-", 1)[0]
+                if "-" in name and maker.isdigit() and os.path.isdir(os.path.join(folder, name)):
+                    found.append((os.path.join(folder, name), int(maker)))
+    return found
+
+
+def _v2_has_pids(root: str) -> bool:
+    try:
+        with open(os.path.join(root, "cgroup.subtree_control")) as f:
+            return "pids" in f.read().split()
+    except OSError:
+        return False
