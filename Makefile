@@ -38,8 +38,9 @@ $(STAMP_DEV): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agent
 demo: $(STAMP_RUN)
 	$(BIN)/logic-agents play maps/daggers/2018/HARD1.txt --agent satx
 
-# one worker per core (at most 4), each test file on one worker (pytest-xdist)
-PARALLEL := -n auto --maxprocesses=4 --dist loadfile
+# one worker per core (at most 4), each test file on one worker (pytest-xdist), the files
+# with the most slow tests first (tests/conftest.py orders them; xdist keeps that order)
+PARALLEL := -n auto --maxprocesses=4 --dist loadfile --no-loadscope-reorder
 
 test: $(STAMP_DEV)
 	$(BYTECODE)

@@ -10,6 +10,7 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,15 @@ def official_maps():
     from logic_agents.games.daggers import load
 
     return {p.stem: load(p) for p in MAPS}
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files with the most slow tests run first, each file's tests in their own order.
+
+    `make test` runs each file on one worker (--dist loadfile, --no-loadscope-reorder, which
+    keeps this order): a heavy file that starts last stretches the run by its whole length
+    while the other core waits.
+    """
+    slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
+    first_seen = {path: i for i, path in enumerate(dict.fromkeys(item.path for item in items))}
+    items.sort(key=lambda item: (-slow[item.path], first_seen[item.path]))

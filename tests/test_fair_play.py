@@ -403,12 +403,12 @@ print(group.path, left.pid)
 """], capture_output=True, text=True, check=True, cwd=ROOT)
     path, pid = made.stdout.split()
     if path == "None":  # no pids cgroup here: there is nothing to leave, nothing to sweep
-        cgroups.ProcessGroup.remove_stale()
+        cgroups.ProcessGroup.remove_stale(running)
         return
     try:
         assert running(int(pid)) and Path(path).is_dir()
         monkeypatch.setattr(cgroups, "STALE_SWEPT", {})
-        cgroups.ProcessGroup.remove_stale()
+        cgroups.ProcessGroup.remove_stale(running)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and running(int(pid)):
             time.sleep(0.05)

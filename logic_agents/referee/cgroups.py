@@ -1,10 +1,10 @@
 """A player's pids cgroup: its process cap, and a sweep that finds every process it made.
 
 Concepts:
-- ProcessGroup: a pids cgroup of a player server's own, named `<maker pid>-<n>` under
-  `logic-agents/` (where this process may make one: as root, or in a delegated hierarchy).
-  The kernel refuses a fork past its limit, and kill() finds every process in it, whatever
-  session or parent it took.
+- ProcessGroup: a pids cgroup of a player server's own, named `<PID namespace>-<maker
+  pid>-<n>` under `logic-agents/` (where this process may make one: as root, or in a
+  delegated hierarchy). The kernel refuses a fork past its limit, and kill() finds every
+  process in it, whatever session or parent it took.
 - remove_made_by(pid) / remove_stale(): the groups of a referee process that has ended (a
   worker stopped by its pool; one killed outright), emptied and removed, so nothing its
   players' games started outlives it.
@@ -17,6 +17,7 @@ import itertools
 import os
 import signal
 import time
+from collections.abc import Callable
 
 PIDS_ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup")  # cgroup v1's pids hierarchy; v2
 
@@ -41,7 +42,8 @@ class ProcessGroup:
             v1 = root.endswith("/pids") and os.path.isfile(os.path.join(root, "tasks"))
             if not v1 and not _v2_has_pids(root):
                 continue
-            path = os.path.join(root, "logic-agents", f"{os.getpid()}-{next(ProcessGroup._made)}")
+            path = os.path.join(root, "logic-agents",
+                                f"{_namespace()}-{os.getpid()}-{next(ProcessGroup._made)}")
             try:
                 os.makedirs(path, exist_ok=True)
                 with open(os.path.join(path, "pids.max"), "w") as f:
@@ -103,17 +105,18 @@ class ProcessGroup:
                 cls(0, path=path).remove()
 
     @classmethod
-    def remove_stale(cls) -> None:
+    def remove_stale(cls, running: Callable[[int], bool]) -> None:
         """Empty and remove every group whose maker has ended (once per process).
 
         A referee killed outright (SIGKILL) leaves its groups, and in them whatever its
-        players' games still ran.
+        players' games still ran. `running(pid)`: whether a process runs (containment's,
+        where a zombie has ended).
         """
         if STALE_SWEPT.get("pid") == os.getpid():
             return
         STALE_SWEPT["pid"] = os.getpid()
         for path, maker in _groups():
-            if not os.path.exists(f"/proc/{maker}"):
+            if not running(maker):
                 cls(0, path=path).remove()
 
 
@@ -121,16 +124,29 @@ STALE_SWEPT: dict[str, int] = {}
 
 
 def _groups() -> list[tuple[str, int]]:
-    """Every group of ours, with the pid of the process that made it."""
+    """Every group made in this PID namespace, with the pid of the process that made it.
+
+    A pid names a process in its own namespace only: a group another container made (where
+    the hierarchy is shared) is never judged by our processes, so never removed.
+    """
     found = []
     for root in PIDS_ROOTS:
         folder = os.path.join(root, "logic-agents")
         with contextlib.suppress(OSError):
             for name in os.listdir(folder):
-                maker = name.split("-", 1)[0]
-                if "-" in name and maker.isdigit() and os.path.isdir(os.path.join(folder, name)):
+                namespace, maker, _ = (name.split("-") + ["", ""])[:3]
+                if namespace == _namespace() and maker.isdigit() and \
+                        os.path.isdir(os.path.join(folder, name)):
                     found.append((os.path.join(folder, name), int(maker)))
     return found
+
+
+def _namespace() -> str:
+    """This process's PID namespace, as a number (its inode), "pidns" where unknown."""
+    try:
+        return os.readlink("/proc/self/ns/pid").strip("pid:[]")
+    except OSError:
+        return "pidns"
 
 
 def _v2_has_pids(root: str) -> bool:

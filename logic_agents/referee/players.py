@@ -119,7 +119,7 @@ class PlayerServer:
         # goes with it however it ends (the sandbox has a /tmp of its own)
         if not self.sandboxed:
             _remove_stale_folders()
-        ProcessGroup.remove_stale()  # a referee killed outright left its groups (and games)
+        ProcessGroup.remove_stale(running)  # what a referee killed outright left
         self.temp = None if self.sandboxed else tempfile.mkdtemp(
             prefix=f"{TEMP_PREFIX}{os.getpid()}-")
         # the server's own processes (bubblewrap's two, the interpreter) are not the agent's
