@@ -193,11 +193,12 @@ def stop_referee(proc: Any) -> None:
 
     SIGTERM ends it at once (leave_signals_to), before it can stop its player servers; they
     die with it, but a game one had forked ran on under init (a student's endless loop, after
-    a Ctrl-C). So what runs under it is read first and killed after, and its cgroups removed.
+    a Ctrl-C). So what runs under it is killed first (while each pid is still its process, not
+    one a later process was given), and once it has ended its cgroups are emptied and removed.
     """
-    under = descendants({proc.pid}) if proc.pid else set()
+    with contextlib.suppress(OSError):  # no /proc (not Linux): the parent-death signal alone
+        kill_all(descendants({proc.pid}) if proc.pid else set())
     stop_process(proc)
-    kill_all(under)
     if proc.pid:
         ProcessGroup.remove_made_by(proc.pid)
 
