@@ -350,27 +350,30 @@ class Agent:  # a student's endless loop: it notes its process, then never answe
 """
 
 
+@pytest.mark.parametrize("verb", ["compare", "play"])
 @pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
-def test_a_stopped_study_leaves_no_game_running_without_the_sandbox(tmp_path, stop):
-    """A study stopped while a student's agent loops (Ctrl-C; the referee killed outright)
-    leaves no game running. Before, without the sandbox, Ctrl-C ended each busy worker at once
-    and its player server with it, but the game the server had forked ran on under init, at
-    full speed, for ever (the course page's command did that in the suite)."""
+def test_a_stopped_study_leaves_no_game_running_without_the_sandbox(tmp_path, stop, verb):
+    """A study (or `play`) stopped while a student's agent loops (Ctrl-C; the referee killed
+    outright) leaves no game running. Before, without the sandbox, Ctrl-C ended each busy
+    worker at once and its player server with it, but the game the server had forked ran on
+    under init, at full speed, for ever (the course page's command did that in the suite)."""
     from logic_agents.referee.containment import running
 
     mark = tmp_path / "pids.txt"
     agent = tmp_path / "spin.py"
     agent.write_text(SPINNER.format(mark=str(mark)))
-    study = subprocess.Popen([sys.executable, "-m", "logic_agents", "compare", "EASY1", "EASY2",
-                              "--agents", f"spx,{agent}:Agent", "--runs", "2", "--jobs", "2",
-                              "--sandbox", "none", "--move-timeout", "120", "--out",
-                              str(tmp_path / "runs.csv")], cwd=ROOT, start_new_session=True,
+    argv = (["compare", "EASY1", "EASY2", "--agents", f"spx,{agent}:Agent", "--runs", "2",
+             "--jobs", "2", "--out", str(tmp_path / "runs.csv")] if verb == "compare"
+            else ["play", "EASY1", "--agent", f"{agent}:Agent", "--quiet"])
+    games = 2 if verb == "compare" else 1  # a study's two workers, each with a looping game
+    study = subprocess.Popen([sys.executable, "-m", "logic_agents", *argv, "--sandbox", "none",
+                              "--move-timeout", "120"], cwd=ROOT, start_new_session=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and len(_pids(mark)) < 2:  # both workers' games spin
+    while time.monotonic() < deadline and len(_pids(mark)) < games:
         time.sleep(0.05)
     spinning = _pids(mark)
-    assert len(spinning) == 2 and all(running(p) for p in spinning)
+    assert len(spinning) == games and all(running(p) for p in spinning)
     if stop == "ctrl-c":
         os.killpg(study.pid, signal.SIGINT)  # what a terminal sends the foreground group
     else:
