@@ -5,6 +5,7 @@ Concepts:
   pid>-<n>` under `logic-agents/` (where this process may make one: as root, or in a
   delegated hierarchy). The kernel refuses a fork past its limit, and kill() finds every
   process in it, whatever session or parent it took.
+- kill_all(pids): SIGKILL to each (every sweep of the referee's ends in it).
 - remove_made_by(pid) / remove_stale(): the groups of a referee process that has ended (a
   worker stopped by its pool; one killed outright), emptied and removed, so nothing its
   players' games started outlives it.
@@ -18,6 +19,14 @@ import os
 import signal
 import time
 from collections.abc import Callable
+
+
+def kill_all(pids: set[int]) -> None:
+    """SIGKILL every process of `pids` that still runs."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
 
 PIDS_ROOTS = ("/sys/fs/cgroup/pids", "/sys/fs/cgroup")  # cgroup v1's pids hierarchy; v2
 
@@ -81,9 +90,7 @@ class ProcessGroup:
             left = self.members() - keep
             if not left:
                 return
-            for pid in left:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+            kill_all(left)
 
     def remove(self) -> None:
         """Remove the group (once it is empty)."""

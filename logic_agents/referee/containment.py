@@ -11,7 +11,7 @@ Concepts:
   child subreaper, so a player's process that double-forks is re-parented to it and swept;
   it is pinned to one core, which its players inherit (they take turns with it).
 - stop_referee(proc): a worker stopped with every process under it (its players' games).
-- descendants / kill_all / last_pid: the processes under a root, found through /proc; the
+- descendants / last_pid: the processes under a root, found through /proc; the
   kernel's last process id says cheaply whether any process was created since a game began.
   running(pid): whether a process runs (a zombie does not).
 - fork_beside_us / fork_again: how a player server forks a game's child: with CLONE_PARENT
@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from logic_agents.ground.processes import stop_process
-from logic_agents.referee.cgroups import ProcessGroup
+from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import HEADROOM_MIB
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
@@ -179,13 +179,6 @@ def descendants(roots: set[int], family: dict[int, int] | None = None) -> set[in
                 found.add(child)
                 todo.append(child)
     return found
-
-
-def kill_all(pids: set[int]) -> None:
-    """SIGKILL every process of `pids` that still runs."""
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
 
 
 def stop_referee(proc: Any) -> None:

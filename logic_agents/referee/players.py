@@ -33,14 +33,13 @@ from pathlib import Path
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
-from logic_agents.referee.cgroups import ProcessGroup
+from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import Caps, signal_hint
 from logic_agents.referee.containment import (
     OWNED,
     bwrap_argv,
     caps_before_exec,
     descendants,
-    kill_all,
     parents,
     running,
 )
