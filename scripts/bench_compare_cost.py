@@ -11,7 +11,8 @@ the records' rule; generator seed --seed) with prob two ways, each in a fresh pr
   worker's (RUSAGE_CHILDREN), each per game.
 Every figure is CPU milliseconds per game; the lowest of the rounds is printed beside the
 median. With --against REV the same is measured on a worktree of git revision REV in the
-same run, rounds alternating.
+same run, rounds alternating; the worktree plays with its own C extensions, built in place
+(without them its games would be the pure-Python ones).
 
 Usage: python scripts/bench_compare_cost.py [--games 2000] [--rounds 3] [--seed 0]
                                             [--against REV]
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -28,6 +30,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_prob import build_in_place  # noqa: E402
 
 CHILD = r"""
 import contextlib, io, json, resource, sys, time
@@ -82,8 +86,11 @@ def main() -> int:
         scratch = Path(tempfile.mkdtemp()) / "before"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(scratch), args.against],
                        cwd=ROOT, check=True)
+        print(f"{args.against}: prob's kernel "
+              f"{'built' if build_in_place(scratch, require=False) else 'absent'}", flush=True)
         trees = {args.against: scratch, "now": ROOT}
     results: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+    load_before = os.getloadavg()[0]
     try:
         for _ in range(args.rounds):
             for name, tree in trees.items():
@@ -104,6 +111,7 @@ def main() -> int:
                       for r in rounds]
             cells.append(f"{min(values):.3f} ({statistics.median(values):.3f})")
         print(f"| {name} | " + " | ".join(cells) + " |")
+    print(f"\nLoad (1-minute average) before and after: {load_before:.1f}, {os.getloadavg()[0]:.1f}")
     return 0
 
 

@@ -5,8 +5,10 @@ not begun are played by another worker, each once)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
+import weakref
 
 import pytest
 
@@ -56,3 +58,29 @@ def test_slow_games_go_one_at_a_time(monkeypatch):
     Pool(2, Caps(None, None, None), _play, _lost).run(iter(range(20)), rows.append,
                                                       threading.Event())
     assert sorted(job for _, job, _ in rows) == list(range(20)) and set(sent) == {1}
+
+
+class _Cycle:
+    me: object = None
+
+
+def _collector(job: int, clock: Clock) -> tuple[int, bool]:
+    """What a worker's garbage collector sees: the objects it inherited frozen out of it, and
+    its own cycles still collected."""
+    cycle = _Cycle()
+    cycle.me = cycle
+    alive = weakref.ref(cycle)
+    del cycle
+    gc.collect()
+    return gc.get_freeze_count(), alive() is None
+
+
+def test_a_worker_leaves_what_it_inherited_out_of_its_garbage_collection():
+    """A collection writes into each object it scans, so a worker that scanned the referee's
+    objects copied the pages it shared with it; it still collects its own garbage."""
+    rows: list[tuple[int, bool]] = []
+    Pool(1, Caps(None, None, None), _collector, _lost).run(iter(range(3)), rows.append,
+                                                           threading.Event())
+    assert len(rows) == 3
+    assert all(frozen > 1000 and collected for frozen, collected in rows), rows
+    assert gc.get_freeze_count() == 0  # the referee's own collector is left as it was
