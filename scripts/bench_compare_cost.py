@@ -8,8 +8,10 @@ the records' rule; generator seed --seed) with prob two ways, each in a fresh pr
 - through `logic-agents compare --generate beginner --start 2,2 --agents prob --jobs 1`
   (main() called in the child, a results file written): the referee's CPU (RUSAGE_SELF,
   its start-up, the map generation, the results file and its seals included) and the
-  worker's (RUSAGE_CHILDREN), each per game.
-Every figure is CPU milliseconds per game; the lowest of the rounds is printed beside the
+  worker's (RUSAGE_CHILDREN), each per game; and the worker's private memory when its
+  games end (the Private_ lines of /proc/self/smaps_rollup, MiB; 0 where there is none):
+  what the worker does not share with the referee it was forked from.
+Every other figure is CPU milliseconds per game; the lowest of the rounds is printed beside the
 median. With --against REV the same is measured on a worktree of git revision REV in the
 same run, rounds alternating; the worktree plays with its own C extensions, built in place
 (without them its games would be the pure-Python ones).
@@ -49,15 +51,29 @@ if mode == "in-process":
         cpu += time.process_time() - started
     print(json.dumps({"game": 1000 * cpu / games}))
 else:
+    import logic_agents.referee.pool as pool
     from logic_agents.cli import main
+    serve = pool._serve
+
+    def measured_serve(*args, **kwargs):  # the worker's private memory when its games end
+        try:
+            serve(*args, **kwargs)
+        finally:
+            with contextlib.suppress(OSError), open("/proc/self/smaps_rollup") as f:
+                kib = sum(int(line.split()[1]) for line in f if line.startswith("Private_"))
+                Path(out + ".mem").write_text(str(kib))
+
+    pool._serve = measured_serve
     argv = ["compare", "--generate", "beginner", "--count", str(games), "--seed", str(seed),
             "--start", "2,2", "--agents", "prob", "--runs", "1", "--jobs", "1", "--json",
             "--out", out]
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(argv) == 0
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    mem = Path(out + ".mem")
     print(json.dumps({"referee": 1000 * (me.ru_utime + me.ru_stime) / games,
-                      "worker": 1000 * (kids.ru_utime + kids.ru_stime) / games}))
+                      "worker": 1000 * (kids.ru_utime + kids.ru_stime) / games,
+                      "worker_mib": int(mem.read_text()) / 1024 if mem.exists() else 0.0}))
 """
 
 
@@ -101,11 +117,11 @@ def main() -> int:
     print(f"{args.games} beginner games (9x9/10 at (2,2)), prob, CPU ms per game, "
           f"lowest (median) of {args.rounds} rounds")
     print("| tree | the game, in-process | compare: referee | compare: worker | "
-          "compare, whole | compare's own cost |")
-    print("|---|---|---|---|---|---|")
+          "compare, whole | compare's own cost | the worker's private memory, MiB |")
+    print("|---|---|---|---|---|---|---|")
     for name, rounds in results.items():
         cells = []
-        for key in ("game", "referee", "worker", "whole", "own"):
+        for key in ("game", "referee", "worker", "whole", "own", "worker_mib"):
             values = [r["referee"] + r["worker"] if key == "whole" else
                       r["referee"] + r["worker"] - r["game"] if key == "own" else r[key]
                       for r in rounds]
