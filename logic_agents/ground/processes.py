@@ -78,7 +78,7 @@ def leave_signals_to(parent: int) -> None:
 
     What the child inherited is never its garbage collector's to visit (gc.freeze): a
     collection writes into each object it scans, so every visit copied a page it shared with
-    the parent. A compare worker's private memory fell from 30.6 to 24.3 MiB over 5,000
+    the parent. A compare worker's private memory fell from 30.8 to 24.3 MiB over 5,000
     beginner games; its CPU did not move beyond the noise (docs/BENCHMARKS.md).
     """
     gc.freeze()
