@@ -2,8 +2,9 @@
 
 Concepts:
 - fork_context(): a fork context where the platform has one (children need nothing pickled).
-- die_with_parent(parent): a child exits when the process that started it dies, even by
-  SIGKILL (Linux's parent-death signal, and a watchdog thread everywhere).
+- parent_death_signal(parent) / die_with_parent(parent): a child exits when the process that
+  started it dies, even by SIGKILL (Linux's parent-death signal; die_with_parent adds a
+  watchdog thread, for everywhere else).
 - leave_signals_to(parent): what every forked child does first: Ctrl-C is the parent's to
   handle, the parent's SIGTERM kills it at once, and it dies with its parent; what it
   inherited is frozen out of its garbage collection. The world's game children and the
@@ -51,16 +52,24 @@ def fork_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+def parent_death_signal(parent: int, libc: Any = None) -> None:
+    """Linux's parent-death signal: SIGKILL this process when `parent` dies, and exit at once
+    if it died before the signal was armed. `libc`: the C library loaded beforehand (a
+    player's game child loads nothing after its fork)."""
+    with contextlib.suppress(Exception):
+        if libc is None:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def die_with_parent(parent: int) -> None:
     """Make a child exit when the process that started it dies, even by SIGKILL: Linux's
     parent-death signal where there is one, and a watchdog thread everywhere."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
+    parent_death_signal(parent)
 
     def watch() -> None:
         while True:

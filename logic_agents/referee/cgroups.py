@@ -136,13 +136,13 @@ def _groups() -> list[tuple[str, int]]:
     A pid names a process in its own namespace only: a group another container made (where
     the hierarchy is shared) is never judged by our processes, so never removed.
     """
-    found = []
+    found, ours = [], _namespace()
     for root in PIDS_ROOTS:
         folder = os.path.join(root, "logic-agents")
         with contextlib.suppress(OSError):
             for name in os.listdir(folder):
                 namespace, maker, _ = (name.split("-") + ["", ""])[:3]
-                if namespace == _namespace() and maker.isdigit() and \
+                if namespace == ours and maker.isdigit() and \
                         os.path.isdir(os.path.join(folder, name)):
                     found.append((os.path.join(folder, name), int(maker)))
     return found

@@ -44,6 +44,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
+from logic_agents.ground.processes import parent_death_signal
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
 from logic_agents.referee.containment import fork_again, fork_beside_us
@@ -211,9 +212,7 @@ class Server:
         try:
             os.setpgid(0, 0)
             if self.libc is not None:  # no sandbox: this server's death (a Ctrl-C'd study's
-                self.libc.prctl(1, signal.SIGKILL)  # worker's) ends the game (PR_SET_PDEATHSIG)
-                if os.getppid() != self.pid:
-                    os._exit(code)
+                parent_death_signal(self.pid, self.libc)  # worker's) ends the game
             self.control.close()  # the agent cannot speak to the server
             if dump >= 0:  # faulthandler's handler runs in C: it answers a loop stuck in C too
                 import faulthandler
