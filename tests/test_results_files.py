@@ -209,3 +209,74 @@ def test_a_study_end_checks_an_unchanged_file_by_its_hash_and_rewrites_a_changed
         keep_only_referee_rows(out, "k", made, sink)
         assert read_rows(out, "k") == made
         assert "was changed while the study ran" in capsys.readouterr().err
+
+
+# Issue 66, break 6: every scored results file was refused by --resume, report and
+# Study.load: an Ooze score was sealed as `41` and read back as `41.0`. A row is now written
+# and sealed in the canonical form it is read back in.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12)
+_figure = st.one_of(st.integers(-10**12, 10**12),
+                    st.floats(-1e12, 1e12, allow_nan=False, allow_infinity=False))
+_seconds = st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False))
+
+
+@st.composite
+def _rows(draw):
+    outcome = draw(st.sampled_from(["won", "lost", "ended", "truncated", "gave_up", "error",
+                                    "timeout"]))
+    return Row(agent=draw(_names), map=draw(_names), group=draw(_names),
+               run=draw(st.integers(0, 10**6)), seed=draw(st.integers(0, 2**32 - 1)),
+               outcome=outcome, won=outcome == "won", steps=draw(st.integers(0, 10**6)),
+               guesses=draw(st.integers(0, 10**6)), score=draw(st.none() | _figure),
+               time_s=draw(_seconds), stats=draw(st.dictionaries(_names, _figure, max_size=3)),
+               extra=draw(st.dictionaries(_names, _figure, max_size=3)),
+               error=draw(st.text(max_size=30)) if outcome in ("error", "timeout") else "",
+               cpu_s=draw(_seconds))
+
+
+@settings(deadline=None, max_examples=300)
+@given(rows=st.lists(_rows(), min_size=1, max_size=4), suffix=st.sampled_from(["csv", "jsonl"]))
+def test_a_row_is_sealed_in_the_form_it_is_read_back_in(tmp_path_factory, rows, suffix):
+    from logic_agents.study.rows import RowSink, canonical
+
+    out = tmp_path_factory.mktemp("rows") / f"r.{suffix}"
+    sink = RowSink(out, key="k")
+    for made in rows:
+        sink.write(made)
+    sink.close()
+    back = read_rows(out, "k")  # every seal checked
+    assert back == [canonical(made) for made in rows]
+    assert [canonical(r) for r in back] == back  # the canonical form is a fixed point
+
+
+def _one_game_of_each(name, spec):
+    if spec.example is None:
+        return None
+    return [spec.example, "--agents", spec.default_agent, "--runs", "1", "--jobs", "1"]
+
+
+@pytest.mark.parametrize("suffix", ["csv", "jsonl"])
+def test_every_games_rows_read_back_under_their_seal(tmp_path, suffix, capsys):
+    """A study of every registered game (its example, its default agent) is read back by
+    --resume, report and Study.load: scored games (Ooze) included."""
+    from logic_agents.cli import main
+    from logic_agents.world.registry import game_names, get_game
+
+    played = []
+    for name in game_names():
+        spec = get_game(name)
+        command = _one_game_of_each(name, spec)
+        if command is None:
+            continue
+        out = tmp_path / f"{name}.{suffix}"
+        assert main(["compare", *command, "--out", str(out)]) == 0, name
+        assert main(["compare", *command, "--out", str(out), "--resume"]) == 0, name
+        assert main(["report", str(out)]) == 0, name
+        study = la.Study.load(out)
+        assert len(study.rows) == 1, name
+        played.append(name)
+    capsys.readouterr()
+    assert {"ooze", "daggers", "sudoku", "undead", "mazes"} <= set(played)

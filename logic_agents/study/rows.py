@@ -96,10 +96,31 @@ def fields_of(row: Row) -> Record:
 
 
 def seal_of(row: Row, key: str) -> str:
-    """The referee's seal on a row: an HMAC of its fields under the study's key (kept in the
-    study record, which a sandboxed player cannot see). A row appended by anyone else, or
-    changed since, does not carry it."""
-    return _seal(fields_of(row), key)
+    """The referee's seal on a row: an HMAC of its canonical fields (`canonical`) under the
+    study's key (kept in the study record, which a sandboxed player cannot see). A row
+    appended by anyone else, or changed since, does not carry it."""
+    return _seal(fields_of(canonical(row)), key)
+
+
+def _number(value: Any) -> int | float:
+    """A counter as a results file gives it back: a whole number stays one (JSON keeps it),
+    anything else is a float (a numpy integer included: its JSON is a float's)."""
+    return value if type(value) is int else float(value)
+
+
+def canonical(row: Row) -> Row:
+    """The row exactly as a results file gives it back (read_rows), so that what is sealed is
+    what is read: an Ooze score of 41 is written, sealed and read as 41.0, never sealed as
+    `41` and read back as `41.0` (every scored file was refused once). The numbers of the
+    game's figures become float or int as JSON and CSV keep them; texts stay texts."""
+    score = None if row.score is None else float(row.score)
+    return Row(agent=str(row.agent), map=str(row.map), group=str(row.group), run=int(row.run),
+               seed=int(row.seed), outcome=str(row.outcome), won=bool(row.won),
+               steps=int(row.steps), guesses=int(row.guesses), score=score,
+               time_s=float(row.time_s),
+               stats={str(k): _number(v) for k, v in row.stats.items()},
+               extra={str(k): _number(v) for k, v in row.extra.items()},
+               error=str(row.error), cpu_s=float(row.cpu_s))
 
 
 # made once: json.dumps with options builds an encoder at every call (a row is 3 of them)
@@ -142,7 +163,7 @@ def _count(value: Any, what: str) -> int:
     return number
 
 
-def _row_from_dict(d: Record, where: str) -> Row:
+def _row_from_dict(d: Record, where: tuple[str, int]) -> Row:
     try:
         time_s = float(d["time_s"])
         if not math.isfinite(time_s) or not 0 <= time_s < MAX_SECONDS:
@@ -172,7 +193,7 @@ def _row_from_dict(d: Record, where: str) -> Row:
         check_consistent(row)
         return row
     except (KeyError, ValueError, TypeError, AttributeError, RecursionError) as e:
-        raise FormatError(f"not a result row ({str(e)[:80]})", where) from None
+        raise FormatError(f"not a result row ({str(e)[:80]})", *where) from None
 
 
 def results_kind(path: Path) -> str:
@@ -205,10 +226,10 @@ def read_rows(path: str | Path, key: str | None = None) -> list[Row]:
                 raise FormatError(f"the first line is not the results header "
                                   f"({','.join(ROW_FIELDS)})", str(path), 1, 1)
             for cells in reader:
-                where = f"{path}:{reader.line_num}"
+                where = (str(path), reader.line_num)
                 if cells and header is not None and len(cells) != len(header):
                     raise FormatError(f"not a result row ({len(cells)} cells, the header has "
-                                      f"{len(header)})", where)
+                                      f"{len(header)})", *where)
                 if cells:
                     record = dict(zip(header or [], cells))
                     rows.append(_sealed(_row_from_dict(record, where), record, key, where))
@@ -222,12 +243,12 @@ def read_rows(path: str | Path, key: str | None = None) -> list[Row]:
                 d = load_json(line, str(path), lineno)
                 if not isinstance(d, dict):
                     raise FormatError("a result row is a JSON object", str(path), lineno, 1)
-                where = f"{path}:{lineno}"
+                where = (str(path), lineno)
                 rows.append(_sealed(_row_from_dict(d, where), d, key, where))
     return rows
 
 
-def _sealed(row: Row, record: Record, key: str | None, where: str) -> Row:
+def _sealed(row: Row, record: Record, key: str | None, where: tuple[str, int]) -> Row:
     if key is None:
         return row
 
@@ -237,7 +258,7 @@ def _sealed(row: Row, record: Record, key: str | None, where: str) -> Row:
         raise FormatError("this row was not written by the referee of this study (its seal "
                           f"{'is missing' if not seal else 'does not match'}): the file was "
                           "changed by someone else; start a new --out, or remove the row",
-                          where)
+                          *where)
     return row
 
 
@@ -323,8 +344,10 @@ class RowSink:
         self.digest.update(text.encode("utf-8"))
 
     def write(self, row: Row) -> None:
-        """Append `row`; a row that would not read back (a field over CELL_LIMIT) is
-        refused before anything of it is written."""
+        """Append `row` in its canonical form (what read_rows gives back, and what is
+        sealed); a row that would not read back (a field over CELL_LIMIT) is refused before
+        anything of it is written."""
+        row = canonical(row)
         record = fields_of(row)
         if self.key is not None:
             record["seal"] = _seal(record, self.key)
