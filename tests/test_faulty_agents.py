@@ -19,6 +19,7 @@ from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.rows import read_rows
 from logic_agents.study.summary import summarize
+from logic_agents.world.runner import AFTER_THE_GAME
 
 from .conftest import ROOT
 
@@ -44,8 +45,6 @@ def no_traceback(err: str) -> None:
     ("RaisesInAct", "act() at step 2", "ZeroDivisionError"),
     ("RaisesInInit", "__init__", "ValueError"),
     ("RaisesInReset", "reset()", "RuntimeError"),
-    ("RaisesInStats", "stats()", "LookupError"),
-    ("RaisesInClose", "close()", "OSError"),
     ("RaisesInWhy", "why() at step 1", "TypeError"),
     ("ExitsThree", "act() at step 1", "SystemExit"),
     ("ExitsZero", "act() at step 1", "SystemExit"),
@@ -58,6 +57,24 @@ def test_play_says_where_the_agent_failed_and_shows_its_own_frames(capsys, name,
     assert 'faulty.py", line' in err  # the agent's own frame, in its own file
     no_traceback(err)
     assert out.startswith("ERROR EASY1")
+
+
+@pytest.mark.parametrize("name, where, kind", [
+    ("RaisesInStats", "stats()", "LookupError"),
+    ("RaisesInClose", "close()", "OSError"),
+])
+def test_play_says_an_agent_failed_after_its_game_and_keeps_the_worlds_outcome(capsys, name,
+                                                                              where, kind):
+    """Issue 66: once the world has ended the game, its outcome stands; the agent's failure
+    after it is still shown, where and with its own frames, and play exits 3."""
+    code, out, err = run(capsys, "play", "EASY1", "--agent", agent(name), "--quiet")
+    assert code == 3
+    assert f"failed {AFTER_THE_GAME}{kind}" in err and f"(in {where})" in err, err
+    assert 'faulty.py", line' in err
+    no_traceback(err)
+    plain = run(capsys, "play", "EASY1", "--agent", agent("Plain"), "--quiet")[1]
+    assert out.split(" with ")[0] == plain.split(" with ")[0]  # LOST EASY1, as Plain's
+    assert not out.startswith("ERROR")
 
 
 @pytest.mark.parametrize("name, words", [
@@ -152,14 +169,27 @@ def test_a_study_survives_its_agents_at_any_jobs(capsys, tmp_path):
     assert summary["agents"][agent("Banana")]["errors"] == 4
     assert "errors" in stdout and "timeouts" in stdout  # the table counts them apart
 
-    others = ["RaisesInInit", "RaisesInReset", "RaisesInStats", "RaisesInClose", "RaisesInWhy",
-              "FortyTwo", "FloatCell", "ExitsZero", "HardExit", "Interrupts", "StuckInC",
-              "HugeCounter", "EnormousCounter"]
-    rows = batch.compare(["spx", *map(agent, others)], _entries(), runs=1, seed=3, jobs=1,
-                         caps=Caps(move_timeout=0.5))
+    others = ["RaisesInInit", "RaisesInReset", "RaisesInWhy", "FortyTwo", "FloatCell",
+              "ExitsZero", "HardExit", "Interrupts", "StuckInC"]
+    # issue 66: what fails after the world ended the game is a note on a row that keeps the
+    # world's outcome (an error would be played again by --retry-errors: a re-rolled loss)
+    after = ["RaisesInStats", "RaisesInClose", "HugeCounter", "EnormousCounter"]
+    rows = batch.compare(["spx", agent("Plain"), *map(agent, others + after)], _entries(),
+                         runs=1, seed=3, jobs=1, caps=Caps(move_timeout=0.5))
     assert _plain([r for r in rows if r.agent == "spx"]) == _plain(alone[::2])
-    assert all(r.failed and r.error for r in rows if r.agent != "spx"), [
+    plain_outcomes = [(r.map, r.outcome, r.steps) for r in rows if r.agent == agent("Plain")]
+    # a why that fails on the move that ended the game (Plain's first move on EASY2) is a note
+    assert all(r.failed and r.error or r.agent == agent("RaisesInWhy") and r.error.startswith(
+        AFTER_THE_GAME) and (r.map, r.outcome, r.steps) in plain_outcomes
+        for r in rows if r.agent in {*map(agent, others)}), [
         (r.agent, r.outcome) for r in rows if not r.failed]
+    for name, words in zip(after, ["LookupError: no stats for you", "OSError: no close for you",
+                                   "counter 'nodes' is a number of 17 digits",
+                                   "(in stats())"]):
+        late = [r for r in rows if r.agent == agent(name)]
+        assert [(r.map, r.outcome, r.steps) for r in late] == plain_outcomes, name
+        assert all(r.error.startswith(AFTER_THE_GAME) and words in r.error for r in late), \
+            [r.error for r in late]
 
 
 def test_resume_keeps_failed_games_unless_asked_to_retry(capsys, tmp_path):

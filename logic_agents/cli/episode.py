@@ -2,7 +2,8 @@
 agent's failure on stderr with the agent's own frames.
 
 Concepts: EXIT_AGENT_FAILED (3); failed_result (the result of a game the agent failed before
-it could end); print_result; report_agent_failure; world_fault (a plug-in world's bug, not
+it could end); print_result; report_agent_failure, report_agent_note (a failure after the game ended:
+the outcome stays the world's); world_fault (a plug-in world's bug, not
 the agent's).
 """
 
@@ -45,14 +46,17 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult
     also goes to stderr with the agent's own frames, and the exit code is 3. The map is the
     result's: the one played last (human play's `n` moves on to another)."""
     failed = report_agent_failure(result)
-    code = EXIT_AGENT_FAILED if failed else 0
+    # an agent that failed after the game ended (its stats() or close() raised): the outcome
+    # is the world's, but the agent has a bug to show, and the exit code says so
+    late = not failed and bool(result.error) and report_agent_note(result)
+    code = EXIT_AGENT_FAILED if failed or late else 0
     if args.json:
         out = {"game": result.game, "map": result.map, "agent": result.agent, "seed": result.seed,
                "outcome": result.outcome.value, "won": result.won, "steps": result.steps,
                "guesses": result.guesses, "time_s": round(result.time_s, 6),
                "cpu_s": round(result.cpu_s, 6)}
         out.update({k: result.extra.get(k) for k in spec.result_keys()})
-        if failed:
+        if result.error:  # the failure, or the note of one after the game ended
             out["error"] = result.error
         print(json.dumps(out))
         return code
@@ -80,6 +84,18 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult
 def world_fault(error: str) -> bool:
     """Whether a result's error is the world's (a plug-in's bug), not its agent's."""
     return "(in the world at step " in error
+
+
+def report_agent_note(result: EpisodeResult) -> bool:
+    """An agent's failure after its game ended (the result's note), on stderr with its own
+    frames; True."""
+    err = make_console(stderr=True)
+    err.print(f"{PROG}: agent {escape(printable(result.agent))} failed "
+              f"{escape(printable(result.error))}")
+    if result.frames:
+        err.print("the agent's own frames (most recent call last):\n"
+                  + escape(result.frames.rstrip()))
+    return True
 
 
 def report_agent_failure(result: EpisodeResult) -> bool:

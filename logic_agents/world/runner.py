@@ -10,7 +10,9 @@ goes through a guard (world.calls.Calls; the referee's Clock keeps time): an age
 raises, returns an action the world refuses (IllegalAction) or runs past a cap ends its
 episode with outcome `error` or `timeout`, the
 error's one line in `result.error` and the agent's frames in `result.frames`. How the game
-ended is the world's typed `outcome` (world.outcomes.ended), never an `info` key.
+ended is the world's typed `outcome` (world.outcomes.ended), never an `info` key; once it has
+ended, the agent's later failures (its why on the last move, stats(), close()) are a note in
+`result.error` ("after the game ended, ..."), never the outcome: an error can be retried.
 """
 
 from __future__ import annotations
@@ -89,16 +91,22 @@ def run_episode(
         clock.rest()
         raise
     stats: Record = {}
+    # Once the game is over (the world ended it, or the agent gave up), its outcome stands:
+    # what the agent does after that (its why on the last move, stats(), close()) is noted
+    # on the row, never its outcome. Were it an error, --retry-errors would play it again,
+    # and an agent that raised after each hopeless loss would re-roll its losses.
+    notes: list[AgentFailed] = [state.late] if state.late is not None else []
     if failure is None:
         try:
             stats = checked_stats(clock.call("stats", seat.stats, step=state.steps,
                                              alarm=seat.needs_alarm), clock)
         except AgentFailed as e:
-            failure = e
+            notes.append(e)
     try:
         clock.call("close", seat.close, step=state.steps, alarm=seat.needs_alarm)
     except AgentFailed as e:
-        failure = failure or e
+        if failure is None:
+            notes.append(e)
     clock.rest()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     outcome = state.outcome
@@ -127,12 +135,26 @@ def run_episode(
         cpu_s=cpu,
         extra=extra,
         stats=own,
-        error="" if failure is None else failure.row_error,
-        frames="" if failure is None else failure.frames,
+        error=failure.row_error if failure is not None else after_the_game(notes),
+        frames=failure.frames if failure is not None else "".join(n.frames for n in notes[:1]),
     )
     if trace is not None:
         trace.end(result)
     return result
+
+
+AFTER_THE_GAME = "after the game ended, "  # how a note on a finished game's row begins
+
+
+def after_the_game(notes: list[AgentFailed]) -> str:
+    """The note on a finished game's row whose agent failed after the game ended.
+
+    The first failure's words and how many more there were; "" when it did not fail.
+    """
+    if not notes:
+        return ""
+    more = f" (and {len(notes) - 1} more)" if len(notes) > 1 else ""
+    return f"{AFTER_THE_GAME}{notes[0].row_error}{more}"
 
 
 def checked_stats(stats: object, clock: Calls) -> Record:
@@ -173,6 +195,7 @@ class _Episode:
         self.steps = 0
         self.score = 0.0
         self.outcome = Outcome.GAVE_UP
+        self.late: AgentFailed | None = None  # the agent's why that failed on the last move
 
 
 def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int | None,
@@ -211,10 +234,13 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int |
             if isinstance(why, str) and not is_text(why):
                 raise AgentFailed(clock.agent, "why", "ValueError", "its why holds text no "
                                   "file can hold (a lone surrogate)", step=step)
-        except AgentFailed:  # the move was made: the trace keeps it, without its reason
-            if trace is not None:
-                trace.step(action, observation, reward, terminated, truncated, why=None)
-            raise
+        except AgentFailed as e:  # the move was made: the trace keeps it, without its reason
+            if not (terminated or truncated):
+                if trace is not None:
+                    trace.step(action, observation, reward, terminated, truncated, why=None)
+                raise
+            # the move ended the game: its outcome is the world's, the failure a note
+            state.late, why = e, None
         clock.last_why = why  # for on_step: the agent's why is read once, guarded
         if trace is not None:
             trace.step(action, observation, reward, terminated, truncated, why=why)

@@ -580,3 +580,21 @@ class RemembersInTmp(Cheat):
 class RemembersInSlashTmp(RemembersInTmp):
     name = "remembers-in-slash-tmp"
     FOLDER = "/tmp"
+
+
+# -- the third hostile round (issue 66) ------------------------------------------------------
+class RaisesAfterTheGame(Cheat):
+    """Plays as spx, then raises in stats() and close(): once a row with outcome `error` was
+    retried by --retry-errors, so raising after each hopeless loss re-rolled it (50% won
+    became 85%)."""
+
+    name = "raises-after-the-game"
+
+    def stats(self):
+        self.over = True
+        raise RuntimeError("stats after a loss")
+
+    def close(self):
+        if getattr(self, "over", False):  # spx's reset closes too
+            raise RuntimeError("close after a loss")
+        super().close()
