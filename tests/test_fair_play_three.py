@@ -4,21 +4,29 @@ round is a test here, with and without the sandbox and at --jobs 1 and 2 where i
 - once the world has ended a game, its outcome is the world's: an agent that fails after it
   (its why on the last move, stats(), close()) has a note on its row, never an `error` that
   --retry-errors would play again;
-- a row is sealed in the form it is read back in (tests/test_results_files.py).
+- a row is sealed in the form it is read back in (tests/test_results_files.py);
+- a study with any isolated agent draws a secret seed whether or not that agent can be read,
+  and a resume refuses a record whose public seed nobody asked for.
 """
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from logic_agents.cli import main
 from logic_agents.games.daggers.board import parse
 from logic_agents.games.daggers.world import DaggersAction, DaggersWorld
 from logic_agents.referee.isolation import Isolation
 from logic_agents.study import batch
+from logic_agents.study.record import read_study, sealing_key, study_path
+from logic_agents.study.rows import read_rows
 from logic_agents.world.core import Outcome
 from logic_agents.world.runner import AFTER_THE_GAME, run_episode
 
 from .agents import cheats
+from .conftest import ROOT
 from .test_fair_play import cheat
 from .test_fair_play_two import SETUPS, _expert
 
@@ -67,3 +75,54 @@ def test_a_why_that_fails_on_the_move_that_ends_the_game_is_a_note():
     result = run_episode(world, _WhyFailsOnTheLastMove(), 0)
     assert result.outcome is Outcome.LOST
     assert result.error.startswith(AFTER_THE_GAME) and "no reason" in result.error
+
+
+# -- break 2: a study whose file agents all fail to read got the public seed 0 ----------------
+@pytest.mark.parametrize("jobs, sandbox", SETUPS[:2])
+def test_a_file_agent_that_does_not_read_still_gets_a_secret_seed(jobs, sandbox, tmp_path,
+                                                                  capsys):
+    """Once fixed, the student's agent could rebuild every generated board from seed 0
+    (20/20 won against spx's 9/20). Now the seed is secret whether or not the file reads,
+    and --resume --retry-errors keeps it secret."""
+    source = (ROOT / "tests" / "agents" / "cheats.py").read_text()
+    student = tmp_path / "agent.py"
+    student.write_text(source + "\ndef broken(:\n")  # a syntax error: no agent is read
+    out = tmp_path / "gen.csv"
+    argv = ["compare", "--generate", "cs5011-hard", "--count", "3", "--agents",
+            f"spx,student={student}:RebuildsTheBoard", "--runs", "2", "--jobs", str(jobs),
+            "--sandbox", sandbox, "--out", str(out)]
+    assert main(argv) == 3  # its games are error rows
+    captured = capsys.readouterr()
+    record = read_study(out)
+    assert record["seed_secret"] is True and record["seed_asked"] is False
+    assert "is public" not in captured.err and str(record["seed"]) not in captured.out
+    student.write_text(source)  # fixed
+    assert main([*argv, "--resume", "--retry-errors"]) == 0
+    rows = {r.key: r for r in read_rows(out, sealing_key(out))}.values()  # the last of each
+    fixed = [r for r in rows if r.agent != "spx"]
+    assert len(fixed) == 6 and {r.stats.get("found", 0) for r in fixed} == {0}
+    assert read_study(out)["seed"] == record["seed"]
+
+
+def test_a_resume_refuses_a_public_seed_nobody_asked_for(tmp_path, capsys):
+    """A record of b4724bf's kind (seed 0, not secret, not asked for) with isolated agents is
+    refused at --resume, with the way on; --seed 0 given by name goes on with it in public."""
+    out = tmp_path / "r.csv"
+    argv = ["compare", "EASY1", "--agents", f"spx,{cheat(cheats.PeeksThroughGc)}", "--runs",
+            "1", "--sandbox", "none", "--out", str(out)]
+    assert main([*argv, "--seed", "0"]) == 0  # its games, then its record made b4724bf's
+    record = read_study(out)
+    assert record["seed"] == 0 and record["seed_secret"] is False
+    del record["seed_asked"]
+    study_path(out).write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main([*argv, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "the public seed 0, which nobody asked for" in err and "--seed 0" in err
+    assert err.count("\n") == 1
+    assert main([*argv, "--resume", "--seed", "0"]) == 0
+    # a study of trusted agents keeps seed 0 by default, and resumes without a word
+    out = tmp_path / "t.csv"
+    trusted = ["compare", "EASY1", "--agents", "spx", "--runs", "1", "--out", str(out)]
+    assert main(trusted) == 0 and main([*trusted, "--resume"]) == 0
+    assert read_study(out)["seed_asked"] is False

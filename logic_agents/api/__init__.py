@@ -328,14 +328,16 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                                      _arguments.path_or_none(agent_output, "agent_output"))
     entries = _entries_from_references(refs, spec)
     _arguments.world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
-    seed, secret = _seeding.study_seed(seed, _seeding.plays_isolated(spec.name, agents,
-                                                                     isolation), out, resume)
+    chosen = _seeding.study_seed(seed, _seeding.plays_isolated(spec.name, agents, isolation),
+                                 out, resume)
+    seed, secret = chosen.value, chosen.secret
     study = _batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
                             world_options, isolation)
     baseline = _arguments.texts(baseline, "baseline")
     scored = spec.objective == "score"
     with _progress.StudyProgress(len(study), progress, scored=scored) as shown:
-        settings = _StudySettings(runs=runs, seed=seed, seed_secret=secret, jobs=jobs,
+        settings = _StudySettings(runs=runs, seed=seed, seed_secret=secret,
+                                  seed_asked=chosen.asked, jobs=jobs,
                                   game=spec.name, out=out, resume=resume,
                                   agent_options=agent_options, world_options=world_options,
                                   caps=caps, isolation=isolation,

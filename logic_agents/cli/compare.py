@@ -46,7 +46,6 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.referee.agents import distinct_names
-from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.grades import grade_rows, source_of, write_grades
@@ -59,6 +58,7 @@ from logic_agents.web.study import REPLAYS
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
+from logic_agents.world.seat import Elsewhere
 from logic_agents.world.spec import AgentEntry, GameSpec, Generator
 
 PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
@@ -227,9 +227,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
     # a secret seed unless one is given: the players cannot rebuild their games from it
-    args.isolated = any(isinstance(e.factory, RemoteFactory) for e in entries_of_agents)
-    args.seed, args.seed_secret = seeding.study_seed(args.seed, args.isolated, args.out,
-                                                   args.resume)
+    # (a file agent whose module does not read counts: it is a player's, not the referee's)
+    args.isolated = any(isinstance(e.factory, Elsewhere) for e in entries_of_agents)
+    chosen = seeding.study_seed(args.seed, args.isolated, args.out, args.resume)
+    args.seed, args.seed_secret, args.seed_asked = chosen.value, chosen.secret, chosen.asked
     entries = entries_from_references(args.maps, spec, args.group_by)
     err = make_console(stderr=True)
     for note in args.renamed:
@@ -288,7 +289,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             settings = StudySettings(
-                runs=args.runs, seed=args.seed, seed_secret=args.seed_secret, jobs=args.jobs,
+                runs=args.runs, seed=args.seed, seed_secret=args.seed_secret,
+                seed_asked=args.seed_asked, jobs=args.jobs,
                 game=spec.name, out=args.out, isolation=args.isolation,
                 resume=args.resume, retry_errors=args.retry_errors, backend=args.backend,
                 address=args.address, agent_options={k: v for k, v in options.items() if v},

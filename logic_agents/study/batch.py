@@ -310,9 +310,10 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     if out is not None:  # the results and the record's seal key: never shown to a player
         isolation = dataclasses.replace(isolation, hide=tuple(dict.fromkeys(
             [*isolation.hide, str(Path(out).resolve()), str(study_path(out).resolve())])))
-    seed, secret = study_seed(settings.seed, plays_isolated(game, agents, isolation), out,
-                              settings.resume)
-    secret = secret or settings.seed_secret
+    chosen = study_seed(settings.seed, plays_isolated(game, agents, isolation), out,
+                        settings.resume)
+    seed, secret = chosen.value, chosen.secret or settings.seed_secret
+    asked = not secret and (chosen.asked if settings.seed_asked is None else settings.seed_asked)
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options,
                          world_options, isolation, caps, not settings.stop_on_broken)
     for note in all_jobs.notes:
@@ -345,6 +346,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
         study = study_record(game, agents, entries, runs, seed, agent_options, world_options,
                              caps, all_jobs.agents_of)
         study["seed_secret"] = secret
+        study["seed_asked"] = asked  # a resume refuses a public seed nobody asked for
         study["references"] = all_jobs.sources  # the grades' source column
         holds = out.exists() and out.stat().st_size > 0
         if holds and not settings.resume:

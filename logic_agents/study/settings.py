@@ -30,6 +30,9 @@ class StudySettings:
     # None: "random" when any agent plays in a player process, else 0 (study.seeding.study_seed)
     seed: int | str | None = None
     seed_secret: bool = False  # the seed was drawn here: never shown on a page or to a player
+    # whether the user asked for this seed (--seed): None says so for a whole-number `seed`;
+    # a caller that resolved the seed itself (the command line) passes what the user gave
+    seed_asked: bool | None = None
     jobs: int | None = None  # worker processes (None: one per core)
     game: str | None = None  # None: the game the instances belong to
     out: str | Path | None = None  # the results file rows stream to (CSV or JSON lines)
