@@ -11,6 +11,8 @@ round is a test here, with and without the sandbox and at --jobs 1 and 2 where i
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -126,3 +128,32 @@ def test_a_resume_refuses_a_public_seed_nobody_asked_for(tmp_path, capsys):
     trusted = ["compare", "EASY1", "--agents", "spx", "--runs", "1", "--out", str(out)]
     assert main(trusted) == 0 and main([*trusted, "--resume"]) == 0
     assert read_study(out)["seed_asked"] is False
+
+
+# -- break 10: raw control characters reached the grades CSV ----------------------------------
+def test_every_text_cell_of_the_grades_is_escaped(tmp_path, capsys):
+    """A folder's name and an agent's error words (a forged dump's too: they reach the same
+    cell) carry escapes, bells, carriage returns and a formula; the grades hold none of them
+    raw: control characters are escaped as names are, and a formula starts with '."""
+    students = tmp_path / "students"
+    folder = students / "zed\x1b]0;owned\x07\rname"
+    folder.mkdir(parents=True)
+    (folder / "agent.py").write_text(
+        "class Agent:\n"
+        "    def reset(self, seed=None):\n"
+        "        pass\n"
+        "    def act(self, obs):\n"
+        "        raise ValueError('=HYPERLINK(\"x\")\\x1b[2J\\r\\nforged line\\x85')\n")
+    (students / "=cmd.py").write_text((folder / "agent.py").read_text())
+    grades = tmp_path / "grades.csv"
+    code = main(["compare", "EASY1", "--submissions", str(students), "--agents", "spx",
+                 "--runs", "1", "--jobs", "1", "--sandbox", "none", "--grades", str(grades)])
+    assert code == 3
+    capsys.readouterr()
+    raw = grades.read_bytes()
+    assert raw.count(b"\n") == 4 and b"\r" not in raw  # a header and three lines
+    text = raw.decode("utf-8")
+    assert not any(c != "\n" and not c.isprintable() for c in text), repr(text)
+    cells = [cell for line in csv.reader(io.StringIO(text)) for cell in line]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+    assert "zed\\x1b]0;owned\\x07\\rname" in text and "_cmd" in text

@@ -5,9 +5,10 @@ Concepts:
   score): its source (the file it was read from, `builtin` for the game's own), games, wins,
   win rate and its 95% Wilson interval, mean steps (or score), errors, time-outs and its
   first failure (by map, then run: the same whichever game finished first).
-- write_grades(path, grades): the CSV, written whole then renamed into place. A text cell that
-  a spreadsheet would read as a formula (=, +, -, @) is written with a leading apostrophe: a
-  student's name or error text is never run as one.
+- write_grades(path, grades): the CSV, written whole then renamed into place. Every text
+  cell has its control characters escaped, as names are on a terminal, and a cell that a
+  spreadsheet would read as a formula (=, +, -, @) is written with a leading apostrophe: a
+  student's name or error text is never run as one, nor breaks a line.
 - source_of(entry): what an agent's name was read from.
 """
 
@@ -21,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from logic_agents.errors import FormatError
+from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import natural_key, ranked
 from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
@@ -77,9 +79,13 @@ def grade_rows(summary: Summary, rows: Sequence[Row], sources: Mapping[str, str]
 
 
 def _cell(value: object) -> object:
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
+    """A grades cell as names are written anywhere: every text cell (a folder's name, a
+    source, an error a forged dump or an agent's exception wrote) with its control
+    characters escaped (ground.inputs.printable), then a formula's start made text."""
+    if not isinstance(value, str):
+        return value
+    value = printable(value)
+    return "'" + value if value.startswith(FORMULA_START) else value
 
 
 def write_grades(path: str | os.PathLike[str], grades: Sequence[Record]) -> None:
