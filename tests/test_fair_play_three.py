@@ -14,13 +14,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import socket
 
 import pytest
 
+import logic_agents as la
 from logic_agents.cli import main
+from logic_agents.cli.episode import world_fault
 from logic_agents.games.daggers.board import parse
 from logic_agents.games.daggers.world import DaggersAction, DaggersWorld
 from logic_agents.referee.isolation import Isolation
+from logic_agents.referee.wire import Channel, WireError
 from logic_agents.study import batch
 from logic_agents.study.record import read_study, sealing_key, study_path
 from logic_agents.study.rows import read_rows
@@ -157,3 +161,40 @@ def test_every_text_cell_of_the_grades_is_escaped(tmp_path, capsys):
     cells = [cell for line in csv.reader(io.StringIO(text)) for cell in line]
     assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
     assert "zed\\x1b]0;owned\\x07\\rname" in text and "_cmd" in text
+
+
+# -- break 11: a plug-in's fault was blamed on the agent ---------------------------------------
+@pytest.mark.parametrize("bad", [{1, 2}, float("nan"), object()])
+def test_a_codec_that_gives_what_the_wire_cannot_carry_is_the_games_fault(monkeypatch, bad):
+    """An Observations codec that returns a set ended the game as `agent ... failed:
+    TypeError: Object of type set is not JSON serializable (in act() ...)`. It is the world's
+    fault, said as such: CodecError in the world at step 1, and the agent is not named as
+    having failed."""
+    from logic_agents.referee.remote import RemoteAgent
+
+    started = RemoteAgent.start
+
+    def with_a_codec_that_returns_a_set(self, options):
+        started(self, options)
+        encode = self._encode
+        self._encode = lambda observation: {**encode(observation), "extra": bad}
+
+    monkeypatch.setattr(RemoteAgent, "start", with_a_codec_that_returns_a_set)
+    result = la.play("EASY1", agent=f"{ROOT / 'examples' / 'my_agent.py'}:MyAgent", seed=0)
+    assert result.outcome.value == "error"
+    assert result.error.startswith("CodecError: the game's Observations codec gave what the "
+                                   "wire cannot carry"), result.error
+    assert "(in the world at step 1)" in result.error and world_fault(result.error)
+
+
+def test_a_message_that_is_not_data_is_refused_before_a_byte_is_sent():
+    left, right = socket.socketpair()
+    channel = Channel(left.fileno(), left.fileno())
+    with pytest.raises(WireError) as raised:
+        channel.send({"op": "act", "obs": {1, 2}})
+    assert raised.value.not_data and not raised.value.closed
+    right.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        right.recv(1)  # nothing of it was sent
+    left.close()
+    right.close()

@@ -164,6 +164,11 @@ class RemoteAgent(Seated):
             self.channel.send({**message, "game_id": self.game_id})
             answer = self.channel.receive(None if math.isinf(deadline) else deadline)
         except WireError as e:
+            if e.not_data:  # nothing was sent: what we had to send is not data. Only an
+                # observation carries what is not ours, so it is the game's codec that gave it
+                raise AgentFailed(self.name, "world", "CodecError", "the game's Observations "
+                                  "codec gave what the wire cannot carry (JSON data only): "
+                                  f"{e}", step=step) from None
             if e.closed:  # the game's child ended: the server says how, and plays on
                 self._end_game()
                 how = self.server.sweep()

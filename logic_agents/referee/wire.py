@@ -34,15 +34,32 @@ ORDER_LIMIT = 1 << 30  # what a player accepts from the referee (a large board's
 class WireError(Exception):
     """The stream broke, ran past its deadline, or carried what is not a frame of JSON."""
 
-    def __init__(self, message: str, *, timeout: bool = False, closed: bool = False):
-        """A broken frame; `timeout` or `closed` say it was not the peer's data."""
+    def __init__(self, message: str, *, timeout: bool = False, closed: bool = False,
+                 not_data: bool = False):
+        """A broken frame.
+
+        `timeout` or `closed` say it was not the peer's data; `not_data`, that what this side
+        was to send is not JSON data (nothing of it was sent).
+        """
         super().__init__(message)
-        self.timeout, self.closed = timeout, closed
+        self.timeout, self.closed, self.not_data = timeout, closed, not_data
+
+
+def _json(message: Record) -> bytes:
+    """A message's JSON.
+
+    WireError(not_data) when it holds what JSON does not carry (a set, an object, NaN), said
+    before a byte of it is sent.
+    """
+    try:
+        return json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+    except (TypeError, ValueError, RecursionError) as e:
+        raise WireError(f"{type(e).__name__}: {str(e)[:200]}", not_data=True) from None
 
 
 def encode(message: Record) -> bytes:
     """A message as one frame: its length, then its JSON."""
-    data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+    data = _json(message)
     return HEADER.pack(len(data)) + data
 
 
@@ -188,7 +205,7 @@ class Packets:
 
     def send(self, message: Record, fds: tuple[int, ...] = ()) -> None:
         """Send one message (with `fds`, open descriptors the peer receives copies of)."""
-        data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+        data = _json(message)
         try:
             if fds:
                 socket.send_fds(self.sock, [data], list(fds))
