@@ -256,7 +256,8 @@ def test_a_summary_is_data_nothing_changes_after_it_is_made():
         summary.objective = "score"  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         summary.agents["spx"].wins = 99  # type: ignore[misc]
-    assert list(summary.to_json()) == ["agents", "pairs", "objective"]
+    assert list(summary.to_json()) == ["agents", "pairs", "objective", "baseline",
+                                       "baseline_chosen"]
     assert summary["agents"]["spx"]["games"] == summary.agents["spx"].games == 2
 
 

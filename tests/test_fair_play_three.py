@@ -27,7 +27,7 @@ from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.wire import Channel, WireError
 from logic_agents.study import batch
 from logic_agents.study.record import read_study, sealing_key, study_path
-from logic_agents.study.rows import read_rows
+from logic_agents.study.rows import Row, read_rows
 from logic_agents.world.core import Outcome
 from logic_agents.world.runner import AFTER_THE_GAME, run_episode
 
@@ -198,3 +198,47 @@ def test_a_message_that_is_not_data_is_refused_before_a_byte_is_sent():
         right.recv(1)  # nothing of it was sent
     left.close()
     right.close()
+
+
+# -- break 9: the summary was quadratic in the pairs ------------------------------------------
+def _class_rows(count: int, maps: int = 6) -> list[Row]:
+    """A class where most agents never win (a syntax error, a hang): most pairs are tied."""
+    return [Row(agent=f"s{a:04d}", map=f"m{m}", group="g", run=0, seed=m,
+                outcome="won" if a % 5 == 0 and (a + m) % 3 else "lost",
+                won=a % 5 == 0 and bool((a + m) % 3), steps=5, guesses=1, score=None,
+                time_s=0.1) for a in range(count) for m in range(maps)]
+
+
+def test_a_class_summary_is_linear_in_its_agents(monkeypatch):
+    """400 submissions without --baseline played in 4 minutes, then printed for 11 and more:
+    every pair was tested (79,800), and the report split them with a list test per pair.
+    Past ALL_PAIRS_UP_TO agents each is tested against the best; the report never compares
+    two pairs."""
+    from logic_agents.study import summary as summary_module
+    from logic_agents.study.report import summary_text
+    from logic_agents.study.summary import ALL_PAIRS_UP_TO, Pair, summarize
+
+    def never(self, other):
+        raise AssertionError("two pairs compared: quadratic in the pairs")
+
+    monkeypatch.setattr(Pair, "__eq__", never)
+    for count in (ALL_PAIRS_UP_TO, ALL_PAIRS_UP_TO + 1, 1000):
+        summary = summarize(_class_rows(count))
+        text = summary_text(summary, 6, 1, "secret")
+        if count <= ALL_PAIRS_UP_TO:
+            assert len(summary.pairs) == count * (count - 1) // 2 and not summary.chosen
+            assert "tested against the best" not in text
+        else:
+            best = summary.baseline[0]
+            assert summary.chosen and len(summary.pairs) == count - 1
+            assert all(best in (p.a, p.b) for p in summary.pairs)
+            assert summary.agents[best].win_rate == max(
+                st.win_rate for st in summary.agents.values())
+            assert f"{count:,} agents: each is tested against the best, {best}" in text
+            assert summary.to_json()["baseline_chosen"] is True
+    # a baseline given is kept, whatever the class's size: its pairs only, in order
+    summary = summarize(_class_rows(1000), baseline=("s0007", "s0003"))
+    assert len(summary.pairs) == 2 * 998 + 1 and not summary.chosen
+    assert [(p.a, p.b) for p in summary.pairs][:3] == [("s0000", "s0003"), ("s0000", "s0007"),
+                                                      ("s0001", "s0003")]
+    assert summary_module.ALL_PAIRS_UP_TO == 40

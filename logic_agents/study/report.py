@@ -60,6 +60,11 @@ def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed
         counters = ", ".join(f"{k} {v:.1f}" for k, v in stats.mean_stats.items())
         if counters:
             console.print(f"{escape(name)} means per game: {escape(counters)}")
+    if summary.chosen:
+        n = len(summary.agents)
+        console.print(f"{n:,} agents: each is tested against the best, "
+                      f"{escape(summary.baseline[0])} ({n * (n - 1) // 2:,} pairs would be "
+                      "tested otherwise; --baseline A,B chooses the agents to test against)")
     tied = [p for p in summary.pairs if p.only_a_won == p.only_b_won == 0]
     if tied:
         same = ("scored the same in every paired game" if scored else "never split a game "
@@ -68,7 +73,9 @@ def print_summary(console: Console, summary: Summary, maps: int, runs: int, seed
         console.print(f"{len(tied)} pair(s) of agents {same}: " + escape(named)
                       + (f", and {len(tied) - PAIR_LINES} more" if len(tied) > PAIR_LINES
                          else ""))
-    split = [p for p in summary.pairs if p not in tied]
+    # (by its counts, not `p not in tied`: a list test per pair made 400 agents' summary
+    # print for 7 minutes)
+    split = [p for p in summary.pairs if p.only_a_won or p.only_b_won]
     # a class: the significant pairs first, and no more than a screen of them
     shown = sorted(split, key=lambda p: not p.significant)[:PAIR_LINES] \
         if len(split) > PAIR_LINES else split

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import statistics
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,10 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
+
+# a study of more agents than this, given no --baseline, tests each against the best only:
+# every pair of 400 agents is 79,800 tests, and a summary's cost must stay linear in them
+ALL_PAIRS_UP_TO = 40
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -154,6 +158,10 @@ class Summary(ReadsLikeJson):
     agents: Mapping[str, AgentStats]
     pairs: tuple[Pair, ...]
     objective: str = "win"
+    # the agents every tested pair has one of: the --baseline given, or, in a study of more
+    # than ALL_PAIRS_UP_TO agents given none, the best one, chosen (`chosen`); () for every pair
+    baseline: tuple[str, ...] = ()
+    chosen: bool = False
 
     @property
     def scored(self) -> bool:
@@ -161,7 +169,8 @@ class Summary(ReadsLikeJson):
 
     def to_json(self) -> Record:
         return {"agents": {name: st.to_json() for name, st in self.agents.items()},
-                "pairs": [p.to_json() for p in self.pairs], "objective": self.objective}
+                "pairs": [p.to_json() for p in self.pairs], "objective": self.objective,
+                "baseline": list(self.baseline), "baseline_chosen": self.chosen}
 
 
 def paired_difference(only_a: int, only_b: int, n: int, z: float = 1.96) -> Record:
@@ -227,7 +236,9 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
     game (Ooze) adds score statistics, and its pairs are judged on scores: an exact sign test
     on the paired runs where one agent scored more than the other. With a `baseline` (agents'
     names), only the pairs with a baseline agent in them are tested: a class of 200 against
-    spx and satx, not its 19,900 pairs."""
+    spx and satx, not its 19,900 pairs. Without one, a study of more than ALL_PAIRS_UP_TO
+    agents tests each agent against the best (by win rate, or mean score; the first named of
+    those tied), so its cost stays linear in the agents (`Summary.chosen` says so)."""
     rows = list(rows)
     names = list(agents) if agents else list(dict.fromkeys(r.agent for r in rows))
     unknown = [b for b in baseline if b not in names]
@@ -248,32 +259,57 @@ def summarize(rows: Iterable[Row], agents: Sequence[str] | None = None,
     # each agent's games by (map, run, seed): a pair's shared games are one lookup each
     games_of = {name: {(r.map, r.run, r.seed): ((r.score or 0) if scored else r.won)
                        for r in rows_of[name]} for name in names}
+    chosen = not baseline and len(names) > ALL_PAIRS_UP_TO
+    if chosen:
+        baseline = (_best(per_agent, scored),)
     pairs = []
+    for a, b in _tested_pairs(names, frozenset(baseline)):
+        ours, theirs = games_of[a], games_of[b]
+        shared = [k for k in ours if k in theirs]
+        if scored:  # "won" = scored more in the paired run
+            only_a = sum(ours[k] > theirs[k] for k in shared)
+            only_b = sum(theirs[k] > ours[k] for k in shared)
+        else:
+            only_a = sum(bool(ours[k]) and not theirs[k] for k in shared)
+            only_b = sum(bool(theirs[k]) and not ours[k] for k in shared)
+        p = mcnemar_exact(only_a, only_b)
+        significant = p < alpha
+        delta = (mean_difference([ours[k] - theirs[k] for k in shared])
+                 if scored else paired_difference(only_a, only_b, len(shared)))
+        pairs.append(Pair(
+            a=a, b=b, paired_games=len(shared), only_a_won=only_a, only_b_won=only_b,
+            test=("exact sign test on paired scores" if scored
+                  else "exact McNemar (sign test on discordant runs)"),
+            p_value=p, significant=significant,
+            better=(a if only_a > only_b else b) if significant else None,
+            difference=delta["difference"],
+            difference_ci95=(delta["ci95"][0], delta["ci95"][1])))
+    return Summary(per_agent, tuple(pairs), "score" if scored else "win", tuple(baseline),
+                   chosen)
+
+
+def _best(per_agent: Mapping[str, AgentStats], scored: bool) -> str:
+    """The agent with the best win rate (mean score), the first named of those tied."""
+    def value(name: str) -> float:
+        st = per_agent[name]
+        return (st.score.mean if st.score is not None else -math.inf) if scored else st.win_rate
+
+    return max(per_agent, key=value)
+
+
+def _tested_pairs(names: Sequence[str], baseline: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """(a, b), a named before b: every pair, or, with a baseline, each pair with one of it
+    (made from the baseline's side: linear in the agents, not quadratic)."""
+    if not baseline:
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                yield a, b
+        return
+    position = {name: i for i, name in enumerate(names)}
+    ordered = sorted((position[b], b) for b in baseline if b in position)  # in names' order
     for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            if baseline and a not in baseline and b not in baseline:
-                continue
-            ours, theirs = games_of[a], games_of[b]
-            shared = [k for k in ours if k in theirs]
-            if scored:  # "won" = scored more in the paired run
-                only_a = sum(ours[k] > theirs[k] for k in shared)
-                only_b = sum(theirs[k] > ours[k] for k in shared)
-            else:
-                only_a = sum(bool(ours[k]) and not theirs[k] for k in shared)
-                only_b = sum(bool(theirs[k]) and not ours[k] for k in shared)
-            p = mcnemar_exact(only_a, only_b)
-            significant = p < alpha
-            delta = (mean_difference([ours[k] - theirs[k] for k in shared])
-                     if scored else paired_difference(only_a, only_b, len(shared)))
-            pairs.append(Pair(
-                a=a, b=b, paired_games=len(shared), only_a_won=only_a, only_b_won=only_b,
-                test=("exact sign test on paired scores" if scored
-                      else "exact McNemar (sign test on discordant runs)"),
-                p_value=p, significant=significant,
-                better=(a if only_a > only_b else b) if significant else None,
-                difference=delta["difference"],
-                difference_ci95=(delta["ci95"][0], delta["ci95"][1])))
-    return Summary(per_agent, tuple(pairs), "score" if scored else "win")
+        others = names[i + 1:] if a in baseline else [b for at, b in ordered if at > i]
+        yield from ((a, b) for b in others)
 
 
 def _in_order(given: Sequence[str], present: Iterable[str]) -> list[str]:

@@ -237,6 +237,11 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
                   "time/game s", "cpu/game s"]) + ["errors", "time-outs"]
     board_head, board = leaderboard(summary)
     pairs_listed = len(summary["pairs"])
+    if summary.get("baseline_chosen") and summary.get("baseline"):
+        count = len(summary["agents"])
+        notes = [*notes, f"{count:,} agents: each was tested against the best, "
+                 f"{summary['baseline'][0]} ({count * (count - 1) // 2:,} pairs would be tested "
+                 "otherwise; --baseline A,B chooses the agents to test against)"]
     if pairs_listed > MAX_PAGE_PAIRS:
         notes = [*notes, f"{pairs_listed:,} pairs were tested; the table lists the significant "
                  "ones (--baseline A,B tests only the pairs with a baseline agent)"]
