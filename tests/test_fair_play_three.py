@@ -21,6 +21,7 @@ import pytest
 import logic_agents as la
 from logic_agents.cli import main
 from logic_agents.cli.episode import world_fault
+from logic_agents.errors import UsageError
 from logic_agents.games.daggers.board import parse
 from logic_agents.games.daggers.world import DaggersAction, DaggersWorld
 from logic_agents.referee.isolation import Isolation
@@ -242,3 +243,51 @@ def test_a_class_summary_is_linear_in_its_agents(monkeypatch):
     assert [(p.a, p.b) for p in summary.pairs][:3] == [("s0000", "s0003"), ("s0000", "s0007"),
                                                       ("s0001", "s0003")]
     assert summary_module.ALL_PAIRS_UP_TO == 40
+
+
+# -- fail closed where no sandbox is available (break 7) --------------------------------------
+@pytest.fixture
+def no_sandbox_here(monkeypatch):
+    """A machine without bubblewrap (or one that forbids its namespaces)."""
+    from logic_agents.referee import containment
+
+    monkeypatch.setitem(containment._TOOLS, "bwrap", None)
+
+
+def _class_of_two(tmp_path):
+    students = tmp_path / "students"
+    for name in ("ann", "bob"):
+        (students / name).mkdir(parents=True)
+        (students / name / "agent.py").write_text(
+            (ROOT / "examples" / "my_agent.py").read_text() + "\n\nAgent = MyAgent\n")
+    return students
+
+
+def test_a_class_stops_where_no_sandbox_is_available(no_sandbox_here, tmp_path, capsys):
+    """Without a sandbox an agent runs as the teacher: it forged sealed wins into --out and
+    killed the study before its end check, and --resume kept them; it read the secret seed
+    from the study record. So a study of others' agents stops, in one line with the two ways
+    on, before any of their code is read, unless --sandbox none is given by name."""
+    students = _class_of_two(tmp_path)
+    out = tmp_path / "r.csv"
+    for agents in (["--submissions", str(students)],
+                   ["--agents", f"{students}/*/agent.py:MyAgent"],
+                   ["--agents", f"{students}/ann/agent.py:MyAgent,{students}/bob/agent.py:MyAgent"]):
+        assert main(["compare", "EASY1", *agents, "--runs", "1", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "plays others' agents" in err and "no sandbox is available" in err, err
+        assert "apt-get install bubblewrap" in err and "--sandbox none" in err
+        assert err.count("\n") == 1 and not out.exists()
+    with pytest.raises(UsageError, match="plays others' agents"):
+        batch.compare([f"{students}/ann/agent.py:MyAgent", f"{students}/bob/agent.py:MyAgent"],
+                      _expert(1), runs=1)
+    # given by name, it plays, and the summary says plainly what can be forged
+    assert main(["compare", "EASY1", "--submissions", str(students), "--runs", "1", "--out",
+                 str(out), "--sandbox", "none"]) == 0
+    err = capsys.readouterr().err
+    assert "read the study's secret seed, and forge its rows" in err
+    # a person playing their own file keeps the one line, and plays
+    assert main(["compare", "EASY1", "--agents", f"spx,{students}/ann/agent.py:MyAgent",
+                 "--runs", "1"]) == 0
+    assert "ran without a sandbox (bubblewrap is not installed" in capsys.readouterr().err
+    assert main(["play", "EASY1", "--agent", f"{students}/ann/agent.py:MyAgent"]) == 0

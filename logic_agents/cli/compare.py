@@ -52,7 +52,7 @@ from logic_agents.study.grades import grade_rows, source_of, write_grades
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
-from logic_agents.study.submissions import expand_agents, submissions
+from logic_agents.study.submissions import expand_agents, has_glob, submissions
 from logic_agents.study.summary import summarize
 from logic_agents.web.study import REPLAYS
 from logic_agents.world.declared import Option
@@ -169,6 +169,11 @@ def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
 def _study_agents(args: argparse.Namespace, spec: GameSpec) -> list[AgentEntry]:
     """The study's agents, each under a name of its own (described once per command)."""
     if getattr(args, "study_agents", None) is None:
+        # others' agents where no sandbox is available: stop before any of their code is read
+        if args.submissions:
+            args.isolation.refuse_unsandboxed(f"--submissions {args.submissions}")
+        if args.agents and any(has_glob(a) for a in args.agents.split(",")):
+            args.isolation.refuse_unsandboxed("a glob in --agents")
         names = _agent_names(args, spec)
         entries, args.renamed = distinct_names(agent_entries(spec, names, args), names)
         args.study_agents = entries

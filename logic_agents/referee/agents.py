@@ -160,6 +160,7 @@ def agent_entries(spec: GameSpec, agents: Sequence[object],
     hundred is described at the pace of the machine's cores, not one after the other. The
     first error, in the agents' order, is raised (`broken_rows`: see agent_entry).
     """
+    isolation.refuse_unsandboxed(others_agents(spec, agents, isolation))
     make = functools.partial(agent_entry, spec, isolation=isolation, broken_rows=broken_rows)
     if sum(isinstance(a, str) for a in agents) < 2:
         return [make(a) for a in agents]
@@ -169,6 +170,22 @@ def agent_entries(spec: GameSpec, agents: Sequence[object],
     with ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1)))) as threads:
         futures = [threads.submit(make, a) for a in agents]
         return [f.result() for f in futures]
+
+
+def others_agents(spec: GameSpec, agents: Sequence[object], isolation: Isolation) -> str:
+    """Words for a study's isolated agents when they are others', else "".
+
+    Others' are two or more files or modules (a class); a person playing their own file
+    beside built-in agents is not a class.
+    """
+    sources = set()
+    for agent in agents:
+        if isinstance(agent, str):
+            reference = named_reference(agent)[1]
+            if isolation.isolates(reference in spec.agents, reference) and \
+                    reference not in spec.agents:
+                sources.add(reference.rpartition(":")[0])
+    return f"{len(sources)} agents' files" if len(sources) >= 2 else ""
 
 
 def distinct_names(entries: Sequence[AgentEntry], agents: Sequence[object] = ()

@@ -70,9 +70,27 @@ class Isolation:
         """One line for a study whose isolated agents ran without a sandbox ("" with one)."""
         if self.tool() is not None:
             return ""
-        why = ("--sandbox none" if self.sandbox == "none" else "bubblewrap is not installed")
-        return (f"the isolated agents ran without a sandbox ({why}): they ran as you and could "
-                "read and write your files (docs/compare.md, fair play)")
+        why = "--sandbox none" if self.sandbox == "none" else NO_SANDBOX_HERE
+        return (f"the isolated agents ran without a sandbox ({why}): they ran as you, so they "
+                "could read and write your files, read the study's secret seed, and forge its "
+                "rows in a way a killed study keeps (docs/compare.md, fair play)")
+
+    def refuse_unsandboxed(self, others: str) -> None:
+        """Fail closed: stop a study of others' agents where no sandbox is available.
+
+        `others` says whose (a class's files, a --submissions folder); the study stops
+        before any of their code runs, unless --sandbox none was given by name.
+
+        Raises:
+            UsageError: with the two ways on.
+        """
+        if others and self.sandbox == "auto" and self.tool() is None:
+            raise UsageError(
+                f"this study plays others' agents ({others}), and no sandbox is available "
+                f"here ({NO_SANDBOX_HERE}): without one they run as you, can read and write "
+                "your files, read the secret seed and forge rows. Install bubblewrap (Debian "
+                "and Ubuntu: apt-get install bubblewrap), or give --sandbox none to play them "
+                "without one")
 
     def describe(self) -> str:
         """The isolation in words, for a study page."""
@@ -82,6 +100,7 @@ class Isolation:
 
 
 DEFAULT_ISOLATION = Isolation()
+NO_SANDBOX_HERE = "bubblewrap is not installed, or this machine forbids its namespaces"
 
 # what a player's environment holds of the referee's without being named: the locale (how its
 # text is read and printed), the search path for programs, the time zone. Nothing else: a

@@ -65,7 +65,7 @@ from logic_agents.study.rows import (
 )
 from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
-from logic_agents.study.submissions import expand_agents
+from logic_agents.study.submissions import expand_agents, has_glob
 from logic_agents.world.agents import check_options, is_reference
 from logic_agents.world.calls import world_failure
 from logic_agents.world.registry import game_of_instance, get_game
@@ -204,6 +204,8 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
     if not agents:
         raise UsageError("a study needs at least one agent")
     isolation = isolation or DEFAULT_ISOLATION
+    if any(isinstance(a, str) and has_glob(a) for a in agents):  # a class: fail closed
+        isolation.refuse_unsandboxed("a glob of agents")
     agents = expand_agents(agents)  # a glob reference: each match, named by it
     resolved, notes = distinct_names(agent_entries(spec, agents, isolation,
                                                    broken_rows=broken_rows), agents)
