@@ -207,7 +207,8 @@ def test_compare_json_csv_plot_and_resume(capsys, tmp_path):
                           "5", "--jobs", "1", "--out", str(out), "--plot", str(png), "--json",
                           "--generate", "nettle-easy", "--count", "2")
     summary = json.loads(stdout)
-    assert code == 0 and set(summary) == {"agents", "pairs", "objective"}
+    assert code == 0 and set(summary) == {"agents", "pairs", "objective", "baseline",
+                                          "baseline_chosen"}
     satx = summary["agents"]["satx"]
     assert satx["games"] == 20 and len(satx["ci95"]) == 2 and "mean_time_s" in satx
     assert set(satx["groups"]) == {"2018", "nettle-easy"}

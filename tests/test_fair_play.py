@@ -33,6 +33,7 @@ from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import sealing_key
 from logic_agents.study.rows import read_rows
+from logic_agents.world.runner import AFTER_THE_GAME
 
 from .agents import cheats
 from .conftest import ROOT
@@ -124,8 +125,12 @@ def test_cheats_in_game_gain_nothing_and_change_no_other_result(friend, tmp_path
         assert found[name] == 0, name
     # forging an answer on the pipe: its own games are errors, nobody else's
     assert all(r.outcome == "error" and "ProtocolError" in r.error for r in by["forge-pipe"])
-    # a negative guess count is refused: its own games are errors, and the study resumes
-    assert all(r.outcome == "error" and "guesses" in r.error for r in by["negative-guesses"])
+    # a negative guess count is refused after the game ended (issue 66): the world's outcome
+    # stands, the refusal a note on its own rows, and the study resumes
+    assert sorted((r.map, r.run, r.outcome, r.steps) for r in by["negative-guesses"]) == \
+        sorted((r.map, r.run, r.outcome, r.steps) for r in by["spx"])
+    assert all(r.error.startswith(AFTER_THE_GAME) and "guesses" in r.error
+               for r in by["negative-guesses"])
     # the results file holds the referee's rows only, each sealed, and reads back whole
     written = read_rows(out, sealing_key(out))
     assert plain(written) == plain(rows) and len(written) == len(rows)

@@ -15,6 +15,8 @@ import csv
 import io
 import json
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -34,7 +36,7 @@ from logic_agents.world.runner import AFTER_THE_GAME, run_episode
 
 from .agents import cheats
 from .conftest import ROOT
-from .test_fair_play import cheat
+from .test_fair_play import cheat, needs_sandbox
 from .test_fair_play_two import SETUPS, _expert
 
 
@@ -291,3 +293,79 @@ def test_a_class_stops_where_no_sandbox_is_available(no_sandbox_here, tmp_path, 
                  "--runs", "1"]) == 0
     assert "ran without a sandbox (bubblewrap is not installed" in capsys.readouterr().err
     assert main(["play", "EASY1", "--agent", f"{students}/ann/agent.py:MyAgent"]) == 0
+
+
+# -- break 8: a single-file submission saw the whole submissions folder -----------------------
+@needs_sandbox
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_single_file_submission_sees_its_own_file_only(tmp_path, jobs):
+    """students/zed.py beside students/ann/: in the sandbox zed sees its own file and nothing
+    else of the folder (teach.md promises its own folder and no one else's); ann, alone in
+    her folder, still imports the helper beside her."""
+    students = tmp_path / "students"
+    (students / "ann").mkdir(parents=True)
+    (students / "ann" / "helpers.py").write_text("MOVE = 'first'\n")
+    (students / "ann" / "agent.py").write_text(
+        "from helpers import MOVE\n"
+        "from logic_agents.games.daggers.agents import SinglePointAgent as Agent\n")
+    (students / "zed.py").write_text((ROOT / "tests" / "agents" / "cheats.py").read_text()
+                                     + "\nAgent = ReadsItsNeighbours\n")
+    rows = batch.compare([f"{students}/zed.py:Agent", f"ann={students}/ann/agent.py:Agent"],
+                         _expert(1), runs=2, seed=3, jobs=jobs,
+                         isolation=Isolation(sandbox="bwrap"))
+    zed = [r for r in rows if r.agent == "reads-neighbours"]
+    ann = [r for r in rows if r.agent == "ann"]
+    assert len(zed) == len(ann) == 2 and not any(r.failed for r in rows), rows
+    assert {r.stats["found"] for r in zed} == {0}
+    # without the sandbox it runs as you, and reads them (the docs say so)
+    rows = batch.compare([f"{students}/zed.py:Agent", f"ann={students}/ann/agent.py:Agent"],
+                         _expert(1), runs=1, seed=3, jobs=1, isolation=Isolation(sandbox="none"))
+    assert [r.stats["found"] for r in rows if r.agent == "reads-neighbours"] != [0]
+
+
+def test_own_files_are_those_beside_another_agent():
+    from logic_agents.referee.isolation import own_files
+
+    assert own_files(["/s/zed.py", "/s/ann/agent.py", "/s/bob/agent.py"]) == ("/s/zed.py",)
+    assert own_files(["/s/a.py", "/s/b.py"]) == ("/s/a.py", "/s/b.py")
+    assert own_files(["/home/me/my_agent.py"]) == ()
+    assert own_files(["/s/ann/agent.py", "/s/ann/agent.py"]) == ()  # two classes of one file
+    assert own_files(["/s/an/agent.py", "/s/ann/agent.py"]) == ()  # a name's prefix is not a folder
+
+
+# -- break 1: state survived a game inside the sandbox ----------------------------------------
+@needs_sandbox
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_nothing_written_in_a_game_survives_it_in_the_sandbox(jobs):
+    """/dev/shm, the sandbox's root, System V IPC and POSIX message queues lived as long as
+    the player server: an agent that kept each board it solved in /dev/shm won 66.7% against
+    36.7% blind. Each channel is written in every game (kept > 0) and found empty at the next
+    (found 0), one server serving every game of the agent."""
+    rows = batch.compare([cheat(cheats.RemembersInSharedMemory)], _expert(2), runs=3, seed=5,
+                         jobs=jobs, isolation=Isolation(sandbox="bwrap"))
+    assert len(rows) == 6 and not any(r.failed for r in rows), [r.error for r in rows]
+    assert {r.stats["found"] for r in rows} == {0}
+    # /dev/shm, /tmp, System V shared memory, queues, semaphores, a POSIX queue: written
+    assert {r.stats["kept"] for r in rows} == {6}
+
+
+@needs_sandbox
+def test_a_sandbox_is_put_back_and_proven_empty_after_each_game(tmp_path):
+    """The sweep reads the writable mounts from the kernel: every one is a tmpfs or mqueue
+    put back to what it held (or keeps nothing: proc, devpts, device nodes); the sandbox's
+    root, /dev and every shown or hidden folder are read-only."""
+    from logic_agents.referee.containment import bubblewrap, bwrap_argv
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import json\n"
+        "from logic_agents.referee import leftovers\n"
+        "mounts = leftovers.writable_mounts()\n"
+        "print(json.dumps({'writable': sorted(m.point for m in mounts if m.keeps_data),\n"
+        "                  'cannot': leftovers.unsweepable(mounts)}))\n")
+    argv = bwrap_argv(bubblewrap(), [sys.prefix, sys.base_prefix, str(ROOT), str(tmp_path)],
+                      [str(ROOT / "logic_agents" / "maps")], str(tmp_path))
+    done = subprocess.run([*argv, sys.executable, "-E", str(probe)], capture_output=True,
+                          text=True, env={"PYTHONPATH": str(ROOT)}, check=True)
+    seen = json.loads(done.stdout)
+    assert seen == {"writable": ["/dev/mqueue", "/dev/shm", "/tmp"], "cannot": []}, seen

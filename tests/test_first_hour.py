@@ -76,8 +76,11 @@ def test_ctrl_c_while_the_command_line_starts_is_one_line():
     import subprocess
     import sys
 
+    # the child starts as a terminal's process does, whatever SIGINT disposition the test's
+    # own process inherited (an ignored SIGINT is inherited, and the Ctrl-C would be lost)
     child = subprocess.run([sys.executable, "-c", """
 import importlib.abc, os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 class Interrupt(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name == "logic_agents.cli":

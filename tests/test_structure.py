@@ -89,11 +89,13 @@ def test_the_version_is_written_once():
     assert [p.name for p in written] == ["_version.py"]
 
 
-MAX_MODULE_LINES = 400
+# issue 66: 800, not 400; a module is cut where its concern ends, never to pass a count
+# (three commits of one round split modules for the count alone)
+MAX_MODULE_LINES = 800
 
 
-def test_no_module_over_400_lines():
-    """Every module does one job: a module that grows past 400 lines is split by job."""
+def test_no_module_over_800_lines():
+    """Every module does one job: a module that grows past 800 lines is split by job."""
     roots = [PACKAGE, PACKAGE.parent / "examples"]
     long = {str(path.relative_to(PACKAGE.parent)): n for root in roots
             for path in root.rglob("*.py")

@@ -30,7 +30,7 @@ from pathlib import Path
 from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.describe import describe
-from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
+from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation, own_files
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.world import agents as local
 from logic_agents.world.calls import Calls
@@ -161,6 +161,7 @@ def agent_entries(spec: GameSpec, agents: Sequence[object],
     first error, in the agents' order, is raised (`broken_rows`: see agent_entry).
     """
     isolation.refuse_unsandboxed(others_agents(spec, agents, isolation))
+    isolation = dataclasses.replace(isolation, file_only=own_files(_agent_files(agents)))
     make = functools.partial(agent_entry, spec, isolation=isolation, broken_rows=broken_rows)
     if sum(isinstance(a, str) for a in agents) < 2:
         return [make(a) for a in agents]
@@ -170,6 +171,17 @@ def agent_entries(spec: GameSpec, agents: Sequence[object],
     with ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1)))) as threads:
         futures = [threads.submit(make, a) for a in agents]
         return [f.result() for f in futures]
+
+
+def _agent_files(agents: Sequence[object]) -> list[str]:
+    """The files (absolute) of the agents named by a file reference."""
+    files = []
+    for agent in agents:
+        if isinstance(agent, str):
+            module_text = named_reference(agent)[1].rpartition(":")[0]
+            if local.names_a_file(module_text) and Path(module_text).is_file():
+                files.append(str(Path(module_text).resolve()))
+    return files
 
 
 def others_agents(spec: GameSpec, agents: Sequence[object], isolation: Isolation) -> str:

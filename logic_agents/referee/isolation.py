@@ -44,6 +44,10 @@ class Isolation:
     player_per_game: bool = False
     env: tuple[str, ...] = ()  # environment variables a player may read besides ALLOWED_ENV
     output_dir: str | None = None  # where each agent's whole output is kept (--agent-output)
+    # agents' files (absolute) whose folder holds another agent of the study (a class's
+    # single-file submissions, students/zed.py beside students/ann/): in the sandbox each sees
+    # its own file only, never its neighbours' code (see own_files)
+    file_only: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """Check the fields (an unknown isolation or sandbox is a UsageError)."""
@@ -72,8 +76,10 @@ class Isolation:
             return ""
         why = "--sandbox none" if self.sandbox == "none" else NO_SANDBOX_HERE
         return (f"the isolated agents ran without a sandbox ({why}): they ran as you, so they "
-                "could read and write your files, read the study's secret seed, and forge its "
-                "rows in a way a killed study keeps (docs/compare.md, fair play)")
+                "could read and write your files, read the study's secret seed, forge its rows "
+                "in a way a killed study keeps, and keep what they learn from game to game and "
+                "study to study in /dev/shm, System V and POSIX IPC and your files "
+                "(docs/compare.md, fair play)")
 
     def refuse_unsandboxed(self, others: str) -> None:
         """Fail closed: stop a study of others' agents where no sandbox is available.
@@ -106,6 +112,20 @@ NO_SANDBOX_HERE = "bubblewrap is not installed, or this machine forbids its name
 # text is read and printed), the search path for programs, the time zone. Nothing else: a
 # grader's tokens and keys live in the environment
 ALLOWED_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ")
+
+
+def own_files(files: Iterable[str]) -> tuple[str, ...]:
+    """The agents' files (absolute) whose folder holds another of them, at any depth.
+
+    Such a file is shown alone in the sandbox: a single-file submission (students/zed.py)
+    would otherwise see the whole submissions folder, the others' code included. A file alone
+    in its folder (students/ann/agent.py, a person's own my_agent.py) sees its folder, so
+    helper modules beside it import as they do when its author runs it.
+    """
+    unique = sorted(set(files))
+    return tuple(f for f in unique if any(
+        other != f and other.startswith(str(Path(f).parent).rstrip("/") + "/")
+        for other in unique))
 
 
 def env_names(names: tuple[str, ...]) -> tuple[str, ...]:

@@ -37,6 +37,7 @@ from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import Caps, signal_hint
 from logic_agents.referee.containment import (
     OWNED,
+    TMPFS_MIB,
     bwrap_argv,
     caps_before_exec,
     descendants,
@@ -107,12 +108,13 @@ class PlayerServer:
         if tool is not None:
             shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths, *_user_site()]
             shown += [d for d in (_package_dir("logic_agents"), _game_dir(game)) if d]
-            if file:
-                shown.append(str(Path(file).parent))
+            if file:  # its folder; or, beside another agent of the study, its file alone
+                shown.append(file if file in isolation.file_only else str(Path(file).parent))
             workdir = str(Path(file).parent) if file else "/tmp"
             hidden = [*hidden, *isolation.hide, *_shipped(game),
                       *([isolation.output_dir] if isolation.output_dir else [])]
-            python = bwrap_argv(tool, shown, hidden, workdir) + python
+            python = bwrap_argv(tool, shown, hidden, workdir,
+                                caps.memory_cap or TMPFS_MIB) + python
         self.sandboxed = tool is not None
         # without the sandbox each game's TMPDIR is made in a folder of the server's, which
         # goes with it however it ends (the sandbox has a /tmp of its own)

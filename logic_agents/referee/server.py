@@ -3,9 +3,11 @@
 A process that has read the framework and a game, but no agent code. Run as
 `python -E -P -m logic_agents.referee.server --control FD` by referee.players (under
 bubblewrap where it is installed), never imported by the referee. Nothing an agent does in one
-game reaches its next: each game is a child forked from this process's state, with an empty
-private /tmp (the sandbox's own tmpfs, emptied; without the sandbox, a private TMPDIR), and
-every process a game started is killed before the next is forked.
+game reaches its next: each game is a child forked from this process's state, every process
+a game started is killed before the next is forked, and in the sandbox every place a game can
+write (its writable mounts, its System V IPC objects) is put back and proven as the first game
+found it (referee.leftovers), or this server serves no other game; without the sandbox a game
+has a private TMPDIR, removed after it.
 
 Concepts:
 - The control socket (SOCK_SEQPACKET, one JSON object a packet; referee.protocol): serve, fork
@@ -18,9 +20,10 @@ Concepts:
   own files; an agent of the logic layer gets the parts it loads on first use (LOGIC).
 - In the sandbox a game's child is forked twice, so its parent is the sandbox's init (which
   ignores what the agent sends it), not this server; sweep() kills every process of the
-  sandbox but these two (the sandbox's PID namespace holds nothing else) and empties its
-  /tmp. Without the sandbox this server is a child subreaper and each game its child: sweep()
-  kills and reaps every child (whatever a game started ends up one) and removes its TMPDIR.
+  sandbox but these two (the sandbox's PID namespace holds nothing else), waits until they are
+  gone, then puts back and proves what the game wrote. Without the sandbox this server is a
+  child subreaper and each game its child: sweep() kills and reaps every child (whatever a
+  game started ends up one) and removes its TMPDIR.
 - The caps (memory, processes) were set before this interpreter started and hold for every
   child; the time caps are the referee's.
 """
@@ -40,13 +43,14 @@ import site
 import socket
 import sys
 import tempfile
+import time
 from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
 from logic_agents.ground.processes import parent_death_signal
 from logic_agents.ground.shapes import Record
-from logic_agents.referee import protocol
+from logic_agents.referee import leftovers, protocol
 from logic_agents.referee.containment import fork_again, fork_beside_us
 from logic_agents.referee.player import play_one_game
 from logic_agents.referee.wire import ORDER_LIMIT, Channel
@@ -58,6 +62,7 @@ MAX_WARM = 2000  # library modules a server reads before its first game
 LOGIC = ("logic_agents.logic.formula", "logic_agents.logic.kb", "logic_agents.logic.oracle",
          "logic_agents.logic.card", "sympy", "pysat.solvers", "pysat.card")
 SWEEPS = 50  # rounds of killing a game's leftovers (each round reaps what the last orphaned)
+GONE_WAIT_S = 1.0  # how long a sweep in the sandbox waits for the processes it killed
 
 
 class Server:
@@ -72,8 +77,10 @@ class Server:
         self.game_pid = 0  # the same, where this server may signal it (in the sandbox too)
         self.ended = ""  # how it ended, in words, once reaped
         self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
-        self.tmpfs: set[str] = set()  # what the sandbox's /tmp held before the first game
-        self.libc: Any = None  # the C library, where a game's child asks to die with us
+        # what each writable mount of the sandbox held before the first game (leftovers)
+        self.writable: leftovers.Snapshot = {}
+        self.libc: Any = None  # the C library (IPC objects removed, a subreaper's prctl)
+        self.our_child = False  # a game is our own child (no sandbox): it dies with us
         self.pid = os.getpid()
 
     def serve(self) -> None:
@@ -107,14 +114,17 @@ class Server:
             elif op == "serve" and self.spec is None:
                 answer = self.on_serve(message)
             elif op == "sweep":
-                self.sweep()
-                answer = {"op": "swept", "ended": self.ended}
+                left = self.sweep()
+                answer = ({"op": "swept", "ended": self.ended} if not left else
+                          dict(protocol.refused(_left_words(left))))
             else:
                 answer = dict(protocol.refused(f"the server cannot follow {str(op)[:20]!r} "
                                                "now"))
             for fd in fds:
                 os.close(fd)
             self.control.send(json.dumps(answer).encode())
+            if answer.get("op") == "refused" and op in ("sweep", "fork", "serve"):
+                return  # fail closed: a sandbox not proven empty serves no other game
 
     def on_serve(self, message: Record) -> Record:
         """Read the game and the modules agents use; no agent code."""
@@ -137,14 +147,19 @@ class Server:
             "temp": message["temp"] if isinstance(message.get("temp"), str) else None,
             "warm": []}
         self.warm([w for w in message.get("warm") or () if isinstance(w, str)])
-        if self.serving["sandboxed"]:
-            self.tmpfs = _on_the_tmpfs()
-        with contextlib.suppress(Exception):
-            import ctypes  # before the freeze below: a game's gc.get_objects() never sees it
+        import ctypes  # before the freeze below: a game's gc.get_objects() never sees it
 
-            if not self.serving["sandboxed"]:  # a game's orphans come here, to be swept
-                self.libc = ctypes.CDLL(None, use_errno=True)
-                self.libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        if self.serving["sandboxed"]:
+            mounts = leftovers.writable_mounts()
+            cannot = leftovers.unsweepable(mounts)
+            if cannot:  # fail closed: what a game wrote there would reach the next one
+                return dict(protocol.refused("the sandbox has a writable mount that cannot be "
+                                             f"emptied between games: {', '.join(cannot)}"))
+            self.writable = leftovers.snapshot(mounts)
+        else:  # a game's orphans come here, to be swept
+            self.libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+            self.our_child = True
         gc.collect()
         gc.freeze()  # a child's collections leave the server's objects (and their pages) be
         return {"op": "serving"}
@@ -170,10 +185,16 @@ class Server:
         """A fresh child plays one game on the socket `fd`.
 
         On SIGUSR1 it writes its stack to the pipe `dump` (the referee asks, through the
-        `dump` order, before it kills a game that ran past a cap).
+        `dump` order, before it kills a game that ran past a cap). Refused when what the last
+        game left cannot be removed (the server then exits).
         """
         assert self.serving is not None and self.spec is not None
-        self.sweep()
+        left = self.sweep()
+        if left:
+            os.close(fd)
+            if dump >= 0:
+                os.close(dump)
+            return dict(protocol.refused(_left_words(left)))
         self.ended = ""
         self.game_pid = 0
         if self.serving["sandboxed"]:  # the game's parent is the sandbox's init, not us
@@ -211,7 +232,7 @@ class Server:
         code = 0
         try:
             os.setpgid(0, 0)
-            if self.libc is not None:  # no sandbox: this server's death (a Ctrl-C'd study's
+            if self.our_child:  # no sandbox: this server's death (a Ctrl-C'd study's
                 parent_death_signal(self.pid, self.libc)  # worker's) ends the game
             self.control.close()  # the agent cannot speak to the server
             if dump >= 0:  # faulthandler's handler runs in C: it answers a loop stuck in C too
@@ -229,11 +250,17 @@ class Server:
                     stream.flush()
             os._exit(code)  # no atexit hook of the agent's runs
 
-    def sweep(self) -> None:
-        """Kill every process the last game left, then empty its temporary files.
+    def sweep(self) -> list[str]:
+        """Kill every process the last game left, then put back what it wrote.
 
-        SIGKILL, not waited for: a process it reached runs none of the agent's code again, so
-        the next game need not wait for the kernel to tear it down; what has ended is reaped.
+        In the sandbox every writable mount goes back to what it held before the first game,
+        every System V IPC object goes, and the result is proven (referee.leftovers): what is
+        still there is returned in words, and the server serves no other game. Without the
+        sandbox the game's TMPDIR goes ([]: nothing more is proven there).
+
+        SIGKILL, not waited for without the sandbox (a process it reached runs none of the
+        agent's code again); in the sandbox the sweep waits (a second at most) until they are
+        gone, so that no write still under way lands after the proof.
         """
         self._reap_ended()
         sandboxed = self.serving is not None and self.serving["sandboxed"]
@@ -250,7 +277,14 @@ class Server:
                     os.kill(pid, signal.SIGKILL)
             killed.update(alive)
         self._reap_ended()
-        self._empty_temporary_files()
+        if not sandboxed:
+            if self.temp is not None:
+                shutil.rmtree(self.temp, ignore_errors=True)
+                self.temp = None
+            return []
+        _wait_until_gone(_others_in_the_sandbox, GONE_WAIT_S)
+        leftovers.restore(self.writable, self.libc)
+        return leftovers.leftovers(self.writable)
 
     def _reap_ended(self) -> None:
         """Reap the children that have ended (noting how the game's own did)."""
@@ -268,16 +302,28 @@ class Server:
             code = os.waitstatus_to_exitcode(status)
             self.ended = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
 
-    def _empty_temporary_files(self) -> None:
-        if self.serving is not None and self.serving["sandboxed"]:
-            # the sandbox's own tmpfs, back to what it held before the first game: what
-            # bubblewrap mounted there (a folder of the agent's or of the libraries, when
-            # they lie under /tmp) is another file system, read-only, and never walked
-            for path in sorted(_on_the_tmpfs() - self.tmpfs, reverse=True):
-                _remove(path)
-        elif self.temp is not None:
-            shutil.rmtree(self.temp, ignore_errors=True)
-            self.temp = None
+
+
+def _left_words(left: list[str]) -> str:
+    return ("what a game left in the sandbox could not be removed, so its player serves no "
+            f"other game: {'; '.join(left)[:1500]}")
+
+
+def _wait_until_gone(processes: Any, seconds: float) -> None:
+    """Wait until none of `processes()` runs (a zombie has ended), at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(_runs(pid) for pid in processes()):
+            return
+        time.sleep(0.001)
+
+
+def _runs(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
 
 
 def _library(origin: str, agents_own: list[str]) -> bool:
@@ -287,32 +333,6 @@ def _library(origin: str, agents_own: list[str]) -> bool:
              site.getusersitepackages(), str(Path(__file__).resolve().parent.parent)}
     inside = any(path.startswith(str(Path(root).resolve()) + os.sep) for root in roots if root)
     return inside and not any(path.startswith(own + os.sep) for own in agents_own)
-
-
-def _on_the_tmpfs() -> set[str]:
-    """Every path under /tmp on /tmp's own file system (none under what is mounted there)."""
-    found: set[str] = set()
-    with contextlib.suppress(OSError):
-        device = os.stat("/tmp").st_dev
-        for folder, folders, files in os.walk("/tmp"):
-            kept = []
-            for name in folders + files:
-                path = os.path.join(folder, name)
-                with contextlib.suppress(OSError):
-                    if os.lstat(path).st_dev == device:
-                        found.add(path)
-                        if name in folders:
-                            kept.append(name)
-            folders[:] = kept
-    return found
-
-
-def _remove(path: str) -> None:
-    with contextlib.suppress(OSError):
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            os.unlink(path)
 
 
 def _others_in_the_sandbox() -> list[int]:

@@ -598,3 +598,94 @@ class RaisesAfterTheGame(Cheat):
         if getattr(self, "over", False):  # spx's reset closes too
             raise RuntimeError("close after a loss")
         super().close()
+
+
+class ReadsItsNeighbours(Cheat):
+    """A single-file submission (students/zed.py) that reads what else is in its folder: the
+    other students' code. `found` counts the neighbours it could list or open."""
+
+    name = "reads-neighbours"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        here = Path(__file__).resolve().parent
+        try:
+            neighbours = [p for p in here.iterdir()  # (not its own file, nor its bytecode)
+                          if p.name not in (Path(__file__).name, "__pycache__")]
+        except OSError:
+            neighbours = []
+        readable = 0
+        for path in neighbours:
+            for source in ([path] if path.is_file() else list(path.glob("*.py"))):
+                try:
+                    source.read_bytes()
+                    readable += 1
+                except OSError:
+                    pass
+        self.neighbours = len(neighbours) + readable
+
+    def stats(self):
+        return {**super().stats(), "found": self.neighbours}
+
+
+class RemembersInSharedMemory(Cheat):
+    """Keeps a mark of each game in every place a sandboxed game can write or could once:
+    /dev/shm, System V shared memory, message queues and semaphores, a POSIX message queue,
+    /tmp and the sandbox's root (the folders bubblewrap made for its own file). `found`
+    counts the places where its last game's mark was still there; `kept` those it could
+    write. With the defaults, /dev/shm alone once won 66.7% against 36.7% blind."""
+
+    name = "remembers-in-shm"
+    KEY = 0x1A6E7  # the System V key it uses
+    QUEUE = b"/logic-agents-cheat"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mq_open.restype = ctypes.c_int
+        here = Path(__file__).resolve().parent
+        places = {
+            "shm-file": lambda: _mark_file(Path("/dev/shm/logic-agents-cheat")),
+            "tmp-file": lambda: _mark_file(Path("/tmp/logic-agents-cheat-shm")),
+            "root-file": lambda: _mark_file(here / "logic-agents-cheat-root"),
+            "sysv-shm": lambda: _mark_ipc(libc.shmget, self.KEY, 4096),
+            "sysv-msg": lambda: _mark_ipc(libc.msgget, self.KEY + 1),
+            "sysv-sem": lambda: _mark_ipc(libc.semget, self.KEY + 2, 1),
+            "mqueue": lambda: _mark_queue(libc, self.QUEUE),
+        }
+        self.seen, self.kept = 0, 0
+        for mark in places.values():
+            seen, kept = mark()
+            self.seen += seen
+            self.kept += kept
+        self.found = self.seen
+
+    def stats(self):
+        return {**super().stats(), "found": self.seen, "kept": self.kept}
+
+
+def _mark_file(path):
+    seen = path.exists()
+    try:
+        path.write_text("seen")
+        return seen, 1
+    except OSError:
+        return seen, 0
+
+
+def _mark_ipc(get, key, *size):
+    """(whether the object of `key` was there, whether it could be made)."""
+    IPC_CREAT = 0o1000
+    seen = (get(key, *([0] * len(size)), 0o600) if size else get(key, 0o600)) != -1
+    made = (get(key, *size, IPC_CREAT | 0o600) if size else get(key, IPC_CREAT | 0o600)) != -1
+    return seen, int(made)
+
+
+def _mark_queue(libc, name):
+    O_RDONLY, O_CREAT = 0, 0o100
+    fd = libc.mq_open(name, O_RDONLY)
+    seen = fd != -1
+    made = libc.mq_open(name, O_RDONLY | O_CREAT, 0o600, None) != -1
+    return seen, int(made)
