@@ -14,6 +14,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import resource
 import socket
 import subprocess
 import sys
@@ -36,7 +38,7 @@ from logic_agents.world.runner import AFTER_THE_GAME, run_episode
 
 from .agents import cheats
 from .conftest import ROOT
-from .test_fair_play import cheat, needs_sandbox
+from .test_fair_play import SANDBOXES, cheat, needs_sandbox
 from .test_fair_play_two import SETUPS, _expert
 
 
@@ -369,3 +371,65 @@ def test_a_sandbox_is_put_back_and_proven_empty_after_each_game(tmp_path):
                           text=True, env={"PYTHONPATH": str(ROOT)}, check=True)
     seen = json.loads(done.stdout)
     assert seen == {"writable": ["/dev/mqueue", "/dev/shm", "/tmp"], "cannot": []}, seen
+
+
+# -- break 4: a forged time-out dump stopped or flooded the study's own process ---------------
+FORGER = '''import os, signal, stat
+from logic_agents.games.daggers.agents import SinglePointAgent
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FORGED = ("Current thread 0x0000000000000001 (most recent call first):\\n"
+          f'  File "{HERE}/trap.py", line 1 in spin\\n'
+          f'  File "{HERE}/sparse.py", line 99999 in spin\\n'
+          f'  File "/etc/passwd", line 1 in spin\\n').encode()
+
+
+def forge(signum, frame):
+    # the dump pipe is one of this process's pipes: write the forged dump on each
+    for fd in range(3, 256):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, FORGED)
+        except OSError:
+            pass
+
+
+signal.signal(signal.SIGUSR1, forge)
+
+
+class Agent(SinglePointAgent):
+    def act(self, obs):
+        while True:
+            pass
+'''
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("phase", ["import", "game"])
+def test_a_forged_dump_names_nothing_the_referee_opens(tmp_path, sandbox, phase):
+    """The dump a game (or an import) past its cap writes is the agent's to forge. It named a
+    FIFO in the agent's folder (the study blocked for good, Ctrl-C and SIGTERM ignored) and a
+    sparse 1 GiB file (the study's process took 2.8 GiB), and the place it named was printed.
+    Now a line is quoted only from the agent's own file, resolved by the referee; a frame
+    that names no regular file of the agent's is dropped."""
+    folder = tmp_path / "student"
+    folder.mkdir()
+    os.mkfifo(folder / "trap.py")
+    with open(folder / "sparse.py", "wb") as f:
+        f.truncate(1 << 30)
+    source = FORGER + ("\nwhile True:\n    pass\n" if phase == "import" else "")
+    (folder / "agent.py").write_text(source)
+    argv = [sys.executable, "-m", "logic_agents", "compare", "EASY1", "--agents",
+            f"{folder}/agent.py:Agent", "--runs", "1", "--jobs", "1", "--sandbox", sandbox,
+            "--import-timeout", "1", "--move-timeout", "1", "--memory-cap", "512"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # (a guard against the hang this test is about, not a measure of speed)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    peak_mib = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) >> 10
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 3, done.stderr  # its games are error rows
+    words = done.stderr + done.stdout
+    assert ("the import cap" if phase == "import" else "move cap") in words, words
+    for forged in ("trap.py", "sparse.py", "/etc/passwd", "root:"):
+        assert forged not in words, words
+    assert peak_mib < 900, peak_mib  # nothing of the sparse gigabyte was read

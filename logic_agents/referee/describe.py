@@ -69,7 +69,7 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
             server = PlayerServer(game, reference, file, paths, caps, isolation, [])
             try:
                 _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout,
-                                          own_folders(file, paths))
+                                          own_folders(file, paths), _source(file))
             finally:
                 server.stop()
         except AgentUnreadable as e:  # kept too: a study asks twice, and a hang costs a cap
@@ -80,7 +80,16 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
     return described
 
 
-def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str]) -> Record:
+def _source(file: str | None) -> list[str]:
+    """The file whose lines a dump may quote: the agent's own, resolved here.
+
+    A module reference's frames are shown without their text.
+    """
+    return [file] if file else []
+
+
+def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str],
+            sources: list[str]) -> Record:
     """What a fresh child of `server` says of the agent once it has read its module."""
     with server.fork() as game:
         channel = Channel(game.fileno(), game.fileno())
@@ -89,7 +98,8 @@ def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str]) 
             answer = channel.receive(time.monotonic() + limit)
         except WireError as e:
             if e.timeout:
-                at = innermost_at(dumped_frames(server.where_now(), own), callers=True)
+                at = innermost_at(dumped_frames(server.where_now(), own, sources),
+                                  callers=True)
                 raise AgentUnreadable(f"--agent {reference}: reading it took more than "
                                       f"{limit:g} s (the import cap); its process was killed"
                                       + (f"; it was at {at}" if at else ""),

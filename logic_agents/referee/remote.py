@@ -203,8 +203,10 @@ class RemoteAgent(Seated):
 
     def _where_now(self) -> str:
         """The agent's own frames where its game stands now (referee.dump)."""
+        source = self.factory.source_file()
         return dumped_frames(self.server.where_now(),
-                             own_folders(self.factory.file, self.factory.paths))
+                             own_folders(self.factory.file, self.factory.paths),
+                             [source] if source else [])
 
     def _failure(self, answer: Record, where: str, step: int) -> AgentFailed:
         said = str(answer.get("where", where))
