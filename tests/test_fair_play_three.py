@@ -19,6 +19,7 @@ import resource
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,7 @@ from logic_agents.cli.episode import world_fault
 from logic_agents.errors import UsageError
 from logic_agents.games.daggers.board import parse
 from logic_agents.games.daggers.world import DaggersAction, DaggersWorld
+from logic_agents.referee.clock import Caps
 from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.wire import Channel, WireError
 from logic_agents.study import batch
@@ -289,7 +291,8 @@ def test_a_class_stops_where_no_sandbox_is_available(no_sandbox_here, tmp_path, 
     assert main(["compare", "EASY1", "--submissions", str(students), "--runs", "1", "--out",
                  str(out), "--sandbox", "none"]) == 0
     err = capsys.readouterr().err
-    assert "read the study's secret seed, and forge its rows" in err
+    assert "read the study's secret seed, forge its rows" in err
+    assert "in /dev/shm, System V and POSIX IPC and your files" in err
     # a person playing their own file keeps the one line, and plays
     assert main(["compare", "EASY1", "--agents", f"spx,{students}/ann/agent.py:MyAgent",
                  "--runs", "1"]) == 0
@@ -433,3 +436,53 @@ def test_a_forged_dump_names_nothing_the_referee_opens(tmp_path, sandbox, phase)
     for forged in ("trap.py", "sparse.py", "/etc/passwd", "root:"):
         assert forged not in words, words
     assert peak_mib < 900, peak_mib  # nothing of the sparse gigabyte was read
+
+
+# -- break 5: the memory cap missed shared memory ---------------------------------------------
+@pytest.mark.parametrize("jobs, sandbox", SETUPS[:2])
+def test_the_memory_cap_counts_shared_memory(jobs, sandbox):
+    """RLIMIT_DATA does not count MAP_SHARED mappings or files on a tmpfs: a game held 3 GiB
+    under --memory-cap 256. The player's memory cgroup counts them (the server and its
+    games, together), so the hoarder's game ends before it holds its gigabyte."""
+    from logic_agents.referee.cgroups import memory_cgroups
+
+    if not memory_cgroups():  # then the study says so, in one line
+        assert "were not counted" in Isolation().memory_words(256)
+        return
+    assert Isolation().memory_words(256) == ""
+    rows = batch.compare([cheat(cheats.HoardsSharedMemory)], _expert(1), runs=1, seed=5,
+                         jobs=jobs, isolation=Isolation(sandbox=sandbox),
+                         caps=Caps(memory_cap=256))
+    (row,) = rows
+    assert row.outcome == "error" and row.stats.get("found", 0) == 0, row
+    assert "ProcessDied" in row.error or "MemoryError" in row.error, row.error
+
+
+# -- the process cap counts the game's own processes only --------------------------------------
+@pytest.mark.parametrize("grouped", [True, False])
+def test_the_process_cap_is_the_players_cgroup_where_there_is_one(grouped, tmp_path):
+    """RLIMIT_NPROC counts every process of the user: on a busy machine an agent got 0 of the
+    4 it was allowed. Where a pids cgroup of the player's own holds the cap, no RLIMIT_NPROC
+    is set; without one it is the fallback (and the kernel ignores it for root)."""
+    from logic_agents.referee.cgroups import ProcessGroup
+    from logic_agents.referee.containment import caps_before_exec
+
+    group = ProcessGroup(7) if grouped else None
+    if grouped and group.path is None:  # no pids cgroup here: nothing of the first kind
+        return
+    try:
+        out = tmp_path / "limits"
+        done = subprocess.run(
+            [sys.executable, "-c", "import resource, sys; "
+             "open(sys.argv[1], 'w').write(str(resource.getrlimit(resource.RLIMIT_NPROC)[0]))",
+             str(out)], preexec_fn=caps_before_exec(None, 4, group), check=True)
+        assert done.returncode == 0
+        nproc = int(out.read_text())
+        if grouped:
+            assert nproc == resource.getrlimit(resource.RLIMIT_NPROC)[0], nproc  # untouched
+            assert (Path(group.path) / "pids.max").read_text().strip() == "7"
+        else:
+            assert 0 < nproc < resource.getrlimit(resource.RLIMIT_NPROC)[0]
+    finally:
+        if group is not None:
+            group.remove()

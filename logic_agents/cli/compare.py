@@ -328,6 +328,9 @@ def run(args: argparse.Namespace) -> int:
     unsandboxed = args.isolation.unsandboxed() if args.isolated else ""
     if unsandboxed:
         err.print(f"note: {unsandboxed}")
+    uncounted = args.isolation.memory_words(caps_of(args).memory_cap) if args.isolated else ""
+    if uncounted:
+        err.print(f"note: {uncounted}")
     failed = sum(st.errors + st.timeouts for st in summary.agents.values())
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:

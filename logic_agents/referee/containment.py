@@ -253,7 +253,9 @@ def caps_before_exec(memory_mib: int | None, max_processes: int,
             limit = (memory_mib + HEADROOM_MIB) << 20
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-        if users and max_processes:  # counted per user: what runs already, and the cap
+        # counted per user, what runs already and the cap: only where no pids cgroup counts
+        # the player's own processes (on a busy machine an agent once got 0 of its 4)
+        if users and max_processes and (group is None or group.path is None):
             limit = users + max_processes + 8
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))

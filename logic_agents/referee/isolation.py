@@ -21,6 +21,7 @@ from pathlib import Path
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import path_exists
+from logic_agents.referee.cgroups import memory_cgroups
 from logic_agents.referee.containment import bubblewrap
 
 SANDBOXES = ("auto", "bwrap", "none")
@@ -80,6 +81,18 @@ class Isolation:
                 "in a way a killed study keeps, and keep what they learn from game to game and "
                 "study to study in /dev/shm, System V and POSIX IPC and your files "
                 "(docs/compare.md, fair play)")
+
+    def memory_words(self, memory_cap: int | None) -> str:
+        """One line where a player's memory cap cannot count shared memory ("" where it can).
+
+        The cap is RLIMIT_DATA's per process, plus a memory cgroup of the player's own where
+        the machine gives one: only the cgroup counts MAP_SHARED memory and tmpfs files.
+        """
+        if not memory_cap or memory_cgroups():
+            return ""
+        return (f"the memory cap ({memory_cap} MiB) held each player process's own heap only: "
+                "this machine gives no memory cgroup, so shared memory (MAP_SHARED, /dev/shm) "
+                "and files in /tmp were not counted")
 
     def refuse_unsandboxed(self, others: str) -> None:
         """Fail closed: stop a study of others' agents where no sandbox is available.

@@ -34,7 +34,7 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
-from logic_agents.referee.clock import Caps, signal_hint
+from logic_agents.referee.clock import HEADROOM_MIB, Caps, signal_hint
 from logic_agents.referee.containment import (
     OWNED,
     TMPFS_MIB,
@@ -124,7 +124,9 @@ class PlayerServer:
         self.temp = None if self.sandboxed else tempfile.mkdtemp(
             prefix=f"{TEMP_PREFIX}{os.getpid()}-")
         # the server's own processes (bubblewrap's two, the interpreter) are not the agent's
-        self.group = ProcessGroup(isolation.max_processes + 3)
+        self.group = ProcessGroup(
+            isolation.max_processes + 3,
+            memory_bytes=(caps.memory_cap + HEADROOM_MIB) << 20 if caps.memory_cap else None)
         try:
             self.proc = subprocess.Popen(
                 python, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

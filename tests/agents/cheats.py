@@ -689,3 +689,20 @@ def _mark_queue(libc, name):
     seen = fd != -1
     made = libc.mq_open(name, O_RDONLY | O_CREAT, 0o600, None) != -1
     return seen, int(made)
+
+
+class HoardsSharedMemory(Cheat):
+    """Holds a gigabyte of shared anonymous memory (MAP_SHARED), which RLIMIT_DATA does not
+    count: one game once held 3 GiB under --memory-cap 256. `found` is the MiB it held."""
+
+    name = "hoards-shared"
+    MIB = 1024
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        import mmap
+
+        self.hoard = mmap.mmap(-1, self.MIB << 20, flags=mmap.MAP_SHARED)
+        for at in range(0, self.MIB << 20, 4096):  # every page touched: really held
+            self.hoard[at] = 1
+        self.found = self.MIB
