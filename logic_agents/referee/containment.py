@@ -116,7 +116,7 @@ def own_this_process(slot: int | None = None) -> None:
     """
     OWNED["pid"] = os.getpid()
     OWNED["slot"] = -1 if slot is None else slot
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(OSError, AttributeError):  # no C library, or no prctl (not Linux)
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
@@ -234,7 +234,7 @@ def caps_before_exec(memory_mib: int | None, max_processes: int,
     import resource
 
     libc = None
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(OSError):  # no C library to load: no parent-death signal
         import ctypes
 
         libc = ctypes.CDLL(None)
@@ -244,7 +244,7 @@ def caps_before_exec(memory_mib: int | None, max_processes: int,
         if group is not None:
             group.join()
         if libc is not None:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(AttributeError):  # no prctl: not Linux
                 libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
             os._exit(1)

@@ -111,7 +111,7 @@ class OutputBudget:
 
 
 def _write(out: TextIO, text: str) -> None:
-    with contextlib.suppress(Exception):  # a closed or odd stream must not end the relay
+    with contextlib.suppress(OSError, ValueError):  # a closed stream must not end the relay
         out.write(text)
         out.flush()
 

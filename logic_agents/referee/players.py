@@ -30,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 
-from logic_agents.errors import UsageError
+from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
@@ -53,7 +53,7 @@ from logic_agents.world.spec import Shipped
 
 def _user_site() -> list[str]:
     """The user's site-packages, where `pip install --user` put logic-agents, if it exists."""
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(AttributeError):  # an old virtualenv's site module has none
         folder = site.getusersitepackages()
         if os.path.isdir(folder):
             return [folder]
@@ -61,12 +61,23 @@ def _user_site() -> list[str]:
 
 
 def _shipped(game: str) -> list[str]:
-    """The folders of shipped instances (the built-in games' and this game's): hidden."""
+    """The folders of shipped instances (the built-in games' and this game's): hidden.
+
+    Raises:
+        UsageError: the game declares shipped instances whose folder cannot be had. It
+            fails closed: a game whose hidden files cannot be hidden does not run (once, a
+            folder that could not be read was simply not hidden).
+    """
     folders = [str(Path(__file__).resolve().parent.parent / "maps")]
-    with contextlib.suppress(Exception):
-        shipped = get_game(game).get(Shipped)
-        if shipped is not None:
-            folders.append(str(Path(shipped.folder).resolve()))
+    shipped = get_game(game).get(Shipped)
+    if shipped is not None:
+        try:
+            folders.append(str(Path(shipped.folder).resolve(strict=True)))
+        except (OSError, TypeError, ValueError, RuntimeError) as e:
+            raise UsageError(f"{game}: its shipped instances' folder "
+                             f"({str(getattr(shipped, 'folder', '?'))[:200]}) cannot be hidden "
+                             f"from its players ({type(e).__name__}), so none of its agents "
+                             "plays isolated") from None
     return folders
 
 
@@ -124,9 +135,12 @@ class PlayerServer:
         self.temp = None if self.sandboxed else tempfile.mkdtemp(
             prefix=f"{TEMP_PREFIX}{os.getpid()}-")
         # the server's own processes (bubblewrap's two, the interpreter) are not the agent's
+        # the memory cgroup holds the server and its game together, one headroom above a
+        # process's RLIMIT_DATA: a heap that grows meets RLIMIT_DATA first (a MemoryError,
+        # in words); shared memory and tmpfs files, which only the cgroup counts, meet it
         self.group = ProcessGroup(
             isolation.max_processes + 3,
-            memory_bytes=(caps.memory_cap + HEADROOM_MIB) << 20 if caps.memory_cap else None)
+            memory_bytes=(caps.memory_cap + 2 * HEADROOM_MIB) << 20 if caps.memory_cap else None)
         try:
             self.proc = subprocess.Popen(
                 python, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -357,13 +371,18 @@ def _sweep_orphans() -> None:
 
 
 def _entry_point(game: str) -> str | None:
+    """The game's entry point, for the server's fast path; None sends it the usual way.
+
+    One of the referee's two broad catches: a plug-in's distribution metadata can raise
+    anything when read, and the usual way (the server's registry) says it in words.
+    """
     with contextlib.suppress(Exception):
         return entry_point_of(game)
     return None
 
 
 def _game_dir(game: str) -> str | None:
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(LogicAgentsError, AttributeError):  # a made world has no module
         module = get_game(game).make_world.__module__.split(".")[0]
         return _package_dir(module)
     return None

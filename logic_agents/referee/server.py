@@ -175,6 +175,8 @@ class Server:
         for name in names[:MAX_WARM]:
             if name in sys.modules or not all(part.isidentifier() for part in name.split(".")):
                 continue
+            # the other of the referee's two broad catches: reading a library module ahead
+            # of the games may raise anything its own code raises; the game reads it itself
             with contextlib.suppress(Exception):
                 found = importlib.util.find_spec(name)
                 origin = found.origin if found is not None else None
@@ -245,9 +247,11 @@ class Server:
         except BaseException:
             code = 70
         finally:
-            for stream in (sys.stdout, sys.stderr):
-                with contextlib.suppress(Exception):
-                    stream.flush()
+            # the streams this process started with (the agent may have put objects of its
+            # own in sys.stdout; theirs are not ours to call)
+            for stream in (sys.__stdout__, sys.__stderr__):
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    stream.flush()  # type: ignore[union-attr]
             os._exit(code)  # no atexit hook of the agent's runs
 
     def sweep(self) -> list[str]:
@@ -359,10 +363,10 @@ def _game(name: str, entry_point: object) -> GameSpec:
     No scan of every distribution's metadata: that is a fifth of a player's start.
     """
     if isinstance(entry_point, str) and ":" in entry_point:
-        with contextlib.suppress(Exception):
-            spec = metadata.EntryPoint(name, entry_point, ENTRY_POINT_GROUP).load()
-            if isinstance(spec, GameSpec) and spec.name == name:
-                return register(spec, origin="entry point", replace=True)
+        # what its module raises is the game's failure: on_serve refuses with its words
+        spec = metadata.EntryPoint(name, entry_point, ENTRY_POINT_GROUP).load()
+        if isinstance(spec, GameSpec) and spec.name == name:
+            return register(spec, origin="entry point", replace=True)
     return get_game(name)
 
 
@@ -387,12 +391,17 @@ def main() -> None:
         raise SystemExit(2)
     _settle_streams()
     server = Server(socket.socket(fileno=int(args[1])))
-    with contextlib.suppress(Exception):
+    code = 0
+    try:
         server.serve()
+    except Exception as e:  # the server's own failure: said (the relay shows it), exit 70
+        print(f"logic-agents player server failed: {type(e).__name__}: {str(e)[:300]}",
+              file=sys.stderr)
+        code = 70
     server.sweep()
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
-    os._exit(0)
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -692,11 +692,11 @@ def _mark_queue(libc, name):
 
 
 class HoardsSharedMemory(Cheat):
-    """Holds a gigabyte of shared anonymous memory (MAP_SHARED), which RLIMIT_DATA does not
+    """Holds 2 GiB of shared anonymous memory (MAP_SHARED), which RLIMIT_DATA does not
     count: one game once held 3 GiB under --memory-cap 256. `found` is the MiB it held."""
 
     name = "hoards-shared"
-    MIB = 1024
+    MIB = 2048
 
     def reset(self, seed=None):
         super().reset(seed)
