@@ -10,9 +10,10 @@ and .venv/ beside it and the environment's bin/ first on PATH. Each kind is chec
 
 - a logic-agents command runs as written: it exits 0, or it is still working after RUN_SECONDS
   (2.5 s, long past the checks of every verb, which come before its first game or puzzle)
-  without having said an error (a study of 500 runs passes its checks, which all come before
-  the first game, and is then stopped); `--agent human` must say that it needs a terminal
-  (the test has none);
+  without having said an error, and has written a finished game to the results file it
+  names, if it names one (a study of 500 runs passes its checks, plays until its --out holds
+  a row that the page's next command may read, and is then stopped, however loaded the
+  machine); `--agent human` must say that it needs a terminal (the test has none);
 - a command with a placeholder (MAP, K, NAME, FILE.cnf, HEAD_IP, a glob) or one that needs a
   Ray cluster or data outside the repository is checked for form: its verb exists and every
   --flag is one the verb's --help lists;
@@ -44,6 +45,7 @@ from .warm import WarmRunner
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "games").glob("*.md"))]
 RUN_SECONDS = 2.5
+NO_PROGRESS_S = 600.0  # a command that names --out and wrote no game by then has hung
 PROMPT = re.compile(r"^[a-z]+\$\s+")  # `you$ `, `head$ ` in a multi-machine recipe
 PLACEHOLDER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z_]*[A-Z](?:\.[a-z]+)?|K|S|N|\[NAME\]|HEAD_IP[:\d]*"
                          r"|HOST:PORT)(?![\w-])|\*")
@@ -130,17 +132,44 @@ def check_form(argv: list[str], where: str) -> None:
             assert re.search(rf"{re.escape(flag)}\b", text), f"{where}: {verb} has no {flag}"
 
 
+def _results_written(command: str, folder: Path) -> bool:
+    """Whether the results file the command names (--out FILE) holds a finished game: what a
+    later command of the page (report, --resume) reads. True for a command that names none."""
+    words = shlex.split(command)
+    outs = [words[k + 1] for k, w in enumerate(words[:-1]) if w == "--out"]
+    for out in outs:
+        path = folder / out
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").count("\n")
+        except OSError:
+            return False
+        if lines < (2 if path.suffix == ".csv" else 1):
+            return False
+    return True
+
+
 def run(command: str, folder: Path, where: str) -> None:
-    """Run a command in `folder`; it passes when it exits 0, or when it is still working at
-    RUN_SECONDS and has said no error (it is then stopped, with every process it started)."""
+    """Run a command in `folder`; it passes when it exits 0, or when it is still working past
+    RUN_SECONDS, has made the results it names (`--out FILE` holds a finished game) and has
+    said no error: it is then stopped, with every process it started. Its verdict rests on
+    what it did, not on how far a loaded machine let it get in RUN_SECONDS (issue 66: a page
+    failed beside four CPU hogs when its study was stopped before its first row)."""
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            "COLUMNS": "100"}
     process = subprocess.Popen(["bash", "-c", command], cwd=folder, env=env, text=True,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=RUN_SECONDS)
-    except subprocess.TimeoutExpired:
+    started = time.monotonic()
+    while True:
+        try:  # communicate again after a time-out loses no output (subprocess's contract)
+            out, err = process.communicate(timeout=RUN_SECONDS if time.monotonic() - started
+                                           < RUN_SECONDS else 0.25)
+            break
+        except subprocess.TimeoutExpired:
+            waited = time.monotonic() - started
+            if waited < RUN_SECONDS or not _results_written(command, folder) and \
+                    waited < NO_PROGRESS_S:
+                continue
         os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C: a study stops within a second
         try:
             out, err = process.communicate(timeout=20)
@@ -148,6 +177,8 @@ def run(command: str, folder: Path, where: str) -> None:
             os.killpg(process.pid, signal.SIGKILL)
             out, err = process.communicate()
         assert "error" not in err.lower().replace("errors 0", ""), f"{where}: `{command}`:\n{err}"
+        assert _results_written(command, folder), f"{where}: `{command}` wrote no game in " \
+            f"{NO_PROGRESS_S:.0f} s:\n{err}"
         return
     assert process.returncode == 0, f"{where}: `{command}` exited {process.returncode}:\n{err}"
 
@@ -179,10 +210,13 @@ def check_install(argv: list[str], where: str) -> None:
 
 def run_warm(argv: list[str], folder: Path, where: str, warm: WarmRunner) -> None:
     """`run` for a plain logic-agents command, in a fork of a warm process (tests/warm.py)."""
-    done = warm(argv[1:], folder, timeout=RUN_SECONDS, env={"COLUMNS": "100"})
+    outs = tuple(argv[k + 1] for k, w in enumerate(argv[:-1]) if w == "--out")
+    done = warm(argv[1:], folder, timeout=RUN_SECONDS, env={"COLUMNS": "100"}, outs=outs)
     shown = f"{where}: `{shlex.join(argv)}`"
     if done.timed_out:
         assert "error" not in done.stderr.lower(), f"{shown}:\n{done.stderr}"
+        assert _results_written(shlex.join(argv), folder), f"{shown} wrote no game:\n" \
+            f"{done.stderr}"
     else:
         assert done.code == 0, f"{shown} exited {done.code}:\n{done.stderr}"
 

@@ -4,8 +4,9 @@ page of commands does not pay Python's start-up and the imports again and again.
 
 Each command still runs as the console script does (`main()` with `sys.argv` set: the same
 signal handling and memory cap), in its own session, in the folder and environment asked,
-with stdin from /dev/null and stdout and stderr in files; past `timeout` seconds its whole
-process group gets SIGINT (as Ctrl-C), then SIGKILL 20 s later. The server is single-threaded,
+with stdin from /dev/null and stdout and stderr in files; past `timeout` seconds, and once
+every results file it was told of holds a finished game, its whole process group gets SIGINT
+(as Ctrl-C), then SIGKILL 20 s later. The server is single-threaded,
 so forking it is safe.
 """
 
@@ -24,6 +25,21 @@ import logic_agents.cli
 from logic_agents.cli import main
 from logic_agents.world.registry import games
 games()  # every game's package imported once, here
+
+
+def written(cwd, outs):
+    # whether each results file holds a finished game (a CSV's header and a row)
+    for out in outs:
+        try:
+            with open(os.path.join(cwd, out), "rb") as f:
+                lines = f.read().count(b"\n")
+        except OSError:
+            return False
+        if lines < (2 if out.endswith(".csv") else 1):
+            return False
+    return True
+
+
 print(json.dumps({"ready": True}), flush=True)
 for line in sys.stdin:
     job = json.loads(line)
@@ -48,12 +64,14 @@ for line in sys.stdin:
             finally:
                 os._exit(code or 0)
     deadline, hard, timed_out = time.monotonic() + job["timeout"], None, False
+    give_up = deadline + job.get("no_progress", 600.0)
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
         now = time.monotonic()
-        if not timed_out and now > deadline:
+        if not timed_out and now > deadline and (written(job["cwd"], job.get("outs", ()))
+                                                 or now > give_up):
             timed_out, hard = True, now + 20
             os.killpg(pid, signal.SIGINT)
         elif timed_out and now > hard:
@@ -87,10 +105,12 @@ class WarmRunner:
         return self
 
     def __call__(self, argv: list[str], cwd: Path, timeout: float = 600.0,
-                 env: dict[str, str] | None = None) -> Ran:
+                 env: dict[str, str] | None = None, outs: tuple[str, ...] = ()) -> Ran:
+        """Run `argv`; past `timeout`, and once each results file of `outs` holds a finished
+        game (at most 600 s more), it is stopped as Ctrl-C stops it."""
         out, err = Path(self.folder.name) / "out", Path(self.folder.name) / "err"
         job = {"argv": argv, "cwd": str(cwd), "timeout": timeout, "env": env or {},
-               "out": str(out), "err": str(err)}
+               "out": str(out), "err": str(err), "outs": list(outs)}
         self.server.stdin.write(json.dumps(job) + "\n")
         self.server.stdin.flush()
         result = json.loads(self.server.stdout.readline())
