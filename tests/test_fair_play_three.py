@@ -30,6 +30,7 @@ from logic_agents.cli.episode import world_fault
 from logic_agents.errors import UsageError
 from logic_agents.games.daggers.board import parse
 from logic_agents.games.daggers.world import DaggersAction, DaggersWorld
+from logic_agents.referee import protocol
 from logic_agents.referee.clock import Caps
 from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.wire import Channel, WireError
@@ -199,7 +200,7 @@ def test_a_message_that_is_not_data_is_refused_before_a_byte_is_sent():
     left, right = socket.socketpair()
     channel = Channel(left.fileno(), left.fileno())
     with pytest.raises(WireError) as raised:
-        channel.send({"op": "act", "obs": {1, 2}})
+        channel.send(protocol.Act("g", 1, {"extra": {1, 2}}, True))
     assert raised.value.not_data and not raised.value.closed
     right.setblocking(False)
     with pytest.raises(BlockingIOError):

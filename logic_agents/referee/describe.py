@@ -19,6 +19,7 @@ from pathlib import Path
 
 from logic_agents.errors import AgentUnreadable, UsageError, innermost_at
 from logic_agents.ground.shapes import Record
+from logic_agents.referee import protocol
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.referee.dump import dumped_frames, own_folders
 from logic_agents.referee.isolation import Isolation
@@ -94,8 +95,9 @@ def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str],
     with server.fork() as game:
         channel = Channel(game.fileno(), game.fileno())
         try:
-            channel.send({"op": "load"})
-            answer = channel.receive(time.monotonic() + limit)
+            channel.send(protocol.Load())
+            answer = channel.receive((protocol.Loaded, protocol.Refused),
+                                     time.monotonic() + limit)
         except WireError as e:
             if e.timeout:
                 at = innermost_at(dumped_frames(server.where_now(), own, sources),
@@ -104,15 +106,17 @@ def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str],
                                       f"{limit:g} s (the import cap); its process was killed"
                                       + (f"; it was at {at}" if at else ""),
                                       "Timeout") from None
+            if not e.closed:  # what the player sent is not what it may send here
+                server.stop()
+                raise AgentUnreadable(f"--agent {reference}: its player broke the protocol "
+                                      f"while reading it ({e})", "ProtocolError") from None
             raise AgentUnreadable(f"--agent {reference}: the player process ended while "
                                   f"reading it ({server.sweep()})", "ProcessDied") from None
-    if answer.get("op") == "refused":
-        raise AgentUnreadable(str(answer.get("message", "refused"))[:2000],
-                              str(answer.get("kind") or "UsageError")[:80])
-    if answer.get("op") != "loaded":
-        raise UsageError(f"--agent {reference}: its player answered {str(answer)[:80]} to "
-                         "being started")
-    return answer
+    if isinstance(answer, protocol.Refused):
+        raise AgentUnreadable(answer.message[:2000], answer.kind[:80] or "UsageError")
+    described = protocol.record(answer)
+    del described["op"]
+    return described
 
 
 _DESCRIBED: dict[tuple[object, ...], Record | AgentUnreadable] = {}

@@ -7,8 +7,9 @@ never in the server. The conversation is referee.protocol's, on the game's own s
 `end` (or `close`) the child exits, and with it everything the agent kept.
 
 Concepts:
-- GamePlayer.serve(): answer the referee's orders until the game ends or the socket closes.
-  Each answer names the game and the step it answers; nothing here decides an outcome.
+- GamePlayer.serve(): answer the referee's orders (protocol messages, `match`ed) until the
+  game ends or the socket closes. Each answer names the game and the step it answers;
+  nothing here decides an outcome.
 - What the agent gives back crosses as data only: an action as JSON, a bounded `why`, stats
   that are numbers. What does not cross is the agent's failure, said as data.
 - The caps (memory, processes) were set before the server's interpreter started; the time
@@ -49,10 +50,10 @@ class GamePlayer:
         observations = spec.get(Observations)
         self.decode: Callable[[Record], Any] | None = (
             observations.decode if observations is not None else None)
-        self.reference = serve["reference"]
+        self.reference = serve.reference
         self.name = self.reference
-        self.memory_cap = serve["memory_cap"]
-        self.here = serve["here"]  # the referee's working folder, for the frames' names
+        self.memory_cap = serve.memory_cap
+        self.here = serve.here  # the referee's working folder, for the frames' names
         self.factory: Callable[..., Any] | None = None
         self.loaded: protocol.Loaded | protocol.Refused | None = None
         self.agent: Seat | None = None
@@ -62,61 +63,73 @@ class GamePlayer:
 
     # -- the conversation ------------------------------------------------------------------
     def serve(self) -> None:
-        """Answer orders until the game is over or the referee closes the socket."""
+        """Answer orders until the game is over or the referee closes the socket.
+
+        What is not an order of a game is the referee's breach: this child exits.
+        """
         while not self.over:
             try:
-                message = self.channel.receive()
+                message = self.channel.receive(protocol.GAME_ORDERS)
             except WireError:
                 return
             self.send(self.answer(message))
 
-    def answer(self, message: Record) -> Record:
+    def answer(self, message: protocol.Message) -> protocol.Message:
         """The answer to one order; what this child cannot follow is said as data."""
-        op = str(message.get("op"))
-        handler = self.orders.get(op)
-        if handler is None:
-            return dict(protocol.failed(self.game_id, 0, "world", "ProtocolError",
-                                        f"unknown order {op[:20]!r}"))
         try:
-            return handler(message)
+            match message:
+                case protocol.Load():
+                    return self.load()
+                case protocol.Begin(game_id=game_id, options=options, seed=seed):
+                    return self.on_begin(game_id, options, seed)
+                case protocol.Reset(seed=seed):
+                    return self.on_reset(seed)
+                case protocol.Act(step=step, obs=obs, whole=whole):
+                    return self.on_act(step, obs, whole)
+                case protocol.End():
+                    return self.on_end()
+                case protocol.Close():
+                    return self.on_close()
         except Exception as e:  # a game's codec that fails on its own record, say
-            return dict(protocol.failed(self.game_id, _int(message.get("step")), "world",
-                                        "ProtocolError", f"the player could not follow "
-                                        f"{op[:20]!r}: {type(e).__name__}: {str(e)[:200]}"))
+            return protocol.failed(self.game_id, getattr(message, "step", 0), "world",
+                                   "ProtocolError", f"the player could not follow "
+                                   f"{message.op!r}: {type(e).__name__}: {str(e)[:200]}")
+        return protocol.failed(self.game_id, 0, "world", "ProtocolError",  # pragma: no cover
+                               f"no handler for {message.op!r}")
 
-    @property
-    def orders(self) -> dict[str, Callable[[Record], Record]]:
-        """What the referee may ask of a game, by its `op`."""
-        return {"load": self.on_load, "begin": self.on_begin, "reset": self.on_reset,
-                "act": self.on_act, "end": self.on_end, "close": self.on_close}
-
-    def send(self, answer: Record) -> None:
+    def send(self, answer: protocol.Message) -> None:
         """Send `answer`; one the agent filled with what is not data is its failure."""
         try:
             self.channel.send(answer)
-        except (TypeError, ValueError) as e:
-            where = str(answer.get("where", "act")) if answer.get("op") == "failed" else \
-                {"action": "act", "ended": "stats"}.get(str(answer.get("op", "")), "act")
-            self.channel.send(dict(protocol.failed(
-                self.game_id, _int(answer.get("step")), where,
+        except WireError as e:
+            if not e.not_data:
+                raise
+            match answer:
+                case protocol.Failed(where=where):
+                    pass
+                case protocol.Ended():
+                    where = "stats"
+                case _:
+                    where = "act"
+            self.channel.send(protocol.failed(
+                self.game_id, getattr(answer, "step", 0), where,
                 "IllegalAction" if where == "act" else "ValueError",
-                f"{where} gave what does not cross as data: {type(e).__name__}: "
-                f"{str(e)[:200]}")))
+                f"{where} gave what does not cross as data: {e}"))
 
-    def failed(self, error: BaseException, where: str, step: int = 0) -> Record:
-        """The `failed` answer of an error the agent's own call raised."""
+    def failed(self, error: BaseException, where: str, step: int = 0) -> protocol.Failed:
+        """The Failed answer of an error the agent's own call raised."""
         clock = Clock(Caps(None, None, self.memory_cap), own_interrupts=True)
         clock.agent, clock.here = self.name, self.here
         failure = clock.failure(error, where, step)
-        return dict(protocol.failed(self.game_id, step, where, failure.kind, failure.message,
-                                    failure.frames))
+        return protocol.failed(self.game_id, step, where, failure.kind, failure.message,
+                               failure.frames)
 
     # -- the orders --------------------------------------------------------------------------
     def load(self) -> protocol.Loaded | protocol.Refused:
         """Read the agent's module (once): its name, help and options, or why it cannot."""
         if self.loaded is not None:
             return self.loaded
-        reference, file = self.reference, self.serve_order["file"]
+        reference, file = self.reference, self.serve_order.file
         before = set(sys.modules)
         try:
             if reference in self.spec.agents:  # a registered agent, isolated all the same
@@ -141,88 +154,76 @@ class GamePlayer:
         named = own_name(factory)
         if named and reference not in self.spec.agents:
             self.name = named
-        self.loaded = {"op": "loaded", "name": self.name,
-                       "help": summary_of(factory, reference)[:500],
-                       "options": [_option_record(o) for o in _declared(factory)],
-                       "warm": sorted(set(sys.modules) - before)[:MAX_WARM]}
+        self.loaded = protocol.Loaded(self.name, summary_of(factory, reference)[:500],
+                                      [_option_record(o) for o in _declared(factory)],
+                                      sorted(set(sys.modules) - before)[:MAX_WARM])
         return self.loaded
 
-    def on_load(self, message: Record) -> Record:
-        """The agent's name, help and options (referee.remote.describe asks)."""
-        return dict(self.load())
-
-    def on_begin(self, message: Record) -> Record:
+    def on_begin(self, game_id: str, options: Record, seed: int | None) -> protocol.Message:
         """A new game: read the module, build the agent, then reset it (one trip)."""
-        self.game_id = str(message.get("game_id", ""))
+        self.game_id = game_id
         self.delta.forget()
         loaded = self.load()
-        if loaded["op"] == "refused" or self.factory is None:
-            return dict(protocol.failed(self.game_id, 0, "__init__",
-                                        str(loaded.get("kind", "UsageError")),
-                                        str(loaded.get("message", "no agent was read"))))
-        options = message.get("options") or {}
+        if isinstance(loaded, protocol.Refused) or self.factory is None:
+            words = loaded.message if isinstance(loaded, protocol.Refused) else "no agent"
+            kind = loaded.kind if isinstance(loaded, protocol.Refused) else "UsageError"
+            return protocol.failed(self.game_id, 0, "__init__", kind or "UsageError", words)
         try:
             agent = functools.partial(self.factory, **options)()
         except BaseException as e:
             return self.failed(e, "__init__")
         missing = missing_members(agent)
         if missing:
-            return dict(protocol.failed(
+            return protocol.failed(
                 self.game_id, 0, "__init__", "TypeError",
                 f"it made a {type(agent).__name__}, which has no "
                 f"{' or '.join(m + '()' for m in missing)}; an agent needs reset(seed=None) "
-                "and act(observation)"))
+                "and act(observation)")
         self.agent = Seat(agent)
-        return self.on_reset(message)
+        return self.on_reset(seed)
 
-    def on_reset(self, message: Record) -> Record:
+    def on_reset(self, seed: int | None) -> protocol.Message:
         """Reset the agent with the referee's seed for it."""
         if self.agent is None:
             return self._no_agent("reset")
         try:
-            self.agent.reset(message.get("seed"))
+            self.agent.reset(seed)
         except BaseException as e:
             return self.failed(e, "reset")
-        return dict(protocol.ok(self.game_id))
+        return protocol.Ok(self.game_id)
 
-    def on_act(self, message: Record) -> Record:
+    def on_act(self, step: int, obs: Record, whole: bool) -> protocol.Message:
         """The agent's move for the observation the changed fields make."""
-        step = _int(message.get("step"))
-        record = self.delta.unpack(message.get("obs") or {},
-                                   keep=step > 1 and message.get("whole") is not True)
-        observation = self.decode(record) if self.decode is not None else record
-        if self.agent is None:
+        if self.agent is None:  # an act out of turn: said before its record is read
             return self._no_agent("act")
+        record = self.delta.unpack(obs, keep=step > 1 and not whole)
+        observation = self.decode(record) if self.decode is not None else record
         try:
             action = self.agent.act(observation)
         except BaseException as e:
             return self.failed(e, "act", step)
-        answer: Record = {"op": "action", "game_id": self.game_id, "step": step,
-                          "action": None if action is None else to_jsonable(action)}
         if action is None:
-            return answer
+            return protocol.Action(self.game_id, step, None)
+        encoded = to_jsonable(action)
         try:
             why = why_record(self.agent.why)
         except BaseException as e:
-            answer["why_failed"] = self.failed(e, "why", step)
-            return answer
+            return protocol.Action(self.game_id, step, encoded,
+                                   why_failed=self.failed(e, "why", step))
         if why is not None:
             why["text"] = str(why.get("text", ""))[:MAX_WHY_CHARS]
-            answer["why"] = why
-        return answer
+        return protocol.Action(self.game_id, step, encoded, why)
 
-    def on_end(self, message: Record) -> Record:
+    def on_end(self) -> protocol.Ended:
         """The game is over: the agent's stats, then its close(); then this child exits."""
-        answer: Record = {"op": "ended", "game_id": self.game_id}
         stats = self._stats()
-        answer["stats_failed" if stats.get("op") == "failed" else "stats"] = (
-            stats if stats.get("op") == "failed" else stats["stats"])
-        closed = self.on_close(message)
-        if closed.get("op") == "failed":
-            answer["close_failed"] = closed
-        return answer
+        closed = self.on_close()
+        return protocol.Ended(
+            self.game_id, stats=stats if not isinstance(stats, protocol.Failed) else None,
+            stats_failed=stats if isinstance(stats, protocol.Failed) else None,
+            close_failed=closed if isinstance(closed, protocol.Failed) else None)
 
-    def on_close(self, message: Record) -> Record:
+    def on_close(self) -> protocol.Message:
         """The game is abandoned (or over): the agent closes; then this child exits."""
         self.over = True
         agent, self.agent = self.agent, None
@@ -231,9 +232,9 @@ class GamePlayer:
                 agent.close()
             except BaseException as e:
                 return self.failed(e, "close")
-        return dict(protocol.ok(self.game_id))
+        return protocol.Ok(self.game_id)
 
-    def _stats(self) -> Record:
+    def _stats(self) -> Record | protocol.Failed:
         if self.agent is None:
             return self._no_agent("stats")
         try:
@@ -241,21 +242,16 @@ class GamePlayer:
         except BaseException as e:
             return self.failed(e, "stats")
         if not isinstance(stats, dict):
-            return dict(protocol.failed(self.game_id, 0, "stats", "ValueError",
-                                        f"stats() returned {type(stats).__name__}, not a dict"))
+            return protocol.failed(self.game_id, 0, "stats", "ValueError",
+                                   f"stats() returned {type(stats).__name__}, not a dict")
         kept = {}
         for key, value in list(stats.items())[:MAX_STATS]:
             if isinstance(value, (bool, int, float)) or not isinstance(key, str):
                 kept[key if isinstance(key, str) else repr(key)[:100]] = value
-        return {"op": "stats", "stats": kept}
+        return kept
 
-    def _no_agent(self, where: str) -> Record:
-        return dict(protocol.failed(self.game_id, 0, where, "ProtocolError",
-                                    "no agent was built"))
-
-
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    def _no_agent(self, where: str) -> protocol.Failed:
+        return protocol.failed(self.game_id, 0, where, "ProtocolError", "no agent was built")
 
 
 def _declared(factory: Callable[..., Any]) -> tuple[Option, ...]:

@@ -16,6 +16,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import select
 import shutil
@@ -29,9 +30,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TypeVar
 
 from logic_agents.errors import LogicAgentsError, UsageError
-from logic_agents.ground.shapes import Record
+from logic_agents.ground.inputs import printable
 from logic_agents.referee import protocol
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import HEADROOM_MIB, Caps, signal_hint
@@ -167,27 +169,26 @@ class PlayerServer:
 
     def _serve(self, game: str, reference: str, file: str | None, paths: list[str],
                warm: list[str]) -> None:
-        order: protocol.Serve = {
-            "op": "serve", "game": game, "spec": _entry_point(game), "reference": reference,
-            "file": file, "paths": paths, "here": os.getcwd(),
-            "memory_cap": self.caps.memory_cap, "sandboxed": self.sandboxed,
-            "temp": self.temp, "warm": warm}
-        answer = self._order(dict(order), time.monotonic() + self.isolation.import_timeout,
-                             "starting")
-        if answer.get("op") != "serving":
+        order = protocol.Serve(game, _entry_point(game), reference, file, paths, os.getcwd(),
+                               self.caps.memory_cap, self.sandboxed, self.temp, warm)
+        answer = self._order(order, (protocol.Serving,),
+                             time.monotonic() + self.isolation.import_timeout, "starting")
+        if isinstance(answer, protocol.Refused):
             self.stop()
-            raise UsageError(str(answer.get("message", f"--agent {reference}: its player "
-                                            f"answered {str(answer)[:80]} to being started"))
-                             [:2000])
+            raise UsageError(answer.message[:2000])
 
-    def _order(self, message: Record, deadline: float, doing: str,
-               fds: tuple[int, ...] = ()) -> Record:
-        """Send an order and wait for its answer; UsageError when the server is lost."""
+    def _order(self, message: protocol.Message, expect: tuple[type[A], ...], deadline: float,
+               doing: str, fds: tuple[int, ...] = ()) -> A | protocol.Refused:
+        """Send an order and wait for its answer: one of `expect`, or Refused.
+
+        After Refused the server has exited; UsageError when the server is lost (stopped).
+        """
         try:
             self.control.send(message, fds)
-            return self.control.receive(deadline)
+            return self.control.receive((*expect, protocol.Refused), deadline)
         except WireError as e:
-            words = "" if e.timeout else self.exit_words()
+            words = str(e) if not (e.timeout or e.closed) else "" if e.timeout else \
+                self.exit_words()
             self.stop()
             if e.timeout:
                 raise UsageError(f"--agent {self.reference}: its player took more than "
@@ -209,16 +210,17 @@ class PlayerServer:
         self._forget_dump()
         self.dump_read = dump_read
         try:
-            answer = self._order({"op": "fork"}, time.monotonic() + FORK_TIMEOUT_S,
-                                 "starting a game", (theirs.fileno(), dump_write))
+            answer = self._order(protocol.Fork(), (protocol.Forked,),
+                                 time.monotonic() + FORK_TIMEOUT_S, "starting a game",
+                                 (theirs.fileno(), dump_write))
         finally:
             theirs.close()
             os.close(dump_write)
-        if answer.get("op") != "forked":
+        if isinstance(answer, protocol.Refused):
             mine.close()
             self.stop()
             raise UsageError(f"--agent {self.reference}: its player could not start a game "
-                             f"({str(answer.get('message', answer))[:200]})")
+                             f"({answer.message[:200]})")
         return mine
 
     def sweep(self) -> str:
@@ -230,12 +232,15 @@ class PlayerServer:
         if not self.alive():
             return self.exit_words()
         try:
-            answer = self._order({"op": "sweep"}, time.monotonic() + FORK_TIMEOUT_S,
-                                 "ending a game")
+            answer = self._order(protocol.Sweep(), (protocol.Swept,),
+                                 time.monotonic() + FORK_TIMEOUT_S, "ending a game")
         except UsageError:
             return self.exit_words()
-        ended = answer.get("ended")
-        return ended[:100] if isinstance(ended, str) else ""
+        if isinstance(answer, protocol.Refused):  # what the game left could not be removed:
+            self.stop()  # the server has exited, and the next game gets a fresh one
+            _warn_once(f"logic-agents: a player of {self.reference}: {answer.message}")
+            return ""
+        return answer.ended[:100]
 
     def where_now(self) -> str:
         """Where the last game's agent is now, or "" when it cannot say.
@@ -248,7 +253,8 @@ class PlayerServer:
         if self.dump_read < 0 or not self.alive():
             return ""
         try:
-            self._order({"op": "dump"}, time.monotonic() + DUMP_WAIT_S, "asking where")
+            self._order(protocol.Dump(), (protocol.Dumped,), time.monotonic() + DUMP_WAIT_S,
+                        "asking where")
         except UsageError:
             return ""
         data = b""
@@ -314,6 +320,7 @@ class PlayerServer:
             _remove_folder(self.temp)
 
 
+A = TypeVar("A", bound=protocol.Message)
 TEMP_PREFIX = "logic-agents-player-"  # then the pid of the process that made the folder
 
 
@@ -368,6 +375,12 @@ def _sweep_orphans() -> None:
         for pid in extra:  # an orphan re-parented here is ours to reap
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(pid, os.WNOHANG)
+
+
+@functools.cache
+def _warn_once(words: str) -> None:
+    """A referee's cleanup that failed, said once a process (what was left, in words)."""
+    print(printable(words)[:2000], file=sys.stderr, flush=True)
 
 
 def _entry_point(game: str) -> str | None:

@@ -1,45 +1,68 @@
-"""The referee-player protocol: every message, one typed shape each.
+"""The referee-player protocol: every message a class, and one validator for what arrives.
 
-Two conversations, both JSON objects with an `op` (referee.wire carries them):
+Two conversations, both JSON objects with an `op` (referee.wire carries them, and every
+encode and decode is there):
 
 - the referee and a player server, one packet a message on a control socket:
-  serve {game, spec, reference, file, paths, here, memory_cap, sandboxed, temp, warm}
-                                   -> serving {}          (the game is read; no agent code)
-  fork {} + a socket              -> forked {}            (a fresh child plays on the socket)
-  sweep {}                        -> swept {}             (the last game's processes killed,
-                                                            its temporary files gone)
-  bye {}                          -> the server exits
-  Any order it cannot follow is refused {message}.
+  Serve                      -> Serving          (the game is read; no agent code)
+  Fork + a socket and a pipe -> Forked           (a fresh child plays on the socket)
+  Dump                       -> Dumped           (the game writes its stack on the pipe)
+  Sweep                      -> Swept(ended)     (the last game's processes killed, what it
+                                                  wrote put back and proven: referee.leftovers)
+  Bye                        -> the server exits
+  Any order it cannot follow, or a sandbox it cannot prove empty, is Refused(message); the
+  server then exits (fail closed).
 - the referee and the child that plays one game, framed on that game's socket:
-  load {}                         -> loaded {name, help, options, warm} | refused {message}
-  begin {game_id, options, seed}  -> ok {game_id} | failed   (the agent's module is read,
-                                                              the agent built, then reset)
-  reset {game_id, seed}           -> ok | failed
-  act {game_id, step, obs, whole} -> action {game_id, step, action, why?, why_failed?}
-                                     | failed   (obs: the fields that changed)
-  end {game_id}                   -> ended {game_id, stats | stats_failed, close_failed?},
-                                     and the child exits
-  close {game_id}                 -> ok | failed, and the child exits
-  Any call of the agent that raises is failed {game_id, step, where, kind, message, frames}.
+  Load                                 -> Loaded(name, help, options, warm) | Refused
+  Begin(game_id, options, seed)        -> Ok | Failed  (the module read, the agent built and
+                                                        reset)
+  Reset(game_id, seed)                 -> Ok | Failed
+  Act(game_id, step, obs, whole)       -> Action(game_id, step, action, why, why_failed)
+                                          | Failed     (obs: the fields that changed)
+  End(game_id)                         -> Ended(game_id, stats | stats_failed, close_failed),
+                                          and the child exits
+  Close(game_id)                       -> Ok | Failed, and the child exits
+  Any call of the agent that raises is Failed(game_id, step, where, kind, message, frames).
 
-A player's answers are data the referee checks field by field (referee.remote); these shapes
-make a typo in what either side writes a type checker's error.
+Concepts:
+- Message: a frozen dataclass per `op`; `record(message)` is its JSON object.
+- parse(record, expect): the one validator. A record becomes the message its `op` names only
+  when that message is one `expect` allows here and every field is there with the type its
+  class declares (no field more); anything else is ProtocolError, in words. So a player's
+  answer is checked once, where it arrives, and a handler `match`es on classes.
+- Verdict: how the referee judges one trip to a player (answered, the agent's call failed,
+  past its deadline, the process ended, a breach of the protocol).
 """
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+import dataclasses
+import enum
+import types
+import typing
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar, TypeVar, Union
 
 from logic_agents.ground.shapes import Record
 
-ORDERS = ("serve", "fork", "sweep", "bye", "load", "begin", "reset", "act", "end", "close")
-ANSWERS = ("serving", "forked", "swept", "refused", "loaded", "ok", "action", "ended", "failed")
+
+class ProtocolError(ValueError):
+    """A record that is not a message allowed here (its words say what is wrong)."""
 
 
-class Serve(TypedDict):
+class Message:
+    """A message of the protocol; each class's `op` names it on the wire."""
+
+    op: ClassVar[str]
+
+
+# -- the control socket ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Serve(Message):
     """Read the game (and no agent code), to fork games from."""
 
-    op: Literal["serve"]
+    op: ClassVar[str] = "serve"
     game: str
     spec: str | None  # the game's entry point, so the server need not scan every package's
     reference: str
@@ -49,134 +72,309 @@ class Serve(TypedDict):
     memory_cap: int | None
     sandboxed: bool
     temp: str | None  # without the sandbox: the folder its games' TMPDIRs are made in
-    warm: list[str]  # library modules to read before the first game (what `loaded` named)
+    warm: list[str]  # library modules to read before the first game (what Loaded named)
 
 
-class Order(TypedDict):
-    """An order with no fields: fork (a socket rides with it), sweep, bye, load."""
+@dataclass(frozen=True)
+class Fork(Message):
+    """A fresh child for one game (its socket and dump pipe ride with the packet)."""
 
-    op: Literal["fork", "sweep", "bye", "load"]
+    op: ClassVar[str] = "fork"
 
 
-class Begin(TypedDict):
+@dataclass(frozen=True)
+class Dump(Message):
+    """The game writes where it is (its stack) on its dump pipe."""
+
+    op: ClassVar[str] = "dump"
+
+
+@dataclass(frozen=True)
+class Sweep(Message):
+    """The last game's processes killed, what it wrote put back and proven."""
+
+    op: ClassVar[str] = "sweep"
+
+
+@dataclass(frozen=True)
+class Bye(Message):
+    """The server exits."""
+
+    op: ClassVar[str] = "bye"
+
+
+@dataclass(frozen=True)
+class Serving(Message):
+    """The game is read."""
+
+    op: ClassVar[str] = "serving"
+
+
+@dataclass(frozen=True)
+class Forked(Message):
+    """A child plays on the socket."""
+
+    op: ClassVar[str] = "forked"
+
+
+@dataclass(frozen=True)
+class Dumped(Message):
+    """The game was asked for its stack."""
+
+    op: ClassVar[str] = "dumped"
+
+
+@dataclass(frozen=True)
+class Swept(Message):
+    """The last game is gone, proven; how its child ended ("" where the server cannot say)."""
+
+    op: ClassVar[str] = "swept"
+    ended: str = ""
+
+
+# -- a game's socket ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Load(Message):
+    """Read the agent's module: its name, help and options."""
+
+    op: ClassVar[str] = "load"
+
+
+@dataclass(frozen=True)
+class Begin(Message):
     """A new game: build the agent with `options`, reset it with `seed`."""
 
-    op: Literal["begin"]
+    op: ClassVar[str] = "begin"
     game_id: str
     options: Record
     seed: int | None
 
 
-class Reset(TypedDict):
+@dataclass(frozen=True)
+class Reset(Message):
     """Reset the agent again."""
 
-    op: Literal["reset"]
+    op: ClassVar[str] = "reset"
     game_id: str
     seed: int | None
 
 
-class Act(TypedDict):
+@dataclass(frozen=True)
+class Act(Message):
     """The agent's move: the observation's changed fields (all of them when `whole`)."""
 
-    op: Literal["act"]
+    op: ClassVar[str] = "act"
     game_id: str
     step: int
     obs: Record
     whole: bool
 
 
-class End(TypedDict):
-    """The game is over (end: stats, then close) or abandoned (close)."""
+@dataclass(frozen=True)
+class End(Message):
+    """The game is over: the agent's stats, then its close(); then the child exits."""
 
-    op: Literal["end", "close"]
+    op: ClassVar[str] = "end"
     game_id: str
 
 
-class Plain(TypedDict):
-    """An answer with no fields of its own: serving, forked, swept."""
+@dataclass(frozen=True)
+class Close(Message):
+    """The game is abandoned: the agent's close(); then the child exits."""
 
-    op: Literal["serving", "forked", "swept"]
+    op: ClassVar[str] = "close"
+    game_id: str
 
 
-class Refused(TypedDict):
+@dataclass(frozen=True)
+class Refused(Message):
     """What a server or a child could not do, in words (a module that does not read)."""
 
-    op: Literal["refused"]
+    op: ClassVar[str] = "refused"
     message: str
-    kind: NotRequired[str]  # what kind of failure (SyntaxError, ImportError, ...)
+    kind: str = ""  # what kind of failure (SyntaxError, ImportError, ...)
 
 
-class Loaded(TypedDict):
+@dataclass(frozen=True)
+class Loaded(Message):
     """What the agent's module says of the agent: its name, help line and options."""
 
-    op: Literal["loaded"]
+    op: ClassVar[str] = "loaded"
     name: str
     help: str
     options: list[Record]
     warm: list[str]  # the library modules reading the agent's module read
 
 
-class Ok(TypedDict):
+@dataclass(frozen=True)
+class Ok(Message):
     """Done."""
 
-    op: Literal["ok"]
+    op: ClassVar[str] = "ok"
     game_id: str
 
 
-class Failed(TypedDict):
+@dataclass(frozen=True)
+class Failed(Message):
     """A call of the agent's that raised, or an order the child could not follow."""
 
-    op: Literal["failed"]
+    op: ClassVar[str] = "failed"
     game_id: str
     step: int
     where: str
     kind: str
     message: str
-    frames: str
+    frames: str = ""
 
 
-class _Action(TypedDict):
-    op: Literal["action"]
+@dataclass(frozen=True)
+class Action(Message):
+    """The agent's action (None gives up) and its reason, as data."""
+
+    op: ClassVar[str] = "action"
     game_id: str
     step: int
     action: object
+    why: Record | None = None
+    why_failed: Failed | None = None
 
 
-class Action(_Action, total=False):
-    """The agent's action (None gives up) and its reason, as data."""
-
-    why: Record
-    why_failed: Failed
-
-
-class _Ended(TypedDict):
-    op: Literal["ended"]
-    game_id: str
-
-
-class Ended(_Ended, total=False):
+@dataclass(frozen=True)
+class Ended(Message):
     """The agent's stats (or how they failed), and how its close failed, if it did."""
 
-    stats: Record
-    stats_failed: Failed
-    close_failed: Failed
+    op: ClassVar[str] = "ended"
+    game_id: str
+    stats: Record | None = None
+    stats_failed: Failed | None = None
+    close_failed: Failed | None = None
 
 
+MESSAGES: tuple[type[Message], ...] = (
+    Serve, Fork, Dump, Sweep, Bye, Serving, Forked, Dumped, Swept, Load, Begin, Reset, Act, End,
+    Close, Refused, Loaded, Ok, Failed, Action, Ended)
+BY_OP: dict[str, type[Message]] = {m.op: m for m in MESSAGES}
+ORDERS = tuple(m.op for m in (Serve, Fork, Dump, Sweep, Bye, Load, Begin, Reset, Act, End, Close))
+ANSWERS = tuple(m.op for m in MESSAGES if m.op not in ORDERS)
+# what each side may receive where
+SERVER_ORDERS = (Serve, Fork, Dump, Sweep, Bye)
+GAME_ORDERS = (Load, Begin, Reset, Act, End, Close)
+
+
+class Verdict(enum.Enum):
+    """How the referee judges one trip to a player."""
+
+    ANSWERED = "answered"  # the answer it waited for
+    FAILED = "failed"  # the agent's own call raised (a Failed answer)
+    TIMEOUT = "timeout"  # no answer before the deadline
+    DIED = "died"  # the stream ended: the player process ended
+    BREACH = "breach"  # not a message allowed here, or one for another game or step
+
+
+# -- to and from the wire -------------------------------------------------------------------
+def record(message: Message) -> Record:
+    """The message as one JSON object: its `op`, then its fields (nested messages too)."""
+    out: Record = {"op": message.op}
+    for f in dataclasses.fields(message):  # type: ignore[arg-type]
+        value = getattr(message, f.name)
+        out[f.name] = record(value) if isinstance(value, Message) else value
+    return out
+
+
+M = TypeVar("M", bound=Message)
+
+
+def parse(data: object, expect: tuple[type[M], ...]) -> M:
+    """The message a received record is, when it is one `expect` allows here.
+
+    Raises:
+        ProtocolError: not an object with an `op`, an `op` not allowed here, a field
+            missing, of the wrong type, or one no such message has.
+    """
+    if not isinstance(data, dict):
+        raise ProtocolError(f"a message is a JSON object, not {type(data).__name__}")
+    op = data.get("op")
+    kind = BY_OP.get(op) if isinstance(op, str) else None
+    if kind is None or kind not in expect:
+        allowed = " or ".join(repr(m.op) for m in expect)
+        raise ProtocolError(f"{str(op)[:40]!r} where {allowed} was due")
+    hints = _hints(kind)  # type: ignore[arg-type]
+    names = _fields(kind)  # type: ignore[arg-type]
+    values: Record = {}
+    for name, required in names.items():
+        if name in data:
+            values[name] = _checked(data[name], hints[name], f"{op}.{name}")
+        elif required:
+            raise ProtocolError(f"{op} without its {name}")
+    extra = set(data) - set(names) - {"op"}
+    if extra:
+        raise ProtocolError(f"{op} with a field it has no place for ({sorted(extra)[0][:40]!r})")
+    return kind(**values)
+
+
+@cache
+def _fields(kind: type[Message]) -> dict[str, bool]:
+    """A message's field names, each with whether it must be given (it has no default)."""
+    return {f.name: f.default is dataclasses.MISSING
+            for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
+
+
+@cache
+def _hints(kind: type[Message]) -> dict[str, Any]:
+    return typing.get_type_hints(kind)
+
+
+def _checked(value: object, hint: Any, where: str) -> object:
+    """`value` when it has the type `hint` declares (a nested message, parsed)."""
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _checked(value, option, where)
+            except ProtocolError as e:
+                errors.append(str(e))
+        raise ProtocolError(errors[0] if errors else f"{where} is missing")
+    if isinstance(hint, type) and issubclass(hint, Message):
+        return parse(value, (hint,))
+    if hint is object or hint is Any:
+        return value
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        if not isinstance(value, list):
+            raise ProtocolError(f"{where} is a list, not {type(value).__name__}")
+        return [_checked(v, item, where) for v in value]
+    if origin is dict or hint is dict:
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{where} is an object, not {type(value).__name__}")
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ProtocolError(f"{where} is true or false, not {type(value).__name__}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProtocolError(f"{where} is a whole number, not {type(value).__name__}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ProtocolError(f"{where} is text, not {type(value).__name__}")
+        return value
+    raise ProtocolError(f"{where}: no check for {hint!r}")  # pragma: no cover - ours to add
+
+
+# -- what the child answers, cut to what the referee keeps ----------------------------------
 def failed(game_id: str, step: int, where: str, kind: str, message: str, frames: str = ""
            ) -> Failed:
-    """A `failed` answer (its words and frames cut to what the referee keeps)."""
-    return {"op": "failed", "game_id": game_id, "step": step, "where": where, "kind": kind,
-            "message": message[:2000], "frames": frames[-8000:]}
+    """A Failed answer (its words and frames cut to what the referee keeps)."""
+    return Failed(game_id, step, where, kind, message[:2000], frames[-8000:])
 
 
 def refused(message: str, kind: str = "") -> Refused:
-    """A `refused` answer; `kind` names the failure (an agent's module: SyntaxError, ...)."""
-    answer: Refused = {"op": "refused", "message": message[:2000]}
-    if kind:
-        answer["kind"] = kind[:80]
-    return answer
-
-
-def ok(game_id: str) -> Ok:
-    """An `ok` answer."""
-    return {"op": "ok", "game_id": game_id}
+    """A Refused answer; `kind` names the failure (an agent's module: SyntaxError, ...)."""
+    return Refused(message[:2000], kind[:80])

@@ -24,10 +24,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.referee import protocol
 from logic_agents.referee.clock import Caps, Clock
 from logic_agents.referee.containment import (
     OWNED,
@@ -126,6 +127,7 @@ class RemoteFactory(Elsewhere):
         return agent
 
 
+A = TypeVar("A", bound=protocol.Message)
 SERVERS_PER_WORKER = 2  # live player servers a worker keeps (the least recently used goes)
 _SERVERS: OrderedDict[tuple[object, ...], PlayerServer] = OrderedDict()
 
@@ -154,52 +156,77 @@ class RemoteAgent(Seated):
         self._decode_action: Callable[[object], object] = _unset
         self._options: Record = {}
         self._begun = False
-        self._ended: Record | None = None  # close()'s answer, once stats() ran
+        self._ended: protocol.Ended | None = None  # the end's answer, once stats() ran
 
     # -- the conversation --------------------------------------------------------------------
-    def _ask(self, where: str, message: Record, expect: str, step: int = 0
-             ) -> Record:
+    def _ask(self, where: str, order: protocol.Message, expect: tuple[type[A], ...],
+             step: int = 0) -> A:
+        """Send `order` and judge the trip (protocol.Verdict).
+
+        The answer due, or the agent's failure in words (the player lost where it is
+        mid-call or in breach).
+        """
         deadline, is_game = self.clock.deadline(where)
         try:
-            self.channel.send({**message, "game_id": self.game_id})
-            answer = self.channel.receive(None if math.isinf(deadline) else deadline)
+            self.channel.send(order)
         except WireError as e:
             if e.not_data:  # nothing was sent: what we had to send is not data. Only an
                 # observation carries what is not ours, so it is the game's codec that gave it
                 raise AgentFailed(self.name, "world", "CodecError", "the game's Observations "
                                   "codec gave what the wire cannot carry (JSON data only): "
                                   f"{e}", step=step) from None
-            if e.closed:  # the game's child ended: the server says how, and plays on
+            verdict, answer, words = self._judged(e, None, step)
+        else:
+            try:
+                answer = self.channel.receive((*expect, protocol.Failed),
+                                              None if math.isinf(deadline) else deadline)
+            except WireError as e:
+                verdict, answer, words = self._judged(e, None, step)
+            except BaseException:  # the alarm (a cap) or Ctrl-C inside the wait: the player
+                self._lose()  # is mid-call, and is not asked again
+                raise
+            else:
+                verdict, answer, words = self._judged(None, answer, step)
+        match verdict:
+            case protocol.Verdict.ANSWERED:
+                return answer  # type: ignore[return-value]
+            case protocol.Verdict.FAILED:
+                raise self._failure(answer, where, step)  # type: ignore[arg-type]
+            case protocol.Verdict.DIED:  # the game's child ended: the server says how
                 self._end_game()
                 how = self.server.sweep()
                 raise AgentFailed(self.name, where, "ProcessDied", "the player process "
-                                  f"ended ({how or 'it exited'})", step=step) from None
-            frames = self._where_now() if e.timeout else ""  # asked before the kill
-            self._lose()
-            if e.timeout:
+                                  f"ended ({how or 'it exited'})", step=step)
+            case protocol.Verdict.TIMEOUT:
+                frames = self._where_now()  # asked before the kill
+                self._lose()
                 late = self.clock.timeout(where, step, is_game)
                 raise AgentFailed(late.agent, late.where, late.kind, late.message + "; its "
                                   "player process was killed", step=step, frames=frames,
-                                  timeout=True) from None
-            raise AgentFailed(self.name, where, "ProtocolError", str(e), step=step) from None
-        except BaseException:  # the alarm (a cap) or Ctrl-C inside the wait: the player is
-            self._lose()  # mid-call, and is not asked again
-            raise
-        op = answer.get("op")
-        if answer.get("game_id") != self.game_id or (step and answer.get("step") != step):
-            self._lose()
-            raise AgentFailed(self.name, where, "ProtocolError", "the player answered for "
-                              f"another game or step ({str(answer.get('game_id'))[:20]}, step "
-                              f"{str(answer.get('step'))[:12]}) instead of step {step}",
-                              step=step)
-        if op == "failed":
-            raise self._failure(answer, where, step)
-        if op != expect:
-            self._lose()
-            raise AgentFailed(self.name, where, "ProtocolError",
-                              f"the player answered {str(op)[:40]!r} where {expect!r} was due",
-                              step=step)
-        return answer
+                                  timeout=True)
+            case protocol.Verdict.BREACH:
+                self._lose()
+                raise AgentFailed(self.name, where, "ProtocolError", words, step=step)
+        raise AssertionError(verdict)  # pragma: no cover - every verdict is matched above
+
+    def _judged(self, error: WireError | None, answer: protocol.Message | None, step: int
+                ) -> tuple[protocol.Verdict, protocol.Message | None, str]:
+        """The verdict on one trip: what the wire said, or the answer it brought."""
+        if error is not None:
+            if error.closed:
+                return protocol.Verdict.DIED, None, str(error)
+            if error.timeout:
+                return protocol.Verdict.TIMEOUT, None, str(error)
+            return protocol.Verdict.BREACH, None, str(error)
+        game_id = getattr(answer, "game_id", None)
+        said_step = getattr(answer, "step", step)
+        if game_id != self.game_id or (step and said_step != step):
+            return protocol.Verdict.BREACH, answer, (
+                f"the player answered for another game or step ({str(game_id)[:20]}, step "
+                f"{str(said_step)[:12]}) instead of step {step}")
+        if isinstance(answer, protocol.Failed):
+            return protocol.Verdict.FAILED, answer, answer.message
+        return protocol.Verdict.ANSWERED, answer, ""
 
     def _where_now(self) -> str:
         """The agent's own frames where its game stands now (referee.dump)."""
@@ -208,13 +235,12 @@ class RemoteAgent(Seated):
                              own_folders(self.factory.file, self.factory.paths),
                              [source] if source else [])
 
-    def _failure(self, answer: Record, where: str, step: int) -> AgentFailed:
-        said = str(answer.get("where", where))
+    def _failure(self, answer: protocol.Failed, where: str, step: int) -> AgentFailed:
+        said = answer.where
         return AgentFailed(self.name, said if said in ("__init__", "reset", "act", "why",
                                                        "stats", "close") else where,
-                           _text(answer.get("kind"), 80) or "Error",
-                           _text(answer.get("message"), 2000), step=step,
-                           frames=_text(answer.get("frames"), 8000))
+                           answer.kind[:80] or "Error", answer.message[:2000], step=step,
+                           frames=answer.frames[-8000:])
 
     def start(self, options: Record) -> None:
         """Build the agent with `options` at the next `begin`."""
@@ -232,10 +258,10 @@ class RemoteAgent(Seated):
         self.step = 0
         self.delta.forget()
         if self._begun:
-            self._ask("reset", {"op": "reset", "seed": seed}, "ok")
+            self._ask("reset", protocol.Reset(self.game_id, seed), (protocol.Ok,))
             return
         self._begun = True
-        self._ask("reset", {"op": "begin", "options": self._options, "seed": seed}, "ok")
+        self._ask("reset", protocol.Begin(self.game_id, self._options, seed), (protocol.Ok,))
 
     def act(self, observation: object) -> object:
         """The agent's action for `observation`, sent as data and checked when it comes back."""
@@ -248,20 +274,18 @@ class RemoteAgent(Seated):
                               f"codec failed on its own observation: {type(e).__name__}: "
                               f"{str(e)[:200]}", step=step) from None
         record, whole = self.delta.pack(encoded)
-        answer = self._ask("act", {"op": "act", "step": step, "obs": record, "whole": whole},
-                           "action", step)
+        answer = self._ask("act", protocol.Act(self.game_id, step, record, whole),
+                           (protocol.Action,), step)
         self._why, self._why_failed = None, None
-        if "why_failed" in answer:
-            failed = answer["why_failed"]
-            self._why_failed = self._failure(failed if isinstance(failed, dict) else {},
-                                             "why", step)
-        elif isinstance(answer.get("why"), dict):
+        if answer.why_failed is not None:
+            self._why_failed = self._failure(answer.why_failed, "why", step)
+        elif answer.why is not None:
             try:
-                self._why = _why(answer["why"])
+                self._why = _why(answer.why)
             except (TypeError, ValueError, KeyError, IndexError, OverflowError):
                 self._why_failed = AgentFailed(self.name, "why", "ValueError",
                                                "its why is not a reason's data", step=step)
-        action = answer.get("action")
+        action = answer.action
         if action is None:
             return None
         try:
@@ -284,15 +308,13 @@ class RemoteAgent(Seated):
 
     def stats(self) -> Record:
         """The agent's stats; its close() runs in the same trip (the runner's next call)."""
-        answer = self._ask("stats", {"op": "end"}, "ended")
-        self._ended = answer.get("close_failed") or {}
-        failed = answer.get("stats_failed")
-        if isinstance(failed, dict):
-            raise self._failure(failed, "stats", 0)
-        stats = answer.get("stats")
-        if not isinstance(stats, dict):
+        answer = self._ask("stats", protocol.End(self.game_id), (protocol.Ended,))
+        self._ended = answer
+        if answer.stats_failed is not None:
+            raise self._failure(answer.stats_failed, "stats", 0)
+        if answer.stats is None:
             raise AgentFailed(self.name, "stats", "ValueError", "stats() is not a dict")
-        return stats
+        return answer.stats
 
     def close(self) -> None:
         """End the game: the agent closes, its child exits, the server sweeps what it left."""
@@ -300,10 +322,10 @@ class RemoteAgent(Seated):
             return
         try:
             if self._ended is not None:  # closed with stats()
-                if isinstance(self._ended, dict) and self._ended:
-                    raise self._failure(self._ended, "close", 0)
+                if self._ended.close_failed is not None:
+                    raise self._failure(self._ended.close_failed, "close", 0)
             elif self._begun:
-                self._ask("close", {"op": "close"}, "ok")
+                self._ask("close", protocol.Close(self.game_id), (protocol.Ok,))
         finally:
             self._end_game()
             # a worker keeps the server for the agent's next game (a fresh child each);

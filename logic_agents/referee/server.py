@@ -10,9 +10,10 @@ found it (referee.leftovers), or this server serves no other game; without the s
 has a private TMPDIR, removed after it.
 
 Concepts:
-- The control socket (SOCK_SEQPACKET, one JSON object a packet; referee.protocol): serve, fork
-  (the game's socket rides with it, SCM_RIGHTS, and the pipe its stack is dumped on), dump
-  (SIGUSR1 to the game: faulthandler writes where the agent is, before a kill), sweep, bye.
+- The control socket (SOCK_SEQPACKET, one message a packet, referee.protocol's classes read
+  by referee.wire.Packets and `match`ed): Serve, Fork (the game's socket rides with it,
+  SCM_RIGHTS, and the pipe its stack is dumped on), Dump (SIGUSR1 to the game: faulthandler
+  writes where the agent is, before a kill), Sweep, Bye.
 - warm: the library modules a server reads before its first game besides the game's own, so
   a fork has them already: those that reading the agent's module read when the referee first
   described it, before any game (never what a game asked for, which would carry a bit from
@@ -31,11 +32,11 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import importlib
 import importlib.util
 import io
-import json
 import os
 import shutil
 import signal
@@ -49,11 +50,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from logic_agents.ground.processes import parent_death_signal
-from logic_agents.ground.shapes import Record
 from logic_agents.referee import leftovers, protocol
 from logic_agents.referee.containment import fork_again, fork_beside_us
 from logic_agents.referee.player import play_one_game
-from logic_agents.referee.wire import ORDER_LIMIT, Channel
+from logic_agents.referee.wire import ORDER_LIMIT, Channel, Packets, WireError
 from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
 from logic_agents.world.spec import GameSpec
 
@@ -84,94 +84,87 @@ class Server:
         self.pid = os.getpid()
 
     def serve(self) -> None:
-        """Answer orders until `bye` or the referee goes away."""
+        """Answer orders until `bye` or the referee goes away.
+
+        What is not an order of a server is the referee's breach: the server exits.
+        """
+        packets = Packets(self.control, limit=PACKET_LIMIT)
         while True:
             try:
-                data, fds, _, _ = socket.recv_fds(self.control, PACKET_LIMIT, 2)
-            except OSError:
+                order, fds = packets.receive_with_fds(protocol.SERVER_ORDERS, most=2)
+            except WireError:
                 return
-            if not data:
-                return
-            try:
-                message = json.loads(data)
-                op = message.get("op") if isinstance(message, dict) else None
-            except ValueError:
-                message, op = {}, None
-            if op == "bye":
-                return
-            if op == "fork" and fds and self.spec is not None:
-                fd = fds.pop(0)  # the game's socket; then the pipe its stack is dumped on
-                dump = fds.pop(0) if fds else -1
-                try:
-                    answer: Record = self.fork(fd, dump)
-                except OSError as e:  # the process cap, still full: this game cannot start
-                    os.close(fd)
-                    if dump >= 0:
+            answer: protocol.Message
+            match order:
+                case protocol.Bye():
+                    for fd in fds:
+                        os.close(fd)
+                    return
+                case protocol.Fork() if len(fds) == 2 and self.spec is not None:
+                    fd, dump = fds  # the game's socket, then the pipe its stack is dumped on
+                    fds = []
+                    try:
+                        answer = self.fork(fd, dump)
+                    except OSError as e:  # the process cap, still full: no game can start
+                        os.close(fd)
                         os.close(dump)
-                    answer = dict(protocol.refused(f"no process for the game: {e}"))
-            elif op == "dump":
-                answer = self.dump()
-            elif op == "serve" and self.spec is None:
-                answer = self.on_serve(message)
-            elif op == "sweep":
-                left = self.sweep()
-                answer = ({"op": "swept", "ended": self.ended} if not left else
-                          dict(protocol.refused(_left_words(left))))
-            else:
-                answer = dict(protocol.refused(f"the server cannot follow {str(op)[:20]!r} "
-                                               "now"))
+                        answer = protocol.refused(f"no process for the game: {e}")
+                case protocol.Dump():
+                    answer = self.dump()
+                case protocol.Serve() if self.spec is None:
+                    answer = self.on_serve(order)
+                case protocol.Sweep():
+                    left = self.sweep()
+                    answer = protocol.Swept(self.ended) if not left else \
+                        protocol.refused(_left_words(left))
+                case _:
+                    answer = protocol.refused(f"the server cannot follow {order.op!r} now")
             for fd in fds:
                 os.close(fd)
-            self.control.send(json.dumps(answer).encode())
-            if answer.get("op") == "refused" and op in ("sweep", "fork", "serve"):
+            packets.send(answer)
+            if isinstance(answer, protocol.Refused) and \
+                    isinstance(order, (protocol.Sweep, protocol.Fork, protocol.Serve)):
                 return  # fail closed: a sandbox not proven empty serves no other game
 
-    def on_serve(self, message: Record) -> Record:
+    def on_serve(self, order: protocol.Serve) -> protocol.Message:
         """Read the game and the modules agents use; no agent code."""
-        for path in reversed([p for p in message.get("paths") or () if isinstance(p, str)]):
+        for path in reversed(order.paths):
             sys.path.insert(0, path)  # where a module reference's package lies
         try:
-            self.spec = _game(str(message.get("game", "")), message.get("spec"))
-        except Exception as e:
-            return dict(protocol.refused(f"the game cannot be read: {type(e).__name__}: "
-                                         f"{str(e)[:200]}"))
-        memory = message.get("memory_cap")
-        self.serving = {
-            "op": "serve", "game": self.spec.name, "spec": None,
-            "reference": str(message.get("reference", "")),
-            "file": message["file"] if isinstance(message.get("file"), str) else None,
-            "paths": [p for p in message.get("paths") or () if isinstance(p, str)],
-            "here": str(message.get("here", "")),
-            "memory_cap": memory if isinstance(memory, int) and memory > 0 else None,
-            "sandboxed": message.get("sandboxed") is True,
-            "temp": message["temp"] if isinstance(message.get("temp"), str) else None,
-            "warm": []}
-        self.warm([w for w in message.get("warm") or () if isinstance(w, str)])
+            self.spec = _game(order.game, order.spec)
+        except Exception as e:  # the game's own code, read here: refused, in its words
+            return protocol.refused(f"the game cannot be read: {type(e).__name__}: "
+                                    f"{str(e)[:200]}")
+        memory = order.memory_cap
+        self.serving = dataclasses.replace(
+            order, game=self.spec.name, spec=None, warm=[],
+            memory_cap=memory if memory is not None and memory > 0 else None)
+        self.warm(order.warm)
         import ctypes  # before the freeze below: a game's gc.get_objects() never sees it
 
         self.libc = ctypes.CDLL(None, use_errno=True)
-        if self.serving["sandboxed"]:
+        if self.serving.sandboxed:
             mounts = leftovers.writable_mounts()
             cannot = leftovers.unsweepable(mounts)
             if cannot:  # fail closed: what a game wrote there would reach the next one
-                return dict(protocol.refused("the sandbox has a writable mount that cannot be "
-                                             f"emptied between games: {', '.join(cannot)}"))
+                return protocol.refused("the sandbox has a writable mount that cannot be "
+                                        f"emptied between games: {', '.join(cannot)}")
             self.writable = leftovers.snapshot(mounts)
         else:  # a game's orphans come here, to be swept
             self.libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
             self.our_child = True
         gc.collect()
         gc.freeze()  # a child's collections leave the server's objects (and their pages) be
-        return {"op": "serving"}
+        return protocol.Serving()
 
     def warm(self, names: list[str]) -> None:
         """Read the library modules among `names` (and the logic layer's lazy parts)."""
         if any(n == "logic_agents.logic" or n.startswith("logic_agents.logic.") for n in names):
             names = [*names, *LOGIC]
         assert self.serving is not None
-        agents_own = [str(Path(p).resolve()) for p in self.serving["paths"]]
-        if self.serving["file"] is not None:
-            agents_own.append(str(Path(self.serving["file"]).resolve().parent))
+        agents_own = [str(Path(p).resolve()) for p in self.serving.paths]
+        if self.serving.file is not None:
+            agents_own.append(str(Path(self.serving.file).resolve().parent))
         for name in names[:MAX_WARM]:
             if name in sys.modules or not all(part.isidentifier() for part in name.split(".")):
                 continue
@@ -183,7 +176,7 @@ class Server:
                 if origin in (None, "built-in", "frozen") or _library(origin, agents_own):
                     importlib.import_module(name)
 
-    def fork(self, fd: int, dump: int = -1) -> Record:
+    def fork(self, fd: int, dump: int = -1) -> protocol.Message:
         """A fresh child plays one game on the socket `fd`.
 
         On SIGUSR1 it writes its stack to the pipe `dump` (the referee asks, through the
@@ -196,10 +189,10 @@ class Server:
             os.close(fd)
             if dump >= 0:
                 os.close(dump)
-            return dict(protocol.refused(_left_words(left)))
+            return protocol.refused(_left_words(left))
         self.ended = ""
         self.game_pid = 0
-        if self.serving["sandboxed"]:  # the game's parent is the sandbox's init, not us
+        if self.serving.sandboxed:  # the game's parent is the sandbox's init, not us
             pid = fork_again(fork_beside_us, self._reap_ended)
             if pid == 0:
                 self._play(fd, dump)
@@ -212,21 +205,21 @@ class Server:
                 os.waitpid(keeper, 0)
             self.child, self.game_pid = 0, max(pid, 0)
         else:
-            self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving["temp"])
+            self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving.temp)
             self.child = self.game_pid = fork_again(os.fork, self._reap_ended)
             if self.child == 0:
                 self._play(fd, dump)
         os.close(fd)
         if dump >= 0:
             os.close(dump)
-        return {"op": "forked"}
+        return protocol.Forked()
 
-    def dump(self) -> Record:
+    def dump(self) -> protocol.Message:
         """Have the game's child write where it is (its Python stack) to its dump pipe."""
         if self.game_pid > 0:
             with contextlib.suppress(OSError):
                 os.kill(self.game_pid, signal.SIGUSR1)
-        return {"op": "dumped"}
+        return protocol.Dumped()
 
     def _play(self, fd: int, dump: int = -1) -> NoReturn:
         """The game's child: play on the socket `fd`, then exit (it never returns)."""
@@ -267,7 +260,7 @@ class Server:
         gone, so that no write still under way lands after the proof.
         """
         self._reap_ended()
-        sandboxed = self.serving is not None and self.serving["sandboxed"]
+        sandboxed = self.serving is not None and self.serving.sandboxed
         killed: set[int] = set()
         for _ in range(SWEEPS):  # each round finds what the last one's processes had started
             alive = [p for p in (_others_in_the_sandbox() if sandboxed else _children())

@@ -1,5 +1,9 @@
 """What crosses between the referee and a player process: framed JSON, nothing else.
 
+Every message is a referee.protocol class: it is encoded here (`send`) and decoded and
+checked here (`receive(deadline, expect)`: the one validator, protocol.parse, with the
+classes the caller may receive now); a record that is not one of them is a WireError.
+
 Concepts:
 - A frame: four bytes (big-endian length), then that many bytes of UTF-8 JSON, one object.
   Only data crosses: no pickle in either direction, so nothing a player sends can make the
@@ -22,9 +26,13 @@ import select
 import socket
 import struct
 import time
+from typing import TypeVar
 
 from logic_agents.ground.inputs import is_text
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.protocol import Message, ProtocolError, parse, record
+
+M = TypeVar("M", bound=Message)
 
 HEADER = struct.Struct(">I")
 ANSWER_LIMIT = 1 << 20  # the most a player may send in one frame (an action, a why, stats)
@@ -57,10 +65,17 @@ def _json(message: Record) -> bytes:
         raise WireError(f"{type(e).__name__}: {str(e)[:200]}", not_data=True) from None
 
 
-def encode(message: Record) -> bytes:
+def encode(message: Message) -> bytes:
     """A message as one frame: its length, then its JSON."""
-    data = _json(message)
+    data = _json(record(message))
     return HEADER.pack(len(data)) + data
+
+
+def _message(data: Record, expect: tuple[type[M], ...]) -> M:
+    try:
+        return parse(data, expect)
+    except ProtocolError as e:
+        raise WireError(f"a message the protocol does not allow here: {e}") from None
 
 
 class Channel:
@@ -71,7 +86,7 @@ class Channel:
         self.rfd, self.wfd, self.limit = rfd, wfd, limit
         self._buffer = bytearray()
 
-    def send(self, message: Record) -> None:
+    def send(self, message: Message) -> None:
         """Send one message."""
         data = memoryview(encode(message))
         try:
@@ -88,17 +103,17 @@ class Channel:
         readable, _, _ = select.select([self.rfd], [], [], 0)
         return bool(readable)
 
-    def receive(self, deadline: float | None = None) -> Record:
-        """The next frame's object.
+    def receive(self, expect: tuple[type[M], ...], deadline: float | None = None) -> M:
+        """The next frame's message, one of `expect`.
 
         Raises:
             WireError: past `deadline`, at the end of the stream, or when the frame is too
-                long or is not a JSON object.
+                long, is not a JSON object, or is not a message `expect` allows.
         """
         while True:
             frame = self._frame()
             if frame is not None:
-                return _decode(frame)
+                return _message(_decode(frame), expect)
             if deadline is not None:
                 wait = deadline - time.monotonic()
                 if wait <= 0:
@@ -203,9 +218,9 @@ class Packets:
         """Packets over `sock`; an answer over `limit` bytes is refused."""
         self.sock, self.limit = sock, limit
 
-    def send(self, message: Record, fds: tuple[int, ...] = ()) -> None:
+    def send(self, message: Message, fds: tuple[int, ...] = ()) -> None:
         """Send one message (with `fds`, open descriptors the peer receives copies of)."""
-        data = _json(message)
+        data = _json(record(message))
         try:
             if fds:
                 socket.send_fds(self.sock, [data], list(fds))
@@ -214,12 +229,20 @@ class Packets:
         except OSError as e:
             raise WireError(f"the socket is closed ({type(e).__name__})", closed=True) from None
 
-    def receive(self, deadline: float | None = None) -> Record:
-        """The next message, waiting at most until `deadline` (time.monotonic()).
+    def receive(self, expect: tuple[type[M], ...], deadline: float | None = None) -> M:
+        """The next message, one of `expect`, waiting at most until `deadline`.
 
         Raises:
             WireError: past `deadline`, at the end of the socket, or when the packet is too
-                long or is not a JSON object.
+                long, is not a JSON object, or is not a message `expect` allows.
+        """
+        return self.receive_with_fds(expect, deadline)[0]
+
+    def receive_with_fds(self, expect: tuple[type[M], ...], deadline: float | None = None,
+                         most: int = 0) -> tuple[M, list[int]]:
+        """The next message, one of `expect`, and up to `most` descriptors sent with it.
+
+        The descriptors are the caller's to close (closed here when the message is refused).
         """
         while deadline is not None:
             wait = deadline - time.monotonic()
@@ -229,11 +252,16 @@ class Packets:
             if readable:
                 break
         try:
-            data = self.sock.recv(self.limit + 1)
+            data, fds, _, _ = socket.recv_fds(self.sock, self.limit + 1, most)
         except OSError as e:
             raise WireError(f"the socket is closed ({type(e).__name__})", closed=True) from None
-        if not data:
-            raise WireError("the socket ended", closed=True)
-        if len(data) > self.limit:
-            raise WireError(f"a packet over the {self.limit:,} bytes allowed")
-        return _decode(data)
+        try:
+            if not data:
+                raise WireError("the socket ended", closed=True)
+            if len(data) > self.limit:
+                raise WireError(f"a packet over the {self.limit:,} bytes allowed")
+            return _message(_decode(data), expect), fds
+        except WireError:
+            for fd in fds:
+                os.close(fd)
+            raise
