@@ -29,6 +29,7 @@ from logic_agents.cli import main
 from logic_agents.referee.clock import Caps
 from logic_agents.referee.containment import bubblewrap
 from logic_agents.referee.isolation import Isolation
+from logic_agents.referee.owner import owner
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import sealing_key
@@ -415,7 +416,7 @@ print(group.path, left.pid)
         return
     try:
         assert running(int(pid)) and Path(path).is_dir()
-        monkeypatch.setattr(cgroups, "STALE_SWEPT", {})
+        monkeypatch.setattr(owner(), "stale_swept", False)  # this process's sweep, again
         cgroups.ProcessGroup.remove_stale(running)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and running(int(pid)):

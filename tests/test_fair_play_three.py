@@ -259,7 +259,7 @@ def no_sandbox_here(monkeypatch):
     """A machine without bubblewrap (or one that forbids its namespaces)."""
     from logic_agents.referee import containment
 
-    monkeypatch.setitem(containment._TOOLS, "bwrap", None)
+    monkeypatch.setattr(containment, "bubblewrap", lambda: None)
 
 
 def _class_of_two(tmp_path):

@@ -341,6 +341,7 @@ def test_live_player_processes_do_not_grow_with_the_class(sandbox, tmp_path, mon
     servers alive at once, and plays the class agent by agent; describing them runs a few
     side by side."""
     from logic_agents.referee import players
+    from logic_agents.referee.owner import owner
     from logic_agents.referee.remote import SERVERS_PER_WORKER
 
     seen = tmp_path / "alive.txt"
@@ -349,7 +350,7 @@ def test_live_player_processes_do_not_grow_with_the_class(sandbox, tmp_path, mon
     def counted(self, *args, **kwargs):
         start(self, *args, **kwargs)
         with seen.open("a") as f:  # the worker is a fork of this process: it writes here too
-            f.write(f"{os.getpid()} {len(players.PLAYERS)}\n")
+            f.write(f"{os.getpid()} {len(owner().players)}\n")
 
     monkeypatch.setattr(players.PlayerServer, "__init__", counted)
     folder = tmp_path / "class"

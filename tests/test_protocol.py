@@ -225,3 +225,28 @@ def _observation():
 
     world = DaggersWorld(load(ROOT / "maps" / "daggers" / "2018" / "EASY1.txt"))
     return world.reset(seed=0)[0]
+
+
+def test_the_referee_keeps_no_module_level_mutable_state():
+    """Issue 66 found process ownership in seven module-level registries (OWNED, PLAYERS,
+    STALE_SWEPT, two servers' and two hand-made caches). What a referee process owns is one
+    Owner (referee.owner.owner(), a pid's own); a cache is functools.cache. A module may hold
+    constant tables only (named here)."""
+    import ast
+
+    constants = {("protocol.py", "BY_OP")}
+    found = []
+    for path in sorted((ROOT / "logic_agents" / "referee").glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+            value = getattr(node, "value", None)
+            mutable = isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp,
+                                         ast.ListComp, ast.SetComp)) or \
+                isinstance(value, ast.Call) and getattr(value.func, "id", "") in (
+                    "dict", "list", "set", "OrderedDict", "defaultdict")
+            for target in targets:
+                name = getattr(target, "id", "")
+                if mutable and (path.name, name) not in constants:
+                    found.append(f"{path.name}: {name}")
+    assert not found, found

@@ -26,6 +26,8 @@ import signal
 import time
 from collections.abc import Callable
 
+from logic_agents.referee.owner import owner
+
 
 def kill_all(pids: set[int]) -> None:
     """SIGKILL every process of `pids` that still runs."""
@@ -127,15 +129,15 @@ class ProcessGroup:
         players' games still ran. `running(pid)`: whether a process runs (containment's,
         where a zombie has ended).
         """
-        if STALE_SWEPT.get("pid") == os.getpid():
+        mine = owner()
+        if mine.stale_swept:
             return
-        STALE_SWEPT["pid"] = os.getpid()
+        mine.stale_swept = True
         for path, maker in _groups():
             if not running(maker):
                 cls(0, path=path).remove()
 
 
-STALE_SWEPT: dict[str, int] = {}
 
 
 def _groups() -> list[tuple[str, int]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import shutil
 import signal
@@ -35,6 +36,7 @@ from typing import Any
 from logic_agents.ground.processes import stop_process
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import HEADROOM_MIB
+from logic_agents.referee.owner import owner
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")
@@ -43,25 +45,21 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/n
 TMPFS_MIB = 1024
 
 
+@functools.cache
 def bubblewrap() -> str | None:
     """The path of bwrap when it is installed and works here (some containers forbid namespaces)."""
-    if "bwrap" not in _TOOLS:
-        path = shutil.which("bwrap")
-        if path is not None:
-            try:
-                # what a player's sandbox needs (--size and --remount-ro: bubblewrap 0.5 on)
-                done = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all",
-                                       "--die-with-parent", "--size", "1048576", "--tmpfs",
-                                       "/tmp", "--remount-ro", "/tmp", "--", "/bin/true"],
-                                      capture_output=True, timeout=10)
-                path = path if done.returncode == 0 else None
-            except (OSError, subprocess.SubprocessError):
-                path = None
-        _TOOLS["bwrap"] = path
-    return _TOOLS["bwrap"]
-
-
-_TOOLS: dict[str, str | None] = {}
+    path = shutil.which("bwrap")
+    if path is not None:
+        try:
+            # what a player's sandbox needs (--size and --remount-ro: bubblewrap 0.5 on)
+            done = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all",
+                                   "--die-with-parent", "--size", "1048576", "--tmpfs",
+                                   "/tmp", "--remount-ro", "/tmp", "--", "/bin/true"],
+                                  capture_output=True, timeout=10)
+            path = path if done.returncode == 0 else None
+        except (OSError, subprocess.SubprocessError):
+            path = None
+    return path
 
 
 def _inside(path: str, folders: set[str]) -> bool:
@@ -114,15 +112,14 @@ def own_this_process(slot: int | None = None) -> None:
     `slot` (a worker's index) picks the core this process and its players will share (see
     share_core).
     """
-    OWNED["pid"] = os.getpid()
-    OWNED["slot"] = -1 if slot is None else slot
+    mine = owner()
+    mine.referee, mine.slot = True, -1 if slot is None else slot
     with contextlib.suppress(OSError, AttributeError):  # no C library, or no prctl (not Linux)
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
 
-OWNED: dict[str, int] = {"pid": -1, "slot": -1}
 
 
 def share_core() -> None:
@@ -133,10 +130,11 @@ def share_core() -> None:
     slot picks the core, so workers spread over the cores); play's child and a Ray task's
     worker, which know nothing of their neighbours, leave the scheduler free.
     """
-    slot = OWNED["slot"]
-    if OWNED["pid"] != os.getpid() or OWNED.get("pinned") == os.getpid() or slot < 0:
+    mine = owner()
+    slot = mine.slot
+    if not mine.referee or mine.pinned or slot < 0:
         return
-    OWNED["pinned"] = os.getpid()
+    mine.pinned = True
     with contextlib.suppress(AttributeError, OSError):
         cores = sorted(os.sched_getaffinity(0))
         if len(cores) > 1:

@@ -12,6 +12,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import time
@@ -61,24 +62,31 @@ def describe(game: str, reference: str, isolation: Isolation, caps: Caps = DEFAU
             import cap (kind Timeout), or its process died reading it (ProcessDied).
         UsageError: there is no such file, or its player could not start.
     """
-    # what a player reports depends on the agent's file and on what may stop its reading
-    key = (game, reference, _stamp(reference), isolation.tool(), isolation.import_timeout,
-           isolation.max_processes, caps.memory_cap)
-    if key not in _DESCRIBED:
-        file, paths = locate(reference)
-        try:
-            server = PlayerServer(game, reference, file, paths, caps, isolation, [])
-            try:
-                _DESCRIBED[key] = _loaded(server, reference, isolation.import_timeout,
-                                          own_folders(file, paths), _source(file))
-            finally:
-                server.stop()
-        except AgentUnreadable as e:  # kept too: a study asks twice, and a hang costs a cap
-            _DESCRIBED[key] = e
-    described = _DESCRIBED[key]
+    # what a player reports depends on the agent's file (its stamp) and on what may stop its
+    # reading (the isolation, the memory cap); a file that does not read is kept too: a
+    # study asks twice, and a hang costs a cap
+    described = _described(game, reference, _stamp(reference), isolation.tool(), isolation,
+                           caps.memory_cap)
     if isinstance(described, AgentUnreadable):
         raise AgentUnreadable(str(described), described.kind)
-    return described
+    return dict(described)
+
+
+@functools.cache
+def _described(game: str, reference: str, stamp: tuple[int, ...], tool: str | None,
+               isolation: Isolation, memory_cap: int | None) -> Record | AgentUnreadable:
+    """What a fresh player says of the agent, or why its module does not read (kept)."""
+    file, paths = locate(reference)
+    try:
+        server = PlayerServer(game, reference, file, paths, Caps(memory_cap=memory_cap),
+                              isolation, [])
+        try:
+            return _loaded(server, reference, isolation.import_timeout,
+                           own_folders(file, paths), _source(file))
+        finally:
+            server.stop()
+    except AgentUnreadable as e:
+        return e
 
 
 def _source(file: str | None) -> list[str]:
@@ -119,7 +127,6 @@ def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str],
     return described
 
 
-_DESCRIBED: dict[tuple[object, ...], Record | AgentUnreadable] = {}
 
 
 def _stamp(reference: str) -> tuple[int, ...]:

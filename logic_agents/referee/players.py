@@ -38,7 +38,6 @@ from logic_agents.referee import protocol
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import HEADROOM_MIB, Caps, signal_hint
 from logic_agents.referee.containment import (
-    OWNED,
     TMPFS_MIB,
     bwrap_argv,
     caps_before_exec,
@@ -48,6 +47,7 @@ from logic_agents.referee.containment import (
 )
 from logic_agents.referee.isolation import Isolation, player_environment
 from logic_agents.referee.output import OutputBudget, relay
+from logic_agents.referee.owner import owner
 from logic_agents.referee.wire import Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped
@@ -164,7 +164,7 @@ class PlayerServer:
                                                                           isolation.output_dir)),
             daemon=True)
         self._pump.start()
-        PLAYERS[id(self)] = self
+        owner().players[id(self)] = self
         self._serve(game, reference, file, paths, list(warm))
 
     def _serve(self, game: str, reference: str, file: str | None, paths: list[str],
@@ -299,7 +299,7 @@ class PlayerServer:
 
     def stop(self) -> None:
         """The server, its games and everything they started, gone."""
-        if PLAYERS.pop(id(self), None) is None and self.proc.returncode is not None:
+        if owner().players.pop(id(self), None) is None and self.proc.returncode is not None:
             return
         with contextlib.suppress(OSError):
             if self.alive():
@@ -361,7 +361,7 @@ def _remove_folder(folder: str) -> None:
 
 def _sweep_orphans() -> None:
     """Kill what a stopped server's games left that was re-parented to this referee."""
-    if OWNED["pid"] != os.getpid():
+    if not owner().referee:
         return
     for _ in range(5):
         family = parents()
@@ -401,7 +401,6 @@ def _game_dir(game: str) -> str | None:
     return None
 
 
-PLAYERS: dict[int, PlayerServer] = {}
 FORK_TIMEOUT_S = 30.0  # a server that takes longer to fork a game (or sweep one) is lost
 DUMP_WAIT_S = 0.5  # how long the referee waits for a game's stack before its kill
 DUMP_LIMIT = 64 << 10  # bytes of a stack dump read
@@ -409,10 +408,10 @@ DUMP_LIMIT = 64 << 10  # bytes of a stack dump read
 
 def known_players() -> set[int]:
     """The pids of every player server this process started."""
-    return {p.proc.pid for p in PLAYERS.values()}
+    return {p.proc.pid for p in owner().players.values()}
 
 
 def stop_players() -> None:
     """Stop every player server this process started (a worker at its end)."""
-    for player in list(PLAYERS.values()):
+    for player in list(owner().players.values()):
         player.stop()

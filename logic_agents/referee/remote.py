@@ -20,7 +20,6 @@ import contextlib
 import math
 import os
 import socket
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +30,6 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee import protocol
 from logic_agents.referee.clock import Caps, Clock
 from logic_agents.referee.containment import (
-    OWNED,
     own_this_process,  # noqa: F401
     share_core,
 )
@@ -41,6 +39,7 @@ from logic_agents.referee.isolation import (
     Isolation,
 )
 from logic_agents.referee.output import OutputBudget
+from logic_agents.referee.owner import owner
 from logic_agents.referee.players import PlayerServer
 from logic_agents.referee.wire import Channel, Delta, WireError
 from logic_agents.world.calls import Calls
@@ -95,21 +94,22 @@ class RemoteFactory(Elsewhere):
         """This worker's player server of this agent, started on first use and kept."""
         key = (self.game, self.reference, self.file, self.isolation, self.hidden,
                caps.memory_cap)
-        held = _SERVERS.pop(key, None)
+        servers = owner().servers
+        held: PlayerServer | None = servers.pop(key, None)
         if held is not None and held.alive() and held.owner == os.getpid():
-            _SERVERS[key] = held  # the most recently used, last
+            servers[key] = held  # the most recently used, last
             return held
         if held is not None and held.owner == os.getpid():
             held.stop()
-        while len(_SERVERS) >= SERVERS_PER_WORKER:  # a class of many agents: one at a time
-            _, old = _SERVERS.popitem(last=False)
+        while len(servers) >= SERVERS_PER_WORKER:  # a class of many agents: one at a time
+            _, old = servers.popitem(last=False)
             if old.owner == os.getpid():
                 old.stop()
         share_core()
         server = PlayerServer(self.game, self.reference, self.file, self.paths, caps,
                               self.isolation, list(self.hidden), self.output, self.warm)
         server.owner = os.getpid()  # a forked process never uses its parent's
-        _SERVERS[key] = server
+        servers[key] = server
         return server
 
     def make(self, options: dict[str, object], calls: Calls) -> RemoteAgent:
@@ -129,7 +129,6 @@ class RemoteFactory(Elsewhere):
 
 A = TypeVar("A", bound=protocol.Message)
 SERVERS_PER_WORKER = 2  # live player servers a worker keeps (the least recently used goes)
-_SERVERS: OrderedDict[tuple[object, ...], PlayerServer] = OrderedDict()
 
 
 class RemoteAgent(Seated):
@@ -331,7 +330,7 @@ class RemoteAgent(Seated):
             # a worker keeps the server for the agent's next game (a fresh child each);
             # anywhere else (a game played from the Python API, in the caller's own process)
             # it goes with its game, as it does with --player-per-game
-            if self.factory.isolation.player_per_game or OWNED["pid"] != os.getpid():
+            if self.factory.isolation.player_per_game or not owner().referee:
                 self.server.stop()
             elif self.server.alive():
                 self.server.sweep()
