@@ -1,9 +1,11 @@
-"""The bare round trip of one frame each way (referee.wire) between two processes, in
-microseconds (scripts/bench_fair_play.py runs it on one core and across cores)."""
+"""The bare round trip of one message each way (referee.wire, referee.protocol: encoded,
+framed, decoded and checked by the one validator) between two processes, in microseconds
+(scripts/bench_fair_play.py runs it on one core and across cores)."""
 
 import os
 import time
 
+from logic_agents.referee import protocol
 from logic_agents.referee.wire import Channel
 
 ROUNDS = 5000
@@ -15,17 +17,17 @@ def main() -> None:
     if os.fork() == 0:
         echo = Channel(r1, w2)
         while True:
-            message = echo.receive()
-            if message.get("op") == "bye":
+            message = echo.receive(protocol.GAME_ORDERS)
+            if isinstance(message, protocol.Close):
                 os._exit(0)
-            echo.send({"op": "ok", "step": message["step"]})
+            echo.send(protocol.Action(message.game_id, message.step, None))
     channel = Channel(r2, w1)
     start = time.perf_counter()
     for step in range(ROUNDS):
-        channel.send({"op": "act", "step": step, "obs": {"grid": ["?????????"] * 9}})
-        channel.receive(time.monotonic() + 10)
+        channel.send(protocol.Act("g", step, {"grid": ["?????????"] * 9}, False))
+        channel.receive((protocol.Action,), time.monotonic() + 10)
     print(f"{(time.perf_counter() - start) / ROUNDS * 1e6:.1f}")
-    channel.send({"op": "bye"})
+    channel.send(protocol.Close("g"))
     os.wait()
 
 

@@ -234,7 +234,8 @@ def test_the_referee_keeps_no_module_level_mutable_state():
     constant tables only (named here)."""
     import ast
 
-    constants = {("protocol.py", "BY_OP")}
+    constants = {("protocol.py", "BY_OP"), ("clock.py", "_WHERE_AT"), ("containment.py", "SYS_CLONE"),
+                 ("leftovers.py", "IPC_KINDS")}  # tables read, never written
     found = []
     for path in sorted((ROOT / "logic_agents" / "referee").glob("*.py")):
         for node in ast.parse(path.read_text()).body:

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Unpack
 
 from logic_agents.errors import AgentFailed
 from logic_agents.ground.processes import CAN_TIME
-from logic_agents.ground.shapes import Record
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
 from logic_agents.world.calls import Calls, R, Ts
 
@@ -65,18 +64,24 @@ DEFAULT_CAPS = Caps()
 NO_CAPS = Caps(None, None, None)
 
 
-_CAPPED: Record = {"process": False, "mib": None}
-
-
 def process_capped() -> bool:
     """Whether this process's memory is capped (the command line caps its own process)."""
-    return bool(_CAPPED["process"])
+    return memory_cap_mib() is not None
 
 
 def memory_cap_mib() -> int | None:
-    """The cap set_memory_cap last set on this process (MiB, headroom aside), if any."""
-    mib: int | None = _CAPPED["mib"]
-    return mib
+    """This process's memory cap (MiB, headroom aside), if any, as the kernel holds it.
+
+    That is RLIMIT_DATA, which set_memory_cap sets and a forked child inherits.
+    """
+    try:
+        import resource
+    except ImportError:  # not POSIX: no cap
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft == resource.RLIM_INFINITY or (soft >> 20) <= HEADROOM_MIB:
+        return None
+    return int(soft >> 20) - HEADROOM_MIB
 
 
 def set_memory_cap(mib: int | None) -> None:
@@ -86,7 +91,6 @@ def set_memory_cap(mib: int | None) -> None:
     """
     if not mib:
         return
-    _CAPPED["process"], _CAPPED["mib"] = True, mib
     with contextlib.suppress(ImportError, ValueError, OSError):
         import resource  # POSIX only: where it is missing, the process is left uncapped
 

@@ -10,7 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from logic_agents.referee import protocol
 from logic_agents.referee.wire import HEADER, Channel, Delta, WireError, encode
+
+OK = (protocol.Ok,)
 
 
 def channel_pair(limit: int = 1 << 20) -> tuple[Channel, int]:
@@ -20,8 +23,8 @@ def channel_pair(limit: int = 1 << 20) -> tuple[Channel, int]:
 
 def test_a_frame_is_one_json_object_and_anything_else_is_refused():
     reader, w = channel_pair(limit=64)
-    os.write(w, encode({"op": "ok", "step": 3}))
-    assert reader.receive(time.monotonic() + 1) == {"op": "ok", "step": 3}
+    os.write(w, encode(protocol.Ok("g")))
+    assert reader.receive(OK, time.monotonic() + 1) == protocol.Ok("g")
     for raw, words in ((HEADER.pack(3) + b"[1]", "not a JSON object"),
                        (HEADER.pack(5) + b"{nope", "not JSON"),
                        (HEADER.pack(10**6), "over the 64 allowed"),
@@ -30,17 +33,17 @@ def test_a_frame_is_one_json_object_and_anything_else_is_refused():
         reader.limit = 64 if "allowed" in words else 4096
         os.write(w, raw)
         with pytest.raises(WireError, match=words):
-            reader.receive(time.monotonic() + 1)
+            reader.receive(OK, time.monotonic() + 1)
 
 
 def test_silence_is_a_timeout_and_a_closed_stream_says_so():
     reader, w = channel_pair()
     with pytest.raises(WireError) as late:
-        reader.receive(time.monotonic() + 0.05)
+        reader.receive(OK, time.monotonic() + 0.05)
     assert late.value.timeout
     os.close(w)
     with pytest.raises(WireError) as gone:
-        reader.receive(time.monotonic() + 1)
+        reader.receive(OK, time.monotonic() + 1)
     assert gone.value.closed
 
 
