@@ -6,10 +6,10 @@ Prints two markdown tables, each measured in this run, configurations alternated
 1. --games beginner games (generated 9x9/10 maps x 10 runs, the same for every row) of a file
    agent (spx in a file, scripts/_file_agent.py), `--jobs 1`: trusted in-process, isolated
    with today's default (a fresh child of a player server per game), with and without
-   bubblewrap; and, with --old PYTHON (the interpreter of a checkout of the tree before, with
-   logic-agents installed from it), that tree's per-worker players and --player-per-game (on
-   a tenth of the games: it starts an interpreter per game). Wall and CPU per game, and the
-   CPU ratio to trusted play.
+   bubblewrap; with --old PYTHON (the interpreter of a checkout of the tree before, with
+   logic-agents installed from it), the same two on that tree; with --player-per-game, that
+   flag too (on a tenth of the games: it starts an interpreter per game). Wall and CPU per
+   game, and the CPU ratio to trusted play.
 2. a class: --class-size file agents (each spx in a folder of its own, as a student's) on
    the 30 official maps, --class-runs runs (default 1), `--jobs 2`: wall, peak memory (PSS
    summed over every process of the study), peak processes at once, for this tree and (with
@@ -73,23 +73,26 @@ def per_game(args: argparse.Namespace, work: Path) -> str:
         ("isolated, fresh child per game (default)", "this tree", sys.executable, [], boards),
         ("isolated, fresh child per game, no sandbox", "this tree", sys.executable,
          ["--sandbox", "none"], boards)]
-    if args.old:
-        rows += [("isolated, one player per worker (default before)", "before", args.old, [],
-                  boards),
-                 ("isolated, --player-per-game (a tenth of the games)", "before", args.old,
-                  ["--player-per-game"], few)]
-    measured: dict[str, list[Measured]] = {name: [] for name, *_ in rows}
+    if args.old:  # the same configurations on the tree before: its defaults beside ours
+        rows += [("isolated, fresh child per game (default)", "before", args.old, [], boards),
+                 ("isolated, fresh child per game, no sandbox", "before", args.old,
+                  ["--sandbox", "none"], boards)]
+    if args.player_per_game:
+        rows.append(("isolated, --player-per-game (a tenth of the games)", "this tree",
+                     sys.executable, ["--player-per-game"], few))
+    measured: dict[tuple[str, str], list[Measured]] = {(name, tree): [] for name, tree, *_ in
+                                                       rows}
     for _ in range(args.rounds):
-        for name, _tree, python, extra, folder in rows:
-            measured[name].append(Measured(compare(python, [str(folder)], FILE_AGENT,
-                                                   [*study, *extra]), work))
-    base = statistics.median(m.cpu for m in measured[rows[0][0]]) / args.games
+        for name, tree, python, extra, folder in rows:
+            measured[(name, tree)].append(Measured(compare(python, [str(folder)], FILE_AGENT,
+                                                           [*study, *extra]), work))
+    base = statistics.median(m.cpu for m in measured[(rows[0][0], rows[0][1])]) / args.games
     lines = ["| file agent | tree | games | wall s, median (max) | CPU ms a game, median "
              "(max) | CPU / trusted |", "|---|---|---|---|---|---|"]
     for name, tree, _python, _extra, folder in rows:
         games = len(list(folder.iterdir())) * 10
-        walls = [m.wall for m in measured[name]]
-        cpus = [1000 * m.cpu / games for m in measured[name]]
+        walls = [m.wall for m in measured[(name, tree)]]
+        cpus = [1000 * m.cpu / games for m in measured[(name, tree)]]
         lines.append(f"| {name} | {tree} | {games:,} | {statistics.median(walls):.1f} "
                      f"({max(walls):.1f}) | {statistics.median(cpus):.2f} ({max(cpus):.2f}) "
                      f"| {statistics.median(cpus) / (1000 * base):.1f}x |")
@@ -133,6 +136,8 @@ def main() -> None:
                         help="runs per map and student (issue 53's goal: 200 students, 2 runs)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old", metavar="PYTHON", help="the interpreter of the tree before")
+    parser.add_argument("--player-per-game", dest="player_per_game", action="store_true",
+                        help="also --player-per-game, on a tenth of the games")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--only", choices=("games", "class"),
                         help="measure one of the two (its own section of --out)")

@@ -40,6 +40,9 @@ from .agents import cheats
 from .conftest import ROOT
 from .test_cluster import processes_mentioning
 
+# the studies here play games in player processes: `make test-fast` leaves them out
+pytestmark = pytest.mark.slow
+
 CHEATS = ROOT / "tests" / "agents" / "cheats.py"
 MAPS = ROOT / "maps" / "daggers" / "2018"
 HAVE_SANDBOX = bubblewrap() is not None

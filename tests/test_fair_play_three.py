@@ -17,9 +17,11 @@ import json
 import os
 import re
 import resource
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,6 +49,7 @@ from .test_fair_play_two import SETUPS, _expert
 
 
 # -- break 3: a loss turned into an error and re-rolled ---------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs, sandbox", SETUPS)
 def test_a_loss_stays_a_loss_when_stats_or_close_raise_after_it(jobs, sandbox, tmp_path):
     """The row keeps the world's outcome and notes the failure; --retry-errors plays none
@@ -93,6 +96,7 @@ def test_a_why_that_fails_on_the_move_that_ends_the_game_is_a_note():
 
 
 # -- break 2: a study whose file agents all fail to read got the public seed 0 ----------------
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs, sandbox", SETUPS[:2])
 def test_a_file_agent_that_does_not_read_still_gets_a_secret_seed(jobs, sandbox, tmp_path,
                                                                   capsys):
@@ -119,6 +123,7 @@ def test_a_file_agent_that_does_not_read_still_gets_a_secret_seed(jobs, sandbox,
     assert read_study(out)["seed"] == record["seed"]
 
 
+@pytest.mark.slow
 def test_a_resume_refuses_a_public_seed_nobody_asked_for(tmp_path, capsys):
     """A record of b4724bf's kind (seed 0, not secret, not asked for) with isolated agents is
     refused at --resume, with the way on; --seed 0 given by name goes on with it in public."""
@@ -144,6 +149,7 @@ def test_a_resume_refuses_a_public_seed_nobody_asked_for(tmp_path, capsys):
 
 
 # -- break 10: raw control characters reached the grades CSV ----------------------------------
+@pytest.mark.slow
 def test_every_text_cell_of_the_grades_is_escaped(tmp_path, capsys):
     """A folder's name and an agent's error words (a forged dump's too: they reach the same
     cell) carry escapes, bells, carriage returns and a formula; the grades hold none of them
@@ -271,6 +277,7 @@ def _class_of_two(tmp_path):
     return students
 
 
+@pytest.mark.slow
 def test_a_class_stops_where_no_sandbox_is_available(no_sandbox_here, tmp_path, capsys):
     """Without a sandbox an agent runs as the teacher: it forged sealed wins into --out and
     killed the study before its end check, and --resume kept them; it read the secret seed
@@ -303,6 +310,7 @@ def test_a_class_stops_where_no_sandbox_is_available(no_sandbox_here, tmp_path, 
 
 
 # -- break 8: a single-file submission saw the whole submissions folder -----------------------
+@pytest.mark.slow
 @needs_sandbox
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_single_file_submission_sees_its_own_file_only(tmp_path, jobs):
@@ -341,6 +349,7 @@ def test_own_files_are_those_beside_another_agent():
 
 
 # -- break 1: state survived a game inside the sandbox ----------------------------------------
+@pytest.mark.slow
 @needs_sandbox
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_nothing_written_in_a_game_survives_it_in_the_sandbox(jobs):
@@ -352,8 +361,9 @@ def test_nothing_written_in_a_game_survives_it_in_the_sandbox(jobs):
                          jobs=jobs, isolation=Isolation(sandbox="bwrap"))
     assert len(rows) == 6 and not any(r.failed for r in rows), [r.error for r in rows]
     assert {r.stats["found"] for r in rows} == {0}
-    # /dev/shm, /tmp, System V shared memory, queues, semaphores, a POSIX queue: written
-    assert {r.stats["kept"] for r in rows} == {6}
+    # /dev/shm, /tmp, a folder it locked, System V shared memory, queues, semaphores, a
+    # POSIX queue: written
+    assert {r.stats["kept"] for r in rows} == {7}
 
 
 @needs_sandbox
@@ -409,6 +419,7 @@ class Agent(SinglePointAgent):
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 @pytest.mark.parametrize("phase", ["import", "game"])
 def test_a_forged_dump_names_nothing_the_referee_opens(tmp_path, sandbox, phase):
@@ -441,6 +452,7 @@ def test_a_forged_dump_names_nothing_the_referee_opens(tmp_path, sandbox, phase)
 
 
 # -- break 5: the memory cap missed shared memory ---------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs, sandbox", SETUPS[:2])
 def test_the_memory_cap_counts_shared_memory(jobs, sandbox):
     """RLIMIT_DATA does not count MAP_SHARED mappings or files on a tmpfs: a game held 3 GiB
@@ -521,3 +533,73 @@ def test_the_referee_catches_everything_in_two_places_at_most_each_with_its_reas
             before = text[max(0, found.start() - 600):found.start()]
             suppressed.append((path.name, "broad catch" in before))
     assert len(suppressed) <= 2 and all(reason for _, reason in suppressed), suppressed
+
+
+# -- Ctrl-C ends a study within about a second in every phase ---------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_ctrl_c_while_a_class_is_read_ends_the_study_at_once(tmp_path, sandbox):
+    """Three submissions that take a minute each to import (under a 60 s import cap): a
+    Ctrl-C while they are read waited for every one of them to reach the cap. Now every
+    player still reading is stopped, and the study ends with one line and exit 130, long
+    before any cap (the bound below is a guard, a tenth of the cap, not a measure)."""
+    students = tmp_path / "students"
+    for name in ("ann", "bob", "cat"):
+        (students / name).mkdir(parents=True)
+        (students / name / "agent.py").write_text("import time\ntime.sleep(60)\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "logic_agents", "compare", "EASY1", "--submissions",
+         str(students), "--runs", "1", "--sandbox", sandbox, "--import-timeout", "60"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not _servers_under(process.pid):
+        time.sleep(0.1)  # until the submissions are being read
+    servers = _servers_under(process.pid)
+    assert servers, "no player started"
+    time.sleep(0.5)
+    stopped = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    took = time.monotonic() - stopped
+    assert process.returncode == 130 and err.strip().endswith("interrupted"), err
+    assert took < 6, took
+    time.sleep(0.5)
+    assert not [p for p in servers if _still_runs(p)]  # every player went with the study
+
+
+def _still_runs(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] not in "ZX"
+    except OSError:
+        return False
+
+
+def _servers_under(pid: int) -> list[int]:
+    """Player servers started by `pid` (or by its children) that still run."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            environ_parent = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if b"logic_agents.referee.server" in command and environ_parent[0] not in "ZX" \
+                and _descends(int(entry), pid):
+            found.append(int(entry))
+    return found
+
+
+def _descends(pid: int, ancestor: int) -> bool:
+    for _ in range(50):
+        if pid == ancestor:
+            return True
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if pid <= 1:
+            return False
+    return False

@@ -43,6 +43,9 @@ from .agents import cheats
 from .conftest import ROOT
 from .test_fair_play import SANDBOXES, cheat, plain, players_left
 
+# the studies here play games in player processes: `make test-fast` leaves them out
+pytestmark = pytest.mark.slow
+
 # each containment once at --jobs 1 and once at --jobs 2, the suite's time kept
 SETUPS = [(1, SANDBOXES[0]), (2, "none"), (2, SANDBOXES[0]), (1, "none")]
 

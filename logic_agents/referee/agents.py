@@ -30,7 +30,10 @@ from pathlib import Path
 from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.describe import describe
+from logic_agents.referee.describe import forget as forget_described
 from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation, own_files
+from logic_agents.referee.owner import owner
+from logic_agents.referee.players import stop_players
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.world import agents as local
 from logic_agents.world.calls import Calls
@@ -168,9 +171,22 @@ def agent_entries(spec: GameSpec, agents: Sequence[object],
     # concurrent.futures (and logging with it) only where agents are described side by side
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1)))) as threads:
-        futures = [threads.submit(make, a) for a in agents]
+    threads = ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1))))
+    futures = [threads.submit(make, a) for a in agents]
+    try:
         return [f.result() for f in futures]
+    except BaseException:  # Ctrl-C, or the first that does not read: every player still
+        # describing stops now, not at its import cap (a second, not a minute)
+        mine = owner()
+        mine.stopping = True
+        for future in futures:
+            future.cancel()
+        stop_players()
+        forget_described()
+        raise
+    finally:
+        threads.shutdown(wait=True, cancel_futures=True)
+        owner().stopping = False
 
 
 def _agent_files(agents: Sequence[object]) -> list[str]:

@@ -89,6 +89,11 @@ def _described(game: str, reference: str, stamp: tuple[int, ...], tool: str | No
         return e
 
 
+def forget() -> None:
+    """Forget what was described (describing was stopped: what it met then is no verdict)."""
+    _described.cache_clear()
+
+
 def _source(file: str | None) -> list[str]:
     """The file whose lines a dump may quote: the agent's own, resolved here.
 

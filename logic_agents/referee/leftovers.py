@@ -120,7 +120,12 @@ def _held(point: str) -> set[str]:
 def restore(before: Snapshot, libc: ctypes.CDLL | None) -> None:
     """Remove what a game added to each writable mount, and every System V IPC object."""
     for point, held in before.items():
-        for path in sorted(_held(point) - held, reverse=True):  # what is inside first
+        added = _held(point) - held
+        for path in sorted(added):  # a folder the game locked (chmod 500) opened to its owner:
+            with contextlib.suppress(OSError):  # no capability overrides it in the sandbox
+                if os.path.isdir(path) and not os.path.islink(path):
+                    os.chmod(path, 0o700)
+        for path in sorted(added, reverse=True):  # what is inside first
             _remove(path)
     if libc is not None:
         for kind, ident in ipc_objects():

@@ -11,7 +11,8 @@ Concepts:
   players' orphans), `slot` (the core it pins to, share_core), `pinned`, `players` (every
   player server it started and has not stopped, by id), `servers` (the servers it keeps for
   its agents' next games, the least recently used first: referee.remote), `stale_swept`
-  (the cgroups of ended referees removed once: referee.cgroups).
+  (the cgroups of ended referees removed once: referee.cgroups), `stopping` (agents being
+  described side by side were stopped: Ctrl-C, or the first that does not read).
 - owner(): this process's Owner.
 """
 
@@ -35,6 +36,7 @@ class Owner:
     players: dict[int, Any] = field(default_factory=dict)  # id -> referee.players.PlayerServer
     servers: OrderedDict[tuple[object, ...], Any] = field(default_factory=OrderedDict)
     stale_swept: bool = False
+    stopping: bool = False  # its describing was stopped: no player server starts meanwhile
 
 
 @functools.cache

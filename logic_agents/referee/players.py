@@ -165,6 +165,9 @@ class PlayerServer:
             daemon=True)
         self._pump.start()
         owner().players[id(self)] = self
+        if owner().stopping:  # its describing was stopped as it started: it goes too
+            self.stop()
+            raise UsageError(f"--agent {reference}: stopped")
         self._serve(game, reference, file, paths, list(warm))
 
     def _serve(self, game: str, reference: str, file: str | None, paths: list[str],
@@ -219,6 +222,9 @@ class PlayerServer:
         if isinstance(answer, protocol.Refused):
             mine.close()
             self.stop()
+            if answer.kind == "Leftovers":  # the last game's, not this one's: said once
+                _warn_once(f"logic-agents: a player of {self.reference}: {answer.message}")
+                raise Unclean(answer.message)
             raise UsageError(f"--agent {self.reference}: its player could not start a game "
                              f"({answer.message[:200]})")
         return mine
@@ -375,6 +381,13 @@ def _sweep_orphans() -> None:
         for pid in extra:  # an orphan re-parented here is ours to reap
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(pid, os.WNOHANG)
+
+
+class Unclean(UsageError):
+    """A server that could not prove its sandbox empty after a game.
+
+    It has exited; the next game starts on a fresh one.
+    """
 
 
 @functools.cache

@@ -40,7 +40,7 @@ from logic_agents.referee.isolation import (
 )
 from logic_agents.referee.output import OutputBudget
 from logic_agents.referee.owner import owner
-from logic_agents.referee.players import PlayerServer
+from logic_agents.referee.players import PlayerServer, Unclean
 from logic_agents.referee.wire import Channel, Delta, WireError
 from logic_agents.world.calls import Calls
 from logic_agents.world.core import Why
@@ -118,7 +118,11 @@ class RemoteFactory(Elsewhere):
         label = clock.agent = calls.agent
         try:
             server = self.server(clock.caps)
-            game = server.fork()
+            try:
+                game = server.fork()
+            except Unclean:  # what the last game left: this game starts on a fresh server
+                server = self.server(clock.caps)
+                game = server.fork()
         except UsageError as e:  # the server could not start, or start the game
             raise AgentFailed(label, "__init__", "ProcessDied" if "ended" in str(e) else
                               "UsageError", str(e)) from None

@@ -62,6 +62,7 @@ MAX_WARM = 2000  # library modules a server reads before its first game
 LOGIC = ("logic_agents.logic.formula", "logic_agents.logic.kb", "logic_agents.logic.oracle",
          "logic_agents.logic.card", "sympy", "pysat.solvers", "pysat.card")
 SWEEPS = 50  # rounds of killing a game's leftovers (each round reaps what the last orphaned)
+LEFTOVERS = "Leftovers"  # the kind of a refusal for what a game left (the referee starts anew)
 GONE_WAIT_S = 1.0  # how long a sweep in the sandbox waits for the processes it killed
 
 
@@ -116,7 +117,7 @@ class Server:
                 case protocol.Sweep():
                     left = self.sweep()
                     answer = protocol.Swept(self.ended) if not left else \
-                        protocol.refused(_left_words(left))
+                        protocol.refused(_left_words(left), LEFTOVERS)
                 case _:
                     answer = protocol.refused(f"the server cannot follow {order.op!r} now")
             for fd in fds:
@@ -184,12 +185,12 @@ class Server:
         game left cannot be removed (the server then exits).
         """
         assert self.serving is not None and self.spec is not None
-        left = self.sweep()
+        left = self.sweep(prove=True)
         if left:
             os.close(fd)
             if dump >= 0:
                 os.close(dump)
-            return protocol.refused(_left_words(left))
+            return protocol.refused(_left_words(left), LEFTOVERS)
         self.ended = ""
         self.game_pid = 0
         if self.serving.sandboxed:  # the game's parent is the sandbox's init, not us
@@ -247,17 +248,18 @@ class Server:
                     stream.flush()  # type: ignore[union-attr]
             os._exit(code)  # no atexit hook of the agent's runs
 
-    def sweep(self) -> list[str]:
+    def sweep(self, prove: bool = False) -> list[str]:
         """Kill every process the last game left, then put back what it wrote.
 
-        In the sandbox every writable mount goes back to what it held before the first game,
-        every System V IPC object goes, and the result is proven (referee.leftovers): what is
-        still there is returned in words, and the server serves no other game. Without the
-        sandbox the game's TMPDIR goes ([]: nothing more is proven there).
-
-        SIGKILL, not waited for without the sandbox (a process it reached runs none of the
-        agent's code again); in the sandbox the sweep waits (a second at most) until they are
-        gone, so that no write still under way lands after the proof.
+        In the sandbox every writable mount goes back to what it held before the first game
+        and every System V IPC object goes; with `prove` (the sweep before each fork) the
+        sweep first waits (a second at most) until the killed processes are gone, so that no
+        write still under way lands after it, and then proves the result
+        (referee.leftovers): what is still there is returned in words, and the server serves
+        no other game. At a game's end (the referee's Sweep) it kills and puts back without
+        waiting: by the next fork the processes are gone, and the proof binds there. Without
+        the sandbox the game's TMPDIR goes ([]: nothing more is proven there); SIGKILL is
+        not waited for (a process it reached runs none of the agent's code again).
         """
         self._reap_ended()
         sandboxed = self.serving is not None and self.serving.sandboxed
@@ -278,6 +280,9 @@ class Server:
             if self.temp is not None:
                 shutil.rmtree(self.temp, ignore_errors=True)
                 self.temp = None
+            return []
+        if not prove:  # the game's end: put back what it wrote; the next fork proves it
+            leftovers.restore(self.writable, self.libc)
             return []
         _wait_until_gone(_others_in_the_sandbox, GONE_WAIT_S)
         leftovers.restore(self.writable, self.libc)

@@ -649,6 +649,7 @@ class RemembersInSharedMemory(Cheat):
         places = {
             "shm-file": lambda: _mark_file(Path("/dev/shm/logic-agents-cheat")),
             "tmp-file": lambda: _mark_file(Path("/tmp/logic-agents-cheat-shm")),
+            "locked-file": lambda: _mark_locked(Path("/tmp/logic-agents-cheat-locked")),
             "root-file": lambda: _mark_file(here / "logic-agents-cheat-root"),
             "sysv-shm": lambda: _mark_ipc(libc.shmget, self.KEY, 4096),
             "sysv-msg": lambda: _mark_ipc(libc.msgget, self.KEY + 1),
@@ -670,6 +671,21 @@ def _mark_file(path):
     seen = path.exists()
     try:
         path.write_text("seen")
+        return seen, 1
+    except OSError:
+        return seen, 0
+
+
+def _mark_locked(folder):
+    """A mark in a folder the game then locks (chmod 500), so that whoever sweeps, without
+    capabilities, cannot delete inside it."""
+    mark = folder / "mark"
+    seen = mark.exists()
+    try:
+        folder.mkdir(exist_ok=True)
+        os.chmod(folder, 0o700)
+        mark.write_text("seen")
+        os.chmod(folder, 0o500)
         return seen, 1
     except OSError:
         return seen, 0
