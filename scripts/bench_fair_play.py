@@ -34,8 +34,8 @@ from _report import write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.referee.clock import NO_CAPS, Clock  # noqa: E402
-from logic_agents.referee.containment import bubblewrap  # noqa: E402
 from logic_agents.referee.isolation import Isolation  # noqa: E402
+from logic_agents.referee.sandbox import bubblewrap  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
 from logic_agents.study.entries import MapEntry  # noqa: E402
 

@@ -27,9 +27,9 @@ import pytest
 
 from logic_agents.cli import main
 from logic_agents.referee.clock import Caps
-from logic_agents.referee.containment import bubblewrap
 from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.owner import owner
+from logic_agents.referee.sandbox import bubblewrap
 from logic_agents.study import batch
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.record import sealing_key
@@ -76,7 +76,7 @@ def plain(rows):
 
 def players_left() -> list[int]:
     """Player processes under this test's process (none may outlive a study)."""
-    from logic_agents.referee.containment import descendants
+    from logic_agents.referee.process_tree import descendants
 
     left = []
     for pid in descendants({os.getpid()}):
@@ -210,7 +210,7 @@ def test_killing_the_referee_without_the_sandbox_loses_no_finished_game(tmp_path
 
 
 def test_only_the_folders_of_ended_referees_are_removed(tmp_path, monkeypatch):
-    from logic_agents.referee import containment, players
+    from logic_agents.referee import players, process_tree
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
@@ -220,7 +220,7 @@ def test_only_the_folders_of_ended_referees_are_removed(tmp_path, monkeypatch):
     if zombie == 0:
         os._exit(0)
     try:
-        while containment.running(zombie):  # it ends at once; until reaped it is a zombie
+        while process_tree.running(zombie):  # it ends at once; until reaped it is a zombie
             time.sleep(0.01)
         outside = tmp_path / "outside"
         outside.mkdir()
@@ -307,7 +307,7 @@ def test_a_fork_bomb_meets_the_process_cap_and_leaves_nothing(friend, sandbox):
     """--max-processes holds before the agent's code runs (a pids cgroup of the player's own
     where the machine gives one, else RLIMIT_NPROC): the bomb starts at most that many, its
     games are spx's, and none of its processes outlives its game."""
-    from logic_agents.referee.containment import ProcessGroup
+    from logic_agents.referee.cgroups import ProcessGroup
 
     group = ProcessGroup(4)
     capped = group.path is not None or os.getuid() != 0  # root ignores RLIMIT_NPROC
@@ -366,7 +366,7 @@ def test_a_stopped_study_leaves_no_game_running_without_the_sandbox(tmp_path, st
     outright) leaves no game running. Before, without the sandbox, Ctrl-C ended each busy
     worker at once and its player server with it, but the game the server had forked ran on
     under init, at full speed, for ever (the course page's command did that in the suite)."""
-    from logic_agents.referee.containment import running
+    from logic_agents.referee.process_tree import running
 
     mark = tmp_path / "pids.txt"
     agent = tmp_path / "spin.py"
@@ -403,7 +403,7 @@ def test_the_groups_of_a_referee_that_ended_are_emptied_and_removed(monkeypatch)
     """A referee killed outright leaves its pids cgroups, and in them what its games ran; the
     next player server started removes them (where the machine gives pids cgroups)."""
     from logic_agents.referee import cgroups
-    from logic_agents.referee.containment import running
+    from logic_agents.referee.process_tree import running
 
     made = subprocess.run([sys.executable, "-c", """
 import subprocess

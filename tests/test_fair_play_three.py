@@ -263,9 +263,9 @@ def test_a_class_summary_is_linear_in_its_agents(monkeypatch):
 @pytest.fixture
 def no_sandbox_here(monkeypatch):
     """A machine without bubblewrap (or one that forbids its namespaces)."""
-    from logic_agents.referee import containment
+    from logic_agents.referee import sandbox
 
-    monkeypatch.setattr(containment, "bubblewrap", lambda: None)
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: None)
 
 
 def _class_of_two(tmp_path):
@@ -371,7 +371,7 @@ def test_a_sandbox_is_put_back_and_proven_empty_after_each_game(tmp_path):
     """The sweep reads the writable mounts from the kernel: every one is a tmpfs or mqueue
     put back to what it held (or keeps nothing: proc, devpts, device nodes); the sandbox's
     root, /dev and every shown or hidden folder are read-only."""
-    from logic_agents.referee.containment import bubblewrap, bwrap_argv
+    from logic_agents.referee.sandbox import bubblewrap, bwrap_argv
 
     probe = tmp_path / "probe.py"
     probe.write_text(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import path_exists
-from logic_agents.referee import containment
+from logic_agents.referee import sandbox
 from logic_agents.referee.cgroups import memory_cgroups
 
 SANDBOXES = ("auto", "bwrap", "none")
@@ -57,7 +57,7 @@ class Isolation:
         if self.sandbox not in SANDBOXES:
             raise UsageError(f"sandbox must be one of {', '.join(SANDBOXES)}, not "
                              f"{self.sandbox!r}")
-        if self.sandbox == "bwrap" and containment.bubblewrap() is None:
+        if self.sandbox == "bwrap" and sandbox.bubblewrap() is None:
             raise UsageError("--sandbox bwrap: bubblewrap is not installed (Debian and Ubuntu: "
                              "apt-get install bubblewrap)")
 
@@ -69,7 +69,7 @@ class Isolation:
 
     def tool(self) -> str | None:
         """The bubblewrap executable players run under, or None."""
-        return None if self.sandbox == "none" else containment.bubblewrap()
+        return None if self.sandbox == "none" else sandbox.bubblewrap()
 
     def unsandboxed(self) -> str:
         """One line for a study whose isolated agents ran without a sandbox ("" with one)."""

@@ -37,17 +37,12 @@ from logic_agents.ground.inputs import printable
 from logic_agents.referee import protocol
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
 from logic_agents.referee.clock import HEADROOM_MIB, Caps, signal_hint
-from logic_agents.referee.containment import (
-    TMPFS_MIB,
-    bwrap_argv,
-    caps_before_exec,
-    descendants,
-    parents,
-    running,
-)
+from logic_agents.referee.containment import caps_before_exec
 from logic_agents.referee.isolation import Isolation, player_environment
 from logic_agents.referee.output import OutputBudget, relay
 from logic_agents.referee.owner import owner
+from logic_agents.referee.process_tree import descendants, parents, running
+from logic_agents.referee.sandbox import TMPFS_MIB, bwrap_argv
 from logic_agents.referee.wire import Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped

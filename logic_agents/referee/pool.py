@@ -39,8 +39,9 @@ from logic_agents.referee.clock import (
     lost_failure,
     set_memory_cap,
 )
-from logic_agents.referee.containment import own_this_process, stop_referee
+from logic_agents.referee.containment import own_this_process
 from logic_agents.referee.players import stop_players
+from logic_agents.referee.process_tree import stop_referee
 from logic_agents.world.calls import world_failure
 
 Job = TypeVar("Job")  # what a worker is sent (batch.Job): picklable
