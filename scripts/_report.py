@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def portable(argument: str) -> str:
     """An argument as anyone's command line reads it: a path in this checkout relative to
     it, a peer's build as PEERS/... (the folder the peers were built in, as
-    scripts/bench_pseq.py says), anything else as typed."""
+    scripts/bench_pseq.py says), another checkout's interpreter as OLD/.venv/..., anything
+    else as typed."""
     path = Path(argument)
     if not path.is_absolute():
         return argument
@@ -39,6 +40,8 @@ def portable(argument: str) -> str:
         return path.resolve().relative_to(ROOT).as_posix()
     if "peers" in path.parts:
         return "/".join(["PEERS", *path.parts[path.parts.index("peers") + 1:]])
+    if ".venv" in path.parts:  # another checkout's interpreter (--old): OLD, as the page says
+        return "/".join(["OLD", *path.parts[path.parts.index(".venv"):]])
     return argument
 
 
