@@ -209,7 +209,7 @@ def test_each_verdict_on_a_hostile_answer_is_the_agents_failure_in_words(reply, 
     else:
         agent.reset(1)
         with pytest.raises(AgentFailed) as raised:
-            agent.act(None if False else _observation())
+            agent.act(_observation())
     failure = raised.value
     assert failure.kind == verdict or verdict == "Timeout" and failure.timeout, failure
     assert words in failure.message, failure.message
