@@ -40,7 +40,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT
-from .warm import WarmRunner
+from .warm import WarmRunner, results_written
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "games").glob("*.md"))]
@@ -136,16 +136,8 @@ def _results_written(command: str, folder: Path) -> bool:
     """Whether the results file the command names (--out FILE) holds a finished game: what a
     later command of the page (report, --resume) reads. True for a command that names none."""
     words = shlex.split(command)
-    outs = [words[k + 1] for k, w in enumerate(words[:-1]) if w == "--out"]
-    for out in outs:
-        path = folder / out
-        try:
-            lines = path.read_text(encoding="utf-8", errors="replace").count("\n")
-        except OSError:
-            return False
-        if lines < (2 if path.suffix == ".csv" else 1):
-            return False
-    return True
+    return results_written(folder, [words[k + 1] for k, w in enumerate(words[:-1])
+                                    if w == "--out"])
 
 
 def run(command: str, folder: Path, where: str) -> None:

@@ -16,28 +16,18 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 SERVER = r"""
 import json, os, signal, sys, time
+sys.path.insert(0, os.getcwd())  # the checkout (the runner starts here): tests.warm's helper
+from tests.warm import results_written
 import logic_agents.cli
 from logic_agents.cli import main
 from logic_agents.world.registry import games
 games()  # every game's package imported once, here
-
-
-def written(cwd, outs):
-    # whether each results file holds a finished game (a CSV's header and a row)
-    for out in outs:
-        try:
-            with open(os.path.join(cwd, out), "rb") as f:
-                lines = f.read().count(b"\n")
-        except OSError:
-            return False
-        if lines < (2 if out.endswith(".csv") else 1):
-            return False
-    return True
 
 
 print(json.dumps({"ready": True}), flush=True)
@@ -70,7 +60,7 @@ for line in sys.stdin:
         if done:
             break
         now = time.monotonic()
-        if not timed_out and now > deadline and (written(job["cwd"], job.get("outs", ()))
+        if not timed_out and now > deadline and (results_written(job["cwd"], job.get("outs", ()))
                                                  or now > give_up):
             timed_out, hard = True, now + 20
             os.killpg(pid, signal.SIGINT)
@@ -84,6 +74,19 @@ for line in sys.stdin:
     print(json.dumps({"code": os.waitstatus_to_exitcode(status), "timed_out": timed_out}),
           flush=True)
 """
+
+
+def results_written(cwd: str | Path, outs: Iterable[str]) -> bool:
+    """Whether each results file of `outs` (relative to `cwd`) holds a finished game: a
+    CSV's header and a row, or a JSON line."""
+    for out in outs:
+        try:
+            lines = (Path(cwd) / out).read_bytes().count(b"\n")
+        except OSError:
+            return False
+        if lines < (2 if out.endswith(".csv") else 1):
+            return False
+    return True
 
 
 @dataclass
@@ -100,7 +103,8 @@ class WarmRunner:
     def __enter__(self) -> WarmRunner:
         self.folder = tempfile.TemporaryDirectory()
         self.server = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, text=True)
+                                       stdout=subprocess.PIPE, text=True,
+                                       cwd=Path(__file__).resolve().parent.parent)
         assert json.loads(self.server.stdout.readline())["ready"]
         return self
 

@@ -22,7 +22,22 @@ import functools
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
+
+
+class Player(Protocol):
+    """What an owner asks of a player server it holds (referee.players.PlayerServer)."""
+
+    owner: int  # the pid of the process that started it
+
+    def alive(self) -> bool:
+        """Whether its process still runs."""
+
+    def stop(self) -> None:
+        """The server, its games and everything they started, gone."""
+
+    def pid(self) -> int:
+        """Its process's id."""
 
 
 @dataclass
@@ -33,8 +48,8 @@ class Owner:
     referee: bool = False
     slot: int = -1
     pinned: bool = False
-    players: dict[int, Any] = field(default_factory=dict)  # id -> referee.players.PlayerServer
-    servers: OrderedDict[tuple[object, ...], Any] = field(default_factory=OrderedDict)
+    players: dict[int, Player] = field(default_factory=dict)  # by id()
+    servers: OrderedDict[tuple[object, ...], Player] = field(default_factory=OrderedDict)
     stale_swept: bool = False
     stopping: bool = False  # its describing was stopped: no player server starts meanwhile
 

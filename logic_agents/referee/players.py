@@ -237,10 +237,9 @@ class PlayerServer:
                                  time.monotonic() + FORK_TIMEOUT_S, "ending a game")
         except UsageError:
             return self.exit_words()
-        if isinstance(answer, protocol.Refused):  # what the game left could not be removed:
-            self.stop()  # the server has exited, and the next game gets a fresh one
-            _warn_once(f"logic-agents: a player of {self.reference}: {answer.message}")
-            return ""
+        if isinstance(answer, protocol.Refused):  # not a sweep's answer: the server is lost
+            self.stop()
+            return self.exit_words()
         return answer.ended[:100]
 
     def where_now(self) -> str:
@@ -282,6 +281,10 @@ class PlayerServer:
             with contextlib.suppress(OSError):
                 os.close(self.dump_read)
         self.dump_read = -1
+
+    def pid(self) -> int:
+        """Its process's id."""
+        return self.proc.pid
 
     def alive(self) -> bool:
         """Whether the process still runs."""
@@ -416,7 +419,7 @@ DUMP_LIMIT = 64 << 10  # bytes of a stack dump read
 
 def known_players() -> set[int]:
     """The pids of every player server this process started."""
-    return {p.proc.pid for p in owner().players.values()}
+    return {p.pid() for p in owner().players.values()}
 
 
 def stop_players() -> None:

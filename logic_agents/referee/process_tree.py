@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any
+from multiprocessing.process import BaseProcess
 
 from logic_agents.ground.processes import stop_process
 from logic_agents.referee.cgroups import ProcessGroup, kill_all
@@ -77,7 +77,7 @@ def descendants(roots: set[int], family: dict[int, int] | None = None) -> set[in
     return found
 
 
-def stop_referee(proc: Any) -> None:
+def stop_referee(proc: BaseProcess) -> None:
     """Stop a referee process of ours (a worker; a multiprocessing Process) and all under it.
 
     SIGTERM ends it at once (leave_signals_to), before it can stop its player servers; they

@@ -5,13 +5,16 @@ encode and decode is there):
 
 - the referee and a player server, one packet a message on a control socket:
   Serve                      -> Serving          (the game is read; no agent code)
-  Fork + a socket and a pipe -> Forked           (a fresh child plays on the socket)
+  Fork + a socket and a pipe -> Forked           (the sandbox proven empty first, referee.
+                                                  leftovers; then a fresh child plays on the
+                                                  socket)
   Dump                       -> Dumped           (the game writes its stack on the pipe)
   Sweep                      -> Swept(ended)     (the last game's processes killed, what it
-                                                  wrote put back and proven: referee.leftovers)
+                                                  wrote put back; the next Fork proves it)
   Bye                        -> the server exits
-  Any order it cannot follow, or a sandbox it cannot prove empty, is Refused(message); the
-  server then exits (fail closed).
+  Any order it cannot follow, or a Fork whose sandbox it cannot prove empty (kind
+  Leftovers), is Refused(message); after a refused Fork or Serve the server exits (fail
+  closed).
 - the referee and the child that plays one game, framed on that game's socket:
   Load                                 -> Loaded(name, help, options, warm) | Refused
   Begin(game_id, options, seed)        -> Ok | Failed  (the module read, the agent built and
@@ -91,7 +94,7 @@ class Dump(Message):
 
 @dataclass(frozen=True)
 class Sweep(Message):
-    """The last game's processes killed, what it wrote put back and proven."""
+    """The last game's processes killed, what it wrote put back (the next Fork proves it)."""
 
     op: ClassVar[str] = "sweep"
 
@@ -126,7 +129,7 @@ class Dumped(Message):
 
 @dataclass(frozen=True)
 class Swept(Message):
-    """The last game is gone, proven; how its child ended ("" where the server cannot say)."""
+    """The last game is gone; how its child ended ("" where the server cannot say)."""
 
     op: ClassVar[str] = "swept"
     ended: str = ""
@@ -320,11 +323,11 @@ def _fields(kind: type[Message]) -> dict[str, bool]:
 
 
 @cache
-def _hints(kind: type[Message]) -> dict[str, Any]:
+def _hints(kind: type[Message]) -> dict[str, object]:
     return typing.get_type_hints(kind)
 
 
-def _checked(value: object, hint: Any, where: str) -> object:
+def _checked(value: object, hint: object, where: str) -> object:
     """`value` when it has the type `hint` declares (a nested message, parsed)."""
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):

@@ -95,8 +95,8 @@ class RemoteFactory(Elsewhere):
         key = (self.game, self.reference, self.file, self.isolation, self.hidden,
                caps.memory_cap)
         servers = owner().servers
-        held: PlayerServer | None = servers.pop(key, None)
-        if held is not None and held.alive() and held.owner == os.getpid():
+        held = servers.pop(key, None)
+        if isinstance(held, PlayerServer) and held.alive() and held.owner == os.getpid():
             servers[key] = held  # the most recently used, last
             return held
         if held is not None and held.owner == os.getpid():

@@ -45,9 +45,10 @@ import socket
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from logic_agents.ground.processes import parent_death_signal
 from logic_agents.referee import leftovers, protocol
@@ -56,6 +57,9 @@ from logic_agents.referee.player import play_one_game
 from logic_agents.referee.wire import ORDER_LIMIT, Channel, Packets, WireError
 from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
 from logic_agents.world.spec import GameSpec
+
+if TYPE_CHECKING:  # read in on_serve, before the freeze (a game's gc never sees it)
+    import ctypes
 
 PACKET_LIMIT = 1 << 20  # the largest order a server reads (serve's paths)
 MAX_WARM = 2000  # library modules a server reads before its first game
@@ -80,7 +84,7 @@ class Server:
         self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
         # what each writable mount of the sandbox held before the first game (leftovers)
         self.writable: leftovers.Snapshot = {}
-        self.libc: Any = None  # the C library (IPC objects removed, a subreaper's prctl)
+        self.libc: ctypes.CDLL | None = None  # the C library (IPC objects, a subreaper's prctl)
         self.our_child = False  # a game is our own child (no sandbox): it dies with us
         self.pid = os.getpid()
 
@@ -114,17 +118,16 @@ class Server:
                     answer = self.dump()
                 case protocol.Serve() if self.spec is None:
                     answer = self.on_serve(order)
-                case protocol.Sweep():
-                    left = self.sweep()
-                    answer = protocol.Swept(self.ended) if not left else \
-                        protocol.refused(_left_words(left), LEFTOVERS)
+                case protocol.Sweep():  # a game's end: killed and put back; the fork proves
+                    self.sweep()
+                    answer = protocol.Swept(self.ended)
                 case _:
                     answer = protocol.refused(f"the server cannot follow {order.op!r} now")
             for fd in fds:
                 os.close(fd)
             packets.send(answer)
             if isinstance(answer, protocol.Refused) and \
-                    isinstance(order, (protocol.Sweep, protocol.Fork, protocol.Serve)):
+                    isinstance(order, (protocol.Fork, protocol.Serve)):
                 return  # fail closed: a sandbox not proven empty serves no other game
 
     def on_serve(self, order: protocol.Serve) -> protocol.Message:
@@ -311,7 +314,7 @@ def _left_words(left: list[str]) -> str:
             f"other game: {'; '.join(left)[:1500]}")
 
 
-def _wait_until_gone(processes: Any, seconds: float) -> None:
+def _wait_until_gone(processes: Callable[[], list[int]], seconds: float) -> None:
     """Wait until none of `processes()` runs (a zombie has ended), at most `seconds`."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -102,7 +102,7 @@ def seal_of(row: Row, key: str) -> str:
     return _seal(fields_of(canonical(row)), key)
 
 
-def _number(value: Any) -> int | float:
+def _number(value: float) -> int | float:
     """A counter as a results file gives it back: a whole number stays one (JSON keeps it),
     anything else is a float (a numpy integer included: its JSON is a float's)."""
     return value if type(value) is int else float(value)
