@@ -603,3 +603,162 @@ def _descends(pid: int, ancestor: int) -> bool:
         if pid <= 1:
             return False
     return False
+
+
+# -- the seam: the game child's exit status on its own channel ---------------------------------
+ENDINGS = '''import os, signal, stat, time
+from logic_agents.referee import protocol
+from logic_agents.referee.wire import encode
+
+
+class Forges:
+    """Writes 'I exited cleanly' on every pipe it holds, then exits with 7."""
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs):
+        forged = encode(protocol.Exited(0))
+        for fd in range(3, 256):
+            try:
+                if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                    os.write(fd, forged)
+            except OSError:
+                pass
+        os._exit(7)
+
+
+class Killed(Forges):
+    def act(self, obs):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class LetsGo(Forges):
+    """Closes every descriptor it holds (its game's socket too) and stays."""
+
+    def act(self, obs):
+        os.closerange(3, 256)
+        time.sleep(30)
+'''
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("kind, words", [
+    ("Forges", "the player process ended (exit code 7)"),
+    ("Killed", "the player process ended (killed by signal 9"),
+    ("LetsGo", "the player process ended (it closed its socket and still runs)")])
+def test_how_a_game_child_ended_comes_on_its_own_channel(tmp_path, capsys, sandbox, kind,
+                                                         words):
+    """The server reaps each game's child (its own, in the sandbox too) and writes how it
+    ended on the game's status pipe; in the sandbox the referee could not say before
+    ("it exited" whatever happened). The child closes its copy before agent code runs, so
+    what an agent writes on its pipes never reaches it."""
+    (tmp_path / "endings.py").write_text(ENDINGS)
+    code = main(["play", "--agent", f"{tmp_path / 'endings.py'}:{kind}", "--sandbox", sandbox,
+                 "--quiet", "EASY1"])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert f"ProcessDied: {words}" in err, err
+
+
+# -- break 1 without the sandbox: the channels a study shares with you are its own -------------
+def _forget_marks(kind) -> None:
+    """Remove what an earlier run of `kind` left (a test stopped halfway)."""
+    import ctypes
+
+    from logic_agents.referee.leftovers import ipc_rows, remove_ipc
+
+    Path(kind.SHM_FILE).unlink(missing_ok=True)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mq_unlink(kind.QUEUE)
+    for ipc_kind, row in ipc_rows():
+        if int(row.get("key", "0")) in (kind.KEY, kind.KEY + 1, kind.KEY + 2):
+            remove_ipc(libc, ipc_kind, int(row["id"]))
+
+
+SHARED = ("shm-file", "sysv-shm", "sysv-msg", "sysv-sem")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_without_the_sandbox_a_study_takes_its_shared_channels_with_it(jobs):
+    """Without the sandbox /dev/shm and System V IPC are the user's, and they were the next
+    study's too (another student's). They stay open within a study, and what its games left
+    there is removed at its end: the next study's first game finds none of it."""
+    kind = cheats.RemembersAcrossStudies
+    _forget_marks(kind)
+    notes: list[str] = []
+    try:
+        first = batch.compare([cheat(kind)], _expert(2), runs=2, seed=5, jobs=jobs,
+                              isolation=Isolation(sandbox="none"), on_note=notes.append)
+        assert not any(r.failed for r in first), [r.error for r in first]
+        for place in SHARED:  # open within the study: a later game found an earlier mark
+            assert max(r.stats[f"seen {place}"] for r in first) == 1, place
+        removed = [n for n in notes if n.startswith("removed ")]
+        assert len(removed) == 1 and kind.SHM_FILE in removed[0], notes
+        assert not Path(kind.SHM_FILE).exists()
+        second = batch.compare([cheat(kind)], _expert(1), runs=1, seed=6,
+                               isolation=Isolation(sandbox="none"))
+        assert [{p: r.stats[f"seen {p}"] for p in SHARED} for r in second] == \
+            [dict.fromkeys(SHARED, 0)]
+    finally:
+        _forget_marks(kind)
+
+
+HOLDER = """
+import ctypes, mmap, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+open_file = open(sys.argv[1], "r+b")
+with open(sys.argv[2], "r+b") as f:
+    mapped = mmap.mmap(f.fileno(), 4096)
+assert libc.shmat(int(sys.argv[3]), None, 0) not in (None, ctypes.c_void_p(-1).value)
+print("holding", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_studys_shared_channels_lose_only_what_it_made_and_nobody_holds(tmp_path):
+    """What was there before the study stays; what is new and held (open, mapped,
+    attached) by a live process stays, said; what is new and free goes, said."""
+    import ctypes
+
+    from logic_agents.referee.leftovers import ipc_rows, remove_ipc
+    from logic_agents.referee.shared_channels import empty_since, take_stock
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    tag = f"la-test-{os.getpid()}"
+    older = Path(f"/dev/shm/{tag}-older")
+    older.write_bytes(b"x")
+    before = take_stock()
+    free, held_open, held_mapped = (Path(f"/dev/shm/{tag}-{n}") for n in ("free", "open", "map"))
+    for path in (free, held_open, held_mapped):
+        path.write_bytes(b"\0" * 4096)
+    IPC_PRIVATE, IPC_CREAT = 0, 0o1000
+    attached = libc.shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)
+    loose = libc.shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)
+    semaphores = libc.semget(IPC_PRIVATE, 1, IPC_CREAT | 0o600)
+    queue = libc.msgget(IPC_PRIVATE, IPC_CREAT | 0o600)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(held_open), str(held_mapped),
+                               str(attached)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        removed, kept = empty_since(before)
+        left = {(k, int(row["id"])) for k, row in ipc_rows()}
+        assert older.exists() and held_open.exists() and held_mapped.exists()
+        assert not free.exists()
+        assert ("shm", attached) in left
+        assert not {("shm", loose), ("sem", semaphores), ("msg", queue)} & left
+        assert str(free) in removed and len(removed) == 4, removed
+        assert sorted(kept) == sorted([f"{held_mapped} (another process holds it)",
+                                       f"{held_open} (another process holds it)",
+                                       f"System V shared memory {attached} (key 0) "
+                                       "(a process has it attached)"]), kept
+    finally:
+        holder.kill()
+        holder.wait()
+        for path in (older, free, held_open, held_mapped):
+            path.unlink(missing_ok=True)
+        for kind_, ident in (("shm", attached), ("shm", loose), ("sem", semaphores),
+                             ("msg", queue)):
+            remove_ipc(libc, kind_, ident)

@@ -292,6 +292,7 @@ def run(args: argparse.Namespace) -> int:
             if time.monotonic() - unshown[1] >= PROGRESS_EVERY_S:
                 show()
 
+        study_notes: list[str] = []  # what the study says of itself (batch.compare's on_note)
         try:
             settings = StudySettings(
                 runs=args.runs, seed=args.seed, seed_secret=args.seed_secret,
@@ -300,10 +301,14 @@ def run(args: argparse.Namespace) -> int:
                 resume=args.resume, retry_errors=args.retry_errors, backend=args.backend,
                 address=args.address, agent_options={k: v for k, v in options.items() if v},
                 world_options=wopts, caps=caps_of(args), stop_on_broken=args.stop_on_broken)
-            rows = batch.compare(names, entries, settings, on_row=on_row)
+            rows = batch.compare(names, entries, settings, on_row=on_row,
+                                 on_note=study_notes.append)
             show()
         except KeyboardInterrupt:
             stop_listening()  # saying so must not be cut short by a second Ctrl-C
+            for note in study_notes:  # what the study did on its way out (shared channels)
+                if note not in args.renamed:  # said already, before the study
+                    err.print(f"note: {escape(printable(note))}")
             saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
             err.print(f"{PROG}: interrupted after {sum(int(c[0]) for c in tally.values())} "
                       f"games{saved}")
@@ -326,8 +331,9 @@ def run(args: argparse.Namespace) -> int:
         err.print("study seed: drawn at random and kept secret"
                   + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
     unsandboxed = args.isolation.unsandboxed() if args.isolated else ""
-    if unsandboxed:
-        err.print(f"note: {unsandboxed}")
+    for note in [unsandboxed, *study_notes]:
+        if note and note not in args.renamed:  # a rename was said before the study
+            err.print(f"note: {escape(printable(note))}")
     uncounted = args.isolation.memory_words(caps_of(args).memory_cap) if args.isolated else ""
     if uncounted:
         err.print(f"note: {uncounted}")

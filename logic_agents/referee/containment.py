@@ -8,9 +8,9 @@ Concepts:
   child subreaper (referee.owner records it), so a player's process that double-forks is
   re-parented to it and swept; it is pinned to one core, which its players inherit (they
   take turns with it).
-- fork_beside_us / fork_again: how a player server forks a game's child: with CLONE_PARENT
-  in the sandbox (the child's parent is the sandbox's init, not the server), and again while
-  the process cap is full of what the last sweep killed.
+- fork_again: how a player server forks a game's child (its own, in the sandbox too, so it
+  can say how the child ended): again while the process cap is full of what the last sweep
+  killed.
 - The sandbox itself is referee.sandbox's; the process tree and stop_referee,
   referee.process_tree's.
 """
@@ -18,10 +18,8 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable
 
@@ -119,8 +117,8 @@ FORK_WAIT_S = 2.0  # how long a fork waits for the last game's killed processes 
 def fork_again(fork: Callable[[], int], reap: Callable[[], None]) -> int:
     """fork(), tried again for at most FORK_WAIT_S while the process cap is full.
 
-    What the last sweep killed counts to the cap until it is reaped (by the sandbox's init,
-    or by `reap`: this server, the subreaper without the sandbox).
+    What the last sweep killed counts to the cap until `reap` (the server, their subreaper)
+    reaps it.
     """
     waited = 0.0
     while True:
@@ -132,40 +130,3 @@ def fork_again(fork: Callable[[], int], reap: Callable[[], None]) -> int:
             time.sleep(0.002)
             waited += 0.002
             reap()
-
-
-CLONE_PARENT = 0x8000
-SYS_CLONE = {"x86_64": 56, "aarch64": 220}
-
-
-def fork_beside_us() -> int:
-    """fork(), but the child's parent is ours: the sandbox's init (clone with CLONE_PARENT).
-
-    As os.fork does, with the interpreter's own before- and after-fork steps around the
-    system call, which runs holding the GIL. -1 where it cannot be had (another machine):
-    the caller forks twice instead.
-    """
-    number = SYS_CLONE.get(os.uname().machine)
-    if number is None or sys.platform != "linux":
-        return -1
-    try:
-        import ctypes
-
-        api = ctypes.pythonapi
-        syscall = ctypes.PyDLL(None, use_errno=True).syscall
-        syscall.restype = ctypes.c_long
-        syscall.argtypes = [ctypes.c_long] * 6
-    except (ImportError, OSError, AttributeError):
-        return -1
-    api.PyOS_BeforeFork()
-    pid = syscall(number, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
-    if pid == 0:
-        api.PyOS_AfterFork_Child()
-        return 0
-    api.PyOS_AfterFork_Parent()
-    if pid < 0:
-        code = ctypes.get_errno()
-        if code in (errno.EAGAIN, errno.ENOMEM):  # the process cap, full of the last game's
-            raise BlockingIOError(code, os.strerror(code))  # dead until its init reaps them
-        return -1
-    return int(pid)

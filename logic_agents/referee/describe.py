@@ -124,7 +124,8 @@ def _loaded(server: PlayerServer, reference: str, limit: float, own: list[str],
                 raise AgentUnreadable(f"--agent {reference}: its player broke the protocol "
                                       f"while reading it ({e})", "ProtocolError") from None
             raise AgentUnreadable(f"--agent {reference}: the player process ended while "
-                                  f"reading it ({server.sweep()})", "ProcessDied") from None
+                                  f"reading it ({server.ended() or 'it exited'})",
+                                  "ProcessDied") from None
     if isinstance(answer, protocol.Refused):
         raise AgentUnreadable(answer.message[:2000], answer.kind[:80] or "UsageError")
     described = protocol.record(answer)

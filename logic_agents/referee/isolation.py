@@ -23,6 +23,7 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.referee import sandbox
 from logic_agents.referee.cgroups import memory_cgroups
+from logic_agents.referee.shared_channels import mqueue_listed
 
 SANDBOXES = ("auto", "bwrap", "none")
 ISOLATE = ("untrusted", "all", "none")
@@ -76,11 +77,14 @@ class Isolation:
         if self.tool() is not None:
             return ""
         why = "--sandbox none" if self.sandbox == "none" else NO_SANDBOX_HERE
+        queues = "POSIX queues too, /dev/mqueue being mounted" if mqueue_listed() else \
+            "not POSIX queues, which cannot be listed without /dev/mqueue"
         return (f"the isolated agents ran without a sandbox ({why}): they ran as you, so they "
                 "could read and write your files, read the study's secret seed, forge its rows "
-                "in a way a killed study keeps, and keep what they learn from game to game and "
-                "study to study in /dev/shm, System V and POSIX IPC and your files "
-                "(docs/compare.md, fair play)")
+                "in a way a killed study keeps, and keep what they learn from game to game in "
+                "/dev/shm, System V and POSIX IPC and your files; at its end the study removed "
+                f"what its games left in /dev/shm and System V IPC ({queues}), never your "
+                "files (docs/compare.md, fair play)")
 
     def memory_words(self, memory_cap: int | None) -> str:
         """One line where a player's memory cap cannot count shared memory ("" where it can).

@@ -129,12 +129,18 @@ def restore(before: Snapshot, libc: ctypes.CDLL | None) -> None:
             _remove(path)
     if libc is not None:
         for kind, ident in ipc_objects():
-            # shmctl, msgctl or semctl(id, [0,] IPC_RMID): the object goes (shared memory
-            # when its last mapping does: the game's processes are dead by now)
-            if kind == "sem":
-                libc.semctl(ident, 0, IPC_RMID)
-            else:
-                getattr(libc, f"{kind}ctl")(ident, IPC_RMID, None)
+            remove_ipc(libc, kind, ident)
+
+
+def remove_ipc(libc: ctypes.CDLL, kind: str, ident: int) -> None:
+    """Remove one System V IPC object: shmctl, msgctl or semctl(id, [0,] IPC_RMID).
+
+    Shared memory goes when its last mapping does.
+    """
+    if kind == "sem":
+        libc.semctl(ident, 0, IPC_RMID)
+    else:
+        getattr(libc, f"{kind}ctl")(ident, IPC_RMID, None)
 
 
 def _remove(path: str) -> None:
@@ -147,15 +153,25 @@ def _remove(path: str) -> None:
 
 def ipc_objects() -> list[tuple[str, int]]:
     """(kind, id) of every System V IPC object of this IPC namespace."""
+    return [(kind, int(row["id"])) for kind, row in ipc_rows()]
+
+
+def ipc_rows() -> list[tuple[str, dict[str, str]]]:
+    """Every System V IPC object of this IPC namespace, as (kind, row).
+
+    The row is its /proc/sysvipc line by the header's names, its id as "id" whatever the
+    kind calls it.
+    """
     found = []
     for kind in IPC_KINDS:
         try:
             with open(f"/proc/sysvipc/{kind}", encoding="ascii", errors="replace") as f:
-                next(f, None)  # the header
+                names = next(f, "").split()
                 for line in f:
-                    fields = line.split()
-                    if len(fields) > 1 and fields[1].isdigit():
-                        found.append((kind, int(fields[1])))
+                    row = dict(zip(names, line.split()))
+                    ident = line.split()[1:2]
+                    if ident and ident[0].isdigit():
+                        found.append((kind, {**row, "id": ident[0]}))
         except OSError:
             continue
     return found

@@ -6,10 +6,11 @@ Concepts:
   fork of the referee), started with its caps already set, optionally inside bubblewrap
   (referee.containment), ordered on a control socket (referee.wire.Packets). It reads the
   game, never the agent; `fork()` gives the socket of a fresh child that reads the agent's
-  module and plays one game (referee.player); `sweep()` kills what a game left and empties its
-  temporary files; `where_now()` asks the game where its agent is (a faulthandler dump, read
-  before a game past its cap is killed); `stop()` ends the server, its games and everything
-  they started.
+  module and plays one game (referee.player); `ended()` reads how the game's child ended on
+  its own status pipe (the server writes it when it reaps the child); `sweep()` kills what a
+  game left and empties its temporary files; `where_now()` asks the game where its agent is
+  (a faulthandler dump, read before a game past its cap is killed); `stop()` ends the
+  server, its games and everything they started.
 - stop_players(): every server this process started, stopped (a worker at its end).
 """
 
@@ -43,7 +44,7 @@ from logic_agents.referee.output import OutputBudget, relay
 from logic_agents.referee.owner import owner
 from logic_agents.referee.process_tree import descendants, parents, running
 from logic_agents.referee.sandbox import TMPFS_MIB, bwrap_argv
-from logic_agents.referee.wire import Packets, WireError
+from logic_agents.referee.wire import Channel, Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped
 
@@ -104,6 +105,7 @@ class PlayerServer:
         """
         self.reference = reference
         self.dump_read = -1  # the read end of the last game's dump pipe (where_now)
+        self.status_read = -1  # the read end of the last game's status pipe (ended)
         self.isolation = isolation
         self.caps = caps
         self.owner = os.getpid()  # the process that started it, and alone may use it
@@ -205,15 +207,17 @@ class PlayerServer:
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         dump_read, dump_write = os.pipe()  # where the game writes its stack when asked
         os.set_blocking(dump_read, False)
+        status_read, status_write = os.pipe()  # where the server says how the game ended
         self._forget_dump()
-        self.dump_read = dump_read
+        self.dump_read, self.status_read = dump_read, status_read
         try:
             answer = self._order(protocol.Fork(), (protocol.Forked,),
                                  time.monotonic() + FORK_TIMEOUT_S, "starting a game",
-                                 (theirs.fileno(), dump_write))
+                                 (theirs.fileno(), dump_write, status_write))
         finally:
             theirs.close()
             os.close(dump_write)
+            os.close(status_write)
         if isinstance(answer, protocol.Refused):
             mine.close()
             self.stop()
@@ -224,23 +228,38 @@ class PlayerServer:
                              f"({answer.message[:200]})")
         return mine
 
-    def sweep(self) -> str:
-        """Kill what the last game left and empty its temporary files.
+    def ended(self, wait: float | None = None) -> str:
+        """How the last game's child ended, in words, as its server saw it reap the child.
 
-        Returns how the game's child ended, in words, where the server saw it ("" where it
-        did not: in the sandbox the child is not its own).
+        Read from the game's own status pipe, waiting at most `wait` seconds (ENDED_WAIT_S
+        unless told); "" when the
+        server did not say (the child still runs, or the server is gone: its own end is
+        said instead).
         """
-        if not self.alive():
-            return self.exit_words()
+        if self.status_read < 0:
+            return ""
         try:
+            code = Channel(self.status_read, -1).receive(
+                (protocol.Exited,), time.monotonic() + (ENDED_WAIT_S if wait is None else wait)
+            ).code
+        except WireError as e:
+            if e.timeout:
+                return "it closed its socket and still runs"
+            return "" if self.alive() else f"its server ended: {self.exit_words()}"
+        finally:
+            self._forget_dump()
+        return f"killed by signal {-code}{signal_hint(code)}" if code < 0 else \
+            f"exit code {code}"
+
+    def sweep(self) -> None:
+        """Kill what the last game left and empty its temporary files."""
+        if not self.alive():
+            return
+        with contextlib.suppress(UsageError):  # the server is lost: it was stopped
             answer = self._order(protocol.Sweep(), (protocol.Swept,),
                                  time.monotonic() + FORK_TIMEOUT_S, "ending a game")
-        except UsageError:
-            return self.exit_words()
-        if isinstance(answer, protocol.Refused):  # not a sweep's answer: the server is lost
-            self.stop()
-            return self.exit_words()
-        return answer.ended[:100]
+            if isinstance(answer, protocol.Refused):  # not a sweep's answer: the server is lost
+                self.stop()
 
     def where_now(self) -> str:
         """Where the last game's agent is now, or "" when it cannot say.
@@ -277,10 +296,11 @@ class PlayerServer:
         return data[:DUMP_LIMIT].decode("utf-8", "replace")
 
     def _forget_dump(self) -> None:
-        if self.dump_read >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self.dump_read)
-        self.dump_read = -1
+        """The last game's pipes (its dump, its status) close."""
+        for fd in (self.dump_read, self.status_read):
+            if fd >= 0:
+                os.close(fd)
+        self.dump_read = self.status_read = -1
 
     def pid(self) -> int:
         """Its process's id."""
@@ -414,6 +434,7 @@ def _game_dir(game: str) -> str | None:
 
 FORK_TIMEOUT_S = 30.0  # a server that takes longer to fork a game (or sweep one) is lost
 DUMP_WAIT_S = 0.5  # how long the referee waits for a game's stack before its kill
+ENDED_WAIT_S = 1.0  # how long the referee waits to hear how a game's child ended
 DUMP_LIMIT = 64 << 10  # bytes of a stack dump read
 
 

@@ -5,16 +5,19 @@ encode and decode is there):
 
 - the referee and a player server, one packet a message on a control socket:
   Serve                      -> Serving          (the game is read; no agent code)
-  Fork + a socket and a pipe -> Forked           (the sandbox proven empty first, referee.
+  Fork + a socket, two pipes -> Forked           (the sandbox proven empty first, referee.
                                                   leftovers; then a fresh child plays on the
                                                   socket)
-  Dump                       -> Dumped           (the game writes its stack on the pipe)
-  Sweep                      -> Swept(ended)     (the last game's processes killed, what it
+  Dump                       -> Dumped           (the game writes its stack on the first pipe)
+  Sweep                      -> Swept            (the last game's processes killed, what it
                                                   wrote put back; the next Fork proves it)
   Bye                        -> the server exits
   Any order it cannot follow, or a Fork whose sandbox it cannot prove empty (kind
   Leftovers), is Refused(message); after a refused Fork or Serve the server exits (fail
   closed).
+- the game's own status channel, the second pipe of its Fork: when the server reaps the
+  game's child (its parent, in the sandbox too), it writes Exited(code) there and closes it,
+  as CPython's forkserver does; the pipe's end with nothing on it says the server could not.
 - the referee and the child that plays one game, framed on that game's socket:
   Load                                 -> Loaded(name, help, options, warm) | Refused
   Begin(game_id, options, seed)        -> Ok | Failed  (the module read, the agent built and
@@ -80,7 +83,7 @@ class Serve(Message):
 
 @dataclass(frozen=True)
 class Fork(Message):
-    """A fresh child for one game (its socket and dump pipe ride with the packet)."""
+    """A fresh child for one game (its socket, dump pipe and status pipe ride with it)."""
 
     op: ClassVar[str] = "fork"
 
@@ -129,10 +132,17 @@ class Dumped(Message):
 
 @dataclass(frozen=True)
 class Swept(Message):
-    """The last game is gone; how its child ended ("" where the server cannot say)."""
+    """The last game's processes are gone (how its child ended is on its status pipe)."""
 
     op: ClassVar[str] = "swept"
-    ended: str = ""
+
+
+@dataclass(frozen=True)
+class Exited(Message):
+    """How a game's child ended, on its status pipe: its exit code, or minus its signal."""
+
+    op: ClassVar[str] = "exited"
+    code: int
 
 
 # -- a game's socket ------------------------------------------------------------------------
@@ -254,8 +264,8 @@ class Ended(Message):
 
 
 MESSAGES: tuple[type[Message], ...] = (
-    Serve, Fork, Dump, Sweep, Bye, Serving, Forked, Dumped, Swept, Load, Begin, Reset, Act, End,
-    Close, Refused, Loaded, Ok, Failed, Action, Ended)
+    Serve, Fork, Dump, Sweep, Bye, Serving, Forked, Dumped, Swept, Exited, Load, Begin, Reset,
+    Act, End, Close, Refused, Loaded, Ok, Failed, Action, Ended)
 BY_OP: dict[str, type[Message]] = {m.op: m for m in MESSAGES}
 ORDERS = tuple(m.op for m in (Serve, Fork, Dump, Sweep, Bye, Load, Begin, Reset, Act, End, Close))
 ANSWERS = tuple(m.op for m in MESSAGES if m.op not in ORDERS)

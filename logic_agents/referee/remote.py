@@ -195,9 +195,10 @@ class RemoteAgent(Seated):
                 return answer  # type: ignore[return-value]
             case protocol.Verdict.FAILED:
                 raise self._failure(answer, where, step)  # type: ignore[arg-type]
-            case protocol.Verdict.DIED:  # the game's child ended: the server says how
+            case protocol.Verdict.DIED:  # the game's child ended: its server says how
+                how = self.server.ended()
                 self._end_game()
-                how = self.server.sweep()
+                self.server.sweep()  # what the game left, killed now
                 raise AgentFailed(self.name, where, "ProcessDied", "the player process "
                                   f"ended ({how or 'it exited'})", step=step)
             case protocol.Verdict.TIMEOUT:

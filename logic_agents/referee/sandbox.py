@@ -4,8 +4,10 @@ Concepts:
 - bubblewrap(): the `bwrap` executable where it is installed and works here (a container may
   forbid namespaces; an old one lacks --size and --remount-ro), else None.
 - bwrap_argv: a player's sandbox: no network, new PID and IPC namespaces (everything in them
-  dies with them), the libraries and the agent's own folder read-only (its file alone where
-  that folder holds another agent of the study), /tmp and /dev/shm tmpfs of the cap's size,
+  dies with them), the player server their init (pid 1, --as-pid-1: a game's parent, which
+  no signal from inside the sandbox can kill or stop, and the reaper of every orphan), the
+  libraries and the agent's own folder read-only (its file alone where that folder holds
+  another agent of the study), /tmp and /dev/shm tmpfs of the cap's size,
   an mqueue file system of its own, hidden folders shown empty and hidden files as /dev/null;
   its root, /dev and every folder shown or hidden read-only (referee.leftovers puts back and
   proves the writable places between games).
@@ -32,7 +34,7 @@ def bubblewrap() -> str | None:
     if path is not None:
         try:
             # what a player's sandbox needs (--size and --remount-ro: bubblewrap 0.5 on)
-            done = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all",
+            done = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all", "--as-pid-1",
                                    "--die-with-parent", "--size", "1048576", "--tmpfs",
                                    "/tmp", "--remount-ro", "/tmp", "--", "/bin/true"],
                                   capture_output=True, timeout=10)
@@ -56,7 +58,9 @@ def bwrap_argv(tool: str, shown: list[str], hidden: list[str], workdir: str,
     back after each game and proves it (referee.leftovers).
     """
     size = str(tmpfs_mib << 20)
-    argv = [tool, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+    # the server is the PID namespace's init: the kernel drops what a game signals it
+    argv = [tool, "--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL",
             "--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/dev/shm",
             "--mqueue", "/dev/mqueue", "--remount-ro", "/dev",
             "--size", size, "--tmpfs", "/tmp", "--setenv", "HOME", "/tmp",

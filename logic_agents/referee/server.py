@@ -19,12 +19,17 @@ Concepts:
   described it, before any game (never what a game asked for, which would carry a bit from
   one game to the next), each checked to lie among the installed libraries, not the agent's
   own files; an agent of the logic layer gets the parts it loads on first use (LOGIC).
-- In the sandbox a game's child is forked twice, so its parent is the sandbox's init (which
-  ignores what the agent sends it), not this server; sweep() kills every process of the
-  sandbox but these two (the sandbox's PID namespace holds nothing else), waits until they are
-  gone, then puts back and proves what the game wrote. Without the sandbox this server is a
-  child subreaper and each game its child: sweep() kills and reaps every child (whatever a
-  game started ends up one) and removes its TMPDIR.
+- A game's child is this server's own child, in the sandbox and out, and whatever a game
+  started and left comes back here too: in the sandbox this server is the PID namespace's
+  init (bubblewrap's --as-pid-1), whom the kernel shields from every signal a game sends it
+  but those it handles (SIGCHLD, a wakeup); without the sandbox it is a child subreaper.
+  sweep() kills every process the game left (in the sandbox: every process of its PID
+  namespace but this server; without: every child), then puts back and proves what the game wrote (in the
+  sandbox), or removes its TMPDIR (without).
+- The game's status pipe (its own channel, as in CPython's forkserver): a SIGCHLD wakes the
+  server (signal.set_wakeup_fd, beside the control socket in its select), which reaps the
+  game's child and writes Exited(code) there, then closes it; the referee reads it when the
+  game's socket ends without an answer. The child closes its copy before any agent code runs.
 - The caps (memory, processes) were set before this interpreter started and hold for every
   child; the time caps are the referee's.
 """
@@ -38,6 +43,7 @@ import importlib
 import importlib.util
 import io
 import os
+import select
 import shutil
 import signal
 import site
@@ -52,7 +58,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from logic_agents.ground.processes import parent_death_signal
 from logic_agents.referee import leftovers, protocol
-from logic_agents.referee.containment import fork_again, fork_beside_us
+from logic_agents.referee.containment import fork_again
 from logic_agents.referee.player import play_one_game
 from logic_agents.referee.wire import ORDER_LIMIT, Channel, Packets, WireError
 from logic_agents.world.registry import ENTRY_POINT_GROUP, get_game, register
@@ -78,15 +84,15 @@ class Server:
         self.control = control
         self.serving: protocol.Serve | None = None
         self.spec: GameSpec | None = None
-        self.child = 0  # the pid of the last game's child (0: none yet)
-        self.game_pid = 0  # the same, where this server may signal it (in the sandbox too)
-        self.ended = ""  # how it ended, in words, once reaped
+        self.child = 0  # the pid of the last game's child (0: none yet, or reaped)
+        self.status = -1  # the write end of its status pipe (-1: written and closed)
         self.temp: str | None = None  # the last game's private TMPDIR (without the sandbox)
         # what each writable mount of the sandbox held before the first game (leftovers)
         self.writable: leftovers.Snapshot = {}
         self.libc: ctypes.CDLL | None = None  # the C library (IPC objects, a subreaper's prctl)
-        self.our_child = False  # a game is our own child (no sandbox): it dies with us
         self.pid = os.getpid()
+        # a SIGCHLD writes a byte here (signal.set_wakeup_fd): serve() then reaps the game
+        self.wakeup_read, self.wakeup_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
 
     def serve(self) -> None:
         """Answer orders until `bye` or the referee goes away.
@@ -94,9 +100,18 @@ class Server:
         What is not an order of a server is the referee's breach: the server exits.
         """
         packets = Packets(self.control, limit=PACKET_LIMIT)
+        signal.set_wakeup_fd(self.wakeup_write)
+        signal.signal(signal.SIGCHLD, _noted)  # a handler, so that the wakeup byte is written
         while True:
+            readable, _, _ = select.select([self.control.fileno(), self.wakeup_read], [], [])
+            if self.wakeup_read in readable:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self.wakeup_read, 4096)
+                self._reap_ended()
+            if self.control.fileno() not in readable:
+                continue
             try:
-                order, fds = packets.receive_with_fds(protocol.SERVER_ORDERS, most=2)
+                order, fds = packets.receive_with_fds(protocol.SERVER_ORDERS, most=3)
             except WireError:
                 return
             answer: protocol.Message
@@ -105,14 +120,15 @@ class Server:
                     for fd in fds:
                         os.close(fd)
                     return
-                case protocol.Fork() if len(fds) == 2 and self.spec is not None:
-                    fd, dump = fds  # the game's socket, then the pipe its stack is dumped on
+                case protocol.Fork() if len(fds) == 3 and self.spec is not None:
+                    # the game's socket, the pipe its stack is dumped on, its status pipe
+                    fd, dump, status = fds
                     fds = []
                     try:
-                        answer = self.fork(fd, dump)
+                        answer = self.fork(fd, dump, status)
                     except OSError as e:  # the process cap, still full: no game can start
-                        os.close(fd)
-                        os.close(dump)
+                        for each in (fd, dump, status):
+                            os.close(each)
                         answer = protocol.refused(f"no process for the game: {e}")
                 case protocol.Dump():
                     answer = self.dump()
@@ -120,7 +136,7 @@ class Server:
                     answer = self.on_serve(order)
                 case protocol.Sweep():  # a game's end: killed and put back; the fork proves
                     self.sweep()
-                    answer = protocol.Swept(self.ended)
+                    answer = protocol.Swept()
                 case _:
                     answer = protocol.refused(f"the server cannot follow {order.op!r} now")
             for fd in fds:
@@ -154,9 +170,8 @@ class Server:
                 return protocol.refused("the sandbox has a writable mount that cannot be "
                                         f"emptied between games: {', '.join(cannot)}")
             self.writable = leftovers.snapshot(mounts)
-        else:  # a game's orphans come here, to be swept
-            self.libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-            self.our_child = True
+        self.libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: a game's orphans come here
+        # (in the sandbox they would anyway: this server is its PID namespace's init)
         gc.collect()
         gc.freeze()  # a child's collections leave the server's objects (and their pages) be
         return protocol.Serving()
@@ -180,49 +195,36 @@ class Server:
                 if origin in (None, "built-in", "frozen") or _library(origin, agents_own):
                     importlib.import_module(name)
 
-    def fork(self, fd: int, dump: int = -1) -> protocol.Message:
+    def fork(self, fd: int, dump: int, status: int) -> protocol.Message:
         """A fresh child plays one game on the socket `fd`.
 
         On SIGUSR1 it writes its stack to the pipe `dump` (the referee asks, through the
-        `dump` order, before it kills a game that ran past a cap). Refused when what the last
-        game left cannot be removed (the server then exits).
+        `dump` order, before it kills a game that ran past a cap); how it ended is written on
+        the pipe `status` once it is reaped. Refused when what the last game left cannot be
+        removed (the server then exits).
         """
         assert self.serving is not None and self.spec is not None
         left = self.sweep(prove=True)
         if left:
-            os.close(fd)
-            if dump >= 0:
-                os.close(dump)
+            for each in (fd, dump, status):
+                os.close(each)
             return protocol.refused(_left_words(left), LEFTOVERS)
-        self.ended = ""
-        self.game_pid = 0
-        if self.serving.sandboxed:  # the game's parent is the sandbox's init, not us
-            pid = fork_again(fork_beside_us, self._reap_ended)
-            if pid == 0:
-                self._play(fd, dump)
-            if pid < 0:  # no CLONE_PARENT here: fork twice, the middle one exiting at once
-                keeper = fork_again(os.fork, self._reap_ended)
-                if keeper == 0:
-                    if os.fork() == 0:
-                        self._play(fd, dump)
-                    os._exit(0)
-                os.waitpid(keeper, 0)
-            self.child, self.game_pid = 0, max(pid, 0)
-        else:
+        self._forget_status()  # the last game's child, killed but not yet reaped: unsaid
+        self.status = status
+        if not self.serving.sandboxed:
             self.temp = tempfile.mkdtemp(prefix="game-", dir=self.serving.temp)
-            self.child = self.game_pid = fork_again(os.fork, self._reap_ended)
-            if self.child == 0:
-                self._play(fd, dump)
+        self.child = fork_again(os.fork, self._reap_ended)
+        if self.child == 0:
+            self._play(fd, dump)
         os.close(fd)
-        if dump >= 0:
-            os.close(dump)
+        os.close(dump)
         return protocol.Forked()
 
     def dump(self) -> protocol.Message:
         """Have the game's child write where it is (its Python stack) to its dump pipe."""
-        if self.game_pid > 0:
+        if self.child > 0:
             with contextlib.suppress(OSError):
-                os.kill(self.game_pid, signal.SIGUSR1)
+                os.kill(self.child, signal.SIGUSR1)
         return protocol.Dumped()
 
     def _play(self, fd: int, dump: int = -1) -> NoReturn:
@@ -230,10 +232,14 @@ class Server:
         assert self.serving is not None and self.spec is not None
         code = 0
         try:
+            # the server's own: the agent cannot speak to it, nor say how the game ended
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            for own in (self.status, self.wakeup_read, self.wakeup_write):
+                os.close(own)
+            self.control.close()
             os.setpgid(0, 0)
-            if self.our_child:  # no sandbox: this server's death (a Ctrl-C'd study's
-                parent_death_signal(self.pid, self.libc)  # worker's) ends the game
-            self.control.close()  # the agent cannot speak to the server
+            parent_death_signal(self.pid, self.libc)  # this server's death ends the game
             if dump >= 0:  # faulthandler's handler runs in C: it answers a loop stuck in C too
                 import faulthandler
 
@@ -288,6 +294,7 @@ class Server:
             leftovers.restore(self.writable, self.libc)
             return []
         _wait_until_gone(_others_in_the_sandbox, GONE_WAIT_S)
+        self._reap_ended()  # a zombie counts to the process cap until it is reaped
         leftovers.restore(self.writable, self.libc)
         return leftovers.leftovers(self.writable)
 
@@ -303,10 +310,25 @@ class Server:
             self._note(pid, status)
 
     def _note(self, pid: int, status: int) -> None:
-        if pid == self.child and not self.ended:
-            code = os.waitstatus_to_exitcode(status)
-            self.ended = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+        """Say on the game's status pipe how its child ended (once), then close the pipe."""
+        if pid != self.child:
+            return
+        if self.status >= 0:
+            with contextlib.suppress(WireError):  # the referee no longer listens
+                Channel(-1, self.status).send(
+                    protocol.Exited(os.waitstatus_to_exitcode(status)))
+        self._forget_status()
 
+    def _forget_status(self) -> None:
+        """The game's child is reaped, or no longer ours to say: its status pipe closes."""
+        self.child = 0
+        if self.status >= 0:
+            os.close(self.status)
+            self.status = -1
+
+
+def _noted(signum: int, frame: object) -> None:
+    """SIGCHLD's handler: nothing; the wakeup byte it lets through has serve() reap."""
 
 
 def _left_words(left: list[str]) -> str:
@@ -341,7 +363,7 @@ def _library(origin: str, agents_own: list[str]) -> bool:
 
 
 def _others_in_the_sandbox() -> list[int]:
-    """Every process of this sandbox (a PID namespace of its own) but its init and us."""
+    """Every process of this sandbox (a PID namespace of its own) but us (its init)."""
     ours = {1, os.getpid()}
     with contextlib.suppress(OSError):
         return [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in ours]

@@ -44,6 +44,7 @@ from logic_agents.referee.output import OutputBudget
 from logic_agents.referee.plays import Referee
 from logic_agents.referee.pool import Pool
 from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
+from logic_agents.referee.shared_channels import per_study
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.grades import source_of
 from logic_agents.study.record import (
@@ -296,10 +297,7 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     settings = settings or StudySettings()
     if changes:
         settings = settings.replace(**changes)
-    game, runs, out = settings.game, settings.runs, settings.out
-    backend, caps = settings.backend, settings.caps
-    agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's
-    world_options = dict(settings.world_options or {}) or None
+    game, runs, out, backend = settings.game, settings.runs, settings.out, settings.backend
     if game is None:
         if not entries:
             raise LogicAgentsError("no instances to play")
@@ -312,8 +310,23 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     if out is not None:  # the results and the record's seal key: never shown to a player
         isolation = dataclasses.replace(isolation, hide=tuple(dict.fromkeys(
             [*isolation.hide, str(Path(out).resolve()), str(study_path(out).resolve())])))
-    chosen = study_seed(settings.seed, plays_isolated(game, agents, isolation), out,
-                        settings.resume)
+    isolated = plays_isolated(game, agents, isolation)
+    # without the sandbox, /dev/shm and System V IPC are the user's: what the study's games
+    # leave there is removed at its end (taken stock of before any agent code is read)
+    with per_study(isolated and isolation.tool() is None, on_note):
+        return _play_study(game, agents, entries, settings, isolation, isolated, on_row,
+                           on_note)
+
+
+def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry],
+                settings: StudySettings, isolation: Isolation, isolated: bool,
+                on_row: Callable[[Row], None] | None,
+                on_note: Callable[[str], None] | None) -> list[Row]:
+    """compare()'s study, its settings checked: describe, play, write."""
+    runs, out, backend, caps = settings.runs, settings.out, settings.backend, settings.caps
+    agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's
+    world_options = dict(settings.world_options or {}) or None
+    chosen = study_seed(settings.seed, isolated, out, settings.resume)
     seed, secret = chosen.value, chosen.secret or settings.seed_secret
     asked = not secret and (chosen.asked if settings.seed_asked is None else settings.seed_asked)
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options,

@@ -638,6 +638,7 @@ class RemembersInSharedMemory(Cheat):
     name = "remembers-in-shm"
     KEY = 0x1A6E7  # the System V key it uses
     QUEUE = b"/logic-agents-cheat"
+    SHM_FILE = "/dev/shm/logic-agents-cheat"
 
     def reset(self, seed=None):
         super().reset(seed)
@@ -647,7 +648,7 @@ class RemembersInSharedMemory(Cheat):
         libc.mq_open.restype = ctypes.c_int
         here = Path(__file__).resolve().parent
         places = {
-            "shm-file": lambda: _mark_file(Path("/dev/shm/logic-agents-cheat")),
+            "shm-file": lambda: _mark_file(Path(self.SHM_FILE)),
             "tmp-file": lambda: _mark_file(Path("/tmp/logic-agents-cheat-shm")),
             "locked-file": lambda: _mark_locked(Path("/tmp/logic-agents-cheat-locked")),
             "root-file": lambda: _mark_file(here / "logic-agents-cheat-root"),
@@ -656,15 +657,25 @@ class RemembersInSharedMemory(Cheat):
             "sysv-sem": lambda: _mark_ipc(libc.semget, self.KEY + 2, 1),
             "mqueue": lambda: _mark_queue(libc, self.QUEUE),
         }
-        self.seen, self.kept = 0, 0
-        for mark in places.values():
+        self.seen, self.kept, self.each = 0, 0, {}
+        for place, mark in places.items():
             seen, kept = mark()
             self.seen += seen
             self.kept += kept
+            self.each[f"seen {place}"] = int(seen)
         self.found = self.seen
 
     def stats(self):
-        return {**super().stats(), "found": self.seen, "kept": self.kept}
+        return {**super().stats(), "found": self.seen, "kept": self.kept, **self.each}
+
+
+class RemembersAcrossStudies(RemembersInSharedMemory):
+    """The same marks under names of its own (a test of its own runs it beside the other)."""
+
+    name = "remembers-across-studies"
+    KEY = 0x2B7F8
+    QUEUE = b"/logic-agents-cheat-studies"
+    SHM_FILE = "/dev/shm/logic-agents-cheat-studies"
 
 
 def _mark_file(path):
