@@ -639,6 +639,9 @@ class RemembersInSharedMemory(Cheat):
     KEY = 0x1A6E7  # the System V key it uses
     QUEUE = b"/logic-agents-cheat"
     SHM_FILE = "/dev/shm/logic-agents-cheat"
+    TMP_FILE = "/tmp/logic-agents-cheat-shm"
+    LOCKED = "/tmp/logic-agents-cheat-locked"
+    ROOT_FILE = "logic-agents-cheat-root"  # beside this file
 
     def reset(self, seed=None):
         super().reset(seed)
@@ -649,9 +652,9 @@ class RemembersInSharedMemory(Cheat):
         here = Path(__file__).resolve().parent
         places = {
             "shm-file": lambda: _mark_file(Path(self.SHM_FILE)),
-            "tmp-file": lambda: _mark_file(Path("/tmp/logic-agents-cheat-shm")),
-            "locked-file": lambda: _mark_locked(Path("/tmp/logic-agents-cheat-locked")),
-            "root-file": lambda: _mark_file(here / "logic-agents-cheat-root"),
+            "tmp-file": lambda: _mark_file(Path(self.TMP_FILE)),
+            "locked-file": lambda: _mark_locked(Path(self.LOCKED)),
+            "root-file": lambda: _mark_file(here / self.ROOT_FILE),
             "sysv-shm": lambda: _mark_ipc(libc.shmget, self.KEY, 4096),
             "sysv-msg": lambda: _mark_ipc(libc.msgget, self.KEY + 1),
             "sysv-sem": lambda: _mark_ipc(libc.semget, self.KEY + 2, 1),
@@ -676,6 +679,9 @@ class RemembersAcrossStudies(RemembersInSharedMemory):
     KEY = 0x2B7F8
     QUEUE = b"/logic-agents-cheat-studies"
     SHM_FILE = "/dev/shm/logic-agents-cheat-studies"
+    TMP_FILE = "/tmp/logic-agents-cheat-studies"
+    LOCKED = "/tmp/logic-agents-cheat-studies-locked"
+    ROOT_FILE = "logic-agents-cheat-studies-root"
 
 
 def _mark_file(path):
