@@ -830,3 +830,38 @@ def _rows_in(out: Path) -> int:
         return max(0, len(out.read_text().splitlines()) - 1)
     except OSError:
         return 0
+
+
+IN_TMP = '''import os, tempfile
+from logic_agents.games.daggers.agents import SinglePointAgent
+
+
+class InTmp(SinglePointAgent):
+    name = "in-tmp"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        with tempfile.NamedTemporaryFile(dir="/tmp") as f:  # /tmp is the sandbox's: writable
+            f.write(b"x")
+        # the sandbox's /tmp: its own file (and the bytecode Python wrote of it), nothing else
+        own = {os.path.basename(__file__), "__pycache__"}
+        self.found = len(set(os.listdir("/tmp")) - own)
+
+    def stats(self):
+        return {**super().stats(), "found": self.found}
+'''
+
+
+@needs_sandbox
+def test_an_agent_saved_in_tmp_itself_is_shown_alone(capsys):
+    """An agent saved as /tmp/NAME.py brought the machine's whole /tmp over the sandbox's own:
+    read-only (no temporary file could be made) and walked by every sweep (7.7 s for one
+    game here). It is shown alone, like a single file beside another agent."""
+    path = Path(f"/tmp/la-agent-{os.getpid()}.py")
+    path.write_text(IN_TMP)
+    try:
+        rows = batch.compare([f"{path}:InTmp"], _expert(1), runs=1, seed=5,
+                             isolation=Isolation(sandbox="bwrap"))
+    finally:
+        path.unlink()
+    assert [r.error for r in rows] == [""] and rows[0].stats["found"] == 0, rows

@@ -48,6 +48,18 @@ from logic_agents.referee.wire import Channel, Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped
 
+SANDBOX_OWN = ("/tmp", "/dev", "/proc")  # places the sandbox makes for itself (referee.sandbox)
+
+
+def _holds_the_sandboxs_own(file: str) -> bool:
+    """Whether the agent's folder is, or holds, a place the sandbox makes for itself.
+
+    An agent saved as /tmp/agent.py would otherwise bring the whole of the machine's /tmp
+    over the sandbox's own (read-only, and walked by every sweep): it is shown alone.
+    """
+    folder = Path(file).parent
+    return any(Path(place) == folder or folder in Path(place).parents for place in SANDBOX_OWN)
+
 
 def _user_site() -> list[str]:
     """The user's site-packages, where `pip install --user` put logic-agents, if it exists."""
@@ -119,7 +131,8 @@ class PlayerServer:
             shown = [sys.prefix, sys.base_prefix, sys.exec_prefix, *paths, *_user_site()]
             shown += [d for d in (_package_dir("logic_agents"), _game_dir(game)) if d]
             if file:  # its folder; or, beside another agent of the study, its file alone
-                shown.append(file if file in isolation.file_only else str(Path(file).parent))
+                alone = file in isolation.file_only or _holds_the_sandboxs_own(file)
+                shown.append(file if alone else str(Path(file).parent))
             workdir = str(Path(file).parent) if file else "/tmp"
             hidden = [*hidden, *isolation.hide, *_shipped(game),
                       *([isolation.output_dir] if isolation.output_dir else [])]
