@@ -1,7 +1,8 @@
 """One hierarchy for every error logic-agents raises on purpose.
 
 Concepts: LogicAgentsError (the root the CLI catches), FormatError (carries file:line:col),
-IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
+SignatureError (an agent's reset or act the contract cannot call, named at its
+definition), IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
 (a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
 solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
 UsageError (a command-line or agent option out of range), PluginFault (a plug-in game's code
@@ -52,6 +53,21 @@ class FormatError(LogicAgentsError):
     # pickled whole, so it crosses a process unchanged
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return (type(self), (self.message, self.file, self.line, self.col))
+
+
+class SignatureError(LogicAgentsError, TypeError):
+    """An agent's member that cannot be called as the contract calls it (its signature).
+
+    `defined_at` is (file, line, name) of the member's definition: the one frame a row
+    shows, since the call failed before any of the agent's own code ran.
+    """
+
+    def __init__(self, message: str, defined_at: tuple[str, int, str] | None = None):
+        self.defined_at = defined_at
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (type(self), (str(self), self.defined_at))
 
 
 class IllegalAction(LogicAgentsError):

@@ -310,6 +310,31 @@ def replay_name(index: int, row: GameRow) -> str:
     return f"{index:05d}-{stem}-{digest}.html"
 
 
+def _replay(spec: GameSpec, row: GameRow, k: int, instance: Instance, folder: Path,
+            agents: Record | None, agent_options: dict[str, Record], world_options: Record,
+            caps: Caps | None, agent_key: bytes, notes: list[str]) -> str | None:
+    """Replay one game into its page beside the study's; its link, or None (a note says
+    why)."""
+    entry = (agents or {}).get(row.agent) or resolve_agent(spec, row.agent)
+    options = explaining(entry, agent_options.get(row.agent, {}))
+    world = spec.make_world(instance, **world_options)
+    clock = Clock(caps or NO_CAPS)
+    try:
+        agent = build_agent(entry, options, clock)
+    except AgentFailed as e:
+        notes.append(f"{row.agent} on {row.map} run {row.run}: no replay ({e})")
+        return None
+    result, text = record_episode(spec, world, agent, row.seed, instance, row.map,
+                                  world_options, clock, agent_key)
+    if (result.outcome.value, result.steps) != (row.outcome, row.steps):
+        notes.append(f"{row.agent} on {row.map} run {row.run}: the replay ended "
+                     f"{result.outcome.value} in {result.steps} steps, the study's game "
+                     f"{row.outcome} in {row.steps}")
+    target = folder / replay_name(k, row)
+    target.write_text(game_page(episode_data(target, text=text)), encoding="utf-8")
+    return f"{folder.name}/{target.name}"
+
+
 def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameRow],
                 entries: Sequence[StudyEntry],
                 agent_options: dict[str, Record], world_options: Record, title: str,
@@ -323,7 +348,9 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
     returns (replays written, notes). Each game is re-played from its seed with the agents'
     explanations on, under the study's caps, and checked against its row. A game the agent
     failed with an error is replayed up to the failure; a time-out gets no replay page (its
-    row says where the agent was). `public`: the page to publish (study_page), no replays. `agents` maps
+    row says where the agent was). A replay that fails, whatever a student's game met, is a
+    note on the page, never its end. `public`: the page to publish (study_page), no replays.
+    `agents` maps
     the names rows carry to the agents' entries (a file agent's row names it by its own
     `name`, which no lookup resolves). `replays`: "all" games get a page, "lost" only those
     not won, "none" none (REPLAYS). `agent_key`: the study's key for its agents' seeds
@@ -351,24 +378,15 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
         if row.outcome == "timeout" or row.failed and "(in reading its module)" in row.error:
             failed += 1
             continue
-        entry = (agents or {}).get(row.agent) or resolve_agent(spec, row.agent)
-        options = explaining(entry, agent_options.get(row.agent, {}))
-        world = spec.make_world(instance, **world_options)
-        clock = Clock(caps or NO_CAPS)
         try:
-            agent = build_agent(entry, options, clock)
-        except AgentFailed as e:
-            notes.append(f"{row.agent} on {row.map} run {row.run}: no replay ({e})")
-            continue
-        result, text = record_episode(spec, world, agent, row.seed, instance, row.map,
-                                      world_options, clock, agent_key)
-        if (result.outcome.value, result.steps) != (row.outcome, row.steps):
-            notes.append(f"{row.agent} on {row.map} run {row.run}: the replay ended "
-                         f"{result.outcome.value} in {result.steps} steps, the study's game "
-                         f"{row.outcome} in {row.steps}")
-        target = folder / replay_name(k, row)
-        target.write_text(game_page(episode_data(target, text=text)), encoding="utf-8")
-        links[row.key] = f"{folder.name}/{target.name}"
+            link = _replay(spec, row, k, instance, folder, agents, agent_options, world_options,
+                           caps, agent_key, notes)
+        except Exception as e:  # one student's replay must not cost the page: a note
+            notes.append(f"{row.agent} on {row.map} run {row.run}: no replay page "
+                         f"({type(e).__name__}: {str(e)[:200]})")
+            link = None
+        if link is not None:
+            links[row.key] = link
         if progress is not None:
             progress(k + 1, len(rows))
     if failed:

@@ -11,7 +11,9 @@ Concepts:
 - Watching: what a guard reports to a supervisor (referee.clock.Watch): the deadline of the
   call in progress, its step and where.
 - PassThrough: raised by a hook the framework handed the agent (cnf's on_query); no failure.
-- agent_frames: the frames of a traceback that lie outside logic_agents (the agent's files).
+- agent_frames: the frames of a traceback that lie in the agent's files: outside logic_agents,
+  the standard library and the installed packages (those of an installed agent kept), never
+  an absolute path under the working folder; a SignatureError's, the member's definition.
 - world_failure: the failure a row records for a game that raised outside its agent's calls.
 """
 
@@ -19,17 +21,24 @@ from __future__ import annotations
 
 import math
 import os
+import sys
+import sysconfig
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, TypeVarTuple, Unpack
 
-from logic_agents.errors import AgentFailed, LogicAgentsError
+from logic_agents.errors import AgentFailed, LogicAgentsError, SignatureError
 
 R = TypeVar("R")
 Ts = TypeVarTuple("Ts")
 
 PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
+# the standard library and the installed packages: a frame there is not the agent's own line
+_LIBRARIES = tuple(dict.fromkeys(
+    str(Path(p).resolve()) + os.sep for p in (
+        *(sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")),
+        sys.base_prefix + os.sep + "lib") if p)) + ("<frozen ",)
 
 
 class Watching(Protocol):
@@ -45,13 +54,20 @@ class Watching(Protocol):
 def agent_frames(error: BaseException, here: str | None = None) -> str:
     """The traceback of `error` as Python prints it, with the agent's frames only.
 
-    It keeps the frames outside logic_agents (the agent's own files), or the innermost frame
-    when every frame is ours.
-    Files under `here` (default: the working folder) are named relative to it.
+    It keeps the frames outside logic_agents, the standard library and the installed packages
+    (the agent's own files: a student is shown the line of theirs that called into them), or
+    those outside logic_agents when that is all there is (an agent installed as a package);
+    none when every frame is the framework's. A SignatureError's one frame is the member's
+    definition. Files under `here` (default: the working folder) are named relative to it.
     """
-    frames = traceback.extract_tb(error.__traceback__)
-    mine = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)]
-    kept = traceback.StackSummary.from_list(mine or frames[-1:])
+    if isinstance(error, SignatureError) and error.defined_at is not None:
+        file, line, name = error.defined_at
+        frames = traceback.StackSummary.from_list([(file, line, name, None)])
+    else:
+        frames = traceback.extract_tb(error.__traceback__)
+    outside = [f for f in frames if not f.filename.startswith(PACKAGE_DIR)]
+    own = [f for f in outside if not f.filename.startswith(_LIBRARIES)]
+    kept = traceback.StackSummary.from_list(own or outside)
     here = (here or os.getcwd()) + os.sep
     for frame in kept:  # files under the working folder are named as the user named them
         if frame.filename.startswith(here):

@@ -204,10 +204,10 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int |
           ) -> None:
     observation, info = clock.world(lambda: world.reset(seed=seed), step=0)
     alarm = agent.needs_alarm  # an agent in a player process keeps its own deadlines
-    clock.call("reset", agent.reset, seed_of_agent, alarm=alarm)
-    if trace is not None:
+    if trace is not None:  # before the agent's reset: a trace whose agent fails there is whole
         trace.begin(game=game, map=map_name, agent=agent.name, seed=seed,
                     observation=observation)
+    clock.call("reset", agent.reset, seed_of_agent, alarm=alarm)
     if finished(world):  # by the opening move alone
         state.outcome = ended(world, on_terminated=False)
         return

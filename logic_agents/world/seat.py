@@ -12,15 +12,21 @@ Concepts:
   runs on every call, so what it raises is for the caller's Clock to catch; the Seat reads
   the optional members when they are asked for, never at construction.
 - missing_members(obj): which of reset/act an object lacks (the one test of "is an agent").
+- A reset or act the contract cannot call as it does (`def reset(self):`, no seed) fails as
+  errors.SignatureError, in words that say what to write, at the member's definition: the call
+  failed before any of the agent's code ran, so no frame of its own would say where.
 - Elsewhere: a factory whose agents are built and play in another process (the referee's
   RemoteFactory): build_agent asks it to `make` one, under the caller's guard.
 """
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
+from logic_agents.errors import SignatureError
 from logic_agents.world.calls import Calls
 from logic_agents.world.core import own_name
 
@@ -93,11 +99,20 @@ class Seat(Seated):
 
     def reset(self, seed: int | None = None) -> None:
         """The agent's own reset."""
-        self.agent.reset(seed)  # type: ignore[attr-defined]  # checked: missing_members
+        reset = self.agent.reset  # type: ignore[attr-defined]  # checked: missing_members
+        try:
+            reset(seed)
+        except TypeError as e:
+            raise _contract(e, reset, "reset", "seed", "def reset(self, seed=None):") from None
 
     def act(self, observation: Any) -> Any:
         """The agent's own act."""
-        return self.agent.act(observation)  # type: ignore[attr-defined]  # (as reset)
+        act = self.agent.act  # type: ignore[attr-defined]  # (as reset)
+        try:
+            return act(observation)
+        except TypeError as e:
+            raise _contract(e, act, "act", "the observation",
+                            "def act(self, observation):") from None
 
     @property
     def why(self) -> object:
@@ -114,6 +129,34 @@ class Seat(Seated):
         close = getattr(self.agent, "close", None)
         if callable(close):
             close()
+
+
+def _contract(error: TypeError, member: Callable[..., Any], name: str, takes: str,
+              write: str) -> TypeError:
+    """`error` itself, or SignatureError where the member cannot take one argument at all.
+
+    Only a call that failed before entering the member (no frame of it in the traceback) and
+    that its signature refuses is the contract's: a TypeError its own code raised is its own.
+    """
+    if error.__traceback__ is not None and error.__traceback__.tb_next is not None:
+        return error  # raised inside the member's own code
+    try:
+        inspect.signature(member).bind(None)
+        return error
+    except TypeError:
+        pass
+    except ValueError:  # no signature to read (a builtin)
+        return error
+    code = getattr(getattr(member, "__func__", member), "__code__", None)
+    defined_at = None
+    if code is not None:
+        defined_at = (code.co_filename, code.co_firstlineno, code.co_name)
+    try:
+        yours = f"def {name}{inspect.signature(getattr(member, '__func__', member))}:"
+    except (TypeError, ValueError):
+        yours = ""
+    return SignatureError(f"{name}() must take {takes}: write `{write}`"
+                         + (f" (yours is `{yours}`)" if yours else ""), defined_at)
 
 
 def seated(agent: object) -> Seated:

@@ -1,0 +1,133 @@
+"""A course, round two (issue 67): a real class's mistakes never end the study's outputs, and
+each failure is said at the student's own line.
+
+- `def reset(self):` without `seed` played every game, then ended `--html` with `a 'end'
+  record before 'begin'` (no page, no pairs) and named `logic_agents/world/seat.py:96`.
+- An error in a library the agent called named the library's file, not the student's line.
+- A replay that fails is that student's note; the page is always written.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from logic_agents.cli import main
+from logic_agents.errors import SignatureError
+from logic_agents.study.rows import read_rows
+from logic_agents.world.calls import agent_frames
+from logic_agents.world.seat import Seat
+
+BASE = "from logic_agents.games.daggers.agents import SinglePointAgent\n\n\n"
+STUDENTS = {
+    "ann": BASE + "class Agent(SinglePointAgent):\n    def reset(self):\n        pass\n",
+    "bob": BASE + "class Agent(SinglePointAgent):\n    pass\n",
+    "cat": BASE + "class Agent(SinglePointAgent):\n    def act(self):\n        return None\n",
+    "dan": "import json\n" + BASE + "class Agent(SinglePointAgent):\n"
+           "    def act(self, observation):\n        return json.loads('not json')\n",
+}
+
+
+@pytest.fixture
+def students(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name, source in STUDENTS.items():
+        (tmp_path / "students" / name).mkdir(parents=True)
+        (tmp_path / "students" / name / "agent.py").write_text(source)
+    monkeypatch.chdir(tmp_path)  # as a teacher runs it: relative paths from the course folder
+    return tmp_path
+
+
+@pytest.mark.slow
+def test_a_bad_signature_costs_its_student_only_and_is_said_at_their_line(students, capsys):
+    code = main(["compare", "EASY1", "EASY2", "--submissions", "students", "--runs", "1",
+                 "--out", "runs.csv", "--html", "class.html", "--grades", "grades.csv",
+                 "--sandbox", "none"])
+    err = capsys.readouterr().err
+    assert code == 3, err  # some agents failed; every output was written
+    rows = {(r.agent, r.map): r for r in read_rows(Path("runs.csv"))}
+    ann, cat, dan = rows["ann", "EASY1"], rows["cat", "EASY1"], rows["dan", "EASY1"]
+    assert ann.outcome == cat.outcome == dan.outcome == "error"
+    assert ann.error.startswith("SignatureError: reset() must take seed: write "
+                                "`def reset(self, seed=None):` (yours is `def reset(self):`)")
+    assert "students/ann/agent.py:5 in reset: def reset(self):" in ann.error, ann.error
+    assert cat.error.startswith("SignatureError: act() must take the observation: write "
+                                "`def act(self, observation):` (yours is `def act(self):`)")
+    assert "students/cat/agent.py:5 in act" in cat.error, cat.error
+    # the library's error at the student's line, not json/decoder.py's
+    assert dan.error.startswith("JSONDecodeError") and "students/dan/agent.py:7 in act" in \
+        dan.error, dan.error
+    for row in rows.values():
+        assert "logic_agents/" not in row.error and str(students) not in row.error
+        assert "json/" not in row.error, row.error
+    page = Path("class.html").read_text()
+    assert "ann" in page and "bob" in page  # the page was written, every student on it
+    replays = sorted(p.name for p in Path("class_replays").iterdir())
+    assert any("-ann-" in name for name in replays), replays  # replayed up to the failure
+    with open("grades.csv", newline="", encoding="utf-8-sig") as f:
+        assert {r["agent"] for r in csv.DictReader(f)} == set(STUDENTS)
+
+
+def test_a_replay_that_fails_is_a_note_and_the_page_is_written(students, capsys, monkeypatch):
+    import logic_agents.web.study as study_page
+
+    real = study_page.record_episode
+
+    def breaks_on_bob(spec, world, agent, seed, instance, map_name, *rest, **kw):
+        if getattr(agent, "name", "") == "spx-2":  # bob's SinglePointAgent, renamed
+            raise RuntimeError("the replay broke")
+        return real(spec, world, agent, seed, instance, map_name, *rest, **kw)
+
+    monkeypatch.setattr(study_page, "record_episode", breaks_on_bob)
+    code = main(["compare", "EASY1", "--agents", "spx,students/bob/agent.py:Agent",
+                 "--runs", "1", "--html", "class.html", "--sandbox", "none"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert re.search(r"note: spx-2 on EASY1 run 0: no replay page \(RuntimeError: the "
+                     r"replay broke\)", err), err
+    assert "study page: class.html" in err and Path("class.html").exists()
+    assert "the replay broke" in Path("class.html").read_text()
+
+
+class _NoSeed:
+    def reset(self):
+        pass
+
+    def act(self, observation):
+        return None
+
+
+class _RaisesTypeError:
+    def reset(self, seed=None):
+        raise TypeError("my own bug")
+
+    def act(self, observation):
+        return None
+
+
+def test_only_a_call_the_signature_refuses_is_a_signature_error():
+    with pytest.raises(SignatureError) as raised:
+        Seat(_NoSeed()).reset(3)
+    assert str(raised.value) == ("reset() must take seed: write `def reset(self, seed=None):` "
+                                 "(yours is `def reset(self):`)")
+    file, line, name = raised.value.defined_at
+    assert file == __file__ and name == "reset"
+    assert "def reset(self):" in Path(file).read_text().splitlines()[line - 1]
+    assert f"{Path(__file__).name}\", line {line}, in reset" in agent_frames(raised.value)
+    with pytest.raises(TypeError, match="my own bug") as own:
+        Seat(_RaisesTypeError()).reset(3)
+    assert not isinstance(own.value, SignatureError)
+
+
+def test_frames_keep_the_agents_lines_not_the_librarys():
+    def agent_act():
+        return json.loads("not json")
+
+    try:
+        agent_act()
+    except ValueError as e:
+        frames = agent_frames(e)
+    assert "in agent_act" in frames and "json" + "/decoder.py" not in frames, frames
