@@ -125,7 +125,7 @@ def test_stop_on_broken_keeps_the_old_stop(capsys):
 
 
 def test_the_grades_have_a_line_per_agent_best_first(played):
-    with open(played["grades"], newline="") as f:
+    with open(played["grades"], newline="", encoding="utf-8-sig") as f:
         grades = list(csv.DictReader(f))
     assert [g["agent"] for g in grades][:2] == ["satx", "spx"] or \
         {g["agent"] for g in grades[:2]} == {"spx", "satx"}
@@ -148,7 +148,7 @@ def test_the_report_rebuilds_what_compare_printed(played, capsys, tmp_path):
     study = Study.load(played["out"])
     assert study.summary.to_json() == played["summary"] and study.game == "daggers"
     assert study.meta["seed"] == "secret"
-    with open(played["grades"], newline="") as f:
+    with open(played["grades"], newline="", encoding="utf-8-sig") as f:
         assert [g["agent"] for g in study.grades()] == [row["agent"] for row in csv.DictReader(f)]
 
 

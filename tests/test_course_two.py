@@ -131,3 +131,25 @@ def test_frames_keep_the_agents_lines_not_the_librarys():
     except ValueError as e:
         frames = agent_frames(e)
     assert "in agent_act" in frames and "json" + "/decoder.py" not in frames, frames
+
+
+def test_a_study_not_on_a_terminal_says_how_far_it_is(capsys, monkeypatch):
+    """17.5 minutes of silence in a log: a study whose output is not a terminal now says,
+    once a minute (every row here), how many games are done, the rate, what is left and how
+    many agents fail so far."""
+    import logic_agents.cli.compare as compare_command
+
+    monkeypatch.setattr(compare_command, "PROGRESS_LINE_S", 0.0)
+    assert main(["compare", "EASY1", "EASY2", "--agents", "spx,rpx", "--runs", "1"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines()
+             if line.startswith("progress: ")]
+    assert len(lines) == 4 and lines[-1].startswith("progress: 4 of 4 games (100%), "), lines
+    assert lines[-1].endswith("about 0 s left; 0 agent(s) failing so far"), lines
+
+
+def test_a_progress_line_reads_as_a_person_would_say_it():
+    from logic_agents.cli.compare import progress_line
+
+    assert progress_line(1000, 4040, 200.0, 3) == (
+        "progress: 1,000 of 4,040 games (25%), 5.0 a second, about 10 min left; 3 agent(s) "
+        "failing so far")

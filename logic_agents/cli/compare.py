@@ -62,6 +62,25 @@ from logic_agents.world.seat import Elsewhere
 from logic_agents.world.spec import AgentEntry, GameSpec, Generator
 
 PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
+PROGRESS_LINE_S = 60.0  # how often a study not on a terminal says how far it is
+LIVE_AGENTS = 6  # past this many agents, the bar counts the failing ones, not win rates
+
+
+def progress_line(done: int, total: int, elapsed: float, failing: int) -> str:
+    """One line of a study's progress, for a log: games done, the rate, what is left."""
+    rate = done / elapsed if elapsed > 0 else 0.0
+    left = (total - done) / rate if rate > 0 else 0.0
+    return (f"progress: {done:,} of {total:,} games ({100 * done / max(total, 1):.0f}%), "
+            f"{rate:.1f} a second, about {_duration(left)} left; {failing} agent(s) failing "
+            "so far")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def add_parser(sub: ParserMaker) -> None:
@@ -206,7 +225,14 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
 
     spec = _game(args)
@@ -270,15 +296,21 @@ def run(args: argparse.Namespace) -> int:
     # at every row made a 20,000-game study quadratic: 0.06 ms a row by its end)
     tally: dict[str, list[float]] = {label: [0, 0.0] for label in labels}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, disable=not err.is_terminal) as progress:
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                  disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=total)
 
         unshown = [0, 0.0]  # rows not yet on the bar, and when it was last drawn
+        failing: set[str] = set()  # agents with a failed game so far
+        started = said = time.monotonic()  # when the study began, when a line was last said
 
         def show() -> None:
-            live = "  ".join(
-                f"{a} {total / games:.1f}" if scored else f"{a} {100 * total / games:.1f}%"
-                for a, (games, total) in tally.items() if games)
+            if len(tally) <= LIVE_AGENTS:
+                live = "  ".join(
+                    f"{a} {total / games:.1f}" if scored else f"{a} {100 * total / games:.1f}%"
+                    for a, (games, total) in tally.items() if games)
+            else:  # a class: who fails, not 200 win rates
+                live = f"{len(failing)} of {len(tally)} agents failing"
             progress.update(task, advance=unshown[0], description=live)
             unshown[0], unshown[1] = 0, time.monotonic()
 
@@ -286,11 +318,18 @@ def run(args: argparse.Namespace) -> int:
             count = tally[row.agent]
             count[0] += 1
             count[1] += (row.score or 0) if scored else row.won  # as summarize counts
+            if row.failed:
+                failing.add(row.agent)
             unshown[0] += 1
             # the bar is drawn ten times a second: updated at every row, it cost a study of
             # quick games 0.02 ms a game
             if time.monotonic() - unshown[1] >= PROGRESS_EVERY_S:
                 show()
+            nonlocal said
+            if not err.is_terminal and time.monotonic() - said >= PROGRESS_LINE_S:
+                said = time.monotonic()  # a log, not a terminal: a line a minute
+                done = int(sum(c[0] for c in tally.values()))
+                err.print(progress_line(done, total, said - started, len(failing)))
 
         study_notes: list[str] = []  # what the study says of itself (batch.compare's on_note)
         try:

@@ -368,6 +368,11 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
                                    "or choose another --out")
         key = secrets.token_hex(16)  # the referee's seal on its rows (rows.seal_of)
+        try:  # `--out results/runs.csv`: the folder is made, as --html's is
+            out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise FormatError(f"cannot make the results' folder: {e.strerror or e}",
+                              str(out.parent), 0, 0) from None
         if holds:
             check_resumed_study(out, study, fixed_ok=settings.retry_errors)
             key = sealing_key(out)

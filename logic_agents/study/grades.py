@@ -89,7 +89,11 @@ def _cell(value: object) -> object:
 
 
 def write_grades(path: str | os.PathLike[str], grades: Sequence[Record]) -> None:
-    """The grades as CSV at `path` (written whole, then renamed into place)."""
+    """The grades as CSV at `path` (written whole, then renamed into place).
+
+    UTF-8 with a byte-order mark: Excel reads `zoë` as it is only with one (Python reads it
+    with encoding="utf-8-sig"). The folder is made when it is not there.
+    """
     target = Path(path)
     if target.suffix.lower() != ".csv":
         raise FormatError("the grades are CSV; name the file FILE.csv", str(target), 0, 0)
@@ -100,7 +104,8 @@ def write_grades(path: str | os.PathLike[str], grades: Sequence[Record]) -> None
         writer.writerow({k: _cell(v) for k, v in grade.items()})
     tmp = target.with_name(f".{target.name}.tmp")
     try:
-        tmp.write_text(text.getvalue(), encoding="utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text.getvalue(), encoding="utf-8-sig")
         os.replace(tmp, target)
     except OSError as e:
         raise FormatError(f"cannot write the grades: {e.strerror or e}", str(target), 0, 0) \
