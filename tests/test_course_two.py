@@ -153,3 +153,83 @@ def test_a_progress_line_reads_as_a_person_would_say_it():
     assert progress_line(1000, 4040, 200.0, 3) == (
         "progress: 1,000 of 4,040 games (25%), 5.0 a second, about 10 min left; 3 agent(s) "
         "failing so far")
+
+
+# -- "play it again" plays it again --------------------------------------------------------------
+ODD = BASE + '''class Agent(SinglePointAgent):
+    name = "odd"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.fails = seed is not None and seed % 2 == 1  # its own seed, not the world's
+
+    def act(self, observation):
+        if self.fails:
+            raise RuntimeError("an odd seed")
+        return super().act(observation)
+'''
+
+
+def _played_again(command: str, capsys) -> tuple[str, int]:
+    import shlex
+
+    words = shlex.split(command)
+    assert words[:2] == ["logic-agents", "play"], command
+    main([*words[1:], "--json", "--sandbox", "none"])
+    result = json.loads(capsys.readouterr().out)
+    return result["outcome"], result["steps"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_record", [True, False])
+def test_every_play_it_again_command_plays_the_game_again(tmp_path, monkeypatch, capsys,
+                                                          with_record):
+    """The page's command named a map by its name (which `play` cannot find for a held-out
+    file or a generated board), left the caps out and gave the agent another seed. Each
+    command is run here and ends as the study's game did: with the results file, from its
+    record (a generated board too); without one, from the map's file, caps and agent seed
+    spelled out."""
+    from logic_agents.cli.common import caps_of
+    from logic_agents.cli.study_outputs import play_again
+    from logic_agents.referee.clock import Caps
+    from logic_agents.study.entries import entries_from_references
+    from logic_agents.world.registry import get_game
+    from logic_agents.world.seeds import study_key
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "held-out").mkdir()
+    for name in ("EASY1", "EASY2"):  # a held-out folder: maps play knows by no name
+        text = (Path(__file__).resolve().parent.parent / "logic_agents" / "maps" / "daggers" /
+                "2018" / f"{name}.txt").read_text()
+        (tmp_path / "held-out" / f"hidden-{name.lower()}.txt").write_text(
+            text.replace(f"name: {name}", f"name: hidden-{name.lower()}"))
+    (tmp_path / "odd.py").write_text(ODD)
+    argv = ["compare", "held-out", "--agents", "spx,rpx,odd.py:Agent", "--runs", "3",
+            "--seed", "12", "--sandbox", "none", "--move-timeout", "7", "--json"]
+    if with_record:
+        argv += ["--generate", "beginner", "--count", "1", "--out", "runs.csv"]
+    main(argv)
+    capsys.readouterr()
+    spec = get_game("daggers")
+    entries = entries_from_references(["held-out"], spec)
+    rows = [r for r in read_rows(Path("runs.csv"))] if with_record else None
+    if rows is None:  # no results file: the study's rows, from its JSON's absence, played
+        from logic_agents.referee.isolation import Isolation
+        from logic_agents.study import batch
+
+        rows = batch.compare(["spx", "rpx", "odd.py:Agent"], entries, runs=3, seed=12,
+                             isolation=Isolation(sandbox="none"),
+                             caps=Caps(move_timeout=7))
+    again = play_again({"odd": "odd.py:Agent"}, "daggers", "runs.csv" if with_record else None,
+                       entries, Caps(move_timeout=7), study_key(12))
+    assert {r.outcome for r in rows if r.agent == "odd"} >= {"error"}  # some seeds are odd
+    assert any(r.outcome == "won" for r in rows if r.agent == "odd")
+    for row in rows:
+        command = again(row)
+        if not with_record:
+            assert "--move-timeout 7" in command and "held-out/hidden-" in command, command
+        assert _played_again(command, capsys) == (row.outcome, row.steps), (command, row)
+    if with_record:
+        assert any(r.map.startswith("beginner") or "s0" in r.map for r in rows
+                   if r.map not in ("hidden-easy1", "hidden-easy2"))
+    del caps_of

@@ -843,9 +843,9 @@ class InTmp(SinglePointAgent):
         super().reset(seed)
         with tempfile.NamedTemporaryFile(dir="/tmp") as f:  # /tmp is the sandbox's: writable
             f.write(b"x")
-        # the sandbox's /tmp: its own file (and the bytecode Python wrote of it), nothing else
-        own = {os.path.basename(__file__), "__pycache__"}
-        self.found = len(set(os.listdir("/tmp")) - own)
+        # the machine's /tmp is out of sight: the mark the test left beside this file too
+        mark = os.path.join("/tmp", os.path.basename(__file__).replace("agent", "mark"))
+        self.found = int(os.path.exists(mark))
 
     def stats(self):
         return {**super().stats(), "found": self.found}
@@ -858,10 +858,13 @@ def test_an_agent_saved_in_tmp_itself_is_shown_alone(capsys):
     read-only (no temporary file could be made) and walked by every sweep (7.7 s for one
     game here). It is shown alone, like a single file beside another agent."""
     path = Path(f"/tmp/la-agent-{os.getpid()}.py")
+    mark = Path(f"/tmp/la-mark-{os.getpid()}.py")
     path.write_text(IN_TMP)
+    mark.write_text("on the machine's /tmp")
     try:
         rows = batch.compare([f"{path}:InTmp"], _expert(1), runs=1, seed=5,
                              isolation=Isolation(sandbox="bwrap"))
     finally:
         path.unlink()
+        mark.unlink()
     assert [r.error for r in rows] == [""] and rows[0].stats["found"] == 0, rows

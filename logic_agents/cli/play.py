@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -37,12 +38,15 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import Clock
 from logic_agents.referee.pool import run_child
 from logic_agents.solving.puzzle import CappedSearchAgent
+from logic_agents.study.record import read_study
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, own_name
 from logic_agents.world.declared import Option
-from logic_agents.world.options import nonnegative_float
+from logic_agents.world.options import integer, nonnegative_float
+from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import MAP_SUFFIXES, locate, resolve
 from logic_agents.world.runner import run_episode
+from logic_agents.world.seeds import agent_seed, study_key
 from logic_agents.world.spec import AgentEntry, GameSpec
 from logic_agents.world.trace import Trace, trace_header
 from logic_agents.world.values import Instance
@@ -59,6 +63,13 @@ def add_parser(sub: ParserMaker) -> None:
                              + "An agent of yours: --agent my_agent.py:MyAgent. "
                              + agents_epilog())
     episode_flags(p)
+    p.add_argument("--agent-seed", dest="agent_seed", type=integer, default=None, metavar="N",
+                   help="the seed the agent's reset gets (default: one derived from --seed); "
+                   "a study's 'play it again' command gives the one its game's agent got")
+    p.add_argument("--study", metavar="RESULTS.csv", default=None,
+                   help="play a game of that study again: MAP is a map's name in it (GROUP/NAME "
+                   "where two groups share a name), read from its record (a generated board "
+                   "too); the agent's seed and the caps are the study's unless given")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--json", action="store_true", help="print one JSON result object only")
     p.add_argument("--explain", action="store_true",
@@ -86,7 +97,7 @@ def add_parser(sub: ParserMaker) -> None:
 
 def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     """The flags this game and agent add (the second parsing pass)."""
-    spec = game_of(args, [args.map])
+    spec = study_game(args.study) if getattr(args, "study", None) else game_of(args, [args.map])
     args.agent = args.agent or spec.default_agent
     flags = [(f"{spec.name} world", o) for o in spec.options]
     return flags + declared_flags(agent_entries(spec, [args.agent], args), spec)
@@ -117,11 +128,55 @@ class OneGame:
 
 
 def prepare(args: argparse.Namespace) -> OneGame:
-    spec = game_of(args, [args.map])
-    map_path, instance = load_one(args.map, spec)
+    if getattr(args, "study", None):
+        spec, map_path, instance = from_study(args, args.study)
+    else:
+        spec = game_of(args, [args.map])
+        map_path, instance = load_one(args.map, spec)
     (entry,) = agent_entries(spec, [args.agent or spec.default_agent], args)
     options = given_options(args, [entry], spec)[entry.name]
     return OneGame(spec, map_path, instance, entry, options, world_options(spec, args))
+
+
+def study_game(results: str) -> GameSpec:
+    """The game of the study whose results file is `results` (from its record)."""
+    return get_game(str(read_study(Path(results)).get("game", "")))
+
+
+def from_study(args: argparse.Namespace, results: str) -> tuple[GameSpec, str, Instance]:
+    """(the game, where the map came from, the map) of `play MAP --study RESULTS.csv`.
+
+    The map is read from the study's record, which keeps every instance as the game writes
+    it; the agent's seed is the one the study's game gave (derived from the record's seed,
+    secret or not: whoever holds the record may replay its games) unless --agent-seed is
+    given, and the caps are the study's unless given.
+    """
+    record = read_study(Path(results))
+    spec = get_game(str(record.get("game", "")))
+    if args.game and args.game != spec.name:
+        raise UsageError(f"--study {results} is a study of {spec.name}, not {args.game}")
+    texts, instances = record.get("texts"), record.get("instances") or []
+    if not isinstance(texts, list) or len(texts) != len(instances):
+        raise UsageError(f"--study {results}: its record keeps no maps (a study of an older "
+                         "logic-agents): name the map's file instead")
+    found = [(i, t) for i, t in zip(instances, texts)
+             if args.map in (i.get("name"), f"{i.get('group')}/{i.get('name')}")]
+    if not found:
+        names = sorted({str(i.get("name")) for i in instances})
+        raise UsageError(f"--study {results}: no map {args.map!r} in it (it has "
+                         f"{', '.join(names[:8])}{' ...' if len(names) > 8 else ''})")
+    if len({(i.get("group"), t) for i, t in found}) > 1:
+        raise UsageError(f"--study {results}: two groups have a map {args.map!r}; name it "
+                         f"GROUP/NAME ({', '.join(str(i.get('group')) for i, _ in found)})")
+    where = f"{results}.study.json#{args.map}"
+    instance = spec.instances.parse(str(found[0][1]), where)
+    if args.agent_seed is None:
+        args.agent_seed = agent_seed(args.seed, study_key(int(record["seed"])))
+    caps = record.get("caps") or {}
+    for name in ("move_timeout", "game_timeout", "memory_cap"):
+        if getattr(args, name, None) is None:
+            setattr(args, name, caps.get(name) or 0)  # 0: no cap, as the study had
+    return spec, where, instance
 
 
 def run(args: argparse.Namespace) -> int:
@@ -209,7 +264,8 @@ def _episode(args: argparse.Namespace, spec: GameSpec, entry: AgentEntry, option
         console.print(render_markup(obs))
 
     result = run_episode(world, agent, args.seed, trace, game=spec.name, map_name=instance.name,
-                         on_step=on_step if show or explained else None, clock=clock)
+                         on_step=on_step if show or explained else None, clock=clock,
+                         agent_seed=args.agent_seed)
     if show and last:
         console.print(render_markup(last[0]))
     return result, about_agent(agent)
@@ -233,7 +289,7 @@ def _watch(args: argparse.Namespace, spec: GameSpec, world: AnyWorld, agent: Any
         first, _ = spec.make_world(instance, **wopts).reset(seed=args.seed)
         watcher.show(first)
         result = run_episode(world, agent, args.seed, trace, game=spec.name,
-                             map_name=instance.name, clock=clock,
+                             map_name=instance.name, clock=clock, agent_seed=args.agent_seed,
                              on_step=lambda obs, action, reward: watcher.show(
                                  obs, action, clock.last_why or "", reward))
     return result, about_agent(agent)

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                                                f", seed {study.meta.get('seed', '')}"))
         page = study_page(title, summary.to_json(), study.rows, {}, (), study.meta,
                           maps=[m.to_json() for m in study.by_map], public=args.public,
-                          again=play_again(study.sources, study.game))
+                          again=play_again(study.sources, study.game, args.results))
         with open(args.html, "w", encoding="utf-8") as f:
             f.write(page)
         err.print(f"study page: {escape(args.html)}" + (" (public)" if args.public else ""))

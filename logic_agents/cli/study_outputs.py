@@ -16,22 +16,23 @@ import argparse
 import datetime
 import platform
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.markup import escape
 
 from logic_agents._version import __version__
-from logic_agents.cli.common import PROG, caps_of, refuse_overwrite
+from logic_agents.cli.common import PROG, caps_of, portable_path, refuse_overwrite
 from logic_agents.cli.episode import world_fault
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary, per_map
 from logic_agents.web.study import write_study
-from logic_agents.world.seeds import study_key
+from logic_agents.world.seeds import agent_seed, study_key
 from logic_agents.world.spec import GameSpec
 
 # --replays auto: every game's page up to this many games (a 9,000-game study's pages took
@@ -126,17 +127,40 @@ def study_meta(args: argparse.Namespace) -> dict[str, str]:
             "made": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
 
 
-def play_again(sources: dict[str, str], game: str) -> Callable[[Row], str]:
-    """The `play` command of a failed game: its map, its agent's file, the game's seed.
+def play_again(sources: dict[str, str], game: str, results: str | None = None,
+               maps: Sequence[MapEntry] = (), caps: Caps | None = None,
+               agent_key: bytes | None = None) -> Callable[[Row], str]:
+    """The `play` command that plays a failed game again, as it went in the study.
 
-    The world draws as it did in the study; an agent that draws from its own seed was given
-    one derived from the study's key, which `play` does not know.
+    With the study's results file (`results`), `play MAP --study RESULTS`: the map (a
+    generated board too), the agent's seed and the caps come from its record, so it runs as
+    printed for whoever holds that record (the teacher; a student has no record, and no
+    secret seed). Without one: the map's file, the caps and the agent's own seed (from
+    `agent_key`) are spelled out; "" for a map no file holds (generated, inline).
     """
+    groups: dict[str, set[str]] = {}
+    for entry in maps:
+        groups.setdefault(entry.instance.name, set()).add(entry.group)
+    files = {(e.group, e.instance.name): e.source for e in maps}
+
     def command(row: Row) -> str:
         source = sources.get(row.agent, "")
         agent = row.agent if source in ("", "builtin") else source
-        return shlex.join(["logic-agents", "play", row.map, "--game", game, "--agent", agent,
-                           "--seed", str(row.seed)])
+        if results:
+            named = row.map if len(groups.get(row.map, ())) <= 1 else f"{row.group}/{row.map}"
+            return shlex.join(["logic-agents", "play", named, "--study", results, "--agent",
+                               agent, "--seed", str(row.seed)])
+        file = files.get((row.group, row.map), "")
+        if maps and not file:
+            return ""  # a generated or inline map: only the record keeps it (--out)
+        capped = caps or DEFAULT_CAPS
+        words = ["logic-agents", "play", portable_path(file) if file else row.map, "--game",
+                 game, "--agent", agent, "--seed", str(row.seed)]
+        if agent_key is not None:
+            words += ["--agent-seed", str(agent_seed(row.seed, agent_key))]
+        words += ["--move-timeout", f"{capped.move_timeout or 0:g}", "--game-timeout",
+                  f"{capped.game_timeout or 0:g}", "--memory-cap", str(capped.memory_cap or 0)]
+        return shlex.join(words)
     return command
 
 
@@ -165,7 +189,8 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
                                          list(dict.fromkeys(e.group for e in entries)))],
                                      replays,
                                      study_key(args.seed), args.public,
-                                     play_again(sources, spec.name))
+                                     play_again(sources, spec.name, args.out, entries,
+                                                caps_of(args), study_key(args.seed)))
     for note in notes:
         err.print(f"note: {note}")
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",

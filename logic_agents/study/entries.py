@@ -26,6 +26,7 @@ from logic_agents.world.values import Instance
 class MapEntry:
     instance: Instance
     group: str
+    source: str = ""  # what `play` reads it from: FILE, FILE:K, a shipped name ("" inline)
 
 
 GROUP_BY = ("auto", "folder", "file", "map", "preset")
@@ -75,7 +76,10 @@ def entries_from_references(items: Iterable[str], spec: GameSpec,
         base = source.rsplit(":", 1)[0] if ":" in source else source
         path = None if source == label else Path(base)
         many = len(instances) > 1 or spec.instances.many
-        entries += [MapEntry(i, group_of(i, path, many, group_by)) for i in instances]
+        entries += [MapEntry(i, group_of(i, path, many, group_by),
+                             "" if path is None else f"{base}:{k}" if len(instances) > 1
+                             else source)
+                    for k, i in enumerate(instances, start=1)]
     return entries
 
 
@@ -95,5 +99,7 @@ def entries_from_paths(paths: Iterable[str | Path], load: Callable[[Path], Any],
             loaded = load(file)
             listed = loaded if isinstance(loaded, list) else [loaded]
             several = isinstance(loaded, list) if many is None else many
-            entries += [MapEntry(i, group_of(i, file, several, group_by)) for i in listed]
+            entries += [MapEntry(i, group_of(i, file, several, group_by),
+                                 f"{file}:{k}" if len(listed) > 1 else str(file))
+                        for k, i in enumerate(listed, start=1)]
     return entries

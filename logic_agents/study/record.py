@@ -64,6 +64,9 @@ def study_record(game: str, agents: Sequence[str], entries: Sequence[MapEntry], 
         "maps": [e.instance.name for e in entries],
         "instances": [{"name": e.instance.name, "group": e.group,
                        "sha256": instance_hash(spec, e.instance)} for e in entries],
+        # each instance as the game writes it (not part of the identity: the hashes are), so
+        # `play MAP --study RESULTS` plays any game of the study again, a generated board too
+        "texts": [spec.instances.format(e.instance) for e in entries],
     }
     if caps is not None:
         record["caps"] = dataclasses.asdict(caps)

@@ -140,7 +140,8 @@ def failures(rows: Sequence[FailedRow], links: Mapping[tuple[str, str, int, int]
                        f"<code class=\"error\">{escaped(first.error or first.outcome)}</code></p>")
             if link:
                 out.append(f'<p><a href="{escaped(link)}">its replay, up to the failure</a></p>')
-            if again is not None:
-                out.append(f"<p>Play it again: <code>{escaped(again(first))}</code></p>")
+            command = again(first) if again is not None else ""
+            if command:  # none for a map that only a study's record keeps, without one
+                out.append(f"<p>Play it again: <code>{escaped(command)}</code></p>")
         out.append("</details>")
     return "".join(out)

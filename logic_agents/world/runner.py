@@ -30,7 +30,8 @@ from logic_agents.world.calls import Calls, PassThrough
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, Outcome
 from logic_agents.world.outcomes import ended, finished, world_summary
 from logic_agents.world.seat import Seated, seated
-from logic_agents.world.seeds import PUBLIC_KEY, agent_seed
+from logic_agents.world.seeds import PUBLIC_KEY
+from logic_agents.world.seeds import agent_seed as derived_seed
 from logic_agents.world.trace import Trace
 
 MAX_COUNTER = 10**15  # a results file keeps counters below this (see study.rows.read_rows)
@@ -52,6 +53,7 @@ def run_episode(
     on_step: Callable[[Any, Any, float], None] | None = None,  # (the game's obs, action, reward)
     clock: Calls | None = None,
     agent_key: bytes = PUBLIC_KEY,
+    agent_seed: int | None = None,
 ) -> EpisodeResult:
     """Play one episode.
 
@@ -69,6 +71,7 @@ def run_episode(
         on_step: called with (observation, action, reward) after each step.
         clock: the caps on the agent's calls.
         agent_key: the key the agent's seed is derived with (a study's own, else public).
+        agent_seed: the agent's seed itself, given (a study's game played again), instead.
 
     Returns:
         The EpisodeResult.
@@ -81,8 +84,8 @@ def run_episode(
     state = _Episode()
     failure: AgentFailed | None = None
     try:
-        _play(world, seat, seed, agent_seed(seed, agent_key), trace, game, map_name, on_step,
-              clock, state)
+        given = agent_seed if agent_seed is not None else derived_seed(seed, agent_key)
+        _play(world, seat, seed, given, trace, game, map_name, on_step, clock, state)
     except AgentFailed as e:
         failure = e
     except PassThrough:  # a framework hook stopped the episode: the agent is still closed
