@@ -233,3 +233,53 @@ def test_every_play_it_again_command_plays_the_game_again(tmp_path, monkeypatch,
         assert any(r.map.startswith("beginner") or "s0" in r.map for r in rows
                    if r.map not in ("hidden-easy1", "hidden-easy2"))
     del caps_of
+
+
+# -- feedback to hand back ------------------------------------------------------------------------
+def test_each_student_gets_a_folder_of_their_own_feedback(students, capsys):
+    """One folder per agent, named in the student's own letters, with their own page (rank
+    among the class, never another name; each failure at their line, its replay copied in,
+    a command a student can run) and Gradescope's results.json; `report` writes the same
+    from the results file alone."""
+    (students / "students" / "zoë müller").mkdir()
+    (students / "students" / "zoë müller" / "agent.py").write_text(STUDENTS["bob"])
+    code = main(["compare", "EASY1", "EASY2", "--submissions", "students", "--runs", "1",
+                 "--out", "runs.csv", "--html", "class.html", "--feedback", "feedback",
+                 "--sandbox", "none"])
+    err = capsys.readouterr().err
+    assert code == 3 and "feedback: feedback (5 folders, one per agent)" in err, err
+    names = {*STUDENTS, "zoë müller"}
+    assert {p.name for p in Path("feedback").iterdir()} == names
+    for name in names:
+        own = Path("feedback") / name
+        page = (own / "index.html").read_text()
+        results = json.loads((own / "results.json").read_text())
+        assert re.search(rf"rank \d of 5; 2 games", page), page
+        body = page.split("<body", 1)[1]  # (its style sheet says "truncated")
+        for other in names - {name}:  # no other student's name (nor their folder's)
+            said = re.compile(rf"\b{re.escape(other)}\b")
+            assert not said.search(body) and not said.search(
+                json.dumps(results, ensure_ascii=False)), (name, other)
+        assert {"score", "output", "visibility", "tests"} <= set(results)
+        assert [t["name"] for t in results["tests"]] == ["2018/EASY1", "2018/EASY2"]
+        assert all(t["max_score"] == 1 for t in results["tests"])
+    ann = (Path("feedback") / "ann" / "index.html").read_text()
+    assert "reset() must take seed" in ann and "students/ann/agent.py:5" in ann
+    replays = list((Path("feedback") / "ann" / "replays").iterdir())
+    assert len(replays) == 2 and all(f'href="replays/{p.name}"' in ann for p in replays)
+    assert "Play it again: <code>logic-agents play maps/daggers/2018/EASY1.txt" in ann, ann
+    assert "--agent-seed" in ann and "--study" not in ann  # what a student can run
+    first = {n: (Path("feedback") / n / "results.json").read_text() for n in names}
+    assert main(["report", "runs.csv", "--feedback", "again"]) == 0
+    for name in names:  # from the results file: the same results
+        again = json.loads((Path("again") / name / "results.json").read_text())
+        assert again["score"] == json.loads(first[name])["score"]
+
+
+@pytest.mark.parametrize("agent, folder", [
+    ("zoë_müller", "zoë_müller"), ("a/b", "a_b"), (".hidden", "_hidden"), ("=2+3", "=2+3"),
+    ("tab\there", "tab_here"), ("", "_"), ("con:1", "con_1")])
+def test_a_feedback_folder_keeps_the_students_letters(agent, folder):
+    from logic_agents.study.feedback import folder_name
+
+    assert folder_name(agent) == folder

@@ -38,6 +38,7 @@ from logic_agents.cli.study_outputs import (
     baseline_of,
     check_outputs,
     output_flags,
+    play_again,
     report_failures,
     seed_words,
     write_html,
@@ -48,6 +49,7 @@ from logic_agents.ground.output import make_console
 from logic_agents.referee.agents import distinct_names
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
+from logic_agents.study.feedback import write_feedback
 from logic_agents.study.grades import grade_rows, source_of, write_grades
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
@@ -59,6 +61,7 @@ from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.seat import Elsewhere
+from logic_agents.world.seeds import study_key
 from logic_agents.world.spec import AgentEntry, GameSpec, Generator
 
 PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
@@ -363,9 +366,18 @@ def run(args: argparse.Namespace) -> int:
     if args.grades:
         write_grades(args.grades, grade_rows(summary, rows, sources))
         err.print(f"grades: {args.grades}")
+    again = play_again(sources, spec.name, args.out, entries, caps_of(args),
+                       study_key(args.seed))
+    replays = {}
     if args.html:
-        write_html(args, spec, summary, rows, entries, options, wopts, err,
-                   {e.name: e for e in entries_of_agents}, sources)
+        replays = write_html(args, spec, summary, rows, entries, options, wopts, err,
+                             {e.name: e for e in entries_of_agents}, again)
+    if args.feedback:  # a student's command names the map's file (they have no record)
+        theirs = play_again(sources, spec.name, None, entries, caps_of(args),
+                            study_key(args.seed))
+        written = write_feedback(args.feedback, spec.name, summary, rows, sources, theirs,
+                                 replays)
+        err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"
                   + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))

@@ -21,6 +21,7 @@ from logic_agents.cli.study_outputs import (
     report_failures,
 )
 from logic_agents.ground.output import make_console
+from logic_agents.study.feedback import write_feedback
 from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
 from logic_agents.web.study import study_page
@@ -54,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if args.grades:
         study.write_grades(args.grades)
         err.print(f"grades: {escape(args.grades)}")
+    if args.feedback:
+        written = write_feedback(args.feedback, study.game, summary, study.rows, study.sources,
+                                 play_again(study.sources, study.game, args.results))
+        err.print(f"feedback: {escape(args.feedback)} ({written} folders, one per agent)")
     if args.html:
         title = (f"{study.game}: {len(summary.agents)} agents, "
                  f"{len(study.rows)} games" + ("" if args.public else

@@ -17,6 +17,7 @@ import datetime
 import platform
 import shlex
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -53,6 +54,10 @@ def output_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--public", action="store_true",
                    help="write the --html page to publish: the leaderboard and counts, "
                    "without the command, hidden paths, seeds, error messages or replays")
+    p.add_argument("--feedback", metavar="DIR", default=None,
+                   help="write one folder per agent to hand back: its own page (its rank, "
+                   "games, failures at its own lines, the commands that play them again, its "
+                   "replays) and a results.json in Gradescope's autograder format")
 
 
 def baseline_of(args: argparse.Namespace) -> tuple[str, ...]:
@@ -76,6 +81,9 @@ def check_outputs(args: argparse.Namespace) -> None:
         refuse_overwrite(args.grades, args.force, "--grades")
     if args.public and not args.html:
         raise UsageError("--public is the form of the --html page; give --html FILE.html")
+    feedback = getattr(args, "feedback", None)
+    if feedback and Path(feedback).exists() and not Path(feedback).is_dir():
+        raise UsageError(f"--feedback {feedback}: a file is there; it is a folder's name")
 
 
 def report_failures(rows: list[Row], err: Console) -> None:
@@ -166,7 +174,9 @@ def play_again(sources: dict[str, str], game: str, results: str | None = None,
 
 def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
                entries: list[MapEntry], options: Record, wopts: Record, err: Console,
-               agents: Record, sources: dict[str, str]) -> None:
+               agents: Record, again: Callable[[Row], str]
+               ) -> dict[tuple[str, str, int, int], Path]:
+    """The study page and its replays; returns each replayed row's key -> its page."""
     from rich.progress import Progress
 
     # the rows name agents as the study did (a file agent by its own `name`): the page's
@@ -180,7 +190,7 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
         replays = "all" if len(rows) <= AUTO_REPLAYS else "lost"
     with Progress(console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("replay pages", total=len(rows))
-        written, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
+        links, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
                                      {k: v for k, v in options.items() if v}, wopts, title,
                                      lambda done, total: progress.update(task, completed=done),
                                      caps_of(args), study_meta(args), agents,
@@ -188,11 +198,10 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
                                          rows, list(summary.agents), summary.scored,
                                          list(dict.fromkeys(e.group for e in entries)))],
                                      replays,
-                                     study_key(args.seed), args.public,
-                                     play_again(sources, spec.name, args.out, entries,
-                                                caps_of(args), study_key(args.seed)))
+                                     study_key(args.seed), args.public, again)
     for note in notes:
         err.print(f"note: {note}")
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
              "none": ": --public" if args.public else ": --replays none"}[replays]
-    err.print(f"study page: {args.html} ({written} replay pages beside it{which})")
+    err.print(f"study page: {args.html} ({len(links)} replay pages beside it{which})")
+    return {key: Path(args.html).parent / link for key, link in links.items()}

@@ -343,15 +343,17 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
                 agents: Record | None = None,
                 maps: Sequence[Record] = (), replays: str = "all",
                 agent_key: bytes = PUBLIC_KEY, public: bool = False,
-                again: Callable[[Any], str] | None = None) -> tuple[int, list[str]]:
+                again: Callable[[Any], str] | None = None
+                ) -> tuple[dict[tuple[str, str, int, int], str], list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
-    returns (replays written, notes). Each game is re-played from its seed with the agents'
-    explanations on, under the study's caps, and checked against its row. A game the agent
-    failed with an error is replayed up to the failure; a time-out gets no replay page (its
-    row says where the agent was). A replay that fails, whatever a student's game met, is a
-    note on the page, never its end. `public`: the page to publish (study_page), no replays.
-    `agents` maps
-    the names rows carry to the agents' entries (a file agent's row names it by its own
+    returns (each replayed row's key -> its page, relative to the study page; notes).
+
+    Each game is re-played from its seed with the agents' explanations on, under the study's
+    caps, and checked against its row. A game the agent failed with an error is replayed up
+    to the failure; a time-out gets no replay page (its row says where the agent was). A
+    replay that fails, whatever a student's game met, is a note on the page, never its end.
+    `public`: the page to publish (study_page), no replays. `agents` maps the names rows
+    carry to the agents' entries (a file agent's row names it by its own
     `name`, which no lookup resolves). `replays`: "all" games get a page, "lost" only those
     not won, "none" none (REPLAYS). `agent_key`: the study's key for its agents' seeds
     (world.seeds), so a replay gives its agent the seed the study's game did."""
@@ -394,4 +396,4 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
                      "replay page (each failure's message says where the agent was)")
     page.write_text(study_page(title, summary, rows, links, notes, meta, maps=maps,
                                public=public, again=again), encoding="utf-8")
-    return len(links), notes
+    return links, notes

@@ -1,0 +1,178 @@
+"""Feedback a teacher can hand back: one folder per student, their own results only.
+
+`compare --feedback DIR` (and `report --feedback DIR`) writes, for each agent of the study,
+a folder named after it holding:
+
+- index.html: the student's own page: their rank among the class (a number, never another
+  name), win rate with its 95% interval, errors and time-outs; each failed game with its
+  message (at the student's own line, as the row keeps it), the command that plays it again
+  and, where the study wrote one, its replay page (copied into the folder, so the folder
+  travels alone); and every game they played.
+- results.json: Gradescope's autograder format (`score`, `output`, `visibility`, and a
+  `tests` entry per map: the wins out of the games there, or the mean score of a scored
+  game), so the folder can be uploaded as it is, or the tournament run inside Gradescope.
+
+Concepts:
+- folder_name(agent): a folder name that keeps the student's own letters (`zoë_müller`),
+  with path separators, control characters and a leading dot made `_`.
+- write_feedback(...): the folders, written whole; returns how many.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from logic_agents.errors import FormatError
+from logic_agents.ground.output import natural_key
+from logic_agents.ground.shapes import Record
+from logic_agents.study.grades import grade_rows
+from logic_agents.study.rows import Row
+from logic_agents.study.summary import Summary
+from logic_agents.web import CSP_PAGE, _asset, html_page
+from logic_agents.web.leaderboard import escaped
+
+NOT_IN_A_NAME = '/\\:*?"<>|'  # what no folder name may hold on some system
+
+
+def folder_name(agent: str) -> str:
+    """A folder name for `agent` that keeps its own letters (see the module's words)."""
+    name = "".join(c if c.isprintable() and c not in NOT_IN_A_NAME else "_" for c in agent)
+    name = name.strip(" ")
+    if name.startswith("."):
+        name = "_" + name[1:]
+    return name[:120] or "_"
+
+
+def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
+                   rows: Sequence[Row], sources: Mapping[str, str],
+                   again: Callable[[Row], str] | None = None,
+                   replays: Mapping[tuple[str, str, int, int], Path] | None = None) -> int:
+    """One folder per agent under `folder` (see the module's words); returns how many.
+
+    `again(row)`: the command that plays a game again ("" for none); `replays`: a row's key
+    to the replay page the study wrote for it, copied into the agent's folder.
+    """
+    root = Path(folder)
+    grades = {g["agent"]: g for g in grade_rows(summary, rows, sources)}
+    count = len(grades)
+    by_agent: dict[str, list[Row]] = {}
+    for row in rows:
+        by_agent.setdefault(row.agent, []).append(row)
+    used: set[str] = set()
+    try:
+        for agent, grade in grades.items():
+            name = folder_name(agent)
+            while name.lower() in used:  # two names that differ only where a folder cannot
+                name += "_"
+            used.add(name.lower())
+            own = root / name
+            own.mkdir(parents=True, exist_ok=True)
+            played = sorted(by_agent.get(agent, []),
+                            key=lambda r: (r.group, natural_key(r.map), r.run))
+            links = _copied(played, replays or {}, own)
+            scored = summary.scored
+            (own / "index.html").write_text(
+                _page(game, agent, grade, count, played, links, again, scored),
+                encoding="utf-8")
+            (own / "results.json").write_text(
+                json.dumps(_gradescope(grade, played, scored, again), indent=1) + "\n",
+                encoding="utf-8")
+    except OSError as e:
+        raise FormatError(f"cannot write the feedback: {e.strerror or e}", str(root), 0, 0) \
+            from None
+    return count
+
+
+def _copied(played: Sequence[Row], replays: Mapping[tuple[str, str, int, int], Path],
+            own: Path) -> dict[tuple[str, str, int, int], str]:
+    """Copy the agent's replay pages into its folder; their links there."""
+    links = {}
+    for row in played:
+        page = replays.get(row.key)
+        if page is not None and page.is_file():
+            (own / "replays").mkdir(exist_ok=True)
+            shutil.copyfile(page, own / "replays" / page.name)
+            links[row.key] = f"replays/{page.name}"
+    return links
+
+
+def _figures(grade: Record, scored: bool) -> str:
+    """The agent's figures in words: games, wins and rate (or mean score), failures."""
+    rate = (f"mean score {grade['mean_score']}" if scored else
+            f"win rate {100 * grade['win_rate']:.1f}% [95% CI {100 * grade['ci95_low']:.1f}, "
+            f"{100 * grade['ci95_high']:.1f}]")
+    return (f"{grade['games']} games, " + ("" if scored else f"{grade['wins']} won, ") + rate
+            + f"; {grade['errors']} error(s), {grade['timeouts']} time-out(s)")
+
+
+def _standing(grade: Record, count: int, scored: bool) -> str:
+    """Its rank among the class (a number: no other name), then its figures."""
+    return f"rank {grade['rank']} of {count}; {_figures(grade, scored)}"
+
+
+def _page(game: str, agent: str, grade: Record, count: int, played: Sequence[Row],
+          links: Mapping[tuple[str, str, int, int], str], again: Callable[[Row], str] | None,
+          scored: bool) -> str:
+    failed = [r for r in played if r.failed]
+    body = [f"<h1>{escaped(game)}: {escaped(agent)}</h1>",
+            f"<p>{escaped(_standing(grade, count, scored))}</p>"]
+    if failed:
+        body.append(f"<h2>Failed games ({len(failed)})</h2><ul>")
+        for row in failed:
+            command = again(row) if again is not None else ""
+            link = links.get(row.key)
+            body.append(
+                f"<li><b>{escaped(row.map)}</b> run {row.run}: <code class=\"error\">"
+                f"{escaped(row.error or row.outcome)}</code>"
+                + (f' <a href="{escaped(link)}">replay, up to the failure</a>' if link else "")
+                + (f"<br>Play it again: <code>{escaped(command)}</code>" if command else "")
+                + "</li>")
+        body.append("</ul>")
+    head = ["group", "map", "run", "score" if scored else "outcome", "steps", "guesses",
+            "error", "replay"]
+    body.append("<h2>Every game</h2><div class=\"scroll\"><table><thead><tr>"
+                + "".join(f"<th>{escaped(h)}</th>" for h in head) + "</tr></thead><tbody>")
+    for row in played:
+        link = links.get(row.key)
+        value = f"{row.score:g}" if scored and row.score is not None else row.outcome
+        cells = [row.group, row.map, str(row.run), value, str(row.steps), str(row.guesses),
+                 row.error]
+        body.append("<tr>" + "".join(f"<td>{escaped(c)}</td>" for c in cells)
+                    + (f'<td><a href="{escaped(link)}">replay</a></td>' if link else "<td></td>")
+                    + "</tr>")
+    body.append("</tbody></table></div>")
+    return html_page(f"{game}: {agent}", _asset("study.css"), "".join(body), CSP_PAGE)
+
+
+def _gradescope(grade: Record, played: Sequence[Row], scored: bool,
+                again: Callable[[Row], str] | None) -> Record:
+    """The agent's results in Gradescope's autograder format."""
+    tests = []
+    by_map: dict[tuple[str, str], list[Row]] = {}
+    for row in played:
+        by_map.setdefault((row.group, row.map), []).append(row)
+    for (group, name), games in by_map.items():
+        lines = []
+        for row in games:
+            line = f"run {row.run}: {row.outcome} in {row.steps} step(s)"
+            if row.error:
+                line += f": {row.error}"
+            command = again(row) if again is not None and row.failed else ""
+            lines.append(line + (f"\n  play it again: {command}" if command else ""))
+        test: Record = {"name": f"{group}/{name}", "output": "\n".join(lines),
+                        "visibility": "visible"}
+        if scored:
+            scores = [r.score or 0.0 for r in games]
+            test["score"] = round(sum(scores) / len(scores), 3)
+        else:
+            test["score"], test["max_score"] = sum(r.won for r in games), len(games)
+        tests.append(test)
+    score = grade["mean_score"] if scored else round(100 * grade["win_rate"], 2)
+    return {"score": score, "visibility": "visible", "stdout_visibility": "hidden",
+            "output": f"{grade['agent']}: {_figures(grade, scored)}"
+            + (f"\nfirst failure: {grade['first_error']}" if grade["first_error"] else ""),
+            "tests": tests}
