@@ -148,7 +148,7 @@ def test_a_study_not_on_a_terminal_says_how_far_it_is(capsys, monkeypatch):
 
 
 def test_a_progress_line_reads_as_a_person_would_say_it():
-    from logic_agents.cli.compare import progress_line
+    from logic_agents.cli.study_progress import progress_line
 
     assert progress_line(1000, 4040, 200.0, 3) == (
         "progress: 1,000 of 4,040 games (25%), 5.0 a second, about 10 min left; 3 agent(s) "
@@ -254,7 +254,7 @@ def test_each_student_gets_a_folder_of_their_own_feedback(students, capsys):
         own = Path("feedback") / name
         page = (own / "index.html").read_text()
         results = json.loads((own / "results.json").read_text())
-        assert re.search(rf"rank \d of 5; 2 games", page), page
+        assert re.search(r"rank \d of 5; 2 games", page), page
         body = page.split("<body", 1)[1]  # (its style sheet says "truncated")
         for other in names - {name}:  # no other student's name (nor their folder's)
             said = re.compile(rf"\b{re.escape(other)}\b")

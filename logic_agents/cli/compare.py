@@ -43,6 +43,7 @@ from logic_agents.cli.study_outputs import (
     seed_words,
     write_html,
 )
+from logic_agents.cli.study_progress import LIVE_AGENTS, PROGRESS_LINE_S, progress_line
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
@@ -65,25 +66,6 @@ from logic_agents.world.seeds import study_key
 from logic_agents.world.spec import AgentEntry, GameSpec, Generator
 
 PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
-PROGRESS_LINE_S = 60.0  # how often a study not on a terminal says how far it is
-LIVE_AGENTS = 6  # past this many agents, the bar counts the failing ones, not win rates
-
-
-def progress_line(done: int, total: int, elapsed: float, failing: int) -> str:
-    """One line of a study's progress, for a log: games done, the rate, what is left."""
-    rate = done / elapsed if elapsed > 0 else 0.0
-    left = (total - done) / rate if rate > 0 else 0.0
-    return (f"progress: {done:,} of {total:,} games ({100 * done / max(total, 1):.0f}%), "
-            f"{rate:.1f} a second, about {_duration(left)} left; {failing} agent(s) failing "
-            "so far")
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def add_parser(sub: ParserMaker) -> None:
