@@ -283,3 +283,41 @@ def test_a_feedback_folder_keeps_the_students_letters(agent, folder):
     from logic_agents.study.feedback import folder_name
 
     assert folder_name(agent) == folder
+
+
+# -- privacy: a public page names no student -------------------------------------------------------
+def test_a_public_page_shows_aliases_and_each_student_learns_their_own(students, capsys):
+    """Moodle's folder names carry full names and IDs: --public shows each student under an
+    alias, stable for the study (compare and report agree), the game's own agents by name;
+    --aliases FILE.csv gives the teacher's own, --real-names the names. Each student's
+    feedback says which alias is theirs."""
+    common = ["--submissions", "students", "--agents", "spx", "--runs", "1", "--sandbox", "none"]
+    assert main(["compare", "EASY1", *common, "--out", "runs.csv", "--html", "public.html",
+                 "--public", "--feedback", "feedback"]) == 3
+    capsys.readouterr()
+    page = Path("public.html").read_text().split("<body", 1)[1]
+    shown = sorted(set(re.findall(r"student-[0-9a-f]{6}", page)))
+    assert len(shown) == len(STUDENTS) and ">spx<" in page
+    for name in STUDENTS:
+        assert not re.search(rf"\b{name}\b", page), name
+        own = (Path("feedback") / name / "index.html").read_text()
+        said = re.search(r"public page you are <b>(student-[0-9a-f]{6})</b>", own)
+        assert said and said.group(1) in shown
+    assert main(["report", "runs.csv", "--html", "again.html", "--public"]) == 0
+    assert sorted(set(re.findall(r"student-[0-9a-f]{6}", Path("again.html").read_text()))) \
+        == shown
+    Path("aliases.csv").write_text("name,alias\nann,Ada\nbob,Bea\n")
+    assert main(["report", "runs.csv", "--html", "chosen.html", "--public", "--aliases",
+                 "aliases.csv"]) == 0
+    chosen = Path("chosen.html").read_text().split("<body", 1)[1]
+    assert ">Ada<" in chosen and ">Bea<" in chosen and not re.search(r"\bann\b", chosen)
+    assert main(["report", "runs.csv", "--html", "named.html", "--public",
+                 "--real-names"]) == 0
+    assert re.search(r"\bann\b", Path("named.html").read_text().split("<body", 1)[1])
+    capsys.readouterr()
+    Path("bad.csv").write_text("name,alias\nann,Ada\nbob,Ada\n")
+    assert main(["report", "runs.csv", "--html", "x.html", "--public", "--aliases",
+                 "bad.csv"]) == 2
+    assert "bad.csv:3:2: the alias 'Ada' is given on line 2 too" in capsys.readouterr().err
+    assert main(["report", "runs.csv", "--aliases", "aliases.csv"]) == 2
+    assert "give --public" in capsys.readouterr().err

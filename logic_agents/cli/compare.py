@@ -39,6 +39,8 @@ from logic_agents.cli.study_outputs import (
     check_outputs,
     output_flags,
     play_again,
+    public_aliases,
+    public_view,
     report_failures,
     seed_words,
     write_html,
@@ -351,14 +353,17 @@ def run(args: argparse.Namespace) -> int:
     again = play_again(sources, spec.name, args.out, entries, caps_of(args),
                        study_key(args.seed))
     replays = {}
-    if args.html:
-        replays = write_html(args, spec, summary, rows, entries, options, wopts, err,
+    if args.html:  # with --public, the students under aliases
+        shown, shown_summary = public_view(args, spec.name, rows, summary, study_key(args.seed),
+                                           list(dict.fromkeys(e.group for e in entries)))
+        replays = write_html(args, spec, shown_summary, shown, entries, options, wopts, err,
                              {e.name: e for e in entries_of_agents}, again)
     if args.feedback:  # a student's command names the map's file (they have no record)
         theirs = play_again(sources, spec.name, None, entries, caps_of(args),
                             study_key(args.seed))
         written = write_feedback(args.feedback, spec.name, summary, rows, sources, theirs,
-                                 replays)
+                                 replays, public_aliases(args, spec.name, summary,
+                                                         study_key(args.seed)))
         err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"

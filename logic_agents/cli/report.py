@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from rich.markup import escape
 
@@ -18,13 +19,17 @@ from logic_agents.cli.study_outputs import (
     check_outputs,
     output_flags,
     play_again,
+    public_view,
     report_failures,
 )
 from logic_agents.ground.output import make_console
 from logic_agents.study.feedback import write_feedback
+from logic_agents.study.record import read_study
 from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
+from logic_agents.study.summary import per_map
 from logic_agents.web.study import study_page
+from logic_agents.world.seeds import study_key
 
 
 def add_parser(sub: ParserMaker) -> None:
@@ -63,8 +68,15 @@ def run(args: argparse.Namespace) -> int:
         title = (f"{study.game}: {len(summary.agents)} agents, "
                  f"{len(study.rows)} games" + ("" if args.public else
                                                f", seed {study.meta.get('seed', '')}"))
-        page = study_page(title, summary.to_json(), study.rows, {}, (), study.meta,
-                          maps=[m.to_json() for m in study.by_map], public=args.public,
+        shown, shown_summary = public_view(
+            args, study.game, study.rows, summary, study_key(int(read_study(
+                Path(args.results))["seed"])) if args.public else b"",
+            list(dict.fromkeys(r.group for r in study.rows)))
+        by_map = per_map(shown, list(shown_summary.agents), shown_summary.scored,
+                         list(dict.fromkeys(r.group for r in shown))) if args.public \
+            else study.by_map
+        page = study_page(title, shown_summary.to_json(), shown, {}, (), study.meta,
+                          maps=[m.to_json() for m in by_map], public=args.public,
                           again=play_again(study.sources, study.game, args.results))
         with open(args.html, "w", encoding="utf-8") as f:
             f.write(page)

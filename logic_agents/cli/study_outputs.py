@@ -13,6 +13,7 @@ Concepts:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import platform
 import shlex
@@ -29,10 +30,12 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
+from logic_agents.study.aliases import public_names, read_aliases
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.rows import Row
-from logic_agents.study.summary import Summary, per_map
+from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import write_study
+from logic_agents.world.registry import get_game
 from logic_agents.world.seeds import agent_seed, study_key
 from logic_agents.world.spec import GameSpec
 
@@ -54,10 +57,39 @@ def output_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--public", action="store_true",
                    help="write the --html page to publish: the leaderboard and counts, "
                    "without the command, hidden paths, seeds, error messages or replays")
+    p.add_argument("--aliases", metavar="FILE.csv", default=None,
+                   help="with --public: the names the page shows for the students, a CSV "
+                   "with the columns name and alias (default: student-XXXXXX, stable for the "
+                   "study and derived from its secret)")
+    p.add_argument("--real-names", dest="real_names", action="store_true",
+                   help="with --public: show the students' own names (their folders' names "
+                   "may carry full names and IDs)")
     p.add_argument("--feedback", metavar="DIR", default=None,
                    help="write one folder per agent to hand back: its own page (its rank, "
                    "games, failures at its own lines, the commands that play them again, its "
                    "replays) and a results.json in Gradescope's autograder format")
+
+
+def public_aliases(args: argparse.Namespace, game: str, summary: Summary, key: bytes
+                   ) -> dict[str, str]:
+    """Each agent's name on the --public page ({} without one, or with --real-names)."""
+    if not args.public or args.real_names:
+        return {}
+    return public_names(summary.agents, get_game(game).agents, key,
+                        getattr(args, "alias_table", None))
+
+
+def public_view(args: argparse.Namespace, game: str, rows: Sequence[Row], summary: Summary,
+                key: bytes, groups: Sequence[str]) -> tuple[list[Row], Summary]:
+    """The rows and summary the page shows: with --public, each student under an alias
+    (study.aliases), the game's own agents by name; as they are otherwise."""
+    names = public_aliases(args, game, summary, key)
+    if not names:
+        return list(rows), summary
+    shown = [dataclasses.replace(r, agent=names[r.agent]) for r in rows]
+    baseline = () if summary.chosen else tuple(names[b] for b in summary.baseline)
+    return shown, summarize(shown, [names[a] for a in summary.agents], groups=groups,
+                            scored=summary.scored, baseline=baseline)
 
 
 def baseline_of(args: argparse.Namespace) -> tuple[str, ...]:
@@ -81,6 +113,12 @@ def check_outputs(args: argparse.Namespace) -> None:
         refuse_overwrite(args.grades, args.force, "--grades")
     if args.public and not args.html:
         raise UsageError("--public is the form of the --html page; give --html FILE.html")
+    if (args.aliases or args.real_names) and not args.public:
+        raise UsageError(f"{'--aliases' if args.aliases else '--real-names'} names the "
+                         "students on the public page; give --public (and --html FILE.html)")
+    if args.aliases and args.real_names:
+        raise UsageError("--aliases and --real-names: give one (the page shows either)")
+    args.alias_table = read_aliases(args.aliases) if args.aliases else None
     feedback = getattr(args, "feedback", None)
     if feedback and Path(feedback).exists() and not Path(feedback).is_dir():
         raise UsageError(f"--feedback {feedback}: a file is there; it is a folder's name")

@@ -50,11 +50,13 @@ def folder_name(agent: str) -> str:
 def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
                    rows: Sequence[Row], sources: Mapping[str, str],
                    again: Callable[[Row], str] | None = None,
-                   replays: Mapping[tuple[str, str, int, int], Path] | None = None) -> int:
+                   replays: Mapping[tuple[str, str, int, int], Path] | None = None,
+                   aliases: Mapping[str, str] | None = None) -> int:
     """One folder per agent under `folder` (see the module's words); returns how many.
 
     `again(row)`: the command that plays a game again ("" for none); `replays`: a row's key
-    to the replay page the study wrote for it, copied into the agent's folder.
+    to the replay page the study wrote for it, copied into the agent's folder; `aliases`:
+    the name each agent has on the public page (study.aliases), told to it alone.
     """
     root = Path(folder)
     grades = {g["agent"]: g for g in grade_rows(summary, rows, sources)}
@@ -75,8 +77,9 @@ def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
                             key=lambda r: (r.group, natural_key(r.map), r.run))
             links = _copied(played, replays or {}, own)
             scored = summary.scored
+            shown_as = (aliases or {}).get(agent, agent)
             (own / "index.html").write_text(
-                _page(game, agent, grade, count, played, links, again, scored),
+                _page(game, agent, grade, count, played, links, again, scored, shown_as),
                 encoding="utf-8")
             (own / "results.json").write_text(
                 json.dumps(_gradescope(grade, played, scored, again), indent=1) + "\n",
@@ -116,10 +119,12 @@ def _standing(grade: Record, count: int, scored: bool) -> str:
 
 def _page(game: str, agent: str, grade: Record, count: int, played: Sequence[Row],
           links: Mapping[tuple[str, str, int, int], str], again: Callable[[Row], str] | None,
-          scored: bool) -> str:
+          scored: bool, shown_as: str) -> str:
     failed = [r for r in played if r.failed]
     body = [f"<h1>{escaped(game)}: {escaped(agent)}</h1>",
             f"<p>{escaped(_standing(grade, count, scored))}</p>"]
+    if shown_as != agent:
+        body.append(f"<p>On the class's public page you are <b>{escaped(shown_as)}</b>.</p>")
     if failed:
         body.append(f"<h2>Failed games ({len(failed)})</h2><ul>")
         for row in failed:
