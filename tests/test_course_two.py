@@ -321,3 +321,25 @@ def test_a_public_page_shows_aliases_and_each_student_learns_their_own(students,
     assert "bad.csv:3:2: the alias 'Ada' is given on line 2 too" in capsys.readouterr().err
     assert main(["report", "runs.csv", "--aliases", "aliases.csv"]) == 2
     assert "give --public" in capsys.readouterr().err
+
+
+def test_a_roster_joins_ids_into_the_grades(students, capsys):
+    """Grades keyed by folder name could not be joined to an LMS: --roster FILE.csv adds its
+    columns (an ID, an e-mail) by name; a roster name without an agent is a note; a bad
+    roster is refused at its file:line:col before any game."""
+    Path("roster.csv").write_text("\ufeffname,student_id,email\nann,s001,ann@uni.example\n"
+                                  "bob,s002,bob@uni.example\nkim,s009,kim@uni.example\n")
+    assert main(["compare", "EASY1", "--submissions", "students", "--runs", "1", "--sandbox",
+                 "none", "--grades", "grades.csv", "--roster", "roster.csv"]) == 3
+    err = capsys.readouterr().err
+    assert "note: --roster: 1 name(s) of the roster have no agent in the study: kim" in err
+    with open("grades.csv", newline="", encoding="utf-8-sig") as f:
+        grades = {g["agent"]: g for g in csv.DictReader(f)}
+    assert grades["ann"]["student_id"] == "s001" and grades["bob"]["email"] == "bob@uni.example"
+    assert grades["cat"]["student_id"] == ""
+    Path("bad.csv").write_text("name,student_id\nann,s001\nann,s002\n")
+    assert main(["compare", "EASY1", "--submissions", "students", "--grades", "g.csv",
+                 "--roster", "bad.csv"]) == 2
+    assert "bad.csv:3:1: 'ann' is on an earlier line too" in capsys.readouterr().err
+    assert main(["report", "x.csv", "--roster", "roster.csv"]) == 2
+    assert "give --grades" in capsys.readouterr().err

@@ -43,6 +43,7 @@ from logic_agents.cli.study_outputs import (
     public_view,
     report_failures,
     seed_words,
+    write_graded,
     write_html,
 )
 from logic_agents.cli.study_progress import LIVE_AGENTS, PROGRESS_LINE_S, progress_line
@@ -53,7 +54,7 @@ from logic_agents.referee.agents import distinct_names
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.feedback import write_feedback
-from logic_agents.study.grades import grade_rows, source_of, write_grades
+from logic_agents.study.grades import grade_rows, source_of
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
@@ -348,8 +349,7 @@ def run(args: argparse.Namespace) -> int:
         plot_summary(summary.to_json(), args.plot)
     sources = {e.name: source_of(e, spec) for e in entries_of_agents}
     if args.grades:
-        write_grades(args.grades, grade_rows(summary, rows, sources))
-        err.print(f"grades: {args.grades}")
+        write_graded(args, grade_rows(summary, rows, sources), err)
     again = play_again(sources, spec.name, args.out, entries, caps_of(args),
                        study_key(args.seed))
     replays = {}

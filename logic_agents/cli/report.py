@@ -21,6 +21,7 @@ from logic_agents.cli.study_outputs import (
     play_again,
     public_view,
     report_failures,
+    write_graded,
 )
 from logic_agents.ground.output import make_console
 from logic_agents.study.feedback import write_feedback
@@ -58,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
     err = make_console(stderr=True)
     summary = study.summary
     if args.grades:
-        study.write_grades(args.grades)
-        err.print(f"grades: {escape(args.grades)}")
+        write_graded(args, study.grades(), err)
     if args.feedback:
         written = write_feedback(args.feedback, study.game, summary, study.rows, study.sources,
                                  play_again(study.sources, study.game, args.results))

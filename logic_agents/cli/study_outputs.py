@@ -32,6 +32,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.study.aliases import public_names, read_aliases
 from logic_agents.study.entries import MapEntry
+from logic_agents.study.grades import read_roster, with_roster, write_grades
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import write_study
@@ -57,6 +58,9 @@ def output_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--public", action="store_true",
                    help="write the --html page to publish: the leaderboard and counts, "
                    "without the command, hidden paths, seeds, error messages or replays")
+    p.add_argument("--roster", metavar="FILE.csv", default=None,
+                   help="with --grades: join a class roster's columns (an ID, an e-mail) "
+                   "into the grades by its name column (the agents' names), for an LMS import")
     p.add_argument("--aliases", metavar="FILE.csv", default=None,
                    help="with --public: the names the page shows for the students, a CSV "
                    "with the columns name and alias (default: student-XXXXXX, stable for the "
@@ -92,6 +96,20 @@ def public_view(args: argparse.Namespace, game: str, rows: Sequence[Row], summar
                             scored=summary.scored, baseline=baseline)
 
 
+def write_graded(args: argparse.Namespace, grades: Sequence[Record], err: Console) -> None:
+    """--grades, with --roster's columns joined; a roster name no agent has is a note."""
+    extra: list[str] = []
+    if args.roster_table is not None:
+        extra, table = args.roster_table
+        grades, missing = with_roster(grades, extra, table)
+        if missing:
+            err.print(f"note: --roster: {len(missing)} name(s) of the roster have no agent in "
+                      f"the study: {escape(printable(', '.join(missing[:5])))}"
+                      + (" ..." if len(missing) > 5 else ""))
+    write_grades(args.grades, grades, extra)
+    err.print(f"grades: {escape(args.grades)}")
+
+
 def baseline_of(args: argparse.Namespace) -> tuple[str, ...]:
     if args.baseline is None:
         return ()
@@ -119,6 +137,9 @@ def check_outputs(args: argparse.Namespace) -> None:
     if args.aliases and args.real_names:
         raise UsageError("--aliases and --real-names: give one (the page shows either)")
     args.alias_table = read_aliases(args.aliases) if args.aliases else None
+    if args.roster and not args.grades:
+        raise UsageError("--roster joins its columns into the grades; give --grades FILE.csv")
+    args.roster_table = read_roster(args.roster) if args.roster else None
     feedback = getattr(args, "feedback", None)
     if feedback and Path(feedback).exists() and not Path(feedback).is_dir():
         raise UsageError(f"--feedback {feedback}: a file is there; it is a folder's name")

@@ -9,6 +9,8 @@ Concepts:
   cell has its control characters escaped, as names are on a terminal, and a cell that a
   spreadsheet would read as a formula (=, +, -, @) is written with a leading apostrophe: a
   student's name or error text is never run as one, nor breaks a line.
+- read_roster(path) / with_roster(grades, columns, roster): a class roster's columns (an ID,
+  an e-mail) joined into the grades by name, for an LMS import (--roster).
 - source_of(entry): what an agent's name was read from.
 """
 
@@ -22,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.ground.inputs import printable
+from logic_agents.ground.inputs import printable, read_text
 from logic_agents.ground.output import natural_key, ranked
 from logic_agents.ground.shapes import Record
 from logic_agents.study.rows import Row
@@ -88,7 +90,48 @@ def _cell(value: object) -> object:
     return "'" + value if value.startswith(FORMULA_START) else value
 
 
-def write_grades(path: str | os.PathLike[str], grades: Sequence[Record]) -> None:
+def read_roster(path: str | os.PathLike[str]) -> tuple[list[str], dict[str, Record]]:
+    """A class roster: (its columns but `name`, each name -> its row), from a CSV whose
+    `name` column holds the agents' names (the submissions' folder names), so that an ID or
+    an e-mail column joins the grades for an LMS import. A bad line: file:line:col."""
+    text = read_text(Path(path), "roster").lstrip("\ufeff")
+    rows = list(csv.reader(io.StringIO(text)))
+    head = [h.strip() for h in rows[0]] if rows else []
+    if "name" not in [h.lower() for h in head]:
+        raise FormatError("a roster's header has a 'name' column (the agents' names) and the "
+                          "columns to join (an ID, an e-mail)", str(path), 1, 1)
+    at = [h.lower() for h in head].index("name")
+    columns = [h for k, h in enumerate(head) if k != at]
+    clash = [c for c in columns if c in GRADE_FIELDS]
+    if clash:
+        raise FormatError(f"the column {clash[0]!r} is one the grades have already",
+                          str(path), 1, head.index(clash[0]) + 1)
+    out: dict[str, Record] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(head):
+            raise FormatError(f"{len(row)} column(s), where the header has {len(head)}",
+                              str(path), line, 1)
+        name = row[at].strip()
+        if name in out:
+            raise FormatError(f"{name!r} is on an earlier line too", str(path), line, at + 1)
+        out[name] = {h: row[k].strip() for k, h in enumerate(head) if k != at}
+    return columns, out
+
+
+def with_roster(grades: Sequence[Record], columns: Sequence[str],
+                roster: Mapping[str, Record]) -> tuple[list[Record], list[str]]:
+    """The grades with the roster's columns joined by name; and the roster's names that no
+    agent has (each agent the roster lacks has empty cells there)."""
+    joined = [{**g, **{c: roster.get(str(g["agent"]), {}).get(c, "") for c in columns}}
+              for g in grades]
+    agents = {str(g["agent"]) for g in grades}
+    return joined, [name for name in roster if name not in agents]
+
+
+def write_grades(path: str | os.PathLike[str], grades: Sequence[Record],
+                 extra: Sequence[str] = ()) -> None:
     """The grades as CSV at `path` (written whole, then renamed into place).
 
     UTF-8 with a byte-order mark: Excel reads `zoë` as it is only with one (Python reads it
@@ -98,7 +141,7 @@ def write_grades(path: str | os.PathLike[str], grades: Sequence[Record]) -> None
     if target.suffix.lower() != ".csv":
         raise FormatError("the grades are CSV; name the file FILE.csv", str(target), 0, 0)
     text = io.StringIO()
-    writer = csv.DictWriter(text, GRADE_FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(text, [*GRADE_FIELDS, *extra], lineterminator="\n")
     writer.writeheader()
     for grade in grades:
         writer.writerow({k: _cell(v) for k, v in grade.items()})
