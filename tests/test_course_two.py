@@ -343,3 +343,52 @@ def test_a_roster_joins_ids_into_the_grades(students, capsys):
     assert "bad.csv:3:1: 'ann' is on an earlier line too" in capsys.readouterr().err
     assert main(["report", "x.csv", "--roster", "roster.csv"]) == 2
     assert "give --grades" in capsys.readouterr().err
+
+
+# -- integrity hints -----------------------------------------------------------------------------
+COPIES = {
+    "eve": "from logic_agents.games.daggers.agents import ProbAgent as Agent\n",
+    "fay": "from logic_agents.games.daggers.agents import ProbAgent\n\n\n"
+           "class Agent:\n    def __init__(self):\n        self.inner = ProbAgent()\n\n"
+           "    def reset(self, seed=None):\n        self.inner.reset(seed)\n\n"
+           "    def act(self, observation):\n        return self.inner.act(observation)\n",
+    "gus": BASE + "class Agent(SinglePointAgent):\n    \"\"\"Mine.\"\"\"\n    name = 'gus'\n\n"
+           "    def act(self, observation):\n        return super().act(observation)\n",
+}
+
+
+def test_a_submission_that_is_a_builtin_agent_is_flagged_for_the_teacher(students, capsys):
+    """Five students whose agent was `class Agent(ProbAgent): pass` ranked first and nothing
+    said so: the grades and the teacher's page carry an integrity hint (never the public
+    page); an agent with code of its own has none."""
+    for name, source in COPIES.items():
+        (students / "students" / name).mkdir()
+        (students / "students" / name / "agent.py").write_text(source)
+    main(["compare", "EASY1", "--submissions", "students", "--runs", "1", "--sandbox", "none",
+          "--grades", "grades.csv", "--html", "class.html", "--out", "runs.csv"])
+    capsys.readouterr()
+    with open("grades.csv", newline="", encoding="utf-8-sig") as f:
+        hints = {g["agent"]: g["integrity"] for g in csv.DictReader(f)}
+    assert hints["bob"] == "class Agent(SinglePointAgent) defines no method: it plays as " \
+                           "SinglePointAgent does"
+    assert hints["eve"] == "Agent is logic-agents' ProbAgent, imported under another name"
+    assert hints["fay"] == "class Agent wraps ProbAgent: each of its methods hands the call on"
+    assert hints["gus"].startswith("class Agent(SinglePointAgent): each method it defines "
+                                   "only hands the call on")
+    assert hints["ann"] == hints["cat"] == hints["dan"] == ""  # code of their own
+    page = Path("class.html").read_text()
+    assert "eve: Agent is logic-agents&#x27; ProbAgent" in page or \
+        "eve: Agent is logic-agents' ProbAgent" in page
+    assert main(["report", "runs.csv", "--html", "public.html", "--public"]) == 0
+    assert "integrity hint" not in Path("public.html").read_text()
+
+
+def test_a_hint_never_runs_the_submission(tmp_path):
+    from logic_agents.study.integrity import builtin_copy
+
+    bomb = tmp_path / "bomb.py"
+    bomb.write_text("raise SystemExit('ran')\nclass Agent:\n    pass\n")
+    assert builtin_copy(f"{bomb}:Agent") == ""  # read as text: nothing ran, nothing to say
+    (tmp_path / "deep.py").write_text("x = " + "(" * 5000 + ")" * 5000 + "\n")
+    assert builtin_copy(f"{tmp_path / 'deep.py'}:Agent") == ""
+    assert builtin_copy("no-such.py:Agent") == ""

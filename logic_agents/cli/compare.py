@@ -357,7 +357,7 @@ def run(args: argparse.Namespace) -> int:
         shown, shown_summary = public_view(args, spec.name, rows, summary, study_key(args.seed),
                                            list(dict.fromkeys(e.group for e in entries)))
         replays = write_html(args, spec, shown_summary, shown, entries, options, wopts, err,
-                             {e.name: e for e in entries_of_agents}, again)
+                             {e.name: e for e in entries_of_agents}, again, sources)
     if args.feedback:  # a student's command names the map's file (they have no record)
         theirs = play_again(sources, spec.name, None, entries, caps_of(args),
                             study_key(args.seed))

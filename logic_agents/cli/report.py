@@ -25,6 +25,7 @@ from logic_agents.cli.study_outputs import (
 )
 from logic_agents.ground.output import make_console
 from logic_agents.study.feedback import write_feedback
+from logic_agents.study.grades import integrity_notes
 from logic_agents.study.record import read_study
 from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         by_map = per_map(shown, list(shown_summary.agents), shown_summary.scored,
                          list(dict.fromkeys(r.group for r in shown))) if args.public \
             else study.by_map
-        page = study_page(title, shown_summary.to_json(), shown, {}, (), study.meta,
+        page = study_page(title, shown_summary.to_json(), shown, {},
+                          integrity_notes(study.grades()), study.meta,
                           maps=[m.to_json() for m in by_map], public=args.public,
                           again=play_again(study.sources, study.game, args.results))
         with open(args.html, "w", encoding="utf-8") as f:

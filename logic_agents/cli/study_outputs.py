@@ -17,7 +17,7 @@ import dataclasses
 import datetime
 import platform
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -32,7 +32,13 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.study.aliases import public_names, read_aliases
 from logic_agents.study.entries import MapEntry
-from logic_agents.study.grades import read_roster, with_roster, write_grades
+from logic_agents.study.grades import (
+    grade_rows,
+    integrity_notes,
+    read_roster,
+    with_roster,
+    write_grades,
+)
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.web.study import write_study
@@ -233,7 +239,7 @@ def play_again(sources: dict[str, str], game: str, results: str | None = None,
 
 def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
                entries: list[MapEntry], options: Record, wopts: Record, err: Console,
-               agents: Record, again: Callable[[Row], str]
+               agents: Record, again: Callable[[Row], str], sources: Mapping[str, str]
                ) -> dict[tuple[str, str, int, int], Path]:
     """The study page and its replays; returns each replayed row's key -> its page."""
     from rich.progress import Progress
@@ -257,7 +263,8 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
                                          rows, list(summary.agents), summary.scored,
                                          list(dict.fromkeys(e.group for e in entries)))],
                                      replays,
-                                     study_key(args.seed), args.public, again)
+                                     study_key(args.seed), args.public, again,
+                                     integrity_notes(grade_rows(summary, rows, sources)))
     for note in notes:
         err.print(f"note: {note}")
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",

@@ -9,6 +9,7 @@ Concepts:
   cell has its control characters escaped, as names are on a terminal, and a cell that a
   spreadsheet would read as a formula (=, +, -, @) is written with a leading apostrophe: a
   student's name or error text is never run as one, nor breaks a line.
+- integrity_notes(grades): the integrity hints (study.integrity) as the page's notes.
 - read_roster(path) / with_roster(grades, columns, roster): a class roster's columns (an ID,
   an e-mail) joined into the grades by name, for an LMS import (--roster).
 - source_of(entry): what an agent's name was read from.
@@ -27,12 +28,14 @@ from logic_agents.errors import FormatError
 from logic_agents.ground.inputs import printable, read_text
 from logic_agents.ground.output import natural_key, ranked
 from logic_agents.ground.shapes import Record
+from logic_agents.study.integrity import builtin_copy
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary
 from logic_agents.world.spec import AgentEntry, GameSpec
 
 GRADE_FIELDS = ("rank", "agent", "source", "games", "wins", "win_rate", "ci95_low",
-                "ci95_high", "mean_steps", "mean_score", "errors", "timeouts", "first_error")
+                "ci95_high", "mean_steps", "mean_score", "errors", "timeouts", "first_error",
+                "integrity")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -76,8 +79,20 @@ def grade_rows(summary: Summary, rows: Sequence[Row], sources: Mapping[str, str]
             "mean_score": round(st.score.mean, 3) if st.score is not None else "",
             "errors": st.errors, "timeouts": st.timeouts,
             "first_error": (f"{failed.map} run {failed.run}: {failed.error or failed.outcome}"
-                            if failed is not None else "")})
+                            if failed is not None else ""),
+            "integrity": _hint(sources.get(name, ""))})
     return out
+
+
+def _hint(source: str) -> str:
+    """An integrity hint for a file agent (study.integrity), "" for the game's own."""
+    return "" if source in ("", "builtin") else builtin_copy(source)
+
+
+def integrity_notes(grades: Sequence[Record]) -> list[str]:
+    """The integrity hints of the grades, one line each, for the teacher's page."""
+    return [f"{g['agent']}: {g['integrity']} (an integrity hint: read the submission)"
+            for g in grades if g.get("integrity")]
 
 
 def _cell(value: object) -> object:

@@ -343,7 +343,7 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
                 agents: Record | None = None,
                 maps: Sequence[Record] = (), replays: str = "all",
                 agent_key: bytes = PUBLIC_KEY, public: bool = False,
-                again: Callable[[Any], str] | None = None
+                again: Callable[[Any], str] | None = None, hints: Sequence[str] = ()
                 ) -> tuple[dict[tuple[str, str, int, int], str], list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
     returns (each replayed row's key -> its page, relative to the study page; notes).
@@ -354,7 +354,8 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
     replay that fails, whatever a student's game met, is a note on the page, never its end.
     `public`: the page to publish (study_page), no replays. `agents` maps the names rows
     carry to the agents' entries (a file agent's row names it by its own
-    `name`, which no lookup resolves). `replays`: "all" games get a page, "lost" only those
+    `name`, which no lookup resolves). `hints`: lines the page's notes begin with (the
+    study's integrity hints). `replays`: "all" games get a page, "lost" only those
     not won, "none" none (REPLAYS). `agent_key`: the study's key for its agents' seeds
     (world.seeds), so a replay gives its agent the seed the study's game did."""
 
@@ -367,7 +368,7 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
     folder.mkdir(parents=True, exist_ok=True)
     instances = {(e.group, e.instance.name): e.instance for e in entries}
     links: dict[tuple[str, str, int, int], str] = {}
-    notes: list[str] = []
+    notes: list[str] = list(hints)
     failed = 0
     for k, row in enumerate(rows):
         instance = instances.get((row.group, row.map))
