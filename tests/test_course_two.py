@@ -392,3 +392,53 @@ def test_a_hint_never_runs_the_submission(tmp_path):
     (tmp_path / "deep.py").write_text("x = " + "(" * 5000 + ")" * 5000 + "\n")
     assert builtin_copy(f"{tmp_path / 'deep.py'}:Agent") == ""
     assert builtin_copy("no-such.py:Agent") == ""
+
+
+# -- regrading one student -----------------------------------------------------------------------
+@pytest.mark.slow
+def test_only_regrades_one_student_reading_their_module_alone(students, capsys):
+    """One fix re-read all 200 modules and re-played every student's failures; a changed
+    file whose games were losses kept the old file's grade. --only NAME reads that module
+    alone and plays that student's games alone (all of them: the file changed); every other
+    row stands; the record keeps the regrade's hashes and figures before and after."""
+    reads = Path("reads.log")
+    (students / "students" / "bob" / "agent.py").write_text(
+        f"open({str(reads.resolve())!r}, 'a').write('bob\\n')\n" + STUDENTS["bob"])
+    common = ["compare", "EASY1", "EASY2", "--submissions", "students", "--runs", "2",
+              "--sandbox", "none", "--out", "runs.csv"]
+    assert main(common) == 3
+    first = {r.key: r for r in read_rows(Path("runs.csv"))}
+    read_before = reads.read_text().count("bob")
+    assert read_before >= 1 and all(r.outcome == "error" for r in first.values()
+                                    if r.agent == "ann")
+    (students / "students" / "ann" / "agent.py").write_text(STUDENTS["bob"])  # ann's fix
+    capsys.readouterr()
+    assert main([*common, "--resume", "--only", "ann"]) == 3  # cat still fails
+    after = {r.key: r for r in read_rows(Path("runs.csv"))}
+    assert reads.read_text().count("bob") == read_before  # no other module was read
+    assert set(after) == set(first)  # one row a game, every game
+    assert all(after[k] == first[k] for k in first if k[0] != "ann")  # the others' stand
+    assert all(after[k].outcome in ("won", "lost") for k in first if k[0] == "ann")
+    record = json.loads(Path("runs.csv.study.json").read_text())
+    (regrade,) = record["regrades"]
+    assert regrade["agent"] == "ann" and regrade["file_changed"] is True
+    assert regrade["before"] == {"games": 4, "wins": 0, "errors": 4, "timeouts": 0}
+    assert regrade["after"]["errors"] == 0 and regrade["after"]["games"] == 4
+    assert main(["report", "runs.csv"]) == 0  # the file reads back whole
+    # a second fix, whose old games were won or lost (no error): played again all the same
+    (students / "students" / "ann" / "agent.py").write_text(
+        "class Agent:\n    def reset(self, seed=None):\n        pass\n\n"
+        "    def act(self, observation):\n        return None\n")
+    assert main([*common, "--resume", "--only", "ann"]) == 3
+    again = read_rows(Path("runs.csv"))
+    assert sorted(r.outcome for r in again if r.agent == "ann") == ["gave_up"] * 4
+    assert len({r.key for r in again}) == len(again)  # its old rows went first: one a game
+    assert [g["agent"] for g in json.loads(
+        Path("runs.csv.study.json").read_text())["regrades"]] == ["ann", "ann"]
+    assert main(["report", "runs.csv"]) == 0
+    capsys.readouterr()
+    assert main([*common, "--resume", "--only", "nobody"]) == 2
+    assert "--only nobody: no agent of this command is named so (it names ann, bob" in \
+        capsys.readouterr().err
+    assert main([*common[:-2], "--out", "other.csv", "--only", "ann"]) == 2
+    assert "give --out FILE --resume" in capsys.readouterr().err

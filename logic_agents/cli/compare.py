@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from rich.markup import escape
 
@@ -16,7 +17,6 @@ from logic_agents.cli.common import (
     PROG,
     VERB_HELP,
     ParserMaker,
-    agent_entries,
     agents_epilog,
     caps_flags,
     caps_of,
@@ -33,6 +33,7 @@ from logic_agents.cli.common import (
 )
 from logic_agents.cli.episode import EXIT_AGENT_FAILED
 from logic_agents.cli.fairplay import isolation_flags
+from logic_agents.cli.study_agents import agent_names, study_agents
 from logic_agents.cli.study_outputs import (
     AUTO_REPLAYS,
     baseline_of,
@@ -50,15 +51,14 @@ from logic_agents.cli.study_progress import LIVE_AGENTS, PROGRESS_LINE_S, progre
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
-from logic_agents.referee.agents import distinct_names
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
 from logic_agents.study.feedback import write_feedback
 from logic_agents.study.grades import grade_rows, source_of
+from logic_agents.study.record import read_study
 from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
-from logic_agents.study.submissions import expand_agents, has_glob, submissions
 from logic_agents.study.summary import summarize
 from logic_agents.web.study import REPLAYS
 from logic_agents.world.declared import Option
@@ -66,7 +66,7 @@ from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.seat import Elsewhere
 from logic_agents.world.seeds import study_key
-from logic_agents.world.spec import AgentEntry, GameSpec, Generator
+from logic_agents.world.spec import GameSpec, Generator
 
 PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
 
@@ -119,6 +119,10 @@ def add_parser(sub: ParserMaker) -> None:
                    "error or timeout count as played")
     p.add_argument("--retry-errors", dest="retry_errors", action="store_true",
                    help="with --resume: play again the games that ended in error or timeout")
+    p.add_argument("--only", action="append", metavar="NAME", default=None,
+                   help="with --resume: regrade this agent alone (repeatable): only its module "
+                   "is read and only its games are played, all of them when its file changed "
+                   "(its failed ones with --retry-errors); every other row stands")
     p.add_argument("--plot", metavar="FILE.png", help="win rates (or scores) per group with "
                    "95%% intervals (extra 'plot')")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -160,33 +164,6 @@ def _study_seed(text: str) -> int | str:
     return "random" if text.strip() == "random" else integer(text)
 
 
-def _agent_names(args: argparse.Namespace, spec: GameSpec) -> list[str]:
-    """The agents as the study names them: --agents (its globs expanded), then
-    --submissions."""
-    students = (submissions(args.submissions, args.submission_class)
-                if args.submissions else [])
-    if args.agents is None:
-        return students or list(spec.playing_agents())
-    names = [a.strip() for a in args.agents.split(",") if a.strip()]
-    if not names:
-        raise UsageError("--agents names no agent")
-    return [str(n) for n in expand_agents(names)] + students
-
-
-def _study_agents(args: argparse.Namespace, spec: GameSpec) -> list[AgentEntry]:
-    """The study's agents, each under a name of its own (described once per command)."""
-    if getattr(args, "study_agents", None) is None:
-        # others' agents where no sandbox is available: stop before any of their code is read
-        if args.submissions:
-            args.isolation.refuse_unsandboxed(f"--submissions {args.submissions}")
-        if args.agents and any(has_glob(a) for a in args.agents.split(",")):
-            args.isolation.refuse_unsandboxed("a glob in --agents")
-        names = _agent_names(args, spec)
-        entries, args.renamed = distinct_names(agent_entries(spec, names, args), names)
-        args.study_agents = entries
-    return list(args.study_agents)
-
-
 def _game(args: argparse.Namespace) -> GameSpec:
     """The study's game: --game, else its maps' game, else the one game that generates
     instances for `compare --generate`."""
@@ -209,7 +186,7 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     generator = spec.get(Generator)
     if generator is not None:
         flags += [(f"{spec.name} --generate", o) for o in generator.compare_options]
-    return flags + declared_flags(_study_agents(args, spec), spec)
+    return flags + declared_flags(study_agents(args, spec), spec)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -224,8 +201,8 @@ def run(args: argparse.Namespace) -> int:
 
 
     spec = _game(args)
-    names = _agent_names(args, spec)
-    entries_of_agents = _study_agents(args, spec)
+    names = agent_names(args, spec)
+    entries_of_agents = study_agents(args, spec)
     for entry in entries_of_agents:
         if entry.interactive:
             raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
@@ -242,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--resume continues an --out file; give --out")
     if args.retry_errors and not args.resume:
         raise UsageError("--retry-errors goes with --resume")
+    if args.only and not args.resume:
+        raise UsageError("--only regrades agents of a study; give --out FILE --resume")
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     options = given_options(args, entries_of_agents, spec)  # refuses what none declares
@@ -276,9 +255,12 @@ def run(args: argparse.Namespace) -> int:
     total = len(entries) * args.runs * len(names)
     scored = spec.objective == "score"
     labels = [e.name for e in entries_of_agents]  # rows name agents so
+    # --only: the study's other agents, as its record names them (their modules not read)
+    everyone = [str(a.get("name")) for a in read_study(Path(args.out)).get("agents", [])
+                if isinstance(a, dict)] if args.only and Path(args.out).exists() else labels
     baseline = baseline_of(args)
     for name in baseline:  # before the first game, not after hours of them
-        if name not in labels:
+        if name not in everyone:
             raise UsageError(f"--baseline {name}: no agent of the study is named so")
     # per agent: [games, sum of what summarize counts], kept as running totals (a list summed
     # at every row made a 20,000-game study quadratic: 0.06 ms a row by its end)
@@ -325,7 +307,8 @@ def run(args: argparse.Namespace) -> int:
                 runs=args.runs, seed=args.seed, seed_secret=args.seed_secret,
                 seed_asked=args.seed_asked, jobs=args.jobs,
                 game=spec.name, out=args.out, isolation=args.isolation,
-                resume=args.resume, retry_errors=args.retry_errors, backend=args.backend,
+                resume=args.resume, retry_errors=args.retry_errors,
+                only=tuple(args.only or ()), backend=args.backend,
                 address=args.address, agent_options={k: v for k, v in options.items() if v},
                 world_options=wopts, caps=caps_of(args), stop_on_broken=args.stop_on_broken)
             rows = batch.compare(names, entries, settings, on_row=on_row,
@@ -341,13 +324,14 @@ def run(args: argparse.Namespace) -> int:
                       f"games{saved}")
             return 130
         progress.update(task, completed=total)
-    summary = summarize(rows, labels, groups=list(dict.fromkeys(e.group for e in entries)),
+    summary = summarize(rows, everyone, groups=list(dict.fromkeys(e.group for e in entries)),
                         scored=scored, baseline=baseline)
     if args.plot:
         from logic_agents.display.plot import plot_summary
 
         plot_summary(summary.to_json(), args.plot)
-    sources = {e.name: source_of(e, spec) for e in entries_of_agents}
+    sources = {**(read_study(Path(args.out)).get("references") or {} if args.only else {}),
+               **{e.name: source_of(e, spec) for e in entries_of_agents}}
     if args.grades:
         write_graded(args, grade_rows(summary, rows, sources), err)
     again = play_again(sources, spec.name, args.out, entries, caps_of(args),

@@ -54,7 +54,8 @@ from logic_agents.study.record import (
     study_record,
     write_study,
 )
-from logic_agents.study.resume import keep_only_referee_rows, resumed_rows
+from logic_agents.study.regrade import Regrade, kept_rows, plan_regrade, regrade_entries, standing
+from logic_agents.study.resume import keep_only_referee_rows, resumed_rows, rewrite_rows
 from logic_agents.study.rows import (
     NAME_LIMIT,
     Row,
@@ -351,6 +352,8 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
 
     rows: list[Row] = []
     held: list[Row] = []  # what a resumed results file held when the study began
+    regrade: Regrade | None = None  # --only: the named agents alone are read and played
+    before: dict[str, Record] = {}
     sink = None
     key = ""
     if out is not None:
@@ -373,13 +376,28 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
         except OSError as e:
             raise FormatError(f"cannot make the results' folder: {e.strerror or e}",
                               str(out.parent), 0, 0) from None
+        if settings.only and not holds:
+            raise UsageError(f"--only regrades agents of a study: {out} holds none yet")
+        if settings.only:  # the others' entries, as the record keeps them: not read again
+            regrade = plan_regrade(out, study, settings.only)
+            agent_set.update(regrade.agents)
         if holds:
-            check_resumed_study(out, study, fixed_ok=settings.retry_errors)
+            check_resumed_study(out, study,
+                                fixed_ok=settings.retry_errors or bool(settings.only))
             key = sealing_key(out)
             held = read_rows(out, key)
-            rows = resumed_rows(held, wanted, runs, get_game(game).objective, str(out))
-            if settings.retry_errors:
-                rows = [r for r in rows if not r.failed]
+            stands = held
+            if regrade is not None:
+                before = {name: standing(held, name) for name in regrade.only}
+                stands = kept_rows(held, regrade, settings.retry_errors)
+                standing_ids = {id(r) for r in stands}
+                if any(not r.failed for r in held if id(r) not in standing_ids):  # a changed
+                    rewrite_rows(out, key, stands)  # file's games are played again: out first
+                    held = stands  # (a failed row may stay: its game's new row follows it)
+            rows = resumed_rows(stands, wanted, runs, get_game(game).objective, str(out))
+            if settings.retry_errors:  # with --only, the named agents' failures alone
+                rows = [r for r in rows if not r.failed
+                        or regrade is not None and r.agent not in regrade.only]
         write_study(out, {**study, "seal": key})
         sink = RowSink(out, key)
     kept = len(rows)  # the rows the study began with: the ones it makes follow
@@ -409,4 +427,7 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
         if sink is not None:
             sink.close()
             keep_only_referee_rows(sink.path, key, [*held, *rows[kept:]], sink)
+    if regrade is not None and out is not None:  # the record keeps each regrade, its figures
+        write_study(out, {**study, "seal": key,
+                          "regrades": regrade_entries(regrade, study, before, rows)})
     return rows

@@ -3,6 +3,7 @@
 Concepts:
 - resumed_rows: the rows a resume keeps, checked against the study (one per game, each one
   of its games).
+- rewrite_rows: a results file written again, whole, from some rows.
 - keep_only_referee_rows: at a study's end the file must hold the referee's own rows, by
   content, not by seal: a file changed while the study ran (a row appended, or forged and
   sealed again with a key an agent read) is written again from the referee's rows; a file
@@ -45,6 +46,19 @@ def resumed_rows(rows: Iterable[Row], wanted: Callable[[RowKey], bool], runs: in
     return list(unique.values())
 
 
+def rewrite_rows(out: Path, key: str, rows: Iterable[Row]) -> None:
+    """Write `out` again, whole, with `rows` alone (a fresh file beside it, then renamed)."""
+    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
+    tmp.unlink(missing_ok=True)
+    rewrite = RowSink(tmp, key)  # not the study's sink: a fresh file beside it
+    try:
+        for row in rows:
+            rewrite.write(row)
+    finally:
+        rewrite.close()
+    os.replace(tmp, out)
+
+
 def keep_only_referee_rows(out: Path, key: str, rows: list[Row], sink: RowSink | None = None
                            ) -> None:
     """After a study: the results file must hold `rows` (the referee's own: those it read
@@ -64,14 +78,6 @@ def keep_only_referee_rows(out: Path, key: str, rows: list[Row], sink: RowSink |
         reason = "it holds rows the referee did not write, or wrote otherwise"
     except FormatError as e:
         reason = str(e)
-    tmp = out.with_name(f".{out.name}.rewrite{out.suffix}")
-    tmp.unlink(missing_ok=True)
-    rewrite = RowSink(tmp, key)  # not the study's sink: a fresh file beside it
-    try:
-        for row in rows:
-            rewrite.write(row)
-    finally:
-        rewrite.close()
-    os.replace(tmp, out)
+    rewrite_rows(out, key, rows)
     print(f"logic-agents: note: {out} was changed while the study ran ({reason[:200]}); it "
           f"was written again from the referee's own {len(rows)} rows", file=sys.stderr)

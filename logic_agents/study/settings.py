@@ -38,6 +38,7 @@ class StudySettings:
     out: str | Path | None = None  # the results file rows stream to (CSV or JSON lines)
     resume: bool = False  # continue `out`, keeping the games it holds
     retry_errors: bool = False  # on resume, play again the games an agent failed
+    only: tuple[str, ...] = ()  # on resume, read and play these agents alone (study.regrade)
     backend: str = "process"  # one of BACKENDS
     address: str | None = None  # the Ray cluster's (backend "ray")
     agent_options: Mapping[str, Record] = field(default_factory=dict)  # agent -> options
