@@ -369,7 +369,7 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
     instances = {(e.group, e.instance.name): e.instance for e in entries}
     links: dict[tuple[str, str, int, int], str] = {}
     notes: list[str] = list(hints)
-    failed = 0
+    failed = unread = 0
     for k, row in enumerate(rows):
         instance = instances.get((row.group, row.map))
         if instance is None:  # a resumed row whose map is no longer in the study
@@ -380,6 +380,9 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
         # time-out would cost its cap again, and a module that does not read has no game
         if row.outcome == "timeout" or row.failed and "(in reading its module)" in row.error:
             failed += 1
+            continue
+        if agents is not None and row.agent not in agents and row.agent not in spec.agents:
+            unread += 1  # an agent this run did not read (compare --only): no replay
             continue
         try:
             link = _replay(spec, row, k, instance, folder, agents, agent_options, world_options,
@@ -392,6 +395,9 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
             links[row.key] = link
         if progress is not None:
             progress(k + 1, len(rows))
+    if unread:
+        notes.append(f"{unread} game(s) of agents this run did not read (--only) have no "
+                     "new replay page")
     if failed:
         notes.append(f"{failed} game(s) timed out or had no agent to play; they have no "
                      "replay page (each failure's message says where the agent was)")
