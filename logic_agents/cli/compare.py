@@ -359,10 +359,12 @@ def run(args: argparse.Namespace) -> int:
     uncounted = args.isolation.memory_words(caps_of(args).memory_cap) if args.isolated else ""
     if uncounted:
         err.print(f"note: {uncounted}")
-    failed = sum(st.errors + st.timeouts for st in summary.agents.values())
+    # a regrade (--only) answers for the agents it played; the others' rows were said before
+    judged = set(labels) if args.only else set(summary.agents)
+    failed = sum(st.errors + st.timeouts for a, st in summary.agents.items() if a in judged)
     code = EXIT_AGENT_FAILED if failed else 0
     if failed:
-        report_failures(rows, err)
+        report_failures([r for r in rows if r.agent in judged], err)
     if args.json:
         print(json.dumps(summary.to_json()))
         return code
