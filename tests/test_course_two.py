@@ -443,3 +443,17 @@ def test_only_regrades_one_student_reading_their_module_alone(students, capsys):
         capsys.readouterr().err
     assert main([*common[:-2], "--out", "other.csv", "--only", "ann"]) == 2
     assert "give --out FILE --resume" in capsys.readouterr().err
+
+
+def test_agent_output_keeps_the_students_letters_and_no_empty_files(students, capsys):
+    """--agent-output wrote 193 empty files and mangled zoë_müller into zo__m_ller: a file is
+    made at an agent's first line, under its own name."""
+    (students / "students" / "zoë müller").mkdir()
+    (students / "students" / "zoë müller" / "agent.py").write_text(
+        BASE + "class Agent(SinglePointAgent):\n    def act(self, observation):\n"
+        "        print('thinking')\n        return super().act(observation)\n")
+    main(["compare", "EASY1", "--submissions", "students", "--runs", "1", "--sandbox", "none",
+          "--agent-output", "said"])
+    capsys.readouterr()
+    assert sorted(p.name for p in Path("said").iterdir()) == ["zoë müller.txt"]
+    assert "thinking" in (Path("said") / "zoë müller.txt").read_text()

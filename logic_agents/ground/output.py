@@ -5,6 +5,7 @@ neither wraps nor truncates (a table keeps its natural width, a line stays one l
 raises BrokenPipeError when a reader such as `head` closes the pipe, so the command line
 can end quietly (rich itself would exit with code 1), and that prints every text with its
 control characters escaped (printable): a map or agent name cannot drive the terminal.
+file_name(text) is a file or folder name that keeps a person's own letters.
 """
 
 from __future__ import annotations
@@ -17,6 +18,19 @@ from rich.console import Console
 from rich.segment import Segment
 
 from logic_agents.ground.inputs import printable
+
+NOT_IN_A_FILE_NAME = '/\\:*?"<>|'  # what no file name may hold on some system
+
+
+def file_name(text: str, most: int = 120) -> str:
+    """A file or folder name that keeps a person's own letters (`zoë_müller`): path
+    separators, characters no system allows, control characters and a leading dot made
+    `_`, at most `most` characters ("_" for nothing)."""
+    name = "".join(c if c.isprintable() and c not in NOT_IN_A_FILE_NAME else "_" for c in text)
+    name = name.strip(" ")
+    if name.startswith("."):
+        name = "_" + name[1:]
+    return name[:most] or "_"
 
 
 def natural_key(text: str) -> list[tuple[int, int | str]]:

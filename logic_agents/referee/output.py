@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol, TextIO
 
 from logic_agents.ground.inputs import printable
+from logic_agents.ground.output import file_name
 
 CHUNK = 1 << 16
 LINE_LIMIT = 2000  # characters of one line shown; the rest of the line is dropped
@@ -84,9 +85,7 @@ class OutputBudget:
         """DIR/<agent>.txt, where the agent's output is kept (None: not kept)."""
         if self.folder is None:
             return None
-        safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_"
-                       for c in self.agent)[:80] or "agent"
-        return Path(self.folder) / f"{safe}.txt"
+        return Path(self.folder) / f"{file_name(self.agent, 80)}.txt"
 
     def show(self, line: str, out: TextIO) -> None:
         """Write one line (already escaped) to `out`, if the budget allows."""
@@ -166,16 +165,21 @@ def _line(raw: bytearray, cut: bool, budget: OutputBudget, out: TextIO, kept: _K
 
 
 class _Kept:
-    """An agent's output file (--agent-output), appended to up to FILE_LIMIT bytes."""
+    """An agent's output file (--agent-output), appended to up to FILE_LIMIT bytes.
+
+    It is made at its first line: an agent that printed nothing has no file.
+    """
 
     def __init__(self, path: Path | None):
-        self.file = None
-        if path is not None:
-            with contextlib.suppress(OSError):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self.file = path.open("a", encoding="utf-8", errors="replace")
+        self.path = path
+        self.file: TextIO | None = None
 
     def write(self, line: str) -> None:
+        if self.file is None and self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.file = self.path.open("a", encoding="utf-8", errors="replace")
+            self.path = None  # opened, or not to be: tried once
         if self.file is None:
             return
         with contextlib.suppress(OSError, ValueError):

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.ground.output import natural_key
+from logic_agents.ground.output import file_name, natural_key
 from logic_agents.ground.shapes import Record
 from logic_agents.study.grades import grade_rows
 from logic_agents.study.rows import Row
@@ -35,16 +35,10 @@ from logic_agents.study.summary import Summary
 from logic_agents.web import CSP_PAGE, _asset, html_page
 from logic_agents.web.leaderboard import escaped
 
-NOT_IN_A_NAME = '/\\:*?"<>|'  # what no folder name may hold on some system
-
 
 def folder_name(agent: str) -> str:
-    """A folder name for `agent` that keeps its own letters (see the module's words)."""
-    name = "".join(c if c.isprintable() and c not in NOT_IN_A_NAME else "_" for c in agent)
-    name = name.strip(" ")
-    if name.startswith("."):
-        name = "_" + name[1:]
-    return name[:120] or "_"
+    """A folder name for `agent` that keeps its own letters (ground.output.file_name)."""
+    return file_name(agent)
 
 
 def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
