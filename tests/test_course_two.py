@@ -457,3 +457,18 @@ def test_agent_output_keeps_the_students_letters_and_no_empty_files(students, ca
     capsys.readouterr()
     assert sorted(p.name for p in Path("said").iterdir()) == ["zoë müller.txt"]
     assert "thinking" in (Path("said") / "zoë müller.txt").read_text()
+
+
+def test_the_terminal_and_the_grades_name_the_same_first_failure(students, capsys):
+    """The terminal named the first failure to end, the grades the first by map and run:
+    both now name the first by map, then run (whatever order the games ended in)."""
+    main(["compare", "EASY2", "EASY1", "MEDIUM1", "--submissions", "students", "--runs", "2",
+          "--jobs", "2", "--sandbox", "none", "--grades", "grades.csv"])
+    err = capsys.readouterr().err
+    with open("grades.csv", newline="", encoding="utf-8-sig") as f:
+        grades = {g["agent"]: g for g in csv.DictReader(f)}
+    for name in ("ann", "cat", "dan"):
+        said = re.search(rf"agent {name} failed 6 game\(s\); first on (\S+) run (\d+)", err)
+        assert said and grades[name]["first_error"].startswith(
+            f"{said.group(1)} run {said.group(2)}: "), (err, grades[name])
+        assert said.group(1) == "EASY1" and said.group(2) == "0"

@@ -33,6 +33,7 @@ from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.study.aliases import public_names, read_aliases
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.grades import (
+    first_failures,
     grade_rows,
     integrity_notes,
     read_roster,
@@ -152,12 +153,12 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 
 def report_failures(rows: list[Row], err: Console) -> None:
-    """One line per agent whose games failed: how many, and the first failure's words."""
-    first: Record = {}
+    """One line per agent whose games failed: how many, and the first failure's words (the
+    first by map, then run, as the grades' first_error says: not the first to end)."""
+    first = first_failures(rows)
     count: dict[str, int] = {}
     for row in rows:
         if row.failed:
-            first.setdefault(row.agent, row)
             count[row.agent] = count.get(row.agent, 0) + 1
     for agent, row in first.items():
         who = (f"the game's own code failed in {count[agent]} of agent "
