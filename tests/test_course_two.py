@@ -472,3 +472,21 @@ def test_the_terminal_and_the_grades_name_the_same_first_failure(students, capsy
         assert said and grades[name]["first_error"].startswith(
             f"{said.group(1)} run {said.group(2)}: "), (err, grades[name])
         assert said.group(1) == "EASY1" and said.group(2) == "0"
+
+
+def test_agents_that_never_win_are_ranked_by_their_failures():
+    """110 of 202 tied at rank 93: a syntax error, a hang and an agent that never wins.
+    Among equal win rates, fewer failed games rank first; equal in both, a shared rank."""
+    from logic_agents.study.grades import ranks
+    from logic_agents.study.rows import Row
+    from logic_agents.study.summary import summarize
+
+    def rows(agent, outcomes):
+        return [Row(agent, f"M{k}", "g", 0, k, o, o == "won", 1, 0, None, 0.0,
+                    error="E: x" if o == "error" else "") for k, o in enumerate(outcomes)]
+
+    played = [*rows("wins", ["won", "lost", "lost"]), *rows("loses", ["lost"] * 3),
+              *rows("also-loses", ["lost"] * 3), *rows("crashes", ["error"] * 3),
+              *rows("half", ["lost", "error", "lost"])]
+    assert ranks(summarize(played)) == [(1, "wins"), (2, "also-loses"), (2, "loses"),
+                                        (4, "half"), (5, "crashes")]

@@ -37,13 +37,19 @@ def natural_key(text: str) -> list[tuple[int, int | str]]:
     """A sort key that puts EASY2 before EASY10: digits compare as numbers."""
     return [(0, int(t)) if t.isdigit() else (1, t) for t in re.split(r"(\d+)", text)]
 
-def ranked(names: Iterable[str], value: Callable[[str], float]) -> list[tuple[int, str]]:
-    """(rank, name), best (highest `value`) first, ties by name in natural order; tied values
-    share a rank and the next rank counts them (1, 2, 2, 4): a leaderboard's order."""
-    order = sorted(names, key=lambda n: (-value(n), natural_key(n)))
+def ranked(names: Iterable[str], value: Callable[[str], float],
+           failures: Callable[[str], float] | None = None) -> list[tuple[int, str]]:
+    """(rank, name), best (highest `value`) first; among equal values, fewer `failures`
+    first (an agent that played and never won above one that never ran); then by name in
+    natural order. Agents equal in both share a rank and the next rank counts them (1, 2, 2,
+    4): a leaderboard's order."""
+    def key(name: str) -> tuple[float, float]:
+        return (-value(name), failures(name) if failures is not None else 0.0)
+
+    order = sorted(names, key=lambda n: (key(n), natural_key(n)))
     out: list[tuple[int, str]] = []
     for k, name in enumerate(order):
-        tied = bool(out) and value(out[-1][1]) == value(name)
+        tied = bool(out) and key(out[-1][1]) == key(name)
         out.append((out[-1][0] if tied else k + 1, name))
     return out
 

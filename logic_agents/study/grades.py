@@ -55,12 +55,17 @@ def _order(row: Row) -> tuple[object, ...]:
 
 
 def ranks(summary: Summary) -> list[tuple[int, str]]:
-    """(rank, agent), best first: by win rate or mean score; ties share a rank (1, 2, 2, 4)."""
+    """(rank, agent), best first: by win rate or mean score, then fewer failed games (errors
+    and time-outs); ties in both share a rank (1, 2, 2, 4)."""
     def value(name: str) -> float:
         st = summary.agents[name]
         return st.score.mean if summary.scored and st.score is not None else st.win_rate
 
-    return ranked(summary.agents, value)
+    def failures(name: str) -> float:
+        st = summary.agents[name]
+        return st.errors + st.timeouts
+
+    return ranked(summary.agents, value, failures)
 
 
 def grade_rows(summary: Summary, rows: Sequence[Row], sources: Mapping[str, str]

@@ -68,7 +68,7 @@ def rate_bar(mid: float, lo: float, hi: float, top: float = 1.0) -> str:
 
 
 def leaderboard(summary: Record) -> tuple[list[str], list[str]]:
-    """(header names, row HTML), best first; ties share a rank."""
+    """(header names, row HTML), best first (then fewer failed games); ties share a rank."""
     scored = summary.get("objective") == "score"
     agents: dict[str, Record] = summary["agents"]
 
@@ -82,7 +82,8 @@ def leaderboard(summary: Record) -> tuple[list[str], list[str]]:
             *(["mean score [95% CI]"] if scored else ["wins", "win rate % [95% CI]"]),
             "", "errors", "time-outs"]
     body = []
-    for rank, name in ranked(agents, value):
+    for rank, name in ranked(agents, value,
+                             lambda name: agents[name]["errors"] + agents[name]["timeouts"]):
         st = agents[name]
         if scored:
             sc = st["score"]
