@@ -364,3 +364,32 @@ def test_replays_choose_which_games_get_a_page(tmp_path, capsys):
         assert f"({counts[choice]} replay pages beside it" in capsys.readouterr().err
     lost = sum(1 for r in rows if r.outcome != "won")
     assert counts == {"all": 12, "lost": lost, "none": 0} and 0 < lost < 12
+
+
+@pytest.mark.parametrize("width", [400, 1280])
+def test_the_leaderboard_shows_rank_name_rate_and_errors_at_400_px(tmp_path, width):
+    """Issue 67: at 400 px the leaderboard showed rank and name only (the rest scrolled out
+    of sight). It keeps rank, name, win rate and errors in view without a horizontal
+    scroll; games, wins, the bar and the time-outs wait for a wider window (1280 px)."""
+    import logic_agents as la
+
+    long = tmp_path / "a_student_with_a_rather_long_folder_name_12345678.py"
+    long.write_text("from logic_agents.games.daggers.agents import SinglePointAgent\n\n\n"
+                    "class Agent(SinglePointAgent):\n    name = 'Zoë Müller-Lüdenscheidt_12345678_"
+                    "assignsubmission_file_'\n")
+    text = la.compare(["spx", f"{long}:Agent"], ["EASY1", "EASY2"], runs=1, jobs=1,
+                      progress=False, sandbox="none").to_html()
+    probe = ("<script>const t = document.getElementById('leaderboard');"
+             "const box = t.parentElement;"
+             "const seen = [...t.rows[1].cells].map(c => c.offsetParent !== null && "
+             "c.getBoundingClientRect().right <= innerWidth ? '1' : '0').join('');"
+             "document.body.dataset.cells = seen;"
+             "document.body.dataset.fits = String(box.scrollWidth <= box.clientWidth);"
+             "</script></body>")
+    page = tmp_path / "study.html"
+    page.write_text(text.replace("</body>", probe))
+    dom = load(page, width=width)
+    cells = re.search(r'data-cells="([01]+)"', dom).group(1)
+    # rank, agent, games, wins, win rate, bar, errors, time-outs
+    assert re.search(r'data-fits="true"', dom), dom[-500:]
+    assert cells == ("11001010" if width == 400 else "11111111"), cells

@@ -286,6 +286,7 @@ def study_page(title: str, summary: Record, rows: Sequence[GameRow],
                  + bars_svg(summary) + "</div>"
                  if len(agents) <= len(COLOURS) else ""),  # past that, the leaderboard's bars
         "board_head": header(board_head), "board": "".join(board),
+        "board_kind": "scored" if scored else "won",
         "failures": failures(rows, links, public, again),
         "pair_head": header(pair_head),
         "pairs": "".join(_pair_rows(summary, scored))
