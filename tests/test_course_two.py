@@ -490,3 +490,19 @@ def test_agents_that_never_win_are_ranked_by_their_failures():
               *rows("half", ["lost", "error", "lost"])]
     assert ranks(summarize(played)) == [(1, "wins"), (2, "also-loses"), (2, "loses"),
                                         (4, "half"), (5, "crashes")]
+
+
+def test_play_study_refuses_a_record_it_cannot_read_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "EASY1", "--agents", "spx", "--runs", "1", "--out", "runs.csv",
+                 "--seed", "4"]) == 0
+    record = json.loads(Path("runs.csv.study.json").read_text())
+    capsys.readouterr()
+    for broken, words in [({**record, "seed": "four"}, "keeps no seed"),
+                          ({**record, "instances": [1, 2]}, "keeps no maps"),
+                          ({**record, "texts": ["not a map"]}, "")]:
+        Path("runs.csv.study.json").write_text(json.dumps(broken))
+        assert main(["play", "EASY1", "--study", "runs.csv", "--agent", "spx"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("logic-agents: error: ") and \
+            words in err, err

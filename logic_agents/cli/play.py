@@ -38,7 +38,7 @@ from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import Clock
 from logic_agents.referee.pool import run_child
 from logic_agents.solving.puzzle import CappedSearchAgent
-from logic_agents.study.record import read_study
+from logic_agents.study.record import read_study, recorded_seed
 from logic_agents.world.agents import build_agent, explaining, resolve_agent
 from logic_agents.world.core import AnyAgent, AnyWorld, EpisodeResult, own_name
 from logic_agents.world.declared import Option
@@ -155,8 +155,9 @@ def from_study(args: argparse.Namespace, results: str) -> tuple[GameSpec, str, I
     spec = get_game(str(record.get("game", "")))
     if args.game and args.game != spec.name:
         raise UsageError(f"--study {results} is a study of {spec.name}, not {args.game}")
-    texts, instances = record.get("texts"), record.get("instances") or []
-    if not isinstance(texts, list) or len(texts) != len(instances):
+    texts, instances = record.get("texts"), record.get("instances")
+    if not isinstance(texts, list) or not isinstance(instances, list) or \
+            len(texts) != len(instances) or not all(isinstance(i, dict) for i in instances):
         raise UsageError(f"--study {results}: its record keeps no maps (a study of an older "
                          "logic-agents): name the map's file instead")
     found = [(i, t) for i, t in zip(instances, texts)
@@ -171,7 +172,7 @@ def from_study(args: argparse.Namespace, results: str) -> tuple[GameSpec, str, I
     where = f"{results}.study.json#{args.map}"
     instance = spec.instances.parse(str(found[0][1]), where)
     if args.agent_seed is None:
-        args.agent_seed = agent_seed(args.seed, study_key(int(record["seed"])))
+        args.agent_seed = agent_seed(args.seed, study_key(recorded_seed(Path(results))))
     caps = record.get("caps") or {}
     for name in ("move_timeout", "game_timeout", "memory_cap"):
         if getattr(args, name, None) is None:

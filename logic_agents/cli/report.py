@@ -26,7 +26,7 @@ from logic_agents.cli.study_outputs import (
 from logic_agents.ground.output import make_console
 from logic_agents.study.feedback import write_feedback
 from logic_agents.study.grades import integrity_notes
-from logic_agents.study.record import read_study
+from logic_agents.study.record import recorded_seed
 from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
 from logic_agents.study.summary import per_map
@@ -70,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
                  f"{len(study.rows)} games" + ("" if args.public else
                                                f", seed {study.meta.get('seed', '')}"))
         shown, shown_summary = public_view(
-            args, study.game, study.rows, summary, study_key(int(read_study(
-                Path(args.results))["seed"])) if args.public else b"",
+            args, study.game, study.rows, summary,
+            study_key(recorded_seed(Path(args.results))) if args.public else b"",
             list(dict.fromkeys(r.group for r in study.rows)))
         by_map = per_map(shown, list(shown_summary.agents), shown_summary.scored,
                          list(dict.fromkeys(r.group for r in shown))) if args.public \

@@ -183,6 +183,19 @@ def sealing_key(out: Path) -> str:
     return key
 
 
+def recorded_seed(out: Path) -> int:
+    """The study's seed as its record keeps it (secret or not).
+
+    Raises:
+        FormatError: the record keeps no whole-number seed.
+    """
+    seed = read_study(out).get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise FormatError(f"the study record keeps no seed (it has {_brief(seed)})",
+                          str(study_path(out)), 1, 1)
+    return seed
+
+
 def read_study(out: Path) -> Record:
     """The study record beside `out`, checked as data."""
     sidecar = study_path(out)
