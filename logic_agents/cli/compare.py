@@ -256,8 +256,9 @@ def run(args: argparse.Namespace) -> int:
     scored = spec.objective == "score"
     labels = [e.name for e in entries_of_agents]  # rows name agents so
     # --only: the study's other agents, as its record names them (their modules not read)
-    everyone = [str(a.get("name")) for a in read_study(Path(args.out)).get("agents", [])
-                if isinstance(a, dict)] if args.only and Path(args.out).exists() else labels
+    held = read_study(Path(args.out)) if args.only and Path(args.out).exists() else {}
+    everyone = [str(a.get("name")) for a in held.get("agents", [])
+                if isinstance(a, dict)] if held else labels
     baseline = baseline_of(args)
     for name in baseline:  # before the first game, not after hours of them
         if name not in everyone:
@@ -330,24 +331,23 @@ def run(args: argparse.Namespace) -> int:
         from logic_agents.display.plot import plot_summary
 
         plot_summary(summary.to_json(), args.plot)
-    sources = {**(read_study(Path(args.out)).get("references") or {} if args.only else {}),
+    references = held.get("references") if held else None
+    sources = {**(references if isinstance(references, dict) else {}),
                **{e.name: source_of(e, spec) for e in entries_of_agents}}
     if args.grades:
         write_graded(args, grade_rows(summary, rows, sources), err)
-    again = play_again(sources, spec.name, args.out, entries, caps_of(args),
-                       study_key(args.seed))
+    key, caps = study_key(args.seed), caps_of(args)
+    again = play_again(sources, spec.name, args.out, entries, caps, key)
     replays = {}
     if args.html:  # with --public, the students under aliases
-        shown, shown_summary = public_view(args, spec.name, rows, summary, study_key(args.seed),
+        shown, shown_summary = public_view(args, spec.name, rows, summary, key,
                                            list(dict.fromkeys(e.group for e in entries)))
         replays = write_html(args, spec, shown_summary, shown, entries, options, wopts, err,
                              {e.name: e for e in entries_of_agents}, again, sources)
     if args.feedback:  # a student's command names the map's file (they have no record)
-        theirs = play_again(sources, spec.name, None, entries, caps_of(args),
-                            study_key(args.seed))
+        theirs = play_again(sources, spec.name, None, entries, caps, key)
         written = write_feedback(args.feedback, spec.name, summary, rows, sources, theirs,
-                                 replays, public_aliases(args, spec.name, summary,
-                                                         study_key(args.seed)))
+                                 replays, public_aliases(args, spec.name, summary, key))
         err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"

@@ -173,7 +173,8 @@ def from_study(args: argparse.Namespace, results: str) -> tuple[GameSpec, str, I
     instance = spec.instances.parse(str(found[0][1]), where)
     if args.agent_seed is None:
         args.agent_seed = agent_seed(args.seed, study_key(recorded_seed(Path(results))))
-    caps = record.get("caps") or {}
+    caps = record.get("caps")
+    caps = caps if isinstance(caps, dict) else {}
     for name in ("move_timeout", "game_timeout", "memory_cap"):
         if getattr(args, name, None) is None:
             setattr(args, name, caps.get(name) or 0)  # 0: no cap, as the study had

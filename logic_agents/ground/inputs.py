@@ -6,6 +6,8 @@ Concepts:
   numbers over 4,300 digits), so no parser calls them on user text directly.
 - read_text: a file's text as UTF-8, a leading byte-order mark dropped; undecodable bytes are a
   FormatError at file:line:col, and so is every OSError (missing, a folder, unreadable).
+- read_table: a CSV file a person wrote (a roster, aliases): its header and each row with
+  the line it starts on, for file:line:col errors.
 - path_exists: `Path.exists` that answers False for names the OS refuses (too long, NUL), so a
   pasted puzzle of 600 characters is never mistaken for a file name that crashes.
 - load_json: `json.loads` whose every failure (bad syntax, nesting too deep) is a FormatError.
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import csv
+import io
 import json
 import re
 import unicodedata
@@ -150,6 +154,26 @@ def read_text(path: str | Path, what: str = "file") -> str:
     if len(data) > MAX_INPUT_BYTES:
         raise FormatError(f"{what} is larger than {MAX_INPUT_BYTES // 2**20} MiB", name, 0, 0)
     return decode(data, name)
+
+
+def read_table(path: str | Path, what: str = "file"
+               ) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """A CSV file a person wrote (a roster, aliases): its header, then each row that holds
+    something with the line it starts on (a quoted cell may span lines), cells stripped (the
+    byte-order mark Excel writes is read_text's to drop). Every way it fails to read is a
+    FormatError."""
+    reader = csv.reader(io.StringIO(read_text(path, what)))
+    try:
+        head = [h.strip() for h in next(reader, [])]
+        rows = []
+        line = reader.line_num + 1
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append((line, [cell.strip() for cell in row]))
+            line = reader.line_num + 1
+    except csv.Error as e:
+        raise FormatError(f"not CSV: {e}", str(path), reader.line_num, 1) from None
+    return head, rows
 
 
 def path_exists(text: str | Path) -> bool:

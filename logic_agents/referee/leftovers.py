@@ -126,7 +126,7 @@ def restore(before: Snapshot, libc: ctypes.CDLL | None) -> None:
                 if os.path.isdir(path) and not os.path.islink(path):
                     os.chmod(path, 0o700)
         for path in sorted(added, reverse=True):  # what is inside first
-            _remove(path)
+            remove_path(path)  # what stays is said by leftovers(), the proof
     if libc is not None:
         for kind, ident in ipc_objects():
             remove_ipc(libc, kind, ident)
@@ -143,12 +143,14 @@ def remove_ipc(libc: ctypes.CDLL, kind: str, ident: int) -> None:
         getattr(libc, f"{kind}ctl")(ident, IPC_RMID, None)
 
 
-def _remove(path: str) -> None:
-    with contextlib.suppress(OSError):
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
+def remove_path(path: str) -> bool:
+    """Remove a file, a link or a folder with all it holds that can go; whether it went."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)  # what it can: the rest stays, and is said
+    else:
+        with contextlib.suppress(OSError):
             os.unlink(path)
+    return not os.path.lexists(path)
 
 
 def ipc_objects() -> list[tuple[str, int]]:

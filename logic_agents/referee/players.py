@@ -43,12 +43,10 @@ from logic_agents.referee.isolation import Isolation, player_environment
 from logic_agents.referee.output import OutputBudget, relay
 from logic_agents.referee.owner import owner
 from logic_agents.referee.process_tree import descendants, parents, running
-from logic_agents.referee.sandbox import TMPFS_MIB, bwrap_argv
+from logic_agents.referee.sandbox import SANDBOX_OWN, TMPFS_MIB, bwrap_argv
 from logic_agents.referee.wire import Channel, Packets, WireError
 from logic_agents.world.registry import entry_point_of, get_game
 from logic_agents.world.spec import Shipped
-
-SANDBOX_OWN = ("/tmp", "/dev", "/proc")  # places the sandbox makes for itself (referee.sandbox)
 
 
 def _holds_the_sandboxs_own(file: str) -> bool:

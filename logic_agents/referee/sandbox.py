@@ -22,6 +22,9 @@ import subprocess
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")
+# the places bwrap_argv makes for the sandbox itself: a folder shown over one of them (an
+# agent saved as /tmp/agent.py) would hide the sandbox's own
+SANDBOX_OWN = ("/tmp", "/dev", "/proc")
 # the size of each of a sandbox's two writable places (/tmp, /dev/shm) without a memory cap;
 # with one, each is the cap's size
 TMPFS_MIB = 1024

@@ -29,11 +29,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from logic_agents.referee.leftovers import ipc_rows, remove_ipc
+from logic_agents.referee.leftovers import ipc_rows, remove_ipc, remove_path
 
 PLACES = ("/dev/shm", "/dev/mqueue")  # file systems a game shares with its user
 MAX_ENTRIES = 100_000  # a place holding more is taken stock of this far, no further
@@ -81,7 +80,7 @@ def empty_since(before: Channels) -> tuple[list[str], list[str]]:
     for path in mine:
         if path in held:
             kept.append(f"{path} (another process holds it)")
-        elif _remove(path):
+        elif remove_path(path):
             removed.append(path)
     rows = {(kind, int(row["id"])): row for kind, row in ipc_rows()}
     libc = _libc() if now.ipc - before.ipc else None
@@ -130,17 +129,6 @@ def _owner(path: str) -> int:
         return os.lstat(path).st_uid
     except OSError:
         return -1
-
-
-def _remove(path: str) -> bool:
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path)
-        else:
-            os.unlink(path)
-    except OSError:
-        return False
-    return True
 
 
 def _held_paths(paths: set[str]) -> set[str]:

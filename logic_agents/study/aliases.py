@@ -15,14 +15,12 @@ Concepts:
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.ground.inputs import read_text
+from logic_agents.ground.inputs import read_table
 
 PREFIX = "student-"
 
@@ -36,24 +34,21 @@ def alias(name: str, key: bytes, digits: int = 6) -> str:
 
 def read_aliases(path: str | Path) -> dict[str, str]:
     """The teacher's aliases: name -> alias, from a CSV with a `name` and an `alias` column."""
-    text = read_text(Path(path), "aliases file")
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    if not rows:
+    head, rows = read_table(Path(path), "aliases file")
+    if not head:
         raise FormatError("an aliases file has a header: name,alias", str(path), 1, 1)
-    head = [h.strip().lower() for h in rows[0]]
+    head = [h.lower() for h in head]
     if "name" not in head or "alias" not in head:
         raise FormatError(f"the header names no 'name' and 'alias' columns (it has "
                           f"{', '.join(head) or 'none'})", str(path), 1, 1)
     name_at, alias_at = head.index("name"), head.index("alias")
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
+    for line, row in rows:
         if len(row) <= max(name_at, alias_at):
             raise FormatError(f"{len(row)} column(s), where the header has {len(head)}",
                               str(path), line, 1)
-        name, chosen = row[name_at].strip(), row[alias_at].strip()
+        name, chosen = row[name_at], row[alias_at]
         if not name or not chosen:
             raise FormatError("an empty name or alias", str(path), line,
                               1 if not name else alias_at + 1)

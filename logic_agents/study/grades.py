@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from logic_agents.errors import FormatError
-from logic_agents.ground.inputs import printable, read_text
+from logic_agents.ground.inputs import printable, read_table
 from logic_agents.ground.output import natural_key, ranked
 from logic_agents.ground.shapes import Record
 from logic_agents.study.integrity import builtin_copy
@@ -114,29 +114,26 @@ def read_roster(path: str | os.PathLike[str]) -> tuple[list[str], dict[str, Reco
     """A class roster: (its columns but `name`, each name -> its row), from a CSV whose
     `name` column holds the agents' names (the submissions' folder names), so that an ID or
     an e-mail column joins the grades for an LMS import. A bad line: file:line:col."""
-    text = read_text(Path(path), "roster").lstrip("\ufeff")
-    rows = list(csv.reader(io.StringIO(text)))
-    head = [h.strip() for h in rows[0]] if rows else []
-    if "name" not in [h.lower() for h in head]:
+    head, rows = read_table(Path(path), "roster")
+    lowered = [h.lower() for h in head]
+    if "name" not in lowered:
         raise FormatError("a roster's header has a 'name' column (the agents' names) and the "
                           "columns to join (an ID, an e-mail)", str(path), 1, 1)
-    at = [h.lower() for h in head].index("name")
+    at = lowered.index("name")
     columns = [h for k, h in enumerate(head) if k != at]
     clash = [c for c in columns if c in GRADE_FIELDS]
     if clash:
         raise FormatError(f"the column {clash[0]!r} is one the grades have already",
                           str(path), 1, head.index(clash[0]) + 1)
     out: dict[str, Record] = {}
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
+    for line, row in rows:
         if len(row) != len(head):
             raise FormatError(f"{len(row)} column(s), where the header has {len(head)}",
                               str(path), line, 1)
-        name = row[at].strip()
+        name = row[at]
         if name in out:
             raise FormatError(f"{name!r} is on an earlier line too", str(path), line, at + 1)
-        out[name] = {h: row[k].strip() for k, h in enumerate(head) if k != at}
+        out[name] = {h: row[k] for k, h in enumerate(head) if k != at}
     return columns, out
 
 

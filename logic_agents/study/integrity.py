@@ -1,11 +1,11 @@
 """Integrity hints: a submission that is a built-in agent under another name.
 
-Five students whose agent was `class Agent(ProbAgent): pass` ranked first, above satx, and
-nothing told the teacher. The hint reads the submission's source as text (`ast.parse`, never
-run, at most MAX_SOURCE bytes) and says when the class it names adds nothing of its own to
-an agent of logic-agents:
+Five students whose agent was a built-in agent's subclass and nothing more ranked first,
+above the game's best agent, and nothing told the teacher. The hint reads the submission's
+source as text (`ast.parse`, never run, at most MAX_SOURCE bytes) and says when the class it
+names adds nothing of its own to an agent of logic-agents:
 
-- it *is* one: `from logic_agents.games.daggers.agents import ProbAgent as Agent`;
+- it *is* one: `from logic_agents.games.GAME.agents import SomeAgent as Agent`;
 - it *subclasses* one and defines no method (a `pass`, a docstring, a `name = ...`);
 - it *wraps* one: every method it defines only hands the call on, to `super()` or to an
   attribute (`return self.inner.act(observation)`).
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 from pathlib import Path
 
 from logic_agents.errors import FormatError
@@ -36,8 +37,19 @@ def builtin_copy(reference: str) -> str:
     if not file.endswith(".py") or not name.isidentifier():
         return ""
     try:
-        if Path(file).stat().st_size > MAX_SOURCE:
-            return ""
+        stamp = Path(file).stat()
+    except OSError:
+        return ""
+    if stamp.st_size > MAX_SOURCE:
+        return ""
+    return _copy_hint(file, name, stamp.st_size, stamp.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _copy_hint(file: str, name: str, size: int, modified: int) -> str:
+    """builtin_copy's answer for a file as it is (its stamp): the grades, the page and the
+    feedback of one study each ask for it, and the file is parsed once."""
+    try:
         tree = ast.parse(read_text(Path(file), "agent file"))
     except (OSError, FormatError, SyntaxError, ValueError, RecursionError, MemoryError):
         return ""
