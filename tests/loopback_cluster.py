@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from ray.cluster_utils import Cluster
 
@@ -22,6 +24,9 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     node = {"node_ip_address": "127.0.0.1", "num_cpus": 1, "temp_dir": temp_dir,
             "include_dashboard": False}
+    # Ray writes the address of its current cluster to /tmp/ray whatever temp_dir says, and
+    # fails when that folder is not there yet (a fresh machine on which no Ray ran before)
+    Path(tempfile.gettempdir(), "ray").mkdir(exist_ok=True)
     cluster = Cluster(initialize_head=True, head_node_args=node)
     try:
         cluster.add_node(**{k: v for k, v in node.items() if k != "include_dashboard"})

@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,19 +40,32 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     here = os.getcwd()
     os.chdir(work)  # as a teacher runs it: from the course's folder, with relative paths
     try:
-        from contextlib import redirect_stderr, redirect_stdout
+        from contextlib import redirect_stdout
         from io import StringIO
 
-        stdout, stderr = StringIO(), StringIO()
-        with redirect_stdout(stdout), redirect_stderr(stderr):
-            code = main(["compare", "EASY1", "EASY2", "--agents", "spx,satx",
-                         "--submissions", "students", "--runs", "2", "--move-timeout", "1",
-                         "--jobs", "2", "--out", str(out), "--grades", str(grades),
-                         "--html", str(page), "--json"])
+        # stderr as the teacher's terminal gets it: the workers' relayed prints reach the
+        # file descriptor, not the parent's sys.stderr object
+        stdout, stderr = StringIO(), (work / "stderr.txt").open("w+", encoding="utf-8")
+        saved, saved_stderr = os.dup(2), sys.stderr
+        sys.stderr.flush()
+        os.dup2(stderr.fileno(), 2)
+        sys.stderr = stderr  # what the workers inherit, as a terminal's would be
+        try:
+            with redirect_stdout(stdout):
+                code = main(["compare", "EASY1", "EASY2", "--agents", "spx,satx",
+                             "--submissions", "students", "--runs", "2", "--move-timeout",
+                             "1", "--jobs", "2", "--out", str(out), "--grades", str(grades),
+                             "--html", str(page), "--json"])
+            sys.stderr.flush()
+        finally:
+            sys.stderr = saved_stderr
+            os.dup2(saved, 2)
+            os.close(saved)
     finally:
         os.chdir(here)
+    stderr.seek(0)
     return {"code": code, "out": out, "grades": grades, "page": page, "work": work,
-            "summary": json.loads(stdout.getvalue()), "err": stderr.getvalue()}
+            "summary": json.loads(stdout.getvalue()), "err": stderr.read()}
 
 
 def _rows(played: dict[str, object], agent: str) -> list:

@@ -74,14 +74,14 @@ def test_a_bad_signature_costs_its_student_only_and_is_said_at_their_line(studen
 def test_a_replay_that_fails_is_a_note_and_the_page_is_written(students, capsys, monkeypatch):
     import logic_agents.web.study as study_page
 
-    real = study_page.record_episode
+    real = study_page.draw_replay
 
-    def breaks_on_bob(spec, world, agent, seed, instance, map_name, *rest, **kw):
-        if getattr(agent, "name", "") == "spx-2":  # bob's SinglePointAgent, renamed
+    def breaks_on_bob(row, *rest, **kw):
+        if row.agent == "spx-2":  # bob's SinglePointAgent, renamed
             raise RuntimeError("the replay broke")
-        return real(spec, world, agent, seed, instance, map_name, *rest, **kw)
+        return real(row, *rest, **kw)
 
-    monkeypatch.setattr(study_page, "record_episode", breaks_on_bob)
+    monkeypatch.setattr(study_page, "draw_replay", breaks_on_bob)
     code = main(["compare", "EASY1", "--agents", "spx,students/bob/agent.py:Agent",
                  "--runs", "1", "--html", "class.html", "--sandbox", "none"])
     err = capsys.readouterr().err

@@ -175,7 +175,8 @@ def test_every_text_cell_of_the_grades_is_escaped(tmp_path, capsys):
     assert not any(c != "\n" and not c.isprintable() for c in text), repr(text)
     cells = [cell for line in csv.reader(io.StringIO(text)) for cell in line]
     assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
-    assert "zed\\x1b]0;owned\\x07\\rname" in text and "_cmd" in text
+    # the name as the student wrote it, guarded (a leading ') so no spreadsheet runs it
+    assert "zed\\x1b]0;owned\\x07\\rname" in text and "'=cmd" in text
 
 
 # -- break 11: a plug-in's fault was blamed on the agent ---------------------------------------

@@ -32,12 +32,13 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.cli.episode import EXIT_AGENT_FAILED
-from logic_agents.cli.fairplay import isolation_flags
+from logic_agents.cli.fairplay import isolation_flags, limit_words
 from logic_agents.cli.study_agents import agent_names, study_agents
 from logic_agents.cli.study_outputs import (
     AUTO_REPLAYS,
     baseline_of,
     check_outputs,
+    kept_traces,
     output_flags,
     play_again,
     public_aliases,
@@ -60,6 +61,7 @@ from logic_agents.study.report import print_summary
 from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
 from logic_agents.study.summary import summarize
+from logic_agents.study.traces import Traces
 from logic_agents.web.study import REPLAYS
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
@@ -303,6 +305,8 @@ def run(args: argparse.Namespace) -> int:
                 err.print(progress_line(done, total, said - started, len(failing)))
 
         study_notes: list[str] = []  # what the study says of itself (batch.compare's on_note)
+        # the games the pages draw, as they were played (with --out, beside it for report)
+        traces = Traces(keep=kept_traces(args, total))
         try:
             settings = StudySettings(
                 runs=args.runs, seed=args.seed, seed_secret=args.seed_secret,
@@ -313,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
                 address=args.address, agent_options={k: v for k, v in options.items() if v},
                 world_options=wopts, caps=caps_of(args), stop_on_broken=args.stop_on_broken)
             rows = batch.compare(names, entries, settings, on_row=on_row,
-                                 on_note=study_notes.append)
+                                 on_note=study_notes.append, traces=traces)
             show()
         except KeyboardInterrupt:
             stop_listening()  # saying so must not be cut short by a second Ctrl-C
@@ -337,17 +341,18 @@ def run(args: argparse.Namespace) -> int:
     if args.grades:
         write_graded(args, grade_rows(summary, rows, sources), err)
     key, caps = study_key(args.seed), caps_of(args)
-    again = play_again(sources, spec.name, args.out, entries, caps, key)
-    replays = {}
+    again = play_again(sources, spec.name, args.out, entries, caps, key, limit_words(args))
     if args.html:  # with --public, the students under aliases
         shown, shown_summary = public_view(args, spec.name, rows, summary, key,
                                            list(dict.fromkeys(e.group for e in entries)))
-        replays = write_html(args, spec, shown_summary, shown, entries, options, wopts, err,
-                             {e.name: e for e in entries_of_agents}, again, sources)
+        write_html(args, spec, shown_summary, shown, entries, err, traces, again, sources)
     if args.feedback:  # a student's command names the map's file (they have no record)
-        theirs = play_again(sources, spec.name, None, entries, caps, key)
-        written = write_feedback(args.feedback, spec.name, summary, rows, sources, theirs,
-                                 replays, public_aliases(args, spec.name, summary, key))
+        theirs = play_again(sources, spec.name, None, entries, caps, key, limit_words(args))
+        written, notes = write_feedback(args.feedback, spec.name, summary, rows, sources,
+                                        theirs, traces.get,
+                                        public_aliases(args, spec.name, summary, key))
+        for note in notes:
+            err.print(f"note: {escape(printable(note))}")
         err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"

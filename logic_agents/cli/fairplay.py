@@ -4,8 +4,11 @@ process of its own, and how that process is contained (referee.players.Isolation
 Concepts:
 - isolation_flags(parser): --isolate, --trust, --sandbox, --hide, --pass-env,
   --agent-output, --import-timeout, --max-processes.
-- isolation_of(args): the Isolation they give. The maps a command names, its --out file and
-  that file's study record are hidden from sandboxed players besides what --hide names.
+- isolation_of(args): the Isolation they give. The maps a command names, its --out file,
+  that file's study record and kept traces (and those of `play --study`'s study) are hidden
+  from sandboxed players besides what --hide names.
+- limit_words(args): the --import-timeout and --max-processes a command was given, as words
+  a "play it again" command repeats.
 """
 
 from __future__ import annotations
@@ -68,10 +71,14 @@ def isolation_flags(p: argparse.ArgumentParser) -> None:
 def isolation_of(args: argparse.Namespace) -> Isolation:
     hide = [str(Path(h).resolve()) for h in args.hide or ()]
     out = args.out or ""
-    hide += hidden_paths(t for t in [*(args.maps or ()), args.map or "", out,
-                                     f"{out}.study.json" if out else ""] if t)
+    # a study's files: the rows, their record (the seed, the seal) and the kept traces; and
+    # those of the study `play --study` plays a game of
+    studies = [s for s in (out, getattr(args, "study", None) or "") if s]
+    beside = [f"{s}{suffix}" for s in studies for suffix in ("", ".study.json", ".traces.jsonl")]
+    hide += hidden_paths(t for t in [*(args.maps or ()), args.map or "", *beside] if t)
     if out and not is_dir(out):  # a file not written yet: hidden once it is
-        hide += [str(Path(out).resolve()), str(Path(f"{out}.study.json").resolve())]
+        hide += [str(Path(f"{out}{suffix}").resolve())
+                 for suffix in ("", ".study.json", ".traces.jsonl")]
     trusted = tuple(a.strip() for a in (args.trust or "").split(",") if a.strip())
     if args.in_process and args.agent:
         trusted += (args.agent,)  # play --in-process: your own agent, under your debugger
@@ -85,3 +92,14 @@ def isolation_of(args: argparse.Namespace) -> Isolation:
                      env=env_names(tuple(args.pass_env or ())),
                      output_dir=str(Path(args.agent_output).resolve()) if args.agent_output
                      else None)
+
+
+def limit_words(args: argparse.Namespace) -> list[str]:
+    """The limits of a player a command was given beside the caps, as its words: a game
+    played again stops where the study's did (an import that hangs, a pool too large)."""
+    words = []
+    if getattr(args, "import_timeout", None) is not None:
+        words += ["--import-timeout", f"{args.import_timeout:g}"]
+    if getattr(args, "max_processes", None) is not None:
+        words += ["--max-processes", str(args.max_processes)]
+    return words

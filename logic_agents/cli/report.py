@@ -1,8 +1,9 @@
 """`logic-agents report`: a study rebuilt from its results file, no game played again.
 
 The summary, the paired tests (--baseline: only those with a baseline agent), the grades and
-the study page come from the rows and the study record beside them (study.results.Study.load).
-The page has no replays (they would play the games again; `compare --html` writes them).
+the study page come from the rows and the study record beside them (study.results.Study.load);
+the replay pages, and each student's in --feedback, are drawn from the traces compare kept
+beside them (study.traces: the games as they were played, time-outs included).
 """
 
 from __future__ import annotations
@@ -15,14 +16,17 @@ from rich.markup import escape
 
 from logic_agents.cli.common import VERB_HELP, ParserMaker
 from logic_agents.cli.study_outputs import (
+    AUTO_REPLAYS,
     baseline_of,
     check_outputs,
     output_flags,
+    page_replays,
     play_again,
     public_view,
     report_failures,
     write_graded,
 )
+from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.study.feedback import write_feedback
 from logic_agents.study.grades import integrity_notes
@@ -30,7 +34,8 @@ from logic_agents.study.record import recorded_seed
 from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
 from logic_agents.study.summary import per_map
-from logic_agents.web.study import study_page
+from logic_agents.study.traces import Traces, traces_path
+from logic_agents.web.study import REPLAYS, write_study
 from logic_agents.world.seeds import study_key
 
 
@@ -47,7 +52,12 @@ def add_parser(sub: ParserMaker) -> None:
                    "compare --out wrote, with its study record beside it")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--html", metavar="FILE.html", help="write the study page (leaderboard, "
-                   "failures by agent, paired tests, maps, games; no replays)")
+                   "failures by agent, paired tests, maps, games) and its replay pages, drawn "
+                   "from the traces compare kept beside RESULTS")
+    p.add_argument("--replays", choices=["auto", *REPLAYS], default="auto",
+                   help="which games of --html get a replay page (of those whose trace "
+                   f"compare kept): all, lost, none; auto (default): all up to {AUTO_REPLAYS} "
+                   "games, else the lost ones")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --html page or --grades file")
     output_flags(p)
@@ -61,9 +71,15 @@ def run(args: argparse.Namespace) -> int:
     summary = study.summary
     if args.grades:
         write_graded(args, study.grades(), err)
+    # the games as compare played them: the pages are drawn, no game is played again
+    traces = Traces.read(traces_path(args.results))
     if args.feedback:
-        written = write_feedback(args.feedback, study.game, summary, study.rows, study.sources,
-                                 play_again(study.sources, study.game, args.results))
+        written, notes = write_feedback(args.feedback, study.game, summary, study.rows,
+                                        study.sources,
+                                        play_again(study.sources, study.game, args.results),
+                                        traces.get)
+        for note in notes:
+            err.print(f"note: {escape(printable(note))}")
         err.print(f"feedback: {escape(args.feedback)} ({written} folders, one per agent)")
     if args.html:
         title = (f"{study.game}: {len(summary.agents)} agents, "
@@ -76,13 +92,16 @@ def run(args: argparse.Namespace) -> int:
         by_map = per_map(shown, list(shown_summary.agents), shown_summary.scored,
                          list(dict.fromkeys(r.group for r in shown))) if args.public \
             else study.by_map
-        page = study_page(title, shown_summary.to_json(), shown, {},
-                          integrity_notes(study.grades()), study.meta,
-                          maps=[m.to_json() for m in by_map], public=args.public,
-                          again=play_again(study.sources, study.game, args.results))
-        with open(args.html, "w", encoding="utf-8") as f:
-            f.write(page)
-        err.print(f"study page: {escape(args.html)}" + (" (public)" if args.public else ""))
+        replays = "none" if args.public else page_replays(args, len(shown))
+        links, notes = write_study(args.html, shown_summary.to_json(), shown, title,
+                                   traces.get, None, study.meta,
+                                   [m.to_json() for m in by_map], replays, args.public,
+                                   play_again(study.sources, study.game, args.results),
+                                   integrity_notes(study.grades()))
+        for note in notes:
+            err.print(f"note: {escape(printable(note))}")
+        err.print(f"study page: {escape(args.html)}" + (" (public)" if args.public else
+                                                        f" ({len(links)} replay pages beside it)"))
     if any(st.errors + st.timeouts for st in summary.agents.values()):
         report_failures(study.rows, err)
     if args.json:

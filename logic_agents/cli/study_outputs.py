@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents._version import __version__
-from logic_agents.cli.common import PROG, caps_of, portable_path, refuse_overwrite
+from logic_agents.cli.common import PROG, portable_path, refuse_overwrite
 from logic_agents.cli.episode import world_fault
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
@@ -42,9 +42,10 @@ from logic_agents.study.grades import (
 )
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary, per_map, summarize
+from logic_agents.study.traces import Traces
 from logic_agents.web.study import write_study
 from logic_agents.world.registry import get_game
-from logic_agents.world.seeds import agent_seed, study_key
+from logic_agents.world.seeds import agent_seed
 from logic_agents.world.spec import GameSpec
 
 # --replays auto: every game's page up to this many games (a 9,000-game study's pages took
@@ -203,14 +204,16 @@ def study_meta(args: argparse.Namespace) -> dict[str, str]:
 
 def play_again(sources: dict[str, str], game: str, results: str | None = None,
                maps: Sequence[MapEntry] = (), caps: Caps | None = None,
-               agent_key: bytes | None = None) -> Callable[[Row], str]:
+               agent_key: bytes | None = None, limits: Sequence[str] = ()
+               ) -> Callable[[Row], str]:
     """The `play` command that plays a failed game again, as it went in the study.
 
     With the study's results file (`results`), `play MAP --study RESULTS`: the map (a
     generated board too), the agent's seed and the caps come from its record, so it runs as
     printed for whoever holds that record (the teacher; a student has no record, and no
     secret seed). Without one: the map's file, the caps and the agent's own seed (from
-    `agent_key`) are spelled out; "" for a map no file holds (generated, inline).
+    `agent_key`) are spelled out; "" for a map no file holds (generated, inline). `limits`:
+    the study's own player limits (fairplay.limit_words), repeated in either form.
     """
     groups: dict[str, set[str]] = {}
     for entry in maps:
@@ -223,7 +226,7 @@ def play_again(sources: dict[str, str], game: str, results: str | None = None,
         if results:
             named = row.map if len(groups.get(row.map, ())) <= 1 else f"{row.group}/{row.map}"
             return shlex.join(["logic-agents", "play", named, "--study", results, "--agent",
-                               agent, "--seed", str(row.seed)])
+                               agent, "--seed", str(row.seed), *limits])
         file = files.get((row.group, row.map), "")
         if maps and not file:
             return ""  # a generated or inline map: only the record keeps it (--out)
@@ -233,42 +236,52 @@ def play_again(sources: dict[str, str], game: str, results: str | None = None,
         if agent_key is not None:
             words += ["--agent-seed", str(agent_seed(row.seed, agent_key))]
         words += ["--move-timeout", f"{capped.move_timeout or 0:g}", "--game-timeout",
-                  f"{capped.game_timeout or 0:g}", "--memory-cap", str(capped.memory_cap or 0)]
+                  f"{capped.game_timeout or 0:g}", "--memory-cap", str(capped.memory_cap or 0),
+                  *limits]
         return shlex.join(words)
     return command
 
 
+def page_replays(args: argparse.Namespace, games: int) -> str:
+    """Which games of --html get a replay page (web.study.REPLAYS): --replays, its auto being
+    every game up to AUTO_REPLAYS, else the lost ones."""
+    if args.replays == "auto":
+        return "all" if games <= AUTO_REPLAYS else "lost"
+    return str(args.replays)
+
+
+def kept_traces(args: argparse.Namespace, games: int) -> str:
+    """Which games a study keeps the trace of (study.traces.KEEP): those --html draws, and
+    the lost ones when --feedback hands each student theirs."""
+    html = "none" if not args.html or args.public else page_replays(args, games)
+    if html == "all":
+        return "all"
+    return "lost" if html == "lost" or args.feedback else "none"
+
+
 def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
-               entries: list[MapEntry], options: Record, wopts: Record, err: Console,
-               agents: Record, again: Callable[[Row], str], sources: Mapping[str, str]
-               ) -> dict[tuple[str, str, int, int], Path]:
-    """The study page and its replays; returns each replayed row's key -> its page."""
+               entries: list[MapEntry], err: Console, traces: Traces,
+               again: Callable[[Row], str], sources: Mapping[str, str]) -> None:
+    """The study page and its replays, drawn from the study's own traces."""
     from rich.progress import Progress
 
-    # the rows name agents as the study did (a file agent by its own `name`): the page's
-    # replays keep the reference each name came from (issue 39, item 1)
     who = (", ".join(summary.agents) if len(summary.agents) <= TITLE_AGENTS
            else f"{len(summary.agents)} agents")
     title = (f"{spec.name}: {who} on {len(entries)} maps x {args.runs} runs"
              + ("" if args.public else f", seed {seed_words(args)}"))
-    replays = "none" if args.public else args.replays
-    if replays == "auto":
-        replays = "all" if len(rows) <= AUTO_REPLAYS else "lost"
+    replays = "none" if args.public else page_replays(args, len(rows))
     with Progress(console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("replay pages", total=len(rows))
-        links, notes = write_study(args.html, spec, summary.to_json(), rows, entries,
-                                     {k: v for k, v in options.items() if v}, wopts, title,
-                                     lambda done, total: progress.update(task, completed=done),
-                                     caps_of(args), study_meta(args), agents,
-                                     [m.to_json() for m in per_map(
-                                         rows, list(summary.agents), summary.scored,
-                                         list(dict.fromkeys(e.group for e in entries)))],
-                                     replays,
-                                     study_key(args.seed), args.public, again,
-                                     integrity_notes(grade_rows(summary, rows, sources)))
+        links, notes = write_study(args.html, summary.to_json(), rows, title, traces.get,
+                                   lambda done, total: progress.update(task, completed=done),
+                                   study_meta(args),
+                                   [m.to_json() for m in per_map(
+                                       rows, list(summary.agents), summary.scored,
+                                       list(dict.fromkeys(e.group for e in entries)))],
+                                   replays, args.public, again,
+                                   integrity_notes(grade_rows(summary, rows, sources)))
     for note in notes:
-        err.print(f"note: {note}")
+        err.print(f"note: {escape(printable(note))}")
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
              "none": ": --public" if args.public else ": --replays none"}[replays]
     err.print(f"study page: {args.html} ({len(links)} replay pages beside it{which})")
-    return {key: Path(args.html).parent / link for key, link in links.items()}

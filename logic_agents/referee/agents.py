@@ -61,15 +61,28 @@ def resolve_agent(spec: GameSpec, reference: str, isolation: Isolation = DEFAULT
 
 
 def named_reference(text: str) -> tuple[str, str]:
-    """(the name, the reference) of `NAME=file.py:Class`; ("", text) for anything else.
+    r"""(the name, the reference) of `NAME=file.py:Class`; ("", text) for anything else.
 
-    A name holds no slash, backslash or colon, so a path with `=` in it is still a path.
+    A name holds no slash, backslash or colon, so a path with `=` in it is still a path. A
+    name that holds `=` writes it `\=` (named_as: a student's folder called `=2+3`).
     """
-    name, sep, reference = text.partition("=")
-    name = name.strip()
-    if sep and name and ":" in reference and not any(c in name for c in "/\\:"):
+    cut = 0
+    while True:
+        cut = text.find("=", cut)
+        if cut <= 0 or text[cut - 1] != "\\":
+            break
+        cut += 1
+    if cut < 0:
+        return "", text
+    name, reference = text[:cut].replace("\\=", "=").strip(), text[cut + 1:]
+    if name and ":" in reference and not any(c in name for c in "/\\:"):
         return name, reference.strip()
     return "", text
+
+
+def named_as(name: str, reference: str) -> str:
+    """`NAME=reference`, as named_reference reads it back (a `=` in the name escaped)."""
+    return f"{name.replace('=', chr(92) + '=')}={reference}"
 
 
 @dataclass(frozen=True)

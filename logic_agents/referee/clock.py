@@ -19,6 +19,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
+import errno
 import math
 import signal
 import threading
@@ -285,6 +286,11 @@ class Clock(Calls):
             return AgentFailed(self.agent, where, failed.kind, "out of memory under the memory "
                                f"cap ({self.caps.memory_cap} MiB, +{HEADROOM_MIB} MiB for the "
                                "interpreter)", step=step, frames=failed.frames)
+        if isinstance(error, BlockingIOError) and error.errno == errno.EAGAIN:
+            # what fork() says when the process cap is met (a multiprocessing.Pool of 64)
+            return AgentFailed(self.agent, where, failed.kind, f"{failed.message} (starting "
+                               "a process: an agent may start only as many as the study's "
+                               "--max-processes)", step=step, frames=failed.frames)
         return failed
 
 

@@ -26,7 +26,7 @@ from logic_agents.referee.dump import dumped_frames, own_folders
 from logic_agents.referee.isolation import Isolation
 from logic_agents.referee.players import PlayerServer
 from logic_agents.referee.wire import Channel, WireError
-from logic_agents.world.agents import names_a_file
+from logic_agents.world.agents import names_a_file, what_is_there
 
 
 def locate(reference: str) -> tuple[str | None, list[str]]:
@@ -38,7 +38,8 @@ def locate(reference: str) -> tuple[str | None, list[str]]:
     if names_a_file(module_text):
         path = Path(module_text)
         if not path.is_file():
-            raise UsageError(f"--agent {reference}: no such file {module_text}")
+            raise UsageError(f"--agent {reference}: no such file {module_text}"
+                             f"{what_is_there(path)}")
         return str(path.resolve()), []
 
     top = module_text.split(".")[0]

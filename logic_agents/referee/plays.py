@@ -31,6 +31,7 @@ from logic_agents.world.core import EpisodeResult
 from logic_agents.world.runner import run_episode
 from logic_agents.world.seeds import PUBLIC_KEY
 from logic_agents.world.spec import AgentEntry, GameSpec
+from logic_agents.world.trace import Trace
 
 Job = TypeVar("Job")
 Out = TypeVar("Out")
@@ -53,9 +54,11 @@ class Referee:
         return Clock(self.caps, watch, own_interrupts=True)
 
     def play(self, spec: GameSpec, agent: str | AgentEntry, options: Record, instance: object,
-             world_options: Record, seed: int | None, clock: Clock, *, map_name: str = ""
-             ) -> EpisodeResult:
+             world_options: Record, seed: int | None, clock: Clock, *, map_name: str = "",
+             trace: Trace | None = None) -> EpisodeResult:
         """One game of `agent` on `instance`, world seed `seed`, under `clock`.
+
+        Each move is written to `trace`, when one is given.
 
         Raises:
             AgentFailed: the agent could not be built, or the world could not be made (a row
@@ -72,7 +75,7 @@ class Referee:
             name = agent.name if isinstance(agent, AgentEntry) else agent
             raise AgentFailed(name, "__init__", type(e).__name__, str(e)) from None
         world = clock.world(lambda: spec.make_world(instance, **dict(world_options)))
-        return run_episode(world, built, seed, game=spec.name, map_name=map_name or
+        return run_episode(world, built, seed, trace, game=spec.name, map_name=map_name or
                            str(getattr(instance, "name", "")), clock=clock,
                            agent_key=self.agent_key)
 

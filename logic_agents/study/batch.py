@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import io
 import os
 import secrets
 import signal
@@ -68,10 +69,12 @@ from logic_agents.study.rows import (
 from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
 from logic_agents.study.submissions import expand_agents, has_glob
+from logic_agents.study.traces import Traces, kept, traces_path
 from logic_agents.world.agents import check_options, is_reference
 from logic_agents.world.calls import world_failure
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.seeds import study_key
+from logic_agents.world.trace import Trace, trace_header
 
 
 @dataclass(frozen=True)
@@ -85,30 +88,54 @@ class Job:
     world_options: OptionPairs = ()
     # who plays in a player process and how, the caps, the key of the agents' seeds
     referee: Referee = Referee()
+    keep_trace: str = "none"  # which games send their trace back (study.traces.KEEP)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game: its row and, when its job keeps it, its trace (else "")."""
+
+    row: Row
+    trace: str = ""
 
 
 def play_job(job: Job, clock: Clock | None = None, agents: Record | None = None) -> Row:
     """Play one game; whatever the agent does (raise, exit, run out of time) is its row's
     outcome, never an exception. `agents` maps the study's agent names to their AgentEntry
     (agents given as objects have no name to look up); other names are resolved."""
+    return play_game(job, clock, agents).row
 
+
+def play_game(job: Job, clock: Clock | None = None, agents: Record | None = None) -> Played:
+    """play_job's game with its trace, when `job.keep_trace` keeps it (study.traces): the
+    moves as they were played, up to the end or the failure, for the study's replay pages."""
     spec = get_game(job.game)
     name = job.entry.instance.name
+    buffer = io.StringIO() if job.keep_trace != "none" else None
+    trace = None if buffer is None else Trace(buffer, **trace_header(
+        spec, job.entry.instance, name, dict(job.world_options)))
     try:
         result = job.referee.play(spec, (agents or {}).get(job.agent) or job.agent,
                                   dict(job.agent_options), job.entry.instance,
                                   dict(job.world_options), job.seed, clock or Clock(),
-                                  map_name=name)
+                                  map_name=name, trace=trace)
     except AgentFailed as e:  # the agent or the world failed before the first move: its row
-        return failed_row(job, e)
+        return Played(failed_row(job, e))
     worlds = set(spec.result_keys())
     reported = {k: v for k, v in sorted(result.extra.items()) if k in worlds and is_number(v)}
     score = reported.get("score") if spec.objective == "score" else None
-    return Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
-               outcome=result.outcome.value, won=result.won, steps=result.steps,
-               guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
-               stats=_counters(result.stats, worlds), extra=reported, error=result.error,
-               cpu_s=round(result.cpu_s, 6))
+    row = Row(agent=job.agent, map=name, group=job.entry.group, run=job.run, seed=job.seed,
+              outcome=result.outcome.value, won=result.won, steps=result.steps,
+              guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
+              stats=_counters(result.stats, worlds), extra=reported, error=result.error,
+              cpu_s=round(result.cpu_s, 6))
+    keeps = buffer is not None and kept(job.keep_trace, row.outcome)
+    return Played(row, buffer.getvalue() if keeps and buffer is not None else "")
+
+
+def lost_game(job: Job, failure: AgentFailed) -> Played:
+    """The Played of a game whose process was killed or died: its row, no trace."""
+    return Played(failed_row(job, failure))
 
 
 def failed_row(job: Job, failure: AgentFailed) -> Row:
@@ -161,6 +188,7 @@ class Jobs(Sequence[Job]):
         self.notes: list[str] = []  # agents renamed after a clash (make_jobs)
         self.sources: dict[str, str] = {}  # what each agent was read from (the grades')
         self.agent_major = False
+        self.keep_trace = "none"  # which games send their trace back (study.traces.KEEP)
 
     def __len__(self) -> int:
         return len(self.entries) * self.runs * len(self.agents)
@@ -184,7 +212,8 @@ class Jobs(Sequence[Job]):
         entry_index, run = divmod(position, self.runs)
         entry, agent = self.entries[entry_index], self.agents[agent_index]
         return Job(self.game, agent, self.options[agent], entry, run,
-                   seed_for(self.seed, entry.instance.name, run), self.world, self.referee)
+                   seed_for(self.seed, entry.instance.name, run), self.world, self.referee,
+                   self.keep_trace)
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(len(self)))
@@ -238,19 +267,23 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
 
 # -- backends ------------------------------------------------------------------------------
 def _run_process(jobs: Iterable[Job], workers: int, referee: Referee,
-                 emit: Callable[[Row], None], stop: threading.Event,
+                 emit: Callable[[Played], None], stop: threading.Event,
                  agents: Record | None = None) -> None:
     """Play the jobs on `workers` processes (one at --jobs 1 too: an agent that calls
     os._exit or hangs in C must not take the study down). Each finished game reaches `emit`
     at once; on Ctrl-C (`stop`) the workers are ended within about a second and games still
     running are dropped (a resume plays them again)."""
     # forked workers inherit `agents` (classes, factories): only the jobs, names, are sent
-    play = functools.partial(_play_with, agents=agents or {})
-    referee.pool(workers, play, failed_row).run(iter(jobs), emit, stop)
+    play = functools.partial(_play_traced, agents=agents or {})
+    referee.pool(workers, play, lost_game).run(iter(jobs), emit, stop)
 
 
 def _play_with(job: Job, clock: Clock, agents: Record) -> Row:
     return play_job(job, clock, agents)
+
+
+def _play_traced(job: Job, clock: Clock, agents: Record) -> Played:
+    return play_game(job, clock, agents)
 
 
 def play_chunk(jobs: Sequence[Job], caps: Caps | None = None,
@@ -284,7 +317,8 @@ def _interruptible() -> Iterator[threading.Event]:
 def compare(agents: Sequence[object], entries: Sequence[MapEntry],
             settings: StudySettings | None = None, *,
             on_row: Callable[[Row], None] | None = None,
-            on_note: Callable[[str], None] | None = None, **changes: object) -> list[Row]:
+            on_note: Callable[[str], None] | None = None, traces: Traces | None = None,
+            **changes: object) -> list[Row]:
     """Play every agent on every map `settings.runs` times with paired seeds; returns all
     rows (those read back from `settings.out` when resuming, then the new ones). Agents are
     registered names, `file.py:Class` references, classes or factories; rows name them by
@@ -294,7 +328,9 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     settings' fields of those names, for a short call. `on_note` hears what the study changed
     on its own (an agent renamed after a name clash). Agents named by a glob
     (`students/*/agent.py:Agent`) are each match, named by it (study.submissions); a file
-    agent that does not read plays error rows unless `settings.stop_on_broken`."""
+    agent that does not read plays error rows unless `settings.stop_on_broken`. `traces`
+    keeps the traces of the games its `keep` names (study.traces), for the replay pages;
+    with `settings.out`, in a file beside it too."""
     settings = settings or StudySettings()
     if changes:
         settings = settings.replace(**changes)
@@ -310,19 +346,20 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     isolation = settings.isolation or DEFAULT_ISOLATION
     if out is not None:  # the results and the record's seal key: never shown to a player
         isolation = dataclasses.replace(isolation, hide=tuple(dict.fromkeys(
-            [*isolation.hide, str(Path(out).resolve()), str(study_path(out).resolve())])))
+            [*isolation.hide, str(Path(out).resolve()), str(study_path(out).resolve()),
+             str(traces_path(out).resolve())])))
     isolated = plays_isolated(game, agents, isolation)
     # without the sandbox, /dev/shm and System V IPC are the user's: what the study's games
     # leave there is removed at its end (taken stock of before any agent code is read)
     with per_study(isolated and isolation.tool() is None, on_note):
         return _play_study(game, agents, entries, settings, isolation, isolated, on_row,
-                           on_note)
+                           on_note, traces)
 
 
 def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry],
                 settings: StudySettings, isolation: Isolation, isolated: bool,
                 on_row: Callable[[Row], None] | None,
-                on_note: Callable[[str], None] | None) -> list[Row]:
+                on_note: Callable[[str], None] | None, traces: Traces | None) -> list[Row]:
     """compare()'s study, its settings checked: describe, play, write."""
     runs, out, backend, caps = settings.runs, settings.out, settings.backend, settings.caps
     agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's
@@ -332,6 +369,7 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
     asked = not secret and (chosen.asked if settings.seed_asked is None else settings.seed_asked)
     all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options,
                          world_options, isolation, caps, not settings.stop_on_broken)
+    all_jobs.keep_trace = traces.keep if traces is not None else "none"
     for note in all_jobs.notes:
         if on_note is not None:
             on_note(note)
@@ -399,12 +437,17 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
                 rows = [r for r in rows if not r.failed
                         or regrade is not None and r.agent not in regrade.only]
         write_study(out, {**study, "seal": key})
+        if traces is not None:  # the replay pages' games, beside the rows (report's too)
+            traces.attach(traces_path(out), resume=holds)
         sink = RowSink(out, key)
     kept = len(rows)  # the rows the study began with: the ones it makes follow
     done_keys = {r.key for r in rows}
     todo = (j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys)
 
-    def emit(row: Row) -> None:
+    def emit(played: Played) -> None:
+        row = played.row
+        if played.trace and traces is not None:  # before its row: a row always has its trace
+            traces.add(row.key, played.trace)
         rows.append(row)
         if sink is not None:
             sink.write(row)
@@ -419,11 +462,14 @@ def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry]
                 registered = get_game(game).agents
                 objects = {k: e for k, e in all_jobs.agents_of.items()
                            if k not in registered and not is_reference(k)}
-                run_ray(list(todo), settings.address, caps, emit, stop, play_chunk, objects)
+                run_ray(list(todo), settings.address, caps, lambda row: emit(Played(row)),
+                        stop, play_chunk, objects)
             else:
                 _run_process(todo, settings.jobs or os.cpu_count() or 1, all_jobs.referee, emit,
                              stop, all_jobs.agents_of)
     finally:
+        if traces is not None:
+            traces.close()
         if sink is not None:
             sink.close()
             keep_only_referee_rows(sink.path, key, [*held, *rows[kept:]], sink)

@@ -6,8 +6,8 @@ a folder named after it holding:
 - index.html: the student's own page: their rank among the class (a number, never another
   name), win rate with its 95% interval, errors and time-outs; each failed game with its
   message (at the student's own line, as the row keeps it), the command that plays it again
-  and, where the study wrote one, its replay page (copied into the folder, so the folder
-  travels alone); and every game they played.
+  and its replay page up to the failure, time-outs included (drawn into the folder from the
+  study's own trace of the game, so the folder travels alone); and every game they played.
 - results.json: Gradescope's autograder format (`score`, `output`, `visibility`, and a
   `tests` entry per map: the wins out of the games there, or the mean score of a scored
   game), so the folder can be uploaded as it is, or the tournament run inside Gradescope.
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary
 from logic_agents.web import CSP_PAGE, _asset, html_page
 from logic_agents.web.leaderboard import escaped
+from logic_agents.web.study import Lookup, draw_replay
 
 
 def folder_name(agent: str) -> str:
@@ -44,12 +44,14 @@ def folder_name(agent: str) -> str:
 def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
                    rows: Sequence[Row], sources: Mapping[str, str],
                    again: Callable[[Row], str] | None = None,
-                   replays: Mapping[tuple[str, str, int, int], Path] | None = None,
-                   aliases: Mapping[str, str] | None = None) -> int:
-    """One folder per agent under `folder` (see the module's words); returns how many.
+                   traces: Lookup | None = None,
+                   aliases: Mapping[str, str] | None = None) -> tuple[int, list[str]]:
+    """One folder per agent under `folder` (see the module's words); returns how many, and
+    notes (a replay page that could not be drawn: the teacher is told, the folder written).
 
-    `again(row)`: the command that plays a game again ("" for none); `replays`: a row's key
-    to the replay page the study wrote for it, copied into the agent's folder; `aliases`:
+    `again(row)`: the command that plays a game again ("" for none); `traces`: a row's key
+    to the trace the study kept of its game (study.traces), from which each failed game's
+    replay page is drawn into the agent's folder; `aliases`:
     the name each agent has on the public page (study.aliases), told to it alone.
     """
     root = Path(folder)
@@ -59,6 +61,7 @@ def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
     for row in rows:
         by_agent.setdefault(row.agent, []).append(row)
     used: set[str] = set()
+    notes: list[str] = []
     try:
         for agent, grade in grades.items():
             name = folder_name(agent)
@@ -69,7 +72,7 @@ def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
             own.mkdir(parents=True, exist_ok=True)
             played = sorted(by_agent.get(agent, []),
                             key=lambda r: (r.group, natural_key(r.map), r.run))
-            links = _copied(played, replays or {}, own)
+            links = _drawn(played, traces, own, notes)
             scored = summary.scored
             shown_as = (aliases or {}).get(agent, agent)
             (own / "index.html").write_text(
@@ -81,19 +84,27 @@ def write_feedback(folder: str | os.PathLike[str], game: str, summary: Summary,
     except OSError as e:
         raise FormatError(f"cannot write the feedback: {e.strerror or e}", str(root), 0, 0) \
             from None
-    return count
+    return count, notes
 
 
-def _copied(played: Sequence[Row], replays: Mapping[tuple[str, str, int, int], Path],
-            own: Path) -> dict[tuple[str, str, int, int], str]:
-    """Copy the agent's replay pages into its folder; their links there."""
-    links = {}
-    for row in played:
-        page = replays.get(row.key)
-        if page is not None and page.is_file():
-            (own / "replays").mkdir(exist_ok=True)
-            shutil.copyfile(page, own / "replays" / page.name)
-            links[row.key] = f"replays/{page.name}"
+def _drawn(played: Sequence[Row], traces: Lookup | None, own: Path, notes: list[str]
+           ) -> dict[tuple[str, str, int, int], str]:
+    """Draw each failed game's replay page into the agent's folder, from the trace the
+    study kept (a time-out's too: up to the failure); their links there."""
+    links: dict[tuple[str, str, int, int], str] = {}
+    for index, row in enumerate(played):
+        text = traces(row.key) if traces is not None and row.failed else None
+        if text is None:
+            continue
+        try:
+            page = draw_replay(row, index, text, own / "replays")
+        except OSError:
+            raise
+        except Exception as e:  # one game's page must not cost the folders: a note
+            notes.append(f"{row.agent} on {row.map} run {row.run}: no replay page in its "
+                         f"feedback ({type(e).__name__}: {str(e)[:200]})")
+            continue
+        links[row.key] = f"replays/{page.name}"
     return links
 
 

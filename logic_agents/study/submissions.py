@@ -5,7 +5,7 @@ Concepts:
   part (`'students/*/agent.py:Agent'`, quoted so the shell leaves it) expanded here, in
   natural order, each match named by what its wildcards matched (`students/ann/agent.py` ->
   `ann`; several wildcards joined by `-`) as `NAME=reference`
-  (referee.agents.named_reference).
+  (referee.agents.named_as).
 - submissions(folder, cls): the documented layout of a class, one entry per student:
   `folder/NAME.py`, or a folder `folder/NAME/` holding `agent.py` (and any helper modules
   it imports: the folder is on the agent's import path). Each plays as NAME; a folder with
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from logic_agents.errors import UsageError
 from logic_agents.ground.output import natural_key
-from logic_agents.referee.agents import named_reference
+from logic_agents.referee.agents import named_as, named_reference
 
 WILDCARDS = frozenset("*?[")
 SUBMISSION_FILE = "agent.py"  # the file a student's folder plays from
@@ -49,7 +49,7 @@ def expand_agents(items: Iterable[object]) -> list[object]:
             raise UsageError(f"--agents {item}: no file matches {module_text}")
         for match in matches:
             label = _matched_name(module_text, match)
-            out.append(f"{name + '-' if name else ''}{label}={match}:{attr}")
+            out.append(named_as(f"{name + '-' if name else ''}{label}", f"{match}:{attr}"))
     return out
 
 
@@ -74,14 +74,15 @@ def submissions(folder: str | os.PathLike[str], cls: str = "Agent") -> list[str]
         if child.name.startswith((".", "_")):
             continue  # hidden files, __pycache__
         if child.is_file() and child.suffix == ".py":
-            out.append(f"{_safe(child.stem)}={child}:{cls}")
+            out.append(named_as(_safe(child.stem), f"{child}:{cls}"))
         elif child.is_dir():
-            out.append(f"{_safe(child.name)}={child / SUBMISSION_FILE}:{cls}")
+            out.append(named_as(_safe(child.name), f"{child / SUBMISSION_FILE}:{cls}"))
     if not out:
         raise UsageError(f"--submissions {folder}: it holds no NAME.py and no NAME/{SUBMISSION_FILE}")
     return out
 
 
 def _safe(name: str) -> str:
-    """A name as named_reference reads it (no `/`, `\\`, `:` or `=`)."""
-    return "".join("_" if c in "/\\:=" else c for c in name) or "_"
+    """A name as named_reference reads it (no `/`, `\\` or `:`; a `=` is escaped by
+    named_as, so a folder called `=2+3` plays as `=2+3`)."""
+    return "".join("_" if c in "/\\:" else c for c in name) or "_"

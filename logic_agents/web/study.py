@@ -5,9 +5,9 @@ Concepts: bars_svg draws win rates (or mean scores) per agent and group with the
 as inline SVG; study_page puts the page together: the command, version and seed that made it,
 the summary, the bars, the paired differences with their intervals and McNemar p, a per-map
 table with intervals (score and time for scored games), and the games; every table sorts by its
-header (inline script, no network); replay pages are made by re-playing each game from its seed
-(a seed gives one trajectory), with the agents' explanations on, and are checked against the
-study's row.
+header (inline script, no network); replay pages are drawn from the traces the study kept of
+its own games (study.traces): what a page shows is the game that was graded, and no page plays
+one again.
 """
 
 from __future__ import annotations
@@ -17,17 +17,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from logic_agents.errors import AgentFailed
 from logic_agents.ground.output import natural_key
 from logic_agents.ground.shapes import Record
-from logic_agents.referee.agents import resolve_agent
-from logic_agents.referee.clock import NO_CAPS, Caps, Clock
-from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page, record_episode
+from logic_agents.web import CSP_PAGE, _asset, _fill, episode_data, game_page, html_page
 from logic_agents.web.leaderboard import PUBLIC_LEAVES_OUT, cell, escaped, failures, leaderboard
-from logic_agents.world.agents import build_agent, explaining
-from logic_agents.world.seeds import PUBLIC_KEY
-from logic_agents.world.spec import GameSpec
-from logic_agents.world.values import Instance
 
 
 class GameRow(Protocol):
@@ -48,15 +41,6 @@ class GameRow(Protocol):
     def failed(self) -> bool: ...
     @property
     def key(self) -> tuple[str, str, int, int]: ...
-
-
-class StudyEntry(Protocol):
-    """What the page reads of a study's instance (study.entries.MapEntry)."""
-
-    @property
-    def instance(self) -> Instance: ...
-    @property
-    def group(self) -> str: ...
 
 
 PUBLIC_META = ("version", "runs", "made")  # what a public page keeps of the study's meta
@@ -311,54 +295,33 @@ def replay_name(index: int, row: GameRow) -> str:
     return f"{index:05d}-{stem}-{digest}.html"
 
 
-def _replay(spec: GameSpec, row: GameRow, k: int, instance: Instance, folder: Path,
-            agents: Record | None, agent_options: dict[str, Record], world_options: Record,
-            caps: Caps | None, agent_key: bytes, notes: list[str]) -> str | None:
-    """Replay one game into its page beside the study's; its link, or None (a note says
-    why)."""
-    entry = (agents or {}).get(row.agent) or resolve_agent(spec, row.agent)
-    options = explaining(entry, agent_options.get(row.agent, {}))
-    world = spec.make_world(instance, **world_options)
-    clock = Clock(caps or NO_CAPS)
-    try:
-        agent = build_agent(entry, options, clock)
-    except AgentFailed as e:
-        notes.append(f"{row.agent} on {row.map} run {row.run}: no replay ({e})")
-        return None
-    result, text = record_episode(spec, world, agent, row.seed, instance, row.map,
-                                  world_options, clock, agent_key)
-    if (result.outcome.value, result.steps) != (row.outcome, row.steps):
-        notes.append(f"{row.agent} on {row.map} run {row.run}: the replay ended "
-                     f"{result.outcome.value} in {result.steps} steps, the study's game "
-                     f"{row.outcome} in {row.steps}")
+def draw_replay(row: GameRow, k: int, text: str, folder: Path) -> Path:
+    """One game's replay page in `folder` (made), drawn from the trace the study kept of it."""
+    folder.mkdir(parents=True, exist_ok=True)
     target = folder / replay_name(k, row)
     target.write_text(game_page(episode_data(target, text=text)), encoding="utf-8")
-    return f"{folder.name}/{target.name}"
+    return target
 
 
-def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameRow],
-                entries: Sequence[StudyEntry],
-                agent_options: dict[str, Record], world_options: Record, title: str,
-                progress: Callable[[int, int], object] | None = None, caps: Caps | None = None,
-                meta: dict[str, str] | None = None,
-                agents: Record | None = None,
-                maps: Sequence[Record] = (), replays: str = "all",
-                agent_key: bytes = PUBLIC_KEY, public: bool = False,
+Lookup = Callable[[tuple[str, str, int, int]], "str | None"]  # a row's key -> its trace
+
+
+def write_study(path: str, summary: Record, rows: Sequence[GameRow], title: str,
+                traces: Lookup, progress: Callable[[int, int], object] | None = None,
+                meta: dict[str, str] | None = None, maps: Sequence[Record] = (),
+                replays: str = "all", public: bool = False,
                 again: Callable[[Any], str] | None = None, hints: Sequence[str] = ()
                 ) -> tuple[dict[tuple[str, str, int, int], str], list[str]]:
     """Write the study page at `path` and a replay page per game in `<stem>_replays/`;
-    returns (each replayed row's key -> its page, relative to the study page; notes).
+    returns (each drawn row's key -> its page, relative to the study page; notes).
 
-    Each game is re-played from its seed with the agents' explanations on, under the study's
-    caps, and checked against its row. A game the agent failed with an error is replayed up
-    to the failure; a time-out gets no replay page (its row says where the agent was). A
-    replay that fails, whatever a student's game met, is a note on the page, never its end.
-    `public`: the page to publish (study_page), no replays. `agents` maps the names rows
-    carry to the agents' entries (a file agent's row names it by its own
-    `name`, which no lookup resolves). `hints`: lines the page's notes begin with (the
-    study's integrity hints). `replays`: "all" games get a page, "lost" only those
-    not won, "none" none (REPLAYS). `agent_key`: the study's key for its agents' seeds
-    (world.seeds), so a replay gives its agent the seed the study's game did."""
+    A replay page is drawn from the trace the study kept of its game (`traces`, by row key):
+    no game is played again, a failed game (a time-out too) shows its moves up to the
+    failure, and a game whose agent never began (its module did not read) has none. A page
+    that cannot be drawn, whatever a student's game met, is a note on the study's page,
+    never its end. `public`: the page to publish (study_page), no replays. `hints`: lines the
+    page's notes begin with (the study's integrity hints). `replays`: "all" games get a page,
+    "lost" only those not won, "none" none (REPLAYS)."""
 
     if replays not in REPLAYS:
         raise ValueError(f"replays: one of {', '.join(REPLAYS)}, not {replays!r}")
@@ -367,28 +330,23 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
     page = Path(path)
     folder = page.with_name(page.stem + "_replays")
     folder.mkdir(parents=True, exist_ok=True)
-    instances = {(e.group, e.instance.name): e.instance for e in entries}
     links: dict[tuple[str, str, int, int], str] = {}
     notes: list[str] = list(hints)
-    failed = unread = 0
+    unread = untraced = 0
     for k, row in enumerate(rows):
-        instance = instances.get((row.group, row.map))
-        if instance is None:  # a resumed row whose map is no longer in the study
-            continue
         if replays == "none" or replays == "lost" and row.outcome == "won":
             continue
-        # a failed game is replayed up to its failure: an error is met again at once; a
-        # time-out would cost its cap again, and a module that does not read has no game
-        if row.outcome == "timeout" or row.failed and "(in reading its module)" in row.error:
-            failed += 1
+        if row.failed and "(in reading its module)" in row.error:
+            unread += 1  # no game began: nothing to draw
             continue
-        if agents is not None and row.agent not in agents and row.agent not in spec.agents:
-            unread += 1  # an agent this run did not read (compare --only): no replay
+        text = traces(row.key)
+        if text is None:  # a game whose trace was not kept (its worker was ended, ...)
+            untraced += 1
             continue
         try:
-            link = _replay(spec, row, k, instance, folder, agents, agent_options, world_options,
-                           caps, agent_key, notes)
-        except Exception as e:  # one student's replay must not cost the page: a note
+            drawn = draw_replay(row, k, text, folder)
+            link: str | None = f"{folder.name}/{drawn.name}"
+        except Exception as e:  # one student's page must not cost the study's: a note
             notes.append(f"{row.agent} on {row.map} run {row.run}: no replay page "
                          f"({type(e).__name__}: {str(e)[:200]})")
             link = None
@@ -397,11 +355,12 @@ def write_study(path: str, spec: GameSpec, summary: Record, rows: Sequence[GameR
         if progress is not None:
             progress(k + 1, len(rows))
     if unread:
-        notes.append(f"{unread} game(s) of agents this run did not read (--only) have no "
-                     "new replay page")
-    if failed:
-        notes.append(f"{failed} game(s) timed out or had no agent to play; they have no "
-                     "replay page (each failure's message says where the agent was)")
+        notes.append(f"{unread} game(s) had no agent to play (its module did not read): no "
+                     "replay page")
+    if untraced:
+        notes.append(f"{untraced} game(s) have no replay page: the study kept no trace of "
+                     "them (a worker ended with its game, a Ray study, or a results file "
+                     "from before traces were kept)")
     page.write_text(study_page(title, summary, rows, links, notes, meta, maps=maps,
                                public=public, again=again), encoding="utf-8")
     return links, notes

@@ -187,7 +187,8 @@ def load_class(reference: str) -> Any:
     if names_a_file(module_text):
         path = Path(module_text)
         if not path_exists(path) or not path.is_file():
-            raise UsageError(f"--agent {reference}: no such file {module_text}")
+            raise UsageError(f"--agent {reference}: no such file {module_text}"
+                             f"{what_is_there(path)}")
         name = f"logic_agents_user_{abs(hash(str(path.resolve())))}"
         stamp = _stamp(path)
         held = sys.modules.get(name)
@@ -212,8 +213,40 @@ def load_class(reference: str) -> Any:
     try:
         return getattr(module, attr)
     except AttributeError:
-        raise AgentUnreadable(f"--agent {reference}: {module_text} has no {attr!r}",
-                              "AttributeError") from None
+        raise AgentUnreadable(f"--agent {reference}: {module_text} has no {attr!r}"
+                              f"{_classes_of(module)}", "AttributeError") from None
+
+
+def _classes_of(module: ModuleType) -> str:
+    """What a module that lacks the class asked for defines instead, in words."""
+    own = [name for name, value in vars(module).items()
+           if inspect.isclass(value) and getattr(value, "__module__", None) == module.__name__]
+    if not own:
+        return " (it defines no class)"
+    listed = ", ".join(own[:6]) + (" ..." if len(own) > 6 else "")
+    return f" (it defines {listed}: name one with FILE.py:CLASS, or --submission-class)"
+
+
+def what_is_there(path: Path, limit: int = 6) -> str:
+    """Words on what the folder of a missing agent file holds.
+
+    The Python files beside it, or the same file in a folder nested below it (a zip unpacked
+    into a folder of its own name). Names are listed, never opened; "" when the folder is not
+    there either.
+    """
+    folder = path.parent
+    try:
+        beside = sorted(p.name for p in folder.iterdir() if p.suffix == ".py" and p.is_file())
+        nested = sorted(str(p) for p in folder.glob(f"*/{path.name}") if p.is_file())
+    except OSError:
+        return ""
+    if nested:
+        return (f"; {nested[0]} is there (a folder inside the folder: hand in "
+                f"{path.name} at its top)")
+    if beside:
+        listed = ", ".join(beside[:limit]) + (" ..." if len(beside) > limit else "")
+        return f"; its folder holds {listed} (the file to play from is {path.name})"
+    return "; its folder holds no Python file" if folder.is_dir() else ""
 
 
 def _read_file(reference: str, module_text: str, path: Path, name: str) -> ModuleType:
