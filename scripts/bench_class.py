@@ -12,8 +12,10 @@ and `--feedback`, the sandbox where it is installed. Measured in a cpuacct cgrou
 processes at once. Then one student of the realistic class fixes their file and `--resume
 --only NAME` regrades them: its wall beside the class's.
 
-The time-outs have a floor no referee can go under: a hang costs its cap in every game it
-plays. The script prints it: the time-out rows' own wall time over the workers.
+The time-outs have a floor no referee can go under: a hang spins on a core until its cap, in
+every game it plays. The script prints it (the time-out rows' own wall time over the
+workers), and the same for the modules that loop while they are read (the import cap, once
+each), and when the first game's row was written.
 
     python scripts/bench_class.py --students 200 --runs 2 --rounds 1
 """
@@ -27,6 +29,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -39,6 +42,7 @@ from _report import provenance, write_section  # noqa: E402
 MAPS = ROOT / "logic_agents" / "maps" / "daggers" / "2018"
 CAPS = ["--move-timeout", "5", "--game-timeout", "60", "--memory-cap", "256"]
 JOBS = 2
+IMPORT_CAP_S = 60.0  # the default --import-timeout
 
 
 def _make_class():  # examples/ is not a package: the generator, by its path
@@ -67,6 +71,24 @@ def study(folder: Path, runs: int, extra: list[str] = ()) -> list[str]:
             "--feedback", "out/feedback", *extra]
 
 
+def first_row_after(results: Path, done: threading.Event) -> list[float]:
+    """A thread's watch on the results file: [seconds from now to its first row]."""
+    started, seen = time.perf_counter(), []
+
+    def watch() -> None:
+        while not done.wait(0.2):
+            try:
+                with open(results, encoding="utf-8") as f:
+                    if sum(1 for _ in f) > 1:  # the header and one game
+                        seen.append(time.perf_counter() - started)
+                        return
+            except OSError:
+                continue
+
+    threading.Thread(target=watch, daemon=True).start()
+    return seen
+
+
 def timed_out_floor(results: Path) -> tuple[int, float]:
     """(time-out rows, their own wall seconds over the workers): what the hangs cost."""
     with open(results, newline="", encoding="utf-8") as f:
@@ -84,15 +106,25 @@ def one_round(work: Path, size: int, runs: int) -> dict[str, object]:
         else:
             clean_class(folder / "students", size)
             failing = 0
+        done = threading.Event()
+        first = first_row_after(folder / "out/runs.csv", done)
         run = Measured(study(folder, runs), folder, codes=(0, 3))
-        measured[name] = (run, failing, timed_out_floor(folder / "out/runs.csv"))
-    # one student fixes their file (a hang made an agent of its own): regrade them alone
+        done.set()
+        spinning = sum(k.key == "import-hang" for k in kinds.values()) if failing else 0
+        measured[name] = (run, failing, timed_out_floor(folder / "out/runs.csv"),
+                          first[0] if first else float("nan"), spinning)
+        if name == "realistic":  # the student a fix is regraded for: a hang, else a crash
+            student = next((n for n, k in kinds.items() if k.key == "hang"),
+                           next((n for n, k in kinds.items() if k.expect != "plays"),
+                                next(iter(kinds))))
+    # one student fixes their file (an agent of their own now): regrade them alone
     folder = work / "realistic"
-    fixed = folder / "students" / "hang" / "agent.py"
     own = next(k for k in make_class.KINDS if k.key == "own")
-    fixed.write_text(own.files["agent.py"])
-    measured["regrade"] = Measured(study(folder, runs, ["--resume", "--only", "hang",
+    (folder / "students" / student).mkdir(exist_ok=True)
+    (folder / "students" / student / "agent.py").write_text(own.files["agent.py"])
+    measured["regrade"] = Measured(study(folder, runs, ["--resume", "--only", student,
                                                         "--force"]), folder, codes=(0, 3))
+    measured["student"] = student
     return measured
 
 
@@ -111,21 +143,25 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as scratch:
             rounds.append(one_round(Path(scratch), args.students, args.runs))
     after = os.getloadavg()
-    games = 30 * args.students * args.runs
-    lines = ["| class | students failing | games | wall s, median (max) | CPU s | peak PSS, "
-             "MiB | peak processes | time-outs | time-outs' floor, s |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    games = 30 * (args.students + 1) * args.runs  # the students and spx, the baseline
+    lines = ["| class | students failing | games | wall s, median (max) | first row after, s "
+             "| CPU s | peak PSS, MiB | peak processes | time-outs | their floor, s | "
+             "imports that spin to the cap | their floor, s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name in ("realistic", "clean"):
         runs = [r[name] for r in rounds]
-        walls = [m.wall for m, _, _ in runs]
-        cpu = statistics.median(m.cpu for m, _, _ in runs)
-        pss = max(m.peak_pss for m, _, _ in runs) / 2**20
-        procs = max(m.peak_processes for m, _, _ in runs)
-        failing = runs[0][1]
-        outs, floor = runs[0][2]
+        walls = [r[0].wall for r in runs]
+        cpu = statistics.median(r[0].cpu for r in runs)
+        pss = max(r[0].peak_pss for r in runs) / 2**20
+        procs = max(r[0].peak_processes for r in runs)
+        first = statistics.median(r[3] for r in runs)
+        _, failing, (outs, floor), _, spinning = runs[0]
+        # a module that loops while it is read holds a core until the import cap (60 s)
+        import_floor = spinning * IMPORT_CAP_S / JOBS
         lines.append(f"| {name} | {failing} of {args.students} | {games:,} | "
-                     f"{statistics.median(walls):.1f} ({max(walls):.1f}) | {cpu:.0f} | "
-                     f"{pss:.0f} | {procs} | {outs:,} | {floor:.0f} |")
+                     f"{statistics.median(walls):.1f} ({max(walls):.1f}) | {first:.1f} | "
+                     f"{cpu:.0f} | {pss:.0f} | {procs} | {outs:,} | {floor:.0f} | "
+                     f"{spinning} | {import_floor:.0f} |")
     regrades = [r["regrade"].wall for r in rounds]
     classes = [r["realistic"][0].wall for r in rounds]
     ratio = max(g / c for g, c in zip(regrades, classes))
@@ -136,7 +172,8 @@ def main() -> None:
             f"students --agents spx --runs {args.runs} --jobs {JOBS} {' '.join(CAPS)} --out "
             f"out/runs.csv --grades out/grades.csv --html out/class.html --feedback "
             f"out/feedback`\n\n" + "\n".join(lines) + "\n\n"
-            f"Regrading one student of the realistic class (`--resume --only hang`, their "
+            f"Regrading one student of the realistic class (`--resume --only "
+            f"{rounds[0]['student']}`, their "
             f"file fixed): {statistics.median(regrades):.1f} s (max {max(regrades):.1f}), "
             f"at most {100 * ratio:.1f}% of the class's wall.\n")
     print(body)

@@ -137,9 +137,9 @@ def test_a_study_not_on_a_terminal_says_how_far_it_is(capsys, monkeypatch):
     """17.5 minutes of silence in a log: a study whose output is not a terminal now says,
     once a minute (every row here), how many games are done, the rate, what is left and how
     many agents fail so far."""
-    import logic_agents.cli.compare as compare_command
+    import logic_agents.cli.study_progress as study_progress
 
-    monkeypatch.setattr(compare_command, "PROGRESS_LINE_S", 0.0)
+    monkeypatch.setattr(study_progress, "PROGRESS_LINE_S", 0.0)
     assert main(["compare", "EASY1", "EASY2", "--agents", "spx,rpx", "--runs", "1"]) == 0
     lines = [line for line in capsys.readouterr().err.splitlines()
              if line.startswith("progress: ")]

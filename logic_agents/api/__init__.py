@@ -23,7 +23,6 @@ from logic_agents.referee import agents as _seating
 from logic_agents.referee.clock import DEFAULT_CAPS as _DEFAULT_CAPS
 from logic_agents.referee.isolation import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
 from logic_agents.study import batch as _batch
-from logic_agents.study import seeding as _seeding
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
 from logic_agents.study.settings import BACKENDS as _BACKENDS
@@ -328,32 +327,28 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
                                      _arguments.path_or_none(agent_output, "agent_output"))
     entries = _entries_from_references(refs, spec)
     _arguments.world(spec, entries[0].instance, world_options)  # options a world refuses: before a game
-    chosen = _seeding.study_seed(seed, _seeding.plays_isolated(spec.name, agents, isolation),
-                                 out, resume)
-    seed, secret = chosen.value, chosen.secret
-    study = _batch.make_jobs(spec.name, agents, entries, runs, seed, agent_options,
-                            world_options, isolation)
     baseline = _arguments.texts(baseline, "baseline")
     scored = spec.objective == "score"
-    with _progress.StudyProgress(len(study), progress, scored=scored) as shown:
-        settings = _StudySettings(runs=runs, seed=seed, seed_secret=secret,
-                                  seed_asked=chosen.asked, jobs=jobs,
-                                  game=spec.name, out=out, resume=resume,
-                                  agent_options=agent_options, world_options=world_options,
-                                  caps=caps, isolation=isolation,
-                                  backend=_arguments.choice(backend, "backend", _BACKENDS),
-                                  address=_arguments.optional_text(address, "address"))
-        rows = _batch.compare(agents, entries, settings, on_row=shown.advance)
-    summary = _summarize(rows, study.agents, groups=list(dict.fromkeys(e.group for e in entries)),
+    settings = _StudySettings(runs=runs, seed=seed, jobs=jobs, game=spec.name, out=out,
+                              resume=resume, agent_options=agent_options,
+                              world_options=world_options, caps=caps, isolation=isolation,
+                              backend=_arguments.choice(backend, "backend", _BACKENDS),
+                              address=_arguments.optional_text(address, "address"))
+    # the agents are read once, in the plan; the bar counts the plan's games
+    with _batch.planned(agents, entries, settings) as plan, \
+            _progress.StudyProgress(len(plan), progress, scored=scored) as shown:
+        rows = _batch.play(plan, on_row=shown.advance)
+    summary = _summarize(rows, plan.agents, groups=list(dict.fromkeys(e.group for e in entries)),
                          scored=scored, baseline=baseline)
     labels = ", ".join(repr(name) for name in summary.agents)
-    shown_seed = "'random'" if secret else str(seed)  # a secret seed is never shown
+    secret = plan.settings.seed_secret
+    shown_seed = "'random'" if secret else str(plan.settings.seed)  # a secret one never shown
     call = (f"logic_agents.compare([{labels}], {refs!r}, "
             f"game={spec.name!r}, runs={runs}, seed={shown_seed})")
     return Study(list(rows), summary, spec.name, {
         "call": call, "version": f"logic-agents {__version__}",
-        "seed": "secret" if secret else str(seed), "runs": f"{runs} per map and agent"},
-        study.sources)
+        "seed": "secret" if secret else str(plan.settings.seed),
+        "runs": f"{runs} per map and agent"}, plan.sources)
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,

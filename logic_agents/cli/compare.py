@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
+import os
 from pathlib import Path
 
+from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import (
@@ -32,45 +33,37 @@ from logic_agents.cli.common import (
     world_options,
 )
 from logic_agents.cli.episode import EXIT_AGENT_FAILED
-from logic_agents.cli.fairplay import isolation_flags, limit_words
+from logic_agents.cli.fairplay import isolation_flags
 from logic_agents.cli.study_agents import agent_names, study_agents
 from logic_agents.cli.study_outputs import (
-    AUTO_REPLAYS,
     baseline_of,
     check_outputs,
     kept_traces,
     output_flags,
-    play_again,
-    public_aliases,
-    public_view,
+    replays_flag,
     report_failures,
     seed_words,
-    write_graded,
-    write_html,
+    write_outputs,
 )
-from logic_agents.cli.study_progress import LIVE_AGENTS, PROGRESS_LINE_S, progress_line
+from logic_agents.cli.study_progress import StudyBar
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
+from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import HEADROOM_MIB
 from logic_agents.study import batch, seeding
 from logic_agents.study.entries import MapEntry, entries_from_references
-from logic_agents.study.feedback import write_feedback
-from logic_agents.study.grades import grade_rows, source_of
+from logic_agents.study.grades import source_of
 from logic_agents.study.record import read_study
 from logic_agents.study.report import print_summary
-from logic_agents.study.rows import Row
 from logic_agents.study.settings import StudySettings
 from logic_agents.study.summary import summarize
 from logic_agents.study.traces import Traces
-from logic_agents.web.study import REPLAYS
 from logic_agents.world.declared import Option
 from logic_agents.world.options import integer, positive_int
 from logic_agents.world.registry import games, get_game
 from logic_agents.world.seat import Elsewhere
-from logic_agents.world.seeds import study_key
-from logic_agents.world.spec import GameSpec, Generator
-
-PROGRESS_EVERY_S = 0.1  # how often the live bar of a study is drawn
+from logic_agents.world.spec import AgentEntry, GameSpec, Generator
 
 
 def add_parser(sub: ParserMaker) -> None:
@@ -113,6 +106,11 @@ def add_parser(sub: ParserMaker) -> None:
                    "module agent), else 0")
     p.add_argument("--jobs", type=positive_int, default=None,
                    help="worker processes (default: all cores)")
+    p.add_argument("--memory-budget", dest="memory_budget", type=positive_int, default=None,
+                   metavar="MIB", help="the most the study's players may hold together: each "
+                   f"worker's player may take --memory-cap + {HEADROOM_MIB} MiB, so --jobs is "
+                   "chosen (or checked) to fit; e.g. --memory-budget 1536 --memory-cap 256 "
+                   "plays on two workers")
     p.add_argument("--out", metavar="FILE.csv|FILE.jsonl", help="stream one row per game here")
     p.add_argument("--resume", action="store_true",
                    help="continue the study in --out: play only the games it does not hold. "
@@ -130,12 +128,9 @@ def add_parser(sub: ParserMaker) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--html", metavar="FILE.html", help="write a study page: the summary, bars "
                    "with intervals, the paired tests and a link per game to its replay page "
-                   "(written in FILE_replays/; each game is re-played from its seed with "
-                   "explanations on, which takes about as long again as the study)")
-    p.add_argument("--replays", choices=["auto", *REPLAYS], default="auto",
-                   help="which games of --html get a replay page: all, lost (those not won), "
-                   f"none; auto (default): all up to {AUTO_REPLAYS} games, else the lost ones, "
-                   "so a large study's report stays small")
+                   "(in FILE_replays/, drawn from the study's own trace of the game: no game "
+                   "is played again, and a time-out has one too)")
+    replays_flag(p)
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --html page or --plot file")
     p.add_argument("--backend", choices=["process", "ray"], default="process",
@@ -192,25 +187,79 @@ def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-
+    """The study the command line asks for: checked, planned once, played, then written."""
     spec = _game(args)
     names = agent_names(args, spec)
     entries_of_agents = study_agents(args, spec)
-    for entry in entries_of_agents:
+    options = _checked(args, spec, names, entries_of_agents)
+    err = make_console(stderr=True)
+    for note in args.renamed:
+        err.print(f"note: {escape(printable(note))}")
+    entries = _instances(args, spec, err)
+    labels = [e.name for e in entries_of_agents]  # rows name agents so
+    # --only: the study's other agents, as its record names them (their modules not read)
+    held = read_study(Path(args.out)) if args.only and Path(args.out).exists() else {}
+    everyone = [str(a.get("name")) for a in held.get("agents", [])
+                if isinstance(a, dict)] if held else labels
+    baseline = baseline_of(args)
+    for name in baseline:  # before the first game, not after hours of them
+        if name not in everyone:
+            raise UsageError(f"--baseline {name}: no agent of the study is named so")
+    total = len(entries) * args.runs * len(names)
+    scored = spec.objective == "score"
+    settings = StudySettings(
+        runs=args.runs, seed=args.seed, seed_secret=args.seed_secret, seed_asked=args.seed_asked,
+        jobs=args.jobs, game=spec.name, out=args.out, isolation=args.isolation,
+        resume=args.resume, retry_errors=args.retry_errors, only=tuple(args.only or ()),
+        backend=args.backend, address=args.address,
+        agent_options={k: v for k, v in options.items() if v},
+        world_options=world_options(spec, args), caps=caps_of(args),
+        stop_on_broken=args.stop_on_broken)
+    # the games the pages draw, as they were played (with --out, beside it for report)
+    traces = Traces(keep=kept_traces(args, total))
+    study_notes: list[str] = []  # what the study says of itself (the plan's, the sweep's)
+    with StudyBar(err, labels, total, scored) as bar:
+        try:
+            with batch.planned(names, entries, settings, study_notes.append) as plan:
+                rows = batch.play(plan, bar.on_row, traces)
+        except KeyboardInterrupt:
+            return _interrupted(args, err, study_notes, bar.done)
+        bar.finish()
+    summary = summarize(rows, everyone, groups=list(dict.fromkeys(e.group for e in entries)),
+                        scored=scored, baseline=baseline)
+    references = held.get("references") if held else None
+    sources = {**(references if isinstance(references, dict) else {}),
+               **{e.name: source_of(e, spec) for e in entries_of_agents}}
+    write_outputs(args, spec, summary, rows, entries, sources, traces, err)
+    for note in study_notes:
+        if note not in args.renamed:  # a rename was said before the study
+            err.print(f"note: {escape(printable(note))}")
+    # a regrade (--only) answers for the agents it played; the others' rows were said before
+    judged = set(labels) if args.only else set(summary.agents)
+    failed = sum(st.errors + st.timeouts for a, st in summary.agents.items() if a in judged)
+    if failed:
+        report_failures([r for r in rows if r.agent in judged], err)
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        console = make_console()
+        print_summary(console, summary, len(entries), args.runs, seed_words(args))
+        if args.out:
+            console.print(f"rows: {escape(args.out)}")
+        if args.plot:
+            console.print(f"plot: {escape(args.plot)}")
+    return EXIT_AGENT_FAILED if failed else 0
+
+
+def _checked(args: argparse.Namespace, spec: GameSpec, names: list[str],
+             agents: list[AgentEntry]) -> Record:
+    """The agents' options, once every flag is checked against the others (before the first
+    game, not after hours of them); the study's seed chosen into `args`."""
+    for entry in agents:
         if entry.interactive:
             raise UsageError(f"agent {entry.name} needs a person; compare plays without one")
     if len(set(names)) != len(names):
         raise UsageError("--agents names an agent twice")
-    # every output is checked before the first game, not after hours of them
     check_outputs(args)
     if args.plot:
         from logic_agents.display.plot import check_plot_target
@@ -225,16 +274,40 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--only regrades agents of a study; give --out FILE --resume")
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
-    options = given_options(args, entries_of_agents, spec)  # refuses what none declares
+    options = given_options(args, agents, spec)  # refuses what none declares
     # a secret seed unless one is given: the players cannot rebuild their games from it
     # (a file agent whose module does not read counts: it is a player's, not the referee's)
-    args.isolated = any(isinstance(e.factory, Elsewhere) for e in entries_of_agents)
+    args.isolated = any(isinstance(e.factory, Elsewhere) for e in agents)
     chosen = seeding.study_seed(args.seed, args.isolated, args.out, args.resume)
     args.seed, args.seed_secret, args.seed_asked = chosen.value, chosen.secret, chosen.asked
+    args.jobs = jobs_within(args.memory_budget, caps_of(args).memory_cap, args.jobs)
+    return options
+
+
+def jobs_within(budget: int | None, cap: int | None, jobs: int | None) -> int | None:
+    """The workers a --memory-budget allows: each one's player may hold its cap and the
+    interpreter's headroom, so `budget // (cap + headroom)` of them, at most one per core;
+    --jobs past that is refused, and so is a budget with no memory cap to count by."""
+    if budget is None:
+        return jobs
+    if cap is None:
+        raise UsageError("--memory-budget counts by --memory-cap; give one (--memory-cap 0 "
+                         "lifts the cap, and a budget cannot be kept without it)")
+    each = cap + HEADROOM_MIB
+    fits = budget // each
+    if fits < 1:
+        raise UsageError(f"--memory-budget {budget} MiB holds no worker: each may take "
+                         f"--memory-cap {cap} + {HEADROOM_MIB} MiB = {each} MiB")
+    if jobs is not None and jobs > fits:
+        raise UsageError(f"--jobs {jobs} x ({cap} + {HEADROOM_MIB} MiB) = {jobs * each:,} MiB "
+                         f"is past --memory-budget {budget:,} MiB: give --jobs {fits}, or a "
+                         "smaller --memory-cap")
+    return jobs if jobs is not None else max(1, min(fits, os.cpu_count() or 1))
+
+
+def _instances(args: argparse.Namespace, spec: GameSpec, err: Console) -> list[MapEntry]:
+    """The maps named, and the boards --generate makes."""
     entries = entries_from_references(args.maps, spec, args.group_by)
-    err = make_console(stderr=True)
-    for note in args.renamed:
-        err.print(f"note: {escape(printable(note))}")
     generator = spec.get(Generator)
     generate_options = {o.name for o in generator.compare_options} if generator else set()
     if args.generate:
@@ -253,131 +326,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{named} shape --generate instances; give --generate")
     if not entries:
         raise UsageError("no maps: give MAP_OR_DIR or --generate")
-    wopts = world_options(spec, args)
-    total = len(entries) * args.runs * len(names)
-    scored = spec.objective == "score"
-    labels = [e.name for e in entries_of_agents]  # rows name agents so
-    # --only: the study's other agents, as its record names them (their modules not read)
-    held = read_study(Path(args.out)) if args.only and Path(args.out).exists() else {}
-    everyone = [str(a.get("name")) for a in held.get("agents", [])
-                if isinstance(a, dict)] if held else labels
-    baseline = baseline_of(args)
-    for name in baseline:  # before the first game, not after hours of them
-        if name not in everyone:
-            raise UsageError(f"--baseline {name}: no agent of the study is named so")
-    # per agent: [games, sum of what summarize counts], kept as running totals (a list summed
-    # at every row made a 20,000-game study quadratic: 0.06 ms a row by its end)
-    tally: dict[str, list[float]] = {label: [0, 0.0] for label in labels}
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=err,
-                  disable=not err.is_terminal) as progress:
-        task = progress.add_task("games", total=total)
+    return entries
 
-        unshown = [0, 0.0]  # rows not yet on the bar, and when it was last drawn
-        failing: set[str] = set()  # agents with a failed game so far
-        started = said = time.monotonic()  # when the study began, when a line was last said
 
-        def show() -> None:
-            if len(tally) <= LIVE_AGENTS:
-                live = "  ".join(
-                    f"{a} {total / games:.1f}" if scored else f"{a} {100 * total / games:.1f}%"
-                    for a, (games, total) in tally.items() if games)
-            else:  # a class: who fails, not 200 win rates
-                live = f"{len(failing)} of {len(tally)} agents failing"
-            progress.update(task, advance=unshown[0], description=live)
-            unshown[0], unshown[1] = 0, time.monotonic()
-
-        def on_row(row: Row) -> None:
-            count = tally[row.agent]
-            count[0] += 1
-            count[1] += (row.score or 0) if scored else row.won  # as summarize counts
-            if row.failed:
-                failing.add(row.agent)
-            unshown[0] += 1
-            # the bar is drawn ten times a second: updated at every row, it cost a study of
-            # quick games 0.02 ms a game
-            if time.monotonic() - unshown[1] >= PROGRESS_EVERY_S:
-                show()
-            nonlocal said
-            if not err.is_terminal and time.monotonic() - said >= PROGRESS_LINE_S:
-                said = time.monotonic()  # a log, not a terminal: a line a minute
-                done = int(sum(c[0] for c in tally.values()))
-                err.print(progress_line(done, total, said - started, len(failing)))
-
-        study_notes: list[str] = []  # what the study says of itself (batch.compare's on_note)
-        # the games the pages draw, as they were played (with --out, beside it for report)
-        traces = Traces(keep=kept_traces(args, total))
-        try:
-            settings = StudySettings(
-                runs=args.runs, seed=args.seed, seed_secret=args.seed_secret,
-                seed_asked=args.seed_asked, jobs=args.jobs,
-                game=spec.name, out=args.out, isolation=args.isolation,
-                resume=args.resume, retry_errors=args.retry_errors,
-                only=tuple(args.only or ()), backend=args.backend,
-                address=args.address, agent_options={k: v for k, v in options.items() if v},
-                world_options=wopts, caps=caps_of(args), stop_on_broken=args.stop_on_broken)
-            rows = batch.compare(names, entries, settings, on_row=on_row,
-                                 on_note=study_notes.append, traces=traces)
-            show()
-        except KeyboardInterrupt:
-            stop_listening()  # saying so must not be cut short by a second Ctrl-C
-            for note in study_notes:  # what the study did on its way out (shared channels)
-                if note not in args.renamed:  # said already, before the study
-                    err.print(f"note: {escape(printable(note))}")
-            saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
-            err.print(f"{PROG}: interrupted after {sum(int(c[0]) for c in tally.values())} "
-                      f"games{saved}")
-            return 130
-        progress.update(task, completed=total)
-    summary = summarize(rows, everyone, groups=list(dict.fromkeys(e.group for e in entries)),
-                        scored=scored, baseline=baseline)
-    if args.plot:
-        from logic_agents.display.plot import plot_summary
-
-        plot_summary(summary.to_json(), args.plot)
-    references = held.get("references") if held else None
-    sources = {**(references if isinstance(references, dict) else {}),
-               **{e.name: source_of(e, spec) for e in entries_of_agents}}
-    if args.grades:
-        write_graded(args, grade_rows(summary, rows, sources), err)
-    key, caps = study_key(args.seed), caps_of(args)
-    again = play_again(sources, spec.name, args.out, entries, caps, key, limit_words(args))
-    if args.html:  # with --public, the students under aliases
-        shown, shown_summary = public_view(args, spec.name, rows, summary, key,
-                                           list(dict.fromkeys(e.group for e in entries)))
-        write_html(args, spec, shown_summary, shown, entries, err, traces, again, sources)
-    if args.feedback:  # a student's command names the map's file (they have no record)
-        theirs = play_again(sources, spec.name, None, entries, caps, key, limit_words(args))
-        written, notes = write_feedback(args.feedback, spec.name, summary, rows, sources,
-                                        theirs, traces.get,
-                                        public_aliases(args, spec.name, summary, key))
-        for note in notes:
+def _interrupted(args: argparse.Namespace, err: Console, notes: list[str], done: int) -> int:
+    """Ctrl-C or SIGTERM: what the study did on its way out, and where its games are."""
+    stop_listening()  # saying so must not be cut short by a second Ctrl-C
+    for note in notes:  # what the study did on its way out (shared channels)
+        if note not in args.renamed:  # said already, before the study
             err.print(f"note: {escape(printable(note))}")
-        err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
-    if args.seed_secret:
-        err.print("study seed: drawn at random and kept secret"
-                  + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
-    unsandboxed = args.isolation.unsandboxed() if args.isolated else ""
-    for note in [unsandboxed, *study_notes]:
-        if note and note not in args.renamed:  # a rename was said before the study
-            err.print(f"note: {escape(printable(note))}")
-    uncounted = args.isolation.memory_words(caps_of(args).memory_cap) if args.isolated else ""
-    if uncounted:
-        err.print(f"note: {uncounted}")
-    # a regrade (--only) answers for the agents it played; the others' rows were said before
-    judged = set(labels) if args.only else set(summary.agents)
-    failed = sum(st.errors + st.timeouts for a, st in summary.agents.items() if a in judged)
-    code = EXIT_AGENT_FAILED if failed else 0
-    if failed:
-        report_failures([r for r in rows if r.agent in judged], err)
-    if args.json:
-        print(json.dumps(summary.to_json()))
-        return code
-
-    console = make_console()
-    print_summary(console, summary, len(entries), args.runs, seed_words(args))
-    if args.out:
-        console.print(f"rows: {escape(args.out)}")
-    if args.plot:
-        console.print(f"plot: {escape(args.plot)}")
-    return code
+    saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
+    err.print(f"{PROG}: interrupted after {done} games{saved}")
+    return 130

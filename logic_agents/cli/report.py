@@ -16,13 +16,13 @@ from rich.markup import escape
 
 from logic_agents.cli.common import VERB_HELP, ParserMaker
 from logic_agents.cli.study_outputs import (
-    AUTO_REPLAYS,
     baseline_of,
     check_outputs,
     output_flags,
     page_replays,
     play_again,
     public_view,
+    replays_flag,
     report_failures,
     write_graded,
 )
@@ -35,7 +35,7 @@ from logic_agents.study.report import print_summary
 from logic_agents.study.results import Study
 from logic_agents.study.summary import per_map
 from logic_agents.study.traces import Traces, traces_path
-from logic_agents.web.study import REPLAYS, write_study
+from logic_agents.web.study import write_study
 from logic_agents.world.seeds import study_key
 
 
@@ -54,10 +54,7 @@ def add_parser(sub: ParserMaker) -> None:
     p.add_argument("--html", metavar="FILE.html", help="write the study page (leaderboard, "
                    "failures by agent, paired tests, maps, games) and its replay pages, drawn "
                    "from the traces compare kept beside RESULTS")
-    p.add_argument("--replays", choices=["auto", *REPLAYS], default="auto",
-                   help="which games of --html get a replay page (of those whose trace "
-                   f"compare kept): all, lost, none; auto (default): all up to {AUTO_REPLAYS} "
-                   "games, else the lost ones")
+    replays_flag(p, " (of those whose trace compare kept)")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --html page or --grades file")
     output_flags(p)

@@ -6,7 +6,9 @@ Concepts:
 - published(argv) / study_meta(args): the command as a page shows it (--hide paths left out)
   and what a reader needs to make the study again.
 - play_again(row, agents): the `play` command that plays a failed game again.
-- write_page(...): the study page and its replays (compare), or the page alone (report).
+- write_html(...): the study page and its replays, drawn from the study's traces.
+- write_outputs(...): everything compare writes once its games are played (--plot,
+  --grades, --html, --feedback) and the notes on the seed and the sandbox.
 - output_flags(parser): --grades, --baseline, --public, shared by compare and report.
 """
 
@@ -24,14 +26,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents._version import __version__
-from logic_agents.cli.common import PROG, portable_path, refuse_overwrite
+from logic_agents.cli.common import PROG, caps_of, portable_path, refuse_overwrite
 from logic_agents.cli.episode import world_fault
+from logic_agents.cli.fairplay import limit_words
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.study.aliases import public_names, read_aliases
 from logic_agents.study.entries import MapEntry
+from logic_agents.study.feedback import write_feedback
 from logic_agents.study.grades import (
     first_failures,
     grade_rows,
@@ -43,9 +47,9 @@ from logic_agents.study.grades import (
 from logic_agents.study.rows import Row
 from logic_agents.study.summary import Summary, per_map, summarize
 from logic_agents.study.traces import Traces
-from logic_agents.web.study import write_study
+from logic_agents.web.study import REPLAYS, write_study
 from logic_agents.world.registry import get_game
-from logic_agents.world.seeds import agent_seed
+from logic_agents.world.seeds import agent_seed, study_key
 from logic_agents.world.spec import GameSpec
 
 # --replays auto: every game's page up to this many games (a 9,000-game study's pages took
@@ -242,6 +246,14 @@ def play_again(sources: dict[str, str], game: str, results: str | None = None,
     return command
 
 
+def replays_flag(p: argparse.ArgumentParser, which: str = "") -> None:
+    """--replays, of compare and report: which games of --html get a replay page."""
+    p.add_argument("--replays", choices=["auto", *REPLAYS], default="auto",
+                   help=f"which games of --html get a replay page{which}: all, lost (those "
+                   f"not won), none; auto (default): all up to {AUTO_REPLAYS} games, else the "
+                   "lost ones, so a large study's report stays small")
+
+
 def page_replays(args: argparse.Namespace, games: int) -> str:
     """Which games of --html get a replay page (web.study.REPLAYS): --replays, its auto being
     every game up to AUTO_REPLAYS, else the lost ones."""
@@ -285,3 +297,41 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
              "none": ": --public" if args.public else ": --replays none"}[replays]
     err.print(f"study page: {args.html} ({len(links)} replay pages beside it{which})")
+
+
+def write_outputs(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
+                  entries: list[MapEntry], sources: Mapping[str, str], traces: Traces,
+                  err: Console) -> None:
+    """What a study writes once its games are played, each from its rows and traces alone:
+    --plot, --grades, --html (its replays drawn, its commands with the record) and
+    --feedback (a student's command names the map's file: they have no record)."""
+    if args.plot:
+        from logic_agents.display.plot import plot_summary
+
+        plot_summary(summary.to_json(), args.plot)
+    if args.grades:
+        write_graded(args, grade_rows(summary, rows, sources), err)
+    key, caps, limits = study_key(args.seed), caps_of(args), limit_words(args)
+    if args.html:  # with --public, the students under aliases
+        shown, shown_summary = public_view(args, spec.name, rows, summary, key,
+                                           list(dict.fromkeys(e.group for e in entries)))
+        write_html(args, spec, shown_summary, shown, entries, err, traces,
+                   play_again(dict(sources), spec.name, args.out, entries, caps, key, limits),
+                   sources)
+    if args.feedback:
+        written, notes = write_feedback(
+            args.feedback, spec.name, summary, rows, sources,
+            play_again(dict(sources), spec.name, None, entries, caps, key, limits), traces.get,
+            public_aliases(args, spec.name, summary, key))
+        for note in notes:
+            err.print(f"note: {escape(printable(note))}")
+        err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
+    if args.seed_secret:
+        err.print("study seed: drawn at random and kept secret"
+                  + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
+    unsandboxed = args.isolation.unsandboxed() if args.isolated else ""
+    if unsandboxed:
+        err.print(f"note: {escape(printable(unsandboxed))}")
+    uncounted = args.isolation.memory_words(caps.memory_cap) if args.isolated else ""
+    if uncounted:
+        err.print(f"note: {uncounted}")

@@ -6,14 +6,16 @@ Concepts:
   every agent (paired); the agents' reset gets a seed derived from it under the study's key
   (world.seeds.study_key), so it tells them nothing of the world's draws. study_seed: a
   secret seed by default when any agent plays isolated.
-- Job / Row: one game to play / its result (rows.py: Row, RowSink, read_rows; the study
-  record beside a results file is study.py's, the summaries summary.py's; all three are
-  re-exported here).
-- compare(): runs the jobs on a backend ("process": worker processes, sandbox.Pool; "ray": a
-  Ray cluster, local by default) under sandbox.Caps and returns the rows. Jobs are made as
-  workers ask for them. A game the agent fails is a row with outcome `error` or `timeout`
-  and the failure in `error`; the study goes on, and a resume keeps such rows unless asked
-  to retry them.
+- Job, Jobs, StudyPlan (plan.py): the study decided once (the agents read, the seed drawn,
+  every game made when a worker asks for it); re-exported here.
+- Played / Row: a finished game (its row, and its trace when the study keeps it) / its
+  result (rows.py: Row, RowSink, read_rows; the study record beside a results file is
+  record.py's, the summaries summary.py's, the traces traces.py's).
+- play(plan): runs the plan's jobs on a backend ("process": worker processes, sandbox.Pool;
+  "ray": a Ray cluster, local by default) under sandbox.Caps, and returns the rows. A game
+  the agent fails is a row with outcome `error` or `timeout` and the failure in `error`; the
+  study goes on, and a resume keeps such rows unless asked to retry them.
+- compare(): planned, then played: the whole study in one call.
 - The instances and their groups are entries.py's (MapEntry, entries_from_references),
   re-exported here.
 """
@@ -21,7 +23,7 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import dataclasses
+import copy
 import functools
 import io
 import os
@@ -31,34 +33,26 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import overload
 
 from logic_agents._version import __version__
-from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UnknownName, UsageError
-from logic_agents.ground.inputs import is_dir, is_text
+from logic_agents.errors import AgentFailed, FormatError, LogicAgentsError, UsageError
+from logic_agents.ground.inputs import is_dir
 from logic_agents.ground.processes import fork_context, handling
-from logic_agents.ground.shapes import OptionPairs, Record
-from logic_agents.referee.agents import agent_entries, distinct_names
-from logic_agents.referee.clock import DEFAULT_CAPS, NO_CAPS, Caps, Clock
-from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
-from logic_agents.referee.output import OutputBudget
+from logic_agents.ground.shapes import Record
+from logic_agents.referee.clock import NO_CAPS, Caps, Clock
 from logic_agents.referee.plays import Referee
 from logic_agents.referee.pool import Pool
-from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
-from logic_agents.referee.shared_channels import per_study
 from logic_agents.study.entries import MapEntry
-from logic_agents.study.grades import source_of
+from logic_agents.study.plan import Job, Jobs, StudyPlan, make_jobs, planned
 from logic_agents.study.record import (
     check_resumed_study,
     sealing_key,
-    study_path,
     study_record,
     write_study,
 )
 from logic_agents.study.regrade import Regrade, kept_rows, plan_regrade, regrade_entries, standing
 from logic_agents.study.resume import keep_only_referee_rows, resumed_rows, rewrite_rows
 from logic_agents.study.rows import (
-    NAME_LIMIT,
     Row,
     RowKey,
     RowSink,
@@ -66,29 +60,16 @@ from logic_agents.study.rows import (
     read_rows,
     results_kind,
 )
-from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
-from logic_agents.study.settings import BACKENDS, StudySettings
-from logic_agents.study.submissions import expand_agents, has_glob
+from logic_agents.study.seeding import seed_for
+from logic_agents.study.settings import StudySettings
 from logic_agents.study.traces import Traces, kept, traces_path
-from logic_agents.world.agents import check_options, is_reference
+from logic_agents.world.agents import is_reference
 from logic_agents.world.calls import world_failure
-from logic_agents.world.registry import game_of_instance, get_game
-from logic_agents.world.seeds import study_key
+from logic_agents.world.registry import get_game
 from logic_agents.world.trace import Trace, trace_header
 
-
-@dataclass(frozen=True)
-class Job:
-    game: str
-    agent: str
-    agent_options: OptionPairs
-    entry: MapEntry
-    run: int
-    seed: int
-    world_options: OptionPairs = ()
-    # who plays in a player process and how, the caps, the key of the agents' seeds
-    referee: Referee = Referee()
-    keep_trace: str = "none"  # which games send their trace back (study.traces.KEEP)
+__all__ = ["Job", "Jobs", "MapEntry", "Played", "Row", "StudyPlan", "compare", "make_jobs",
+           "planned", "play", "play_game", "play_job", "read_rows"]
 
 
 @dataclass(frozen=True)
@@ -167,104 +148,6 @@ def play_jobs(jobs: Sequence[Job], caps: Caps | None = None,
     return rows
 
 
-class Jobs(Sequence[Job]):
-    """Every agent x map x run of a study, each made only when it is asked for: a study of ten
-    million games holds none of them.
-
-    In the nesting map, then run, then agent; with `agent_major` (a class: more agents in
-    player processes than a worker keeps servers for, referee.remote.SERVERS_PER_WORKER),
-    agent, then map, then run, so a worker plays one agent's games in a row and keeps a
-    server or two, not one per agent.
-    """
-
-    def __init__(self, game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
-                 seed: int, options: dict[str, OptionPairs], world: OptionPairs,
-                 isolation: Isolation = DEFAULT_ISOLATION, caps: Caps = DEFAULT_CAPS):
-        self.game, self.agents, self.entries, self.runs, self.seed = game, agents, entries, runs, seed
-        self.options, self.world = options, world
-        # every job's agent seed is derived with the study's key (world.seeds)
-        self.referee = Referee(isolation, caps, study_key(seed))
-        self.agents_of: Record = {}  # name -> AgentEntry (make_jobs fills it)
-        self.notes: list[str] = []  # agents renamed after a clash (make_jobs)
-        self.sources: dict[str, str] = {}  # what each agent was read from (the grades')
-        self.agent_major = False
-        self.keep_trace = "none"  # which games send their trace back (study.traces.KEEP)
-
-    def __len__(self) -> int:
-        return len(self.entries) * self.runs * len(self.agents)
-
-    @overload
-    def __getitem__(self, index: int) -> Job: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Job]: ...
-
-    def __getitem__(self, index: int | slice) -> Job | list[Job]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if not -len(self) <= index < len(self):
-            raise IndexError("job index out of range")
-        index %= len(self)
-        if self.agent_major:
-            agent_index, position = divmod(index, len(self.entries) * self.runs)
-        else:
-            position, agent_index = divmod(index, len(self.agents))
-        entry_index, run = divmod(position, self.runs)
-        entry, agent = self.entries[entry_index], self.agents[agent_index]
-        return Job(self.game, agent, self.options[agent], entry, run,
-                   seed_for(self.seed, entry.instance.name, run), self.world, self.referee,
-                   self.keep_trace)
-
-    def __iter__(self) -> Iterator[Job]:
-        return (self[i] for i in range(len(self)))
-
-
-def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], runs: int, seed: int,
-              agent_options: dict[str, Record] | None = None,
-              world_options: Record | None = None,
-              isolation: Isolation | None = None, caps: Caps = DEFAULT_CAPS,
-              broken_rows: bool = True) -> Jobs:
-    """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
-    seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
-    factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
-    maps each name to its AgentEntry. The agents and the map names are checked now, before the
-    first job. Two agents of one name play as NAME and NAME-2 (`Jobs.notes` says so); a
-    file agent whose module does not read plays error rows, unless not `broken_rows`."""
-    spec = get_game(game)
-    options = agent_options or {}
-    if not agents:
-        raise UsageError("a study needs at least one agent")
-    isolation = isolation or DEFAULT_ISOLATION
-    if any(isinstance(a, str) and has_glob(a) for a in agents):  # a class: fail closed
-        isolation.refuse_unsandboxed("a glob of agents")
-    agents = expand_agents(agents)  # a glob reference: each match, named by it
-    resolved, notes = distinct_names(agent_entries(spec, agents, isolation,
-                                                   broken_rows=broken_rows), agents)
-    labels = [e.name for e in resolved]
-    # options are given by what named the agent (a file reference) or by its name
-    options = {e.name: options.get(a, options.get(e.name, {})) if isinstance(a, str)
-               else options.get(e.name, {}) for a, e in zip(agents, resolved)}
-    for entry in resolved:
-        check_options(entry, options.get(entry.name, {}))
-    names = [e.instance.name for e in entries]
-    if len(set(names)) != len(names):
-        shared = sorted({n for n in names if names.count(n) > 1})
-        raise LogicAgentsError(f"two maps share the name {shared[0]!r}; give each map its own name")
-    jobs = Jobs(game, labels, list(entries), runs, seed,
-                {a: tuple(sorted(options.get(a, {}).items())) for a in labels},
-                tuple(sorted((world_options or {}).items())), isolation, caps)
-    jobs.agents_of = dict(zip(labels, resolved))
-    jobs.notes = notes
-    jobs.sources = {name: source_of(entry, spec) for name, entry in jobs.agents_of.items()}
-    jobs.agent_major = sum(isinstance(e.factory, RemoteFactory)
-                           for e in resolved) > SERVERS_PER_WORKER
-    shown = OutputBudget("study").study  # what all agents' prints may show, counted together
-    for entry in resolved:
-        if isinstance(entry.factory, RemoteFactory) and entry.factory.output is not None:
-            entry.factory.output.study = shown
-    return jobs
-
-
 # -- backends ------------------------------------------------------------------------------
 def _run_process(jobs: Iterable[Job], workers: int, referee: Referee,
                  emit: Callable[[Played], None], stop: threading.Event,
@@ -330,57 +213,23 @@ def compare(agents: Sequence[object], entries: Sequence[MapEntry],
     (`students/*/agent.py:Agent`) are each match, named by it (study.submissions); a file
     agent that does not read plays error rows unless `settings.stop_on_broken`. `traces`
     keeps the traces of the games its `keep` names (study.traces), for the replay pages;
-    with `settings.out`, in a file beside it too."""
-    settings = settings or StudySettings()
-    if changes:
-        settings = settings.replace(**changes)
-    game, runs, out, backend = settings.game, settings.runs, settings.out, settings.backend
-    if game is None:
-        if not entries:
-            raise LogicAgentsError("no instances to play")
-        game = game_of_instance(entries[0].instance)
-    if backend not in BACKENDS:
-        raise UnknownName(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if runs < 1:
-        raise LogicAgentsError("runs must be at least 1")
-    isolation = settings.isolation or DEFAULT_ISOLATION
-    if out is not None:  # the results and the record's seal key: never shown to a player
-        isolation = dataclasses.replace(isolation, hide=tuple(dict.fromkeys(
-            [*isolation.hide, str(Path(out).resolve()), str(study_path(out).resolve()),
-             str(traces_path(out).resolve())])))
-    isolated = plays_isolated(game, agents, isolation)
-    # without the sandbox, /dev/shm and System V IPC are the user's: what the study's games
-    # leave there is removed at its end (taken stock of before any agent code is read)
-    with per_study(isolated and isolation.tool() is None, on_note):
-        return _play_study(game, agents, entries, settings, isolation, isolated, on_row,
-                           on_note, traces)
+    with `settings.out`, in a file beside it too. It is plan.planned, then play."""
+    with planned(agents, entries, settings, on_note, **changes) as plan:
+        return play(plan, on_row, traces)
 
 
-def _play_study(game: str, agents: Sequence[object], entries: Sequence[MapEntry],
-                settings: StudySettings, isolation: Isolation, isolated: bool,
-                on_row: Callable[[Row], None] | None,
-                on_note: Callable[[str], None] | None, traces: Traces | None) -> list[Row]:
-    """compare()'s study, its settings checked: describe, play, write."""
+def play(plan: StudyPlan, on_row: Callable[[Row], None] | None = None,
+         traces: Traces | None = None) -> list[Row]:
+    """Play a planned study (its rows, resumed ones first) and write its results, record and
+    traces; see compare."""
+    settings, game, entries = plan.settings, plan.game, plan.entries
     runs, out, backend, caps = settings.runs, settings.out, settings.backend, settings.caps
+    seed, secret, asked = int(settings.seed or 0), settings.seed_secret, settings.seed_asked
     agent_options = dict(settings.agent_options or {}) or None  # None given: the old keyword's
     world_options = dict(settings.world_options or {}) or None
-    chosen = study_seed(settings.seed, isolated, out, settings.resume)
-    seed, secret = chosen.value, chosen.secret or settings.seed_secret
-    asked = not secret and (chosen.asked if settings.seed_asked is None else settings.seed_asked)
-    all_jobs = make_jobs(game, agents, entries, runs, seed, agent_options,
-                         world_options, isolation, caps, not settings.stop_on_broken)
+    all_jobs = copy.copy(plan.jobs)  # the plan stays as it was made
     all_jobs.keep_trace = traces.keep if traces is not None else "none"
-    for note in all_jobs.notes:
-        if on_note is not None:
-            on_note(note)
     agents = all_jobs.agents  # by name from here on
-    for name in [*agents, *(e.instance.name for e in entries), *(e.group for e in entries)]:
-        if len(name) > NAME_LIMIT:  # refused now: a results file could not hold its rows
-            raise LogicAgentsError(f"the name {name[:40]!r}... is {len(name):,} characters "
-                                   f"long; a study keeps names of at most {NAME_LIMIT:,}")
-        if not is_text(name):
-            raise LogicAgentsError(f"the name {name[:40]!r} is not text a file can hold (a "
-                                   "lone surrogate); name it in plain Unicode")
     maps, agent_set = {e.instance.name for e in entries}, set(agents)
 
     def wanted(key: RowKey) -> bool:
