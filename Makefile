@@ -12,11 +12,12 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # setuptools says, at every build, that two tables of pyproject.toml are "still experimental"
-# (the C kernels' [tool.setuptools.ext-modules] and the abi3 tag's [tool.distutils]): 8 lines
-# that --quiet does not quiet, on a `make demo` that should print the demo. They are the
-# documented way to declare both in pyproject.toml alone; only those two warnings are
-# silenced, by their first words, and nothing else setuptools says.
-QUIET_BUILD := PYTHONWARNINGS='ignore:`[tool.distutils],ignore:`[tool.setuptools.ext-modules]'
+# (the C kernels' [tool.setuptools.ext-modules] and the abi3 tag's [tool.distutils]), and, at
+# an editable install, to beware of folders named as the package (this checkout's is the
+# package): 17 lines that --quiet does not quiet, on a `make demo` that should print the
+# demo. The tables are the documented way to declare both in pyproject.toml alone; only those
+# three warnings are silenced, by their first words, and nothing else setuptools says.
+QUIET_BUILD := PYTHONWARNINGS='ignore:`[tool.distutils],ignore:`[tool.setuptools.ext-modules],ignore:Editable installation'
 
 $(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agents/games/daggers/_endgame.c logic_agents/games/daggers/_clues.c | $(BIN)/python
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e .
