@@ -137,3 +137,39 @@ def test_a_memory_budget_chooses_the_workers_or_refuses_in_one_line(capsys):
                  "--memory-cap", "256"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "holds no worker" in err, err
+
+
+def test_play_study_stops_a_module_where_the_study_did(tmp_path, monkeypatch, capsys):
+    """A play-again command of `report` names the study, not its --import-timeout: the
+    record keeps the players' limits, and `play --study` applies them unless given."""
+    import json
+
+    from logic_agents.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "students" / "spin").mkdir(parents=True)
+    (tmp_path / "students" / "spin" / "agent.py").write_text("while True:\n    pass\n")
+    assert main(["compare", "EASY1", "--submissions", "students", "--agents", "spx", "--runs",
+                 "1", "--import-timeout", "1", "--max-processes", "5", "--out",
+                 "runs.csv"]) == 3
+    capsys.readouterr()
+    record = json.loads(Path("runs.csv.study.json").read_text())
+    assert record["limits"] == {"import_timeout": 1.0, "max_processes": 5}
+    code = main(["play", "EASY1", "--study", "runs.csv", "--agent",
+                 "students/spin/agent.py:Agent", "--json"])
+    err = capsys.readouterr().err
+    assert code == 2 and "more than 1 s (the import cap)" in err, err
+
+
+def test_a_record_whose_limits_are_not_numbers_is_refused_in_words():
+    import argparse
+
+    from logic_agents.cli.play import study_limits
+    from logic_agents.errors import UsageError
+
+    args = argparse.Namespace(import_timeout=None, max_processes=None, isolation=None)
+    study_limits(args, {}, "old.csv")  # an older record: nothing to apply
+    for bad in ({"import_timeout": "60", "max_processes": 32}, {"import_timeout": 60},
+                {"import_timeout": True, "max_processes": 32}, [1, 2]):
+        with pytest.raises(UsageError, match="its record's limits are not"):
+            study_limits(args, {"limits": bad}, "runs.csv")

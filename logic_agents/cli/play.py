@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,6 +98,8 @@ def add_parser(sub: ParserMaker) -> None:
 
 def game_options(args: argparse.Namespace) -> list[tuple[str, Option]]:
     """The flags this game and agent add (the second parsing pass)."""
+    if getattr(args, "study", None):  # the agent is read under the study's own limits
+        study_limits(args, read_study(Path(args.study)), args.study)
     spec = study_game(args.study) if getattr(args, "study", None) else game_of(args, [args.map])
     args.agent = args.agent or spec.default_agent
     flags = [(f"{spec.name} world", o) for o in spec.options]
@@ -138,6 +141,28 @@ def prepare(args: argparse.Namespace) -> OneGame:
     return OneGame(spec, map_path, instance, entry, options, world_options(spec, args))
 
 
+def study_limits(args: argparse.Namespace, record: Record, results: str) -> None:
+    """The study's own limits on its players (--import-timeout, --max-processes: its
+    record's), unless the command gives its own: a module that hangs while it is read is
+    stopped where the study stopped it."""
+    limits = record.get("limits")
+    if limits is None:
+        return  # a study of an older version: the defaults
+    timeout, processes = (limits.get("import_timeout"), limits.get("max_processes")) \
+        if isinstance(limits, dict) else (None, None)
+    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0
+            and type(processes) is int and processes > 0):
+        raise UsageError(f"--study {results}: its record's limits are not an import timeout "
+                         "and a number of processes")
+    changes: dict[str, float | int] = {}
+    if getattr(args, "import_timeout", None) is None:
+        changes["import_timeout"] = float(timeout)
+    if getattr(args, "max_processes", None) is None:
+        changes["max_processes"] = processes
+    if changes and getattr(args, "isolation", None) is not None:
+        args.isolation = dataclasses.replace(args.isolation, **changes)
+
+
 def study_game(results: str) -> GameSpec:
     """The game of the study whose results file is `results` (from its record)."""
     return get_game(str(read_study(Path(results)).get("game", "")))
@@ -149,9 +174,10 @@ def from_study(args: argparse.Namespace, results: str) -> tuple[GameSpec, str, I
     The map is read from the study's record, which keeps every instance as the game writes
     it; the agent's seed is the one the study's game gave (derived from the record's seed,
     secret or not: whoever holds the record may replay its games) unless --agent-seed is
-    given, and the caps are the study's unless given.
+    given, and the caps and the players' limits are the study's unless given.
     """
     record = read_study(Path(results))
+    study_limits(args, record, results)
     spec = get_game(str(record.get("game", "")))
     if args.game and args.game != spec.name:
         raise UsageError(f"--study {results} is a study of {spec.name}, not {args.game}")

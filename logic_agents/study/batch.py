@@ -253,6 +253,11 @@ def play(plan: StudyPlan, on_row: Callable[[Row], None] | None = None,
         study["seed_secret"] = secret
         study["seed_asked"] = asked  # a resume refuses a public seed nobody asked for
         study["references"] = all_jobs.sources  # the grades' source column
+        # the players' limits beside the caps: `play --study` stops where this study did
+        limits = settings.isolation
+        if limits is not None:
+            study["limits"] = {"import_timeout": limits.import_timeout,
+                               "max_processes": limits.max_processes}
         holds = out.exists() and out.stat().st_size > 0
         if holds and not settings.resume:
             raise LogicAgentsError(f"{out} already holds results; pass --resume to continue it "
