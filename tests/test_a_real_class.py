@@ -11,18 +11,20 @@ study with --html, --grades and --feedback; the test asserts what each student i
 - the grades, the page and the feedback are written whatever the students did;
 - every failed game that began has a replay page drawn from the study's own trace (a
   time-out too), in the page and in the student's folder; `report` draws the same pages;
-- each "play it again" command a student is handed runs as printed and ends as the
-  study's game did.
+- each "play it again" command a student is handed, and each one on the teacher's page,
+  runs as printed and ends as the study's game did.
 """
 
 from __future__ import annotations
 
 import contextlib
 import csv
+import html
 import importlib.util
 import io
 import json
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -190,6 +192,22 @@ def _commands(study: dict) -> list[tuple[str, str, str]]:
     return found
 
 
+def _plays_again(command: str, row, capsys) -> None:
+    """Run a printed command as printed; it ends as the study's game did (a module that does
+    not read: the same words, rc 2)."""
+    words = shlex.split(command)
+    assert words[:2] == ["logic-agents", "play"] and "--import-timeout" in words, command
+    code = main([*words[1:], "--json"])
+    captured = capsys.readouterr()
+    if "(in reading its module)" in row.error:  # no game begins: the same words, rc 2
+        assert code == 2, (command, captured.err)
+        core = row.error.split(": ", 1)[1].split(" (in reading its module)")[0]
+        assert core.split(" (")[0][-40:] in captured.err, (row.error, captured.err)
+        return
+    played = json.loads(captured.out)
+    assert (played["outcome"], played["steps"]) == (row.outcome, row.steps), command
+
+
 def test_each_command_a_student_is_handed_plays_their_game_again(study, capsys, monkeypatch):
     monkeypatch.chdir(study["work"])
     rows = {(r.agent, r.map): r for r in study["rows"]}
@@ -198,16 +216,21 @@ def test_each_command_a_student_is_handed_plays_their_game_again(study, capsys, 
         n for n, k in study["kinds"].items() if k.expect != "plays"}
     for name, map_name, command in commands:
         row = rows[(name, map_name)]
-        if not row.failed:  # `some-maps` won or lost on EASY1: its command is for MEDIUM1
-            continue
+        if row.failed:  # `some-maps` won or lost on EASY1: its command is for MEDIUM1
+            _plays_again(command, row, capsys)
+
+
+def test_each_command_on_the_teachers_page_plays_the_game_again(study, capsys, monkeypatch):
+    """The page's commands name the study (`--study out/runs.csv`): the map, the agent's
+    seed, the caps and the limits come from its record."""
+    monkeypatch.chdir(study["work"])
+    page = html.unescape((study["work"] / "out/class.html").read_text(encoding="utf-8"))
+    commands = sorted(set(re.findall(r"logic-agents play [^<\n]*", page)))
+    assert len(commands) >= sum(k.expect != "plays" for k in study["kinds"].values())
+    rows = {(r.agent, r.map, r.seed): r for r in study["rows"]}
+    for command in commands:
         words = shlex.split(command)
-        assert words[:2] == ["logic-agents", "play"] and "--import-timeout" in words, command
-        code = main([*words[1:], "--json"])
-        captured = capsys.readouterr()
-        if "(in reading its module)" in row.error:  # no game begins: the same words, rc 2
-            assert code == 2, (command, captured.err)
-            core = row.error.split(": ", 1)[1].split(" (in reading its module)")[0]
-            assert core.split(" (")[0][-40:] in captured.err, (row.error, captured.err)
-            continue
-        played = json.loads(captured.out)
-        assert (played["outcome"], played["steps"]) == (row.outcome, row.steps), command
+        assert "--study" in words, command
+        agent = Path(words[words.index("--agent") + 1].rpartition(":")[0]).parent.name
+        row = rows[(agent, words[2], int(words[words.index("--seed") + 1]))]
+        _plays_again(command, row, capsys)
