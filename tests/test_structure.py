@@ -148,7 +148,6 @@ LATE_IMPORTS = {
     # the console script reads the command line inside its Ctrl-C guard (issue 54)
     ("console", "logic_agents.cli"),
     ("cli/compare", "logic_agents.display.plot"),
-    ("cli/study_outputs", "logic_agents.display.plot"),
     ("cli/play", "logic_agents.display.tui"),
     ("display/tui", "logic_agents.display.tui_app"),
     ("games/daggers/encode", "logic_agents.logic.formula"),

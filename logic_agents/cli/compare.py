@@ -42,12 +42,12 @@ from logic_agents.cli.study_outputs import (
     output_flags,
     replays_flag,
     report_failures,
+    say_notes,
     seed_words,
     write_outputs,
 )
 from logic_agents.cli.study_progress import StudyBar
 from logic_agents.errors import UsageError
-from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import HEADROOM_MIB
@@ -193,8 +193,7 @@ def run(args: argparse.Namespace) -> int:
     entries_of_agents = study_agents(args, spec)
     options = _checked(args, spec, names, entries_of_agents)
     err = make_console(stderr=True)
-    for note in args.renamed:
-        err.print(f"note: {escape(printable(note))}")
+    say_notes(err, args.renamed)
     entries = _instances(args, spec, err)
     labels = [e.name for e in entries_of_agents]  # rows name agents so
     # --only: the study's other agents, as its record names them (their modules not read)
@@ -231,9 +230,7 @@ def run(args: argparse.Namespace) -> int:
     sources = {**(references if isinstance(references, dict) else {}),
                **{e.name: source_of(e, spec) for e in entries_of_agents}}
     write_outputs(args, spec, summary, rows, entries, sources, traces, err)
-    for note in study_notes:
-        if note not in args.renamed:  # a rename was said before the study
-            err.print(f"note: {escape(printable(note))}")
+    say_notes(err, study_notes, args.renamed)  # a rename was said before the study
     # a regrade (--only) answers for the agents it played; the others' rows were said before
     judged = set(labels) if args.only else set(summary.agents)
     failed = sum(st.errors + st.timeouts for a, st in summary.agents.items() if a in judged)
@@ -332,9 +329,7 @@ def _instances(args: argparse.Namespace, spec: GameSpec, err: Console) -> list[M
 def _interrupted(args: argparse.Namespace, err: Console, notes: list[str], done: int) -> int:
     """Ctrl-C or SIGTERM: what the study did on its way out, and where its games are."""
     stop_listening()  # saying so must not be cut short by a second Ctrl-C
-    for note in notes:  # what the study did on its way out (shared channels)
-        if note not in args.renamed:  # said already, before the study
-            err.print(f"note: {escape(printable(note))}")
+    say_notes(err, notes, args.renamed)  # what the study did on its way out (shared channels)
     saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
     err.print(f"{PROG}: interrupted after {done} games{saved}")
     return 130

@@ -25,6 +25,7 @@ from logic_agents.referee.isolation import (
     env_names,
     hidden_paths,
 )
+from logic_agents.study.record import study_files
 from logic_agents.world.options import nonnegative_float, positive_int
 
 
@@ -71,14 +72,12 @@ def isolation_flags(p: argparse.ArgumentParser) -> None:
 def isolation_of(args: argparse.Namespace) -> Isolation:
     hide = [str(Path(h).resolve()) for h in args.hide or ()]
     out = args.out or ""
-    # a study's files: the rows, their record (the seed, the seal) and the kept traces; and
-    # those of the study `play --study` plays a game of
+    # a study's files (study_files), and those of the study `play --study` plays a game of
     studies = [s for s in (out, getattr(args, "study", None) or "") if s]
-    beside = [f"{s}{suffix}" for s in studies for suffix in ("", ".study.json", ".traces.jsonl")]
+    beside = [str(path) for s in studies for path in study_files(s)]
     hide += hidden_paths(t for t in [*(args.maps or ()), args.map or "", *beside] if t)
     if out and not is_dir(out):  # a file not written yet: hidden once it is
-        hide += [str(Path(f"{out}{suffix}").resolve())
-                 for suffix in ("", ".study.json", ".traces.jsonl")]
+        hide += [str(path.resolve()) for path in study_files(out)]
     trusted = tuple(a.strip() for a in (args.trust or "").split(",") if a.strip())
     if args.in_process and args.agent:
         trusted += (args.agent,)  # play --in-process: your own agent, under your debugger

@@ -24,9 +24,9 @@ from logic_agents.cli.study_outputs import (
     public_view,
     replays_flag,
     report_failures,
+    say_notes,
     write_graded,
 )
-from logic_agents.ground.inputs import printable
 from logic_agents.ground.output import make_console
 from logic_agents.study.feedback import write_feedback
 from logic_agents.study.grades import integrity_notes
@@ -75,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
                                         study.sources,
                                         play_again(study.sources, study.game, args.results),
                                         traces.get)
-        for note in notes:
-            err.print(f"note: {escape(printable(note))}")
+        say_notes(err, notes)
         err.print(f"feedback: {escape(args.feedback)} ({written} folders, one per agent)")
     if args.html:
         title = (f"{study.game}: {len(summary.agents)} agents, "
@@ -95,8 +94,7 @@ def run(args: argparse.Namespace) -> int:
                                    [m.to_json() for m in by_map], replays, args.public,
                                    play_again(study.sources, study.game, args.results),
                                    integrity_notes(study.grades()))
-        for note in notes:
-            err.print(f"note: {escape(printable(note))}")
+        say_notes(err, notes)
         err.print(f"study page: {escape(args.html)}" + (" (public)" if args.public else
                                                         f" ({len(links)} replay pages beside it)"))
     if any(st.errors + st.timeouts for st in summary.agents.values()):

@@ -29,6 +29,7 @@ from logic_agents._version import __version__
 from logic_agents.cli.common import PROG, caps_of, portable_path, refuse_overwrite
 from logic_agents.cli.episode import world_fault
 from logic_agents.cli.fairplay import limit_words
+from logic_agents.display.plot import plot_summary
 from logic_agents.errors import UsageError
 from logic_agents.ground.inputs import printable
 from logic_agents.ground.shapes import Record
@@ -292,11 +293,18 @@ def write_html(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows:
                                        list(dict.fromkeys(e.group for e in entries)))],
                                    replays, args.public, again,
                                    integrity_notes(grade_rows(summary, rows, sources)))
-    for note in notes:
-        err.print(f"note: {escape(printable(note))}")
+    say_notes(err, notes)
     which = {"all": "", "lost": ": the games not won; --replays all writes every game's",
              "none": ": --public" if args.public else ": --replays none"}[replays]
     err.print(f"study page: {args.html} ({len(links)} replay pages beside it{which})")
+
+
+def say_notes(err: Console, notes: Sequence[str], said: Sequence[str] = ()) -> None:
+    """Each note on stderr as `note: ...`, its text escaped (a student's name or words never
+    drive the terminal); those in `said` (told before the study) are not said again."""
+    for note in notes:
+        if note and note not in said:
+            err.print(f"note: {escape(printable(note))}")
 
 
 def write_outputs(args: argparse.Namespace, spec: GameSpec, summary: Summary, rows: list[Row],
@@ -306,9 +314,7 @@ def write_outputs(args: argparse.Namespace, spec: GameSpec, summary: Summary, ro
     --plot, --grades, --html (its replays drawn, its commands with the record) and
     --feedback (a student's command names the map's file: they have no record)."""
     if args.plot:
-        from logic_agents.display.plot import plot_summary
-
-        plot_summary(summary.to_json(), args.plot)
+        plot_summary(summary.to_json(), args.plot)  # matplotlib is read there, when asked
     if args.grades:
         write_graded(args, grade_rows(summary, rows, sources), err)
     key, caps, limits = study_key(args.seed), caps_of(args), limit_words(args)
@@ -323,15 +329,11 @@ def write_outputs(args: argparse.Namespace, spec: GameSpec, summary: Summary, ro
             args.feedback, spec.name, summary, rows, sources,
             play_again(dict(sources), spec.name, None, entries, caps, key, limits), traces.get,
             public_aliases(args, spec.name, summary, key))
-        for note in notes:
-            err.print(f"note: {escape(printable(note))}")
+        say_notes(err, notes)
         err.print(f"feedback: {args.feedback} ({written} folders, one per agent)")
     if args.seed_secret:
         err.print("study seed: drawn at random and kept secret"
                   + (f" (in {args.out}.study.json, for --resume)" if args.out else ""))
-    unsandboxed = args.isolation.unsandboxed() if args.isolated else ""
-    if unsandboxed:
-        err.print(f"note: {escape(printable(unsandboxed))}")
-    uncounted = args.isolation.memory_words(caps.memory_cap) if args.isolated else ""
-    if uncounted:
-        err.print(f"note: {uncounted}")
+    if args.isolated:
+        say_notes(err, [args.isolation.unsandboxed(),
+                        args.isolation.memory_words(caps.memory_cap)])

@@ -110,8 +110,8 @@ def play_game(job: Job, clock: Clock | None = None, agents: Record | None = None
               guesses=result.guesses, score=score, time_s=round(result.time_s, 6),
               stats=_counters(result.stats, worlds), extra=reported, error=result.error,
               cpu_s=round(result.cpu_s, 6))
-    keeps = buffer is not None and kept(job.keep_trace, row.outcome)
-    return Played(row, buffer.getvalue() if keeps and buffer is not None else "")
+    keeps = kept(job.keep_trace, row.outcome)
+    return Played(row, buffer.getvalue() if buffer is not None and keeps else "")
 
 
 def lost_game(job: Job, failure: AgentFailed) -> Played:
@@ -157,16 +157,12 @@ def _run_process(jobs: Iterable[Job], workers: int, referee: Referee,
     at once; on Ctrl-C (`stop`) the workers are ended within about a second and games still
     running are dropped (a resume plays them again)."""
     # forked workers inherit `agents` (classes, factories): only the jobs, names, are sent
-    play = functools.partial(_play_traced, agents=agents or {})
+    play = functools.partial(play_game, agents=agents or {})
     referee.pool(workers, play, lost_game).run(iter(jobs), emit, stop)
 
 
 def _play_with(job: Job, clock: Clock, agents: Record) -> Row:
     return play_job(job, clock, agents)
-
-
-def _play_traced(job: Job, clock: Clock, agents: Record) -> Played:
-    return play_game(job, clock, agents)
 
 
 def play_chunk(jobs: Sequence[Job], caps: Caps | None = None,

@@ -22,7 +22,6 @@ import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import overload
 
 from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
@@ -37,12 +36,11 @@ from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.referee.shared_channels import per_study
 from logic_agents.study.entries import MapEntry
 from logic_agents.study.grades import source_of
-from logic_agents.study.record import study_path
+from logic_agents.study.record import study_files
 from logic_agents.study.rows import NAME_LIMIT
 from logic_agents.study.seeding import plays_isolated, seed_for, study_seed
 from logic_agents.study.settings import BACKENDS, StudySettings
 from logic_agents.study.submissions import expand_agents, has_glob
-from logic_agents.study.traces import traces_path
 from logic_agents.world.agents import check_options
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.seeds import study_key
@@ -218,8 +216,7 @@ def planned(agents: Sequence[object], entries: Sequence[MapEntry],
     out = settings.out
     if out is not None:  # the results, their record and traces: never shown to a player
         isolation = dataclasses.replace(isolation, hide=tuple(dict.fromkeys(
-            [*isolation.hide, *(str(Path(p).resolve()) for p in
-                                (out, study_path(out), traces_path(out)))])))
+            [*isolation.hide, *(str(p.resolve()) for p in study_files(out))])))
     isolated = plays_isolated(game, agents, isolation)
     with per_study(isolated and isolation.tool() is None, on_note):
         yield _plan(game, agents, entries, settings, isolation, isolated, on_note)

@@ -1,7 +1,8 @@
 """The study a results file belongs to, recorded beside it so a resume never mixes two.
 
 Concepts:
-- study_path(out): the sidecar, runs.csv -> runs.csv.study.json.
+- study_path(out): the sidecar, runs.csv -> runs.csv.study.json; study_files(out): all
+  that a study writes beside it (the rows, the record, the traces), hidden from players.
 - study_record: what defines a study, by what its names meant: each instance's contents (a
   hash) and group, each agent's identity (a file agent's source hash), the options, the seed
   and version. The caps are recorded but may change on a resume.
@@ -32,6 +33,7 @@ from logic_agents.referee.agents import Unreadable
 from logic_agents.referee.clock import Caps
 from logic_agents.referee.remote import RemoteFactory
 from logic_agents.study.entries import MapEntry
+from logic_agents.study.traces import traces_path
 from logic_agents.world.agents import is_reference, names_a_file
 from logic_agents.world.registry import get_game
 from logic_agents.world.spec import AgentEntry, GameSpec
@@ -41,6 +43,12 @@ from logic_agents.world.values import Instance
 def study_path(out: str | Path) -> Path:
     """The sidecar that records a results file's study: runs.csv -> runs.csv.study.json."""
     return Path(f"{out}.study.json")
+
+
+def study_files(out: str | Path) -> tuple[Path, Path, Path]:
+    """What a study whose results are `out` writes: the rows, their record (the seed, the
+    seal key) and the kept traces; the referee's alone, hidden from every player."""
+    return Path(out), study_path(out), traces_path(out)
 
 
 def study_record(game: str, agents: Sequence[str], entries: Sequence[MapEntry], runs: int,
