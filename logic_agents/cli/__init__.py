@@ -109,9 +109,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
     # the top level takes no option with a value, so the first word that is not an option
     # is the verb (a word that is none is refused by argparse, with the verbs listed)
     verb = next((word for word in argv if not word.startswith("-")), None)
+    # no word left unknown by the first pass: no agent's own option is given, so a class's
+    # submissions need not be read before the study begins (study.plan.in_turn)
+    flags_known = False
     try:
-        first, _ = build_parser(verb=verb, first_pass=True).parse_known_args(
+        first, unknown = build_parser(verb=verb, first_pass=True).parse_known_args(
             _without_help(argv))
+        flags_known = not unknown and "-h" not in argv and "--help" not in argv
+        first.flags_known = flags_known
         _isolate(first)
         if first.game_options is not None:
             with lifted_limits(bool(first.no_limits)):
@@ -122,6 +127,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
         if "-h" not in argv and "--help" not in argv:
             raise
     args = build_parser(extra, verb).parse_args(argv)
+    args.flags_known = flags_known
     _isolate(args)
     return args
 

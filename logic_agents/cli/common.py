@@ -241,9 +241,12 @@ def agent_entries(spec: GameSpec, names: list[str], args: argparse.Namespace
     """The agents named (an isolated one described by its player, its code not run here),
     under the isolation the command's fair-play flags give (`args.isolation`)."""
     # side by side (a class of a hundred), and with `compare` a broken submission is an
-    # entry whose games are error rows, unless --stop-on-broken
+    # entry whose games are error rows, unless --stop-on-broken; when no agent's own option
+    # is given, a class's submissions are read beside its first games (study.plan.in_turn)
     return seating.agent_entries(spec, names, args.isolation,
-                     broken_rows=not getattr(args, "stop_on_broken", True))
+                                 broken_rows=not getattr(args, "stop_on_broken", True),
+                                 later=getattr(args, "flags_known", False)
+                                 and getattr(args, "backend", "process") == "process")
 
 
 def declared_flags(entries: list[AgentEntry], spec: GameSpec | None = None

@@ -330,6 +330,9 @@ def _interrupted(args: argparse.Namespace, err: Console, notes: list[str], done:
     """Ctrl-C or SIGTERM: what the study did on its way out, and where its games are."""
     stop_listening()  # saying so must not be cut short by a second Ctrl-C
     say_notes(err, notes, args.renamed)  # what the study did on its way out (shared channels)
+    if not done:  # stopped while the first games (or a class's modules) were still going
+        err.print(f"{PROG}: interrupted")
+        return 130
     saved = f"; finished games are in {args.out}, continue with --resume" if args.out else ""
     err.print(f"{PROG}: interrupted after {done} games{saved}")
     return 130

@@ -16,6 +16,9 @@ Concepts:
 - Unreadable: the factory of a submission whose module does not read; with `broken_rows`
   such a submission plays (and fails) every game, as error rows that say why, and the study
   goes on.
+- Unread: the factory of a named submission not read yet (`later`, reads_later): a study
+  plays the agents already read while a process beside it reads these (referee.reading),
+  and each of their games carries what reading found (a Read).
 """
 
 from __future__ import annotations
@@ -24,17 +27,18 @@ import dataclasses
 import functools
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from logic_agents.errors import AgentFailed, AgentUnreadable, UsageError
+from logic_agents.errors import AgentFailed, AgentUnreadable, LogicAgentsError, UsageError
+from logic_agents.ground.processes import fork_context
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.describe import describe
 from logic_agents.referee.describe import forget as forget_described
 from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation, own_files
 from logic_agents.referee.owner import owner
 from logic_agents.referee.players import stop_players
-from logic_agents.referee.remote import RemoteFactory
+from logic_agents.referee.remote import RemoteAgent, RemoteFactory
 from logic_agents.world import agents as local
 from logic_agents.world.calls import Calls
 from logic_agents.world.declared import Option
@@ -112,6 +116,52 @@ class Unreadable(Elsewhere):
             Path(module_text).is_file() else None
 
 
+@dataclass
+class Unread(RemoteFactory):
+    """A named submission's factory before its module is read.
+
+    Its file is located (never run); it has its name and caps, no help and no options yet.
+    Its games are played once referee.reading has read it, with what that found
+    (reading.read_entry); played without it, a game refuses (a referee's bug, said so).
+    """
+
+    # what a worker seats once reading has said what it found (reading.read_entry), by Read
+    seated: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
+
+    def make(self, options: dict[str, object], calls: Calls) -> RemoteAgent:
+        """Never an agent: a game of an agent not read is the referee's mistake."""
+        raise LogicAgentsError(f"{self.name or self.reference} was seated before its module "
+                               "was read (a bug in logic-agents)")
+
+
+def reads_later(spec: GameSpec, agent: object, isolation: Isolation) -> bool:
+    """Whether `agent` may be read beside a study's first games.
+
+    So may a named submission's file (`NAME=file.py:Class`, a class's folder) that plays in
+    a player process, where the platform forks: its name is known before it is read, and a
+    module that does not read plays error rows whenever that is found.
+    """
+    if not isinstance(agent, str) or spec.get(Observations) is None:
+        return False
+    name, reference = named_reference(agent)
+    return bool(name) and reference not in spec.agents and _names_file(reference) and \
+        isolation.isolates(False, reference) and \
+        fork_context().get_start_method() == "fork"
+
+
+def _unread(spec: GameSpec, agent: str, isolation: Isolation) -> AgentEntry | None:
+    """The entry of a named submission not read yet.
+
+    None where its file is not there: it is read now (its words are quick to find).
+    """
+    name, reference = named_reference(agent)
+    try:
+        factory = Unread(spec.name, reference, isolation, name=name)
+    except UsageError:
+        return None
+    return AgentEntry(name, factory, "", options=())
+
+
 def _broken(error: UsageError, name: str, reference: str) -> bool:
     """Whether `error` makes the agent a broken submission rather than the user's mistake.
 
@@ -168,23 +218,41 @@ def agent_entry(spec: GameSpec, agent: object, *, instance_ok: bool = False,
 
 
 def agent_entries(spec: GameSpec, agents: Sequence[object],
-                  isolation: Isolation = DEFAULT_ISOLATION, broken_rows: bool = False
-                  ) -> list[AgentEntry]:
+                  isolation: Isolation = DEFAULT_ISOLATION, broken_rows: bool = False,
+                  later: bool = False) -> list[AgentEntry]:
     """The entries of a study's agents, in their order, the isolated ones described side by side.
 
     Each is described by a player process of its own, which mostly waits: a class of a
     hundred is described at the pace of the machine's cores, not one after the other. The
-    first error, in the agents' order, is raised (`broken_rows`: see agent_entry).
+    first error, in the agents' order, is raised (`broken_rows`: see agent_entry). With
+    `later` (and `broken_rows`), a named submission (reads_later) is not read here: its entry
+    is Unread, for referee.reading to read beside the study's first games.
     """
     isolation.refuse_unsandboxed(others_agents(spec, agents, isolation))
     isolation = dataclasses.replace(isolation, file_only=own_files(_agent_files(agents)))
+    unread = {k: entry for k, a in enumerate(agents)
+              if later and broken_rows and reads_later(spec, a, isolation)
+              and (entry := _unread(spec, str(a), isolation)) is not None}
+    read = iter(_side_by_side(spec, [a for k, a in enumerate(agents) if k not in unread],
+                              isolation, broken_rows))
+    return [unread[k] if k in unread else next(read) for k in range(len(agents))]
+
+
+def readers(count: int) -> int:
+    """How many agents are described at once: each player mostly waits, so two a core."""
+    return max(1, min(count, 2 * (os.cpu_count() or 1)))
+
+
+def _side_by_side(spec: GameSpec, agents: Sequence[object], isolation: Isolation,
+                  broken_rows: bool) -> list[AgentEntry]:
+    """agent_entries' reading, under the study's isolation (its files' own already)."""
     make = functools.partial(agent_entry, spec, isolation=isolation, broken_rows=broken_rows)
     if sum(isinstance(a, str) for a in agents) < 2:
         return [make(a) for a in agents]
     # concurrent.futures (and logging with it) only where agents are described side by side
     from concurrent.futures import ThreadPoolExecutor
 
-    threads = ThreadPoolExecutor(max(1, min(len(agents), 2 * (os.cpu_count() or 1))))
+    threads = ThreadPoolExecutor(readers(len(agents)))
     futures = [threads.submit(make, a) for a in agents]
     try:
         return [f.result() for f in futures]

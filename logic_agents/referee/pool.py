@@ -7,6 +7,8 @@ Concepts:
   and the games it had not begun go to another worker; jobs are pulled from an iterator only
   when a worker is free, so a study never holds them all. A worker whose games are quick
   (QUICK_S) is sent BATCH of them in one message; each row still comes back as it is made.
+- Beside: one call in a forked child beside the caller's own work (a study reads its agents
+  while it plays the ones read), whose results are taken as they come, never waited for.
 - run_child: one call in one forked child under the same watch (`play`, `view`); what the
   child prints is relayed to the parent's own streams (a terminal, pytest's capture).
 - A playing child ignores Ctrl-C and leaves the terminal's process group (the parent stops
@@ -17,7 +19,6 @@ Concepts:
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import select
 import sys
@@ -33,6 +34,7 @@ from logic_agents.errors import AgentFailed, LogicAgentsError
 from logic_agents.ground.processes import fork_context, leave_signals_to
 from logic_agents.referee.clock import (
     GRACE_S,
+    NO_CAPS,
     Caps,
     Clock,
     Watch,
@@ -59,18 +61,30 @@ RETRIES = 100
 QUICK_S = 0.02
 BATCH = 16
 SEND_TRIES = 3  # a worker that dies as its games are sent is replaced, this many times
+LATER_S = 0.05  # how soon a pool asks again for a job that was not ready (Later)
 
 
-def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None = None) -> None:
+class Later:
+    """What a pool's jobs yield when none is ready yet but more will come (LATER)."""
+
+
+LATER = Later()
+
+
+def _settle_child(parent: int, caps: Caps, quiet_stdout: bool, slot: int | None = None,
+                  referee: bool = True) -> None:
     """What every playing child does first.
 
     Ctrl-C is the parent's to handle (the child leaves the terminal's group, so a solver is
     not interrupted mid-call), it dies with its parent, and its memory is capped. With
     `quiet_stdout` (a worker, `play --json`) whatever it prints, an agent's own prints
-    included, goes to stderr: stdout is the parent's output.
+    included, goes to stderr: stdout is the parent's output. A `referee` owns its players'
+    orphans and sweeps them (not one that starts players from threads side by side: a
+    player just started, not yet its own, would be taken for an orphan).
     """
     leave_signals_to(parent)
-    own_this_process(slot)  # players' orphans come here, to be swept
+    if referee:
+        own_this_process(slot)  # players' orphans come here, to be swept
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     set_memory_cap(caps.memory_cap)
@@ -179,47 +193,65 @@ class Pool(Generic[Job, Out]):
         theirs.close()
         return _Slot(proc, mine, watch)
 
-    def run(self, jobs: Iterator[Job], emit: Callable[[Out], None],
+    def run(self, jobs: Iterator[Job | Later], emit: Callable[[Out], None],
             stop: threading.Event) -> None:
-        """Play every job, emitting each row as it comes; return early once `stop` is set."""
+        """Play every job, emitting each row as it comes; return early once `stop` is set.
+
+        `jobs` may yield LATER: none is ready now, more will come (agents still being read);
+        the workers play what they hold, and the next job is asked for a moment later.
+        """
         self.emit = emit
         queued = iter(jobs)
+        exhausted = False  # `jobs` has ended: only games to play again are left
+        waiting = False  # `jobs` said LATER: asked again once the workers were looked at
 
-        def next_job() -> Job | None:
-            if self.returned:
-                return self.returned.pop(0)
-            job = next(queued, None)
-            return self.again.pop(0) if job is None and self.again else job
+        def take(count: int) -> list[Job]:
+            """Up to `count` jobs.
 
-        pending = iter(next_job, None)
-        exhausted = False
+            Those a lost worker had not begun, then new ones, then those to play again
+            once no new one will come.
+            """
+            nonlocal exhausted, waiting
+            taken: list[Job] = []
+            while len(taken) < count:
+                if self.returned:
+                    taken.append(self.returned.pop(0))
+                    continue
+                job = LATER if exhausted else next(queued, None)
+                if job is None:
+                    exhausted = True
+                    continue
+                if isinstance(job, Later):
+                    if not exhausted or not self.again:
+                        waiting = not exhausted
+                        break
+                    job = self.again.pop(0)
+                taken.append(job)
+            return taken
+
         try:
             while not stop.is_set():
+                waiting = False
                 for index, slot in enumerate(self.slots):  # a free worker takes the next jobs
-                    if not slot.jobs and not exhausted:
-                        batch = list(itertools.islice(pending, BATCH if slot.quick else 1))
-                        if batch:
-                            self._send(index, batch)
-                        if len(batch) < (BATCH if slot.quick else 1):
-                            exhausted = True
+                    if not slot.jobs:
+                        batch = take(BATCH if slot.quick else 1)
+                        if not batch:
                             break
-                while not exhausted and len(self.slots) < self.workers:
-                    job = next(pending, None)
-                    if job is None:
-                        exhausted = True
+                        self._send(index, batch)
+                while len(self.slots) < self.workers:
+                    batch = take(1)
+                    if not batch:
                         break
                     self.slots.append(self._spawn(len(self.slots)))
-                    self._send(len(self.slots) - 1, [job])
+                    self._send(len(self.slots) - 1, batch)
                 busy = [s for s in self.slots if s.jobs]
-                if (self.again or self.returned) and exhausted:  # games to play (again)
-                    exhausted = False
-                    pending = iter(next_job, None)
-                    continue
                 if not busy:
-                    if exhausted:
+                    if exhausted and not self.again and not self.returned:
                         return
+                    if waiting:  # nothing to play until the next job is ready
+                        time.sleep(LATER_S)
                     continue  # a send that failed made its games rows: on to the next
-                for conn in _readable([s.conn for s in busy], 0.2):
+                for conn in _readable([s.conn for s in busy], LATER_S if waiting else 0.2):
                     index = next(i for i, s in enumerate(self.slots) if s.conn is conn)
                     self._receive(index, emit)
                 for index, slot in enumerate(self.slots):
@@ -297,6 +329,55 @@ class Pool(Generic[Job, Out]):
             self.again.append(job)
             return
         emit(self.lost(job, failure))
+
+
+class Beside(Generic[Out]):
+    """fn(send) in a forked child beside the caller's own work.
+
+    A study reads its agents so while it plays. What the child sends is taken here as it
+    comes (`arrived`), never waited for. The child ignores Ctrl-C, dies with its parent and
+    ends its players; one that dies ends what it would have sent (`ended`), and `stop()`
+    ends it and all under it.
+    """
+
+    def __init__(self, fn: Callable[[Callable[[Out], None]], None]):
+        """Start fn(send) in a forked child; each item it sends comes to `arrived`."""
+        context = fork_context()
+        self.conn, theirs = context.Pipe(duplex=False)
+        self.ended = False
+
+        def child() -> None:
+            _settle_child(os.getppid(), NO_CAPS, quiet_stdout=True, referee=False)
+            lock = threading.Lock()  # fn may send from threads of its own
+
+            def send(item: Out) -> None:
+                with lock:
+                    theirs.send(item)
+
+            try:
+                fn(send)
+            finally:
+                stop_players()
+
+        self.proc = context.Process(target=child, daemon=True)
+        self.proc.start()
+        theirs.close()
+
+    def arrived(self) -> list[Out]:
+        """What the child has sent since the last call (nothing waited for)."""
+        out: list[Out] = []
+        while not self.ended and _has_data(self.conn):
+            try:
+                out.append(self.conn.recv())
+            except (EOFError, OSError):  # it has ended (or died): nothing more comes
+                self.ended = True
+        return out
+
+    def stop(self) -> None:
+        """The child and everything under it, ended."""
+        self.ended = True
+        stop_referee(self.proc)
+        self.conn.close()
 
 
 class _Relay:

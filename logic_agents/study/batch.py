@@ -41,9 +41,10 @@ from logic_agents.ground.processes import fork_context, handling
 from logic_agents.ground.shapes import Record
 from logic_agents.referee.clock import NO_CAPS, Caps, Clock
 from logic_agents.referee.plays import Referee
-from logic_agents.referee.pool import Pool
+from logic_agents.referee.pool import Later, Pool
+from logic_agents.referee.reading import read_entry
 from logic_agents.study.entries import MapEntry
-from logic_agents.study.plan import Job, Jobs, StudyPlan, make_jobs, planned
+from logic_agents.study.plan import Job, Jobs, StudyPlan, in_turn, make_jobs, planned
 from logic_agents.study.record import (
     check_resumed_study,
     sealing_key,
@@ -66,6 +67,7 @@ from logic_agents.study.traces import Traces, kept, traces_path
 from logic_agents.world.agents import is_reference
 from logic_agents.world.calls import world_failure
 from logic_agents.world.registry import get_game
+from logic_agents.world.spec import AgentEntry
 from logic_agents.world.trace import Trace, trace_header
 
 __all__ = ["Job", "Jobs", "MapEntry", "Played", "Row", "StudyPlan", "compare", "make_jobs",
@@ -95,8 +97,11 @@ def play_game(job: Job, clock: Clock | None = None, agents: Record | None = None
     buffer = io.StringIO() if job.keep_trace != "none" else None
     trace = None if buffer is None else Trace(buffer, **trace_header(
         spec, job.entry.instance, name, dict(job.world_options)))
+    agent = (agents or {}).get(job.agent) or job.agent
+    if job.read is not None and isinstance(agent, AgentEntry):  # read beside the study
+        agent = read_entry(agent, job.read)
     try:
-        result = job.referee.play(spec, (agents or {}).get(job.agent) or job.agent,
+        result = job.referee.play(spec, agent,
                                   dict(job.agent_options), job.entry.instance,
                                   dict(job.world_options), job.seed, clock or Clock(),
                                   map_name=name, trace=trace)
@@ -149,7 +154,7 @@ def play_jobs(jobs: Sequence[Job], caps: Caps | None = None,
 
 
 # -- backends ------------------------------------------------------------------------------
-def _run_process(jobs: Iterable[Job], workers: int, referee: Referee,
+def _run_process(jobs: Iterable[Job | Later], workers: int, referee: Referee,
                  emit: Callable[[Played], None], stop: threading.Event,
                  agents: Record | None = None) -> None:
     """Play the jobs on `workers` processes (one at --jobs 1 too: an agent that calls
@@ -292,7 +297,9 @@ def play(plan: StudyPlan, on_row: Callable[[Row], None] | None = None,
         sink = RowSink(out, key)
     kept = len(rows)  # the rows the study began with: the ones it makes follow
     done_keys = {r.key for r in rows}
-    todo = (j for j in all_jobs if (j.agent, j.entry.instance.name, j.run, j.seed) not in done_keys)
+    # the agents read already play at once; a class's submissions as each is read
+    todo = in_turn(all_jobs, lambda j: (j.agent, j.entry.instance.name, j.run, j.seed)
+                   not in done_keys)
 
     def emit(played: Played) -> None:
         row = played.row
@@ -312,12 +319,14 @@ def play(plan: StudyPlan, on_row: Callable[[Row], None] | None = None,
                 registered = get_game(game).agents
                 objects = {k: e for k, e in all_jobs.agents_of.items()
                            if k not in registered and not is_reference(k)}
-                run_ray(list(todo), settings.address, caps, lambda row: emit(Played(row)),
+                run_ray([j for j in todo if isinstance(j, Job)], settings.address, caps,
+                        lambda row: emit(Played(row)),
                         stop, play_chunk, objects)
             else:
                 _run_process(todo, settings.jobs or os.cpu_count() or 1, all_jobs.referee, emit,
                              stop, all_jobs.agents_of)
     finally:
+        todo.close()  # the agents still being read: their reading ends with the study
         if traces is not None:
             traces.close()
         if sink is not None:

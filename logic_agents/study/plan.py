@@ -14,24 +14,29 @@ Concepts:
   batch.play(); every row, page and record of the study comes from it.
 - planned(agents, entries, settings): the plan, made inside the study's watch over shared
   channels (referee.shared_channels: taken stock of before any agent code is read).
+- in_turn(jobs, todo): the order a study plays its jobs in: the agents read already at once,
+  a class's submissions as soon as a process beside the games has read each (its module's
+  verdict travelling with each of its games: referee.reading), never waiting for them all.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
 from logic_agents.errors import LogicAgentsError, UnknownName, UsageError
 from logic_agents.ground.inputs import is_text
 from logic_agents.ground.shapes import OptionPairs, Record
-from logic_agents.referee.agents import agent_entries, distinct_names
+from logic_agents.referee.agents import Unread, agent_entries, distinct_names
 from logic_agents.referee.clock import DEFAULT_CAPS, Caps
 from logic_agents.referee.isolation import DEFAULT_ISOLATION, Isolation
 from logic_agents.referee.output import OutputBudget
 from logic_agents.referee.plays import Referee
+from logic_agents.referee.pool import LATER, Later
+from logic_agents.referee.reading import Read, Reading
 from logic_agents.referee.remote import SERVERS_PER_WORKER, RemoteFactory
 from logic_agents.referee.shared_channels import per_study
 from logic_agents.study.entries import MapEntry
@@ -44,6 +49,7 @@ from logic_agents.study.submissions import expand_agents, has_glob
 from logic_agents.world.agents import check_options
 from logic_agents.world.registry import game_of_instance, get_game
 from logic_agents.world.seeds import study_key
+from logic_agents.world.spec import AgentEntry
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,8 @@ class Job:
     # who plays in a player process and how, the caps, the key of the agents' seeds
     referee: Referee = Referee()
     keep_trace: str = "none"  # which games send their trace back (study.traces.KEEP)
-
+    # an agent read beside the study (referee.reading): what reading it found
+    read: Read | None = None
 
 
 class Jobs(Sequence[Job]):
@@ -104,10 +111,26 @@ class Jobs(Sequence[Job]):
         else:
             position, agent_index = divmod(index, len(self.agents))
         entry_index, run = divmod(position, self.runs)
-        entry, agent = self.entries[entry_index], self.agents[agent_index]
+        return self.job(self.agents[agent_index], entry_index, run)
+
+    def job(self, agent: str, entry_index: int, run: int, read: Read | None = None) -> Job:
+        """The game of `agent` on the map at `entry_index`, run `run`."""
+        entry = self.entries[entry_index]
         return Job(self.game, agent, self.options[agent], entry, run,
                    seed_for(self.seed, entry.instance.name, run), self.world, self.referee,
-                   self.keep_trace)
+                   self.keep_trace, read)
+
+    def of_agent(self, agent: str, read: Read | None = None) -> Iterator[Job]:
+        """The games of one agent, map by map, run by run."""
+        for entry_index in range(len(self.entries)):
+            for run in range(self.runs):
+                yield self.job(agent, entry_index, run, read)
+
+    @property
+    def unread(self) -> dict[str, AgentEntry]:
+        """The agents not read yet (referee.agents.Unread), by name: read beside the games."""
+        return {name: entry for name, entry in self.agents_of.items()
+                if isinstance(entry, AgentEntry) and isinstance(entry.factory, Unread)}
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(len(self)))
@@ -117,13 +140,15 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
               agent_options: dict[str, Record] | None = None,
               world_options: Record | None = None,
               isolation: Isolation | None = None, caps: Caps = DEFAULT_CAPS,
-              broken_rows: bool = True) -> Jobs:
+              broken_rows: bool = True, later: bool = False) -> Jobs:
     """Every agent x map x run (Jobs: made as they are asked for); run i on map m gets
     seed_for(seed, m, i) whoever plays it. Agents are names, references, classes or
     factories (world.agents.agent_entry); a job carries the agent's name, and `Jobs.agents_of`
     maps each name to its AgentEntry. The agents and the map names are checked now, before the
     first job. Two agents of one name play as NAME and NAME-2 (`Jobs.notes` says so); a
-    file agent whose module does not read plays error rows, unless not `broken_rows`."""
+    file agent whose module does not read plays error rows, unless not `broken_rows`. With
+    `later` (and broken rows, and no agent given options), named submissions are not read
+    here: they are `Jobs.unread`, read beside the first games (in_turn)."""
     spec = get_game(game)
     options = agent_options or {}
     if not agents:
@@ -133,7 +158,8 @@ def make_jobs(game: str, agents: Sequence[object], entries: Sequence[MapEntry], 
         isolation.refuse_unsandboxed("a glob of agents")
     agents = expand_agents(agents)  # a glob reference: each match, named by it
     resolved, notes = distinct_names(agent_entries(spec, agents, isolation,
-                                                   broken_rows=broken_rows), agents)
+                                                   broken_rows=broken_rows,
+                                                   later=later and not options), agents)
     labels = [e.name for e in resolved]
     # options are given by what named the agent (a file reference) or by its name
     options = {e.name: options.get(a, options.get(e.name, {})) if isinstance(a, str)
@@ -232,7 +258,7 @@ def _plan(game: str, agents: Sequence[object], entries: Sequence[MapEntry],
     jobs = make_jobs(game, agents, entries, settings.runs, chosen.value,
                      dict(settings.agent_options or {}) or None,
                      dict(settings.world_options or {}) or None, isolation, settings.caps,
-                     not settings.stop_on_broken)
+                     not settings.stop_on_broken, later=settings.backend == "process")
     for note in jobs.notes:
         if on_note is not None:
             on_note(note)
@@ -246,3 +272,35 @@ def _plan(game: str, agents: Sequence[object], entries: Sequence[MapEntry],
     resolved = settings.replace(game=game, seed=chosen.value, seed_secret=secret,
                                 seed_asked=asked, isolation=isolation)
     return StudyPlan(game, tuple(entries), resolved, jobs, isolated)
+
+
+def in_turn(jobs: Jobs, todo: Callable[[Job], bool]) -> Generator[Job | Later, None, None]:
+    """The jobs `todo` keeps, in the order a study plays them: the agents read already at
+    once, each agent read beside them (`jobs.unread`, in a Reading of their own) as soon as
+    it is read, all its games in a row, each carrying what reading found. LATER while
+    nothing is ready but agents are still being read. The Reading ends with the iterator
+    (a Ctrl-C's too)."""
+    unread = jobs.unread
+    wanted = {name: entry for name, entry in unread.items()
+              if any(todo(job) for job in jobs.of_agent(name))}  # a resume's finished: no read
+    reading = Reading(get_game(jobs.game), wanted) if wanted else None
+    read_now = (job for job in jobs if job.agent not in unread and todo(job))
+    arrived: list[tuple[str, Read]] = []
+    try:
+        while True:
+            if reading is not None:
+                arrived += reading.arrived()
+            if arrived:
+                name, read = arrived.pop(0)
+                yield from (job for job in jobs.of_agent(name, read) if todo(job))
+                continue
+            job = next(read_now, None)
+            if job is not None:
+                yield job
+            elif reading is None or reading.ended:
+                return
+            else:
+                yield LATER
+    finally:
+        if reading is not None:
+            reading.stop()
