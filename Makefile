@@ -36,7 +36,7 @@ BYTECODE := $(BIN)/python -m compileall -q -j 0 -x 'examples/course/' logic_agen
 # the tests also drive the example plug-in games through their entry points; Kakurasu is a
 # stranger no other test names: the suite must pass beside a game a user installs
 $(STAMP_DEV): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agents/games/daggers/_endgame.c logic_agents/games/daggers/_clues.c examples/plugin-game/pyproject.toml examples/lights-out/pyproject.toml examples/kakurasu/pyproject.toml | $(BIN)/python
-	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs,bench]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,tui,pandas,gym,notebook,docs,bench,certify]'
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/plugin-game
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/lights-out
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/kakurasu

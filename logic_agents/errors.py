@@ -4,7 +4,8 @@ Concepts: LogicAgentsError (the root the CLI catches), FormatError (carries file
 SignatureError (an agent's reset or act the contract cannot call, named at its
 definition), IllegalAction (a world refused an action), UnknownName (game, agent, solver, map), EncodingError
 (a formula the compiler refuses, e.g. the sympy route's size guard), SolverError (misuse of a SAT
-solver), TraceMismatch (replay disagrees), DependencyNotInstalled (an optional extra is missing),
+solver), UncertifiedClaim (an UNSAT answer whose proof a checker rejected), TraceMismatch
+(replay disagrees), DependencyNotInstalled (an optional extra is missing),
 UsageError (a command-line or agent option out of range), PluginFault (a plug-in game's code
 failed at import, in its sniff or in `games --check`), AgentOptionError (an option an agent does not
 take), AgentUnreadable (an agent's module does not read), AgentFailed (an agent's own code
@@ -84,6 +85,11 @@ class EncodingError(LogicAgentsError):
 
 class SolverError(LogicAgentsError):
     """A SAT solver asked to do what it cannot (Kissat incrementally, CaDiCaL with a time-out)."""
+
+
+class UncertifiedClaim(SolverError):
+    """A solver's UNSAT answer whose proof a checker rejected (logic.certify): the claim it
+    was to certify stands unproved."""
 
 
 class TraceMismatch(LogicAgentsError):

@@ -30,6 +30,7 @@ from logic_agents.cli.common import (
 )
 from logic_agents.errors import ContractError, UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.logic.certify import prove_literals
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.query import Query
 from logic_agents.world.agents import build_agent
@@ -58,6 +59,10 @@ def add_parser(sub: ParserMaker) -> None:
     p.add_argument("--query", type=integer, default=1, metavar="K",
                    help="which satisfiability test, counting from 1 (default: 1)")
     p.add_argument("-o", "--output", metavar="FILE.cnf", help="output file (default: stdout)")
+    p.add_argument("--proof", metavar="FILE.drat", help="also write a DRAT proof (CaDiCaL "
+                   "1.9.5's) that the question's clauses imply each literal it proved, one "
+                   "unit clause each at the end; `inspect FILE.cnf --check-proof FILE.drat` "
+                   "checks it")
     p.add_argument("--force", action="store_true", help="overwrite an existing -o file")
     p.add_argument("--json", action="store_true", help="print one JSON object describing the file")
     p.set_defaults(run=run, game_options=game_options)
@@ -88,9 +93,15 @@ def run(args: argparse.Namespace) -> int:
     spec = game_of(args, [args.map])
     if args.output not in (None, "-"):
         refuse_overwrite(args.output, args.force, "-o")
+    if args.proof:
+        refuse_overwrite(args.proof, args.force, "--proof")
     map_path, instance = load_one(args.map, spec)
     head = [f"logic-agents {__version__} cnf", f"game {spec.name}"]
     if spec.get(Puzzle) is not None and args.agent is None:
+        if args.proof:
+            raise UsageError("--proof writes the proof of what an agent's question proved; a "
+                             "puzzle's whole encoding proves nothing by itself (its "
+                             "uniqueness: `solve --unique --certify`)")
         kb = spec.need(Puzzle, "cnf").encode(instance)
         if not isinstance(kb, KnowledgeBase):
             raise ContractError(f"{spec.name}: Puzzle.encode gave {type(kb).__name__}, not a "
@@ -136,10 +147,31 @@ def _write_query(args: argparse.Namespace, spec: GameSpec, instance: Instance, m
                        f"seed {args.seed} query {query.index} step {query.step}"]
     comments += query.legend() or legend_of(spec)
     comments += kb_comments(query.formulas(), query.spans())
+    if args.proof:
+        _write_proof(args, query)
     return _write(args, query.to_dimacs(comments), {
         "file": args.output, "map": instance.name, "agent": entry.name, "seed": args.seed,
         "query": query.index, "step": query.step, "variables": query.num_vars,
         "clauses": query.num_clauses + len(query.assumptions), "named": len(query.names())})
+
+
+def _write_proof(args: argparse.Namespace, query: Query) -> None:
+    """The DRAT proof that the question's clauses imply each literal it proved."""
+    proved = query.proved()
+    if not proved:
+        raise UsageError(f"query {query.index} proved nothing (every cell it asked about "
+                         "can go either way): no proof to write; ask for another --query")
+    lines = prove_literals(query.clauses() + [[a] for a in query.assumptions], proved)
+    try:
+        Path(args.proof).write_text("".join(line + "\n" for line in lines))
+    except OSError as e:
+        raise UsageError(f"cannot write {args.proof}: {e.strerror}") from None
+    if not args.json:
+        names = query.names()
+        shown = ", ".join(f"{'~' if lit < 0 else ''}{names.get(abs(lit), abs(lit))}"
+                          for lit in proved[:6]) + (" ..." if len(proved) > 6 else "")
+        print(f"wrote {args.proof}: {len(lines) - len(proved) - 1} lemmas, then the "
+              f"{len(proved)} literal(s) proved ({shown})", file=sys.stderr)
 
 
 def kb_comments(formulas: list[str], spans: list[tuple[int, int]]) -> list[str]:

@@ -40,6 +40,9 @@ def failed_result(spec: GameSpec, instance: Instance, agent: str, seed: int,
         frames=failure.frames)
 
 
+CERTIFICATES = ("claims", "certified")  # an agent's counters under --certify (logic.certify)
+
+
 def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult,
                  about: Record, console: Console, show: bool) -> int:
     """The result as a person reads it (or one JSON object with --json); an agent's failure
@@ -56,6 +59,7 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult
                "guesses": result.guesses, "time_s": round(result.time_s, 6),
                "cpu_s": round(result.cpu_s, 6)}
         out.update({k: result.extra.get(k) for k in spec.result_keys()})
+        out.update({k: result.stats[k] for k in CERTIFICATES if k in result.stats})
         if result.error:  # the failure, or the note of one after the game ended
             out["error"] = result.error
         print(json.dumps(out))
@@ -74,6 +78,9 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult
     console.print(("\n" if show else "") + f"[bold {colour}]{outcome}[/bold {colour}] "
                   f"{escape(printable(result.map))} with {escape(printable(result.agent))}: "
                   f"{escape(words)}, {result.time_s:.3f}s")
+    if "claims" in result.stats:  # --certify: what the proved moves rested on, checked
+        console.print(f"certified: {result.stats.get('certified', 0)} of "
+                      f"{result.stats['claims']} UNSAT answers its proved moves rest on")
     stopped = about.get("stopped", "")
     if stopped and not result.won and not failed:
         console.print(f"{escape(printable(result.agent))} stopped at its {escape(stopped)} "

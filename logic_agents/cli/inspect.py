@@ -13,7 +13,9 @@ from rich.markup import escape
 from logic_agents.cli.board_model import model_board
 from logic_agents.cli.common import VERB_HELP, ParserMaker, limit_flag
 from logic_agents.errors import FormatError
+from logic_agents.ground.inputs import read_text
 from logic_agents.ground.output import make_console
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER, check_proof_file, parse_proof
 from logic_agents.logic.dimacs import DimacsFile, read_dimacs, stats
 from logic_agents.logic.names import SOLVERS
 from logic_agents.logic.solvers import check_solver_name
@@ -35,6 +37,12 @@ def add_parser(sub: ParserMaker) -> None:
     p.add_argument("--why", metavar="NAME", help="say whether the file forces NAME's value and "
                    "which `c kb` formulas do it: a minimal set of them (files written by "
                    "`logic-agents cnf`)")
+    p.add_argument("--check-proof", metavar="FILE.drat", help="check that the DRAT proof "
+                   "(text) refutes the file: each lemma follows, and the empty clause at the "
+                   "end (any solver's proof; `cnf --proof` writes ours)")
+    p.add_argument("--checker", default=DEFAULT_CHECKER, choices=CHECKERS,
+                   help=f"the proof checker of --check-proof (default: {DEFAULT_CHECKER}, "
+                   "verified in Why3; dratify: pure Python)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     limit_flag(p)
     p.set_defaults(run=run)
@@ -60,6 +68,33 @@ def _why(args: argparse.Namespace, cnf: DimacsFile) -> int:
         for text in found.formulas:
             console.print(f"  {escape(text)}")
     return 0
+
+
+def _check_proof(args: argparse.Namespace, cnf: DimacsFile) -> int:
+    """Whether the proof refutes the file, or proves the unit clauses it ends with: exit 0
+    when the checker accepts it, 1 when not."""
+    proof = parse_proof(read_text(args.check_proof, "proof file").splitlines(),
+                        str(args.check_proof))
+    found, proved = check_proof_file(cnf.clauses, proof, args.checker, cnf.literal_name)
+    names = [cnf.literal_name(lit) for lit in proved]
+    if args.json:
+        print(json.dumps({"file": str(args.file), "proof": str(args.check_proof),
+                          "checker": found.checker, "accepted": found.accepted,
+                          "refutes": found.accepted and not proved, "proves": names,
+                          "lemmas": found.lemmas, "deletions": proof.deletions,
+                          "check_s": round(found.check_s, 6), "words": found.words}))
+        return 0 if found.accepted else 1
+    console = make_console()
+    what = (f"proves {len(names)} literals of" if names else "refutes")
+    if found.accepted:
+        console.print(f"[green]accepted[/green]: {escape(str(args.check_proof))} {what} "
+                      f"{escape(str(args.file))} ({found.lemmas:,} lemmas, "
+                      f"{proof.deletions:,} deletions; {found.checker}, {found.check_s:.3f} s)")
+        for name in names[:args.limit or len(names)]:
+            console.print(f"  {escape(name)}")
+    else:
+        console.print(f"[red]rejected[/red]: {escape(found.words)}")
+    return 0 if found.accepted else 1
 
 
 def _duplicates(clauses: list[list[int]]) -> int:
@@ -100,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     cnf = read_dimacs(args.file)
+    if args.check_proof:
+        return _check_proof(args, cnf)
     if args.why:
         return _why(args, cnf)
     info = stats(cnf)

@@ -31,7 +31,8 @@ from typing import Any
 
 from pysat.solvers import Solver
 
-from logic_agents.errors import SolverError
+from logic_agents.errors import SolverError, UncertifiedClaim
+from logic_agents.logic.certify import Certified
 from logic_agents.logic.ids import Formula, Lit
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import DEFAULT_SOLVER
@@ -63,6 +64,7 @@ class SatOracle:
         *,
         time_budget: float | None = None,
         shuffle: int | str | None = None,
+        certify: str | None = None,
     ):
         """An oracle over `kb` (a new, empty one by default) on a PySAT solver.
 
@@ -72,6 +74,8 @@ class SatOracle:
             time_budget: seconds per call, past which a call answers None (interruptible
                 solvers only).
             shuffle: a seed under which the solver sees the formula renumbered (luck).
+            certify: a proof checker's name (logic.certify.CHECKERS): every UNSAT answer,
+                and so every verdict it rests on, is certified as it is given.
 
         Raises:
             SolverError: a time budget on a solver that cannot be interrupted.
@@ -90,7 +94,9 @@ class SatOracle:
         self.calls = 0
         self._synced = 0
         self._scoped: list[int] = []  # selectors of the open scopes, assumed in every solve
-        self._solver, self._shuffle = open_solver(self.solver_name, shuffle=shuffle)
+        self._solver, self._shuffle = open_solver(self.solver_name, shuffle=shuffle,
+                                                  certify=certify)
+        self.certify = certify
         self._explainer: Any = None  # made on the first explain
         self.sync()
 
@@ -193,7 +199,10 @@ class SatOracle:
 
     def entails(self, lit: Lit) -> bool:
         """KB |= lit. False also when the budget ran out (then `last_reason` says so)."""
-        result = self.solve([-self._lit(lit)])
+        try:
+            result = self.solve([-self._lit(lit)])
+        except UncertifiedClaim as e:  # said with what it was to prove
+            raise UncertifiedClaim(f"{self._words(lit)}: {e}") from None
         if result is None:
             self.last_reason = f"time-out after {self.time_budget}s"
             return False
@@ -210,6 +219,21 @@ class SatOracle:
             return Verdict.FALSE
         self.last_reason = reason or self.last_reason or "both values are consistent"
         return Verdict.UNKNOWN
+
+    def _words(self, lit: Lit) -> str:
+        """`lit` as the claim that it holds (`D_3_4 holds`, `~D_3_4 holds`)."""
+        value = self._lit(lit)
+        return f"{'~' if value < 0 else ''}{self.kb.name(abs(value))} holds"
+
+    @property
+    def certificates(self) -> tuple[int, int]:
+        """(claims, certified): the UNSAT answers given so far, and those certified."""
+        solver = self._solver
+        found = getattr(solver, "_solver", solver) if not isinstance(solver, Certified) \
+            else solver
+        if isinstance(found, Certified):
+            return found.claims, found.certified
+        return 0, 0
 
     def satisfiable(self) -> bool:
         """Whether the KB has a model (a time-out says no)."""
@@ -340,7 +364,10 @@ class SatOracle:
                 out[k] = Verdict.UNKNOWN
                 continue
             value = ids[k] if k in seen_true else -ids[k]
-            result = self.solve([*extra, -value])
+            try:
+                result = self.solve([*extra, -value])
+            except UncertifiedClaim as e:  # said with what it was to prove
+                raise UncertifiedClaim(f"{self._words(value)}: {e}") from None
             if result is False:
                 out[k] = Verdict.TRUE if value > 0 else Verdict.FALSE
             elif result is None:

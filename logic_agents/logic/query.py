@@ -2,7 +2,8 @@
 
 Concepts: Query is what an agent that reasons with SAT hands to its `on_query` hook at each
 satisfiability test: its number (from 1), the step it was asked at, the clauses and the
-assumptions of that moment, the variable names, and comment lines that explain them. Every
+assumptions of that moment, the variable names, comment lines that explain them, and the
+literals it proved (proved(): `cnf --proof` writes their DRAT proof). Every
 game's query has this one shape, so `cnf` writes any of them the same way.
 """
 
@@ -48,6 +49,10 @@ class Query(ABC):
 
     def spans(self) -> list[tuple[int, int]]:
         """The clause range (start, end) each of formulas() compiled to, in order."""
+        return []
+
+    def proved(self) -> list[int]:
+        """The literals this test proved to follow (what `cnf --proof` writes a proof of)."""
         return []
 
     def to_dimacs(self, comments: list[str]) -> str:

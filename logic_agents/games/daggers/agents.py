@@ -29,6 +29,7 @@ from logic_agents.games.daggers.encode import frontier
 from logic_agents.games.daggers.knowledge import ENCODINGS, DaggersKB, QueryEvent
 from logic_agents.games.daggers.world import COVERED, DaggersAction, DaggersObservation
 from logic_agents.ground.shapes import Counters
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.logic.names import CARD_ENCODING_NAMES, DEFAULT_SOLVER
 from logic_agents.logic.oracle import Verdict
 from logic_agents.logic.solvers import check_solver_name
@@ -117,6 +118,10 @@ class SatAgent(DaggersAgent):
                "cardinality constraints such as the global count window",
                choices=tuple(sorted(CARD_ENCODING_NAMES)), metavar="NAME"),
         solver_option(DEFAULT_SOLVER),
+        Option("certify", bool, False, "check the DRAT proof of every UNSAT answer a proved "
+               "move rests on (the certify extra); a rejected proof fails the game"),
+        Option("checker", str, DEFAULT_CHECKER, "the proof checker --certify uses: drup "
+               "(verified in Why3) or dratify (pure Python)", choices=CHECKERS),
     )
 
     def __init__(
@@ -128,6 +133,8 @@ class SatAgent(DaggersAgent):
         single_point: bool = True,
         incremental: bool = True,
         card_encoding: str = DEFAULT_CARD_ENCODING,
+        certify: bool = False,
+        checker: str = DEFAULT_CHECKER,
         on_query: Callable[[QueryEvent], None] | None = None,
         explain: Callable[[list[str]], None] | None = None,
     ):
@@ -141,6 +148,10 @@ class SatAgent(DaggersAgent):
         self.card_encoding = card_encoding
         self.on_query = on_query
         self.explain = explain  # when set, every proven move carries its minimal proof
+        if checker not in CHECKERS:
+            raise UnknownName(f"unknown proof checker {checker!r}; choose one of "
+                              f"{', '.join(CHECKERS)}")
+        self.certify = checker if certify else None
         super().__init__()
 
     _knowledge: DaggersKB | None = None  # made by reset, one per episode
@@ -163,7 +174,7 @@ class SatAgent(DaggersAgent):
             global_count=self.global_count, encoding=self.encoding,
             incremental=self.incremental, card_encoding=self.card_encoding,
             solver=self.solver, changes=self.changes, on_query=self.on_query,
-            explain=self.explain is not None)
+            explain=self.explain is not None, certify=self.certify)
         self.proved_safe = 0
         self.proved_dagger = 0
         self.sat_seconds = 0.0
@@ -184,7 +195,15 @@ class SatAgent(DaggersAgent):
             "proved_safe": self.proved_safe,
             "proved_dagger": self.proved_dagger,
             "sat_time_s": round(self.sat_seconds, 6),
+            **self._certificates(),
         }
+
+    def _certificates(self) -> Counters:
+        """With --certify: the UNSAT answers its proved moves rest on, and those certified."""
+        if self.certify is None or self._knowledge is None:
+            return {}
+        claims, certified = self._knowledge.certificates
+        return {"claims": claims, "certified": certified}
 
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
         """aima's KB-agent loop: single-point moves, then TELL and ASK, then ACT."""

@@ -72,6 +72,11 @@ class QueryEvent(Query):
     def spans(self) -> list[tuple[int, int]]:
         return [(start, end) for _, start, end in self.kb.told if end <= self.num_clauses]
 
+    def proved(self) -> list[int]:
+        """Each decided cell's literal: D (a dagger) or its negation (safe)."""
+        return [self.kb.literal(dagger_key(c)) * (1 if v is Verdict.TRUE else -1)
+                for c, v in sorted(self.verdicts.items()) if v is not Verdict.UNKNOWN]
+
 
 class DaggersKB:
     """One game's knowledge: told observations, asked about a frontier."""
@@ -80,7 +85,7 @@ class DaggersKB:
                  incremental: bool = True, card_encoding: str = "seqcounter",
                  solver: str | None = None, changes: GridChanges | None = None,
                  on_query: Callable[[QueryEvent], None] | None = None,
-                 explain: bool = False):
+                 explain: bool = False, certify: str | None = None):
         self.global_count = global_count and encoding == "tseitin"
         self.encoding = encoding
         self.incremental = incremental
@@ -95,6 +100,21 @@ class DaggersKB:
         self.queries = 0
         self.skipped_clues = 0  # the sympy route's clues past its size guard
         self.proofs: dict[Cell, Why] = {}
+        self.certify = certify  # a proof checker: every UNSAT answer certified (logic.certify)
+        self._tallied = (0, 0)  # the claims and certificates of the oracles closed already
+
+    def _oracle(self, kb: KnowledgeBase) -> SatOracle:
+        return SatOracle(kb, self.solver, certify=self.certify)
+
+    def _tally(self, oracle: SatOracle) -> None:
+        claims, certified = oracle.certificates
+        self._tallied = (self._tallied[0] + claims, self._tallied[1] + certified)
+
+    @property
+    def certificates(self) -> tuple[int, int]:
+        """(claims, certified) of the game so far: the UNSAT answers its verdicts rest on."""
+        claims, certified = self.oracle.certificates if self.oracle is not None else (0, 0)
+        return self._tallied[0] + claims, self._tallied[1] + certified
 
     def close(self) -> None:
         if self.oracle is not None:
@@ -128,17 +148,21 @@ class DaggersKB:
         if self.encoding == "sympy":  # two questions per cell, on a KB rebuilt from sympy
             kb, skipped = encode_naive(obs)
             self.skipped_clues += skipped
-            with SatOracle(kb, self.solver) as oracle:
+            with self._oracle(kb) as oracle:
                 verdicts = {c: oracle.verdict(dagger_key(c)) for c in frontier}
                 self._report(obs, oracle, verdicts)
+                self._tally(oracle)
             return verdicts
         if not self.incremental:
             kb = KnowledgeBase(card_encoding=self.card_encoding)
             DaggersEncoder(kb).update(obs)
-            with SatOracle(kb, self.solver) as oracle:
-                return self._ask(oracle, obs, frontier, {}, {})
+            with self._oracle(kb) as oracle:
+                try:
+                    return self._ask(oracle, obs, frontier, {}, {})
+                finally:
+                    self._tally(oracle)
         if self.oracle is None:
-            self.oracle = SatOracle(self.kb, self.solver)
+            self.oracle = self._oracle(self.kb)
         return self._ask(self.oracle, obs, frontier, self.encoder.about, self.encoder.cell_of)
 
     def _ask(self, oracle: SatOracle, obs: DaggersObservation, candidates: list[Cell],
