@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import time
@@ -12,8 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import VERB_HELP, ParserMaker, examples, game_flag, limit_flag
-from logic_agents.errors import LogicAgentsError
+from logic_agents.errors import LogicAgentsError, UncertifiedClaim
 from logic_agents.ground.output import make_console
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER, certifying
 from logic_agents.logic.solvers import check_solver_name
 from logic_agents.world.detect import detect_game
 from logic_agents.world.registry import get_game
@@ -36,6 +38,13 @@ def add_parser(sub: ParserMaker) -> None:
                    help="also prove uniqueness (a second solution is shown if there is one)")
     p.add_argument("--solver", default=None, metavar="NAME",
                    help="PySAT solver (default: the game's, as measured)")
+    p.add_argument("--certify", action="store_true",
+                   help="check the DRAT proof of every UNSAT answer the verdict rests on (no "
+                   "solution, no second solution), with a checker that shares no code with "
+                   "the solver (the certify extra)")
+    p.add_argument("--checker", default=DEFAULT_CHECKER, choices=CHECKERS,
+                   help=f"the proof checker of --certify (default: {DEFAULT_CHECKER}, verified "
+                   "in Why3; dratify: pure Python)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
     limit_flag(p)
     p.set_defaults(run=run)
@@ -76,8 +85,13 @@ def run(args: argparse.Namespace) -> int:
 def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle[Any, Any], instance: Instance,
                console: Console) -> None:
     started = time.perf_counter()
-    result = puzzle.solve(instance, args.unique, args.solver)
+    with certifying(args.checker) if args.certify else contextlib.nullcontext() as tally:
+        result = puzzle.solve(instance, args.unique, args.solver)
     elapsed = time.perf_counter() - started
+    if tally is not None and result.status in ("unique", "unsat") and not tally.claims:
+        raise UncertifiedClaim(f"{instance.name}: {spec.name}'s solver answered "
+                               f"{result.status} without an UNSAT answer to certify; the "
+                               "verdict stands unproved")
     for found in (result.solution, result.second):
         if found is not None and not puzzle.is_solution(instance, found):  # pragma: no cover
             raise LogicAgentsError(f"internal error: {instance.name} got a wrong solution")
@@ -90,6 +104,8 @@ def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle[Any, Any
                "time_s": round(elapsed, 6)}
         if result.second is not None:
             out["second"] = puzzle.to_json(instance, result.second)
+        if tally is not None:
+            out.update(claims=tally.claims, certified=tally.certified)
         print(json.dumps(out), flush=True)
         return
     about = f" ({escape(puzzle.describe(instance))})"
@@ -99,6 +115,9 @@ def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle[Any, Any
     verdict = {"unique": "solved, unique", "multiple": "solved, NOT unique",
                "solved": "solved", "unsat": "unsatisfiable: no solution"}[result.status]
     console.print(f"{verdict} in {1000 * elapsed:.2f} ms")
+    if tally is not None:
+        console.print(f"certified: {tally.certified} of {tally.claims} UNSAT answers "
+                      f"({tally.lemmas:,} lemmas; {tally.checker} {tally.check_s:.3f} s)")
     if result.second is not None:
         console.print("a second solution:\n" + escape(puzzle.show(instance, result.second)))
     console.print()

@@ -27,6 +27,8 @@ Concepts:
   assumptions were rejected on 20 of 29 claims measured; MiniSat, which logs none) gets
   a certified re-check on CaDiCaL 1.9.5 (RECHECK_SOLVER). A proof the checker rejects
   raises UncertifiedClaim: a loud failure, never a quiet pass.
+- certifying(checker): a block in which every solver logic.solvers opens is Certified, its
+  claims counted in a Tally (solve and generate certify a game's own solving so).
 - prove_literals(formula, literals) / check_proof_file(formula, proof): a file's proof, as
   `cnf --proof` writes it (the lemmas, then each proved literal as a unit clause) and
   `inspect --check-proof` checks it (a refutation, or the units it ends with, each a claim).
@@ -34,8 +36,10 @@ Concepts:
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +52,10 @@ DEFAULT_CHECKER = "drup"
 OWN_PROOF = ("cadical103", "cadical153", "cadical195", "lingeling")
 RECHECK_SOLVER = "cadical195"
 INSTALL = "pip install 'logic-agents[certify]'"
+# what a Certified solver passes through as it is: reads and search bounds, no clause
+PASSED = frozenset({"get_model", "propagate", "conf_budget", "prop_budget", "interrupt",
+                    "clear_interrupt", "accum_stats", "nof_vars", "nof_clauses", "get_status",
+                    "set_phases", "configure", "time", "time_accum", "get_proof"})
 # the comment a proof written by `cnf --proof` puts before the literals it proves (a unit
 # clause each); a checker that reads DRAT takes it for a comment
 PROVES = "c proves"
@@ -181,6 +189,44 @@ def _clause_words(clause: object) -> str:
         "the clause " + " ".join(str(lit) for lit in lits) + " 0"
 
 
+@dataclass
+class Tally:
+    """What a `certifying` block certified.
+
+    Its claims, those certified, the proofs' lemmas and the checker's CPU time.
+    """
+
+    checker: str = DEFAULT_CHECKER
+    claims: int = 0
+    certified: int = 0
+    lemmas: int = 0
+    check_s: float = 0.0
+
+
+_CERTIFYING: ContextVar[Tally | None] = ContextVar("certifying", default=None)
+
+
+@contextlib.contextmanager
+def certifying(checker: str = DEFAULT_CHECKER) -> Iterator[Tally]:
+    """A block in which every solver opened (logic.solvers.open_solver) is Certified.
+
+    With `checker`, its claims counted in the Tally yielded: how `solve --certify` certifies
+    a game's own solving, whatever solvers it opens.
+    """
+    _checker(checker)
+    tally = Tally(checker)
+    token = _CERTIFYING.set(tally)
+    try:
+        yield tally
+    finally:
+        _CERTIFYING.reset(token)
+
+
+def certifying_now() -> Tally | None:
+    """The Tally of the `certifying` block this code runs in, or None."""
+    return _CERTIFYING.get()
+
+
 class Certified:
     """A PySAT solver whose every UNSAT answer is certified as it is given (see the module).
 
@@ -188,8 +234,11 @@ class Certified:
     a rejection raises), `lemmas` the proofs' sizes and `check_s` the checker's CPU time.
     """
 
-    def __init__(self, name: str, checker: str = DEFAULT_CHECKER):
-        """A solver `name` (proof logging on where it holds under assumptions)."""
+    def __init__(self, name: str, checker: str = DEFAULT_CHECKER, tally: Tally | None = None):
+        """A solver `name` (proof logging on where it holds under assumptions).
+
+        Its claims are counted in `tally` too (a `certifying` block's).
+        """
         from pysat.solvers import Solver
 
         _checker(checker)  # an unknown checker refused now, not at the first claim
@@ -199,6 +248,7 @@ class Certified:
         self.given: list[list[int]] = []
         self.claims = self.certified = self.lemmas = 0
         self.check_s = 0.0
+        self.tally = tally
 
     def add_clause(self, clause: Iterable[int]) -> None:
         """The clause, kept for the checker."""
@@ -244,10 +294,25 @@ class Certified:
         certificate = check_claim(self.given, failed, proof, self.checker)
         self.lemmas += certificate.lemmas
         self.check_s += certificate.check_s
+        tally = self.tally
+        if tally is not None:
+            tally.claims += 1
+            tally.lemmas += certificate.lemmas
+            tally.check_s += certificate.check_s
         if not certificate.accepted:
             raise UncertifiedClaim(f"{self.name} answered unsatisfiable under "
                                    f"{len(failed)} assumptions, and {certificate.words}")
         self.certified += 1
+        if tally is not None:
+            tally.certified += 1
+
+    def append_formula(self, clauses: Iterable[Iterable[int]]) -> None:
+        """Each clause, kept for the checker."""
+        self.add_clauses(clauses)
+
+    def supports_atmost(self) -> bool:
+        """No: a native cardinality constraint is no clause a checker reads (add_atmost)."""
+        return False
 
     def get_core(self) -> list[int] | None:
         """The failed assumptions of the last UNSAT answer."""
@@ -258,9 +323,24 @@ class Certified:
         """Free the solver."""
         self._solver.delete()
 
+    def __enter__(self) -> Certified:
+        """The solver itself; it is freed when the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Free it."""
+        self.delete()
+
     def __getattr__(self, name: str) -> Any:
-        """The rest of the solver as it is: get_model, propagate, conf_budget, interrupt."""
-        return getattr(self._solver, name)
+        """What reads the solver or bounds its search (PASSED), as it is; nothing else.
+
+        A way to give it clauses the checker would not see (the raw `solver` handle, a
+        native constraint) fails closed.
+        """
+        if name in PASSED:
+            return getattr(self._solver, name)
+        raise AttributeError(f"a certified solver does not open {name!r}: what it is given "
+                             "must reach the proof checker too")
 
 
 def recheck(formula: Sequence[Sequence[int]], assumptions: Sequence[int]) -> Proof:

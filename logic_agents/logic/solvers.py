@@ -19,7 +19,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from logic_agents.errors import SolverError, UnknownName
-from logic_agents.logic.certify import Certified
+from logic_agents.logic.certify import Certified, certifying_now
 from logic_agents.logic.names import SOLVERS
 from logic_agents.logic.renumber import Renumbered, environment_shuffle
 
@@ -52,8 +52,9 @@ def open_solver(name: str, *, shuffle: int | str | None = None,
     too.
     """
     solver: Any  # pysat is untyped
-    if certify is not None:
-        solver = Certified(check_solver_name(name), certify)
+    tally = certifying_now()  # a `certifying` block certifies every solver opened in it
+    if certify is not None or tally is not None:
+        solver = Certified(check_solver_name(name), certify or tally.checker, tally)  # type: ignore[union-attr]
     else:
         solver = Solver(name=check_solver_name(name))
     if options:

@@ -26,6 +26,7 @@ from logic_agents.games.sudoku.view import VIEW
 from logic_agents.games.sudoku.warm import current_pool, warm_solvers
 from logic_agents.games.sudoku.world import SudokuAction, SudokuObservation, SudokuWorld, place
 from logic_agents.ground.shapes import Record
+from logic_agents.logic.certify import certifying_now
 from logic_agents.solving.puzzle import SolveResult
 from logic_agents.world import spec
 from logic_agents.world.resolve import load_indexed, parses, shipped_maps
@@ -81,7 +82,9 @@ def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None =
     where the clue core takes 0.06 s (median; docs/BENCHMARKS.md "SAT tails"). `shuffle`
     renumbers the variables (on a solver of its own), to measure luck
     (scripts/bench_tails.py)."""
-    if puzzle.n > 9:
+    # certified: the clue core too, a fresh solver's (the warm pool's is not certified), and
+    # a formula a tenth the size for the checker to read
+    if puzzle.n > 9 or certifying_now() is not None:
         return solve_one(puzzle, unique, solver, shuffle)
     if shuffle is not None:
         with SudokuSolver(puzzle.n, solver, shuffle=shuffle) as own:

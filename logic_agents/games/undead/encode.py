@@ -24,6 +24,7 @@ from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
 from logic_agents.games.undead.seen import NATIVE, SeenCore
 from logic_agents.games.undead.sight import clue_entry
 from logic_agents.ground.shapes import Record
+from logic_agents.logic.certify import certifying_now
 from logic_agents.logic.ids import IdCardinality, IdClause, Key
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle
@@ -311,6 +312,8 @@ def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, 
     up to SMALL_BOARD_CELLS), or the named solver. `shuffle` renumbers the variables (to
     measure luck, scripts/bench_tails.py)."""
     cells = puzzle.width * puzzle.height
+    if certifying_now() is not None:  # clauses only, on a solver whose own proof checks
+        return check_with(puzzle, RACE_SETUPS[0], solver, shuffle, unique)
     if solver is None and race is None and cells > SMALL_BOARD_CELLS:
         # Minicard first, under a budget: on typical boards it answers many times quicker
         # than the set-ups below; a board it cannot settle within the budget goes on to them
