@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from logic_agents.cli import main
-from logic_agents.errors import UncertifiedClaim
 from logic_agents.logic import certify
 from logic_agents.logic.certify import CHECKERS, Certified, certifying
 from logic_agents.logic.solvers import open_solver
@@ -71,7 +70,7 @@ def test_every_solver_opened_in_a_certifying_block_is_certified():
 def test_a_certified_solver_fails_closed_on_what_the_checker_would_not_see():
     solver = Certified("minicard")
     with pytest.raises(AttributeError, match="must reach the proof checker"):
-        solver.solver  # the raw handle: clauses given through it would go unseen
+        _ = solver.solver  # the raw handle: clauses given through it would go unseen
     from logic_agents.errors import UsageError
 
     with pytest.raises(UsageError, match="native at-most constraints cannot be certified"):
