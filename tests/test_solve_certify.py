@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from logic_agents.cli import main
+from logic_agents.errors import UncertifiedClaim
 from logic_agents.logic import certify
 from logic_agents.logic.certify import CHECKERS, Certified, certifying
 from logic_agents.logic.solvers import open_solver
@@ -88,3 +89,30 @@ def test_a_not_unique_answer_needs_no_claim(capsys):
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["unique"] is False and "second" in out
+
+
+def test_the_python_api_certifies_as_the_command_line_does(monkeypatch):
+    import logic_agents as la
+
+    maze = MAPS / "mazes" / "eom-7x7-10.txt"
+    assert la.solve(maze, certify=True).status == "unique"
+    assert la.solve(maze, certify="dratify").status == "unique"
+    result = la.play("EASY2", "satx", certify=True, checker="dratify")
+    assert result.stats["claims"] == result.stats["certified"] > 0
+    from logic_agents.errors import UsageError
+
+    with pytest.raises(UsageError, match="certify must be True or one of drup, dratify"):
+        la.solve(maze, certify="drat-trim")
+    monkeypatch.setattr(certify, "check_claim", lambda *a: certify.Certificate(
+        False, 1, "drup", 0.0, "drup rejected the proof at step 1"))
+    with pytest.raises(UncertifiedClaim, match="rejected the proof at step 1"):
+        la.solve(maze, certify=True)
+
+
+def test_a_verdict_without_an_unsat_answer_stands_unproved():
+    from logic_agents.solving.puzzle import SolveResult, solved_certified
+
+    with pytest.raises(UncertifiedClaim, match="without an UNSAT answer to certify"):
+        solved_certified(lambda: SolveResult("unique", "x"), "drup", "p")
+    found, tally = solved_certified(lambda: SolveResult("multiple", "x", "y"), "drup", "p")
+    assert found.status == "multiple" and tally.claims == 0  # its own evidence: two models

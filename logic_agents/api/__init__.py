@@ -19,9 +19,12 @@ from logic_agents.api import arguments as _arguments
 from logic_agents.display import progress as _progress
 from logic_agents.errors import UsageError as _UsageError
 from logic_agents.ground.shapes import Record
+from logic_agents.logic.certify import CHECKERS as _CHECKERS
+from logic_agents.logic.certify import DEFAULT_CHECKER as _DEFAULT_CHECKER
 from logic_agents.referee import agents as _seating
 from logic_agents.referee.clock import DEFAULT_CAPS as _DEFAULT_CAPS
 from logic_agents.referee.isolation import DEFAULT_MAX_PROCESSES as _DEFAULT_MAX_PROCESSES
+from logic_agents.solving.puzzle import solved_certified as _solved_certified
 from logic_agents.study import batch as _batch
 from logic_agents.study.entries import entries_from_references as _entries_from_references
 from logic_agents.study.results import GamePage, PlayedEpisode, Study
@@ -352,7 +355,7 @@ def compare(agents: AgentRef | Sequence[AgentRef], refs: Sequence[str | PathLike
 
 
 def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = True,
-          solver: str | None = None) -> Answer[object]:
+          solver: str | None = None, certify: bool | str = False) -> Answer[object]:
     """Solve a static puzzle.
 
     Args:
@@ -360,18 +363,35 @@ def solve(ref: str | PathLike[str], *, game: str | None = None, unique: bool = T
         game: the game's name; None detects it.
         unique: also look for a second solution, to say whether the puzzle is unique.
         solver: a PySAT solver's name; None is the game's default.
+        certify: True (the drup checker) or a checker's name ("drup", "dratify"): every
+            UNSAT answer "unique" or "unsat" rests on is certified by a DRAT proof the
+            checker accepts (the certify extra; docs/CNF.md).
 
     Returns:
         The game's Answer (a SolveResult for the shipped games): status unique / multiple /
         solved / unsat, the solution, and a second one when it is not unique.
+
+    Raises:
+        UncertifiedClaim: with `certify`, a proof the checker rejected, or a verdict with no
+            UNSAT answer to certify.
     """
     spec = _spec(ref, game)
     puzzle = spec.need(_spec_module.Puzzle, "solve")
     if solver is not None and not isinstance(solver, str):
         raise _UsageError(f"solver must be a solver's name (a str), not {type(solver).__name__}")
-    result: Answer[object] = puzzle.solve(load(ref, spec.name),
-                                           _arguments.flag(unique, "unique"), solver)
-    return result
+    instance = load(ref, spec.name)
+    unique = _arguments.flag(unique, "unique")
+    if certify is False:
+        result: Answer[object] = puzzle.solve(instance, unique, solver)
+        return result
+    checker = _DEFAULT_CHECKER if certify is True else certify
+    if not isinstance(checker, str) or checker not in _CHECKERS:
+        raise _UsageError(f"certify must be True or one of {', '.join(_CHECKERS)}, not "
+                          f"{certify!r}")
+    certified: Answer[object]
+    certified, _ = _solved_certified(lambda: puzzle.solve(instance, unique, solver), checker,
+                                     str(getattr(instance, "name", ref)))
+    return certified
 
 
 def registered_games() -> dict[str, GameSpec]:

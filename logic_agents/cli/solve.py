@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import time
@@ -13,15 +12,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from logic_agents.cli.common import VERB_HELP, ParserMaker, examples, game_flag, limit_flag
-from logic_agents.errors import LogicAgentsError, UncertifiedClaim
+from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console
-from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER, certifying
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.logic.solvers import check_solver_name
+from logic_agents.solving.puzzle import solved_certified
 from logic_agents.world.detect import detect_game
 from logic_agents.world.registry import get_game
 from logic_agents.world.resolve import resolve
 from logic_agents.world.spec import GameSpec, Puzzle
-from logic_agents.world.values import Instance
+from logic_agents.world.values import Answer, Instance
 
 
 def add_parser(sub: ParserMaker) -> None:
@@ -85,13 +85,15 @@ def run(args: argparse.Namespace) -> int:
 def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle[Any, Any], instance: Instance,
                console: Console) -> None:
     started = time.perf_counter()
-    with certifying(args.checker) if args.certify else contextlib.nullcontext() as tally:
+    tally = None
+    result: Answer[Any]
+    if args.certify:
+        result, tally = solved_certified(
+            lambda: puzzle.solve(instance, args.unique, args.solver), args.checker,
+            instance.name)
+    else:
         result = puzzle.solve(instance, args.unique, args.solver)
     elapsed = time.perf_counter() - started
-    if tally is not None and result.status in ("unique", "unsat") and not tally.claims:
-        raise UncertifiedClaim(f"{instance.name}: {spec.name}'s solver answered "
-                               f"{result.status} without an UNSAT answer to certify; the "
-                               "verdict stands unproved")
     for found in (result.solution, result.second):
         if found is not None and not puzzle.is_solution(instance, found):  # pragma: no cover
             raise LogicAgentsError(f"internal error: {instance.name} got a wrong solution")

@@ -5,6 +5,8 @@ different solution, the evidence that a puzzle is not unique; SolverCache (one s
 instance across an episode); SolverChoice (an agent's `--solver` option);
 KeepsSolver (SolverChoice with a SolverCache); CappedSearchAgent (nodes and caps of the
 baseline searches).
+- solved_certified(solve, checker, name): a solve whose "unique" or "unsat" rests on
+  certified UNSAT answers (`solve --certify`, la.solve(certify=...)), or UncertifiedClaim.
 - raced(checks, unique): solver set-ups raced on two cores (logic/portfolio.race), each a
   check with uniqueness; a later set-up's answer is taken unless it shows two solutions
   (which two depends on the solver), so the answer never depends on which finished first.
@@ -16,15 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from logic_agents.errors import UncertifiedClaim
 from logic_agents.ground.shapes import Record
-from logic_agents.logic.certify import certifying_now
+from logic_agents.logic.certify import Tally, certifying, certifying_now
 from logic_agents.logic.portfolio import race
 from logic_agents.solving.options import solver_option
 from logic_agents.world.budget import MIB, Budget
 from logic_agents.world.declared import Option
+from logic_agents.world.values import Answer
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
 Sol = TypeVar("Sol")  # a puzzle's solution
+Answered = TypeVar("Answered", bound="Answer[Any]")  # what a game's solve answers
 Inst = TypeVar("Inst")  # a puzzle's instance
 
 
@@ -69,6 +74,20 @@ def raced(checks: list[Callable[[], SolveResult[Sol]]], unique: bool) -> SolveRe
     if unique:
         return result
     return result_of([result.solution] if result.solution else [], unique=False)
+
+
+def solved_certified(solve: Callable[[], Answered], checker: str,
+                     name: str) -> tuple[Answered, Tally]:
+    """`solve()` inside a `certifying` block (logic.certify): every UNSAT answer it rests on
+    certified as it is given. A verdict of `unique` or `unsat` with no UNSAT answer to
+    certify (a path that decided without the solver) is UncertifiedClaim: never a quiet
+    pass. `name` says which puzzle, in those words."""
+    with certifying(checker) as tally:
+        result = solve()
+    if result.status in ("unique", "unsat") and not tally.claims:
+        raise UncertifiedClaim(f"{name}: the solver answered {result.status} without an "
+                               "UNSAT answer to certify; the verdict stands unproved")
+    return result, tally
 
 
 class SolverCache(Generic[Inst, Solver]):
