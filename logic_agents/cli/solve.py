@@ -86,7 +86,7 @@ def _solve_one(args: argparse.Namespace, spec: GameSpec, puzzle: Puzzle[Any, Any
                console: Console) -> None:
     started = time.perf_counter()
     tally = None
-    result: Answer[Any]
+    result: Answer[object]
     if args.certify:
         result, tally = solved_certified(
             lambda: puzzle.solve(instance, args.unique, args.solver), args.checker,

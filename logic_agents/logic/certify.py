@@ -138,7 +138,10 @@ def check_claim(formula: Sequence[Sequence[int]], assumptions: Sequence[int],
                        words)
 
 
-def _checker(name: str) -> Any:
+Check = Callable[[list[list[int]], list[list[int]]], tuple[bool, str]]  # (formula, steps)
+
+
+def _checker(name: str) -> Check:
     """The check function of checker `name`: (formula, steps) -> (accepted, words)."""
     if name not in CHECKERS:
         raise UsageError(f"unknown proof checker {name!r}; choose one of {', '.join(CHECKERS)}")
@@ -191,9 +194,10 @@ def _clause_words(clause: object) -> str:
 
 @dataclass
 class Tally:
-    """What a `certifying` block certified.
+    """What certifying counted, and with which checker.
 
-    Its claims, those certified, the proofs' lemmas and the checker's CPU time.
+    Claims, those certified, the proofs' lemmas, the checker's CPU time: a game's, a
+    `certifying` block's, or one solver's own.
     """
 
     checker: str = DEFAULT_CHECKER
@@ -230,25 +234,35 @@ def certifying_now() -> Tally | None:
 class Certified:
     """A PySAT solver whose every UNSAT answer is certified as it is given (see the module).
 
-    `claims` counts its UNSAT answers, `certified` those the checker accepted (all of them:
-    a rejection raises), `lemmas` the proofs' sizes and `check_s` the checker's CPU time.
+    Its `tally` counts them: the UNSAT answers (`claims`), those the checker accepted (all of
+    them: a rejection raises), the proofs' lemmas and the checker's CPU time.
     """
 
     def __init__(self, name: str, checker: str = DEFAULT_CHECKER, tally: Tally | None = None):
         """A solver `name` (proof logging on where it holds under assumptions).
 
-        Its claims are counted in `tally` too (a `certifying` block's).
+        Its claims are counted in `tally` (a game's, a `certifying` block's; one of its own
+        by default), whose checker checks them.
         """
         from pysat.solvers import Solver
 
-        _checker(checker)  # an unknown checker refused now, not at the first claim
-        self.name, self.checker = name, checker
+        self.tally = tally if tally is not None else Tally(checker)
+        self.checker = self.tally.checker
+        _checker(self.checker)  # an unknown checker refused now, not at the first claim
+        self.name = name
         self.own = name in OWN_PROOF
         self._solver: Any = Solver(name=name, with_proof=True) if self.own else Solver(name=name)
         self.given: list[list[int]] = []
-        self.claims = self.certified = self.lemmas = 0
-        self.check_s = 0.0
-        self.tally = tally
+
+    @property
+    def claims(self) -> int:
+        """The UNSAT answers counted in its tally."""
+        return self.tally.claims
+
+    @property
+    def certified(self) -> int:
+        """Those the checker accepted."""
+        return self.tally.certified
 
     def add_clause(self, clause: Iterable[int]) -> None:
         """The clause, kept for the checker."""
@@ -288,23 +302,17 @@ class Certified:
         """Check the last UNSAT answer's claim; UncertifiedClaim when it is rejected."""
         core = self._solver.get_core() if assumptions else None
         failed = sorted(set(core if core is not None else assumptions), key=abs)
-        self.claims += 1
+        tally = self.tally
+        tally.claims += 1
         proof = (parse_proof(self._solver.get_proof() or (), f"{self.name}'s proof")
                  if self.own else recheck(self.given, failed))
         certificate = check_claim(self.given, failed, proof, self.checker)
-        self.lemmas += certificate.lemmas
-        self.check_s += certificate.check_s
-        tally = self.tally
-        if tally is not None:
-            tally.claims += 1
-            tally.lemmas += certificate.lemmas
-            tally.check_s += certificate.check_s
+        tally.lemmas += certificate.lemmas
+        tally.check_s += certificate.check_s
         if not certificate.accepted:
             raise UncertifiedClaim(f"{self.name} answered unsatisfiable under "
                                    f"{len(failed)} assumptions, and {certificate.words}")
-        self.certified += 1
-        if tally is not None:
-            tally.certified += 1
+        tally.certified += 1
 
     def append_formula(self, clauses: Iterable[Iterable[int]]) -> None:
         """Each clause, kept for the checker."""
@@ -348,14 +356,10 @@ def recheck(formula: Sequence[Sequence[int]], assumptions: Sequence[int]) -> Pro
 
     UncertifiedClaim where the re-check finds a model: the answer it re-checks was wrong.
     """
-    from pysat.solvers import Solver
-
-    with Solver(name=RECHECK_SOLVER, with_proof=True,
-                bootstrap_with=[*formula, *([a] for a in assumptions)]) as again:
-        if again.solve():
-            raise UncertifiedClaim(f"a re-check on {RECHECK_SOLVER} found a model: the "
-                                   "unsatisfiable answer was wrong")
-        return parse_proof(again.get_proof() or (), f"{RECHECK_SOLVER}'s proof")
+    lines = _proved([*formula, *([a] for a in assumptions)], [[]],
+                    f"a re-check on {RECHECK_SOLVER} found a model: the unsatisfiable answer "
+                    "was wrong")
+    return parse_proof(lines, f"{RECHECK_SOLVER}'s proof")
 
 
 def prove_literals(formula: Sequence[Sequence[int]], literals: Sequence[int]) -> list[str]:
@@ -365,16 +369,27 @@ def prove_literals(formula: Sequence[Sequence[int]], literals: Sequence[int]) ->
     check_proof_file reads back). UncertifiedClaim where a literal does not follow (the
     verdict it stands for was wrong).
     """
+    lines = _proved(formula, [[-literal] for literal in literals],
+                    "a literal does not follow from the formula: the verdict it stands for "
+                    "was wrong")
+    return [*lines, f"{PROVES} {len(literals)} literal(s), a unit clause each",
+            *(f"{literal} 0" for literal in literals)]
+
+
+def _proved(formula: Sequence[Sequence[int]], questions: Sequence[Sequence[int]],
+            wrong: str) -> list[str]:
+    """The proof lines of a fresh CaDiCaL 1.9.5 that answered UNSAT under each question.
+
+    Each of `questions` is a list of assumptions; UncertifiedClaim (`wrong`) where one has a
+    model.
+    """
     from pysat.solvers import Solver
 
     with Solver(name=RECHECK_SOLVER, with_proof=True, bootstrap_with=list(formula)) as solver:
-        for literal in literals:
-            if solver.solve(assumptions=[-literal]):
-                raise UncertifiedClaim(f"the literal {literal} does not follow from the "
-                                       "formula: the verdict it stands for was wrong")
-        lines = list(solver.get_proof() or ())
-    return [*lines, f"{PROVES} {len(literals)} literal(s), a unit clause each",
-            *(f"{literal} 0" for literal in literals)]
+        for assumed in questions:
+            if solver.solve(assumptions=list(assumed)):
+                raise UncertifiedClaim(wrong)
+        return list(solver.get_proof() or ())
 
 
 def check_proof_file(formula: Sequence[Sequence[int]], proof: Proof,

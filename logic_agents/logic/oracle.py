@@ -32,7 +32,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from logic_agents.errors import SolverError, UncertifiedClaim
-from logic_agents.logic.certify import Certified
+from logic_agents.logic.certify import Tally
 from logic_agents.logic.ids import Formula, Lit
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.names import DEFAULT_SOLVER
@@ -64,7 +64,7 @@ class SatOracle:
         *,
         time_budget: float | None = None,
         shuffle: int | str | None = None,
-        certify: str | None = None,
+        certify: Tally | None = None,
     ):
         """An oracle over `kb` (a new, empty one by default) on a PySAT solver.
 
@@ -74,8 +74,8 @@ class SatOracle:
             time_budget: seconds per call, past which a call answers None (interruptible
                 solvers only).
             shuffle: a seed under which the solver sees the formula renumbered (luck).
-            certify: a proof checker's name (logic.certify.CHECKERS): every UNSAT answer,
-                and so every verdict it rests on, is certified as it is given.
+            certify: a logic.certify.Tally (a proof checker and its counts): every UNSAT
+                answer, and so every verdict it rests on, is certified as it is given.
 
         Raises:
             SolverError: a time budget on a solver that cannot be interrupted.
@@ -96,7 +96,6 @@ class SatOracle:
         self._scoped: list[int] = []  # selectors of the open scopes, assumed in every solve
         self._solver, self._shuffle = open_solver(self.solver_name, shuffle=shuffle,
                                                   certify=certify)
-        self.certify = certify
         self._explainer: Any = None  # made on the first explain
         self.sync()
 
@@ -224,16 +223,6 @@ class SatOracle:
         """`lit` as the claim that it holds (`D_3_4 holds`, `~D_3_4 holds`)."""
         value = self._lit(lit)
         return f"{'~' if value < 0 else ''}{self.kb.name(abs(value))} holds"
-
-    @property
-    def certificates(self) -> tuple[int, int]:
-        """(claims, certified): the UNSAT answers given so far, and those certified."""
-        solver = self._solver
-        found = getattr(solver, "_solver", solver) if not isinstance(solver, Certified) \
-            else solver
-        if isinstance(found, Certified):
-            return found.claims, found.certified
-        return 0, 0
 
     def satisfiable(self) -> bool:
         """Whether the KB has a model (a time-out says no)."""

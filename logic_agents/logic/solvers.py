@@ -8,7 +8,8 @@ Concepts:
   LOGIC_AGENTS_SHUFFLE=N in the environment (every oracle the process makes, the k-th with
   seed "N:k"), so any command or benchmark can be run again with other luck.
 - NOT_INTERRUPTIBLE: the solvers a time budget cannot interrupt.
-- open_solver(..., certify=CHECKER): every UNSAT answer certified (logic.certify).
+- open_solver(..., certify=TALLY): every UNSAT answer certified (logic.certify), counted in
+  the Tally, whose checker checks it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from logic_agents.errors import SolverError, UnknownName
-from logic_agents.logic.certify import Certified, certifying_now
+from logic_agents.logic.certify import Certified, Tally, certifying_now
 from logic_agents.logic.names import SOLVERS
 from logic_agents.logic.renumber import Renumbered, environment_shuffle
 
@@ -41,20 +42,21 @@ def check_solver_name(name: str, *, incremental: bool = True) -> str:
 
 def open_solver(name: str, *, shuffle: int | str | None = None,
                 options: dict[str, int] | None = None,
-                certify: str | None = None) -> tuple[Any, random.Random | None]:
+                certify: Tally | None = None) -> tuple[Any, random.Random | None]:
     """A PySAT solver, and its renumbering's random source or None.
 
     The name is checked (Kissat refused), the solver's own options are set before any
     clause (CaDiCaL's `configure`), and it is renumbered (Renumbered) under `shuffle` or
-    LOGIC_AGENTS_SHUFFLE. With `certify` (a proof checker's name) every UNSAT answer is
-    certified as it is given (logic.certify.Certified, under the renumbering). SatOracle
+    LOGIC_AGENTS_SHUFFLE. With `certify` (a logic.certify.Tally: a checker and its counts),
+    or inside a `certifying` block, every UNSAT answer is certified as it is given
+    (logic.certify.Certified, under the renumbering). SatOracle
     opens its solver here; a game that hands a solver raw clauses (the Undead seen core) does
     too.
     """
     solver: Any  # pysat is untyped
-    tally = certifying_now()  # a `certifying` block certifies every solver opened in it
-    if certify is not None or tally is not None:
-        solver = Certified(check_solver_name(name), certify or tally.checker, tally)  # type: ignore[union-attr]
+    tally = certify or certifying_now()  # a `certifying` block certifies every solver in it
+    if tally is not None:
+        solver = Certified(check_solver_name(name), tally=tally)
     else:
         solver = Solver(name=check_solver_name(name))
     if options:

@@ -29,7 +29,7 @@ from logic_agents.world.values import Answer
 
 Status = Literal["unique", "multiple", "solved", "unsat"]
 Sol = TypeVar("Sol")  # a puzzle's solution
-Answered = TypeVar("Answered", bound="Answer[Any]")  # what a game's solve answers
+Answered = TypeVar("Answered", bound="Answer[object]")  # what a game's solve answers
 Inst = TypeVar("Inst")  # a puzzle's instance
 
 

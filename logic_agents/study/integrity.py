@@ -5,7 +5,8 @@ above the game's best agent, and nothing told the teacher. The hint reads the su
 source as text (`ast.parse`, never run, at most MAX_SOURCE bytes) and says when the class it
 names adds nothing of its own to an agent of logic-agents:
 
-- it *is* one: `from logic_agents.games.GAME.agents import SomeAgent as Agent`;
+- it *is* one: an agent class of logic-agents imported under the submission's class name
+  (`from ... import SomeAgent as Agent`);
 - it *subclasses* one and defines no method (a `pass`, a docstring, a `name = ...`);
 - it *wraps* one: every method it defines only hands the call on, to `super()` or to an
   attribute (`return self.inner.act(observation)`).

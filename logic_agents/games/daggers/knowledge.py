@@ -31,6 +31,7 @@ from logic_agents.games.daggers.encode import (
     frontier,
 )
 from logic_agents.games.daggers.world import DaggersAction, DaggersObservation, probe
+from logic_agents.logic.certify import Tally
 from logic_agents.logic.kb import KnowledgeBase
 from logic_agents.logic.oracle import SatOracle, Verdict
 from logic_agents.logic.query import Query
@@ -100,21 +101,16 @@ class DaggersKB:
         self.queries = 0
         self.skipped_clues = 0  # the sympy route's clues past its size guard
         self.proofs: dict[Cell, Why] = {}
-        self.certify = certify  # a proof checker: every UNSAT answer certified (logic.certify)
-        self._tallied = (0, 0)  # the claims and certificates of the oracles closed already
+        # with a proof checker, every UNSAT answer of the game's oracles certified, counted
+        self.tally = Tally(certify) if certify is not None else None
 
     def _oracle(self, kb: KnowledgeBase) -> SatOracle:
-        return SatOracle(kb, self.solver, certify=self.certify)
-
-    def _tally(self, oracle: SatOracle) -> None:
-        claims, certified = oracle.certificates
-        self._tallied = (self._tallied[0] + claims, self._tallied[1] + certified)
+        return SatOracle(kb, self.solver, certify=self.tally)
 
     @property
     def certificates(self) -> tuple[int, int]:
         """(claims, certified) of the game so far: the UNSAT answers its verdicts rest on."""
-        claims, certified = self.oracle.certificates if self.oracle is not None else (0, 0)
-        return self._tallied[0] + claims, self._tallied[1] + certified
+        return (0, 0) if self.tally is None else (self.tally.claims, self.tally.certified)
 
     def close(self) -> None:
         if self.oracle is not None:
@@ -151,16 +147,12 @@ class DaggersKB:
             with self._oracle(kb) as oracle:
                 verdicts = {c: oracle.verdict(dagger_key(c)) for c in frontier}
                 self._report(obs, oracle, verdicts)
-                self._tally(oracle)
             return verdicts
         if not self.incremental:
             kb = KnowledgeBase(card_encoding=self.card_encoding)
             DaggersEncoder(kb).update(obs)
             with self._oracle(kb) as oracle:
-                try:
-                    return self._ask(oracle, obs, frontier, {}, {})
-                finally:
-                    self._tally(oracle)
+                return self._ask(oracle, obs, frontier, {}, {})
         if self.oracle is None:
             self.oracle = self._oracle(self.kb)
         return self._ask(self.oracle, obs, frontier, self.encoder.about, self.encoder.cell_of)
