@@ -25,8 +25,11 @@ Concepts:
   above it changes nothing). A solver whose own proof holds under assumptions (CaDiCaL,
   Lingeling: OWN_PROOF) is asked for it; any other (Glucose, whose proofs under
   assumptions were rejected on 20 of 29 claims measured; MiniSat, which logs none) gets
-  a certified re-check on CaDiCaL 1.9.5 (RECHECK_SOLVER). A proof the checker rejects
-  raises UncertifiedClaim: a loud failure, never a quiet pass.
+  a certified re-check on CaDiCaL 1.9.5 (RECHECK_SOLVER). The checker is first shown only
+  the clauses and lemmas the claim rests on (logic.trim: a verified checker is slow, and a
+  game's claims rest on a handful of its clauses); where that part does not check, the
+  whole. A proof the checker rejects raises UncertifiedClaim: a loud failure, never a quiet
+  pass.
 - certifying(checker): a block in which every solver logic.solvers opens is Certified, its
   claims counted in a Tally (solve and generate certify a game's own solving so).
 - prove_literals(formula, literals) / check_proof_file(formula, proof): a file's proof, as
@@ -44,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from logic_agents.errors import DependencyNotInstalled, FormatError, UncertifiedClaim, UsageError
+from logic_agents.logic.trim import Trimmer
 
 CHECKERS = ("drup", "dratify")
 DEFAULT_CHECKER = "drup"
@@ -252,7 +256,12 @@ class Certified:
         self.name = name
         self.own = name in OWN_PROOF
         self._solver: Any = Solver(name=name, with_proof=True) if self.own else Solver(name=name)
-        self.given: list[list[int]] = []
+        self.trimmer = Trimmer()  # the clauses given, kept for the checker (and trimmed)
+
+    @property
+    def given(self) -> list[tuple[int, ...]]:
+        """The clauses the solver was given, in its own numbering."""
+        return self.trimmer.clauses
 
     @property
     def claims(self) -> int:
@@ -267,7 +276,7 @@ class Certified:
     def add_clause(self, clause: Iterable[int]) -> None:
         """The clause, kept for the checker."""
         lits = list(clause)
-        self.given.append(lits)
+        self.trimmer.add(lits)
         self._solver.add_clause(lits)
 
     def add_clauses(self, clauses: Iterable[Iterable[int]], top: int | None = None) -> None:
@@ -304,15 +313,63 @@ class Certified:
         failed = sorted(set(core if core is not None else assumptions), key=abs)
         tally = self.tally
         tally.claims += 1
-        proof = (parse_proof(self._solver.get_proof() or (), f"{self.name}'s proof")
-                 if self.own else recheck(self.given, failed))
-        certificate = check_claim(self.given, failed, proof, self.checker)
+        certificate = self._checked(failed)
         tally.lemmas += certificate.lemmas
-        tally.check_s += certificate.check_s
         if not certificate.accepted:
             raise UncertifiedClaim(f"{self.name} answered unsatisfiable under "
                                    f"{len(failed)} assumptions, and {certificate.words}")
         tally.certified += 1
+
+    def _checked(self, failed: list[int]) -> Certificate:
+        """The checker's word on the claim under `failed`: the first certificate it accepts.
+
+        First the few clauses propagation finds the claim rests on (most of a game's claims
+        need no lemma); then the solver's proof, trimmed, then whole; a proof-logging
+        solver's whole proof (every claim's lemmas so far, some derived under assumptions
+        since dropped) rejected, a fresh solver's proof of this claim alone. The last
+        word, accepted or not, is the answer: nothing is taken on the trimmer's word.
+        """
+        found = self._trimmed_check(failed, Proof([]))
+        if found is not None and found.accepted:
+            return found
+
+        def own() -> Proof:
+            return parse_proof(self._solver.get_proof() or (), f"{self.name}'s proof")
+
+        def fresh() -> Proof:
+            return recheck(self.given, failed)
+
+        certificate = found
+        for proof_of in (own, fresh) if self.own else (fresh,):
+            proof = proof_of()
+            certificate = self._trimmed_check(failed, proof)
+            if certificate is None or not certificate.accepted:
+                certificate = self._check(self.given, failed, proof)
+            if certificate.accepted:
+                return certificate
+        assert certificate is not None  # the re-check always yields a certificate
+        return certificate
+
+    def _trimmed_check(self, failed: list[int], proof: Proof) -> Certificate | None:
+        """The checker's word on the part of the formula and proof the claim rests on.
+
+        None where the trimmer finds no such part (propagation with the proof's lemmas does
+        not refute the assumptions).
+        """
+        part = self.trimmer.core(failed, proof.lemmas)
+        if part is None:
+            return None
+        clauses, lemmas = part
+        given = self.given
+        return self._check([given[i] for i in clauses], failed,
+                           Proof([proof.lemmas[j] for j in lemmas]))
+
+    def _check(self, formula: Sequence[Sequence[int]], failed: list[int],
+               proof: Proof) -> Certificate:
+        """check_claim, its time counted in the tally."""
+        certificate = check_claim(formula, failed, proof, self.checker)
+        self.tally.check_s += certificate.check_s
+        return certificate
 
     def append_formula(self, clauses: Iterable[Iterable[int]]) -> None:
         """Each clause, kept for the checker."""
