@@ -40,7 +40,7 @@ def failed_result(spec: GameSpec, instance: Instance, agent: str, seed: int,
         frames=failure.frames)
 
 
-CERTIFICATES = ("claims", "certified")  # an agent's counters under --certify (logic.certify)
+CERTIFICATES = ("claims", "certified", "lemmas")  # an agent's counters under --certify (logic.certify)
 
 
 def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult,
@@ -80,7 +80,8 @@ def print_result(args: argparse.Namespace, spec: GameSpec, result: EpisodeResult
                   f"{escape(words)}, {result.time_s:.3f}s")
     if "claims" in result.stats:  # --certify: what the proved moves rested on, checked
         console.print(f"certified: {result.stats.get('certified', 0)} of "
-                      f"{result.stats['claims']} UNSAT answers its proved moves rest on")
+                      f"{result.stats['claims']} UNSAT answers its proved moves rest on "
+                      f"(proofs of {result.stats.get('lemmas', 0):,} lemmas)")
     stopped = about.get("stopped", "")
     if stopped and not result.won and not failed:
         console.print(f"{escape(printable(result.agent))} stopped at its {escape(stopped)} "

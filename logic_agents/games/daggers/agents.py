@@ -199,11 +199,12 @@ class SatAgent(DaggersAgent):
         }
 
     def _certificates(self) -> Counters:
-        """With --certify: the UNSAT answers its proved moves rest on, and those certified."""
+        """With --certify: the UNSAT answers its proved moves rest on, those certified, and
+        the lemmas of the proofs the checker was shown."""
         if self.certify is None or self._knowledge is None:
             return {}
-        claims, certified = self._knowledge.certificates
-        return {"claims": claims, "certified": certified}
+        claims, certified, lemmas = self._knowledge.certificates
+        return {"claims": claims, "certified": certified, "lemmas": lemmas}
 
     def act(self, obs: DaggersObservation) -> DaggersAction | None:
         """aima's KB-agent loop: single-point moves, then TELL and ASK, then ACT."""

@@ -108,9 +108,11 @@ class DaggersKB:
         return SatOracle(kb, self.solver, certify=self.tally)
 
     @property
-    def certificates(self) -> tuple[int, int]:
-        """(claims, certified) of the game so far: the UNSAT answers its verdicts rest on."""
-        return (0, 0) if self.tally is None else (self.tally.claims, self.tally.certified)
+    def certificates(self) -> tuple[int, int, int]:
+        """(claims, certified, lemmas) of the game so far: the UNSAT answers its verdicts rest
+        on, those the checker accepted, and the lemmas of the proofs it checked."""
+        tally = self.tally
+        return (0, 0, 0) if tally is None else (tally.claims, tally.certified, tally.lemmas)
 
     def close(self) -> None:
         if self.oracle is not None:
