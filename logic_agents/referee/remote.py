@@ -374,4 +374,5 @@ def _why(record: Record) -> Why:
             raise ValueError("odds are numbers")
         checked_odds[(int(r), int(c))] = float(p)
     return Why(text, [(int(r), int(c)) for r, c in cells], checked_odds,
-                record.get("guess") is True, record.get("path") is True)
+               record.get("guess") is True, record.get("path") is True,
+               record.get("proved") is True)

@@ -78,27 +78,30 @@ class Why(str):
 
     `cells` (row, column) of the proof, `odds` {(row, column): probability} weighed at a
     guess, `guess` (not proven), `path` (the cells are a route in order, which a viewer draws
-    as a line: Ooze's plan).
+    as a line: Ooze's plan), `proved` (the move is claimed a logical consequence of the
+    rules and what was seen: the referee checks it against the hidden state, world.runner).
     """
 
     cells: tuple[tuple[int, int], ...]
     odds: dict[tuple[int, int], float]
     guess: bool
     path: bool
+    proved: bool
 
     def __new__(cls, text: str, cells: Iterable[Sequence[int]] = (),
                 odds: dict[tuple[int, int], float] | None = None, guess: bool = False,
-                path: bool = False) -> Why:
+                path: bool = False, proved: bool = False) -> Why:
         """A reason: its words, and what a viewer highlights (see the class)."""
         why = super().__new__(cls, text)
         why.cells = tuple([(int(r), int(c)) for r, c in cells])  # a list: half a genexpr's cost
         why.odds = dict(odds) if odds else {}
         why.guess = guess
         why.path = path
+        why.proved = proved
         return why
 
     def to_json(self) -> Record:
-        """The reason as a trace records it: text, and cells, odds, guess, path if set."""
+        """The reason as a trace records it: text, and cells, odds, guess, path, proved if set."""
         record: Record = {"text": str(self)}
         if self.cells:
             record["cells"] = [list(c) for c in self.cells]
@@ -108,6 +111,8 @@ class Why(str):
             record["guess"] = True
         if self.path:
             record["path"] = True
+        if self.proved:
+            record["proved"] = True
         return record
 
     @classmethod
@@ -116,7 +121,7 @@ class Why(str):
         record = record or {}
         return cls(record.get("text", ""), record.get("cells", ()),
                    {(r, c): p for r, c, p in record.get("odds", ())}, bool(record.get("guess")),
-                   bool(record.get("path")))
+                   bool(record.get("path")), bool(record.get("proved")))
 
 
 def why_record(why: object) -> Record | None:

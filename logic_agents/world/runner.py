@@ -247,6 +247,8 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int |
         clock.last_why = why  # for on_step: the agent's why is read once, guarded
         if trace is not None:
             trace.step(action, observation, reward, terminated, truncated, why=why)
+        if getattr(why, "proved", False) is True:
+            _check_claim(world, agent, action, why, clock, step)
         if on_step is not None:
             on_step(observation, action, reward)
         if terminated:
@@ -255,6 +257,27 @@ def _play(world: AnyWorld, agent: Seated, seed: int | None, seed_of_agent: int |
         if truncated:
             state.outcome = Outcome.TRUNCATED
             return
+
+
+def _check_claim(world: AnyWorld, agent: Seated, action: object, why: object, clock: Calls,
+                 step: int) -> None:
+    """A move its agent claims proved, checked against the hidden state the world keeps.
+
+    The board contradicts it: an `UnsoundClaim` of the agent's (its knowledge base is not
+    faithful to the rules, whatever a proof checker said of its reasoning), with what the
+    agent says the claim rested on (its `explain_claim(action)`: the minimal set of its KB's
+    formulas, for satx), or the move's own words.
+    """
+    contradicts = getattr(world, "contradicts", None)
+    if not callable(contradicts):
+        return
+    refuted = clock.world(lambda: contradicts(action), step=step)
+    if refuted is None:
+        return
+    rested = clock.call("explain_claim", lambda: agent.explain_claim(action), step=step)
+    words = str(rested) if isinstance(rested, str) and rested else str(why)
+    raise AgentFailed(clock.agent, "act", "UnsoundClaim",
+                      _short(f"{refuted}; the claim rested on: {words}"), step=step)
 
 
 def safe_repr(value: object) -> str:

@@ -4,7 +4,8 @@ Concepts:
 - Agent (world.core): what an author writes, two members, reset(seed) and act(observation).
 - Seated: the whole contract the runner and a player process call, with the optional members
   declared: `name`, `why` (the reason for the last move, or None), `stats()` (counters),
-  `close()` (free what the episode held). An agent in a player process (referee.remote's
+  `close()` (free what the episode held), `explain_claim(action)` (what a move claimed proved
+  rested on, asked only when the hidden state refutes it). An agent in a player process (referee.remote's
   RemoteAgent) implements it itself.
 - Seat: any agent object, wrapped once where it enters the referee's hands (run_episode, a
   player process), supplying the defaults an author left out: name = the object's own `name`
@@ -84,6 +85,13 @@ class Seated(ABC):
         """The counters of the episode, name -> number (checked by the runner)."""
         return {}
 
+    def explain_claim(self, action: Any) -> object:
+        """What a move claimed proved rested on, in words (asked once the board refutes it).
+
+        None by default, and for an agent in a player process (its words travel in `why`).
+        """
+        return None
+
     def close(self) -> None:
         """Free what the episode held (by default, there is nothing to free)."""
         return None
@@ -118,6 +126,11 @@ class Seat(Seated):
     def why(self) -> object:
         """The agent's `why`, or None when it keeps none."""
         return getattr(self.agent, "why", None)
+
+    def explain_claim(self, action: Any) -> object:
+        """The agent's `explain_claim(action)`, or None when it has none."""
+        explain = getattr(self.agent, "explain_claim", None)
+        return explain(action) if callable(explain) else None
 
     def stats(self) -> object:
         """The agent's `stats()`, or {} when it keeps none."""

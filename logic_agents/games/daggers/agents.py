@@ -221,7 +221,7 @@ class SatAgent(DaggersAgent):
         """Nothing is provable: satx probes at random (prob overrides this)."""
         return self._random_probe(obs)
 
-    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str | Why]]:
+    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, Why]]:
         """Tell the KB `obs`, ask it to decide the frontier; the proven moves and why."""
         started = time.perf_counter()
         self.knowledge.tell(obs)
@@ -230,15 +230,31 @@ class SatAgent(DaggersAgent):
         moves = []
         proofs = self.knowledge.proofs
         for cell, verdict in verdicts.items():
-            if verdict is Verdict.FALSE:
-                self.proved_safe += 1
-                why = proofs.get(cell, f"SAT test {self.queries}: proved safe")
-                moves.append((DaggersAction("probe", cell), why))
-            elif verdict is Verdict.TRUE:
+            if verdict is Verdict.UNKNOWN:
+                continue
+            dagger = verdict is Verdict.TRUE
+            if dagger:
                 self.proved_dagger += 1
-                why = proofs.get(cell, f"SAT test {self.queries}: proved dagger")
-                moves.append((DaggersAction("flag", cell), why))
+            else:
+                self.proved_safe += 1
+            # the move is claimed proved: the referee checks it against the hidden board
+            found = proofs.get(cell)
+            why = Why(found if found is not None else
+                      f"SAT test {self.queries}: proved {'dagger' if dagger else 'safe'}",
+                      found.cells if found is not None else (), proved=True)
+            moves.append((DaggersAction("flag" if dagger else "probe", cell), why))
         return moves
+
+    def explain_claim(self, action: DaggersAction) -> str | None:
+        """What a proved move rested on: the minimal set of the KB's formulas, as told.
+
+        The referee asks it when the hidden board refutes the move (world.runner), before
+        the knowledge base is told anything newer.
+        """
+        if self._knowledge is None or action.kind not in ("probe", "flag"):
+            return None
+        found = self._knowledge.explain_verdict(action.cell, action.kind == "flag")
+        return None if found is None else str(found)
 
 
 AGENTS: dict[str, Callable[..., DaggersAgent]] = {

@@ -101,6 +101,7 @@ class DaggersKB:
         self.queries = 0
         self.skipped_clues = 0  # the sympy route's clues past its size guard
         self.proofs: dict[Cell, Why] = {}
+        self.asked: list[Cell] = []  # the cells the last decide was asked about
         # with a proof checker, every UNSAT answer of the game's oracles certified, counted
         self.tally = Tally(certify) if certify is not None else None
 
@@ -143,6 +144,7 @@ class DaggersKB:
             raise RuntimeError("DaggersKB.decide before any tell(observation)")
         self.queries += 1
         self.proofs = {}
+        self.asked = list(frontier)
         if self.encoding == "sympy":  # two questions per cell, on a KB rebuilt from sympy
             kb, skipped = encode_naive(obs)
             self.skipped_clues += skipped
@@ -198,17 +200,45 @@ class DaggersKB:
         if not self.explain:
             return
         for cell, verdict in verdicts.items():
-            if verdict is Verdict.UNKNOWN:
-                continue
-            key = oracle.kb.literal(dagger_key(cell))
-            found = oracle.explain(key if verdict is Verdict.TRUE else -key)
-            what = "a dagger" if verdict is Verdict.TRUE else "safe"
-            if found is None:  # an interior cell: the total alone decides it
-                self.proofs[cell] = Why(f"{cell} is {what}: {count_words or 'the total'}")
-                continue
-            words = [about.get(f, count_words if str(f).startswith("Implies(SEL") else str(f))
-                     for f in found.formulas]
-            words = list(dict.fromkeys(w for w in words if w))
-            cells = dict.fromkeys(cell_of[f] for f in found.formulas if f in cell_of)
-            self.proofs[cell] = Why(f"{cell} is {what}: " + ", ".join(words)
-                                    + ("" if found.minimal else " (not minimised)"), cells)
+            if verdict is not Verdict.UNKNOWN:
+                self.proofs[cell] = self._why(oracle, cell, verdict, about, cell_of, count_words)
+
+    @staticmethod
+    def _why(oracle: SatOracle, cell: Cell, verdict: Verdict, about: Mapping[object, str],
+             cell_of: Mapping[object, Cell], count_words: str, shown: bool = False) -> Why:
+        """The minimal set of told formulas that decides `cell`, in words, under the open
+        scopes (the total's window, where it was asked under one).
+
+        With `shown`, each formula as told (sympy's text) after its words: what a wrong
+        formula says is then in sight, not only what it was told for.
+        """
+        key = oracle.kb.literal(dagger_key(cell))
+        found = oracle.explain(key if verdict is Verdict.TRUE else -key)
+        what = "a dagger" if verdict is Verdict.TRUE else "safe"
+        if found is None:  # an interior cell: the total alone decides it
+            return Why(f"{cell} is {what}: {count_words or 'the total'}")
+        words = [about.get(f, count_words if str(f).startswith("Implies(SEL") else str(f))
+                 + (f" [{f}]" if shown and f in about else "") for f in found.formulas]
+        words = list(dict.fromkeys(w for w in words if w))
+        cells = dict.fromkeys(cell_of[f] for f in found.formulas if f in cell_of)
+        return Why(f"{cell} is {what}: " + ", ".join(words)
+                   + ("" if found.minimal else " (not minimised)"), cells)
+
+    def explain_verdict(self, cell: Cell, dagger: bool) -> Why | None:
+        """What the last decide's verdict on `cell` rested on: the minimal set of formulas.
+
+        Asked after the fact (the referee asks it of a claim the board refutes): the scope of
+        the total's window is opened again as decide opened it. None where the KB keeps no
+        oracle to ask (the rebuilding routes) or no longer decides the cell so.
+        """
+        oracle, obs = self.oracle, self.obs
+        if oracle is None or obs is None or not self.asked:
+            return None
+        verdict = Verdict.TRUE if dagger else Verdict.FALSE
+        about, cell_of = self.encoder.about, self.encoder.cell_of
+        if not self.global_count:
+            return self._why(oracle, cell, verdict, about, cell_of, "", shown=True)
+        window = count_window(oracle.kb, obs, self.asked)
+        with oracle.scoped(*window.formulas()):
+            return self._why(oracle, cell, verdict, about, cell_of,
+                             window.words(obs.total_daggers), shown=True)

@@ -115,7 +115,7 @@ class ProbAgent(SatAgent):
         self.last_odds: DaggerOdds | None = None
         super().__init__(explain=explain, **options)
 
-    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, str | Why]]:
+    def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, Why]]:
         """The certain cells, once the single-point passes stall. The exact odds are needed
         for the guess anyway, and they are complete as SAT's verdicts are (a cell is proved
         safe exactly when no consistent placement puts a dagger on it: tests/games/daggers/
@@ -148,23 +148,24 @@ class ProbAgent(SatAgent):
         return cells
 
     def _certain_moves(self, odds: DaggerOdds, decided: list[Cell]
-                       ) -> list[tuple[DaggersAction, str | Why]]:
-        """The cells the odds decide (`decided`), as moves with their reasons."""
+                       ) -> list[tuple[DaggersAction, Why]]:
+        """The cells the odds decide (`decided`), as moves with their reasons (claimed
+        proved: the referee checks them against the hidden board)."""
         inside = set(odds.interior_cells)
-        moves: list[tuple[DaggersAction, str | Why]] = []
+        moves: list[tuple[DaggersAction, Why]] = []
         for cell in decided:
             p = odds.exact[cell]
             if p == 0:
                 self.proved_safe += 1
                 moves.append((DaggersAction("probe", cell), Why(
                     f"exact odds: {cell} is safe: none of the {odds.placements} placements "
-                    f"that agree with the clues and the total puts a dagger there")))
+                    f"that agree with the clues and the total puts a dagger there", proved=True)))
             elif p == 1:
                 self.proved_dagger += 1
                 moves.append((DaggersAction("flag", cell), Why(
                     f"exact odds: {cell} is a dagger in all {odds.placements} placements "
                     f"that agree with the clues and the total"
-                    + (" (an interior cell)" if cell in inside else ""))))
+                    + (" (an interior cell)" if cell in inside else ""), proved=True)))
         return moves
 
     _odds: tuple[DaggersObservation, tuple[Evidence, dict[Any, Any], DaggerOdds]] | None

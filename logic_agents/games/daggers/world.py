@@ -187,6 +187,20 @@ class DaggersWorld(WorldBase[DaggersObservation, DaggersAction]):
     def hidden_state(self) -> DaggersMap:
         return self.instance
 
+    def contradicts(self, action: DaggersAction) -> str | None:
+        """What the hidden board says against `action` claimed proved, or None.
+
+        A probe claims its cell safe, a flag claims a dagger there (the referee asks after
+        a move whose why says `proved`: world.runner).
+        """
+        r, c = action.cell
+        dagger = self.instance.token((r, c)) == DAGGER
+        if action.kind == "probe" and dagger:
+            return f"({r}, {c}) was probed as proved safe, but it holds a dagger"
+        if action.kind == "flag" and not dagger:
+            return f"({r}, {c}) was flagged as a proved dagger, but it holds none"
+        return None
+
     # -- the rules, in WorldBase's two hooks ---------------------------------------------------
     def start(self) -> Record:
         h, w = self.instance.height, self.instance.width
