@@ -116,3 +116,29 @@ def test_a_verdict_without_an_unsat_answer_stands_unproved():
         solved_certified(lambda: SolveResult("unique", "x"), "drup", "p")
     found, tally = solved_certified(lambda: SolveResult("multiple", "x", "y"), "drup", "p")
     assert found.status == "multiple" and tally.claims == 0  # its own evidence: two models
+
+
+@pytest.mark.parametrize("game, size", [("sudoku", "9"), ("undead", "5x5"), ("mazes", "5")])
+def test_generate_certifies_each_puzzles_uniqueness(tmp_path, capsys, game, size):
+    assert main(["generate", game, "--size", size, "--count", "2", "--seed", "3", "-o",
+                 str(tmp_path), "--certify", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["puzzles"] == out["certified"] == 2 and out["claims"] >= 2
+    assert main(["generate", game, "--size", size, "--count", "1", "-o", str(tmp_path / "b"),
+                 "--certify", "--checker", "dratify"]) == 0
+    assert "certified: 1 of 1 puzzles unique" in capsys.readouterr().out
+
+
+def test_generate_certify_refuses_a_game_without_puzzles(tmp_path, capsys):
+    assert main(["generate", "daggers", "--count", "1", "-o", str(tmp_path), "--certify"]) == 2
+    assert "no uniqueness to certify" in capsys.readouterr().err
+
+
+def test_generate_certify_fails_loudly_on_a_rejected_proof(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(certify, "check_claim", lambda *a: certify.Certificate(
+        False, 0, "drup", 0.0, "drup rejected the proof at step 1: the empty clause does not "
+        "follow"))
+    assert main(["generate", "sudoku", "--size", "4", "--count", "1", "-o", str(tmp_path),
+                 "--certify"]) != 0
+    err = capsys.readouterr().err
+    assert "drup rejected the proof at step 1" in err and "Traceback" not in err

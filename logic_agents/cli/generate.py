@@ -7,17 +7,23 @@ Every game that declares a generator gets a sub-command with its own flags; the 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from pathlib import Path
+from typing import Any
 
 from logic_agents.cli.common import VERB_HELP, Parser, ParserMaker, add_option, given, limit_flag
-from logic_agents.errors import UsageError
+from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.inputs import lifted_limits
+from logic_agents.ground.shapes import Record
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.referee.clock import process_capped, set_memory_cap
+from logic_agents.solving.puzzle import solved_certified
 from logic_agents.world.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap, kept_note
 from logic_agents.world.options import integer, nonnegative_float
 from logic_agents.world.registry import game_names, games, get_game
-from logic_agents.world.spec import GameSpec, GenerateRequest, Generator
+from logic_agents.world.resolve import resolve
+from logic_agents.world.spec import GameSpec, GenerateRequest, Generator, Puzzle
 
 
 def add_parser(sub: ParserMaker) -> None:
@@ -46,6 +52,13 @@ def common_flags(p: argparse.ArgumentParser) -> None:
                    default=DEFAULT_ITEM_TIME_CAP_S, metavar="S",
                    help="stop when making one instance takes more than S seconds (the ones "
                    f"made before it are kept); 0: no cap (default {DEFAULT_ITEM_TIME_CAP_S:g})")
+    p.add_argument("--certify", action="store_true",
+                   help="certify each written puzzle's uniqueness: the UNSAT answer that no "
+                   "second solution exists, checked by a proof checker sharing no code with "
+                   "the solver (the certify extra)")
+    p.add_argument("--checker", choices=CHECKERS, default=DEFAULT_CHECKER,
+                   help=f"the proof checker of --certify (default: {DEFAULT_CHECKER}, verified "
+                   "in Why3; dratify: pure Python)")
     limit_flag(p)
 
 
@@ -68,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
 def _generate(spec: GameSpec, generator: Generator, own: argparse.Namespace) -> int:
     if own.count < 1:
         raise UsageError("--count must be at least 1")
+    puzzle = spec.get(Puzzle)
+    if own.certify and puzzle is None:
+        raise UsageError(f"{spec.name}'s instances are no puzzles with one solution: "
+                         "--certify has no uniqueness to certify")
     if own.memory_cap and process_capped():
         set_memory_cap(own.memory_cap)
     with item_time_cap(own.time_cap or None):
@@ -75,9 +92,35 @@ def _generate(spec: GameSpec, generator: Generator, own: argparse.Namespace) -> 
             count=own.count, seed=own.seed, output=Path(own.output), force=own.force,
             resume=own.resume, options={o.name: given(own, o.name)
                                         for o in generator.options}))
+    certified = _certified(spec, puzzle, report.files, own.checker) \
+        if own.certify and puzzle is not None else None
     if own.json:
         print(json.dumps({"game": spec.name, "seed": own.seed, "files": report.files,
-                          "kept": report.kept, **report.details}))
+                          "kept": report.kept, **report.details, **(certified or {})}))
     else:
         print(f"wrote {report.made} {report.summary}{kept_note(report.kept)}")
+        if certified is not None:
+            print(f"certified: {certified['certified']} of {certified['puzzles']} puzzles "
+                  f"unique ({certified['claims']} UNSAT answers, {certified['lemmas']:,} "
+                  f"lemmas; {own.checker})")
     return 0
+
+
+def _certified(spec: GameSpec, puzzle: Puzzle[Any, Any], files: list[str],
+               checker: str) -> Record:
+    """Each written puzzle solved again with its uniqueness certified (solve --unique
+    --certify): a puzzle that is not unique is a generator's bug, said so; a rejected proof
+    is UncertifiedClaim. The counts, for the report."""
+    counts = {"puzzles": 0, "certified": 0, "claims": 0, "lemmas": 0}
+    for file in files:
+        for instance in resolve(file, spec, every=True)[1]:
+            result, tally = solved_certified(functools.partial(puzzle.solve, instance, True,
+                                                               None), checker, instance.name)
+            counts["puzzles"] += 1
+            if result.status != "unique":
+                raise LogicAgentsError(f"internal error: {file}: {instance.name} was written "
+                                       f"as a unique puzzle, but it is {result.status}")
+            counts["certified"] += 1
+            counts["claims"] += tally.claims
+            counts["lemmas"] += tally.lemmas
+    return dict(counts)
