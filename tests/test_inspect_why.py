@@ -138,3 +138,43 @@ def test_a_model_that_marks_no_cell_says_how_cells_are_named(capsys, tmp_path):
     said = " ".join(out.split())
     assert code == 0 and "(0 cells marked: no true variable is named by a cell, as " \
         "<KIND>_r<row>c<col>[_v<value>] (0-based) names one; docs/write-a-game.md, `cnf`)" in said
+
+
+def test_why_certify_checks_both_unsat_answers_it_rests_on(capsys, tmp_path):
+    path = tmp_path / "h1.cnf"
+    assert run(capsys, "cnf", "HARD1", "--query", "1", "-o", str(path))[0] == 0
+    for checker in ("drup", "dratify"):
+        code, out, _ = run(capsys, "inspect", str(path), "--why", "D_r2c6", "--certify",
+                           "--checker", checker, "--json")
+        found = json.loads(out)
+        # the file forces it, and the minimal set does: two claims, both certified
+        assert code == 0 and found["forced"] and found["claims"] == found["certified"] == 2
+    code, out, _ = run(capsys, "inspect", str(path), "--why", "D_r2c6", "--certify")
+    assert code == 0 and "certified: 2 of 2 UNSAT answers" in out
+
+
+def test_why_certify_of_an_unsatisfiable_file_and_a_free_variable(capsys, tmp_path):
+    path = tmp_path / "h1.cnf"
+    assert run(capsys, "cnf", "HARD1", "--query", "1", "-o", str(path))[0] == 0
+    text = path.read_text()
+    ids = {n: v for v, n in read_dimacs(path).names.items()}
+    head, _, body = text.partition("\np cnf ")
+    nvars, nclauses = body.split("\n", 1)[0].split()
+    broken = tmp_path / "unsat.cnf"  # the file with r2c6 both a dagger and not
+    broken.write_text(text.replace(f"p cnf {nvars} {nclauses}", f"p cnf {nvars} "
+                                   f"{int(nclauses) + 2}") + f"{ids['D_r2c6']} 0\n-{ids['D_r2c6']} 0\n")
+    code, out, _ = run(capsys, "inspect", str(broken), "--why", "D_r2c6", "--certify", "--json")
+    found = json.loads(out)
+    assert code == 0 and found["value"] is None and found["claims"] == found["certified"] == 1
+
+
+def test_why_certify_fails_loudly_on_a_rejected_proof(capsys, tmp_path, monkeypatch):
+    from logic_agents.logic import certify
+
+    path = tmp_path / "h1.cnf"
+    assert run(capsys, "cnf", "HARD1", "--query", "1", "-o", str(path))[0] == 0
+    monkeypatch.setattr(certify, "check_claim", lambda *a: certify.Certificate(
+        False, 0, "drup", 0.0, "drup rejected the proof at step 1: the empty clause does not "
+        "follow"))
+    code, out, err = run(capsys, "inspect", str(path), "--why", "D_r2c6", "--certify")
+    assert code != 0 and "drup rejected the proof" in err and "Traceback" not in err

@@ -19,7 +19,7 @@ from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER, check_proof_fi
 from logic_agents.logic.dimacs import DimacsFile, read_dimacs, stats
 from logic_agents.logic.names import SOLVERS
 from logic_agents.logic.solvers import check_solver_name
-from logic_agents.logic.why import named_formulas, why_forced
+from logic_agents.logic.why import certify_forced, named_formulas, why_forced
 from logic_agents.world.options import integer
 
 
@@ -40,9 +40,12 @@ def add_parser(sub: ParserMaker) -> None:
     p.add_argument("--check-proof", metavar="FILE.drat", help="check that the DRAT proof "
                    "(text) refutes the file: each lemma follows, and the empty clause at the "
                    "end (any solver's proof; `cnf --proof` writes ours)")
+    p.add_argument("--certify", action="store_true", help="with --why: certify the UNSAT "
+                   "answers the verdict rests on (the file forces NAME, the minimal set does; "
+                   "or the file has no model), each proof checked (the certify extra)")
     p.add_argument("--checker", default=DEFAULT_CHECKER, choices=CHECKERS,
-                   help=f"the proof checker of --check-proof (default: {DEFAULT_CHECKER}, "
-                   "verified in Why3; dratify: pure Python)")
+                   help=f"the proof checker of --check-proof and --certify (default: "
+                   f"{DEFAULT_CHECKER}, verified in Why3; dratify: pure Python)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     limit_flag(p)
     p.set_defaults(run=run)
@@ -51,10 +54,14 @@ def add_parser(sub: ParserMaker) -> None:
 def _why(args: argparse.Namespace, cnf: DimacsFile) -> int:
     solver = check_solver_name(args.solver if args.solver != "cadical195" else "glucose4")
     found = why_forced(cnf, args.why, str(args.file), solver)
+    tally = certify_forced(cnf, found, str(args.file), args.checker) if args.certify else None
     if args.json:
+        certified = {} if tally is None else {"claims": tally.claims,
+                                              "certified": tally.certified,
+                                              "lemmas": tally.lemmas}
         print(json.dumps({"file": str(args.file), "name": found.name, "value": found.value,
                           "forced": found.forced, "formulas": list(found.formulas),
-                          "minimal": found.minimal}))
+                          "minimal": found.minimal, **certified}))
         return 0
     console = make_console()
     if found.value is None:
@@ -67,6 +74,9 @@ def _why(args: argparse.Namespace, cnf: DimacsFile) -> int:
         console.print(f"{escape(found.name)} = {found.value}, forced {by}")
         for text in found.formulas:
             console.print(f"  {escape(text)}")
+    if tally is not None:
+        console.print(f"certified: {tally.certified} of {tally.claims} UNSAT answers "
+                      f"({tally.lemmas:,} lemmas; {tally.checker} {tally.check_s:.3f} s)")
     return 0
 
 

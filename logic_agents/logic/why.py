@@ -7,7 +7,9 @@ unsatisfiable), then finds a minimal set of the named formulas that forces it, a
 SatOracle.explain does: a selector per formula, the unsat core, deletion under a budget.
 Clauses under no `c kb` line (the unit clauses that assume a test's selectors, formulas past
 the comment limit) are background, always present. Explanation is what SatOracle.explain
-answers of a live knowledge base: the same kind of minimal set.
+answers of a live knowledge base: the same kind of minimal set. certify_forced certifies the
+UNSAT answers a verdict rests on (`inspect --why NAME --certify`): that the file forces NAME,
+and that the minimal set does.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from dataclasses import dataclass
 
 from pysat.solvers import Solver
 
-from logic_agents.errors import FormatError, UsageError
+from logic_agents.errors import FormatError, UncertifiedClaim, UsageError
 from logic_agents.ground.inputs import int_or_none
+from logic_agents.logic.certify import RECHECK_SOLVER, Certified, Tally
 from logic_agents.logic.dimacs import DimacsFile
 from logic_agents.logic.ids import Formula
 
@@ -52,6 +55,8 @@ class Forced:
     forced: bool
     formulas: tuple[str, ...] = ()
     minimal: bool = True
+    literal: int = 0  # the forced literal (0: none forced)
+    spans: tuple[tuple[int, int], ...] = ()  # the chosen formulas' clause ranges
 
 
 def named_formulas(cnf: DimacsFile, file: str) -> list[tuple[str, int, int]]:
@@ -113,5 +118,33 @@ def why_forced(cnf: DimacsFile, name: str, file: str = "<cnf>", solver: str = "g
             else:
                 minimal = minimal and result is not None
                 k += 1
-    chosen = tuple(groups[index[s]][0] for s in sorted(core, key=lambda s: index[s]))
-    return Forced(name, value, True, chosen, minimal)
+    order = sorted(index[s] for s in core)
+    return Forced(name, value, True, tuple(groups[i][0] for i in order), minimal, lit,
+                  tuple((groups[i][1], groups[i][2]) for i in order))
+
+
+def certify_forced(cnf: DimacsFile, found: Forced, file: str, checker: str) -> Tally:
+    """The UNSAT answers `found` rests on, each certified (logic.certify).
+
+    The file has no model (value None); or the file with NAME's other value has none
+    (NAME is forced), and so have the clauses under no `c kb` line with the chosen formulas'
+    (the minimal set forces it). UncertifiedClaim where a checker rejects a proof, or an
+    answer it rests on does not hold.
+    """
+    tally = Tally(checker)
+    named = {c for _, a, b in named_formulas(cnf, file) for c in range(a, b)}
+    chosen = {c for a, b in found.spans for c in range(a, b)}
+    questions: list[tuple[list[list[int]], list[int], str]] = []
+    if found.value is None:
+        questions.append((cnf.clauses, [], "the file has no model"))
+    elif found.forced:
+        questions.append((cnf.clauses, [-found.literal], f"the file forces {found.name}"))
+        part = [clause for c, clause in enumerate(cnf.clauses) if c not in named or c in chosen]
+        questions.append((part, [-found.literal], f"the minimal set forces {found.name}"))
+    for clauses, assumed, claim in questions:
+        with Certified(RECHECK_SOLVER, tally=tally) as solver:
+            solver.add_clauses(clauses)
+            if solver.solve(assumed) is not False:
+                raise UncertifiedClaim(f"{file}: {claim}, said --why, but a certifying "
+                                       "solver found a model")
+    return tally
