@@ -240,6 +240,46 @@ def test_the_sat_teachers_labels_are_proofs_over_thousands_of_boards():
     assert taught > 1500 and proofs > 100
 
 
+@pytest.mark.parametrize("checker", [True, "dratify"])
+def test_the_teachers_labels_are_certified(checker):
+    # the same labels as without --certify, every UNSAT answer under them certified
+    plain = lg.SatTeacher(gymnasium.make("logic_agents/Daggers-v0", map="HARD2"))
+    sure = lg.SatTeacher(gymnasium.make("logic_agents/Daggers-v0", map="HARD2"), certify=checker)
+    for seed in range(3):
+        _, told = plain.reset(seed=seed)
+        _, info = sure.reset(seed=seed)
+        for _ in range(20):
+            assert info["proved_safe"] == told["proved_safe"]
+            assert (info["proved_dangerous"] == told["proved_dangerous"]).all()
+            assert info["claims"] == info["certified"] and "claims" not in told
+            if not info["proved_safe"]:
+                break
+            move = info["proved_safe"][0]
+            *_, done, cut, told = plain.step(move)
+            *_, done, cut, info = sure.step(move)
+            if done or cut:
+                break
+        assert info["claims"] > 0
+
+
+def test_a_rejected_proof_under_a_label_raises(monkeypatch):
+    from logic_agents.errors import UncertifiedClaim
+    from logic_agents.logic import certify
+
+    monkeypatch.setattr(certify, "check_claim", lambda *a: certify.Certificate(
+        False, 0, "drup", 0.0, "drup rejected the proof at step 1: the empty clause does not "
+        "follow"))
+    env = lg.SatTeacher(gymnasium.make("logic_agents/Daggers-v0", map="HARD2"), certify=True)
+    with pytest.raises(UncertifiedClaim, match="drup rejected the proof"):
+        for seed in range(5):
+            env.reset(seed=seed)
+
+
+def test_the_teacher_refuses_an_unknown_checker():
+    with pytest.raises(UsageError, match="choose one of drup, dratify"):
+        lg.SatTeacher(gymnasium.make("logic_agents/Daggers-v0"), certify="kissat")
+
+
 def test_the_teacher_needs_a_game_that_proves():
     with pytest.raises(UsageError, match="Proofs"):
         lg.SatTeacher(gymnasium.make("logic_agents/Sudoku-v0"))

@@ -7,6 +7,10 @@ knowledge base proves safe (each a move the mask allows: taking one never loses)
 `info["proved_dangerous"]` a 0/1 array of the board's shape, 1 where a cell is proved to hold
 a dagger. Imitation and curriculum learning can use them as labels; no other Minesweeper env
 gives a proof with its labels.
+
+SatTeacher(env, certify=True) (or a checker's name, logic.certify.CHECKERS) certifies every
+UNSAT answer a label rests on as it is given: a rejected proof raises UncertifiedClaim, never
+a quiet label; `info["claims"]` and `info["certified"]` count the episode's.
 """
 
 from __future__ import annotations
@@ -19,13 +23,15 @@ import numpy as np
 from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.gym.env import GameEnv
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.world.values import Proofs, Prover
 
 
 class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
     """See the module docstring."""
 
-    def __init__(self, env: gymnasium.Env):  # type: ignore[type-arg, unused-ignore]
+    def __init__(self, env: gymnasium.Env,  # type: ignore[type-arg, unused-ignore]
+                 certify: bool | str = False):
         super().__init__(env)
         game = env.unwrapped
         if not isinstance(game, GameEnv):
@@ -36,6 +42,13 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
             raise UsageError(f"{game.spec_of_game.name} proves nothing for a teacher (it has no "
                              "Proofs capability)")
         self.proofs: Proofs[Any, Any] = proofs
+        self.checker = (DEFAULT_CHECKER if certify is True else certify) or None
+        if self.checker is not None:
+            if proofs.certified is None:
+                raise UsageError(f"{game.spec_of_game.name}'s proofs cannot be certified")
+            if self.checker not in CHECKERS:
+                raise UsageError(f"unknown proof checker {self.checker!r}; choose one of "
+                                 f"{', '.join(CHECKERS)}")
         self.prover: Prover[Any, Any] | None = None  # this episode's, told each observation
         self.last: tuple[object, Record] | None = None  # (observation, its labels)
 
@@ -44,7 +57,7 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
         obs = game.observation
         if self.last is not None and self.last[0] is obs:  # a refused index changed nothing
             held = self.last[1]
-            return {**info, "proved_safe": list(held["proved_safe"]),
+            return {**info, **held, "proved_safe": list(held["proved_safe"]),
                     "proved_dangerous": held["proved_dangerous"].copy()}
         dangerous = np.zeros(game.encoding.shape, dtype=np.int8)
         safe: list[int] = []
@@ -60,13 +73,19 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
                 if tile is not None:
                     dangerous[tile] = 1
         labels: Record = {"proved_safe": safe, "proved_dangerous": dangerous}
+        if self.checker is not None and self.prover is not None:
+            claims, certified, _ = self.prover.certificates  # type: ignore[attr-defined]
+            labels.update(claims=claims, certified=certified)
         self.last = (obs, labels)
         return {**info, **labels}
 
     def reset(self, **kwargs: Any) -> tuple[Record, Record]:
         obs, info = self.env.reset(**kwargs)
         self._close_prover()
-        self.prover, self.last = self.proofs.prover(), None
+        certified = self.proofs.certified
+        self.prover = (certified(self.checker) if self.checker is not None and certified
+                       else self.proofs.prover())
+        self.last = None
         return obs, self._taught(info)
 
     def _close_prover(self) -> None:

@@ -88,7 +88,10 @@ class Proofs(Generic[Obs, Act]):
     """What a game's SAT reasoning proves of an observation (a capability).
 
     `prover()` makes a Prover for one episode; a move it proves safe must never lose
-    (tests/test_gym.py checks Daggers' over thousands of boards).
+    (tests/test_gym.py checks Daggers' over thousands of boards). `certified(checker)`, where
+    the game has one, makes a Prover whose every UNSAT answer a proof checker accepts
+    (logic.certify), counting them in its `certificates` (claims, certified, lemmas).
     """
 
     prover: Callable[[], Prover[Obs, Act]]
+    certified: Callable[[str], Prover[Obs, Act]] | None = None

@@ -95,7 +95,7 @@ SPEC = spec.GameSpec(
                   spec.Detection(lambda text, file: 0 if file is None else sniff(text, file)),
                   spec.CnfLegend(LEGEND),
                   spec.Observations(DaggersObservation.to_json, observation_from),
-                  Proofs(DaggersKB)),
+                  Proofs(DaggersKB, lambda checker: DaggersKB(certify=checker))),
 )
 
 __all__ = [
