@@ -393,3 +393,18 @@ def test_the_leaderboard_shows_rank_name_rate_and_errors_at_400_px(tmp_path, wid
     # rank, agent, games, wins, win rate, bar, errors, time-outs
     assert re.search(r'data-fits="true"', dom), dom[-500:]
     assert cells == ("11001010" if width == 400 else "11111111"), cells
+
+
+def test_the_page_marks_each_certified_move_and_its_proofs_size(tmp_path, capsys):
+    page = tmp_path / "hard2.html"
+    assert main(["view", "HARD2", "--agent", "satx", "--certify", "-o", str(page)]) == 0
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
+                                page.read_text(), re.S).group(1))
+    certified = [k for k, f in enumerate(data["frames"]) if "certified" in f]
+    assert certified
+    dom = load(page, certified[-1])
+    marked = re.findall(r'<li[^>]*class="certified[^"]*"[^>]*>', dom)
+    assert len(marked) == len(certified)
+    assert all(re.search(r'data-lemmas="\d+"', li) for li in marked)
+    lemmas = data["frames"][certified[-1]]["certified"]
+    assert f"✓ certified (proofs of {lemmas} lemmas checked)" in dom

@@ -373,6 +373,8 @@ def _why(record: Record) -> Why:
         if isinstance(p, bool) or not isinstance(p, (int, float)):
             raise ValueError("odds are numbers")
         checked_odds[(int(r), int(c))] = float(p)
+    # `certified` is never read: a player's word that its proofs checked is no certificate
+    # (the checker must run in the referee's process, not the agent's)
     return Why(text, [(int(r), int(c)) for r, c in cells], checked_odds,
                record.get("guess") is True, record.get("path") is True,
                record.get("proved") is True)

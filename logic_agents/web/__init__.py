@@ -111,6 +111,8 @@ class _Recorder:
                                  if (i := index(cell)) is not None]
             if why.guess:
                 self.guesses += 1
+            if why.certified is not None:  # a proof checker accepted what the move rests on
+                frame["certified"] = why.certified
         frame["score"] = round(self.score, 6)
         frame["guesses"] = self.guesses
         self.frames.append(frame)

@@ -94,6 +94,12 @@
     li.textContent = f.action;
     li.dataset.step = i + 1;
     if (f.why && frames[i + 1].guesses > frames[i].guesses) li.className = "guess";
+    if (f.certified !== undefined) {
+      // a certified move: every UNSAT answer it rests on came with a proof a checker accepted
+      li.className = "certified";
+      li.dataset.lemmas = f.certified;
+      li.title = `certified: its proofs (${f.certified} lemmas) were checked`;
+    }
     li.addEventListener("click", () => show(i + 1));
     moves.append(li);
   });
@@ -153,6 +159,11 @@
     else {
       const a = document.createElement("span"); a.className = "act"; a.textContent = f.action;
       why.append(a, f.why ? `: ${f.why}` : "");
+      if (f.certified !== undefined) {
+        const c = document.createElement("span"); c.className = "cert";
+        c.textContent = ` ✓ certified (proofs of ${f.certified} lemmas checked)`;
+        why.append(c);
+      }
     }
     slider.value = k;
     for (const li of moves.children) li.classList.toggle("now", +li.dataset.step === k);

@@ -79,7 +79,9 @@ class Why(str):
     `cells` (row, column) of the proof, `odds` {(row, column): probability} weighed at a
     guess, `guess` (not proven), `path` (the cells are a route in order, which a viewer draws
     as a line: Ooze's plan), `proved` (the move is claimed a logical consequence of the
-    rules and what was seen: the referee checks it against the hidden state, world.runner).
+    rules and what was seen: the referee checks it against the hidden state, world.runner),
+    `certified` (the lemmas of the checked proofs the claim rested on: a proof checker
+    accepted each UNSAT answer, logic.certify; None: not certified).
     """
 
     cells: tuple[tuple[int, int], ...]
@@ -87,10 +89,11 @@ class Why(str):
     guess: bool
     path: bool
     proved: bool
+    certified: int | None
 
     def __new__(cls, text: str, cells: Iterable[Sequence[int]] = (),
                 odds: dict[tuple[int, int], float] | None = None, guess: bool = False,
-                path: bool = False, proved: bool = False) -> Why:
+                path: bool = False, proved: bool = False, certified: int | None = None) -> Why:
         """A reason: its words, and what a viewer highlights (see the class)."""
         why = super().__new__(cls, text)
         why.cells = tuple([(int(r), int(c)) for r, c in cells])  # a list: half a genexpr's cost
@@ -98,10 +101,11 @@ class Why(str):
         why.guess = guess
         why.path = path
         why.proved = proved
+        why.certified = certified
         return why
 
     def to_json(self) -> Record:
-        """The reason as a trace records it: text, and cells, odds, guess, path, proved if set."""
+        """The reason as a trace records it: its text, and each mark that is set."""
         record: Record = {"text": str(self)}
         if self.cells:
             record["cells"] = [list(c) for c in self.cells]
@@ -113,6 +117,8 @@ class Why(str):
             record["path"] = True
         if self.proved:
             record["proved"] = True
+        if self.certified is not None:
+            record["certified"] = self.certified
         return record
 
     @classmethod
@@ -121,7 +127,14 @@ class Why(str):
         record = record or {}
         return cls(record.get("text", ""), record.get("cells", ()),
                    {(r, c): p for r, c, p in record.get("odds", ())}, bool(record.get("guess")),
-                   bool(record.get("path")), bool(record.get("proved")))
+                   bool(record.get("path")), bool(record.get("proved")),
+                   _count(record.get("certified")))
+
+
+def _count(value: object) -> int | None:
+    """A recorded count (a whole number, not below 0), or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+        else None
 
 
 def why_record(why: object) -> Record | None:

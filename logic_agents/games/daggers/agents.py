@@ -224,9 +224,13 @@ class SatAgent(DaggersAgent):
     def satisfiability_test(self, obs: DaggersObservation) -> list[tuple[DaggersAction, Why]]:
         """Tell the KB `obs`, ask it to decide the frontier; the proven moves and why."""
         started = time.perf_counter()
+        claims, _, lemmas = self.knowledge.certificates
         self.knowledge.tell(obs)
         verdicts = self.knowledge.decide(frontier(obs))
         self.sat_seconds += time.perf_counter() - started
+        # under --certify, each move of this test rests on its checked proofs: their lemmas
+        now_claims, _, now_lemmas = self.knowledge.certificates
+        certified = now_lemmas - lemmas if now_claims > claims else None
         moves = []
         proofs = self.knowledge.proofs
         for cell, verdict in verdicts.items():
@@ -241,7 +245,8 @@ class SatAgent(DaggersAgent):
             found = proofs.get(cell)
             why = Why(found if found is not None else
                       f"SAT test {self.queries}: proved {'dagger' if dagger else 'safe'}",
-                      found.cells if found is not None else (), proved=True)
+                      found.cells if found is not None else (), proved=True,
+                      certified=certified)
             moves.append((DaggersAction("flag" if dagger else "probe", cell), why))
         return moves
 

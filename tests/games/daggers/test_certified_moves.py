@@ -46,3 +46,20 @@ def test_a_rejected_proof_fails_the_game_in_words(monkeypatch, capsys):
     assert result["error"].startswith("UncertifiedClaim: ~D_"), result["error"]
     assert "drup rejected the proof at step 2" in result["error"]
     assert "(in act() at step" in result["error"]
+
+
+def test_a_certified_games_trace_marks_its_proved_moves(tmp_path, capsys):
+    from logic_agents.web import episode_data
+
+    trace = tmp_path / "hard2.jsonl"
+    assert main(["play", "HARD2", "--agent", "satx", "--certify", "--trace", str(trace),
+                 "--quiet"]) == 0
+    frames = episode_data(trace)["frames"]
+    certified = [f for f in frames if "certified" in f]
+    assert certified and all(isinstance(f["certified"], int) for f in certified)
+    # every move the SAT test proved is certified; a single-point or guessed one is not
+    assert all(("is safe" in f["why"] or "SAT test" in f["why"] or "is a dagger" in f["why"])
+               for f in certified)
+    assert all("certified" not in f for f in frames if f.get("why", "").startswith(
+        ("single point", "random guess")))
+    assert sum(f["certified"] for f in certified) > 0  # and some proof had lemmas

@@ -114,3 +114,9 @@ def test_the_proved_flag_travels_with_a_why():
     assert Why.from_json(why.to_json()).proved
     assert _why(why.to_json()).proved  # as a player process sends it
     assert not _why({"text": "a guess"}).proved
+    sure = Why("(1, 2) is safe", proved=True, certified=7)
+    assert Why.from_json(sure.to_json()).certified == 7
+    for forged in (-1, True, "7"):
+        assert Why.from_json({"text": "x", "certified": forged}).certified is None
+    # a player process's word that its proofs checked is no certificate: never taken
+    assert _why(sure.to_json()).certified is None and _why(sure.to_json()).proved
