@@ -53,7 +53,6 @@ class Core:
     steps: list[Step]  # each lemma in proof order, then the claim
 
 
-
 class Trimmer:
     """A formula, kept clause by clause, that finds the part of it a claim rests on."""
 
