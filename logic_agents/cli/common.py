@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 from logic_agents.errors import AgentOptionError, PluginFault, UsageError
 from logic_agents.ground.inputs import path_exists
 from logic_agents.ground.shapes import Record
+from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.referee import agents as seating
 from logic_agents.referee.clock import DEFAULT_CAPS, DEFAULT_GAME_TIMEOUT_S, DEFAULT_MOVE_TIMEOUT_S, Caps
 from logic_agents.world.budget import DEFAULT_MEMORY_CAP_MIB
@@ -113,6 +114,16 @@ def limit_flag(p: argparse.ArgumentParser) -> None:
                    metavar="MIB", help="the memory the command may take: searches stop at "
                    "MIB (estimated), and each process (this one, a worker, the child that "
                    f"plays) is capped at MIB + 512 MiB (default {DEFAULT_MEMORY_CAP_MIB})")
+
+
+def certify_flags(p: argparse.ArgumentParser, what: str) -> None:
+    """--certify (what it certifies: `what`) and --checker (logic.certify's checkers)."""
+    p.add_argument("--certify", action="store_true",
+                   help=f"{what}, with a proof checker that shares no code with the solver "
+                   "(the certify extra)")
+    p.add_argument("--checker", default=DEFAULT_CHECKER, choices=CHECKERS,
+                   help=f"the proof checker of --certify (default: {DEFAULT_CHECKER}, verified "
+                   "in Why3; dratify: pure Python)")
 
 
 def caps_flags(p: argparse.ArgumentParser) -> None:

@@ -12,11 +12,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from logic_agents.cli.common import VERB_HELP, Parser, ParserMaker, add_option, given, limit_flag
+from logic_agents.cli.common import (
+    VERB_HELP,
+    Parser,
+    ParserMaker,
+    add_option,
+    certify_flags,
+    given,
+    limit_flag,
+)
 from logic_agents.errors import LogicAgentsError, UsageError
 from logic_agents.ground.inputs import lifted_limits
 from logic_agents.ground.shapes import Record
-from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.referee.clock import process_capped, set_memory_cap
 from logic_agents.solving.puzzle import solved_certified
 from logic_agents.world.generated import DEFAULT_ITEM_TIME_CAP_S, item_time_cap, kept_note
@@ -52,13 +59,8 @@ def common_flags(p: argparse.ArgumentParser) -> None:
                    default=DEFAULT_ITEM_TIME_CAP_S, metavar="S",
                    help="stop when making one instance takes more than S seconds (the ones "
                    f"made before it are kept); 0: no cap (default {DEFAULT_ITEM_TIME_CAP_S:g})")
-    p.add_argument("--certify", action="store_true",
-                   help="certify each written puzzle's uniqueness: the UNSAT answer that no "
-                   "second solution exists, checked by a proof checker sharing no code with "
-                   "the solver (the certify extra)")
-    p.add_argument("--checker", choices=CHECKERS, default=DEFAULT_CHECKER,
-                   help=f"the proof checker of --certify (default: {DEFAULT_CHECKER}, verified "
-                   "in Why3; dratify: pure Python)")
+    certify_flags(p, "certify each written puzzle's uniqueness: the UNSAT answer that no "
+                  "second solution exists, its DRAT proof checked")
     limit_flag(p)
 
 

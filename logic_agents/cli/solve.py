@@ -11,10 +11,16 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from logic_agents.cli.common import VERB_HELP, ParserMaker, examples, game_flag, limit_flag
+from logic_agents.cli.common import (
+    VERB_HELP,
+    ParserMaker,
+    certify_flags,
+    examples,
+    game_flag,
+    limit_flag,
+)
 from logic_agents.errors import LogicAgentsError
 from logic_agents.ground.output import make_console
-from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
 from logic_agents.logic.solvers import check_solver_name
 from logic_agents.solving.puzzle import solved_certified
 from logic_agents.world.detect import detect_game
@@ -38,13 +44,8 @@ def add_parser(sub: ParserMaker) -> None:
                    help="also prove uniqueness (a second solution is shown if there is one)")
     p.add_argument("--solver", default=None, metavar="NAME",
                    help="PySAT solver (default: the game's, as measured)")
-    p.add_argument("--certify", action="store_true",
-                   help="check the DRAT proof of every UNSAT answer the verdict rests on (no "
-                   "solution, no second solution), with a checker that shares no code with "
-                   "the solver (the certify extra)")
-    p.add_argument("--checker", default=DEFAULT_CHECKER, choices=CHECKERS,
-                   help=f"the proof checker of --certify (default: {DEFAULT_CHECKER}, verified "
-                   "in Why3; dratify: pure Python)")
+    certify_flags(p, "check the DRAT proof of every UNSAT answer the verdict rests on (no "
+                  "solution, no second solution)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
     limit_flag(p)
     p.set_defaults(run=run)
