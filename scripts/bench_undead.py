@@ -31,11 +31,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import write_report  # noqa: E402
 
-from logic_agents.games.undead.board import is_solution, load_entries  # noqa: E402
+from logic_agents.games.undead.board import is_solution  # noqa: E402
 from logic_agents.games.undead.encode import (  # noqa: E402
     COUNTING_ENCODINGS,
     UndeadSolver,
 )
+from logic_agents.games.undead.files import load_entries  # noqa: E402
 from logic_agents.games.undead.generate import generate_puzzles  # noqa: E402
 from logic_agents.games.undead.search import METHODS, Budget  # noqa: E402
 
