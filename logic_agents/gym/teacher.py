@@ -24,7 +24,7 @@ from logic_agents.errors import UsageError
 from logic_agents.ground.shapes import Record
 from logic_agents.gym.env import GameEnv
 from logic_agents.logic.certify import CHECKERS, DEFAULT_CHECKER
-from logic_agents.world.values import Proofs, Prover
+from logic_agents.world.values import CertifyingProver, Proofs, Prover
 
 
 class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
@@ -50,6 +50,7 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
                 raise UsageError(f"unknown proof checker {self.checker!r}; choose one of "
                                  f"{', '.join(CHECKERS)}")
         self.prover: Prover[Any, Any] | None = None  # this episode's, told each observation
+        self.certifying: CertifyingProver[Any, Any] | None = None  # the prover, when certifying
         self.last: tuple[object, Record] | None = None  # (observation, its labels)
 
     def _taught(self, info: Record) -> Record:
@@ -73,8 +74,8 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
                 if tile is not None:
                     dangerous[tile] = 1
         labels: Record = {"proved_safe": safe, "proved_dangerous": dangerous}
-        if self.checker is not None and self.prover is not None:
-            claims, certified, _ = self.prover.certificates  # type: ignore[attr-defined]
+        if self.certifying is not None:
+            claims, certified, _ = self.certifying.certificates
             labels.update(claims=claims, certified=certified)
         self.last = (obs, labels)
         return {**info, **labels}
@@ -83,15 +84,16 @@ class SatTeacher(gymnasium.Wrapper):  # type: ignore[misc, unused-ignore]
         obs, info = self.env.reset(**kwargs)
         self._close_prover()
         certified = self.proofs.certified
-        self.prover = (certified(self.checker) if self.checker is not None and certified
-                       else self.proofs.prover())
+        self.certifying = (certified(self.checker) if self.checker is not None and certified
+                           else None)
+        self.prover = self.certifying or self.proofs.prover()
         self.last = None
         return obs, self._taught(info)
 
     def _close_prover(self) -> None:
         if self.prover is not None:
             self.prover.close()
-            self.prover = None
+            self.prover = self.certifying = None
 
     def close(self) -> None:
         self._close_prover()

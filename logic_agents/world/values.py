@@ -83,6 +83,15 @@ class Prover(Protocol[Obs_contra, Act_co]):
         ...
 
 
+class CertifyingProver(Prover[Obs_contra, Act_co], Protocol[Obs_contra, Act_co]):
+    """A Prover whose every UNSAT answer a proof checker accepts (logic.certify)."""
+
+    @property
+    def certificates(self) -> tuple[int, int, int]:
+        """(claims, certified, lemmas) of the episode so far."""
+        ...
+
+
 @dataclass(frozen=True)
 class Proofs(Generic[Obs, Act]):
     """What a game's SAT reasoning proves of an observation (a capability).
@@ -94,4 +103,4 @@ class Proofs(Generic[Obs, Act]):
     """
 
     prover: Callable[[], Prover[Obs, Act]]
-    certified: Callable[[str], Prover[Obs, Act]] | None = None
+    certified: Callable[[str], CertifyingProver[Obs, Act]] | None = None
