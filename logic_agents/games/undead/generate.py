@@ -3,17 +3,21 @@
 Concepts:
 - random_layout: mirrors with the real game's density (each cell a mirror with chance 2/5,
   `\\` or `/` alike), redrawn until 48-78% of the cells hold monsters, as the real game does.
-- Repair (repair.py): random monsters give clues; the layout's one incremental solver looks
-  for a second solution, the cells where two differ are redrawn, and givens are the last
-  resort. The rounds shrink as boards grow (redraw_rounds_for): each costs a SAT call that
-  grows with the board.
+- Placing (placing.py): monsters placed the real game's way, line of sight by line of
+  sight, each sight's clue pair picking out its monsters, until the game's `filling` cells
+  are left to random monsters (easy 2; normal min(W+H, cells/2); tricky max(W+H, cells/2);
+  no level: as normal). What is placed the game's deduction decides, so only the random
+  cells are left to make unique.
+- Repair (repair.py): from a placed start, the layout's one incremental solver looks for a
+  second solution, the cells where two differ are redrawn, and givens are the last resort.
+  The rounds shrink as boards grow (redraw_rounds_for): each costs a SAT call that grows
+  with the board. Tricky puzzles and puzzles with no level are made so.
 - Difficulty: the real game's own rating (difficulty.rate: easy / normal / tricky by how far
   its line-of-sight deduction reaches). With a difficulty, layouts are redrawn until a
   puzzle is rated exactly that; none found in `attempts` layouts is an error, never a puzzle
-  of another level. Easy ones are drawn the game's way round (rated.draw_rated): the game's
-  deduction decides them, which proves them unique, so they need no SAT repair (normal and
-  tricky ones drawn so took twice the repair's time at 7x7: the passes run to the end on
-  every redraw).
+  of another level. Easy and normal ones are drawn the game's way round (rated.draw_rated:
+  placed, then the game's deduction decides them, which proves them unique, with no SAT
+  repair); a normal one is placed last sight first, so that the deduction needs more passes.
 - Game-sized boards (each side at least 3, at most 54 cells, as the game allows) never leave
   the game's Solve button a guess over more than GAME_SEARCH_LIMIT combinations, whatever
   the difficulty: such a puzzle is redrawn. `game=True` refuses other sizes and keeps only
@@ -21,7 +25,8 @@ Concepts:
   (acceptance.game_problem: sight lengths, monster counts); the sight lengths, which need
   no monster, are tested on the layout before any SAT call (acceptance.sight_problem).
 - propagation_share: the share of the empty cells that unit propagation alone fixes while the
-  `logic` agent fills the puzzle (at each stall one cell is placed by entailment); reported
+  `logic` agent fills the puzzle (at each stall one cell is placed by entailment);
+  GeneratedPuzzle.share computes it when asked, and `generate undead --share` reports it
   beside the rating.
 - generate_puzzles(width, height, count, seed, difficulty): reproducible for a seed.
 """
@@ -34,6 +39,7 @@ import re
 import time
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from logic_agents._version import __version__
@@ -46,8 +52,9 @@ from logic_agents.games.undead.board import (
     clues_of,
     format_game_id,
 )
-from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating
+from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, paths_on
 from logic_agents.games.undead.layout import LayoutSolver
+from logic_agents.games.undead.placing import game_filling, placed_solution
 from logic_agents.games.undead.rated import draw_rated
 from logic_agents.games.undead.repair import (
     propagation_share,
@@ -61,19 +68,31 @@ from logic_agents.world.generated import LineFile, streamed
 from logic_agents.world.spec import GenerateReport, GenerateRequest, Generator
 
 MIN_MONSTER_SHARE, MAX_MONSTER_SHARE = 0.48, 0.78
-# the largest board `generate` makes without --no-limits: 30x30 takes about 20 s and 370 MB
-# on a 2-core machine, 40x40 over 60 s and 1 GB (docs/BENCHMARKS.md)
+# the largest board `generate` makes without --no-limits: memory binds, not time (the
+# layout's solver holds a unary counter per sight): 30x30 took 3 s and 550 MB on a 2-core
+# machine, 40x40 9 s and 1.1 GB, 50x50 34 s and 2.9 GB (docs/BENCHMARKS.md)
 GENERATE_CELLS = 1_300
 @dataclass
 class GeneratedPuzzle:
     puzzle: UndeadPuzzle
     solution: str
-    share: float  # propagation_share
     rounds: int  # monster redraws used
     givens: int
     seconds: float
     attempts: int  # layouts tried (difficulty misses and search spaces over the limit)
     rating: Rating | None = None  # the game's rating (game-sized boards and asked levels)
+
+    @cached_property
+    def share(self) -> float:
+        """propagation_share, on a solver of its own (with no learnt clauses, so the share is
+        the same whatever made the puzzle). Computed when first asked, and not counted in
+        `seconds`: building the layout's solver cost more than making an easy 7x7 puzzle."""
+        grid = "".join(ch if ch in "LR" else EMPTY for ch in self.puzzle.grid)
+        layout = LayoutSolver(self.puzzle.width, self.puzzle.height, grid)
+        try:
+            return propagation_share(self.puzzle, self.solution, layout)
+        finally:
+            layout.close()
 
 
 def game_size_problem(width: int, height: int) -> str | None:
@@ -114,9 +133,9 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
     if width * height > GENERATE_CELLS and not limits_lifted():
         raise GenerationError(
             f"a {width}x{height} board has {width * height:,} cells; boards over "
-            f"{GENERATE_CELLS:,} take minutes and gigabytes each to make unique (40x40: over a "
-            "minute and 1 GB, 50x50: 1.7 GB in its first 10 s, on a 2-core machine), so they "
-            "are refused; --no-limits tries anyway (under --time-cap and --memory-cap)")
+            f"{GENERATE_CELLS:,} take minutes and gigabytes as they grow (40x40: 9 s and "
+            "1.1 GB, 50x50: 34 s and 2.9 GB, on a 2-core machine), so they are refused; "
+            "--no-limits tries anyway (under --time-cap and --memory-cap)")
     if difficulty is not None and difficulty not in LEVELS:
         raise GenerationError(f"unknown difficulty {difficulty!r}; choose one of "
                               f"{', '.join(LEVELS)}")
@@ -136,8 +155,9 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
         rating: Rating | None
         layout: LayoutSolver | None = None
         try:
-            if difficulty == "easy":
-                # the game's deduction first: unique with no SAT call when it decides every cell
+            if difficulty in ("easy", "normal"):
+                # placed the game's way, the game's deduction first: unique with no SAT call
+                # when it decides every cell
                 drawn = draw_rated(width, height, grid, sights, rng, difficulty)
                 if drawn is None:
                     continue
@@ -145,7 +165,13 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
                                                     drawn.rating)
             else:
                 layout = LayoutSolver(width, height, grid)
-                found = repaired_and_rated(layout, rng, redraw_rounds, rated, difficulty)
+                # the repair starts from monsters placed the game's way, all but the game's
+                # `filling` cells decided by its deduction, so it has only those to repair
+                start = placed_solution(grid, paths_on(sights, [0] * len(sights)), rng,
+                                        game_filling(difficulty, width, height,
+                                                     len(layout.cells)))
+                found = repaired_and_rated(layout, rng, redraw_rounds, rated, difficulty,
+                                           start="".join(start))
                 if found is None:  # pragma: no cover - the givens always make it unique
                     continue
                 puzzle, solution, rounds, rating = found
@@ -156,20 +182,13 @@ def generate_puzzle(width: int, height: int, rng: random.Random, difficulty: str
             if game and rating is not None and game_problem(puzzle, solution,
                                                              rating.level or "tricky"):
                 continue
-            # a solver without learnt clauses, so the share is the same whatever the repair
-            # went through: the repair's encoding on a new solver, or a drawn puzzle's layout
-            fresh = layout.fresh() if layout is not None else LayoutSolver(width, height, grid)
-            try:
-                share = propagation_share(puzzle, solution, fresh)
-            finally:
-                fresh.close()
         finally:
             if layout is not None:
                 layout.close()
         puzzle = UndeadPuzzle(width, height, puzzle.counts, puzzle.grid, puzzle.clues,
                               name or f"{width}x{height}", level=difficulty)
         assert clues_of(width, height, solution) == puzzle.clues
-        return GeneratedPuzzle(puzzle, solution, share, rounds, len(puzzle.givens),
+        return GeneratedPuzzle(puzzle, solution, rounds, len(puzzle.givens),
                                time.perf_counter() - started, attempt, rating)
     wanted = f"rated {difficulty}" if difficulty else "the game can solve without a long guess"
     raise GenerationError(f"no {width}x{height} puzzle {wanted} in {attempts} layouts; "
@@ -222,12 +241,16 @@ OPTIONS = (
     Option("game", bool, None, "only puzzles the real game could have made: refuse sizes it "
            "refuses (each side at least 3, at most 54 cells) and apply its generator's own "
            "acceptance tests (sight lengths and monster counts per level)"),
+    Option("share", bool, None, "also report, for each puzzle, the share of its empty cells "
+           "that unit propagation fixes while the `logic` agent fills it (a solver built for "
+           "each puzzle: it costs more than making an easy one)"),
 )
 
 
 def _run(request: GenerateRequest) -> GenerateReport:
     opt_difficulty = request.options.get("difficulty")
     opt_game = bool(request.options.get("game"))
+    opt_share = bool(request.options.get("share"))
     opt_size = request.need("size")
     width, height = opt_size
     if opt_game and (problem := game_size_problem(width, height)):
@@ -251,7 +274,8 @@ def _run(request: GenerateRequest) -> GenerateReport:
         f"unique {width}x{height} Undead puzzles to {path} in {sum(seconds):.2f}s (max "
         f"{max(seconds):.2f}s per puzzle; {sum(g.givens for g in made)} givens in all)",
         {"puzzles": [{"name": g.puzzle.name, "id": format_game_id(g.puzzle),
-                      "share_propagated": round(g.share, 4), "redraws": g.rounds,
+                      "share_propagated": round(g.share, 4) if opt_share else None,
+                      "redraws": g.rounds,
                       "rating": g.rating.level if g.rating else None,
                       "passes": g.rating.passes if g.rating else None,
                       "open_cells": g.rating.open_cells if g.rating else None,

@@ -9,15 +9,16 @@ Concepts:
 - When cells stay open, the level is normal (fewer than TRICKY_OPEN_CELLS) or tricky, if
   the puzzle is unique: one call of the seen core (encode.solve: Minicard's native
   cardinality on game-sized boards, a fraction of a millisecond) says so.
-- draw_rated(width, height, grid, sights, rng, level): random monsters on a mirror layout;
-  while the puzzle is not unique or not rated `level`, the cells the deduction leaves open
-  are drawn again (up to DRAW_ROUNDS times; a level of easy stops the passes at
-  EASY_PASSES). The layout's sights and paths are traced once; a redraw recounts the clues
-  only (board.clues_of on those sights). generate.generate_puzzle asks it for easy
-  puzzles: at 7x7 the SAT repair with one solver per layout, and a rating of every
-  repaired puzzle, took 0.24 s a puzzle there; this takes about 20 ms. At normal and
-  tricky it measured twice the repair's time (about 130 against 70 ms): there the passes
-  run to the end on every redraw (docs/BENCHMARKS.md, "Undead beside the real game").
+- draw_rated(width, height, grid, sights, rng, level): monsters placed the game's way on a
+  mirror layout (placing.placed_solution: the game's `filling` for the level; a normal one
+  placed last sight first); while the puzzle is not unique or not rated `level`, the cells
+  the deduction leaves open are drawn again, or, when it decides every cell at another
+  level, the monsters are placed again (up to DRAW_ROUNDS times; a level of easy stops the
+  passes at EASY_PASSES). The layout's sights and paths are traced once; a redraw recounts
+  the clues only (board.clues_of on those sights). generate.generate_puzzle asks it for
+  easy and normal puzzles. Drawn at random instead of placed, easy ones grew from 22 ms at
+  7x7 to none in 120 s at 11x11, and normal ones took twice the SAT repair's time; placed,
+  both take milliseconds to 15x15 (docs/BENCHMARKS.md, "Undead generation at every level").
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from logic_agents.games.undead.difficulty import (
     with_clues,
 )
 from logic_agents.games.undead.encode import solve
+from logic_agents.games.undead.placing import game_filling, placed_solution
 from logic_agents.games.undead.sight import Sight
 
 DRAW_ROUNDS = 30  # redraws of one layout before another is drawn (1 in 10 easy ones ran out)
@@ -57,8 +59,10 @@ def draw_rated(width: int, height: int, grid: str, sights: Sequence[Sight],
     """A unique puzzle the game rates `level` on the layout `grid` (whose `sights` are
     given), or None when `rounds` redraws did not make one (see the module docstring)."""
     cells = [i for i, ch in enumerate(grid) if ch == EMPTY]
-    solution = [ch if ch != EMPTY else rng.choice(MONSTERS) for ch in grid]
     skeleton = paths_on(sights, [0] * len(sights))
+    filling = game_filling(level, width, height, len(cells))
+    # a normal puzzle that every pass decides is placed last sight first (placing.py)
+    solution = placed_solution(grid, skeleton, rng, filling, reverse=level == "normal")
     cap = EASY_PASSES if level == "easy" else None
     for round_ in range(rounds + 1):
         puzzle = puzzle_from_solution(width, height, "".join(solution), sights=sights)
@@ -70,9 +74,12 @@ def draw_rated(width: int, height: int, grid: str, sights: Sequence[Sight],
         open_cells = [c for c in cells if possible[c] not in DECIDED]
         if not open_cells:
             rated = "easy" if passes <= EASY_PASSES else "normal"
-            if rated != level:
-                return None  # every cell decided: a redraw has nothing to aim at
-            return RatedDraw(puzzle, "".join(solution), Rating(rated, passes, 0, 1), round_)
+            if rated == level:
+                return RatedDraw(puzzle, "".join(solution), Rating(rated, passes, 0, 1), round_)
+            # every cell decided at another level: a redraw has nothing to aim at, so the
+            # monsters are placed again
+            solution = placed_solution(grid, skeleton, rng, filling, reverse=level == "normal")
+            continue
         if level != "easy" and solve(puzzle).status == "unique":
             rated = "normal" if len(open_cells) < TRICKY_OPEN_CELLS else "tricky"
             space = prod(bin(possible[c]).count("1") for c in open_cells)

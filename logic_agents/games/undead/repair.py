@@ -124,13 +124,13 @@ def unique_after_repair(width: int, height: int, layout: LayoutSolver, rng: rand
 
 
 def repaired_and_rated(layout: LayoutSolver, rng: random.Random, redraw_rounds: int,
-                        rated: bool, difficulty: str | None,
+                        rated: bool, difficulty: str | None, start: str | None = None,
                         ) -> tuple[UndeadPuzzle, str, int, Rating | None] | None:
-    """A unique puzzle on the layout, rated when `rated`. When it is not rated `difficulty`,
+    """A unique puzzle on the layout, rated when `rated`, repaired from `start` (monsters
+    drawn at random when None). When it is not rated `difficulty`,
     up to LAYOUT_TRIES times on the same layout and solver: the cells the game's deduction
     leaves open are drawn again (a tenth of the cells when it leaves none), and the puzzle
     is repaired again. The last one is returned whatever its level."""
-    start: str | None = None
     for _ in range(LAYOUT_TRIES if difficulty else 1):
         made = unique_after_repair(layout.width, layout.height, layout, rng, redraw_rounds,
                                     start=start)
