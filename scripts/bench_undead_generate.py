@@ -32,23 +32,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import p95, write_report  # noqa: E402
+from build_peers import build_undead_peer  # noqa: E402
 
 from logic_agents.games.undead.board import parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
 from logic_agents.games.undead.encode import UndeadSolver  # noqa: E402
 from logic_agents.games.undead.generate import generate_puzzle  # noqa: E402
 
-HARNESS = ROOT / "scripts" / "peers" / "undead_peer.c"
 LETTERS = {"easy": "e", "normal": "n", "tricky": "t"}
-
-
-def build_peer(source: Path, into: Path) -> Path:
-    """The harness compiled against an sgt-puzzles checkout (its C files in `source`)."""
-    binary = into / "undead_peer"
-    files = [str(source / name) for name in ("nullfe.c", "misc.c", "malloc.c", "random.c")]
-    subprocess.run(["cc", "-O2", "-w", "-I", str(source), "-o", str(binary), str(HARNESS),
-                    *files, "-lm"], check=True)
-    return binary
 
 
 def load() -> str:
@@ -174,7 +165,7 @@ def main() -> int:
         parser.error("give --sgt-src DIR (an sgt-puzzles checkout) or --peer BIN")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        peer = args.peer or build_peer(args.sgt_src, Path(tmp))
+        peer = args.peer or build_undead_peer(args.sgt_src, Path(tmp))
         sizes = [int(s) for s in args.sizes.split(",") if s]
         levels = [s for s in args.levels.split(",") if s]
         parts = [("Every level, beside the game's generator",

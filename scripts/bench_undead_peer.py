@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _report import p95, write_report  # noqa: E402
+from build_peers import build_undead_peer  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -54,18 +55,8 @@ from logic_agents.games.undead.files import load_entries  # noqa: E402
 from logic_agents.games.undead.generate import generate_puzzle  # noqa: E402
 from logic_agents.games.undead.repair import unique_with_givens  # noqa: E402
 
-HARNESS = ROOT / "scripts" / "peers" / "undead_peer.c"
 SEVEN = [ROOT / "maps" / "undead" / "7x7de.tsv", ROOT / "maps" / "undead" / "7x7dn.tsv"]
 LEVELS = {"easy": "e", "normal": "n", "tricky": "t"}
-
-
-def build_peer(source: Path, into: Path) -> Path:
-    """The harness compiled against an sgt-puzzles checkout (its C files in `source`)."""
-    binary = into / "undead_peer"
-    files = [str(source / name) for name in ("nullfe.c", "misc.c", "malloc.c", "random.c")]
-    subprocess.run(["cc", "-O2", "-w", "-I", str(source), "-o", str(binary), str(HARNESS),
-                    *files, "-lm"], check=True)
-    return binary
 
 
 def load() -> str:
@@ -329,7 +320,7 @@ def main() -> int:
         return 0
     if not (args.sgt_src or args.peer):
         parser.error("name the game's sources (--sgt-src DIR) or its built harness (--peer)")
-    peer = Path(args.peer) if args.peer else build_peer(Path(args.sgt_src),
+    peer = Path(args.peer) if args.peer else build_undead_peer(Path(args.sgt_src),
                                                         Path(tempfile.mkdtemp()))
     if args.make_boards:
         make_boards(peer, args.make_boards, args.board_count, "issue42", args.draw_limit)

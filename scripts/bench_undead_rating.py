@@ -66,7 +66,8 @@ def generated(count: int, seed: int, peer: str | None) -> str:
         mine = []
         for k, (w, h) in enumerate(SIZES):
             share = count // len(SIZES) + (k < count % len(SIZES))
-            mine += list(iter_puzzles(w, h, share, seed, level, game=True))
+            if share:  # a count under the number of sizes leaves the last sizes out
+                mine += list(iter_puzzles(w, h, share, seed, level, game=True))
         made += [(level, g) for g in mine]
         secs = [g.seconds for g in mine]
         lines.append(f"| {level} | {len(mine)} | {statistics.median(secs):.3f} | "

@@ -3,8 +3,9 @@
 For each `python scripts/NAME.py ...` command in BENCHMARKS.md: the script is in the
 repository, it imports and answers `--help` (one ImportError once hid a whole benchmark),
 and every flag the command was written with is one the script (or the sub-command it
-names) still takes. That the files a command names are in the repository, and its first
-measurement on a tiny input, are the rest of item 3, still open.
+names) still takes; and every file it reads is in the repository, or is a peer that
+scripts/build_peers.py builds into PEERS (or another checkout, OLD, for a before and after).
+A first measurement of each command on a tiny input is the rest of item 3, still open.
 """
 
 from __future__ import annotations
@@ -60,3 +61,65 @@ def test_a_recorded_command_parses_as_written(script):
             flag = word.split("=")[0]
             if flag.startswith("--"):
                 assert flag in taken, f"`{script} {' '.join(argv)}`: {flag} is no flag of it"
+
+
+# inputs a recorded command reads that the repository does not ship, and why (a missing file
+# found here is a finding: ship it, or say here why it cannot be)
+NOT_SHIPPED = {
+    "top1465.txt": "Stertenbrink's 1465 hardest Sudoku: in no data folder this project was "
+                   "given, so not shipped (docs/BENCHMARKS.md says where it was read from)",
+}
+# what scripts/build_peers.py builds, under PEERS
+BUILT_PEERS = ("PEERS/undead_peer", "PEERS/undead_rate", "PEERS/sgt/",
+               "PEERS/tdoku/libtdoku.so", "PEERS/msp/MineSweeperSolver/mss")
+
+
+WRITES = ("--out", "-o", "--make-boards", "--make-uniform")
+# what one recorded command writes and another reads (bench_pyperf.py's -o, then its table)
+WRITTEN = {word for argvs in COMMANDS.values() for argv in argvs
+           for before, word in zip(["", *argv], argv) if before in WRITES}
+
+
+def _inputs(argv: list[str]) -> list[str]:
+    """The words of a command that name files it reads (not what --out writes)."""
+    out = []
+    for before, word in zip(["", *argv], argv):
+        if before in WRITES or word.startswith("-"):
+            continue
+        if "/" in word or re.search(r"\.(txt|tsv|json|map)$", word):
+            out.append(word)
+    return out
+
+
+@pytest.mark.parametrize("script", sorted(COMMANDS))
+def test_a_recorded_command_reads_only_what_the_repository_ships_or_builds(script):
+    for argv in COMMANDS[script]:
+        for word in _inputs(argv):
+            if word.startswith("OLD"):
+                continue  # another checkout of this repository, for a before and after
+            if word.startswith("PEERS/"):
+                assert word.startswith(BUILT_PEERS), f"`{script}`: {word} is built by nothing"
+                continue
+            assert (ROOT / word).exists() or word in NOT_SHIPPED or word in WRITTEN, \
+                f"`{script} {' '.join(argv)}` reads {word}, which is not in the repository"
+
+
+def test_every_peer_a_command_names_is_one_the_build_script_makes():
+    text = (ROOT / "scripts" / "build_peers.py").read_text()
+    for peer in BUILT_PEERS:
+        assert peer.removeprefix("PEERS/").rstrip("/") in text
+
+
+@pytest.mark.parametrize("argv,words", [
+    ([], "name at least one checkout"),
+    (["--sgt", "/nonexistent-checkout"], "no such folder"),
+    (["--tdoku", "docs"], "is not a checkout of tdoku"),
+    (["--sgt", "docs"], "is not a checkout of sgt-puzzles"),
+])
+def test_the_peer_build_refuses_what_it_cannot_build_in_one_line(argv, words, tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_peers.py"), *argv,
+                           "--into", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and words in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not any(tmp_path.iterdir())  # nothing half-built

@@ -28,6 +28,15 @@
  *       reads IDs, one per line; for each runs the game's solve_game REPEAT times (10 by
  *       default) and prints "OK<TAB>SOLUTION<TAB>CPU_SECONDS_PER_SOLVE" or
  *       "FAIL<TAB>REASON<TAB>CPU_SECONDS_PER_SOLVE". SOLUTION is W*H letters of G V Z L R.
+ *   undead_peer rate        (or the same binary called as undead_rate, with no arguments)
+ *       reads IDs, one per line; for each runs the acceptance tests of the game's generator
+ *       (new_game_desc): the iterative solver to a fixed point from the givens, its pass
+ *       count, then, unless it solved the board, the brute force; and prints
+ *       "LEVEL PASSES OPEN SPACE": LEVEL as new_game_desc would grade it (easy, normal,
+ *       tricky; inconsistent, unsolved or bad-id otherwise), PASSES the iterative passes,
+ *       OPEN the cells it left undecided, SPACE the product of their possibilities (what
+ *       the brute force walks through; 1 when it does not run). This is the RATER of
+ *       scripts/bench_undead_rating.py and scripts/bench_undead_givens.py.
  */
 #ifndef ANDROID_ARROWS_LEFT
 #define ANDROID_ARROWS_LEFT 0 /* the Android port's (chrisboyle/sgtpuzzles) key layout */
@@ -206,12 +215,81 @@ static int solve(int repeat)
     return 0;
 }
 
+/* One ID graded as new_game_desc grades a drawn puzzle (the loop before "Determine puzzle
+ * difficulty level"); the givens of a board with givens start decided, as in solve_game. */
+static void rate_one(char *line)
+{
+    char *colon = strchr(line, ':');
+    if (!colon) { printf("bad-id 0 0 0\n"); return; }
+    *colon = '\0';
+    game_params *params = default_params();
+    decode_params(params, line);
+    if (validate_params(params, true) && params->w * params->h <= 54) {
+        printf("bad-id 0 0 0\n"); free_params(params); return;
+    }
+    if (validate_desc(params, colon + 1)) {
+        printf("bad-id 0 0 0\n"); free_params(params); return;
+    }
+    game_state *state = new_game(NULL, params, colon + 1);
+    int n = state->common->num_total;
+    int *old_guess = snewn(n, int);
+    for (int p = 0; p < n; p++)
+        old_guess[p] = state->guess[p] = state->common->fixed[p] ? state->guess[p] : 7;
+    int depth = 0, open = 0;
+    bool solved_iterative = false, inconsistent = false, solved_bruteforce = false;
+    while (true) {
+        bool no_change = true;
+        solved_iterative = solve_iterative(state, state->common->paths);
+        depth++;
+        for (int p = 0; p < n; p++) {
+            if (state->guess[p] != old_guess[p]) no_change = false;
+            old_guess[p] = state->guess[p];
+            if (state->guess[p] == 0) inconsistent = true;
+        }
+        if (solved_iterative || no_change) break;
+    }
+    double space = 1;
+    if (!solved_iterative && !inconsistent) {
+        for (int p = 0; p < n; p++) {
+            int g = state->guess[p];
+            if (g != 1 && g != 2 && g != 4) open++;
+            space *= (double)((g & 1) + ((g >> 1) & 1) + ((g >> 2) & 1));
+        }
+        solved_bruteforce = solve_bruteforce(state, state->common->paths);
+    }
+    const char *level = "unsolved";
+    if (inconsistent) level = "inconsistent";
+    else if (solved_iterative && depth <= 3) level = "easy";
+    else if ((solved_iterative && depth > 3) || (solved_bruteforce && open < 4)) level = "normal";
+    else if (solved_bruteforce && depth > 0 && open >= 4) level = "tricky";
+    printf("%s %d %d %.0f\n", level, depth, open, space);
+    fflush(stdout);
+    sfree(old_guess);
+    free_game(state);
+    free_params(params);
+}
+
+static int rate(void)
+{
+    char line[65536];
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n\t")] = '\0';
+        if (*line) rate_one(line);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    const char *name = strrchr(argv[0], '/');
+    name = name ? name + 1 : argv[0];
+    if (!strcmp(name, "undead_rate") || (argc == 2 && !strcmp(argv[1], "rate")))
+        return rate();
     if (argc == 5 && (!strcmp(argv[1], "gen") || !strcmp(argv[1], "fill")))
         return each_seed(!strcmp(argv[1], "fill"), argv[2], argv[3], atoi(argv[4]));
     if ((argc == 2 || argc == 3) && !strcmp(argv[1], "solve"))
         return solve(argc == 3 ? atoi(argv[2]) : 10);
-    fprintf(stderr, "usage: undead_peer gen|fill PARAMS SEED COUNT | undead_peer solve [REPEAT]\n");
+    fprintf(stderr, "usage: undead_peer gen|fill PARAMS SEED COUNT | undead_peer solve [REPEAT] | "
+                    "undead_peer rate\n");
     return 2;
 }
