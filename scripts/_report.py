@@ -25,6 +25,11 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
 
 
+def load() -> str:
+    """The machine's load averages (1, 5 and 15 minutes), as a table's load column shows them."""
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

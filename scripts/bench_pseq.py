@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import build_peers  # noqa: E402
 from _report import wilson, write_report  # noqa: E402
 from bench_prob import checkout, play_prob  # noqa: E402
 
@@ -55,10 +56,6 @@ SIZES = {
     "intermediate": ((2, 2), "FL@[3,3]-PSEQ-16-16-T40-SNR", 20),
     "expert": ((3, 3), "FL@[4,4]-PSEQ-30-16-T99-SNR", 10),
 }
-SOURCES = ("BasicDrainer.cpp", "BasicSolver.cpp", "BinomialHelper.cpp", "Drainer.cpp",
-           "GameMgr.cpp", "random.cpp", "Solver.cpp", "facade.cpp", "main.cpp")
-
-
 def children_cpu() -> float:
     """CPU seconds (user + system) of every child process waited for so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -66,12 +63,9 @@ def children_cpu() -> float:
 
 
 def build_pseq(src: Path, into: Path) -> Path:
-    binary = into / "mss"
-    command = ["g++", "-std=c++23", "-O3", "-march=native", "-DNDEBUG", "-flto", "-o",
-               str(binary), *SOURCES, "-lpthread"]
-    print("building PSEQ:", " ".join(command), file=sys.stderr, flush=True)
-    subprocess.run(command, cwd=src, check=True)
-    return binary
+    """PSEQ built from its sources (MineSweeperSolver, or a checkout holding it) under `into`:
+    the command of the module docstring, run by scripts/build_peers.py."""
+    return build_peers.build_pseq(src, into)[0]
 
 
 def play_pseq(binary: Path, config: str, games: int, jobs: int) -> tuple[int, float]:

@@ -34,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import build_peers  # noqa: E402
+
 from logic_agents.games.sudoku import solve_puzzle  # noqa: E402
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
 from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E402
@@ -80,14 +82,9 @@ def timed(solve, puzzles) -> float:
 
 
 def build_tdoku(source: Path, into: Path) -> Path:
-    """libtdoku.so built from a tdoku checkout (the command of the module docstring)."""
-    import subprocess
-
-    library = into / "libtdoku.so"
-    subprocess.run(["g++", "-O3", "-march=native", "-DNDEBUG", "-shared", "-fPIC", "-std=c++17",
-                    str(source / "src" / "solver_dpll_triad_simd.cc"),
-                    str(source / "src" / "util.cc"), "-o", str(library)], check=True)
-    return library
+    """libtdoku.so built from a tdoku checkout under `into` (the command of the module
+    docstring, run by scripts/build_peers.py)."""
+    return build_peers.build_tdoku(source, into)[0]
 
 
 def tdoku_counter(library: str):

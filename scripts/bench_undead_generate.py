@@ -6,9 +6,9 @@ In one run, on seeds no setting was tuned on: for each size and level, `--count`
 game sizes) and `--count` from the game's own generator (sgt-puzzles' `new_game_desc`, through
 scripts/peers/undead_peer.c, called directly so that its 54-cell limit does not apply), each
 side given `--game-cap` seconds of CPU a size and level. CPU seconds a puzzle: median, p95,
-max, and the ratio of medians. Every puzzle of ours is checked: unique (a SAT count of
-solutions) and rated the level asked by the game's rating (difficulty.rate). Then the
-generator with no level on large boards (`--big`), each puzzle checked unique.
+max, and the ratio of medians. Every puzzle of ours is checked: unique (encode.solve, a SAT
+proof) and rated the level asked by the game's rating (difficulty.rate). Then the generator
+with no level on large boards (`--big`), each puzzle checked unique.
 
     python scripts/bench_undead_generate.py --sgt-src DIR | --peer BIN [--sizes 7,8,10,12,15]
         [--levels easy,normal,tricky] [--count 10] [--seed 6901] [--big 20,25,30]
@@ -31,27 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from _report import p95, write_report  # noqa: E402
+from _report import load, p95, write_report  # noqa: E402
 from build_peers import build_undead_peer  # noqa: E402
 
 from logic_agents.games.undead.board import parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
-from logic_agents.games.undead.encode import UndeadSolver  # noqa: E402
+from logic_agents.games.undead.encode import solve  # noqa: E402
 from logic_agents.games.undead.generate import generate_puzzle  # noqa: E402
 
 LETTERS = {"easy": "e", "normal": "n", "tricky": "t"}
-
-
-def load() -> str:
-    return "/".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def unique(puzzle) -> bool:
-    solver = UndeadSolver(puzzle)
-    try:
-        return solver.count_solutions(2) == 1
-    finally:
-        solver.close()
 
 
 def ours(size: int, level: str | None, count: int, seed: int, cap: float,
@@ -63,7 +51,7 @@ def ours(size: int, level: str | None, count: int, seed: int, cap: float,
         started = time.process_time()
         made = generate_puzzle(size, size, rng, level, game=game)
         out.append(time.process_time() - started)
-        if not unique(made.puzzle):
+        if solve(made.puzzle).status != "unique":
             raise SystemExit(f"not unique: {made.puzzle.name}")
         if level and rate(made.puzzle).level != level:
             raise SystemExit(f"{made.puzzle.name} is not rated {level}")

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from _report import p95, write_report  # noqa: E402
+from _report import load, p95, write_report  # noqa: E402
 from build_peers import build_undead_peer  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
@@ -57,10 +57,6 @@ from logic_agents.games.undead.repair import unique_with_givens  # noqa: E402
 
 SEVEN = [ROOT / "maps" / "undead" / "7x7de.tsv", ROOT / "maps" / "undead" / "7x7dn.tsv"]
 LEVELS = {"easy": "e", "normal": "n", "tricky": "t"}
-
-
-def load() -> str:
-    return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def ms(seconds: float) -> str:

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle, mirror_layout
 from logic_agents.games.undead.encode import UndeadSolver
 from logic_agents.games.undead.layout import LayoutSolver
 from logic_agents.games.undead.search import DEFAULT_NODE_CAP, DEFAULT_TIME_CAP, METHODS
@@ -39,10 +39,6 @@ class UndeadAgent(PlanningAgent[UndeadObservation, UndeadAction]):
         w = obs.puzzle.width
         return [UndeadAction(divmod(i, w), m) for i, m in enumerate(solution)
                 if m in MONSTERS and obs.cells[i] != m]
-
-
-def _layout_of(puzzle: UndeadPuzzle) -> str:
-    return "".join(ch if ch in "LR" else "." for ch in puzzle.grid)
 
 
 class SolvingUndeadAgent(KeepsSolver[UndeadPuzzle, UndeadSolver], UndeadAgent):
@@ -86,10 +82,10 @@ class LogicUndeadAgent(SolvingUndeadAgent):
         if not empty:
             return None
         p = obs.puzzle
-        if self.layout is None or self.layout.grid != _layout_of(p):
+        if self.layout is None or self.layout.grid != mirror_layout(p.grid):
             # propagation asks a solver that only ever propagates, so what it finds does not
             # depend on clauses learnt in earlier searches (and equals the generator's proxy)
-            self.layout = LayoutSolver(p.width, p.height, _layout_of(p))
+            self.layout = LayoutSolver(p.width, p.height, mirror_layout(p.grid))
         fixed = self.layout.propagated(p, placed)
         if fixed is None:
             return None  # the grid so far contradicts the rules

@@ -339,11 +339,16 @@ def clues_of(width: int, height: int, solution: str,
                  for sight in sights)
 
 
+def mirror_layout(grid: str) -> str:
+    """The mirror layout of a grid or a solution: its mirrors, every other cell empty."""
+    return "".join(ch if ch in MIRRORS else EMPTY for ch in grid)
+
+
 def puzzle_from_solution(width: int, height: int, solution: str, name: str = "",
                          sights: Sequence[Sight] | None = None) -> UndeadPuzzle:
     """The puzzle (no givens) whose answer is `solution`: its counts and clues (`sights`:
     as for clues_of)."""
-    grid = "".join(ch if ch in MIRRORS else EMPTY for ch in solution)
+    grid = mirror_layout(solution)
     counts = tuple(solution.count(m) for m in MONSTERS)
     return UndeadPuzzle(width, height, (counts[0], counts[1], counts[2]), grid,
                         clues_of(width, height, solution, sights), name or f"{width}x{height}")

@@ -51,6 +51,7 @@ from logic_agents.games.undead.board import (
     UndeadPuzzle,
     clues_of,
     format_game_id,
+    mirror_layout,
 )
 from logic_agents.games.undead.difficulty import GAME_SEARCH_LIMIT, LEVELS, Rating, paths_on
 from logic_agents.games.undead.layout import LayoutSolver
@@ -87,8 +88,8 @@ class GeneratedPuzzle:
         """propagation_share, on a solver of its own (with no learnt clauses, so the share is
         the same whatever made the puzzle). Computed when first asked, and not counted in
         `seconds`: building the layout's solver cost more than making an easy 7x7 puzzle."""
-        grid = "".join(ch if ch in "LR" else EMPTY for ch in self.puzzle.grid)
-        layout = LayoutSolver(self.puzzle.width, self.puzzle.height, grid)
+        layout = LayoutSolver(self.puzzle.width, self.puzzle.height,
+                              mirror_layout(self.puzzle.grid))
         try:
             return propagation_share(self.puzzle, self.solution, layout)
         finally:
