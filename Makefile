@@ -30,7 +30,7 @@ $(STAMP_RUN): pyproject.toml logic_agents/games/daggers/_enumerate.c logic_agent
 # suite starts thousands). compileall skips what is current, so this costs little after an
 # edit. A student's file in examples/course is left alone: one of them does not compile on
 # purpose.
-BYTECODE := $(BIN)/python -m compileall -q -j 0 -x 'examples/course/' logic_agents examples tests scripts
+BYTECODE := $(BIN)/python -m compileall -q -j 0 -x 'examples/course/' logic_agents examples tests scripts benchmarks
 
 # (the C files: prob's compiled kernel is built by the install, so an edit reinstalls)
 # the tests also drive the example plug-in games through their entry points; Kakurasu is a
@@ -72,7 +72,7 @@ docs: $(STAMP_DEV)
 	$(BIN)/mkdocs build --strict --quiet
 
 bench: $(STAMP_RUN)
-	$(BIN)/python scripts/bench_daggers.py
+	$(BIN)/python benchmarks/bench_daggers.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build site *.egg-info

@@ -1,7 +1,7 @@
 """Shared fixtures (the shipped maps) and the suite's settings.
 
 Hypothesis runs with no deadline: on a busy 2-core machine any example can take longer than
-Hypothesis's 200 ms default, and speed is measured by scripts/bench_*.py, never by tests.
+Hypothesis's 200 ms default, and speed is measured by benchmarks/bench_*.py, never by tests.
 Under CI=1 (.ci/run sets it) Hypothesis is derandomised: the same examples in every CI run.
 Tests marked `slow` run in `make test`; `make test-fast` leaves them out.
 """

@@ -1,10 +1,10 @@
 """Every benchmark command docs/BENCHMARKS.md records runs as written (issue 69, item 3).
 
-For each `python scripts/NAME.py ...` command in BENCHMARKS.md: the script is in the
+For each `python benchmarks/NAME.py ...` command in BENCHMARKS.md: the script is in the
 repository, it imports and answers `--help` (one ImportError once hid a whole benchmark),
 and every flag the command was written with is one the script (or the sub-command it
 names) still takes; and every file it reads is in the repository, or is a peer that
-scripts/build_peers.py builds into PEERS (or another checkout, OLD, for a before and after).
+benchmarks/build_peers.py builds into PEERS (or another checkout, OLD, for a before and after).
 A first measurement of each command on a tiny input is the rest of item 3, still open.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND = re.compile(r"`(python scripts/[A-Za-z0-9_]+\.py[^`]*)`")
+COMMAND = re.compile(r"`(python benchmarks/[A-Za-z0-9_]+\.py[^`]*)`")
 
 
 def _commands() -> dict[str, list[list[str]]]:
@@ -69,7 +69,7 @@ NOT_SHIPPED = {
     "top1465.txt": "Stertenbrink's 1465 hardest Sudoku: in no data folder this project was "
                    "given, so not shipped (docs/BENCHMARKS.md says where it was read from)",
 }
-# what scripts/build_peers.py builds, under PEERS
+# what benchmarks/build_peers.py builds, under PEERS
 BUILT_PEERS = ("PEERS/undead_peer", "PEERS/undead_rate", "PEERS/sgt/",
                "PEERS/tdoku/libtdoku.so", "PEERS/msp/MineSweeperSolver/mss")
 
@@ -105,7 +105,7 @@ def test_a_recorded_command_reads_only_what_the_repository_ships_or_builds(scrip
 
 
 def test_every_peer_a_command_names_is_one_the_build_script_makes():
-    text = (ROOT / "scripts" / "build_peers.py").read_text()
+    text = (ROOT / "benchmarks" / "build_peers.py").read_text()
     for peer in BUILT_PEERS:
         assert peer.removeprefix("PEERS/").rstrip("/") in text
 
@@ -117,7 +117,7 @@ def test_every_peer_a_command_names_is_one_the_build_script_makes():
     (["--sgt", "docs"], "is not a checkout of sgt-puzzles"),
 ])
 def test_the_peer_build_refuses_what_it_cannot_build_in_one_line(argv, words, tmp_path):
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_peers.py"), *argv,
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "build_peers.py"), *argv,
                            "--into", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and words in done.stderr

@@ -2,11 +2,11 @@
 
 test_docs.py runs the ```console blocks and compares their output. This file takes every
 other command a reader may copy: each line of a ```sh block (continuations joined, prompts
-such as `you$` and trailing comments dropped) and every inline `logic-agents ...` or
-`python scripts/...` span, in the order of its page, in one scratch folder per page (so a
-command may use a file an earlier one wrote), with the checkout's maps/, examples/, scripts/
-and .venv/ beside it and the environment's bin/ first on PATH. Each kind is checked by what
-"works" means for it:
+such as `you$` and trailing comments dropped) and every inline `logic-agents ...`,
+`python scripts/...` or `python benchmarks/...` span, in the order of its page, in one
+scratch folder per page (so a command may use a file an earlier one wrote), with the
+checkout's maps/, examples/, scripts/, benchmarks/ and .venv/ beside it and the environment's
+bin/ first on PATH. Each kind is checked by what "works" means for it:
 
 - a logic-agents command runs as written: it exits 0, or it is still working after RUN_SECONDS
   (2.5 s, long past the checks of every verb, which come before its first game or puzzle)
@@ -17,8 +17,9 @@ and .venv/ beside it and the environment's bin/ first on PATH. Each kind is chec
 - a command with a placeholder (MAP, K, NAME, FILE.cnf, HEAD_IP, a glob) or one that needs a
   Ray cluster or data outside the repository is checked for form: its verb exists and every
   --flag is one the verb's --help lists;
-- `python scripts/X.py --flag`: the script exists and defines every flag (the benchmarks run
-  for minutes and write docs/BENCHMARKS.md, so they are not run here); the same for
+- `python scripts/X.py --flag` or `python benchmarks/X.py --flag`: the script exists and
+  defines every flag (the benchmarks run for minutes and write docs/BENCHMARKS.md, so they
+  are not run here: tests/test_benchmark_commands.py runs each on a tiny input); the same for
   `python examples/X.py` (an example that trains a network needs an extra CI does not
   install: torch);
 - `make T`: the Makefile has target T; `pip install`: every extra and path it names exists;
@@ -50,7 +51,8 @@ PROMPT = re.compile(r"^[a-z]+\$\s+")  # `you$ `, `head$ ` in a multi-machine rec
 PLACEHOLDER = re.compile(r"(?<![\w-])(?:[A-Z][A-Z_]*[A-Z](?:\.[a-z]+)?|K|S|N|\[NAME\]|HEAD_IP[:\d]*"
                          r"|HOST:PORT)(?![\w-])|\*")
 EXTERNAL_INPUTS = ("20x20givens-public.tsv", "/tmp/")  # benchmark records of inputs kept elsewhere
-INLINE = re.compile(r"`((?:\.venv/bin/)?logic-agents [^`]+|(?:\.venv/bin/)?python3? scripts/[^`]+)`")
+INLINE = re.compile(r"`((?:\.venv/bin/)?logic-agents [^`]+"
+                    r"|(?:\.venv/bin/)?python3? (?:scripts|benchmarks)/[^`]+)`")
 
 
 def _without_comment(line: str) -> str:
@@ -238,6 +240,7 @@ def check(command: str, folder: Path, where: str, warm: WarmRunner | None = None
             run(shlex.join(argv), folder, where)
         return "ran"
     if head in ("python", "python3") and len(argv) > 1 and argv[1].startswith(("scripts/",
+                                                                                 "benchmarks/",
                                                                                  "examples/")):
         check_script(argv, where)
         return "script"
@@ -260,7 +263,7 @@ def check(command: str, folder: Path, where: str, warm: WarmRunner | None = None
 
 
 def scratch_for(tmp_path: Path) -> Path:
-    for name in ("maps", "examples", "scripts"):
+    for name in ("maps", "examples", "scripts", "benchmarks"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / ".venv").symlink_to(Path(sys.executable).parent.parent)
     return tmp_path

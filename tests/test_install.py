@@ -47,7 +47,7 @@ def installed(tmp_path_factory):
         copy = base / "src" / project.name
         shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(
             ".venv", "*.egg-info", "build", "__pycache__", ".git", "tests", "docs", "scripts",
-            "*.so"))  # the editable install's kernel: the wheel builds its own
+            "benchmarks", "*.so"))  # the editable install's kernel: the wheel builds its own
         copies.append(str(copy))
     here = ["--no-build-isolation"] if _can_build_here() else []
     _pip("wheel", "--no-deps", *here, "-w", str(wheels), *copies, cwd=base)
@@ -226,7 +226,7 @@ def test_without_a_c_compiler_the_wheel_builds_pure_python(tmp_path):
     copy = tmp_path / "src"
     shutil.copytree(ROOT, copy, symlinks=True, ignore=shutil.ignore_patterns(
         ".venv", "*.egg-info", "build", "__pycache__", ".git", "tests", "docs", "scripts",
-        "examples", "*.so"))
+        "benchmarks", "examples", "*.so"))
     here = ["--no-build-isolation"] if _can_build_here() else []
     done = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q",
                            "wheel", "--no-deps", *here, "-w", str(tmp_path / "wheels"),

@@ -2,7 +2,7 @@
 extras), which cost every call over a second before; sympy comes in only where a formula is
 built or printed. Each check runs in a fresh interpreter, so nothing earlier in the test
 process can hide an import; `play` runs --in-process, since it otherwise plays in a child
-whose imports this process would not see. (Speed itself is measured by scripts/bench_startup.py.)"""
+whose imports this process would not see. (Speed itself is measured by benchmarks/bench_startup.py.)"""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Concepts:
   SatOracle(shuffle=seed) uses it, and shuffles the order of each batch of clauses it adds.
 - LOGIC_AGENTS_SHUFFLE=N in the environment renumbers every oracle the process makes (the
   k-th with seed "N:k"), so any command or benchmark can be run again with other luck
-  (scripts/bench_tails.py, docs/BENCHMARKS.md "SAT tails").
+  (benchmarks/bench_tails.py, docs/BENCHMARKS.md "SAT tails").
 """
 
 from __future__ import annotations

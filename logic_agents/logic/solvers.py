@@ -24,7 +24,7 @@ from logic_agents.logic.certify import Certified, Tally, certifying_now
 from logic_agents.logic.names import SOLVERS
 from logic_agents.logic.renumber import Renumbered, environment_shuffle
 
-# Chosen by scripts/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
+# Chosen by benchmarks/bench_daggers.py (oracle section): see docs/BENCHMARKS.md.
 NOT_INTERRUPTIBLE = ("cadical", "kissat")
 
 

@@ -42,7 +42,7 @@ from logic_agents.world.view import Cell
 if TYPE_CHECKING:
     from logic_agents.logic.kb import KnowledgeBase
 
-# Chosen by measurement (scripts/bench_daggers.py, docs/BENCHMARKS.md).
+# Chosen by measurement (benchmarks/bench_daggers.py, docs/BENCHMARKS.md).
 DEFAULT_GLOBAL_COUNT = True
 DEFAULT_CARD_ENCODING = "seqcounter"
 

@@ -19,7 +19,7 @@ Concepts:
   fast: on generated boards with wide free areas, cutting only the cycle and what it encloses
   needed ~700 rounds on a 20x20, the whole region ~40. Lazy beats an eager encoding here: an
   ordering or shape-count labelling costs ~100k clauses on a 20x20 and was slower on every
-  board we tried (one took over 200 s against 2 s); scripts/bench_mazes.py reports the cuts.
+  board we tried (one took over 200 s against 2 s); benchmarks/bench_mazes.py reports the cuts.
 - MazeSolver: solve(prefix) (a solution extending a walked prefix: the keyboard hint),
   solutions(limit) and count_solutions(limit) with blocking clauses under a retired selector;
   add_cut(region) tells a cut found on another board of the size (a cut names no shape, so it
@@ -324,7 +324,7 @@ def count_solutions(board: MazeBoard, limit: int = 2) -> int:
 # Boards of RACE_CELLS and more: the default solver races CaDiCaL 1.9.5 on two cores
 # (logic/portfolio.py). Under 10 renumberings of each of ten generated 20x20 boards, glucose4
 # alone ran past 60 s once and took 29.6 s once (median 0.27 s); under the renumbering that
-# stalled it, CaDiCaL, CaDiCaL 1.5.3 and MiniSat took 0.3-0.4 s (scripts/bench_tails.py
+# stalled it, CaDiCaL, CaDiCaL 1.5.3 and MiniSat took 0.3-0.4 s (benchmarks/bench_tails.py
 # --family mazes20, docs/BENCHMARKS.md "SAT tails").
 RACE_CELLS = 400
 RACE_SOLVERS = (DEFAULT_SOLVER, "cadical195")

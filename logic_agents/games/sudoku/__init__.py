@@ -81,7 +81,7 @@ def solve_puzzle(puzzle: SudokuPuzzle, unique: bool = True, solver: str | None =
     whole rules are 750,000 pairwise clauses, which took 3 s to hand to a solver per puzzle,
     where the clue core takes 0.06 s (median; docs/BENCHMARKS.md "SAT tails"). `shuffle`
     renumbers the variables (on a solver of its own), to measure luck
-    (scripts/bench_tails.py)."""
+    (benchmarks/bench_tails.py)."""
     # certified: the clue core too, a fresh solver's (the warm pool's is not certified), and
     # a formula a tenth the size for the checker to read
     if puzzle.n > 9 or certifying_now() is not None:

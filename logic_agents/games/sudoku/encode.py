@@ -14,7 +14,7 @@ Concepts:
 - The puzzle's core (sizes in CORE_SIZES): the incremental solver propagates the clues, and
   the search runs on a small fresh formula over the values still possible (the same rules,
   restricted). On 25x25 boards that cut the worst case from 2.3 s to under 0.5 s, while on
-  9x9 and 16x16 the plain assumptions are quicker (scripts/bench_sudoku.py).
+  9x9 and 16x16 the plain assumptions are quicker (benchmarks/bench_sudoku.py).
 - Canonical answers (`canonical`, `first_solution`, `next_solution`): the first solution in
   reading order (and the next one), so a solver kept warm across puzzles answers as a fresh
   one would (`solve` keeps one per size up to 9x9: the rules are told once, not per puzzle).
@@ -47,7 +47,7 @@ from logic_agents.logic.oracle import SatOracle
 from logic_agents.solving.puzzle import SolveResult, result_of
 
 # Exactly(1, N literals) as pairwise clauses beat the sequential counter at every size
-# (scripts/bench_sudoku.py, docs/BENCHMARKS.md).
+# (benchmarks/bench_sudoku.py, docs/BENCHMARKS.md).
 DEFAULT_CARD_ENCODING = "pairwise"
 # The solver per size, by the same benchmark: CaDiCaL is quicker on 9x9 (the 17-clue set
 # above all), glucose4 on the big boards, where CaDiCaL's worst cases run for seconds.
@@ -263,7 +263,7 @@ class SudokuSolver:
 
         On the puzzle's core (25x25) a puzzle with a few solutions is answered by finding
         them all and sorting; on the whole rules the descents cost less than that search's
-        calls and clauses (scripts/bench_sudoku_multi.py: 3.2 against 6.4 ms on 9x9)."""
+        calls and clauses (benchmarks/bench_sudoku_multi.py: 3.2 against 6.4 ms on 9x9)."""
         found = self._core_models(puzzle, 2) if self.core else self.two_solutions(puzzle)
         if len(found) < 2:  # none, or the one solution: nothing to choose
             return result_of(found, unique=unique)

@@ -31,7 +31,7 @@ from logic_agents.logic.oracle import SatOracle
 from logic_agents.solving.puzzle import SolveResult, raced, result_of
 from logic_agents.world.core import Why
 
-# The encoding of the three large totals, by scripts/bench_undead.py (docs/BENCHMARKS.md,
+# The encoding of the three large totals, by benchmarks/bench_undead.py (docs/BENCHMARKS.md,
 # build + solve + uniqueness): up to 20x20 the modulo totalizer is fastest with the best worst
 # case (median 81 ms, max 216 ms on ten 20x20 boards; the sequential counter 125/356 ms); on
 # 30x30 the plain totalizer is the steadiest (max 9 s, where the others reach 28-79 s).
@@ -47,7 +47,7 @@ def default_encoding(puzzle: UndeadPuzzle) -> tuple[str, str]:
     return DEFAULT_CARD_ENCODING, "all"
 DEFAULT_SOLVER = "glucose4"
 # Boards of 300 cells and more: CaDiCaL 1.9.5. On the four sgt-style 20x20 boards with givens
-# (../shared/data/undead/20x20givens-public.tsv, scripts/bench_undead_givens.py), after the
+# (../shared/data/undead/20x20givens-public.tsv, benchmarks/bench_undead_givens.py), after the
 # warm start, glucose4 needs up to 2.1 s to prove one unique, CaDiCaL 1.9.5 at most 1.1 s; on
 # this project's own 20x20 boards the two are alike (median 0.07 s); below 300 cells nothing
 # separates them.
@@ -75,7 +75,7 @@ def rules(puzzle: UndeadPuzzle, kb: KnowledgeBase | None = None, *,
     milliseconds instead of the tenth of a second sympy objects cost, and the KB still prints
     every node as the sympy Exactly(...) a person reads (kb.pretty(), `cnf`).
     `totals="two"` states only the ghost and vampire totals: the zombies' then follows from
-    one monster per cell (a measured option; see scripts/bench_undead.py); `totals="none"`
+    one monster per cell (a measured option; see benchmarks/bench_undead.py); `totals="none"`
     leaves them out (a relaxation, for measuring what the totals cost)."""
     kb = kb if kb is not None else KnowledgeBase(card_encoding=DEFAULT_CARD_ENCODING)
     cells = puzzle.monster_cells
@@ -164,7 +164,7 @@ class UndeadSolver:
         if totals != "none":
             # warm start: solve without the totals first (milliseconds), then tell them. On
             # the sgt-style 20x20 boards this takes the worst glucose4 solve from 6.5 s to 1 s
-            # (scripts/bench_undead_givens.py); what is learned without them still holds
+            # (benchmarks/bench_undead_givens.py); what is learned without them still holds
             self.oracle.solve()
             tell_totals(puzzle, self.kb, totals)
         self.ids = {i: [self.kb.var(var_key(m, *puzzle.cell(i))) for m in MONSTERS]
@@ -310,7 +310,7 @@ def solve(puzzle: UndeadPuzzle, unique: bool = True, solver: str | None = None, 
     the RACE_SETUPS on two cores, the first answer wins (default: when no solver is named
     and the board has RACE_CELLS or more); else the first set-up alone (SMALL_BOARD_SETUP
     up to SMALL_BOARD_CELLS), or the named solver. `shuffle` renumbers the variables (to
-    measure luck, scripts/bench_tails.py)."""
+    measure luck, benchmarks/bench_tails.py)."""
     cells = puzzle.width * puzzle.height
     if certifying_now() is not None:  # clauses only, on a solver whose own proof checks
         return check_with(puzzle, RACE_SETUPS[0], solver, shuffle, unique)

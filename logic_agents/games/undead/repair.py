@@ -11,7 +11,7 @@ Concepts:
 - repaired_and_rated: a repaired puzzle rated by the game's rating; while it is not the
   level asked, the same layout and solver are repaired again (LAYOUT_TRIES).
 - unique_with_givens: the last resort alone, for a board drawn elsewhere (the real game's
-  generator, scripts/bench_undead_peer.py).
+  generator, benchmarks/bench_undead_peer.py).
 - propagation_share: the share of the empty cells that unit propagation alone fixes while the
   `logic` agent fills the puzzle (at each stall one cell is placed by entailment).
 """
@@ -33,7 +33,7 @@ CONFLICT_BUDGET = 5_000
 # From this many cells the redraws ask a relaxed question: is the solution unique without the
 # monster totals, with the cells no sight sees held? Without the totals a call is cheap; a
 # solution unique so can differ from another only where no sight looks, which the whole
-# question (asked once, before the givens) settles. scripts/bench_generate.py: 20x20 median
+# question (asked once, before the givens) settles. benchmarks/bench_generate.py: 20x20 median
 # 5.5 -> 2.2 s (seed 5, six puzzles; 2.25 s over twenty), 48 givens where the whole question
 # left 42.
 RELAXED_REDRAW_CELLS = 100
@@ -46,7 +46,7 @@ LAYOUT_TRIES = 4
 def redraw_rounds_for(cells: int) -> int:
     """Redraw rounds before givens: 1,000 up to 100 cells, then fewer (250 on 20x20, whose
     median puzzle took 13 s with 1,000 rounds and about 4 s with 250 before the relaxed
-    redraws, 2.2-3.2 s with them, leaving 40-70 givens: scripts/bench_generate.py)."""
+    redraws, 2.2-3.2 s with them, leaving 40-70 givens: benchmarks/bench_generate.py)."""
     return max(100, min(1000, 100_000 // max(1, cells)))
 
 
@@ -157,7 +157,7 @@ def unique_with_givens(width: int, height: int, solution: str,
     generator's last resort alone: no monster is redrawn; cells where a second solution
     differs become givens, and givens uniqueness does not need are dropped again. For boards
     drawn elsewhere, such as the real game's generator stopped before its acceptance tests
-    (scripts/bench_undead_peer.py)."""
+    (benchmarks/bench_undead_peer.py)."""
     grid = "".join(ch if ch in "LR" else EMPTY for ch in solution)
     layout = LayoutSolver(width, height, grid)
     try:

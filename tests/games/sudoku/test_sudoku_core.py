@@ -184,7 +184,7 @@ def test_is_solution_rejects_wrong_grids():
 
 @pytest.mark.parametrize("name", ["inst16x16_p045.txt", "inst25x25_p045.txt"])
 def test_renumbered_large_puzzles_still_solve_and_prove_unique(name):
-    """shuffle= (the luck of the search drawn again, scripts/bench_tails.py) reaches the
+    """shuffle= (the luck of the search drawn again, benchmarks/bench_tails.py) reaches the
     16x16 clue core and the 25x25 propagated core: the same checked, unique answer."""
     from logic_agents.games.sudoku import solve_puzzle
     from logic_agents.games.sudoku.board import load_puzzles

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Sudoku 25x25 for real (issue 55, goal 3): unique puzzles made, then solved with --unique.
+
+In one run, on seeds no setting was chosen on (`--seed`):
+- generation: `generate sudoku --size 25` at its default clues, CPU per puzzle (a child
+  process; the first puzzle's grid solver built once, as in a run of `--count`); with
+  `--old DIR` the same seed on an older checkout beside it, each puzzle under
+  `--old-cap` seconds (it removes clues one by one: a minute or more a puzzle);
+- `solve FILE:K --unique --game sudoku` on every puzzle made, a fresh process each (CPU of
+  the whole process, RUSAGE_CHILDREN), and beside it the start-up of the same command on a
+  4x4 puzzle, so the solve's own share shows; and the solve in-process (CPU).
+
+Goals: generation at most about 10 s a puzzle; `solve --unique` at most 0.25 s median and
+0.5 s max. The CLI's start-up is about 0.3 s before any puzzle is read, so the solve goal is
+read on the solve's own share (whole process less start-up) and in-process.
+
+    python benchmarks/bench_sudoku25.py [--count 10] [--seed 881001] [--old DIR --old-cap 180]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MAKE = """
+import json, sys, time
+from logic_agents.games.sudoku.generate import iter_puzzles
+from logic_agents.games.sudoku.board import format_line
+out = []
+started = time.process_time()
+for p in iter_puzzles(25, int(sys.argv[1]), int(sys.argv[2])):
+    now = time.process_time()
+    out.append({"line": format_line(p, p.name), "cpu": now - started, "clues": p.clues})
+    print(json.dumps(out[-1]), flush=True)
+    started = now
+"""
+
+SOLVE = """
+import json, sys, time
+from logic_agents.games.sudoku import solve_puzzle
+from logic_agents.games.sudoku.board import parse_puzzles
+times = []
+for line in open(sys.argv[1]).read().splitlines():
+    p = parse_puzzles(line)[0]
+    started = time.process_time()
+    assert solve_puzzle(p, unique=True).status == "unique"
+    times.append(time.process_time() - started)
+print(json.dumps(times))
+"""
+
+
+def children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def made(python: str, cwd: Path, count: int, seed: int, cap: float | None) -> list[dict]:
+    """The puzzles a tree makes, each with its CPU (those made before the cap, if one)."""
+    out = []
+    proc = subprocess.Popen([python, "-c", MAKE, str(count), str(seed)], cwd=cwd,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            out.append(json.loads(line))
+            if len(out) == count:
+                break
+    finally:
+        proc.kill()
+        proc.wait()
+    return [row for row in out if cap is None or row["cpu"] <= cap]
+
+
+def whole_process(argv: list[str]) -> float:
+    before = children_cpu()
+    subprocess.run([sys.executable, "-m", "logic_agents", *argv], cwd=ROOT, check=True,
+                   capture_output=True)
+    return children_cpu() - before
+
+
+def stats(values: list[float]) -> str:
+    return f"{statistics.median(values):.3f} / {max(values):.3f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=881001)
+    parser.add_argument("--old", type=Path, metavar="DIR", help="an older checkout")
+    parser.add_argument("--old-cap", type=float, default=180.0,
+                        help="seconds of CPU the old tree may take for its first puzzle")
+    args = parser.parse_args()
+    rows = made(sys.executable, ROOT, args.count, args.seed, None)
+    print(f"{len(rows)} unique 25x25 puzzles, seed {args.seed}: clues "
+          f"{min(r['clues'] for r in rows)}-{max(r['clues'] for r in rows)}")
+    print(f"generation, this tree: CPU s a puzzle, median / max: "
+          f"{stats([r['cpu'] for r in rows])}")
+    if args.old:
+        own = args.old / ".venv" / "bin" / "python"
+        python = str(own) if own.exists() else sys.executable
+        proc = subprocess.Popen([python, "-c", MAKE, "1", str(args.seed)], cwd=args.old,
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            line = proc.communicate(timeout=args.old_cap)[0]
+            old = json.loads(line.splitlines()[0])
+            print(f"generation, --old: its first puzzle took {old['cpu']:.1f} s "
+                  f"({old['clues']} clues)")
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            print(f"generation, --old: no puzzle within {args.old_cap:g} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "made.txt"
+        path.write_text("\n".join(r["line"] for r in rows) + "\n")
+        whole = [whole_process(["solve", f"{path}:{k}", "--unique", "--game", "sudoku"])
+                 for k in range(1, len(rows) + 1)]
+        start = [whole_process(["solve", "1...\n....\n....\n....", "--unique", "--game",
+                                "sudoku"]) for _ in range(len(rows))]
+        inproc = json.loads(subprocess.run([sys.executable, "-c", SOLVE, str(path)], cwd=ROOT,
+                                           check=True, capture_output=True,
+                                           text=True).stdout)
+    share = [w - statistics.median(start) for w in whole]
+    print("solve --unique, CPU s, median / max:")
+    print(f"  whole process {stats(whole)}; start-up alone (a 4x4 puzzle) {stats(start)}; "
+          f"the solve's own share {stats(share)}; in-process {stats(inproc)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Undead at the size where the real game's own solver gives up: 20x20 boards with givens.
+
+Runs `logic-agents solve FILE:K --unique` on every puzzle of the sgt-style file (default
+../shared/data/undead/20x20givens-public.tsv: four boards made by Simon Tatham's generator
+with its 54-cell limit lifted), in a fresh process each, so the seconds include start-up,
+parsing and building. Beside the shipped default, in the same run: the same solve with
+`--solver glucose4` (the seen core on glucose4 alone), and the readable KB's rules without
+the three totals (a relaxation with many solutions: what the totals cost). Target: median < 1 s, max < 5 s.
+With `--peer RATER` (the real game's own solve loop, built from sgt-puzzles' undead.c as
+docs/games/undead.md says) each puzzle's game ID is also given to it, alone, under
+`--peer-timeout` seconds: what the game's Solve button would meet, beside ours.
+
+    .venv/bin/python benchmarks/bench_undead_givens.py [FILE] [--timeout S]
+                                                    [--peer RATER] [--peer-timeout S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_FILE = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
+
+
+def cli_solve(reference: str, solver: str | None, timeout: float) -> tuple[float, str]:
+    argv = [sys.executable, "-m", "logic_agents", "solve", reference, "--unique", "--json"]
+    if solver:
+        argv += ["--solver", solver]
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return timeout, f"over {timeout:g} s"
+    if done.returncode != 0:
+        return time.perf_counter() - start, "error"
+    answer = json.loads(done.stdout.splitlines()[0])
+    status = "unique" if answer.get("unique") else answer["status"]
+    return time.perf_counter() - start, status
+
+
+def relaxed(path: Path, k: int) -> float:
+    from logic_agents.games.undead.encode import UndeadSolver
+    from logic_agents.world.registry import get_game
+    from logic_agents.world.resolve import resolve
+
+    puzzle = resolve(f"{path}:{k}", get_game("undead"))[1][0]
+    start = time.perf_counter()
+    solver = UndeadSolver(puzzle, totals="none")
+    solver.solve()
+    solver.close()
+    return time.perf_counter() - start
+
+
+def peer_solve(rater: str, game_id: str, timeout: float) -> tuple[float, str]:
+    """Wall seconds of the real game's solve loop on one ID, and what it said (its level,
+    passes, open cells and brute-force space), or that it ran past `timeout`."""
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([rater], input=game_id + "\n", capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return timeout, f"over {timeout:g} s"
+    return time.perf_counter() - start, done.stdout.strip() or f"exit {done.returncode}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", default=str(DEFAULT_FILE))
+    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--peer", help="the real game's solve loop (see the docstring)")
+    parser.add_argument("--peer-timeout", type=float, default=300.0)
+    args = parser.parse_args()
+    path = Path(args.file)
+    from logic_agents.games.undead.board import format_game_id
+    from logic_agents.games.undead.files import load_entries
+
+    ids = [format_game_id(entry.puzzle) for entry in load_entries(path)]
+    count = len(ids)
+    print(f"{path.name}: {count} puzzles; wall seconds of `solve FILE:K --unique` in a fresh "
+          f"process (start-up, parsing, building, solving, proving unique)")
+    print(f"{'K':>2} {'default':>9} {'status':>7} {'glucose4':>9} {'no totals (solve only)':>23}")
+    shipped, glucose = [], []
+    for k in range(1, count + 1):
+        t, status = cli_solve(f"{path}:{k}", None, args.timeout)
+        g, _ = cli_solve(f"{path}:{k}", "glucose4", args.timeout)
+        shipped.append(t)
+        glucose.append(g)
+        line = f"{k:>2} {t:9.2f} {status:>7} {g:9.2f} {relaxed(path, k):23.3f}"
+        if args.peer:
+            seconds, said = peer_solve(args.peer, ids[k - 1], args.peer_timeout)
+            line += f"   real game: {seconds:.1f} s ({said})"
+        print(line, flush=True)
+    print(f"default: median {statistics.median(shipped):.2f} s, max {max(shipped):.2f} s "
+          f"(target: median < 1 s, max < 5 s); glucose4: median "
+          f"{statistics.median(glucose):.2f} s, max {max(glucose):.2f} s")
+    return 0 if statistics.median(shipped) < 1 and max(shipped) < 5 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
