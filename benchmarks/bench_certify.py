@@ -19,9 +19,7 @@ without it, on the same inputs, in the same process.
 
 from __future__ import annotations
 
-import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -32,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import p95, provenance, write_section  # noqa: E402
+from harness import arguments, p95, provenance, whole_process, write_section  # noqa: E402
 
 from logic_agents.games.daggers import DaggersWorld, SatAgent, load  # noqa: E402
 from logic_agents.games.sudoku.board import load_puzzles  # noqa: E402
@@ -87,8 +85,8 @@ class NoCheck:
         certify.check_claim = self.real
 
 
-def daggers(runs: int) -> str:
-    maps = sorted(MAPS.glob("*.txt"))
+def daggers(runs: int, first: int | None = None) -> str:
+    maps = sorted(MAPS.glob("*.txt"))[:first]
     rows = []
     plain_total = 0.0
     for checker in (None, *CHECKERS):
@@ -111,7 +109,8 @@ def daggers(runs: int) -> str:
         else:
             rows.append(f"| {checker} | {cpu:.2f} | {cpu / plain_total:.2f}x | {claims:,} | "
                         f"{lemmas:,} | {100 * clock.spent / cpu:.0f}% |")
-    return (f"**satx on the 30 official maps**, {runs} seeds each ({30 * runs} games), "
+    return (f"**satx on {len(maps)} official maps**, {runs} seeds each ({len(maps) * runs} "
+            "games), "
             "in-process CPU of the whole run (goal: at most 3x):\n\n"
             "| checker | CPU s | beside plain | claims | proofs' lemmas | checker's share |\n"
             "|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
@@ -148,23 +147,6 @@ def sudoku(count: int) -> str:
             "claims |\n|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
 
-def child_cpu(argv: list[str], cap: float) -> float | None:
-    """The CPU seconds of `logic-agents ARGV` as a whole process, or None past `cap`."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.Popen([sys.executable, "-m", "logic_agents", *argv], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        _, err = proc.communicate(timeout=cap)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        return None
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)}: {err.strip()}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def large(cap: float, seed: int) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         made = Path(tmp) / "s25"
@@ -178,10 +160,10 @@ def large(cap: float, seed: int) -> str:
                   for k, board in enumerate(boards, start=1)]
         rows = []
         for name, argv in cases:
-            plain = child_cpu(["solve", *argv, "--unique"], cap)
+            plain = whole_process(["solve", *argv, "--unique"], cap)
             cells = [f"{plain:.2f}" if plain is not None else f"> {cap:g}"]
             for checker in CHECKERS:
-                spent = child_cpu(["solve", *argv, "--unique", "--certify", "--checker",
+                spent = whole_process(["solve", *argv, "--unique", "--certify", "--checker",
                                    checker], cap)
                 cells.append(f"{spent:.2f}" if spent is not None else f"more than {cap:g}")
             rows.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -192,17 +174,19 @@ def large(cap: float, seed: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--runs", type=int, default=3, help="seeds per Daggers map")
     parser.add_argument("--sudoku", type=int, default=1000, help="held-out 9x9 puzzles")
     parser.add_argument("--cap", type=float, default=120.0,
                         help="seconds a large certified solve may take before it is stopped")
     parser.add_argument("--seed", type=int, default=68, help="the 25x25 puzzle's seed")
-    parser.add_argument("--out", type=Path, help="write the section into this file")
     args = parser.parse_args()
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
-    parts = [daggers(args.runs), sudoku(args.sudoku), large(args.cap, args.seed)]
+    if args.tiny:  # two maps, one seed each, and two puzzles
+        parts = [daggers(1, first=2), sudoku(2)]
+    else:
+        parts = [daggers(args.runs), sudoku(args.sudoku), large(args.cap, args.seed)]
     body = (f"## Certified answers (`benchmarks/bench_certify.py`, issue 68)\n\n"
             f"{provenance(time.perf_counter() - started)}"
             f"- Load (1-minute average) before and after: {load_before:.1f}, "

@@ -15,7 +15,6 @@ Usage: python benchmarks/bench_compare.py [--scale 1.0] [--out docs/BENCHMARKS.m
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
@@ -61,11 +60,12 @@ def pairs_text(summary: dict) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "compare-cs5011.png")
     args = parser.parse_args()
+    if args.tiny:  # the worker scaling alone, on one map
+        args.scale = 0.005
     started = time.perf_counter()
     sections = []
 
@@ -87,6 +87,11 @@ def main() -> int:
         f"|---|---|---|---|\n| 1 | {walls[1]:.2f} | {games / walls[1]:.0f} | 1.00 |\n"
         f"| 2 | {walls[2]:.2f} | {games / walls[2]:.0f} | {walls[1] / walls[2]:.2f} |")))
     print(sections[-1][1], flush=True)
+    if args.tiny:
+        if args.out:
+            write_report(args.out, "bench_compare", "compare (tiny)",
+                         time.perf_counter() - started, sections)
+        return 0
 
     # 2. the cs5011 presets, ~2,000 paired games per agent
     count = max(1, round(20 * args.scale))

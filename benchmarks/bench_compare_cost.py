@@ -22,18 +22,19 @@ Usage: python benchmarks/bench_compare_cost.py [--games 2000] [--rounds 3] [--se
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_prob import build_in_place  # noqa: E402
+from harness import arguments, table, write_report  # noqa: E402
 
 CHILD = r"""
 import contextlib, io, json, resource, sys, time
@@ -90,12 +91,15 @@ def measure(tree: Path, games: int, seed: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--against", metavar="REV", help="also measure this git revision")
     args = parser.parse_args()
+    if args.tiny:  # five games, one round
+        args.games, args.rounds = 5, 1
+    started = time.perf_counter()
     trees = {"now": ROOT}
     scratch = None
     if args.against:
@@ -114,11 +118,7 @@ def main() -> int:
     finally:
         if scratch is not None:
             subprocess.run(["git", "worktree", "remove", "--force", str(scratch)], cwd=ROOT)
-    print(f"{args.games} beginner games (9x9/10 at (2,2)), prob, CPU ms per game, "
-          f"lowest (median) of {args.rounds} rounds")
-    print("| tree | the game, in-process | compare: referee | compare: worker | "
-          "compare, whole | compare's own cost | the worker's private memory, MiB |")
-    print("|---|---|---|---|---|---|---|")
+    rows = []
     for name, rounds in results.items():
         cells = []
         for key in ("game", "referee", "worker", "whole", "own", "worker_mib"):
@@ -126,8 +126,19 @@ def main() -> int:
                       r["referee"] + r["worker"] - r["game"] if key == "own" else r[key]
                       for r in rounds]
             cells.append(f"{min(values):.3f} ({statistics.median(values):.3f})")
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    print(f"\nLoad (1-minute average) before and after: {load_before:.1f}, {os.getloadavg()[0]:.1f}")
+        rows.append([name, *cells])
+    body = (f"{args.games} beginner games (9x9/10 at (2,2)), prob, CPU ms per game, lowest "
+            f"(median) of {args.rounds} rounds\n\n"
+            + table(["tree", "the game, in-process", "compare: referee", "compare: worker",
+                     "compare, whole", "compare's own cost",
+                     "the worker's private memory, MiB"], rows)
+            + f"\n\nLoad (1-minute average) before and after: {load_before:.1f}, "
+            f"{os.getloadavg()[0]:.1f}")
+    print(body)
+    if args.out:
+        write_report(args.out, "bench_compare_cost", "What `compare` costs per game "
+                     "(`benchmarks/bench_compare_cost.py`)", time.perf_counter() - started,
+                     [("CPU per game", body)])
     return 0
 
 

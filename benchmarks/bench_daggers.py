@@ -15,7 +15,6 @@ Usage: python benchmarks/bench_daggers.py [--runs 200] [--slow-runs 5] [--jobs 2
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -32,7 +31,7 @@ from logic_agents.world.options import positive_int  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import wilson, write_report  # noqa: E402
+from harness import arguments, wilson, write_report  # noqa: E402
 
 LEVELS = {"EASY": 0, "MEDIUM": 1, "HARD": 2}
 
@@ -90,7 +89,8 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def win_table(results: list, variants: list[str]) -> tuple[str, dict]:
+def win_table(results: list, variants: list[str], maps: list[Path] = MAPS
+              ) -> tuple[str, dict]:
     by = {}
     for variant, name, _run, won, guesses, t, *_ in results:
         by.setdefault((variant, name), []).append((won, guesses, t))
@@ -98,7 +98,7 @@ def win_table(results: list, variants: list[str]) -> tuple[str, dict]:
              "|---|" + "---|" * len(variants)]
     totals = {v: [0, 0] for v in variants}
     no_guess_maps = []
-    for path in MAPS:
+    for path in maps:
         name = path.stem
         cells = []
         for v in variants:
@@ -117,7 +117,7 @@ def win_table(results: list, variants: list[str]) -> tuple[str, dict]:
         wins, n = totals[v]
         lo, hi = wilson(wins, n)
         overall.append(f"**{pct(wins / n)}** [{pct(lo)}, {pct(hi)}]")
-    lines.append("| **all 30** | " + " | ".join(overall) + " |")
+    lines.append(f"| **all {len(maps)}** | " + " | ".join(overall) + " |")
     return "\n".join(lines), {"no_guess_maps": no_guess_maps, "totals": totals}
 
 
@@ -146,22 +146,24 @@ def time_table(results: list, variants: list[str]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--runs", type=positive_int, default=200, help="runs per map and agent (default 200)")
     parser.add_argument("--slow-runs", type=positive_int, default=5,
                         help="runs per HARD map for the rebuild/sympy timing (default 5)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
-    parser.add_argument("--out", type=Path, help="also write the report to this markdown file")
     args = parser.parse_args()
     started = time.perf_counter()
     sections = []
+    maps = MAPS[:2] if args.tiny else MAPS  # tiny: the win rates alone, on two maps, one run
+    if args.tiny:
+        args.runs = 1
 
     win_variants = ["rpx", "spx", "satx", "satx-nogc"]
-    jobs = [(v, str(p), i) for v in win_variants for p in MAPS for i in range(args.runs)]
+    jobs = [(v, str(p), i) for v in win_variants for p in maps for i in range(args.runs)]
     results = run_jobs(jobs, args.jobs)
-    table, info = win_table(results, win_variants)
+    table, info = win_table(results, win_variants, maps)
     no_guess = info["no_guess_maps"]
-    summary = (f"satx needed no guess in any run on {len(no_guess)} of 30 maps "
+    summary = (f"satx needed no guess in any run on {len(no_guess)} of {len(maps)} maps "
                f"({', '.join(n for n, _ in no_guess)}); it won every run on "
                f"{sum(w for _, w in no_guess)} of them.")
     sections.append(("1. Win rate per agent per map",
@@ -169,6 +171,11 @@ def main() -> int:
                      f"crc32('m:i') for world and agent alike (paired). `satx` tells the global "
                      f"dagger count, `satx-nogc` does not.\n\n{table}\n\n{summary}"))
     print(sections[-1][1], flush=True)
+    if args.tiny:
+        if args.out:
+            write_report(args.out, "bench_daggers", "Daggers and Gold (tiny)",
+                         time.perf_counter() - started, sections)
+        return 0
 
     hard = [p for p in MAPS if p.stem.startswith("HARD")]
     timing_variants = ["satx", "satx-rebuild-gc", "satx-inc", "satx-rebuild", "satx-sympy"]

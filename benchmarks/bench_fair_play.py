@@ -17,7 +17,6 @@ Usage: python benchmarks/bench_fair_play.py [--rounds 3] [--games 20000] [--out 
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -29,8 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _measure import CGROUP, Measured, have_cgroup  # noqa: E402
-from _report import write_report  # noqa: E402
+from harness import CGROUP, Measured, arguments, have_cgroup, write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.referee.clock import NO_CAPS, Clock  # noqa: E402
@@ -46,7 +44,7 @@ STUDY_2018 = ["compare", str(ROOT / "maps/daggers/2018"), "--agents", "spx,satx,
 
 def timed(argv: list[str]) -> tuple[float, float]:
     """(wall s, CPU s of the command's whole process tree), measured in a cpuacct cgroup of
-    its own (benchmarks/_measure.py): RUSAGE_CHILDREN never sees a sandboxed player's processes,
+    its own (benchmarks/harness.py): RUSAGE_CHILDREN never sees a sandboxed player's processes,
     which bubblewrap's init reaps (issue 54: it read 3.2 s where the players used 7.2 s)."""
     measured = Measured([sys.executable, "-m", "logic_agents", *argv], ROOT)
     return measured.wall, measured.cpu
@@ -176,20 +174,22 @@ def ping_pong() -> tuple[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--moves-games", type=int, default=300,
                         help="games of the per-move table")
-    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if not have_cgroup():
         raise SystemExit(f"no writable cpuacct cgroup at {CGROUP}: this benchmark reads the "
                          "CPU of sandboxed players from one (run it as root on cgroup v1)")
     started = time.perf_counter()
-    sections = [("1. The 2018 study, in-process against isolated", study_2018(args.rounds)),
-                ("2. A file agent, trusted against isolated", file_agent_study(args.games)),
-                ("3. One move's round trip", per_move(args.moves_games))]
+    if args.tiny:  # the file agent's study alone, on one map, ten runs
+        sections = [("A file agent, trusted against isolated (tiny)", file_agent_study(10))]
+    else:
+        sections = [("1. The 2018 study, in-process against isolated", study_2018(args.rounds)),
+                    ("2. A file agent, trusted against isolated", file_agent_study(args.games)),
+                    ("3. One move's round trip", per_move(args.moves_games))]
     for title, body in sections:
         print(f"### {title}\n\n{body}\n")
     if args.out:

@@ -39,8 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _measure import CGROUP, Measured  # noqa: E402
-from _report import provenance, write_section  # noqa: E402
+from harness import CGROUP, Measured, arguments, provenance, write_section  # noqa: E402
 
 FILE_AGENT = f"{ROOT / 'benchmarks' / '_file_agent.py'}:FileSpx"
 STUDENT = '''from logic_agents.games.daggers.agents import SinglePointAgent
@@ -129,7 +128,7 @@ def the_class(args: argparse.Namespace, work: Path) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--class-size", dest="class_size", type=int, default=100)
     parser.add_argument("--class-runs", dest="class_runs", type=int, default=1,
@@ -138,10 +137,11 @@ def main() -> None:
     parser.add_argument("--old", metavar="PYTHON", help="the interpreter of the tree before")
     parser.add_argument("--player-per-game", dest="player_per_game", action="store_true",
                         help="also --player-per-game, on a tenth of the games")
-    parser.add_argument("--out", type=Path)
     parser.add_argument("--only", choices=("games", "class"),
                         help="measure one of the two (its own section of --out)")
     args = parser.parse_args()
+    if args.tiny:  # a file agent's games alone: ten, one round
+        args.games, args.rounds, args.only = 10, 1, "games"
     if not (CGROUP / "cgroup.procs").exists():
         raise SystemExit(f"no cpuacct cgroup at {CGROUP}: this benchmark reads CPU from one")
     started = time.perf_counter()

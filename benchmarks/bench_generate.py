@@ -13,7 +13,6 @@ Usage: python benchmarks/bench_generate.py [--against REV] [--cap 600] [--out do
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -26,12 +25,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
 from bench_prob import checkout  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 COMMANDS = [
     ("undead", ["generate", "undead", "--size", "20x20", "--count", "6", "--seed", "5"], 5.0),
     ("mazes", ["generate", "mazes", "--size", "20", "--count", "3", "--seed", "1"], 10.0),
+]
+# --tiny: the same commands at 6x6, one puzzle each
+TINY = [
+    ("undead", ["generate", "undead", "--size", "6x6", "--count", "1", "--seed", "5"], 5.0),
+    ("mazes", ["generate", "mazes", "--size", "6", "--count", "1", "--seed", "1"], 10.0),
 ]
 
 
@@ -55,17 +59,16 @@ def run(tree: Path, args: list[str], cap: float) -> tuple[list[float] | None, fl
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--against", metavar="REV", help="also run the commands of revision REV")
     parser.add_argument("--cap", type=float, default=600.0, help="seconds per command (600)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
     started = time.perf_counter()
     lines = ["| command | code | items | median s per item | max s | wall s | target (median) |",
              "|---|---|---|---|---|---|---|"]
     with checkout(args.against) as old:
         trees = [("this tree", ROOT)] + ([(f"revision {args.against}", old)] if old else [])
-        for _, command, target in COMMANDS:
+        for _, command, target in TINY if args.tiny else COMMANDS:
             for label, tree in trees:
                 secs, wall = run(tree, command, args.cap)
                 shown = " ".join(command)

@@ -21,7 +21,6 @@ right under the file's title.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -31,7 +30,6 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +40,7 @@ from bench_compare_cost import measure as compare_cost  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
 from bench_sudoku_solve import tdoku_counter, tdoku_seconds, two_bare_calls  # noqa: E402
 from bench_undead_peer import SEVEN, ours_solve, peer_solve, whole_process  # noqa: E402
+from harness import arguments, interleaved, table, write_report  # noqa: E402
 
 from logic_agents.games.sudoku import solve_puzzle  # noqa: E402
 from logic_agents.games.sudoku.board import load_puzzles  # noqa: E402
@@ -87,15 +86,6 @@ def sudoku_solve_seconds() -> float:
     return ours
 
 
-def row(rounds: int, ours: Callable[[], float], peer: Callable[[], float]
-        ) -> tuple[list[float], list[float]]:
-    mine, theirs = [], []
-    for _ in range(rounds):
-        mine.append(ours())
-        theirs.append(peer())
-    return mine, theirs
-
-
 def cell(values: list[float], unit: str, digits: int = 3) -> str:
     return f"{min(values):.{digits}f} {unit} ({statistics.median(values):.{digits}f})"
 
@@ -108,15 +98,28 @@ def ratios(mine: list[float], theirs: list[float]) -> tuple[float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pseq", type=Path, required=True, help="PSEQ's built solver (mss)")
-    parser.add_argument("--tdoku", required=True, help="tdoku built as a shared library")
-    parser.add_argument("--undead-peer", type=Path, required=True,
+    parser = arguments(__doc__)
+    parser.add_argument("--pseq", type=Path, help="PSEQ's built solver (mss)")
+    parser.add_argument("--tdoku", help="tdoku built as a shared library")
+    parser.add_argument("--undead-peer", type=Path,
                         help="benchmarks/peers/undead_peer.c built against sgt-puzzles")
     parser.add_argument("--boards", type=Path, help="20x20 boards drawn by the game")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.tiny:  # the first row's own side: prob on 20 beginner games, one round
+        mine, _ = interleaved(1, lambda: prob_in_process("beginner", 20), None)
+        body = table(["work", "logic-agents", "peer"],
+                     [["prob, 9x9/10 at (2,2), CPU ms per game in-process (20 games)",
+                       f"{mine[0]:.3f}", "PSEQ: not run (--tiny)"]])
+        print(body)
+        if args.out:
+            write_report(args.out, "headline-tiny", "Headline (tiny)", 0.0, [("prob", body)])
+        return 0
+    missing = [flag for flag, value in (("--pseq", args.pseq), ("--tdoku", args.tdoku),
+                                        ("--undead-peer", args.undead_peer)) if value is None]
+    if missing:  # every row is beside its peer
+        parser.error(f"the headline needs its peers: give {', '.join(missing)} "
+                     "(benchmarks/build_peers.py builds them)")
     started = time.perf_counter()
     loads = [os.getloadavg()[0]]
     lines = ["| work | logic-agents: lowest (median) | peer: lowest (median) | ours / peer: "
@@ -135,7 +138,7 @@ def main() -> int:
     for preset, target in (("beginner", 20), ("intermediate", 20), ("expert", 10)):
         games, peer_games = PROB_GAMES[preset], PEER_GAMES[preset]
         config = SIZES[preset][1]
-        mine, theirs = row(args.rounds, lambda p=preset, g=games: prob_in_process(p, g),
+        mine, theirs = interleaved(args.rounds, lambda p=preset, g=games: prob_in_process(p, g),
                            lambda c=config, g=peer_games: 1000 * play_pseq(args.pseq, c, g,
                                                                           1)[1] / g)
         board = {"beginner": "9x9/10 at (2,2)", "intermediate": "16x16/40 at (2,2)",
@@ -151,7 +154,7 @@ def main() -> int:
         own.append(figures["referee"] + figures["worker"] - figures["game"])
         return figures["referee"] + figures["worker"]
 
-    mine, theirs = row(args.rounds, study,
+    mine, theirs = interleaved(args.rounds, study,
                        lambda: 1000 * play_pseq(args.pseq, beginner, 20000, 1)[1] / 20000)
     add(f"a beginner study through the `compare` command (prob, {STUDY_GAMES:,} games, 9x9/10 at "
         f"(2,2)), whole process per game; of which `compare`'s own cost: {cell(own, 'ms')} "
@@ -165,16 +168,16 @@ def main() -> int:
     def tdoku_sum() -> float:  # 20 passes: one takes about a millisecond
         return sum(tdoku_seconds(count, puzzles)[0] for _ in range(20)) / 20
 
-    mine, theirs = row(args.rounds, sudoku_solve_seconds, tdoku_sum)
+    mine, theirs = interleaved(args.rounds, sudoku_solve_seconds, tdoku_sum)
     add(f"Sudoku `solve`, top95 + hardest ({len(puzzles)} puzzles), summed, a fresh process "
         "per file", mine, theirs, "s", "tdoku", "<= 15x (not met: the floor below)", 4)
-    mine, theirs = row(args.rounds, lambda: two_bare_calls(puzzles), tdoku_sum)
+    mine, theirs = interleaved(args.rounds, lambda: two_bare_calls(puzzles), tdoku_sum)
     add("the floor of any PySAT path: two bare CaDiCaL calls a puzzle (a solution, then "
         "none other), same puzzles", mine, theirs, "s", "tdoku", "-", 4)
     # Undead 7x7 solve beside the game's solver
     sevens = [e.puzzle for path in SEVEN for e in load_entries(path)]
     ids = [format_game_id(p) for p in sevens]
-    mine, theirs = row(
+    mine, theirs = interleaved(
         args.rounds, lambda: 1000 * statistics.median(t for _, t in ours_solve(sevens, 20)),
         lambda: 1000 * statistics.median(t for _, t in peer_solve(args.undead_peer, ids, 200)))
     add("Undead 7x7 `solve`, median per puzzle (the game's 60)", mine, theirs, "ms",
@@ -196,7 +199,7 @@ def main() -> int:
                                           for x in done.stdout.splitlines())
 
         ours_gen()  # imports and caches are not a puzzle's cost
-        mine, theirs = row(args.rounds, ours_gen, theirs_gen)
+        mine, theirs = interleaved(args.rounds, ours_gen, theirs_gen)
         add(f"Undead 7x7 `generate --game --difficulty {level}`, mean per puzzle (30)", mine,
             theirs, "ms", "the game's generator", target, 2)
     if args.boards:  # no ratio: the game returns no board of this size, nor solves one

@@ -11,13 +11,12 @@ Prints markdown tables, every row measured in this run on the same boards:
 3. generation: seconds per unique board, repair rounds, restarts.
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
-Usage: python benchmarks/bench_mazes.py [--quick] [--count N] [--time-cap S] [--sizes 12,15,20]
+Usage: python benchmarks/bench_mazes.py [--tiny] [--count N] [--time-cap S] [--sizes 12,15,20]
                                      [--skip-official] [--out FILE]
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import arguments, row, write_report  # noqa: E402
 
 from logic_agents.games.mazes.board import is_solution, load_board  # noqa: E402
 from logic_agents.games.mazes.encode import MazeSolver  # noqa: E402
@@ -53,13 +52,8 @@ def sat_run(board) -> tuple[bool, float, int, int]:
     return ok, elapsed, solver.cuts, solver.calls
 
 
-def fmt_row(cells) -> str:
-    return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser = arguments(__doc__)
     parser.add_argument("--count", type=int, default=10, help="generated boards per size")
     parser.add_argument("--time-cap", type=float, default=60.0, help="seconds per search")
     parser.add_argument("--node-cap", type=int, default=10_000_000, help="nodes per search")
@@ -67,27 +61,28 @@ def main() -> int:
                         help="generated board sizes, comma-separated (default 12,15,20)")
     parser.add_argument("--skip-official", action="store_true",
                         help="leave out the official boards (with --sizes, for one size alone)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
+    if args.tiny:  # one generated 6x6 board, each search capped at 5 s
+        args.sizes, args.count, args.skip_official, args.time_cap = [6], 1, True, 5.0
     started = time.perf_counter()
     sections = []
 
     # 1. official boards
     boards = [] if args.skip_official else [load_board(p) for p in sorted(DATA.glob("*.txt"))]
-    header = [fmt_row(["board", "method", "solved", "ms", "nodes"]), fmt_row(["---"] * 5)]
+    header = [row(["board", "method", "solved", "ms", "nodes"]), row(["---"] * 5)]
     lines = list(header)
     sat_ms = []
     for board in boards:
         ok, elapsed, cuts, calls = sat_run(board)
         unique = "unique" if ok else "NOT unique"
         sat_ms.append(1000 * elapsed)
-        lines.append(fmt_row([board.name, f"sat ({unique}; {cuts} cuts, {calls} SAT calls)",
+        lines.append(row([board.name, f"sat ({unique}; {cuts} cuts, {calls} SAT calls)",
                               "yes", f"{1000 * elapsed:.2f}", "-"]))
         for method, h in VARIANTS:
             r = search(board, method, heuristic_name=h or "manhattan",
                        budget=Budget(args.node_cap, args.time_cap))
             solved = "yes" if r.path is not None and is_solution(board, r.path) else "gave up"
-            lines.append(fmt_row([board.name, label(method, h), solved,
+            lines.append(row([board.name, label(method, h), solved,
                                   f"{1000 * r.seconds:.2f}", r.nodes]))
         print("\n".join(lines[-len(VARIANTS) - 1:]), flush=True)
     if boards:
@@ -96,18 +91,18 @@ def main() -> int:
                          + "\n".join(lines)))
 
     # 2 + 3. generated boards
-    sizes = args.sizes or ([8, 10] if args.quick else [12, 15, 20])
-    count = 3 if args.quick else args.count
-    gen_lines = [fmt_row(["size", "boards", "median s", "max s", "median rounds",
+    sizes = args.sizes or [12, 15, 20]
+    count = args.count
+    gen_lines = [row(["size", "boards", "median s", "max s", "median rounds",
                           "median restarts", "median shapes", "median path"]),
-                 fmt_row(["---"] * 8)]
-    lines = [fmt_row(["size", "method", "solved", "gave up", "not run", "median s",
-                      "max s", "median nodes"]), fmt_row(["---"] * 8)]
+                 row(["---"] * 8)]
+    lines = [row(["size", "method", "solved", "gave up", "not run", "median s",
+                      "max s", "median nodes"]), row(["---"] * 8)]
     stopped: set[tuple[str, str | None]] = set()
     for n in sizes:
         made = generate_boards(n, count, seed=2026)
         secs = [g.seconds for g in made]
-        gen_lines.append(fmt_row([f"{n}x{n}", len(made), f"{statistics.median(secs):.2f}",
+        gen_lines.append(row([f"{n}x{n}", len(made), f"{statistics.median(secs):.2f}",
                                   f"{max(secs):.2f}",
                                   f"{statistics.median(g.rounds for g in made):.0f}",
                                   f"{statistics.median(g.restarts for g in made):.0f}",
@@ -116,12 +111,12 @@ def main() -> int:
         print(gen_lines[-1], flush=True)
         runs = [sat_run(g.board) for g in made]
         times = [r[1] for r in runs]
-        lines.append(fmt_row([f"{n}x{n}", "sat (solve + unique)", sum(r[0] for r in runs), 0, 0,
+        lines.append(row([f"{n}x{n}", "sat (solve + unique)", sum(r[0] for r in runs), 0, 0,
                               f"{statistics.median(times):.3f}", f"{max(times):.3f}", "-"]))
         print(lines[-1], flush=True)
         for variant in VARIANTS:
             if variant in stopped:
-                lines.append(fmt_row([f"{n}x{n}", label(*variant), 0, 0, len(made), "-", "-",
+                lines.append(row([f"{n}x{n}", label(*variant), 0, 0, len(made), "-", "-",
                                       "-"]))
                 continue
             solved = gave_up = 0
@@ -138,7 +133,7 @@ def main() -> int:
                     gave_up += 1
                 times.append(r.seconds)
                 nodes.append(r.nodes)
-            lines.append(fmt_row([f"{n}x{n}", label(*variant), solved, gave_up,
+            lines.append(row([f"{n}x{n}", label(*variant), solved, gave_up,
                                   len(made) - len(times), f"{statistics.median(times):.3f}",
                                   f"{max(times):.3f}", f"{statistics.median(nodes):.0f}"]))
             print(lines[-1], flush=True)

@@ -20,7 +20,6 @@ Usage: python benchmarks/bench_mazes_generate.py [--size 20] [--count 5]
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -33,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import p95, write_report  # noqa: E402
 from bench_prob import checkout  # noqa: E402
+from harness import Spread, arguments, write_report  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -69,20 +68,21 @@ def one_board(tree: Path, size: int, seed: int, k: int) -> dict[str, float]:
 def row(label: str, boards: list[dict[str, float]]) -> str:
     cpu = [b["cpu_s"] for b in boards]
     solved = [b["solve_s"] for b in boards]
-    return (f"| {label} | {len(boards)} | {statistics.median(cpu):.1f} | {p95(cpu):.1f} | "
-            f"{max(cpu):.1f} | {statistics.median(b['rounds'] for b in boards):.0f} | "
+    return (f"| {label} | {len(boards)} | {Spread.of(cpu).shown().replace(' / ', ' | ')} | "
+            f"{statistics.median(b['rounds'] for b in boards):.0f} | "
             f"{max(b['restarts'] for b in boards):.0f} | {statistics.median(solved):.2f} | "
             f"{max(solved):.2f} |")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--size", type=int, default=20)
     parser.add_argument("--count", type=int, default=5, help="boards per seed")
     parser.add_argument("--seeds", default="990101,990102", help="comma-separated seeds")
     parser.add_argument("--against", metavar="REV", help="also generate with git revision REV")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
+    if args.tiny:  # one 6x6 board
+        args.size, args.count, args.seeds = 6, 1, args.seeds.split(",")[0]
     seeds = [int(s) for s in args.seeds.split(",")]
     started = time.perf_counter()
     made: dict[str, list[dict[str, float]]] = {"now": [], "old": []}

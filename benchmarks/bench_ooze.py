@@ -13,7 +13,6 @@ Usage: python benchmarks/bench_ooze.py [--games 1000] [--jobs 2] [--agents greed
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 from logic_agents.games.ooze import AGENTS  # noqa: E402
 from logic_agents.games.ooze.world import OozeWorld  # noqa: E402
@@ -112,14 +111,15 @@ def ceiling(results: dict[str, list[dict]]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=1000, help="paired seeds (default 1000)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--agents", default="greedy,rbfs,sat")
     parser.add_argument("--horizon", type=int, default=None, help="sat: route horizon")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
+    if args.tiny:  # two paired seeds, one worker
+        args.games, args.jobs = 2, 1
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     unknown = [a for a in names if a not in AGENTS]
     if unknown:

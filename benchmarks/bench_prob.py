@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
@@ -267,10 +267,9 @@ def record_sizes(text: str) -> tuple[str, ...]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     parser.add_argument("--skip-modern", action="store_true",
                         help="leave out section 3 (the opening at (3,3))")
     parser.add_argument("--against", metavar="REV",
@@ -287,6 +286,13 @@ def main() -> int:
                         "corner, written as a section of its own")
     args = parser.parse_args()
     started = time.perf_counter()
+    if args.tiny:  # section 1 alone: one run on each official map, one worker
+        body = official(1, 1)
+        print(body)
+        if args.out:
+            write_report(args.out, "bench_prob_tiny", "prob against satx (tiny)",
+                         time.perf_counter() - started, [("The 30 official 2018 maps", body)])
+        return 0
     games = max(1, round(10000 * args.scale))  # classic games per size and start rule
     if args.safe_start:
         body = classic(games, args.jobs, opening=False)

@@ -17,7 +17,6 @@ Usage: python benchmarks/bench_prob_enum.py [--games 60] [--cap 20000] [--out do
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 from logic_agents.games.daggers import DaggersWorld, ProbAgent  # noqa: E402
 from logic_agents.games.daggers.components import components as _components  # noqa: E402
@@ -78,12 +77,13 @@ def by_sat(cons: list, cap: int) -> tuple[dict[int, int], bool]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=60, help="games per size (default 60)")
     parser.add_argument("--cap", type=int, default=20000,
                         help="most models SAT enumerates per component (default 20,000)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
+    if args.tiny:  # the components of two games a size
+        args.games = 2
     started = time.perf_counter()
     found = components(args.games)
     times = {"dedicated": [], "sat": []}

@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import p95, write_report  # noqa: E402
 from bench_prob import build_in_place, checkout, play_prob  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
+from harness import arguments, p95, write_report  # noqa: E402
 
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
 
@@ -55,8 +55,9 @@ def play(tree: Path, preset: str, games: int, seed: int, pure: bool,
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pseq", type=Path, required=True, help="a built MineSweeperSolver")
+    parser = arguments(__doc__)
+    parser.add_argument("--pseq", type=Path, help="a built MineSweeperSolver (required but "
+                        "with --tiny)")
     parser.add_argument("--sizes", default="beginner,intermediate,expert")
     parser.add_argument("--games", default="2000,1000,300", help="prob's games per size "
                         "(PSEQ plays ten times as many: a game costs it so little)")
@@ -64,12 +65,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5501, help="board and play seed")
     parser.add_argument("--against", metavar="REV", help="also a worktree of REV, its kernel "
                         "built in place")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
+    if args.tiny:  # ten beginner games of each build, one round, PSEQ only if given
+        args.sizes, args.games, args.rounds = "beginner", "10", 1
     if KERNEL is None:
         parser.error("the compiled kernel is not built here (or LOGIC_AGENTS_PURE_PYTHON is "
                      "set): reinstall with a C compiler (pip install -e .)")
-    if not args.pseq.is_file():
+    if args.pseq is None and not args.tiny:
+        parser.error("--pseq is required (benchmarks/build_peers.py builds it)")
+    if args.pseq is not None and not args.pseq.is_file():
         parser.error(f"{args.pseq}: no such file")
     sizes = args.sizes.split(",")
     counts = [int(g) for g in args.games.split(",")]
@@ -121,9 +125,10 @@ def table(args: argparse.Namespace, sizes: list[str], counts: list[int],
         moves: list[list[str]] = [[] for _ in builds]
         floors: list[float] = []
         for _ in range(args.rounds):
-            peer_games = 10 * games
-            _, cpu = play_pseq(args.pseq, SIZES[preset][1], peer_games, 1)
-            pseq_ms.append(1000 * cpu / peer_games)
+            if args.pseq is not None:
+                peer_games = 10 * games
+                _, cpu = play_pseq(args.pseq, SIZES[preset][1], peer_games, 1)
+                pseq_ms.append(1000 * cpu / peer_games)
             for b, (_, tree, pure) in enumerate(builds):
                 played = play(tree, preset, games, args.seed, pure, replay=b == 0)
                 if b == 0:
@@ -132,14 +137,16 @@ def table(args: argparse.Namespace, sizes: list[str], counts: list[int],
                 means[b].append(statistics.mean(times))
                 every[b] += times
                 moves[b] = [g["moves"] for g in played]
-        peer = min(pseq_ms)
+        peer = min(pseq_ms) if pseq_ms else None
         lowest = [min(m) for m in means]
         same = sum(len(set(game)) == 1 for game in zip(*moves))
-        cells = [f"{preset} opened at {SIZES[preset][0]}", f"{peer:.3f}"]
+        cells = [f"{preset} opened at {SIZES[preset][0]}",
+                 f"{peer:.3f}" if peer else "not run (no --pseq)"]
         cells += [f"{low:.2f} / {p95(e):.2f} / {max(e):.1f}" for low, e in zip(lowest, every)]
-        cells += [f"{low / peer:.1f}x" for low in lowest]
+        cells += [f"{low / peer:.1f}x" if peer else "-" for low in lowest]
         cells += [f"{low / lowest[0]:.2f}x" for low in lowest[1:]]
-        cells += [f"{min(floors):.3f} ({min(floors) / peer:.1f}x)", f"{same} of {games}"]
+        cells += [f"{min(floors):.3f} ({min(floors) / peer:.1f}x)" if peer else
+                  f"{min(floors):.3f}", f"{same} of {games}"]
         lines.append("| " + " | ".join(cells) + " |")
         print(lines[-1], file=sys.stderr, flush=True)
     return lines

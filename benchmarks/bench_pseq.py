@@ -32,9 +32,7 @@ Usage: python benchmarks/bench_pseq.py --pseq PATH [--games 20000] [--jobs 2] [-
 
 from __future__ import annotations
 
-import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -46,8 +44,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import build_peers  # noqa: E402
-from _report import wilson, write_report  # noqa: E402
 from bench_prob import checkout, play_prob  # noqa: E402
+from harness import arguments, children_cpu, row, wilson, write_report  # noqa: E402
 
 # (preset, our 0-based opening, PSEQ's configuration string, target ratio prob / PSEQ: issue
 # 42's, at most 20x on 9x9 and 16x16 and 10x on expert; the earlier targets were 50x and 20x)
@@ -56,12 +54,6 @@ SIZES = {
     "intermediate": ((2, 2), "FL@[3,3]-PSEQ-16-16-T40-SNR", 20),
     "expert": ((3, 3), "FL@[4,4]-PSEQ-30-16-T99-SNR", 10),
 }
-def children_cpu() -> float:
-    """CPU seconds (user + system) of every child process waited for so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def build_pseq(src: Path, into: Path) -> Path:
     """PSEQ built from its sources (MineSweeperSolver, or a checkout holding it) under `into`:
     the command of the module docstring, run by benchmarks/build_peers.py."""
@@ -98,8 +90,8 @@ def percent(won: int, games: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    where = parser.add_mutually_exclusive_group(required=True)
+    parser = arguments(__doc__)
+    where = parser.add_mutually_exclusive_group()
     where.add_argument("--pseq", type=Path, help="a built MineSweeperSolver binary")
     where.add_argument("--pseq-src", type=Path, help="its MineSweeperSolver source folder: "
                        "build it first (g++, nlohmann-json)")
@@ -108,15 +100,19 @@ def main() -> int:
     parser.add_argument("--sizes", default=",".join(SIZES), help="comma-separated presets")
     parser.add_argument("--against", metavar="REV", help="also play prob as it was at git "
                         "revision REV, on the same games")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
+    if args.tiny:  # ten beginner games on one process; PSEQ only if given
+        args.games, args.sizes, args.jobs = 10, "beginner", 1
+    elif args.pseq is None and args.pseq_src is None:
+        parser.error("give --pseq or --pseq-src (benchmarks/build_peers.py builds PSEQ)")
     sizes = [s for s in args.sizes.split(",") if s]
     if unknown := [s for s in sizes if s not in SIZES]:
         parser.error(f"unknown size {unknown[0]!r}; choose from {', '.join(SIZES)}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp, checkout(args.against) as old_tree:
-        binary = args.pseq if args.pseq else build_pseq(args.pseq_src, Path(tmp))
-        if not binary.is_file():
+        binary = (args.pseq if args.pseq else build_pseq(args.pseq_src, Path(tmp))
+                  if args.pseq_src else None)
+        if binary is not None and not binary.is_file():
             parser.error(f"{binary}: no such file")
         head = ["board", "PSEQ win % [95% CI]", "PSEQ CPU ms/game", "prob win % [95% CI]",
                 "prob CPU ms/game, whole processes (games alone)", "prob / PSEQ", "target"]
@@ -125,6 +121,12 @@ def main() -> int:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for preset in sizes:
             start, config, target = SIZES[preset]
+            if binary is None:  # --tiny without the peer: our side alone
+                prob_ms, alone_ms, games = play(ROOT, preset, args.games, start, args.jobs)
+                lines.append(row([f"{preset} opened at {start}", "not run", "not run",
+                                  percent(sum(g["won"] for g in games), len(games)),
+                                  f"{prob_ms:.2f} ({alone_ms:.2f})", "-", "-"]))
+                continue
             won, cpu = play_pseq(binary, config, args.games, args.jobs)
             prob_ms, alone_ms, games = play(ROOT, preset, args.games, start, args.jobs)
             won_after, cpu_after = play_pseq(binary, config, args.games, args.jobs)

@@ -54,7 +54,7 @@ try:
 except ImportError:
     raise SystemExit("bench_pyperf.py needs pyperf: pip install -e '.[bench]'") from None
 
-from _report import p95, write_report  # noqa: E402
+from harness import p95, write_report  # noqa: E402
 
 from logic_agents.games.daggers import clues, components, endgame, odds, prob  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402

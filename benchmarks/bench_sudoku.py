@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import wilson, write_report  # noqa: E402
+from harness import wilson, write_report  # noqa: E402
 
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
 from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E402

@@ -29,9 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _measure import Measured, have_cgroup  # noqa: E402
-from _report import write_report  # noqa: E402
 from bench_prob import checkout  # noqa: E402
+from harness import Measured, have_cgroup, write_report  # noqa: E402
 
 # .ci/run's settings: a missing browser or sandbox fails rather than skips (`make test` sets
 # the plug-in's and the kernel's itself)

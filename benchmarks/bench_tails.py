@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import p95  # noqa: E402
+from harness import p95  # noqa: E402
 
 UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import write_report  # noqa: E402
 
 from logic_agents.games.undead.board import is_solution  # noqa: E402
 from logic_agents.games.undead.encode import (  # noqa: E402

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import p95, write_report  # noqa: E402
+from harness import p95, write_report  # noqa: E402
 
 SIZES = (11, 13, 15, 17, 20)
 

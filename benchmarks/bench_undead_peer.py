@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import load, p95, write_report  # noqa: E402
 from build_peers import build_undead_peer  # noqa: E402
+from harness import load, p95, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _report import write_report  # noqa: E402
+from harness import write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import LEVELS, rate  # noqa: E402

@@ -17,8 +17,8 @@ Usage: python benchmarks/prob_losses.py [--games 3000] [--sizes beginner,interme
 
 from __future__ import annotations
 
-import argparse
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _prob_games import games  # noqa: E402
 from bench_prob import RECORD_RULES, record_sizes  # noqa: E402
+from harness import arguments, row, table, write_report  # noqa: E402
 
 from logic_agents.games.daggers.prob import ProbAgent  # noqa: E402
 from logic_agents.games.daggers.world import DaggersWorld  # noqa: E402
@@ -68,26 +69,36 @@ def play(preset: str, count: int, first: int, last: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=3000, help="games per size (3000)")
     parser.add_argument("--sizes", type=record_sizes, default=("beginner", "intermediate"),
                         help="record sizes, comma-separated (beginner,intermediate)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     args = parser.parse_args()
+    if args.tiny:  # ten beginner games on one process
+        args.games, args.sizes, args.jobs = 10, ("beginner",), 1
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
-    print("| size | games | lost | lost at an endgame probe | lost at a policy guess | games "
-          "reaching the endgame | wins the endgame expected | wins there |")
-    print("|---|---|---|---|---|---|---|---|")
+    started = time.perf_counter()
+    header = ["size", "games", "lost", "lost at an endgame probe", "lost at a policy guess",
+              "games reaching the endgame", "wins the endgame expected", "wins there"]
+    rows = []
+    print(table(header, []))
     for preset in args.sizes:
         chunks = [(args.games * i // args.jobs, args.games * (i + 1) // args.jobs)
                   for i in range(args.jobs)]
         with ProcessPoolExecutor(args.jobs) as pool:
             parts = list(pool.map(play, *zip(*[(preset, args.games, a, b) for a, b in chunks])))
         t = {k: sum(p[k] for p in parts) for k in FIELDS}
-        print(f"| {preset} | {t['games']:.0f} | {t['lost']:.0f} | {t['lost_endgame']:.0f} | "
-              f"{t['lost_policy']:.0f} | {t['endgame_games']:.0f} | "
-              f"{t['endgame_expected']:.1f} | {t['endgame_won']:.0f} |", flush=True)
+        rows.append([preset, f"{t['games']:.0f}", f"{t['lost']:.0f}",
+                     f"{t['lost_endgame']:.0f}", f"{t['lost_policy']:.0f}",
+                     f"{t['endgame_games']:.0f}", f"{t['endgame_expected']:.1f}",
+                     f"{t['endgame_won']:.0f}"])
+        print(row(rows[-1]), flush=True)
+    if args.out:
+        write_report(args.out, "prob_losses", "Where prob loses "
+                     "(`benchmarks/prob_losses.py`)", time.perf_counter() - started,
+                     [("Fatal probes by kind, the records' rules", table(header, rows))])
     return 0
 
 
