@@ -25,6 +25,7 @@ Benchmarks (each beside the baseline it is measured against, in the same run):
     python benchmarks/bench_pyperf.py -o now.json [--fast | --rigorous] [--sizes beginner]
                                               [--groups prob,sudoku]
     python benchmarks/bench_pyperf.py table now.json [--out docs/BENCHMARKS.md]
+    python benchmarks/bench_pyperf.py --tiny -o tiny.json   (one value of the Sudoku group)
     python -m pyperf compare_to before.json now.json --table
 
 `table` prints a run's statistics as markdown (mean, standard deviation, median, p95 and max
@@ -160,8 +161,9 @@ def table(path: Path) -> str:
              "|---|---|---|---|---|---|"]
     for bench in suite.get_benchmarks():
         ms = sorted(1000 * v for v in bench.get_values())
+        spread = f"{statistics.stdev(ms):.2f}" if len(ms) > 1 else "- (one value)"
         lines.append(f"| {bench.get_name()} | {statistics.mean(ms):.2f} +- "
-                     f"{statistics.stdev(ms):.2f} | {statistics.median(ms):.2f} | "
+                     f"{spread} | {statistics.median(ms):.2f} | "
                      f"{p95(ms):.2f} | {ms[-1]:.2f} | {len(ms)} |")
     return "\n".join(lines)
 
@@ -186,10 +188,17 @@ def write_table(argv: list[str]) -> None:
 RUNNER_FLAGS = ("--fast", "--rigorous", "--processes", "-o")
 
 
+# --tiny (every benchmark script's smoke run, tests/test_benchmark_commands.py): pyperf's own
+# single-value debug mode on the Sudoku group, the quickest
+TINY = ["--debug-single-value", "--groups", "sudoku"]
+
+
 def main() -> None:
     if sys.argv[1:2] == ["table"]:
         write_table(sys.argv[2:])
         return
+    if "--tiny" in sys.argv:
+        sys.argv = [a for a in sys.argv if a != "--tiny"] + TINY
     runner = pyperf.Runner(add_cmdline_args=lambda cmd, args: cmd.extend(
         ["--sizes", args.sizes, "--groups", args.groups]))
     runner.argparser.add_argument("--sizes", default="beginner,expert",

@@ -12,7 +12,6 @@ time, over `--rounds` rounds, each in a fresh folder.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -21,6 +20,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from harness import arguments, row, table, write_report  # noqa: E402
+
 MAPS = ROOT / "logic_agents" / "maps" / "daggers" / "2018"
 HEAD = "from logic_agents.games.daggers.agents import SinglePointAgent\n\n\n"
 KINDS = (
@@ -51,14 +54,20 @@ def _timed(folder: Path, *extra: str) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(f"load (1-minute average) before: {os.getloadavg()[0]:.1f}")
-    print("| round | the class | `--resume --only s01` (its file changed) | share | "
-          "`--resume --retry-errors` (another fix) |")
-    print("|---|---|---|---|---|")
+    if args.tiny:  # five students (s01 and s05 are the two fixed), one round
+        args.students, args.rounds = 5, 1
+    if args.students < 5:
+        parser.error("--students must be at least 5 (students s01 and s05 fix their files)")
+    started = time.perf_counter()
+    before = os.getloadavg()[0]
+    header = ["round", "the class", "`--resume --only s01` (its file changed)", "share",
+              "`--resume --retry-errors` (another fix)"]
+    rows = []
+    print(table(header, []))
     for k in range(1, args.rounds + 1):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
@@ -68,9 +77,16 @@ def main() -> None:
             one = _timed(folder, "--resume", "--only", "s01")
             (folder / "students" / "s05" / "agent.py").write_text(KINDS[0])  # s05's fix
             retried = _timed(folder, "--resume", "--retry-errors")
-        print(f"| {k} | {whole:.2f} s | {one:.2f} s | {100 * one / whole:.1f}% | "
-              f"{retried:.2f} s ({100 * retried / whole:.0f}%) |")
-    print(f"load after: {os.getloadavg()[0]:.1f}")
+        rows.append([k, f"{whole:.2f} s", f"{one:.2f} s", f"{100 * one / whole:.1f}%",
+                     f"{retried:.2f} s ({100 * retried / whole:.0f}%)"])
+        print(row(rows[-1]), flush=True)
+    loads = f"Load (1-minute average) before and after: {before:.1f}, {os.getloadavg()[0]:.1f}"
+    print(loads)
+    if args.out:
+        write_report(args.out, "bench_regrade", "A regrade beside its class "
+                     "(`benchmarks/bench_regrade.py`)", time.perf_counter() - started,
+                     [(f"A class of {args.students}, wall s", table(header, rows) + "\n\n"
+                       + loads)])
 
 
 if __name__ == "__main__":

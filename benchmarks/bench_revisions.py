@@ -22,10 +22,7 @@ working tree, unchanged), so a fine comparison puts both sides in worktrees.
 
 from __future__ import annotations
 
-import argparse
 import os
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_prob import build_in_place  # noqa: E402
+from harness import Spread, arguments, children_cpu, load, table, write_report  # noqa: E402
 
 SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 COMMANDS = {
@@ -84,14 +82,12 @@ def run(tree: Path, argv: list[str]) -> tuple[float, float, str]:
     """(wall s, CPU s of the child and its children, stdout) of one command."""
     env = {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "200"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children_cpu()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", CHILD, *PLUGINS, *argv], cwd=tree, env=env,
                           capture_output=True, text=True, timeout=600)
     wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, done.stdout
+    return wall, children_cpu() - before, done.stdout
 
 
 def answers(text: str, tree: Path) -> str:
@@ -115,8 +111,9 @@ def answers(text: str, tree: Path) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--against", required=True, metavar="REV", help="the other revision")
+    parser = arguments(__doc__)
+    parser.add_argument("--against", metavar="REV", help="the other revision (required but "
+                        "with --tiny, which takes HEAD)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--plugins", action="store_true",
                         help="register the installed plug-in games too (default: built-in only)")
@@ -126,6 +123,11 @@ def main() -> int:
     parser.add_argument("--only", metavar="WORDS",
                         help="the commands whose name holds WORDS (default: every command)")
     args = parser.parse_args()
+    if args.tiny:  # `--help` of this tree beside HEAD's, one round
+        args.against, args.rounds, args.only = args.against or "HEAD", 1, "--help"
+    if args.against is None:
+        parser.error("--against REV is required")
+    started = time.perf_counter()
     commands = {name: argv for name, argv in COMMANDS.items() if args.only is None or args.only in name}
     if not commands:
         parser.error(f"no command holds {args.only!r}; the commands: {', '.join(COMMANDS)}")
@@ -160,17 +162,22 @@ def main() -> int:
                         wall, cpu, out = run(tree, argv)
                         times.setdefault((name, label), []).append((wall, cpu))
                         outputs.setdefault((name, label), set()).add(answers(out, tree))
-            print(f"{args.rounds} rounds, alternating; load {os.getloadavg()[0]:.2f}")
-            print(f"{'command':45} {'revision':14} {'wall median/max s':>19} "
-                  f"{'cpu median/max s':>18}  same answer")
+            rows = []
             for name in commands:
                 for label in trees:
-                    walls = [w for w, _ in times[name, label]]
-                    cpus = [c for _, c in times[name, label]]
+                    walls = Spread.of([w for w, _ in times[name, label]])
+                    cpus = Spread.of([c for _, c in times[name, label]])
                     same = outputs[name, label] == outputs[name, list(trees)[-1]]
-                    print(f"{name:45} {label[:14]:14} {statistics.median(walls):9.3f}/"
-                          f"{max(walls):.3f} {statistics.median(cpus):9.3f}/{max(cpus):.3f}"
-                          f"  {'yes' if same else 'NO'}")
+                    rows.append([f"`{name}`", label, walls.shown(digits=3, tail=False),
+                                 cpus.shown(digits=3, tail=False), "yes" if same else "NO"])
+            body = (f"{args.rounds} rounds, alternating; load {load()}\n\n"
+                    + table(["command", "revision", "wall s, median / max",
+                             "CPU s, median / max", "same answer"], rows))
+            print(body)
+            if args.out:
+                write_report(args.out, "bench_revisions", "Two revisions side by side "
+                             "(`benchmarks/bench_revisions.py`)", time.perf_counter() - started,
+                             [(f"{label} beside {args.against}", body)])
         finally:
             for tree in (other, base):
                 if tree != ROOT:

@@ -13,12 +13,11 @@ Prints markdown tables, every row measured in this run on the same puzzles:
 6. ea-repair and ea-multi on generated 4x4 puzzles and on easy50: success rate, generations.
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
-Usage: python benchmarks/bench_sudoku.py [--quick] [--out docs/BENCHMARKS.md]
+Usage: python benchmarks/bench_sudoku.py [--tiny] [--out docs/BENCHMARKS.md]
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import wilson, write_report  # noqa: E402
+from harness import arguments, wilson, write_report  # noqa: E402
 
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
 from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E402
@@ -57,15 +56,13 @@ def row(set_name: str, solver: str, r: dict) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small subsets, for a smoke run")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
+    parser = arguments(__doc__)
     args = parser.parse_args()
     started = time.perf_counter()
-    cut = 20 if args.quick else None
+    cut = 3 if args.tiny else None  # tiny: section 1 alone, on three puzzles of top95
     sections = []
 
-    solvers = {n: SudokuSolver(n) for n in (9, 16, 25)}
+    solvers = {n: SudokuSolver(n) for n in ((9,) if args.tiny else (9, 16, 25))}
     sets = [("top95", load_puzzles(DATA / "norvig_top95.txt")),
             ("hardest", load_puzzles(DATA / "norvig_hardest.txt")),
             ("17-clue (first 10,000)", load_puzzles(DATA / "royle17_first10000.txt"))]
@@ -76,7 +73,7 @@ def main() -> int:
     lines = ["| set | solver | puzzles | solved and verified | puzzles/s | mean ms | median ms | "
              "max ms |", "|---|---|---|---|---|---|---|---|"]
     ratios = {}
-    for name, puzzles in sets:
+    for name, puzzles in sets[:1] if args.tiny else sets:
         puzzles = puzzles[:cut] if cut else puzzles
         solver = solvers[puzzles[0].n]
         sat = timed(solver.solve, puzzles)
@@ -98,6 +95,11 @@ def main() -> int:
                      "2,000 conflicts go to their core (section 5).\n\n" + "\n".join(lines)
                      + f"\n\nsat / norvig puzzles per "
                      f"second: {speedups}."))
+    if args.tiny:
+        if args.out:
+            write_report(args.out, "bench_sudoku_tiny", "Sudoku (tiny)",
+                         time.perf_counter() - started, sections)
+        return 0
 
     lines = ["| set | plain solve ms (mean) | solve + uniqueness ms (mean) | ratio |",
              "|---|---|---|---|"]
@@ -159,8 +161,8 @@ def main() -> int:
 
     lines = ["| puzzles | EA | runs | solved | success % [95% CI] | mean generations (solved) | "
              "s/run |", "|---|---|---|---|---|---|---|"]
-    ea_sets = [("generated 4x4 (seed 1)", generate_puzzles(4, 10 if args.quick else 50, 1)),
-               ("easy50", load_puzzles(DATA / "norvig_easy50.txt")[: 5 if args.quick else 50])]
+    ea_sets = [("generated 4x4 (seed 1)", generate_puzzles(4, 50, 1)),
+               ("easy50", load_puzzles(DATA / "norvig_easy50.txt")[:50])]
     for name, puzzles in ea_sets:
         for label, method in (("ea-repair", ea_repair), ("ea-multi", ea_multi)):
             rng = random.Random(1)

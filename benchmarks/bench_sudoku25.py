@@ -19,16 +19,18 @@ read on the solve's own share (whole process less start-up) and in-process.
 
 from __future__ import annotations
 
-import argparse
 import json
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from harness import Spread, arguments, table, whole_process, write_report  # noqa: E402
 
 MAKE = """
 import json, sys, time
@@ -57,11 +59,6 @@ print(json.dumps(times))
 """
 
 
-def children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
 def made(python: str, cwd: Path, count: int, seed: int, cap: float | None) -> list[dict]:
     """The puzzles a tree makes, each with its CPU (those made before the cap, if one)."""
     out = []
@@ -78,30 +75,30 @@ def made(python: str, cwd: Path, count: int, seed: int, cap: float | None) -> li
     return [row for row in out if cap is None or row["cpu"] <= cap]
 
 
-def whole_process(argv: list[str]) -> float:
-    before = children_cpu()
-    subprocess.run([sys.executable, "-m", "logic_agents", *argv], cwd=ROOT, check=True,
-                   capture_output=True)
-    return children_cpu() - before
-
-
 def stats(values: list[float]) -> str:
-    return f"{statistics.median(values):.3f} / {max(values):.3f}"
+    return Spread.of(values).shown(digits=3)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--seed", type=int, default=881001)
     parser.add_argument("--old", type=Path, metavar="DIR", help="an older checkout")
     parser.add_argument("--old-cap", type=float, default=180.0,
                         help="seconds of CPU the old tree may take for its first puzzle")
     args = parser.parse_args()
+    if args.tiny:  # one puzzle
+        args.count = 1
+    started = time.perf_counter()
+    measured: list[list[str]] = []  # (what, CPU s: median / p95 / max)
+
+    def say(what: str, figure: str) -> None:
+        measured.append([what, figure])
+        print(f"{what}: {figure}", flush=True)
+
     rows = made(sys.executable, ROOT, args.count, args.seed, None)
-    print(f"{len(rows)} unique 25x25 puzzles, seed {args.seed}: clues "
-          f"{min(r['clues'] for r in rows)}-{max(r['clues'] for r in rows)}")
-    print(f"generation, this tree: CPU s a puzzle, median / max: "
-          f"{stats([r['cpu'] for r in rows])}")
+    clues = f"clues {min(r['clues'] for r in rows)}-{max(r['clues'] for r in rows)}"
+    say("generation, this tree, a puzzle", stats([r["cpu"] for r in rows]))
     if args.old:
         own = args.old / ".venv" / "bin" / "python"
         python = str(own) if own.exists() else sys.executable
@@ -110,12 +107,12 @@ def main() -> int:
         try:
             line = proc.communicate(timeout=args.old_cap)[0]
             old = json.loads(line.splitlines()[0])
-            print(f"generation, --old: its first puzzle took {old['cpu']:.1f} s "
-                  f"({old['clues']} clues)")
+            say("generation, --old: its first puzzle", f"{old['cpu']:.1f} "
+                f"({old['clues']} clues)")
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-            print(f"generation, --old: no puzzle within {args.old_cap:g} s")
+            say("generation, --old: its first puzzle", f"none within {args.old_cap:g} s")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "made.txt"
         path.write_text("\n".join(r["line"] for r in rows) + "\n")
@@ -127,9 +124,15 @@ def main() -> int:
                                            check=True, capture_output=True,
                                            text=True).stdout)
     share = [w - statistics.median(start) for w in whole]
-    print("solve --unique, CPU s, median / max:")
-    print(f"  whole process {stats(whole)}; start-up alone (a 4x4 puzzle) {stats(start)}; "
-          f"the solve's own share {stats(share)}; in-process {stats(inproc)}")
+    say("`solve --unique`, whole process", stats(whole))
+    say("start-up alone (a 4x4 puzzle)", stats(start))
+    say("the solve's own share", stats(share))
+    say("`solve --unique`, in-process", stats(inproc))
+    if args.out:
+        write_report(args.out, "bench_sudoku25", "Sudoku 25x25 made, then solved "
+                     "(`benchmarks/bench_sudoku25.py`)", time.perf_counter() - started,
+                     [(f"{len(rows)} unique puzzles, seed {args.seed}, {clues}",
+                       table(["what", "CPU s: median / p95 / max"], measured))])
     return 0
 
 

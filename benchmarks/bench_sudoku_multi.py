@@ -19,16 +19,19 @@ Goal: a puzzle with several solutions costs at most about 2x a unique one.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from harness import arguments, p95, table, write_report  # noqa: E402
 
 CHILD = """
 import json, sys, time
@@ -52,7 +55,7 @@ print(json.dumps(out))
 """
 
 
-def draw(seed: int) -> dict[str, list[str]]:
+def draw(seed: int, limit: int | None = None) -> dict[str, list[str]]:
     sys.path.insert(0, str(ROOT))
     from logic_agents.games.sudoku import solve_puzzle
     from logic_agents.games.sudoku.board import SudokuPuzzle, format_line, load_puzzles
@@ -60,7 +63,7 @@ def draw(seed: int) -> dict[str, list[str]]:
     rng = random.Random(seed)
     unique, several = [], []
     for name in ("norvig_top95.txt", "norvig_hardest.txt", "norvig_easy50.txt"):
-        for puzzle in load_puzzles(ROOT / "maps" / "sudoku" / name):
+        for puzzle in load_puzzles(ROOT / "maps" / "sudoku" / name)[:limit]:
             unique.append(format_line(puzzle))
             cells = list(puzzle.cells)
             for i in rng.sample([i for i, v in enumerate(cells) if v], rng.randint(1, 6)):
@@ -71,11 +74,6 @@ def draw(seed: int) -> dict[str, list[str]]:
     return {"unique": unique, "several": several}
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def run(python: str, lines: Path, cwd: Path) -> dict:
     done = subprocess.run([python, "-c", CHILD, str(lines)], cwd=cwd, capture_output=True,
                           text=True, check=True)
@@ -83,12 +81,15 @@ def run(python: str, lines: Path, cwd: Path) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--seed", type=int, default=5501)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old", metavar="DIR", type=Path, help="an older checkout")
     args = parser.parse_args()
-    puzzles = draw(args.seed)
+    if args.tiny:  # the first five puzzles of each set, one round
+        args.rounds = 1
+    started = time.perf_counter()
+    puzzles = draw(args.seed, 5 if args.tiny else None)
     trees = [("this tree", sys.executable, ROOT)]
     if args.old:
         own = args.old / ".venv" / "bin" / "python"
@@ -105,21 +106,28 @@ def main() -> int:
                 times[label][kind].append(got[kind])
             tails[label] += got["several_each"]
             answers[label] = got["several_answers"]
-    print(f"{len(puzzles['several'])} puzzles with several solutions (seed {args.seed}), "
-          f"{len(puzzles['unique'])} unique; CPU per puzzle, lowest (median) of "
-          f"{args.rounds} rounds")
-    print("| tree | unique | several solutions | several / unique | several: p95 / max a puzzle |")
-    print("|---|---|---|---|---|")
+    rows = []
     for label, _, _ in trees:
         u, s = times[label]["unique"], times[label]["several"]
-        print(f"| {label} | {1000 * min(u):.3f} ms ({1000 * statistics.median(u):.3f}) | "
-              f"{1000 * min(s):.3f} ms ({1000 * statistics.median(s):.3f}) | "
-              f"{min(s) / min(u):.1f}x ({statistics.median(s) / statistics.median(u):.1f}x) | "
-              f"{1000 * quantile(tails[label], 0.95):.2f} / {1000 * max(tails[label]):.2f} ms |")
+        rows.append([label, f"{1000 * min(u):.3f} ms ({1000 * statistics.median(u):.3f})",
+                     f"{1000 * min(s):.3f} ms ({1000 * statistics.median(s):.3f})",
+                     f"{min(s) / min(u):.1f}x "
+                     f"({statistics.median(s) / statistics.median(u):.1f}x)",
+                     f"{1000 * p95(tails[label]):.2f} / {1000 * max(tails[label]):.2f} ms"])
+    body = (f"{len(puzzles['several'])} puzzles with several solutions (seed {args.seed}), "
+            f"{len(puzzles['unique'])} unique; CPU per puzzle, lowest (median) of "
+            f"{args.rounds} rounds\n\n"
+            + table(["tree", "unique", "several solutions", "several / unique",
+                     "several: p95 / max a puzzle"], rows))
     if args.old:
         same = answers["this tree"] == answers["--old"]
-        print(f"\nthe same answers from both trees: {same}")
+        body += f"\n\nThe same answers from both trees: {same}"
+    print(body)
     Path(f.name).unlink()
+    if args.out:
+        write_report(args.out, "bench_sudoku_multi", "Sudoku with several solutions "
+                     "(`benchmarks/bench_sudoku_multi.py`)", time.perf_counter() - started,
+                     [("CPU per puzzle", body)])
     return 0
 
 

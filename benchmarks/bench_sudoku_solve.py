@@ -25,7 +25,6 @@ Usage: python benchmarks/bench_sudoku_solve.py FILE [FILE ...] [--limit N] [--se
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -33,8 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import build_peers  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 from logic_agents.games.sudoku import solve_puzzle  # noqa: E402
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
@@ -111,27 +112,38 @@ def tdoku_seconds(count, puzzles) -> tuple[float, list[int]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("files", nargs="+")
     parser.add_argument("--limit", type=int, default=0, help="first N puzzles of each file")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed")
     parser.add_argument("--tdoku", metavar="LIB", help="tdoku's solver built as a shared library")
     parser.add_argument("--tdoku-src", metavar="DIR", help="a tdoku checkout to build it from")
     args = parser.parse_args()
+    if args.tiny:  # the first three puzzles of each file
+        args.limit = 3
     if args.tdoku_src:
         import tempfile
 
         args.tdoku = str(build_tdoku(Path(args.tdoku_src), Path(tempfile.mkdtemp())))
-    if len(args.files) > 1:  # one fresh process per file, as `solve FILE` runs
+    if len(args.files) > 1 or args.out:  # one fresh process per file, as `solve FILE` runs
         import subprocess
 
-        print("| file (order) | puzzles | Norvig-class | solve | Norvig / solve | floor: two "
-              "bare SAT calls | tdoku | solve / tdoku | floor / tdoku |")
-        print("|---|---|---|---|---|---|---|---|---|", flush=True)
+        started = time.perf_counter()
+        lines = ["| file (order) | puzzles | Norvig-class | solve | Norvig / solve | floor: two "
+                 "bare SAT calls | tdoku | solve / tdoku | floor / tdoku |",
+                 "|---|---|---|---|---|---|---|---|---|"]
+        print("\n".join(lines), flush=True)
         for name in args.files:
-            subprocess.run([sys.executable, __file__, name, "--limit", str(args.limit),
-                            "--seed", str(args.seed)] + (["--tdoku", args.tdoku] if args.tdoku
-                                                         else []), check=True)
+            done = subprocess.run([sys.executable, __file__, name, "--limit", str(args.limit),
+                                   "--seed", str(args.seed)]
+                                  + (["--tdoku", args.tdoku] if args.tdoku else []),
+                                  check=True, capture_output=True, text=True)
+            print(done.stdout, end="", flush=True)
+            lines += done.stdout.splitlines()
+        if args.out:
+            write_report(args.out, "bench_sudoku_solve", "Sudoku `solve` beside Norvig and "
+                         "tdoku (`benchmarks/bench_sudoku_solve.py`)",
+                         time.perf_counter() - started, [("CPU s a file", "\n".join(lines))])
         return 0
     name = args.files[0]
     puzzles = load_puzzles(name)[: args.limit or None]

@@ -15,7 +15,6 @@ tests' summed wall time, from pytest's JUnit XML, in the last round).
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -28,9 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+TINY_TESTS = "tests/test_failure_words.py"
 
 from bench_prob import checkout  # noqa: E402
-from harness import Measured, have_cgroup, write_report  # noqa: E402
+from harness import Measured, arguments, have_cgroup, write_report  # noqa: E402
 
 # .ci/run's settings: a missing browser or sandbox fails rather than skips (`make test` sets
 # the plug-in's and the kernel's itself)
@@ -99,15 +99,16 @@ def file_times(junit: Path) -> Counter[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--against", metavar="REV", help="a git revision to measure beside")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each tree, in turn")
     parser.add_argument("--top", type=int, default=12, help="how many test files to list")
-    parser.add_argument("--out", type=Path, help="write the section of this Markdown file")
     parser.add_argument("--pytest-args", default="", metavar="ARGS",
                         help="more pytest options for both trees (PYTEST_ADDOPTS), such as "
                         "'-k fuzz'; default none: the whole suite, as `make test` runs it")
     args = parser.parse_args()
+    if args.tiny:  # `make test` on one small test file, once
+        args.pytest_args, args.rounds, args.top = TINY_TESTS, 1, 3
     if not have_cgroup():
         parser.error("needs a writable cpuacct cgroup (/sys/fs/cgroup/cpuacct): run as root")
     started, load_before = time.perf_counter(), os.getloadavg()[0]

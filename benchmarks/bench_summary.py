@@ -16,7 +16,6 @@ Usage: python benchmarks/bench_summary.py [--sizes 100,200,400,1000] [--rounds 3
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -29,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import write_report  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 CHILD = r"""
 import json, sys, time
@@ -63,14 +62,15 @@ def measure(python: str, size: int, budget: float) -> dict[str, float] | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--sizes", default="100,200,400,1000")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old", metavar="PYTHON", help="the interpreter of the tree before")
     parser.add_argument("--budget", type=float, default=60.0,
                         help="CPU seconds a size may take before it is cut")
-    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.tiny:  # a class of ten, once
+        args.sizes, args.rounds = "10", 1
     sizes = [int(s) for s in args.sizes.split(",")]
     trees = [("this tree", sys.executable)] + ([("before", args.old)] if args.old else [])
     started = time.monotonic()

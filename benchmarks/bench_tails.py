@@ -11,7 +11,7 @@ prints the median, the 95th percentile and the max, and how many runs passed `--
 (counted at the timeout, so a max equal to it means "at least").
 
 Families (each set-up side by side, on the same instances and seeds, in one run):
-- undead: the sgt-style 20x20 boards with givens (../shared/data/undead/20x20givens-public.tsv,
+- undead: the sgt-style 20x20 boards with givens (benchmarks/data/undead20x20givens-public.tsv,
   four boards of the real game's generator with its size limit lifted) and 20 boards of this
   project's generator (`generate undead --size 20x20 --count 20 --seed 2026`, made in the
   run, never tuned on). Set-ups: `shipped` (what `solve --unique` does: encode.RACE_SETUPS,
@@ -47,9 +47,7 @@ Usage: python benchmarks/bench_tails.py [--family undead|undead-turned|undead30|
 
 from __future__ import annotations
 
-import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -60,9 +58,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import p95  # noqa: E402
+from harness import Spread, arguments, write_report  # noqa: E402
 
-UNDEAD_PUBLIC = ROOT.parent / "shared" / "data" / "undead" / "20x20givens-public.tsv"
+UNDEAD_PUBLIC = ROOT / "benchmarks" / "data" / "undead20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
 SETUPS = {"undead": ("shipped", "first", "second"), "undead30": ("shipped", "first", "second"),
           "undead-turned": ("shipped", "first", "second"),
@@ -160,8 +158,9 @@ def timed_run(family: str, reference: str, setup: str, seed: int, timeout: float
     return time.perf_counter() - start, status
 
 
-def instances(family: str, limit: int) -> list[tuple[str, str]]:
-    """(reference, group) of every instance of a family."""
+def instances(family: str, limit: int, tiny: bool = False) -> list[tuple[str, str]]:
+    """(reference, group) of every instance of a family (`tiny`: of undead, the first public
+    board alone, nothing generated)."""
     if family == "sudoku25":
         return [(f"{SUDOKU_25}:{k}", "25x25, 45% given") for k in range(1, limit + 1)]
     if family == "generate-undead":
@@ -195,6 +194,8 @@ def instances(family: str, limit: int) -> list[tuple[str, str]]:
 
     out = [(f"{UNDEAD_PUBLIC}:{k}", "sgt-style, givens")
            for k in range(1, len(load_entries(UNDEAD_PUBLIC)) + 1)]
+    if tiny:
+        return out[:1]
     folder = Path(tempfile.gettempdir()) / "bench_tails_undead"
     made = folder / "undead20x20-s2026.tsv"
     if not made.exists():
@@ -235,14 +236,15 @@ def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--one":
         print(one(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])))
         return 0
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--family", choices=sorted(SETUPS), default="undead")
     parser.add_argument("--shuffles", type=int, default=20, help="renumberings per instance")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     parser.add_argument("--limit", type=int, default=20,
                         help="generated instances (undead) or puzzles (sudoku25)")
-    parser.add_argument("--out", type=Path, help="write the section of this file")
     args = parser.parse_args()
+    if args.tiny:  # one instance, one renumbering
+        args.limit, args.shuffles = 1, 1
     started = time.perf_counter()
     setups = SETUPS[args.family]
     header = ("| instance | group | set-up | median s | p95 s | max s | over 5 s | "
@@ -250,7 +252,7 @@ def main() -> int:
     lines = [header, "|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     runs: dict[tuple[str, str], list[float]] = {}
-    for reference, group in instances(args.family, args.limit):
+    for reference, group in instances(args.family, args.limit, args.tiny):
         name = reference.split("/")[-1]
         for setup in setups:
             found = timed_runs(args.family, reference, setup,
@@ -262,20 +264,20 @@ def main() -> int:
             if bad:
                 print(f"{name} {setup}: unexpected answers {sorted(bad)}", file=sys.stderr)
                 return 1
-            line = (f"| {name} | {group} | {setup} | {statistics.median(times):.2f} | "
-                    f"{p95(times):.2f} | {max(times):.2f} | {sum(t > 5 for t in times)} | "
+            line = (f"| {name} | {group} | {setup} | "
+                    f"{Spread.of(times).shown(digits=2).replace(' / ', ' | ')} | "
+                    f"{sum(t > 5 for t in times)} | "
                     f"{sum(t >= args.timeout for t in times)} |")
             lines.append(line)
             print(line, flush=True)
     summary = ["| group | set-up | runs | median s | p95 s | max s | over 5 s |",
                "|---|---|---|---|---|---|---|"]
     for (group, setup), times in runs.items():
-        summary.append(f"| {group} | {setup} | {len(times)} | {statistics.median(times):.2f} | "
-                       f"{p95(times):.2f} | {max(times):.2f} | {sum(t > 5 for t in times)} |")
+        summary.append(f"| {group} | {setup} | {len(times)} | "
+                       f"{Spread.of(times).shown(digits=2).replace(' / ', ' | ')} | "
+                       f"{sum(t > 5 for t in times)} |")
     print("\n".join(summary), flush=True)
     if args.out:
-        from _report import write_report
-
         write_report(args.out, f"bench_tails_{args.family}",
                      f"SAT tails: {args.family} under {args.shuffles} renumberings "
                      "(`benchmarks/bench_tails.py`)", time.perf_counter() - started,

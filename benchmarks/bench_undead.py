@@ -13,12 +13,11 @@ Prints markdown tables, every row measured in this run on the same puzzles:
    difficulty against the real game's rating: benchmarks/bench_undead_rating.py).
 With --out FILE it writes its section of FILE (docs/BENCHMARKS.md).
 
-Usage: python benchmarks/bench_undead.py [--quick] [--time-cap S] [--out docs/BENCHMARKS.md]
+Usage: python benchmarks/bench_undead.py [--tiny] [--time-cap S] [--out docs/BENCHMARKS.md]
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import write_report  # noqa: E402
+from harness import arguments, row, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import is_solution  # noqa: E402
 from logic_agents.games.undead.encode import (  # noqa: E402
@@ -75,19 +74,15 @@ def run_method(method: str, puzzles, zero_fill: bool, cap: float) -> dict:
             "max": max(times), "nodes": statistics.median(nodes)}
 
 
-def fmt_row(cells) -> str:
-    return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
 def method_table(groups: list[tuple[str, list]], methods: list[str], cap: float,
                  zero_fill_modes=(True, False)) -> str:
-    lines = [fmt_row(["set", "method", "zero-fill", "solved", "capped", "median ms", "max ms",
-                      "median nodes"]), fmt_row(["---"] * 8)]
+    lines = [row(["set", "method", "zero-fill", "solved", "capped", "median ms", "max ms",
+                      "median nodes"]), row(["---"] * 8)]
     for name, puzzles in groups:
         for method in methods:
             for zf in ((None,) if method == "sat" else zero_fill_modes):
                 r = run_method(method, puzzles, bool(zf), cap)
-                lines.append(fmt_row([
+                lines.append(row([
                     name, method, "-" if zf is None else ("on" if zf else "off"),
                     f"{r['ok']}/{r['n']}", r["capped"], f"{1000 * r['median']:.2f}",
                     f"{1000 * r['max']:.1f}", f"{r['nodes']:.0f}"]))
@@ -96,15 +91,13 @@ def method_table(groups: list[tuple[str, list]], methods: list[str], cap: float,
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small subsets, for a smoke run")
+    parser = arguments(__doc__)
     parser.add_argument("--time-cap", type=float, default=2.0,
                         help="seconds per puzzle for each search method (default 2)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
     started = time.perf_counter()
-    per_set = 5 if args.quick else 30
-    cap = args.time_cap
+    per_set = 1 if args.tiny else 30  # tiny: section 1 alone, one puzzle a set, 0.2 s a search
+    cap = 0.2 if args.tiny else args.time_cap
     sections = []
 
     # 1. the real game's puzzles
@@ -117,10 +110,16 @@ def main() -> int:
         "sat = build the encoding (the default: modulo totalizer for the totals up to 400 "
         "cells, totalizer above), solve, and prove the solution unique (a second SAT call); "
         "the searches stop at their first solution.\n\n" + method_table(groups, methods, cap)))
+    if args.tiny:
+        print(sections[-1][1])
+        if args.out:
+            write_report(args.out, "bench_undead_tiny", "Undead (tiny)",
+                         time.perf_counter() - started, sections)
+        return 0
 
     # 2. larger generated boards
-    sizes = [8, 10, 12, 15, 20] if not args.quick else [8, 10]
-    count = 3 if args.quick else 10
+    sizes = [8, 10, 12, 15, 20]
+    count = 10
     generated = {n: generate_puzzles(n, n, count, seed=2026) for n in sizes}
     big = [(f"{n}x{n}", [g.puzzle for g in generated[n]]) for n in sizes]
     print("## generated boards", flush=True)
@@ -131,14 +130,14 @@ def main() -> int:
         f"{cap:g} s)", table))
 
     # 3. encodings of the totals on the largest boards
-    largest = [30] if not args.quick else [12]
+    largest = [30]
     # 30x30 with 100 redraw rounds, then givens: a minute per puzzle is spared (section 4)
-    extra = {n: generate_puzzles(n, n, 3 if args.quick else 5, seed=7, redraw_rounds=100)
+    extra = {n: generate_puzzles(n, n, 5, seed=7, redraw_rounds=100)
              for n in largest}
     print("## totals encodings", flush=True)
-    lines = [fmt_row(["board", "totals encoding", "totals stated", "puzzles", "build ms",
+    lines = [row(["board", "totals encoding", "totals stated", "puzzles", "build ms",
                       "solve + unique ms", "total ms (median)", "max total ms", "clauses"]),
-             fmt_row(["---"] * 9)]
+             row(["---"] * 9)]
     pools = [(f"{sizes[-1]}x{sizes[-1]}", [g.puzzle for g in generated[sizes[-1]]])]
     pools += [(f"{n}x{n}", [g.puzzle for g in extra[n]]) for n in largest]
     for board, puzzles in pools:
@@ -156,7 +155,7 @@ def main() -> int:
                     solver.close()
                     ok += len(found) == 1 and is_solution(p, found[0])
                 totals_ms = [1000 * (b + s) for b, s in zip(builds, solves)]
-                lines.append(fmt_row([board, encoding, totals, f"{ok}/{len(puzzles)}",
+                lines.append(row([board, encoding, totals, f"{ok}/{len(puzzles)}",
                                       f"{1000 * statistics.median(builds):.1f}",
                                       f"{1000 * statistics.median(solves):.1f}",
                                       f"{statistics.median(totals_ms):.1f}",
@@ -168,15 +167,13 @@ def main() -> int:
 
     # 4. generation
     print("## generation", flush=True)
-    lines = [fmt_row(["size", "difficulty", "puzzles", "median s", "max s", "median redraws",
-                      "puzzles with givens", "median share propagated"]), fmt_row(["---"] * 8)]
+    lines = [row(["size", "difficulty", "puzzles", "median s", "max s", "median redraws",
+                      "puzzles with givens", "median share propagated"]), row(["---"] * 8)]
     plan = [(7, None), (7, "easy"), (7, "tricky"), (10, None), (15, None), (20, None)]
-    if args.quick:
-        plan = [(7, None), (10, None)]
     for n, difficulty in plan:
         made = generate_puzzles(n, n, count, seed=99, difficulty=difficulty)
         secs = [g.seconds for g in made]
-        lines.append(fmt_row([f"{n}x{n}", difficulty or "any", len(made),
+        lines.append(row([f"{n}x{n}", difficulty or "any", len(made),
                               f"{statistics.median(secs):.2f}", f"{max(secs):.2f}",
                               f"{statistics.median(g.rounds for g in made):.0f}",
                               sum(g.givens > 0 for g in made),

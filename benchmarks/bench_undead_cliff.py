@@ -23,10 +23,7 @@ whole-process on every 20x20 board with givens.
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,21 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import p95, write_report  # noqa: E402
+from harness import Spread, arguments, timed, whole_process, write_report  # noqa: E402
 
 SIZES = (11, 13, 15, 17, 20)
-
-
-def cpu() -> float:
-    mine = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return mine.ru_utime + mine.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def timed(fn) -> tuple[float, object]:
-    started = cpu()
-    out = fn()
-    return cpu() - started, out
 
 
 def three_ways(puzzle, cap: int) -> tuple[float | None, float, float]:
@@ -65,9 +50,10 @@ def three_ways(puzzle, cap: int) -> tuple[float | None, float, float]:
     return (alone if found is not None else None), old, new
 
 
-def generated(count: int, seed: int, into: Path) -> list[tuple[str, Path]]:
+def generated(count: int, seed: int, into: Path, sizes: tuple[int, ...] = SIZES
+              ) -> list[tuple[str, Path]]:
     out = []
-    for size in SIZES:
+    for size in sizes:
         folder = into / f"g{size}"
         subprocess.run([sys.executable, "-m", "logic_agents", "generate", "undead", "--size",
                         f"{size}x{size}", "--count", str(count), "--seed", str(seed + size),
@@ -77,20 +63,20 @@ def generated(count: int, seed: int, into: Path) -> list[tuple[str, Path]]:
 
 
 def summary(values: list[float]) -> str:
-    return (f"{1000 * statistics.median(values):.1f} / {1000 * p95(values):.1f} / "
-            f"{1000 * max(values):.1f}")
+    return Spread.of(values).shown(scale=1000)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--count", type=int, default=8, help="generated boards a size")
     parser.add_argument("--seed", type=int, default=55001)
     parser.add_argument("--uniform", type=int, default=30, help="20x20 boards with givens")
     parser.add_argument("--uniform-seed", default="fresh55")
     parser.add_argument("--minicard-cap", type=int, default=2_000_000,
                         help="conflicts a call for Minicard alone (past it: over)")
-    parser.add_argument("--out", type=Path, help="write the section into this Markdown file")
     args = parser.parse_args()
+    if args.tiny:  # one generated 11x11 board, none with givens
+        args.count, args.uniform = 1, 0
     started = time.perf_counter()
     from bench_undead_peer import make_uniform
 
@@ -101,21 +87,18 @@ def main() -> int:
     rows: dict[str, list[tuple[float | None, float, float]]] = {}
     whole: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        files = generated(args.count, args.seed, Path(tmp))
-        uniform = Path(tmp) / "uniform.tsv"
-        make_uniform(uniform, args.uniform, args.uniform_seed)
-        files.append(("20x20 with givens", uniform))
+        files = generated(args.count, args.seed, Path(tmp), SIZES[:1] if args.tiny else SIZES)
+        if args.uniform:
+            uniform = Path(tmp) / "uniform.tsv"
+            make_uniform(uniform, args.uniform, args.uniform_seed)
+            files.append(("20x20 with givens", uniform))
         for label, path in files:
             for k, puzzle in enumerate(spec.instances.read(path), start=1):
                 rows.setdefault(label, []).append(three_ways(puzzle, args.minicard_cap))
                 if label.endswith("givens"):
-                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    subprocess.run([sys.executable, "-m", "logic_agents", "solve",
-                                    f"{path}:{k}", "--unique", "--json"], check=True,
-                                   cwd=ROOT, capture_output=True)
-                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    whole.append(after.ru_utime + after.ru_stime - before.ru_utime
-                                 - before.ru_stime)
+                    spent = whole_process(["solve", f"{path}:{k}", "--unique", "--json"])
+                    assert spent is not None  # no cap
+                    whole.append(spent)
             print(f"{label}: {len(rows[label])} boards", file=sys.stderr, flush=True)
     lines = [f"Budget: MINICARD_CONFLICTS = {encode.MINICARD_CONFLICTS:,} conflicts in all. "
              f"Boards: `generate undead` seed {args.seed}+size, {args.count} a size; 20x20 "
@@ -130,9 +113,10 @@ def main() -> int:
         lines.append(f"| {label} ({len(found)}) | {summary(alone) if alone else '-'} | "
                      f"{summary([o for _, o, _ in found])} | {summary([n for _, _, n in found])}"
                      f" | {worst:.1f}x | {sum(a is None for a, _, _ in found)} |")
-    lines += ["", f"20x20 with givens, whole process (`solve FILE:K --unique`, a fresh process "
-              f"each): CPU median {statistics.median(whole):.2f} s, p95 {p95(whole):.2f} s, "
-              f"max {max(whole):.2f} s (goal: at most 1.2 s)."]
+    if whole:
+        lines += ["", "20x20 with givens, whole process (`solve FILE:K --unique`, a fresh "
+                  f"process each): CPU median / p95 / max {Spread.of(whole).shown(digits=2)} s "
+                  "(goal: at most 1.2 s)."]
     body = "\n".join(lines)
     print(body)
     if args.out:

@@ -17,7 +17,6 @@ with no level on large boards (`--big`), each puzzle checked unique.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -32,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from build_peers import build_undead_peer  # noqa: E402
-from harness import load, p95, write_report  # noqa: E402
+from harness import Spread, arguments, load, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -94,11 +93,10 @@ def cell(values: list[float], asked: int) -> str:
     if not values:
         return "none"
     made = "" if len(values) == asked else f" ({len(values)} made)"
-    return (f"{1e3 * statistics.median(values):.1f} / {1e3 * p95(values):.1f} / "
-            f"{1e3 * max(values):.1f}{made}")
+    return f"{Spread.of(values).shown(scale=1e3)}{made}"
 
 
-def levels_part(peer: Path, sizes: list[int], levels: list[str], count: int, seed: int,
+def levels_part(peer: Path | None, sizes: list[int], levels: list[str], count: int, seed: int,
                 cap: float) -> str:
     lines = ["| size | level | ours: ms a puzzle, median / p95 / max | the game's | ratio of "
              "medians | load |", "|---|---|---|---|---|---|"]
@@ -106,9 +104,10 @@ def levels_part(peer: Path, sizes: list[int], levels: list[str], count: int, see
     for size in sizes:
         for level in levels:
             mine = ours(size, level, count, seed, cap)
-            theirs = games(peer, size, level, count, seed, cap)
+            theirs = games(peer, size, level, count, seed, cap) if peer else []
             ratio = (f"{statistics.median(mine) / statistics.median(theirs):.2f}x"
-                     if theirs else f"the game made none in {cap:.0f} s")
+                     if theirs else f"the game made none in {cap:.0f} s" if peer else
+                     "the game not run (--tiny without --peer)")
             lines.append(f"| {size}x{size} | {level} | {cell(mine, count)} | "
                          f"{cell(theirs, count)} | {ratio} | {load()} |")
             print(lines[-1], flush=True)
@@ -127,14 +126,14 @@ def big_part(sizes: list[int], count: int, seed: int) -> str:
              "|---|---|---|---|"]
     for size in sizes:
         mine = ours(size, None, count, seed, float("inf"))
-        lines.append(f"| {size}x{size} | {len(mine)} | {statistics.median(mine):.2f} / "
-                     f"{p95(mine):.2f} / {max(mine):.2f} | {load()} |")
+        lines.append(f"| {size}x{size} | {len(mine)} | {Spread.of(mine).shown(digits=2)} | "
+                     f"{load()} |")
         print(lines[-1], flush=True)
     return "\n".join(lines)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--sgt-src", type=Path, metavar="DIR",
                         help="sgt-puzzles' C sources to build the game's side from")
     parser.add_argument("--peer", type=Path, metavar="BIN", help="the harness, built already")
@@ -147,13 +146,15 @@ def main() -> int:
     parser.add_argument("--big", default="20,25,30", help="sizes for the generator with no "
                         "level ('' for none)")
     parser.add_argument("--big-count", type=int, default=5)
-    parser.add_argument("--out", type=Path, help="write the section into this file")
     args = parser.parse_args()
-    if not (args.peer or args.sgt_src):
+    if args.tiny:  # two easy 7x7 puzzles; the game's side only if --peer is given
+        args.sizes, args.levels, args.count, args.big = "7", "easy", 2, ""
+    elif not (args.peer or args.sgt_src):
         parser.error("give --sgt-src DIR (an sgt-puzzles checkout) or --peer BIN")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        peer = args.peer or build_undead_peer(args.sgt_src, Path(tmp))
+        peer = args.peer or (build_undead_peer(args.sgt_src, Path(tmp)) if args.sgt_src
+                             else None)
         sizes = [int(s) for s in args.sizes.split(",") if s]
         levels = [s for s in args.levels.split(",") if s]
         parts = [("Every level, beside the game's generator",

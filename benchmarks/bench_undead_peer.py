@@ -30,7 +30,6 @@ random monsters, unique by givens alone: 89-114 givens, where the game's drawing
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import resource
@@ -46,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from build_peers import build_undead_peer  # noqa: E402
-from harness import load, p95, write_report  # noqa: E402
+from harness import Spread, arguments, load, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -83,8 +82,9 @@ def ours_solve(puzzles: list, repeat: int) -> list[tuple[str, float]]:
     return out
 
 
-def solve_part(peer: Path, rounds: int, repeat: int) -> str:
-    entries = [e for path in SEVEN for e in load_entries(path)]
+def solve_part(peer: Path | None, rounds: int, repeat: int, limit: int | None = None) -> str:
+    """Ours beside the game's solver, round after round (no peer: ours alone, `--tiny`)."""
+    entries = [e for path in SEVEN for e in load_entries(path)][:limit]
     puzzles = [e.puzzle for e in entries]
     ids = [format_game_id(p) for p in puzzles]
     solve(puzzles[0])  # the first call imports PySAT: not a puzzle's cost
@@ -93,16 +93,21 @@ def solve_part(peer: Path, rounds: int, repeat: int) -> str:
     ratios = []
     for r in range(1, rounds + 1):
         mine = ours_solve(puzzles, repeat)
+        ours_t = [t for _, t in mine]
+        if peer is None:
+            lines.append(f"| {r} | {len(puzzles)} | {Spread.of(ours_t).shown(1e3, 3)} | not run "
+                         f"(--tiny without --peer) | - | {load()} |")
+            print(lines[-1], flush=True)
+            return "\n".join(lines)
         theirs = peer_solve(peer, ids, repeat * 10)
         for (a, _), (b, _), p in zip(mine, theirs, puzzles):
             if a != b:
                 raise SystemExit(f"answers differ on {format_game_id(p)}: ours {a}, game {b}")
-        ours_t, game_t = [t for _, t in mine], [t for _, t in theirs]
+        game_t = [t for _, t in theirs]
         ratio = statistics.median(ours_t) / statistics.median(game_t)
         ratios.append(ratio)
-        lines.append(f"| {r} | {len(puzzles)} | {ms(statistics.median(ours_t))} / "
-                     f"{ms(p95(ours_t))} / {ms(max(ours_t))} | {ms(statistics.median(game_t))}"
-                     f" / {ms(p95(game_t))} / {ms(max(game_t))} | {ratio:.1f}x | {load()} |")
+        lines.append(f"| {r} | {len(puzzles)} | {Spread.of(ours_t).shown(1e3, 3)} | "
+                     f"{Spread.of(game_t).shown(1e3, 3)} | {ratio:.1f}x | {load()} |")
         print(lines[-1], flush=True)
     lines.append(f"\nRatio of medians: lowest {min(ratios):.1f}x, median "
                  f"{statistics.median(ratios):.1f}x over {rounds} rounds; every answer the same "
@@ -186,12 +191,12 @@ def _runs(game_id: str, shuffles: int, timeout: float, how: str) -> list[tuple[f
 
 
 def _spread(values: list[float]) -> str:
-    return f"{statistics.median(values):.2f} / {max(values):.2f}"
+    return Spread.of(values).shown(digits=2, tail=False)
 
 
 def _tail(values: list[float]) -> str:
-    return (f"median {statistics.median(values):.2f} s, p95 {p95(values):.2f} s, max "
-            f"{max(values):.2f} s")
+    spread = Spread.of(values)
+    return f"median {spread.median:.2f} s, p95 {spread.p95:.2f} s, max {spread.max:.2f} s"
 
 
 def boards_part(boards: Path, shuffles: int, timeout: float, busy: int = 0) -> str:
@@ -285,7 +290,7 @@ def make_uniform(into: Path, count: int, prefix: str = "uniform") -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--sgt-src", metavar="DIR", help="sgt-puzzles' C sources to build from")
     parser.add_argument("--peer", metavar="BIN", help="the harness, built already")
     parser.add_argument("--rounds", type=int, default=3)
@@ -309,8 +314,15 @@ def main() -> int:
     parser.add_argument("--draw-limit", type=float, default=120.0,
                         help="seconds one draw of --make-boards may take")
     parser.add_argument("--parts", default="solve,generate,boards")
-    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.tiny:  # part 1 on five puzzles, once; the game's side only if --peer is given
+        started = time.perf_counter()
+        body = solve_part(Path(args.peer) if args.peer else None, 1, 1, limit=5)
+        print(body)
+        if args.out:
+            write_report(args.out, "undead-peer-tiny", "Undead beside the real game (tiny)",
+                         time.perf_counter() - started, [("`solve` on 7x7", body)])
+        return 0
     if args.make_uniform:
         make_uniform(args.make_uniform, args.board_count, args.uniform_seed)
         return 0

@@ -21,7 +21,6 @@ Usage: python benchmarks/bench_undead_rating.py [--count 80] [--seed 19] [--peer
 
 from __future__ import annotations
 
-import argparse
 import collections
 import statistics
 import subprocess
@@ -33,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import write_report  # noqa: E402
+from harness import arguments, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import LEVELS, rate  # noqa: E402
@@ -102,14 +101,16 @@ def generated(count: int, seed: int, peer: str | None) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--count", type=int, default=80, help="generated puzzles per level")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--peer", help="a rater built from the real game (see the docstring)")
-    parser.add_argument("--out", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
     started = time.perf_counter()
-    sections = [("1. The real game's own puzzles", own_puzzles()),
+    if args.tiny:  # part 2 alone, one puzzle a level
+        args.count = 1
+    sections = [] if args.tiny else [("1. The real game's own puzzles", own_puzzles())]
+    sections += [
                 (f"2. Generated with --game --difficulty D ({args.count} per level over "
                  f"{', '.join(f'{w}x{h}' for w, h in SIZES)}, seed {args.seed})",
                  generated(args.count, args.seed, args.peer))]

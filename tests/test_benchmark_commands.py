@@ -123,3 +123,54 @@ def test_the_peer_build_refuses_what_it_cannot_build_in_one_line(argv, words, tm
     assert done.returncode == 2 and words in done.stderr
     assert "Traceback" not in done.stderr
     assert not any(tmp_path.iterdir())  # nothing half-built
+
+
+# -- every benchmark's first measurement, on a tiny input ----------------------------------
+BENCHMARKS = ROOT / "benchmarks"
+# what a script's tiny run needs besides --tiny and --out (a positional input)
+TINY_INPUTS = {"bench_sudoku_solve.py": ["maps/sudoku/norvig_top95.txt"]}
+# scripts that are not measurements: the peers' build (its refusals are tested above)
+NOT_MEASURING = {"build_peers.py"}
+
+
+def _benchmark_scripts() -> list[str]:
+    return sorted(p.name for p in BENCHMARKS.glob("*.py")
+                  if not p.name.startswith("_") and p.name != "harness.py"
+                  and p.name not in NOT_MEASURING)
+
+
+def test_every_recorded_command_is_a_script_of_benchmarks():
+    scripts = set(_benchmark_scripts()) | NOT_MEASURING
+    for script in COMMANDS:
+        assert script.startswith("benchmarks/") and Path(script).name in scripts, script
+
+
+def test_scripts_holds_no_benchmark():
+    """Issue 69: every benchmark lives in benchmarks/, on the one harness."""
+    left = sorted(p.name for p in (ROOT / "scripts").glob("*.py")
+                  if p.name.startswith("bench") or "harness" in p.name)
+    assert not left, f"benchmarks left in scripts/: {left}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", _benchmark_scripts())
+def test_a_benchmark_takes_its_first_measurement_on_a_tiny_input(script, tmp_path):
+    out = tmp_path / "BENCHMARKS.md"
+    path = str(BENCHMARKS / script)
+    if script == "bench_pyperf.py":  # pyperf's own runner: a run's file, then its table
+        runs = [[path, "--tiny", "-o", str(tmp_path / "tiny.json")],
+                [path, "table", str(tmp_path / "tiny.json"), "--out", str(out)]]
+    else:
+        runs = [[path, *TINY_INPUTS.get(script, []), "--tiny", "--out", str(out)]]
+    for argv in runs:
+        done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, f"{script} {' '.join(argv[1:])}: " \
+            f"{done.stderr.strip().splitlines()[-3:]}"
+        assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    written = out.read_text()
+    # a section of its own, with the command that wrote it and at least one measured row
+    assert "<!--" in written and "-->" in written, written[:400]
+    rows = [line for line in written.splitlines()
+            if line.startswith("|") and not set(line) <= set("|- ")]
+    assert len(rows) >= 2, f"{script} wrote no measured row: {written[-800:]}"
