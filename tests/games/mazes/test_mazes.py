@@ -14,7 +14,7 @@ from logic_agents.errors import FormatError, IllegalAction, UnknownName
 from logic_agents.games.mazes import AGENTS, MazeWorld
 from logic_agents.games.mazes import board as maze_board
 from logic_agents.games.mazes import generate as maze_generate
-from logic_agents.games.mazes.encode import MazeSolver, ShapeFamilySolver, encode
+from logic_agents.games.mazes.encode import MazeSolver, OutOfBudget, ShapeFamilySolver, encode
 from logic_agents.games.mazes.generate import L_SHAPES, generate_boards
 from logic_agents.games.mazes.search import HEURISTICS, INFORMED, METHODS, search
 from logic_agents.games.mazes.world import MazeAction
@@ -118,6 +118,30 @@ def test_thin_boards_down_to_one_cell_count_as_brute_force(board):
     assert sorted(MazeSolver(board).solutions(limit=10**5)) == expected
     family = ShapeFamilySolver(board.height, board.width)
     assert sorted(family.shape_solutions(list(board.shapes.values()), 10**5)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards(), st.integers(0, 3))
+def test_a_rough_other_is_none_exactly_when_brute_force_has_no_other_solution(board, skip):
+    """`other` (one SAT call a repair round, its detached cycles cut but not solved again):
+    None only when no solution is left beside the excluded ones; an exact answer is a
+    second solution; a rough one holds a start-finish path and crosses every shape once."""
+    expected = brute_force(board)
+    excluded = expected[:skip]
+    family = ShapeFamilySolver(board.height, board.width)
+    shapes = [tuple(cells) for cells in board.shapes.values()]
+    for _ in range(200):  # rounds of the same question: the cuts pile up, as the repair's do
+        found = family.shape_other(shapes, excluded=excluded)
+        assert not isinstance(found, OutOfBudget)
+        if found is None:
+            assert expected == excluded  # no solution left out
+            return
+        if found.exact:
+            assert any(set(path) == found.cells for path in expected[skip:])
+            return
+        for cells in board.shapes.values():
+            assert len(found.cells & set(cells)) == 1
+    raise AssertionError("200 rounds of cuts and still a rough model")
 
 
 def simple_paths(board: maze_board.MazeBoard):
