@@ -15,8 +15,8 @@ Concepts:
   cuts and retired selectors made each call about twice as slow).
 - Rough models (_other): each round asks one SAT call (ShapeFamilySolver.shape_other), whose
   detached cycles are cut but not solved again: the path and the cycles together cross
-  every shape once, so an L either crosses never or twice rules the model out just as it
-  would a path. Solving the cycles away first took 14 calls a round on a 20x20; a round is
+  every shape once, so an L they cross never or twice rules the model out just as it would
+  a path. Solving the cycles away first took 14 calls a round on a 20x20; a round is
   one call now, and the board is unique when a call finds no model at all (the cuts are
   valid on every board). Only when no L rules out a rough model is a real second path asked
   for (a rough model says nothing of the planted path's fate).
@@ -205,8 +205,9 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
             for _ in range(max_rounds):
                 rounds += 1
                 # the planted path is a solution by construction: ask only for another model
-                other = _other(layout, family, exact=False)
-                if other is _UNDECIDED:  # hard to decide here too: plant another path
+                try:
+                    other = _other(layout, family, exact=False)
+                except OutOfBudget:  # hard to decide on both solvers: plant another path
                     break
                 if other is None:
                     board = layout.board(name or f"maze{height}x{width}")
@@ -215,17 +216,19 @@ def generate_board(height: int, width: int, rng: random.Random, shapes: int | No
                     validate(board)
                     return GeneratedBoard(board, layout.path, time.perf_counter() - started,
                                           rounds, restarts)
-                assert isinstance(other, Other)
                 if _rule_out(layout, set(other.cells), rng):
                     continue
                 if other.exact:  # no L on the board rules this second solution out
                     break
                 # a rough model no L rules out says nothing of the planted path: a real
                 # second path (its cycles solved away) does, or proves there is none
-                exact = _other(layout, family, exact=True)
+                try:
+                    exact = _other(layout, family, exact=True)
+                except OutOfBudget:
+                    break
                 if exact is None:
                     continue  # unique: the next round's call says so at once
-                if not isinstance(exact, Other) or not _rule_out(layout, set(exact.cells), rng):
+                if not _rule_out(layout, set(exact.cells), rng):
                     break
             restarts += 1
         raise GenerationError(f"no unique {height}x{width} maze after 1000 planted paths")
@@ -251,12 +254,9 @@ def doomed_by(layout: _Layout, family: ShapeFamilySolver) -> list[Cell] | None:
     return found[0] if found else None
 
 
-_UNDECIDED = object()  # _other: neither solver could decide within its budget
-
-
-def _other(layout: _Layout, family: ShapeFamilySolver, exact: bool) -> Other | None | object:
+def _other(layout: _Layout, family: ShapeFamilySolver, exact: bool) -> Other | None:
     """A model of the layout other than the planted path (None: there is none, the board is
-    unique; _UNDECIDED: past both budgets). Rough (`exact` False): one SAT call on the
+    unique; OutOfBudget when both solvers' budgets ran out). Rough (`exact` False): one SAT call on the
     family's solver, whose detached cycles are cut but not solved again (Other.exact says
     whether it had any); exact: a second solution path. Past CONFLICT_BUDGET on the family's
     solver, the second opinion decides, exactly."""
@@ -267,13 +267,14 @@ def _other(layout: _Layout, family: ShapeFamilySolver, exact: bool) -> Other | N
         if paths is not None:
             return Other(frozenset(paths[0]), True) if paths else None
     else:
-        found = family.shape_other(shapes, excluded=[layout.path], conflicts=CONFLICT_BUDGET)
-        if not isinstance(found, OutOfBudget):
-            return found
+        try:
+            return family.shape_other(shapes, excluded=[layout.path], conflicts=CONFLICT_BUDGET)
+        except OutOfBudget:
+            pass
     # hard to decide on the family's solver: ask a fresh one
     paths = _second_opinion(layout, family)
     if paths is None:
-        return _UNDECIDED
+        raise OutOfBudget
     return Other(frozenset(paths[0]), True) if paths else None
 
 
