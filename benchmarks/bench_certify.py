@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, p95, provenance, whole_process, write_section  # noqa: E402
+from harness import arguments, p95, parse, provenance, whole_process, write_section  # noqa: E402
 
 from logic_agents.games.daggers import DaggersWorld, SatAgent, load  # noqa: E402
 from logic_agents.games.sudoku.board import load_puzzles  # noqa: E402
@@ -180,7 +180,7 @@ def main() -> int:
     parser.add_argument("--cap", type=float, default=120.0,
                         help="seconds a large certified solve may take before it is stopped")
     parser.add_argument("--seed", type=int, default=68, help="the 25x25 puzzle's seed")
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
     if args.tiny:  # two maps, one seed each, and two puzzles

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import CGROUP, Measured, arguments, provenance, write_section  # noqa: E402
+from harness import CGROUP, Measured, arguments, parse, provenance, write_section  # noqa: E402
 
 MAPS = ROOT / "logic_agents" / "maps" / "daggers" / "2018"
 CAPS = ["--move-timeout", "5", "--game-timeout", "60", "--memory-cap", "256"]
@@ -134,7 +134,7 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
-    args = parser.parse_args()
+    args = parse(parser)
     # tiny: the clean class alone, of two students, one run (the realistic one's hangs spin
     # to their caps, a minute at least)
     classes = ("clean",) if args.tiny else ("realistic", "clean")

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.study import batch  # noqa: E402
@@ -63,7 +63,7 @@ def main() -> int:
     parser = arguments(__doc__)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
     parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "compare-cs5011.png")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # the worker scaling alone, on one map
         args.scale = 0.005
     started = time.perf_counter()

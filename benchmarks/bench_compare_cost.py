@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_prob import build_in_place  # noqa: E402
-from harness import arguments, table, write_report  # noqa: E402
+from harness import arguments, parse, table, write_report  # noqa: E402
 
 CHILD = r"""
 import contextlib, io, json, resource, sys, time
@@ -96,7 +96,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--against", metavar="REV", help="also measure this git revision")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # five games, one round
         args.games, args.rounds = 5, 1
     started = time.perf_counter()

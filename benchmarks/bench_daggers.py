@@ -31,7 +31,7 @@ from logic_agents.world.options import positive_int  # noqa: E402
 from logic_agents.world.runner import run_episode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import arguments, wilson, write_report  # noqa: E402
+from harness import arguments, parse, wilson, write_report  # noqa: E402
 
 LEVELS = {"EASY": 0, "MEDIUM": 1, "HARD": 2}
 
@@ -151,7 +151,7 @@ def main() -> int:
     parser.add_argument("--slow-runs", type=positive_int, default=5,
                         help="runs per HARD map for the rebuild/sympy timing (default 5)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     sections = []
     maps = MAPS[:2] if args.tiny else MAPS  # tiny: the win rates alone, on two maps, one run

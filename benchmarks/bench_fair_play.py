@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import CGROUP, Measured, arguments, have_cgroup, write_report  # noqa: E402
+from harness import CGROUP, Measured, arguments, have_cgroup, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
 from logic_agents.referee.clock import NO_CAPS, Clock  # noqa: E402
@@ -179,7 +179,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--moves-games", type=int, default=300,
                         help="games of the per-move table")
-    args = parser.parse_args()
+    args = parse(parser)
     if not have_cgroup():
         raise SystemExit(f"no writable cpuacct cgroup at {CGROUP}: this benchmark reads the "
                          "CPU of sandboxed players from one (run it as root on cgroup v1)")

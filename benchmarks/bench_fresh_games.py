@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import CGROUP, Measured, arguments, provenance, write_section  # noqa: E402
+from harness import CGROUP, Measured, arguments, parse, provenance, write_section  # noqa: E402
 
 FILE_AGENT = f"{ROOT / 'benchmarks' / '_file_agent.py'}:FileSpx"
 STUDENT = '''from logic_agents.games.daggers.agents import SinglePointAgent
@@ -139,7 +139,7 @@ def main() -> None:
                         help="also --player-per-game, on a tenth of the games")
     parser.add_argument("--only", choices=("games", "class"),
                         help="measure one of the two (its own section of --out)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # a file agent's games alone: ten, one round
         args.games, args.rounds, args.only = 10, 1, "games"
     if not (CGROUP / "cgroup.procs").exists():

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_prob import checkout  # noqa: E402
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 COMMANDS = [
     ("undead", ["generate", "undead", "--size", "20x20", "--count", "6", "--seed", "5"], 5.0),
@@ -62,7 +62,7 @@ def main() -> int:
     parser = arguments(__doc__)
     parser.add_argument("--against", metavar="REV", help="also run the commands of revision REV")
     parser.add_argument("--cap", type=float, default=600.0, help="seconds per command (600)")
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     lines = ["| command | code | items | median s per item | max s | wall s | target (median) |",
              "|---|---|---|---|---|---|---|"]

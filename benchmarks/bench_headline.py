@@ -40,7 +40,7 @@ from bench_compare_cost import measure as compare_cost  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
 from bench_sudoku_solve import tdoku_counter, tdoku_seconds, two_bare_calls  # noqa: E402
 from bench_undead_peer import SEVEN, ours_solve, peer_solve, whole_process  # noqa: E402
-from harness import arguments, interleaved, table, write_report  # noqa: E402
+from harness import arguments, interleaved, parse, table, write_report  # noqa: E402
 
 from logic_agents.games.sudoku import solve_puzzle  # noqa: E402
 from logic_agents.games.sudoku.board import load_puzzles  # noqa: E402
@@ -105,7 +105,7 @@ def main() -> int:
                         help="benchmarks/peers/undead_peer.c built against sgt-puzzles")
     parser.add_argument("--boards", type=Path, help="20x20 boards drawn by the game")
     parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # the first row's own side: prob on 20 beginner games, one round
         mine, _ = interleaved(1, lambda: prob_in_process("beginner", 20), None)
         body = table(["work", "logic-agents", "peer"],

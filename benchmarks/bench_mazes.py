@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, row, write_report  # noqa: E402
+from harness import arguments, parse, row, write_report  # noqa: E402
 
 from logic_agents.games.mazes.board import is_solution, load_board  # noqa: E402
 from logic_agents.games.mazes.encode import MazeSolver  # noqa: E402
@@ -61,7 +61,7 @@ def main() -> int:
                         help="generated board sizes, comma-separated (default 12,15,20)")
     parser.add_argument("--skip-official", action="store_true",
                         help="leave out the official boards (with --sizes, for one size alone)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # one generated 6x6 board, each search capped at 5 s
         args.sizes, args.count, args.skip_official, args.time_cap = [6], 1, True, 5.0
     started = time.perf_counter()

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_prob import checkout  # noqa: E402
-from harness import Spread, arguments, write_report  # noqa: E402
+from harness import Spread, arguments, parse, write_report  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -99,7 +99,7 @@ def main() -> int:
     parser.add_argument("--against", metavar="REV", help="also generate with git revision REV")
     parser.add_argument("--cap", type=float, help="CPU seconds a board may take (each tree); "
                         "a board past it counts as the cap")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # one 6x6 board
         args.size, args.count, args.seeds = 6, 1, args.seeds.split(",")[0]
     seeds = [int(s) for s in args.seeds.split(",")]

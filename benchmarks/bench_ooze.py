@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 from logic_agents.games.ooze import AGENTS  # noqa: E402
 from logic_agents.games.ooze.world import OozeWorld  # noqa: E402
@@ -117,7 +117,7 @@ def main() -> int:
     parser.add_argument("--agents", default="greedy,rbfs,sat")
     parser.add_argument("--horizon", type=int, default=None, help="sat: route horizon")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # two paired seeds, one worker
         args.games, args.jobs = 2, 1
     names = [a.strip() for a in args.agents.split(",") if a.strip()]

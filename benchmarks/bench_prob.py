@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
@@ -284,7 +284,7 @@ def main() -> int:
     parser.add_argument("--safe-start", action="store_true",
                         help="only the three sizes with a safe (not opening) start in the "
                         "corner, written as a section of its own")
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     if args.tiny:  # section 1 alone: one run on each official map, one worker
         body = official(1, 1)

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers import DaggersWorld, ProbAgent  # noqa: E402
 from logic_agents.games.daggers.components import components as _components  # noqa: E402
@@ -81,7 +81,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=60, help="games per size (default 60)")
     parser.add_argument("--cap", type=int, default=20000,
                         help="most models SAT enumerates per component (default 20,000)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # the components of two games a size
         args.games = 2
     started = time.perf_counter()

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_prob import build_in_place, checkout, play_prob  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
-from harness import arguments, p95, write_report  # noqa: E402
+from harness import arguments, p95, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
 
@@ -65,7 +65,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5501, help="board and play seed")
     parser.add_argument("--against", metavar="REV", help="also a worktree of REV, its kernel "
                         "built in place")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # ten beginner games of each build, one round, PSEQ only if given
         args.sizes, args.games, args.rounds = "beginner", "10", 1
     if KERNEL is None:

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import build_peers  # noqa: E402
 from bench_prob import checkout, play_prob  # noqa: E402
-from harness import arguments, children_cpu, row, wilson, write_report  # noqa: E402
+from harness import arguments, children_cpu, parse, row, wilson, write_report  # noqa: E402
 
 # (preset, our 0-based opening, PSEQ's configuration string, target ratio prob / PSEQ: issue
 # 42's, at most 20x on 9x9 and 16x16 and 10x on expert; the earlier targets were 50x and 20x)
@@ -100,7 +100,7 @@ def main() -> int:
     parser.add_argument("--sizes", default=",".join(SIZES), help="comma-separated presets")
     parser.add_argument("--against", metavar="REV", help="also play prob as it was at git "
                         "revision REV, on the same games")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # ten beginner games on one process; PSEQ only if given
         args.games, args.sizes, args.jobs = 10, "beginner", 1
     elif args.pseq is None and args.pseq_src is None:

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, row, table, write_report  # noqa: E402
+from harness import arguments, parse, row, table, write_report  # noqa: E402
 
 MAPS = ROOT / "logic_agents" / "maps" / "daggers" / "2018"
 HEAD = "from logic_agents.games.daggers.agents import SinglePointAgent\n\n\n"
@@ -57,7 +57,7 @@ def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # five students (s01 and s05 are the two fixed), one round
         args.students, args.rounds = 5, 1
     if args.students < 5:

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_prob import build_in_place  # noqa: E402
-from harness import Spread, arguments, children_cpu, load, table, write_report  # noqa: E402
+from harness import Spread, arguments, children_cpu, load, parse, table, write_report  # noqa: E402
 
 SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 COMMANDS = {
@@ -122,7 +122,7 @@ def main() -> int:
                         "sides then run from fresh worktrees alike)")
     parser.add_argument("--only", metavar="WORDS",
                         help="the commands whose name holds WORDS (default: every command)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # `--help` of this tree beside HEAD's, one round
         args.against, args.rounds, args.only = args.against or "HEAD", 1, "--help"
     if args.against is None:

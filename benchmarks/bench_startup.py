@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import Spread, arguments, interleaved, load, table, write_report  # noqa: E402
+from harness import Spread, arguments, interleaved, load, parse, table, write_report  # noqa: E402
 
 SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 COMMANDS = {
@@ -41,7 +41,7 @@ def wall(argv: list[str], eager: bool) -> float:
 def main() -> int:
     parser = arguments(__doc__)
     parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
+    args = parse(parser)
     commands = dict(list(COMMANDS.items())[:1]) if args.tiny else COMMANDS
     if args.tiny:  # --help, once each way
         args.runs = 1

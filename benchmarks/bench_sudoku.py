@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, wilson, write_report  # noqa: E402
+from harness import arguments, parse, wilson, write_report  # noqa: E402
 
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
 from logic_agents.games.sudoku.board import is_solution, load_puzzles  # noqa: E402
@@ -57,7 +57,7 @@ def row(set_name: str, solver: str, r: dict) -> str:
 
 def main() -> int:
     parser = arguments(__doc__)
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     cut = 3 if args.tiny else None  # tiny: section 1 alone, on three puzzles of top95
     sections = []

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import Spread, arguments, table, whole_process, write_report  # noqa: E402
+from harness import Spread, arguments, parse, table, whole_process, write_report  # noqa: E402
 
 MAKE = """
 import json, sys, time
@@ -86,7 +86,7 @@ def main() -> int:
     parser.add_argument("--old", type=Path, metavar="DIR", help="an older checkout")
     parser.add_argument("--old-cap", type=float, default=180.0,
                         help="seconds of CPU the old tree may take for its first puzzle")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # one puzzle
         args.count = 1
     started = time.perf_counter()

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, p95, table, write_report  # noqa: E402
+from harness import arguments, p95, parse, table, write_report  # noqa: E402
 
 CHILD = """
 import json, sys, time
@@ -85,7 +85,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5501)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old", metavar="DIR", type=Path, help="an older checkout")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # the first five puzzles of each set, one round
         args.rounds = 1
     started = time.perf_counter()

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import build_peers  # noqa: E402
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 from logic_agents.games.sudoku import solve_puzzle  # noqa: E402
 from logic_agents.games.sudoku.agents import norvig_solve  # noqa: E402
@@ -118,7 +118,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed")
     parser.add_argument("--tdoku", metavar="LIB", help="tdoku's solver built as a shared library")
     parser.add_argument("--tdoku-src", metavar="DIR", help="a tdoku checkout to build it from")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # the first three puzzles of each file
         args.limit = 3
     if args.tdoku_src:

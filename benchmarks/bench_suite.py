@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 TINY_TESTS = "tests/test_failure_words.py"
 
 from bench_prob import checkout  # noqa: E402
-from harness import Measured, arguments, have_cgroup, write_report  # noqa: E402
+from harness import Measured, arguments, have_cgroup, parse, write_report  # noqa: E402
 
 # .ci/run's settings: a missing browser or sandbox fails rather than skips (`make test` sets
 # the plug-in's and the kernel's itself)
@@ -106,7 +106,7 @@ def main() -> int:
     parser.add_argument("--pytest-args", default="", metavar="ARGS",
                         help="more pytest options for both trees (PYTEST_ADDOPTS), such as "
                         "'-k fuzz'; default none: the whole suite, as `make test` runs it")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # `make test` on one small test file, once
         args.pytest_args, args.rounds, args.top = TINY_TESTS, 1, 3
     if not have_cgroup():

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 CHILD = r"""
 import json, sys, time
@@ -68,7 +68,7 @@ def main() -> None:
     parser.add_argument("--old", metavar="PYTHON", help="the interpreter of the tree before")
     parser.add_argument("--budget", type=float, default=60.0,
                         help="CPU seconds a size may take before it is cut")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # a class of ten, once
         args.sizes, args.rounds = "10", 1
     sizes = [int(s) for s in args.sizes.split(",")]

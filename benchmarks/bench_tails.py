@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import Spread, arguments, write_report  # noqa: E402
+from harness import Spread, arguments, parse, write_report  # noqa: E402
 
 UNDEAD_PUBLIC = ROOT / "benchmarks" / "data" / "undead20x20givens-public.tsv"
 SUDOKU_25 = ROOT / "maps" / "sudoku" / "lloyd_amos" / "inst25x25_p045.txt"
@@ -242,7 +242,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     parser.add_argument("--limit", type=int, default=20,
                         help="generated instances (undead) or puzzles (sudoku25)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # one instance, one renumbering
         args.limit, args.shuffles = 1, 1
     started = time.perf_counter()

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, row, write_report  # noqa: E402
+from harness import arguments, parse, row, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import is_solution  # noqa: E402
 from logic_agents.games.undead.encode import (  # noqa: E402
@@ -94,7 +94,7 @@ def main() -> int:
     parser = arguments(__doc__)
     parser.add_argument("--time-cap", type=float, default=2.0,
                         help="seconds per puzzle for each search method (default 2)")
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     per_set = 1 if args.tiny else 30  # tiny: section 1 alone, one puzzle a set, 0.2 s a search
     cap = 0.2 if args.tiny else args.time_cap

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import Spread, arguments, timed, whole_process, write_report  # noqa: E402
+from harness import Spread, arguments, parse, timed, whole_process, write_report  # noqa: E402
 
 SIZES = (11, 13, 15, 17, 20)
 
@@ -74,7 +74,7 @@ def main() -> int:
     parser.add_argument("--uniform-seed", default="fresh55")
     parser.add_argument("--minicard-cap", type=int, default=2_000_000,
                         help="conflicts a call for Minicard alone (past it: over)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # one generated 11x11 board, none with givens
         args.count, args.uniform = 1, 0
     started = time.perf_counter()

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from build_peers import build_undead_peer  # noqa: E402
-from harness import Spread, arguments, load, write_report  # noqa: E402
+from harness import Spread, arguments, load, parse, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -146,7 +146,7 @@ def main() -> int:
     parser.add_argument("--big", default="20,25,30", help="sizes for the generator with no "
                         "level ('' for none)")
     parser.add_argument("--big-count", type=int, default=5)
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # two easy 7x7 puzzles; the game's side only if --peer is given
         args.sizes, args.levels, args.count, args.big = "7", "easy", 2, ""
     elif not (args.peer or args.sgt_src):

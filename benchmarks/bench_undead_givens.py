@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import Spread, arguments, row, table, write_report  # noqa: E402
+from harness import Spread, arguments, parse, row, table, write_report  # noqa: E402
 
 DEFAULT_FILE = ROOT / "benchmarks" / "data" / "undead20x20givens-public.tsv"
 
@@ -78,7 +78,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--peer", help="the real game's solve loop (see the docstring)")
     parser.add_argument("--peer-timeout", type=float, default=300.0)
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     path = Path(args.file)
     from logic_agents.games.undead.board import format_game_id

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from build_peers import build_undead_peer  # noqa: E402
-from harness import Spread, arguments, load, write_report  # noqa: E402
+from harness import Spread, arguments, load, parse, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -314,7 +314,7 @@ def main() -> int:
     parser.add_argument("--draw-limit", type=float, default=120.0,
                         help="seconds one draw of --make-boards may take")
     parser.add_argument("--parts", default="solve,generate,boards")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # part 1 on five puzzles, once; the game's side only if --peer is given
         started = time.perf_counter()
         body = solve_part(Path(args.peer) if args.peer else None, 1, 1, limit=5)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, write_report  # noqa: E402
+from harness import arguments, parse, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import LEVELS, rate  # noqa: E402
@@ -105,7 +105,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=80, help="generated puzzles per level")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--peer", help="a rater built from the real game (see the docstring)")
-    args = parser.parse_args()
+    args = parse(parser)
     started = time.perf_counter()
     if args.tiny:  # part 2 alone, one puzzle a level
         args.count = 1

@@ -19,7 +19,8 @@ Every script in benchmarks/ measures with these, so that a figure means the same
   so that each script owns its section and no other);
 - arguments(doc): the parser every script starts from, with --out and --tiny (the first
   measurement on a tiny input, written nowhere but --out: tests/test_benchmark_commands.py
-  runs every script so, and a script whose peer is not given measures its own side alone).
+  runs every script so, and a script whose peer is not given measures its own side alone);
+  parse(parser): its arguments, refusing a tiny run's figures a place in BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -57,6 +58,18 @@ def arguments(doc: str | None) -> argparse.ArgumentParser:
                              "tests/test_benchmark_commands.py runs); a peer not given is "
                              "left out")
     return parser
+
+
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None
+          ) -> argparse.Namespace:
+    """The script's arguments; a tiny run's figures are refused a place in BENCHMARKS.md."""
+    args = parser.parse_args(argv)
+    out = getattr(args, "out", None)
+    if getattr(args, "tiny", False) and out is not None and \
+            Path(out).resolve() == (ROOT / "docs" / "BENCHMARKS.md").resolve():
+        parser.error("--tiny measures a tiny input, not figures for docs/BENCHMARKS.md: give "
+                     "another --out")
+    return args
 
 
 # -- clocks --------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _prob_games import games  # noqa: E402
 from bench_prob import RECORD_RULES, record_sizes  # noqa: E402
-from harness import arguments, row, table, write_report  # noqa: E402
+from harness import arguments, parse, row, table, write_report  # noqa: E402
 
 from logic_agents.games.daggers.prob import ProbAgent  # noqa: E402
 from logic_agents.games.daggers.world import DaggersWorld  # noqa: E402
@@ -74,7 +74,7 @@ def main() -> int:
     parser.add_argument("--sizes", type=record_sizes, default=("beginner", "intermediate"),
                         help="record sizes, comma-separated (beginner,intermediate)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
-    args = parser.parse_args()
+    args = parse(parser)
     if args.tiny:  # ten beginner games on one process
         args.games, args.sizes, args.jobs = 10, ("beginner",), 1
     if args.games < 1 or args.jobs < 1:
