@@ -8,8 +8,8 @@ Every script in benchmarks/ measures with these, so that a figure means the same
   RUSAGE_CHILDREN misses a sandboxed player's processes, which bubblewrap's init reaps, not
   the command, so their CPU never reaches the command's children's count; a cgroup counts
   every process that was in it, whoever reaped it;
-- rounds(fn, n): a measurement taken n times; interleaved(n, ours, peer): ours and the
-  peer's in turn, n times (the peer in the same run, on the same inputs);
+- rounds: interleaved(n, ours, peer), ours and the peer's measurement in turn, n times (the
+  peer in the same run, on the same inputs; no peer: ours alone);
 - spreads: Spread (median, p95 and max of a sample: a SAT solver's time on a hard instance
   is partly luck, so the tail is reported beside the median), p95 (nearest rank);
 - load(): the machine's load averages, the column every table that compares runs states;
@@ -110,11 +110,6 @@ def whole_process(argv: Sequence[str], cap: float | None = None, cwd: Path | Non
         raise SystemExit(f"logic-agents {' '.join(argv[:6])} ... failed "
                          f"({proc.returncode}): {err.strip()[-800:]}")
     return children_cpu() - before
-
-
-def rounds(fn: Callable[[], float], count: int) -> list[float]:
-    """`fn`'s measurement taken `count` times (a round each)."""
-    return [fn() for _ in range(count)]
 
 
 def interleaved(count: int, ours: Callable[[], float], peer: Callable[[], float] | None
