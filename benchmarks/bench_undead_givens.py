@@ -20,7 +20,6 @@ docs/games/undead.md says) each puzzle's game ID is also given to it, alone, und
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
@@ -30,30 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import Spread, arguments, children_cpu, parse, row, table, write_report  # noqa: E402
+from bench_undead_peer import whole_process  # noqa: E402
+from harness import Spread, arguments, parse, row, table, write_report  # noqa: E402
 
 DEFAULT_FILE = ROOT / "benchmarks" / "data" / "undead20x20givens-public.tsv"
 SHOWN = 12  # rows a section shows of a longer file (the slowest)
-
-
-def cli_solve(reference: str, solver: str | None, timeout: float
-              ) -> tuple[float, float, str]:
-    """(wall s, CPU s of the process tree, status) of `solve REFERENCE --unique` in a fresh
-    process (past `timeout`: the timeout, the CPU so far unknown, so the timeout too)."""
-    argv = [sys.executable, "-m", "logic_agents", "solve", reference, "--unique", "--json"]
-    if solver:
-        argv += ["--solver", solver]
-    start, before = time.perf_counter(), children_cpu()
-    try:
-        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return timeout, timeout, f"over {timeout:g} s"
-    wall, cpu = time.perf_counter() - start, children_cpu() - before
-    if done.returncode != 0:
-        return wall, cpu, "error"
-    answer = json.loads(done.stdout.splitlines()[0])
-    status = "unique" if answer.get("unique") else answer["status"]
-    return wall, cpu, status
 
 
 def relaxed(path: Path, k: int) -> float:
@@ -105,8 +85,9 @@ def main() -> int:
     print(table(header, []))
     shipped, glucose, rows = [], [], []  # CPU
     for k in range(1, count + 1):
-        t_wall, t, status = cli_solve(f"{path}:{k}", None, args.timeout)
-        g_wall, g, _ = cli_solve(f"{path}:{k}", "glucose4", args.timeout)
+        t, t_wall, status = whole_process(f"{path}:{k}", None, args.timeout)
+        g, g_wall, _ = whole_process(f"{path}:{k}", None, args.timeout,
+                                     extra=["--solver", "glucose4"])
         shipped.append(t)
         glucose.append(g)
         rows.append([k, f"{t:.2f} ({t_wall:.2f})", status, f"{g:.2f} ({g_wall:.2f})",

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from build_peers import build_undead_peer  # noqa: E402
-from harness import Spread, arguments, load, parse, write_report  # noqa: E402
+from harness import Spread, arguments, children_cpu, load, parse, write_report  # noqa: E402
 
 from logic_agents.games.undead.board import format_game_id, parse_game_id  # noqa: E402
 from logic_agents.games.undead.difficulty import rate  # noqa: E402
@@ -164,26 +164,25 @@ print(solve(parse_game_id(sys.argv[1]), True, race=sys.argv[2] == "race").status
 """
 
 
-def whole_process(game_id: str, shuffle: int, timeout: float, how: str = "cli"
-                  ) -> tuple[float, float, str]:
+def whole_process(game_id: str, shuffle: int | None, timeout: float, how: str = "cli",
+                  extra: Sequence[str] = ()) -> tuple[float, float, str]:
     """(CPU of the process tree, wall, status) of one fresh process solving `game_id` with
-    its uniqueness proof: `cli` runs `logic-agents solve ID --unique` as shipped; `race` and
-    `alone` call encode.solve with race=True or race=False (python -c)."""
-    env = dict(os.environ, LOGIC_AGENTS_SHUFFLE=str(shuffle))
-    argv = ([sys.executable, "-m", "logic_agents", "solve", game_id, "--unique", "--json"]
-            if how == "cli" else [sys.executable, "-c", SOLVE_ONE, game_id, how])
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
+    its uniqueness proof: `cli` runs `logic-agents solve ID --unique` as shipped (`extra`
+    flags after it); `race` and `alone` call encode.solve with race=True or race=False
+    (python -c). `shuffle` renumbers the variables (LOGIC_AGENTS_SHUFFLE; None: as shipped)."""
+    env = dict(os.environ)
+    if shuffle is not None:
+        env["LOGIC_AGENTS_SHUFFLE"] = str(shuffle)
+    argv = ([sys.executable, "-m", "logic_agents", "solve", game_id, "--unique", "--json",
+             *extra] if how == "cli" else [sys.executable, "-c", SOLVE_ONE, game_id, how])
+    before, started = children_cpu(), time.perf_counter()
     try:
         done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
                               timeout=timeout)
         status = "unique" if "unique" in done.stdout else f"exit {done.returncode}"
     except subprocess.TimeoutExpired:
         status = "timeout"
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, status
+    return children_cpu() - before, time.perf_counter() - started, status
 
 
 def _runs(game_id: str, shuffles: int, timeout: float, how: str) -> list[tuple[float, float, str]]:
