@@ -9,7 +9,8 @@ Concepts:
 - A shipped name of a built-in game (`play EASY1`) is found in the package's maps folders
   before any game is imported: the answer the full search would give, at a fifth of a
   command's start-up less (tests/world/test_detect_shipped.py).
-- sniff_scores: each game's sniff of a text, a plug-in's under the plug-in guard.
+- sniff_scores: each game's sniff of a text, a plug-in's under the plug-in guard; a game
+  sniffs a text once per detect_game (Sniffed), though it is asked in both rounds.
 - A claim is checked by reading: a sniff that claims every file cannot take another game's
   map; two games that claim and read a file alike are a usage error that asks for --game.
 """
@@ -48,6 +49,11 @@ from logic_agents.world.resolve import (
 )
 from logic_agents.world.spec import Detection, GameSpec, Inline
 
+# detect_game's memo: (game, file or None for an argument, text) -> that game's sniff score.
+# The built-in games are asked twice when none is sure (once alone, once beside the
+# plug-ins); a sniff that parses a 400-puzzle file then cost a parse more per command.
+Sniffed = dict[tuple[str, str | None, str], int]
+
 
 def detect_game(items: list[str], default: str | None = None) -> str:
     """The game of some references.
@@ -64,10 +70,11 @@ def detect_game(items: list[str], default: str | None = None) -> str:
     found = _builtin_shipped(items, named)
     if found is not None:
         return found
-    found = _detect(items, games_at_hand(), named, sure=True)
+    sniffed: Sniffed = {}  # a game's sniff of a text, kept for the second round
+    found = _detect(items, games_at_hand(), named, sure=True, sniffed=sniffed)
     if found is None:
         registered = games()
-        found = _detect(items, registered, named, sure=False)
+        found = _detect(items, registered, named, sure=False, sniffed=sniffed)
         if found is None and default is None:
             raise _undetected(items, registered)
     return found if found is not None else str(default)
@@ -105,12 +112,16 @@ def _builtin_shipped(items: list[str], named: set[str]) -> str | None:
     return None
 
 
-def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool) -> str | None:
-    """detect_game over some games; `sure` takes only a claim no other game can outbid."""
+def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool,
+            sniffed: Sniffed | None = None) -> str | None:
+    """detect_game over some games; `sure` takes only a claim no other game can outbid.
+
+    `sniffed` keeps the sniffs' scores for another call.
+    """
     for item in items:
         path = locate_any(item, registered)
         if path is None:
-            scores = sniff_scores(registered, item, None)
+            scores = sniff_scores(registered, item, None, sniffed)
             found = _best(_claims(scores, sure),
                           shorten(item, 60), functools.partial(_parses_inline_of, registered, item))
             if found is not None:
@@ -124,7 +135,7 @@ def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool
         files = (sorted(p for p in path.iterdir() if p.suffix in (".txt", ".tsv"))[:5]
                  if is_dir(path) else [path])
         for file in files:
-            found = _detect_file(file, registered, named, sure=sure)
+            found = _detect_file(file, registered, named, sniffed, sure=sure)
             if found is not None:
                 return found
     return None
@@ -148,7 +159,8 @@ def _names_a_game(name: str | None, registered: Record, named: set[str]) -> bool
     return True
 
 
-def _detect_file(path: Path, registered: Record, named: set[str], *, sure: bool) -> str | None:
+def _detect_file(path: Path, registered: Record, named: set[str], sniffed: Sniffed | None, *,
+                 sure: bool) -> str | None:
     """The game a file says it is (`game:` header), else the one whose sniff scores best."""
     try:
         text = read_text(path)
@@ -157,22 +169,27 @@ def _detect_file(path: Path, registered: Record, named: set[str], *, sure: bool)
     said = declared_game(text)
     if _names_a_game(said, registered, named):
         return said
-    scores = sniff_scores(registered, text, str(path))
+    scores = sniff_scores(registered, text, str(path), sniffed)
     return _best(_claims(scores, sure),
                  shorten(str(path), 60), lambda name: _reads(registered[name], path))
 
 
-def sniff_scores(registered: dict[str, GameSpec], text: str, file: str | None
-                 ) -> dict[str, int]:
+def sniff_scores(registered: dict[str, GameSpec], text: str, file: str | None,
+                 sniffed: Sniffed | None = None) -> dict[str, int]:
     """Each game's `sniff` score of a text.
 
     A plug-in's sniff runs under the plug-in guard and a time limit; one that raises, hangs or answers
-    other than 0, 1 or 2 is warned of (once) and counts as 0.
+    other than 0, 1 or 2 is warned of (once) and counts as 0. A score in `sniffed` (the same
+    game, file and text) is taken from it, and a new one is kept there.
     """
     scores: dict[str, int] = {}
     for name, spec in registered.items():
         detection = spec.get(Detection)
         if detection is None:
+            continue
+        key = (name, file, text)
+        if sniffed is not None and key in sniffed:
+            scores[name] = sniffed[key]
             continue
         try:
             with plugin_code(f"{name}'s sniff", limit_of(origin(name), SNIFF_LIMIT_S)):
@@ -185,6 +202,8 @@ def sniff_scores(registered: dict[str, GameSpec], text: str, file: str | None
                       f"{shorten(repr(score), 40)}, not 0, 1 or 2")
             continue
         scores[name] = score
+        if sniffed is not None:
+            sniffed[key] = score
     return scores
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from logic_agents.errors import FormatError
 from logic_agents.games.undead.agents import AGENTS
 from logic_agents.games.undead.board import (
     UndeadPuzzle,
@@ -45,7 +46,21 @@ def load(path: str | Path) -> UndeadPuzzle:
     return load_indexed(path, load_puzzles)
 
 
-sniff = parses(parse_puzzles)  # file detection: 1 if the text parses as Undead puzzles
+def sniff(text: str, file: str = "<input>") -> int:
+    """File detection: 2 for a file whose first puzzle line is an Undead game ID (WxH:...,
+    its first column), even if a later line is broken (that error, from the reader, is the
+    one to show); 1 for a file of pictures that parses; else 0. The sure claim reads one
+    line: detection then ends before any plug-in loads and before the file is parsed whole
+    more than once (by the reader)."""
+    first = next((line for line in text.splitlines()
+                  if line.strip() and not line.lstrip().startswith("#")), "")
+    if looks_like_game_id(first):
+        try:
+            parse_game_id(first.split("\t")[0].strip(), file)
+        except FormatError:
+            return 0
+        return 2
+    return 1 if parses(parse_puzzles)(text, file) else 0
 
 
 def sniff_text(text: str) -> int:
