@@ -165,19 +165,23 @@ print(solve(parse_game_id(sys.argv[1]), True, race=sys.argv[2] == "race").status
 
 
 def whole_process(game_id: str, shuffle: int | None, timeout: float, how: str = "cli",
-                  extra: Sequence[str] = ()) -> tuple[float, float, str]:
+                  extra: Sequence[str] = (), tree: Path = ROOT) -> tuple[float, float, str]:
     """(CPU of the process tree, wall, status) of one fresh process solving `game_id` with
     its uniqueness proof: `cli` runs `logic-agents solve ID --unique` as shipped (`extra`
     flags after it); `race` and `alone` call encode.solve with race=True or race=False
-    (python -c). `shuffle` renumbers the variables (LOGIC_AGENTS_SHUFFLE; None: as shipped)."""
+    (python -c). `shuffle` renumbers the variables (LOGIC_AGENTS_SHUFFLE; None: as shipped).
+    `tree`: the checkout whose logic_agents runs (another revision's worktree; a file in
+    `game_id` must then be named by its absolute path)."""
     env = dict(os.environ)
+    if tree != ROOT:
+        env["PYTHONPATH"] = str(tree)
     if shuffle is not None:
         env["LOGIC_AGENTS_SHUFFLE"] = str(shuffle)
     argv = ([sys.executable, "-m", "logic_agents", "solve", game_id, "--unique", "--json",
              *extra] if how == "cli" else [sys.executable, "-c", SOLVE_ONE, game_id, how])
     before, started = children_cpu(), time.perf_counter()
     try:
-        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True,
+        done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True,
                               timeout=timeout)
         status = "unique" if "unique" in done.stdout else f"exit {done.returncode}"
     except subprocess.TimeoutExpired:

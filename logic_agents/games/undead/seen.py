@@ -23,9 +23,18 @@ Concepts:
   SMALL_BOARD_CELLS.
 - Leaf order: the totals' cells in the order the lines of sight meet them (sight_order),
   from the top-left corner or, for a second racer, from the opposite one (LEAF_ORDERS).
-- SeenCore(puzzle, solver, shuffle, options, leaves): the rules, a warm start without the
-  totals (what is learned still holds), then the totals; solutions(limit) blocks each found
-  solution by its open cells' literals. `shuffle` renumbers (logic/renumber.py), as
+- Slack, projected out (`project`): a D no clue reads (every sight meets the cell after a
+  bounce) is in the clause (D_c | M_c) and the ghost total alone. Given M_c, such a cell
+  may hold a ghost or a zombie as the total needs, and any of them may: the solver used to
+  choose which, and to prove a board unique it had to rule out every such choice. Projected,
+  the ghost total is two bounds: the other cells hold at most the ghosts, and they and the
+  slack cells whose M holds at least. A model then stands for C(room, ghosts left)
+  solutions, which `decode` lists. The same for an M no clue reads and the vampires. On the
+  400 public-style 20x20 boards with givens of issue 69 (a quarter to half of the open cells
+  are slack) this took the slowest from 0.83 to 0.64 s in-process (docs/BENCHMARKS.md).
+- SeenCore(puzzle, solver, shuffle, options, leaves, project): the rules, a warm start
+  without the totals (what is learned still holds), then the totals; solutions(limit) blocks
+  each model by the literals it keeps. `shuffle` renumbers (logic/renumber.py), as
   SatOracle's does; `options` are CaDiCaL's own.
 
 encode.UndeadSolver stays the KB an agent asks and explains (named variables, `cnf`);
@@ -34,10 +43,12 @@ this core answers one question fast: a solution, and whether there is a second.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from logic_agents.errors import UnknownName
 from logic_agents.games.undead.board import MONSTERS, UndeadPuzzle
+from logic_agents.games.undead.sight import Sight
 from logic_agents.logic.card import encoded_cardinality
 from logic_agents.logic.renumber import Renumbered
 from logic_agents.logic.solvers import open_solver
@@ -80,7 +91,7 @@ class SeenCore:
     def __init__(self, puzzle: UndeadPuzzle, solver: str = "cadical195", *,
                  shuffle: int | str | None = None, clue_encoding: str = CLUE_ENCODING,
                  total_encoding: str = TOTAL_ENCODING, options: dict[str, int] | None = None,
-                 leaves: str = "sight"):
+                 leaves: str = "sight", project: bool = True):
         from pysat.formula import IDPool
 
         self.puzzle = puzzle
@@ -91,35 +102,32 @@ class SeenCore:
         self.mirror = {c: 2 * k + 2 for k, c in enumerate(self.open)}
         pool = IDPool(start_from=2 * len(self.open) + 1)
         self._bounds: list[tuple[list[int], int]] = []  # native at-most constraints
-        rules: list[list[int]] = [[self.direct[c], self.mirror[c]] for c in self.open]
-        direct = self.direct
-        for sight in puzzle.sights:
-            clue = puzzle.clues[sight.clue]
-            if clue is None:
-                continue
-            if not givens:  # M is D + 1: one comprehension, no lookup of the given
-                lits = [direct[cell] + bounced for cell, bounced in sight.visits]
-            else:
-                lits = []
-                for cell, bounced in sight.visits:
-                    given = givens.get(cell)
-                    if given is None:
-                        lits.append(self.mirror[cell] if bounced else direct[cell])
-                    elif given != ("V" if bounced else "G"):
-                        clue -= 1  # a given monster this sight sees
+        clued = [self._clue_literals(sight) for sight in puzzle.sights
+                 if puzzle.clues[sight.clue] is not None]
+        read = {lit for _, lits in clued for lit in lits}
+        # the slack (module docstring): a D no clue reads, of a cell whose M one does; and back
+        self.slack_direct = [c for c in self.open if project and self.direct[c] not in read
+                             and self.mirror[c] in read]
+        self.slack_mirror = [c for c in self.open if project and self.mirror[c] not in read
+                             and self.direct[c] in read]
+        slack = set(self.slack_direct) | set(self.slack_mirror)
+        self.kept = [v for c in self.open for v in (self.direct[c], self.mirror[c]) if v in read
+                     or c not in slack]  # the literals left in the formula
+        rules = [[self.direct[c], self.mirror[c]] for c in self.open if c not in slack]
+        for clue, lits in clued:
             # the counter even on short lines: binomial clauses there measured slower
-            rules += self._exactly(clue, lits, pool, clue_encoding)
+            rules += self._bound("Exactly", clue, lits, pool, clue_encoding)
         totals: list[list[int]] = []
-        left = [total - sum(1 for m in givens.values() if m == monster)
-                for monster, total in zip(MONSTERS, puzzle.counts)]
+        self.ghosts, self.vampires, _ = [
+            total - sum(1 for m in givens.values() if m == monster)
+            for monster, total in zip(MONSTERS, puzzle.counts)]
         if sum(puzzle.counts) != len(puzzle.monster_cells):
             totals.append([])  # the three totals cannot all hold
-        ghosts, vampires, _ = left
         cells = self.open if total_encoding == NATIVE else leaf_order(puzzle, leaves)
-        totals += self._exactly(len(self.open) - ghosts, [self.direct[c] for c in cells], pool,
-                                total_encoding)
-        totals += self._exactly(len(self.open) - vampires, [self.mirror[c] for c in cells],
-                                pool, total_encoding)
+        totals += self._total(self.ghosts, cells, self.direct, self.mirror,
+                              set(self.slack_direct), pool, total_encoding)
+        totals += self._total(self.vampires, cells, self.mirror, self.direct,
+                              set(self.slack_mirror), pool, total_encoding)
         self._solver: Any
         self._solver, rng = open_solver(solver, shuffle=shuffle, options=options)
         if rng is not None:  # the clauses' order drawn again too, as SatOracle.sync does
@@ -141,16 +149,52 @@ class SeenCore:
         self._solver.solve()
         self._add(totals)
 
-    def _exactly(self, k: int, lits: list[int], pool: Any, encoding: str) -> list[list[int]]:
-        """Exactly(k) over `lits`: clauses, or with NATIVE two native bounds kept for the
-        solver (and no clause, or the empty one when k is out of reach)."""
+    def _clue_literals(self, sight: Sight) -> tuple[int, list[int]]:
+        """(what the clue asks of its open cells, their seen literals): a given monster the
+        sight sees is counted off the clue."""
+        clue = self.puzzle.clues[sight.clue]
+        assert clue is not None
+        givens = self.puzzle.givens
+        if not givens:  # M is D + 1: one comprehension, no lookup of the given
+            return clue, [self.direct[cell] + bounced for cell, bounced in sight.visits]
+        lits = []
+        for cell, bounced in sight.visits:
+            given = givens.get(cell)
+            if given is None:
+                lits.append(self.mirror[cell] if bounced else self.direct[cell])
+            elif given != ("V" if bounced else "G"):
+                clue -= 1  # a given monster this sight sees
+        return clue, lits
+
+    def _total(self, monsters: int, cells: list[int], unseen: dict[int, int],
+               other: dict[int, int], slack: set[int], pool: Any, encoding: str
+               ) -> list[list[int]]:
+        """`monsters` ghosts (unseen: D, other: M) or vampires (unseen: M, other: D) among the
+        open cells: Exactly(len(cells) - monsters) of their `unseen` literals. With slack
+        cells, what is left once their `unseen` literals are projected out: the other cells
+        hold at most `monsters` (so at least len(rest) - monsters `unseen` literals hold),
+        and they and the slack cells whose `other` literal holds at least `monsters`."""
+        if not slack:
+            return self._bound("Exactly", len(cells) - monsters, [unseen[c] for c in cells],
+                               pool, encoding)
+        rest = [unseen[c] for c in cells if c not in slack]
+        room = [-other[c] for c in cells if c in slack]
+        return (self._bound("AtLeast", len(rest) - monsters, rest, pool, encoding)
+                + self._bound("AtMost", len(rest) - monsters + len(room), rest + room, pool,
+                              encoding))
+
+    def _bound(self, kind: str, k: int, lits: list[int], pool: Any, encoding: str
+               ) -> list[list[int]]:
+        """Exactly, AtLeast or AtMost(k) over `lits`: clauses, or with NATIVE native at-most
+        bounds kept for the solver (and no clause, or the empty one when k is out of reach)."""
         if encoding != NATIVE:
-            return encoded_cardinality("Exactly", k, lits, pool, encoding)
-        if not 0 <= k <= len(lits):
+            return encoded_cardinality(kind, k, lits, pool, encoding)
+        most, least = kind != "AtLeast", kind != "AtMost"
+        if most and k < 0 or least and k > len(lits):
             return [[]]
-        if k < len(lits):  # at most len(lits) holds anyway
+        if most and k < len(lits):  # at most len(lits) holds anyway
             self._bounds.append((lits, k))
-        if k > 0:
+        if least and k > 0:
             self._bounds.append(([-lit for lit in lits], len(lits) - k))
         return []
 
@@ -160,16 +204,37 @@ class SeenCore:
         else:
             self._solver.append_formula(clauses)
 
-    def decode(self, model: list[int]) -> str:
+    def decode(self, model: list[int], limit: int = 1) -> list[str]:
+        """Up to `limit` solutions a model stands for: one, or with slack cells one for each
+        choice of the slack cells that hold the ghosts (vampires) the others leave."""
         true = {lit for lit in model if lit > 0}
-        out = list(self.puzzle.grid)
-        for c in self.open:
-            seen_directly, seen_in_mirror = self.direct[c] in true, self.mirror[c] in true
-            out[c] = "Z" if seen_directly and seen_in_mirror else "V" if seen_directly else "G"
-        return "".join(out)
+        # a cell's (seen directly, seen in a mirror); None: the slack's, still to choose
+        seen: dict[int, tuple[bool | None, bool | None]] = {
+            c: (self.direct[c] in true, self.mirror[c] in true) for c in self.open}
+        for c in self.slack_direct:  # M false: a vampire, so D; else a ghost or a zombie
+            seen[c] = (None if seen[c][1] else True, seen[c][1])
+        for c in self.slack_mirror:
+            seen[c] = (seen[c][0], None if seen[c][0] else True)
+        ghost_room = [c for c in self.slack_direct if seen[c][0] is None]
+        vampire_room = [c for c in self.slack_mirror if seen[c][1] is None]
+        ghosts = self.ghosts - sum(1 for c in self.open if seen[c][0] is False)
+        vampires = self.vampires - sum(1 for c in self.open if seen[c][1] is False)
+        out: list[str] = []
+        for as_ghosts, as_vampires in itertools.islice(itertools.product(
+                itertools.combinations(ghost_room, ghosts),
+                itertools.combinations(vampire_room, vampires)), limit):
+            grid = list(self.puzzle.grid)
+            for c in self.open:
+                directly, in_mirror = seen[c]
+                directly = c not in as_ghosts if directly is None else directly
+                in_mirror = c not in as_vampires if in_mirror is None else in_mirror
+                grid[c] = "Z" if directly and in_mirror else "V" if directly else "G"
+            out.append("".join(grid))
+        return out
 
     def solutions(self, limit: int = 2, conflicts: int | None = None) -> list[str] | None:
-        """Up to `limit` different solutions, each blocked by its open cells' literals.
+        """Up to `limit` different solutions; each model is blocked by the literals the
+        formula keeps (so the slack's choices are never found twice).
 
         `conflicts` bounds the search of all the calls together; None comes back when they
         ran out of them (only then: without a bound the answer is always a list). A bound
@@ -191,10 +256,9 @@ class SeenCore:
             if not answer:
                 break
             model = self._solver.get_model()
-            found.append(self.decode(model))
+            found += self.decode(model, limit - len(found))
             true = {lit for lit in model if lit > 0}
-            self._solver.add_clause([-v if v in true else v
-                                     for c in self.open for v in (self.direct[c], self.mirror[c])])
+            self._solver.add_clause([-v if v in true else v for v in self.kept])
         return found
 
     def close(self) -> None:

@@ -70,11 +70,12 @@ def test_every_encoding_agrees_with_brute_force(puzzle):
     expected = brute_force(puzzle)
     solver = UndeadSolver(puzzle)
     assert sorted(solver.solutions(limit=10**4)) == expected
-    from logic_agents.games.undead.encode import RACE_SETUPS
+    from logic_agents.games.undead.encode import RACE_SETUPS, SMALL_BOARD_SETUP
 
     for setup in ({"solver": "glucose4"}, {"solver": "cadical153", "shuffle": 7},
                   {"solver": "minisat22", "clue_encoding": "totalizer", "leaves": "cells"},
-                  *RACE_SETUPS):
+                  *RACE_SETUPS, SMALL_BOARD_SETUP, {**SMALL_BOARD_SETUP, "shuffle": 3},
+                  {"project": False}):
         with SeenCore(puzzle, **setup) as core:
             assert sorted(core.solutions(10**4)) == expected
     layout = LayoutSolver(puzzle.width, puzzle.height, puzzle.grid.replace("G", ".")
@@ -126,6 +127,34 @@ def test_the_generators_relaxed_question_agrees_with_brute_force(case):
     assert sorted(twin.solutions(puzzle, limit=10**4)) == every
     twin.close()
     layout.close()
+
+
+def test_the_slack_a_clue_never_reads_is_projected_out_and_counted_back():
+    from logic_agents.games.undead.encode import SMALL_BOARD_SETUP
+    from logic_agents.games.undead.seen import SeenCore
+
+    # \ . . .   the one clue shown (top of column 0) meets the three cells after a bounce:
+    # it reads their M, no clue reads their D, so ghost or zombie is the ghost total's choice
+    clues = [None] * 10
+    clues[0] = 3
+    puzzle = undead_board.UndeadPuzzle(4, 1, (1, 0, 2), "L...", tuple(clues))
+    assert brute_force(puzzle) == ["LGZZ", "LZGZ", "LZZG"]
+    for setup in ({}, SMALL_BOARD_SETUP, {"shuffle": 5}):
+        with SeenCore(puzzle, **setup) as core:
+            assert core.slack_direct == [1, 2, 3] and core.slack_mirror == []
+            assert core.kept == [core.mirror[c] for c in (1, 2, 3)]  # no D left
+            assert sorted(core.solutions(100)) == brute_force(puzzle)  # from one model
+        with SeenCore(puzzle, **setup) as core:
+            assert len(core.solutions(2)) == 2  # not unique, said without a second call
+        with SeenCore(puzzle, project=False, **setup) as core:
+            assert core.slack_direct == [] and sorted(core.solutions(100)) == brute_force(puzzle)
+    # . . .   the clue at the left of the row meets them before any bounce: the vampires'
+    clues = [None] * 8
+    clues[7] = 3
+    direct = undead_board.UndeadPuzzle(3, 1, (0, 1, 2), "...", tuple(clues))
+    with SeenCore(direct) as core:
+        assert core.slack_mirror == [0, 1, 2] and core.slack_direct == []
+        assert sorted(core.solutions(100)) == brute_force(direct) == ["VZZ", "ZVZ", "ZZV"]
 
 
 def test_a_cell_passed_twice_counts_twice():
