@@ -29,9 +29,11 @@ Concepts:
   choose which, and to prove a board unique it had to rule out every such choice. Projected,
   the ghost total is two bounds: the other cells hold at most the ghosts, and they and the
   slack cells whose M holds at least. A model then stands for C(room, ghosts left)
-  solutions, which `decode` lists. The same for an M no clue reads and the vampires. On the
-  400 public-style 20x20 boards with givens of issue 69 (a quarter to half of the open cells
-  are slack) this took the slowest from 0.83 to 0.64 s in-process (docs/BENCHMARKS.md).
+  solutions, which `decode` lists. The same for an M no clue reads and the vampires. On
+  the 20x20 boards with givens of issue 69 a third to a half of the open cells are slack;
+  over 1,200 of them, 3 orderings each, it took the solving in all down 5-7% and its p95
+  by 1-7%, but not the slowest boards of the files it was not found on (docs/BENCHMARKS.md,
+  "Undead 20x20 with givens").
 - SeenCore(puzzle, solver, shuffle, options, leaves, project): the rules, a warm start
   without the totals (what is learned still holds), then the totals; solutions(limit) blocks
   each model by the literals it keeps. `shuffle` renumbers (logic/renumber.py), as
