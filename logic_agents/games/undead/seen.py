@@ -221,10 +221,12 @@ class SeenCore:
         vampire_room = [c for c in self.slack_mirror if seen[c][1] is None]
         ghosts = self.ghosts - sum(1 for c in self.open if seen[c][0] is False)
         vampires = self.vampires - sum(1 for c in self.open if seen[c][1] is False)
+        # one choice after another, never all at once: a non-unique board may have 10^17
+        choices = ((as_ghosts, as_vampires)
+                   for as_ghosts in itertools.combinations(ghost_room, ghosts)
+                   for as_vampires in itertools.combinations(vampire_room, vampires))
         out: list[str] = []
-        for as_ghosts, as_vampires in itertools.islice(itertools.product(
-                itertools.combinations(ghost_room, ghosts),
-                itertools.combinations(vampire_room, vampires)), limit):
+        for as_ghosts, as_vampires in itertools.islice(choices, limit):
             grid = list(self.puzzle.grid)
             for c in self.open:
                 directly, in_mirror = seen[c]

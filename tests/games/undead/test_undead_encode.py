@@ -157,6 +157,21 @@ def test_the_slack_a_clue_never_reads_is_projected_out_and_counted_back():
         assert sorted(core.solutions(100)) == brute_force(direct) == ["VZZ", "ZVZ", "ZZV"]
 
 
+def test_a_model_with_room_for_many_choices_lists_only_what_is_asked():
+    from logic_agents.games.undead.seen import SeenCore
+
+    # \ and 60 cells the one clue meets after a bounce: 30 ghosts among them, C(60, 30)
+    # (about 10^17) solutions from one model; the first two are listed, the rest never made
+    clues = [None] * 124
+    clues[0] = 60
+    puzzle = undead_board.UndeadPuzzle(61, 1, (30, 0, 30), "L" + "." * 60, tuple(clues))
+    with SeenCore(puzzle) as core:
+        assert len(core.slack_direct) == 60
+        two = core.solutions(2)
+        assert len(set(two)) == 2
+        assert all(undead_board.is_solution(puzzle, s) for s in two)
+
+
 def test_a_cell_passed_twice_counts_twice():
     from logic_agents.games.undead.seen import SeenCore
 
