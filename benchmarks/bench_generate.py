@@ -25,8 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_prob import checkout  # noqa: E402
-from harness import arguments, parse, write_report  # noqa: E402
+from harness import arguments, checkout, parse, write_report  # noqa: E402
 
 COMMANDS = [
     ("undead", ["generate", "undead", "--size", "20x20", "--count", "6", "--seed", "5"], 5.0),

@@ -33,8 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_prob import checkout  # noqa: E402
-from harness import Spread, arguments, parse, write_report  # noqa: E402
+from harness import Spread, arguments, checkout, parse, write_report  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time

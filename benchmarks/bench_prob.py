@@ -32,7 +32,6 @@ Usage: python benchmarks/bench_prob.py [--scale 1.0] [--jobs 2] [--skip-modern]
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import statistics
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from harness import arguments, parse, write_report  # noqa: E402
+from harness import arguments, checkout, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers import load  # noqa: E402
 from logic_agents.games.daggers.generate import PRESETS, generate_maps  # noqa: E402
@@ -179,23 +178,6 @@ def build_in_place(tree: Path, require: bool = True) -> bool:
     if require and built.stdout.strip() != "True":
         raise SystemExit(f"{tree}: its kernel did not build: {built.stderr.strip()}")
     return built.stdout.strip() == "True"
-
-
-@contextlib.contextmanager
-def checkout(rev: str | None):
-    """A detached worktree of `rev` (None: nothing), removed afterwards."""
-    if rev is None:
-        yield None
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        where = Path(tmp) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(where),
-                        rev], check=True)
-        try:
-            yield where
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(where)], check=True)
 
 
 def cpu(games: list[dict]) -> str:

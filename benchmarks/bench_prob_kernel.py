@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_prob import build_in_place, checkout, play_prob  # noqa: E402
+from bench_prob import build_in_place, play_prob  # noqa: E402
 from bench_pseq import SIZES, play_pseq  # noqa: E402
-from harness import arguments, p95, parse, write_report  # noqa: E402
+from harness import arguments, checkout, p95, parse, write_report  # noqa: E402
 
 from logic_agents.games.daggers.components import KERNEL, PURE_PYTHON_VARIABLE  # noqa: E402
 

@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import build_peers  # noqa: E402
-from bench_prob import checkout, play_prob  # noqa: E402
-from harness import arguments, children_cpu, parse, row, wilson, write_report  # noqa: E402
+from bench_prob import play_prob  # noqa: E402
+from harness import arguments, checkout, children_cpu, parse, row, wilson, write_report  # noqa: E402
 
 # (preset, our 0-based opening, PSEQ's configuration string, target ratio prob / PSEQ: issue
 # 42's, at most 20x on 9x9 and 16x16 and 10x on expert; the earlier targets were 50x and 20x)

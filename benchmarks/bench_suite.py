@@ -29,8 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 TINY_TESTS = "tests/test_failure_words.py"
 
-from bench_prob import checkout  # noqa: E402
-from harness import Measured, arguments, have_cgroup, parse, write_report  # noqa: E402
+from harness import Measured, arguments, checkout, have_cgroup, parse, write_report  # noqa: E402
 
 # .ci/run's settings: a missing browser or sandbox fails rather than skips (`make test` sets
 # the plug-in's and the kernel's itself)

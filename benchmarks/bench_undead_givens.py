@@ -38,9 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_prob import checkout  # noqa: E402
 from bench_undead_peer import whole_process  # noqa: E402
-from harness import Spread, arguments, load, parse, row, table, timed, write_report  # noqa: E402
+from harness import Spread, arguments, checkout, load, parse, row, table, timed, write_report  # noqa: E402
 
 DEFAULT_FILE = ROOT / "benchmarks" / "data" / "undead20x20givens-public.tsv"
 SHOWN = 12  # rows a section shows of a longer file (the slowest)

@@ -17,6 +17,8 @@ Every script in benchmarks/ measures with these, so that a figure means the same
 - reports: provenance (the command as anyone's command line reads it, the machine, the date),
   write_section / write_report (one script's section of docs/BENCHMARKS.md between markers,
   so that each script owns its section and no other);
+- revisions: checkout(rev), a detached worktree of another git revision for the tree before
+  to run beside this one, in the same run;
 - arguments(doc): the parser every script starts from, with --out and --tiny (the first
   measurement on a tiny input, written nowhere but --out: tests/test_benchmark_commands.py
   runs every script so, and a script whose peer is not given measures its own side alone);
@@ -26,6 +28,7 @@ Every script in benchmarks/ measures with these, so that a figure means the same
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import math
 import os
@@ -34,9 +37,10 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -225,6 +229,23 @@ def write_report(path: Path, key: str, heading: str, elapsed_s: float,
         text += [f"### {title}", "", body, ""]
     write_section(path, key, "\n".join(text))
     print(f"wrote {path}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def checkout(rev: str | None) -> Iterator[Path | None]:
+    """A detached worktree of `rev` (None: nothing), removed afterwards."""
+    if rev is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(where),
+                        rev], check=True)
+        try:
+            yield where
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(where)], check=True)
 
 
 # -- a command in a cgroup of its own -----------------------------------------------------

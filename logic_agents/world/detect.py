@@ -135,7 +135,7 @@ def _detect(items: list[str], registered: Record, named: set[str], *, sure: bool
         files = (sorted(p for p in path.iterdir() if p.suffix in (".txt", ".tsv"))[:5]
                  if is_dir(path) else [path])
         for file in files:
-            found = _detect_file(file, registered, named, sniffed, sure=sure)
+            found = _detect_file(file, registered, named, sure=sure, sniffed=sniffed)
             if found is not None:
                 return found
     return None
@@ -159,8 +159,8 @@ def _names_a_game(name: str | None, registered: Record, named: set[str]) -> bool
     return True
 
 
-def _detect_file(path: Path, registered: Record, named: set[str], sniffed: Sniffed | None, *,
-                 sure: bool) -> str | None:
+def _detect_file(path: Path, registered: Record, named: set[str], *, sure: bool,
+                 sniffed: Sniffed | None = None) -> str | None:
     """The game a file says it is (`game:` header), else the one whose sniff scores best."""
     try:
         text = read_text(path)

@@ -46,6 +46,9 @@ def load(path: str | Path) -> UndeadPuzzle:
     return load_indexed(path, load_puzzles)
 
 
+_PARSES = parses(parse_puzzles)  # 1 if the text parses as Undead puzzles
+
+
 def sniff(text: str, file: str = "<input>") -> int:
     """File detection: 2 for a file whose first puzzle line is an Undead game ID (WxH:...,
     its first column), even if a later line is broken (that error, from the reader, is the
@@ -60,7 +63,7 @@ def sniff(text: str, file: str = "<input>") -> int:
         except FormatError:
             return 0
         return 2
-    return 1 if parses(parse_puzzles)(text, file) else 0
+    return 1 if _PARSES(text, file) else 0
 
 
 def sniff_text(text: str) -> int:
